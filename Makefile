@@ -1,0 +1,36 @@
+# Thin wrapper over CMake.  `make demo` and `make test` install what is
+# missing (scripts/install-deps), build, then run.
+BUILD      ?= build
+BUILD_ASAN ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all deps build demo test test-asan bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	$(BUILD)/bin/iofleet demo
+
+# The suite runs twice: the normal build, then everything again under
+# AddressSanitizer and UndefinedBehaviorSanitizer.
+test: build test-asan
+	cd $(BUILD) && ctest --output-on-failure --timeout 300
+
+test-asan: deps
+	@cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DIOFLEET_SANITIZE=ON >/dev/null
+	@cmake --build $(BUILD_ASAN) -j $(JOBS)
+	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure --timeout 300
+
+bench: build
+	bench/run
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN)

@@ -1,0 +1,25 @@
+/*  engine.c: the registry of built-in I/O engines. */
+#include "engine.h"
+
+#include <string.h>
+
+extern const engine_ops_t engine_libaio_ops;
+
+static const engine_ops_t *s_engines[] = {
+    &engine_libaio_ops,
+};
+
+const engine_ops_t *
+engine_find (const char *name)
+{
+    for (size_t i = 0; i < sizeof s_engines / sizeof s_engines[0]; i++)
+        if (strcmp (s_engines[i]->name, name) == 0)
+            return s_engines[i];
+    return NULL;
+}
+
+const char *
+engine_names (void)
+{
+    return "libaio";
+}

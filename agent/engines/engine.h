@@ -1,0 +1,57 @@
+/*  engine.h: the I/O engine ops table, after fio's struct ioengine_ops.
+
+    A worker owns one engine instance.  It queues io units, commits them,
+    and reaps completions; the worker never asks which engine it runs.
+    Adding an engine is adding one engine_NAME.c with an ops table and one
+    line in engine.c.
+*/
+#ifndef IOF_ENGINE_H
+#define IOF_ENGINE_H
+
+#include <stdint.h>
+
+typedef enum { IO_READ = 0, IO_WRITE = 1 } io_dir_t;
+
+typedef struct {
+    int fd;
+    void *buf;
+    uint32_t len;
+    uint64_t offset;
+    io_dir_t dir;
+    uint32_t target;        /* index of the target in the job */
+    uint64_t t_submit;      /* CLOCK_MONOTONIC ns at commit */
+    int64_t res;            /* bytes transferred, or -errno */
+    void *engine_data;      /* the engine's per-unit state (an iocb, ...) */
+} io_unit_t;
+
+typedef struct engine engine_t;
+
+typedef struct {
+    const char *name;
+    /* Creates the engine's context for up to depth units in flight.
+       Returns 0 or -errno. */
+    int (*init) (engine_t *e, unsigned depth);
+    /* Adds u to the batch of the next commit.  Returns 0 or -errno. */
+    int (*queue) (engine_t *e, io_unit_t *u);
+    /* Submits everything queued.  Returns the number submitted or -errno. */
+    int (*commit) (engine_t *e);
+    /* Waits up to timeout_ns for at least min completions; returns how many
+       (0 on timeout) or -errno.  Completed units come from event(). */
+    int (*getevents) (engine_t *e, unsigned min, unsigned max, uint64_t timeout_ns);
+    /* The i-th unit completed by the last getevents, with res filled. */
+    io_unit_t *(*event) (engine_t *e, unsigned i);
+    void (*cleanup) (engine_t *e);
+} engine_ops_t;
+
+struct engine {
+    const engine_ops_t *ops;
+    void *data;
+};
+
+/* The ops table for an ioengine name, or NULL when unknown. */
+const engine_ops_t *engine_find (const char *name);
+
+/* Comma-separated names of the engines built in, for messages. */
+const char *engine_names (void);
+
+#endif

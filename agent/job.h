@@ -1,0 +1,65 @@
+/*  job.h: one step running on an agent: its targets, its worker threads and
+    the aligned snapshot intervals they fill.
+
+    Workers own their engine and their histograms.  Interval k of a step
+    covers [measure_start + k*interval, measure_start + (k+1)*interval) on
+    the monotonic clock; a worker files each completion into the interval of
+    its completion time, and publishes interval k when its clock passes the
+    end of k.  The main thread collects interval k from every worker
+    (job_collect) into one snapshot.  Each worker has two interval slots, so
+    no lock is taken on the I/O path: slot k%2 belongs to the worker until it
+    publishes k, then to the main thread until it marks k consumed.
+*/
+#ifndef IOF_JOB_H
+#define IOF_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "histogram.h"
+#include "message.h"
+#include "targets.h"
+
+typedef struct job job_t;
+
+typedef struct {
+    uint64_t ops, bytes, errors;
+    histogram_t hist;
+} dir_stats_t;
+
+/* Creates a job from a validated JobSpec: resolves every filename against the
+   policy and opens it; allocates workers.  Returns NULL with a reason in err
+   (the REFUSED reason) on any failure. */
+job_t *job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step,
+                const target_policy_t *pol, char *err, size_t errlen);
+
+/* Stops workers (if started), closes targets, frees, NULLs *self_p. */
+void job_destroy (job_t **self_p);
+
+uint64_t job_run (const job_t *self);
+uint32_t job_step (const job_t *self);
+int job_ntargets (const job_t *self);
+const char *job_target_path (const job_t *self, int i);
+
+/* Starts the workers; they sleep until mono_start, then run.  Returns 0 or
+   -errno (threads could not be created; the job is then stopped). */
+int job_start (job_t *self, uint64_t mono_start);
+
+/* Asks the workers to stop at their next completion (abort). */
+void job_stop (job_t *self);
+
+/* If every worker has published interval k (the next uncollected one),
+   merges them into out[target][dir] (ntargets x 2 entries, reset first),
+   marks k consumed, fills *seq, *t_start_mono and *t_end_mono and returns 1.
+   Returns 0 when not ready yet.  Returns -1 when the job has ended and all
+   its intervals were collected. */
+int job_collect (job_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start_mono,
+                 uint64_t *t_end_mono);
+
+/* Monotonic time at which the first worker actually began I/O (0 = not yet). */
+uint64_t job_actual_start (const job_t *self);
+
+/* First error that stopped a worker ("" when none). */
+const char *job_error (const job_t *self);
+
+#endif

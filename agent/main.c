@@ -1,0 +1,659 @@
+/*  iofleet-agent: runs the I/O a controller asks for, on the targets its own
+    command line allows, and streams latency histograms back.
+
+    The main thread owns the socket; worker threads (agent/job.c) own the I/O.
+*/
+#define _GNU_SOURCE
+#include "histogram.h"
+#include "job.h"
+#include "log.h"
+#include "message.h"
+#include "targets.h"
+#include "util.h"
+
+#include <czmq.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define PING_PERIOD_NS      (1000 * NS_PER_MS)
+#define HELLO_RETRY_NS      (2000 * NS_PER_MS)
+#define SILENCE_REHELLO_NS  (5000 * NS_PER_MS)
+#define RESEND_AFTER_NS     (3000 * NS_PER_MS)
+#define CLOCK_SAMPLES       16
+
+typedef struct {
+    uint32_t seq;           /* UINT32_MAX: the DONE message */
+    uint8_t *buf;
+    size_t len;
+    uint64_t sent_at;
+} spooled_t;
+
+typedef struct {
+    /* configuration */
+    const char *endpoint;
+    char name[MSG_NAME_MAX + 1];
+    Iofleet__Label labels[MSG_LABELS_MAX];
+    Iofleet__Label *label_ptrs[MSG_LABELS_MAX];
+    int nlabels;
+    target_policy_t policy;
+
+    /* connection */
+    zsock_t *sock;
+    bool welcomed;
+    uint64_t agent_id;
+    uint64_t last_hello, last_ping, last_heard;
+    uint64_t bad_messages;
+    uint64_t bad_logged_at;
+
+    /* clock: controller time = local realtime + offset */
+    struct { int64_t offset; uint64_t delay; } samples[CLOCK_SAMPLES];
+    int nsamples, next_sample;
+    int64_t offset;
+    uint64_t delay;
+
+    /* the step in hand */
+    job_t *job;
+    bool running;
+    uint64_t mono_ref, real_ref;            /* one instant on both clocks */
+    dir_stats_t *totals;                    /* ntargets * 2 */
+    dir_stats_t *interval;                  /* ntargets * 2 */
+    uint32_t nsnapshots;
+    spooled_t *spool;
+    size_t nspool, capspool;
+    uint64_t spool_run;
+    uint32_t spool_step;
+} agent_t;
+
+static void
+usage (FILE *f)
+{
+    fprintf (f,
+"usage: iofleet-agent --controller tcp://HOST:PORT [options]\n"
+"\n"
+"Runs fio-style workloads that an iofleet controller sends, on this host's\n"
+"targets, and streams latency histograms back.  The agent connects out; it\n"
+"needs no inbound port.  It only ever touches paths its own --allow globs or\n"
+"--workdir cover, whatever the controller asks.\n"
+"\n"
+"options:\n"
+"  --controller ENDPOINT  controller's agent endpoint (required), e.g.\n"
+"                         tcp://ctl.example:5570\n"
+"  --name NAME            agent name, unique in the fleet (default: hostname)\n"
+"  --label KEY=VALUE      label for selecting agents (repeatable), e.g. rack=r12\n"
+"  --allow GLOB           allow targets whose resolved path matches GLOB\n"
+"                         (fnmatch, repeatable), e.g. '/dev/nvme*n1'\n"
+"  --workdir DIR          relative filenames of a plan resolve inside DIR, and\n"
+"                         DIR is allowed (files there are created as needed)\n"
+"  --verbose              log debug messages\n"
+"  --help, --version\n");
+}
+
+/* Sends one envelope.  Returns 0 or -1 (logged). */
+static int
+send_env (agent_t *a, envelope_t *env)
+{
+    size_t len;
+    uint8_t *buf = message_pack (env, &len);
+    if (!buf)
+        return -1;
+    zframe_t *f = zframe_new (buf, len);
+    free (buf);
+    int rc = zframe_send (&f, a->sock, ZFRAME_DONTWAIT);
+    if (rc != 0) {
+        zframe_destroy (&f);
+        log_debug ("send %s failed: %s", message_kind (env), zmq_strerror (zmq_errno ()));
+    }
+    return rc;
+}
+
+static int
+send_raw (agent_t *a, const uint8_t *buf, size_t len)
+{
+    zframe_t *f = zframe_new (buf, len);
+    int rc = zframe_send (&f, a->sock, ZFRAME_DONTWAIT);
+    if (rc != 0)
+        zframe_destroy (&f);
+    return rc;
+}
+
+static void
+send_hello (agent_t *a)
+{
+    struct utsname u;
+    uname (&u);
+    char host[256] = "";
+    gethostname (host, sizeof host - 1);
+    Iofleet__Hello h = IOFLEET__HELLO__INIT;
+    h.name = a->name;
+    h.hostname = host;
+    h.kernel = u.release;
+    h.agent_version = IOF_VERSION;
+    h.labels = a->label_ptrs;
+    h.n_labels = (size_t) a->nlabels;
+    h.pid = (uint64_t) getpid ();
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_HELLO;
+    env.hello = &h;
+    send_env (a, &env);
+    a->last_hello = clock_mono_ns ();
+}
+
+static void
+send_ping (agent_t *a)
+{
+    Iofleet__Ping p = IOFLEET__PING__INIT;
+    p.t0 = clock_real_ns ();
+    p.offset_ns = a->offset;
+    p.delay_ns = a->delay;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_PING;
+    env.ping = &p;
+    send_env (a, &env);
+    a->last_ping = clock_mono_ns ();
+}
+
+/* NTP-style offset from one exchange; keeps the minimum-delay sample of the
+   last CLOCK_SAMPLES, since queueing only ever adds delay. */
+static void
+on_pong (agent_t *a, const Iofleet__Pong *p)
+{
+    uint64_t t3 = clock_real_ns ();
+    if (t3 < p->t0)
+        return;
+    int64_t offset = (((int64_t) p->t1 - (int64_t) p->t0) + ((int64_t) p->t2 - (int64_t) t3)) / 2;
+    uint64_t delay = (t3 - p->t0) - (p->t2 - p->t1);
+    a->samples[a->next_sample].offset = offset;
+    a->samples[a->next_sample].delay = delay;
+    a->next_sample = (a->next_sample + 1) % CLOCK_SAMPLES;
+    if (a->nsamples < CLOCK_SAMPLES)
+        a->nsamples++;
+    int best = 0;
+    for (int i = 1; i < a->nsamples; i++)
+        if (a->samples[i].delay < a->samples[best].delay)
+            best = i;
+    a->offset = a->samples[best].offset;
+    a->delay = a->samples[best].delay;
+}
+
+static void
+spool_add (agent_t *a, uint32_t seq, uint8_t *buf, size_t len)
+{
+    if (a->nspool == a->capspool) {
+        size_t cap = a->capspool ? a->capspool * 2 : 64;
+        spooled_t *s = realloc (a->spool, cap * sizeof *s);
+        if (!s) {
+            log_err ("out of memory spooling snapshot %u; it is lost", seq);
+            free (buf);
+            return;
+        }
+        a->spool = s;
+        a->capspool = cap;
+    }
+    a->spool[a->nspool++] = (spooled_t) { seq, buf, len, clock_mono_ns () };
+}
+
+static void
+spool_ack (agent_t *a, uint64_t run, uint32_t step, uint32_t upto)
+{
+    if (run != a->spool_run || step != a->spool_step)
+        return;
+    size_t j = 0;
+    for (size_t i = 0; i < a->nspool; i++) {
+        if (a->spool[i].seq <= upto)
+            free (a->spool[i].buf);
+        else
+            a->spool[j++] = a->spool[i];
+    }
+    a->nspool = j;
+}
+
+static void
+spool_resend (agent_t *a)
+{
+    uint64_t now = clock_mono_ns ();
+    for (size_t i = 0; i < a->nspool; i++)
+        if (now - a->spool[i].sent_at > RESEND_AFTER_NS) {
+            send_raw (a, a->spool[i].buf, a->spool[i].len);
+            a->spool[i].sent_at = now;
+        }
+}
+
+static void
+spool_clear (agent_t *a)
+{
+    for (size_t i = 0; i < a->nspool; i++)
+        free (a->spool[i].buf);
+    a->nspool = 0;
+}
+
+static void
+send_refused (agent_t *a, uint64_t run, uint32_t step, const char *reason)
+{
+    Iofleet__Refused r = IOFLEET__REFUSED__INIT;
+    r.run = run;
+    r.step = step;
+    r.reason = (char *) reason;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_REFUSED;
+    env.refused = &r;
+    send_env (a, &env);
+}
+
+static void
+drop_job (agent_t *a)
+{
+    job_destroy (&a->job);
+    free (a->totals);
+    free (a->interval);
+    a->totals = a->interval = NULL;
+    a->running = false;
+}
+
+static void
+on_prepare (agent_t *a, const Iofleet__Prepare *p)
+{
+    if (a->job) {
+        if (job_run (a->job) == p->run && job_step (a->job) == p->step)
+            return;         /* duplicate */
+        char why[128];
+        snprintf (why, sizeof why, "agent is busy with run %llu step %u",
+                  (unsigned long long) job_run (a->job), job_step (a->job));
+        send_refused (a, p->run, p->step, why);
+        return;
+    }
+    char err[1024] = "";
+    log_info ("run %llu step %u (%s): preparing %zu target(s)", (unsigned long long) p->run,
+              p->step, p->job->name, p->job->n_filenames);
+    a->job = job_new (p->job, p->run, p->step, &a->policy, err, sizeof err);
+    if (!a->job) {
+        log_warn ("run %llu step %u refused: %s", (unsigned long long) p->run, p->step, err);
+        send_refused (a, p->run, p->step, err);
+        return;
+    }
+    int nt = job_ntargets (a->job);
+    a->totals = calloc ((size_t) nt * 2, sizeof *a->totals);
+    a->interval = calloc ((size_t) nt * 2, sizeof *a->interval);
+    if (!a->totals || !a->interval) {
+        drop_job (a);
+        send_refused (a, p->run, p->step, "agent out of memory");
+        return;
+    }
+    a->nsnapshots = 0;
+    spool_clear (a);
+    a->spool_run = p->run;
+    a->spool_step = p->step;
+
+    const char *paths[MSG_TARGETS_MAX];
+    for (int i = 0; i < nt; i++)
+        paths[i] = job_target_path (a->job, i);
+    Iofleet__Ready r = IOFLEET__READY__INIT;
+    r.run = p->run;
+    r.step = p->step;
+    r.targets = (char **) paths;
+    r.n_targets = (size_t) nt;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_READY;
+    env.ready = &r;
+    send_env (a, &env);
+}
+
+static void
+on_start (agent_t *a, const Iofleet__Start *s)
+{
+    if (!a->job || job_run (a->job) != s->run || job_step (a->job) != s->step || a->running)
+        return;
+    a->mono_ref = clock_mono_ns ();
+    a->real_ref = clock_real_ns ();
+    int64_t local_start = (int64_t) s->start_at - a->offset;
+    int64_t wait = local_start - (int64_t) a->real_ref;
+    if (wait < 0) {
+        log_warn ("run %llu step %u: start time already passed by %.3f ms; starting now "
+                  "(clock offset %+.3f ms)", (unsigned long long) s->run, s->step,
+                  (double) -wait / 1e6, (double) a->offset / 1e6);
+        wait = 0;
+    }
+    int rc = job_start (a->job, a->mono_ref + (uint64_t) wait);
+    if (rc) {
+        log_err ("run %llu step %u: cannot start workers: %s", (unsigned long long) s->run,
+                 s->step, strerror (-rc));
+        a->running = true;  /* workers that did start end by themselves */
+        return;
+    }
+    a->running = true;
+}
+
+static uint64_t
+mono_to_ctrl (const agent_t *a, uint64_t mono)
+{
+    return (uint64_t) ((int64_t) (mono - a->mono_ref + a->real_ref) + a->offset);
+}
+
+/* Packs per-target stats; histograms only when with_hist. */
+static void
+fill_samples (dir_stats_t *st, int nt, bool with_hist, Iofleet__TargetSample *samples,
+              Iofleet__TargetSample **ptrs, Iofleet__DirStats *dirs, uint8_t **bufs)
+{
+    for (int t = 0; t < nt; t++) {
+        iofleet__target_sample__init (&samples[t]);
+        samples[t].target = (uint32_t) t;
+        for (int d = 0; d < 2; d++) {
+            Iofleet__DirStats *ds = &dirs[t * 2 + d];
+            iofleet__dir_stats__init (ds);
+            ds->ops = st[t * 2 + d].ops;
+            ds->bytes = st[t * 2 + d].bytes;
+            ds->errors = st[t * 2 + d].errors;
+            if (with_hist) {
+                int n = histogram_encode (&st[t * 2 + d].hist, bufs[t * 2 + d], HIST_WIRE_MAX);
+                ds->histogram.data = bufs[t * 2 + d];
+                ds->histogram.len = n > 0 ? (size_t) n : 0;
+            }
+        }
+        samples[t].read = &dirs[t * 2];
+        samples[t].write = &dirs[t * 2 + 1];
+        ptrs[t] = &samples[t];
+    }
+}
+
+/* Collects every interval the workers have published and sends it. */
+static void
+pump_snapshots (agent_t *a)
+{
+    if (!a->running)
+        return;
+    int nt = job_ntargets (a->job);
+    Iofleet__TargetSample *samples = calloc ((size_t) nt, sizeof *samples);
+    Iofleet__TargetSample **ptrs = calloc ((size_t) nt, sizeof *ptrs);
+    Iofleet__DirStats *dirs = calloc ((size_t) nt * 2, sizeof *dirs);
+    uint8_t **bufs = calloc ((size_t) nt * 2, sizeof *bufs);
+    bool ok = samples && ptrs && dirs && bufs;
+    for (int i = 0; ok && i < nt * 2; i++)
+        ok = (bufs[i] = malloc (HIST_WIRE_MAX)) != NULL;
+    if (!ok) {
+        log_err ("out of memory building snapshots; will retry");
+        goto out;
+    }
+    for (;;) {
+        uint32_t seq;
+        uint64_t t0, t1;
+        int rc = job_collect (a->job, a->interval, &seq, &t0, &t1);
+        if (rc == 0)
+            break;
+        if (rc < 0) {
+            /* Every interval is out: totals (= sum of snapshots) in DONE. */
+            fill_samples (a->totals, nt, false, samples, ptrs, dirs, bufs);
+            Iofleet__Done d = IOFLEET__DONE__INIT;
+            d.run = job_run (a->job);
+            d.step = job_step (a->job);
+            d.snapshots = a->nsnapshots;
+            uint64_t started = job_actual_start (a->job);
+            d.actual_start = started ? mono_to_ctrl (a, started) : 0;
+            d.totals = ptrs;
+            d.n_totals = (size_t) nt;
+            d.error = (char *) job_error (a->job);
+            envelope_t env = IOFLEET__ENVELOPE__INIT;
+            env.body_case = IOFLEET__ENVELOPE__BODY_DONE;
+            env.done = &d;
+            size_t len;
+            uint8_t *buf = message_pack (&env, &len);
+            if (buf) {
+                send_raw (a, buf, len);
+                spool_add (a, UINT32_MAX, buf, len);
+            }
+            log_info ("run %llu step %u done: %u snapshots%s%s", (unsigned long long) d.run,
+                      d.step, d.snapshots, d.error[0] ? ", error: " : "", d.error);
+            drop_job (a);
+            break;
+        }
+        for (int i = 0; i < nt * 2; i++) {
+            a->totals[i].ops += a->interval[i].ops;
+            a->totals[i].bytes += a->interval[i].bytes;
+            a->totals[i].errors += a->interval[i].errors;
+        }
+        fill_samples (a->interval, nt, true, samples, ptrs, dirs, bufs);
+        Iofleet__Snapshot s = IOFLEET__SNAPSHOT__INIT;
+        s.run = job_run (a->job);
+        s.step = job_step (a->job);
+        s.seq = seq;
+        s.t_start = mono_to_ctrl (a, t0);
+        s.t_end = mono_to_ctrl (a, t1);
+        s.targets = ptrs;
+        s.n_targets = (size_t) nt;
+        envelope_t env = IOFLEET__ENVELOPE__INIT;
+        env.body_case = IOFLEET__ENVELOPE__BODY_SNAPSHOT;
+        env.snapshot = &s;
+        size_t len;
+        uint8_t *buf = message_pack (&env, &len);
+        if (!buf) {
+            log_err ("out of memory packing snapshot %u; it is lost", seq);
+            continue;
+        }
+        send_raw (a, buf, len);
+        spool_add (a, seq, buf, len);
+        a->nsnapshots++;
+    }
+out:
+    for (int i = 0; bufs && i < nt * 2; i++)
+        free (bufs[i]);
+    free (bufs);
+    free (dirs);
+    free (ptrs);
+    free (samples);
+}
+
+static void
+on_message (agent_t *a, zframe_t *frame)
+{
+    char err[256];
+    int mismatch;
+    envelope_t *env = message_unpack (zframe_data (frame), zframe_size (frame), &mismatch,
+                                      err, sizeof err);
+    if (!env || mismatch) {
+        a->bad_messages++;
+        if (log_ratelimit (&a->bad_logged_at, 60 * NS_PER_SEC))
+            log_warn ("dropped a bad message from the controller (%llu so far): %s",
+                      (unsigned long long) a->bad_messages, err);
+        message_free (env);
+        return;
+    }
+    a->last_heard = clock_mono_ns ();
+    switch (env->body_case) {
+    case IOFLEET__ENVELOPE__BODY_WELCOME:
+        if (!a->welcomed)
+            log_info ("connected to %s as '%s' (agent id %llu)", a->endpoint, a->name,
+                      (unsigned long long) env->welcome->agent_id);
+        a->welcomed = true;
+        a->agent_id = env->welcome->agent_id;
+        send_ping (a);
+        break;
+    case IOFLEET__ENVELOPE__BODY_REJECT:
+        log_err ("controller rejected this agent: %s", env->reject->reason);
+        zsys_interrupted = 1;
+        break;
+    case IOFLEET__ENVELOPE__BODY_PONG:
+        on_pong (a, env->pong);
+        break;
+    case IOFLEET__ENVELOPE__BODY_PREPARE:
+        on_prepare (a, env->prepare);
+        break;
+    case IOFLEET__ENVELOPE__BODY_START:
+        on_start (a, env->start);
+        break;
+    case IOFLEET__ENVELOPE__BODY_ACK:
+        spool_ack (a, env->ack->run, env->ack->step, env->ack->upto);
+        break;
+    case IOFLEET__ENVELOPE__BODY_ABORT:
+        if (a->job && job_run (a->job) == env->abort->run) {
+            log_warn ("run %llu aborted by the controller: %s",
+                      (unsigned long long) env->abort->run, env->abort->reason);
+            drop_job (a);
+            spool_clear (a);
+        }
+        break;
+    case IOFLEET__ENVELOPE__BODY_ERROR:
+        /* The controller does not know us (it restarted): introduce again. */
+        log_warn ("controller: %s", env->error->message);
+        a->welcomed = false;
+        send_hello (a);
+        break;
+    default:
+        a->bad_messages++;
+        if (log_ratelimit (&a->bad_logged_at, 60 * NS_PER_SEC))
+            log_warn ("unexpected %s message from the controller, dropped",
+                      message_kind (env));
+        break;
+    }
+    message_free (env);
+}
+
+static int
+parse_args (agent_t *a, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "controller", required_argument, NULL, 'c' },
+        { "name", required_argument, NULL, 'n' },
+        { "label", required_argument, NULL, 'l' },
+        { "allow", required_argument, NULL, 'a' },
+        { "workdir", required_argument, NULL, 'w' },
+        { "verbose", no_argument, NULL, 'v' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+    bool verbose = false;
+    while ((c = getopt_long (argc, argv, "c:n:l:a:w:vh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': a->endpoint = optarg; break;
+        case 'n':
+            if (strlen (optarg) == 0 || strlen (optarg) > MSG_NAME_MAX) {
+                fprintf (stderr, "iofleet-agent: --name must be 1..%d characters\n", MSG_NAME_MAX);
+                return 2;
+            }
+            str_copy (a->name, sizeof a->name, optarg);
+            break;
+        case 'l': {
+            char *eq = strchr (optarg, '=');
+            if (!eq || eq == optarg || a->nlabels == MSG_LABELS_MAX
+                || eq - optarg > MSG_NAME_MAX || strlen (eq + 1) > MSG_LABEL_VALUE_MAX) {
+                fprintf (stderr, "iofleet-agent: --label '%s': expected KEY=VALUE (key up to %d "
+                         "characters, value up to %d, at most %d labels)\n", optarg,
+                         MSG_NAME_MAX, MSG_LABEL_VALUE_MAX, MSG_LABELS_MAX);
+                return 2;
+            }
+            *eq = '\0';
+            iofleet__label__init (&a->labels[a->nlabels]);
+            a->labels[a->nlabels].key = optarg;
+            a->labels[a->nlabels].value = eq + 1;
+            a->label_ptrs[a->nlabels] = &a->labels[a->nlabels];
+            a->nlabels++;
+            break;
+        }
+        case 'a':
+            if (a->policy.nallow == TARGET_ALLOW_MAX || optarg[0] != '/') {
+                fprintf (stderr, "iofleet-agent: --allow '%s': globs are absolute paths, at "
+                         "most %d of them\n", optarg, TARGET_ALLOW_MAX);
+                return 2;
+            }
+            a->policy.allow[a->policy.nallow++] = optarg;
+            break;
+        case 'w': a->policy.workdir = optarg; break;
+        case 'v': verbose = true; break;
+        case 'h': usage (stdout); exit (0);
+        case 'V': printf ("iofleet-agent %s\n", IOF_VERSION); exit (0);
+        default: usage (stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf (stderr, "iofleet-agent: unexpected argument '%s' (see --help)\n", argv[optind]);
+        return 2;
+    }
+    if (!a->endpoint) {
+        fprintf (stderr, "iofleet-agent: --controller ENDPOINT is required, e.g. "
+                 "--controller tcp://ctl.example:5570 (see --help)\n");
+        return 2;
+    }
+    if (a->policy.workdir) {
+        if (access (a->policy.workdir, W_OK | X_OK) != 0) {
+            fprintf (stderr, "iofleet-agent: --workdir '%s': %s (create it, or point at a "
+                     "writable directory)\n", a->policy.workdir, strerror (errno));
+            return 2;
+        }
+    }
+    if (!a->name[0]) {
+        char host[256] = "agent";
+        gethostname (host, sizeof host - 1);
+        host[MSG_NAME_MAX] = '\0';
+        str_copy (a->name, sizeof a->name, host);
+    }
+    log_init ("iofleet-agent", verbose ? LL_DEBUG : LL_INFO);
+    return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+    static agent_t agent;
+    agent_t *a = &agent;
+    int rc = parse_args (a, argc, argv);
+    if (rc)
+        return rc;
+    zsys_init ();
+    zsys_set_logstream (NULL);
+    a->sock = zsock_new (ZMQ_DEALER);
+    if (!a->sock) {
+        log_err ("cannot create a socket: %s", zmq_strerror (zmq_errno ()));
+        return 1;
+    }
+    zsock_set_maxmsgsize (a->sock, (int64_t) MSG_MAX_BYTES);
+    zsock_set_linger (a->sock, 0);
+    zsock_set_sndhwm (a->sock, 100000);
+    if (zsock_connect (a->sock, "%s", a->endpoint) != 0) {
+        log_err ("cannot connect to '%s': %s (expected tcp://HOST:PORT or ipc://PATH)",
+                 a->endpoint, zmq_strerror (zmq_errno ()));
+        zsock_destroy (&a->sock);
+        return 2;
+    }
+    log_info ("agent '%s' connecting to %s; %d allow glob(s)%s%s", a->name, a->endpoint,
+              a->policy.nallow, a->policy.workdir ? ", workdir " : "",
+              a->policy.workdir ? a->policy.workdir : "");
+    send_hello (a);
+    zpoller_t *poller = zpoller_new (a->sock, NULL);
+    while (!zsys_interrupted) {
+        int timeout_ms = a->running ? 10 : 200;
+        void *which = zpoller_wait (poller, timeout_ms);
+        if (which == a->sock) {
+            zframe_t *f = zframe_recv (a->sock);
+            if (f) {
+                on_message (a, f);
+                zframe_destroy (&f);
+            }
+        } else if (zpoller_terminated (poller))
+            break;
+        uint64_t now = clock_mono_ns ();
+        if (!a->welcomed && now - a->last_hello > HELLO_RETRY_NS)
+            send_hello (a);
+        if (a->welcomed && now - a->last_ping > PING_PERIOD_NS)
+            send_ping (a);
+        if (a->welcomed && a->last_heard && now - a->last_heard > SILENCE_REHELLO_NS) {
+            log_warn ("no answer from the controller for %.0f s; saying hello again",
+                      (double) (now - a->last_heard) / 1e9);
+            a->welcomed = false;
+            a->last_heard = now;
+            send_hello (a);
+        }
+        pump_snapshots (a);
+        spool_resend (a);
+    }
+    log_info ("agent '%s' stopping", a->name);
+    drop_job (a);
+    spool_clear (a);
+    free (a->spool);
+    zpoller_destroy (&poller);
+    zsock_destroy (&a->sock);
+    return 0;
+}

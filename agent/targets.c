@@ -1,0 +1,206 @@
+/*  targets.c: see targets.h. */
+#define _GNU_SOURCE
+#include "targets.h"
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <libgen.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* True when path is dir itself or below it (both absolute, normalized). */
+static bool
+path_under (const char *path, const char *dir)
+{
+    size_t n = strlen (dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    return strncmp (path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+static bool
+policy_allows (const target_policy_t *pol, const char *path, const char *workdir_real)
+{
+    if (workdir_real && path_under (path, workdir_real))
+        return true;
+    for (int i = 0; i < pol->nallow; i++)
+        if (fnmatch (pol->allow[i], path, 0) == 0)
+            return true;
+    return false;
+}
+
+/* realpath() of path, or of its parent plus the last name when the file does
+   not exist yet (it will be created).  Returns 0 or -errno. */
+static int
+resolve_real (const char *path, char *out, size_t cap)
+{
+    char buf[PATH_MAX];
+    if (realpath (path, buf))
+        return str_copy (out, cap, buf);
+    if (errno != ENOENT)
+        return -errno;
+    char tmp[PATH_MAX];
+    if (str_copy (tmp, sizeof tmp, path))
+        return -ENAMETOOLONG;
+    char tmp2[PATH_MAX];
+    memcpy (tmp2, tmp, sizeof tmp);
+    const char *dir = dirname (tmp);
+    const char *base = basename (tmp2);
+    if (!realpath (dir, buf))
+        return -errno;
+    int n = snprintf (out, cap, "%s/%s", strcmp (buf, "/") ? buf : "", base);
+    return n < 0 || (size_t) n >= cap ? -ENAMETOOLONG : 0;
+}
+
+int
+target_resolve (const target_policy_t *pol, const char *name, target_t *out,
+                char *err, size_t errlen)
+{
+    memset (out, 0, sizeof *out);
+    out->fd = -1;
+    char joined[8192];
+    if (name[0] == '/')
+        snprintf (joined, sizeof joined, "%s", name);
+    else if (pol->workdir)
+        snprintf (joined, sizeof joined, "%s/%s", pol->workdir, name);
+    else {
+        snprintf (err, errlen, "filename '%s' is relative and this agent has no --workdir "
+                  "(start it with --workdir DIR, or use an absolute path)", name);
+        return -EINVAL;
+    }
+    char workdir_real[PATH_MAX] = "";
+    if (pol->workdir && !realpath (pol->workdir, workdir_real)) {
+        snprintf (err, errlen, "workdir '%s': %s", pol->workdir, strerror (errno));
+        return -errno;
+    }
+    int rc = resolve_real (joined, out->path, sizeof out->path);
+    if (rc) {
+        snprintf (err, errlen, "cannot resolve '%s': %s", joined, strerror (-rc));
+        return rc;
+    }
+    /* Check the name as written and as resolved: a symlink inside an allowed
+       directory must not lead to a device that is not allowed. */
+    if (!policy_allows (pol, out->path, workdir_real[0] ? workdir_real : NULL)) {
+        snprintf (err, errlen, "'%s' (resolved to '%s') is not allowed on this agent: "
+                  "start the agent with --allow '%s' (or a glob covering it)",
+                  name, out->path, out->path);
+        return -EACCES;
+    }
+    return 0;
+}
+
+static int
+layout (target_t *t, uint64_t from, uint64_t need, char *err, size_t errlen)
+{
+    /* Random data, so reads hit real blocks that compress like real data. */
+    const size_t chunk = 1 << 20;
+    void *buf;
+    if (posix_memalign (&buf, 4096, chunk)) {
+        snprintf (err, errlen, "out of memory laying out '%s'", t->path);
+        return -ENOMEM;
+    }
+    uint64_t x = 0x9e3779b97f4a7c15ull ^ (uint64_t) getpid ();
+    uint64_t *w = buf;
+    for (size_t i = 0; i < chunk / 8; i++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        w[i] = x;
+    }
+    int rc = 0;
+    /* Whole chunks keep O_DIRECT alignment; need is rounded up. */
+    for (uint64_t off = from & ~(uint64_t) 4095; off < need; off += chunk) {
+        ssize_t n = pwrite (t->fd, buf, chunk, (off_t) off);
+        if (n < 0) {
+            rc = -errno;
+            snprintf (err, errlen, "laying out '%s' at offset %llu: %s", t->path,
+                      (unsigned long long) off, strerror (errno));
+            break;
+        }
+    }
+    free (buf);
+    if (rc == 0 && fsync (t->fd) < 0) {
+        rc = -errno;
+        snprintf (err, errlen, "fsync '%s': %s", t->path, strerror (errno));
+    }
+    return rc;
+}
+
+int
+target_open (target_t *t, bool direct, bool writes, uint64_t need, char *err, size_t errlen)
+{
+    struct stat st;
+    bool exists = stat (t->path, &st) == 0;
+    if (!exists && need == 0) {
+        snprintf (err, errlen, "'%s' does not exist and the job gives no size= to create "
+                  "it with", t->path);
+        return -ENOENT;
+    }
+    if (exists && !S_ISREG (st.st_mode) && !S_ISBLK (st.st_mode)) {
+        snprintf (err, errlen, "'%s' is neither a regular file nor a block device", t->path);
+        return -EINVAL;
+    }
+    bool grow = !exists || (S_ISREG (st.st_mode) && (uint64_t) st.st_size < need);
+    int flags = (writes || grow) ? O_RDWR : O_RDONLY;
+    if (!exists)
+        flags |= O_CREAT;
+    if (direct)
+        flags |= O_DIRECT;
+    t->fd = open (t->path, flags | O_CLOEXEC, 0644);
+    if (t->fd < 0) {
+        int e = errno;
+        snprintf (err, errlen, "cannot open '%s'%s: %s", t->path,
+                  direct ? " with O_DIRECT" : "", strerror (e));
+        return -e;
+    }
+    t->created = !exists;
+    if (fstat (t->fd, &st) < 0) {
+        int e = errno;
+        snprintf (err, errlen, "fstat '%s': %s", t->path, strerror (e));
+        target_close (t);
+        return -e;
+    }
+    t->is_block = S_ISBLK (st.st_mode);
+    if (t->is_block) {
+        if (ioctl (t->fd, BLKGETSIZE64, &t->size) < 0) {
+            int e = errno;
+            snprintf (err, errlen, "BLKGETSIZE64 '%s': %s", t->path, strerror (e));
+            target_close (t);
+            return -e;
+        }
+    } else {
+        t->size = (uint64_t) st.st_size;
+        if (grow) {
+            log_info ("laying out %s: %llu MiB", t->path, (unsigned long long) (need >> 20));
+            int rc = layout (t, t->size, need, err, errlen);
+            if (rc) {
+                target_close (t);
+                return rc;
+            }
+            if (fstat (t->fd, &st) == 0)
+                t->size = (uint64_t) st.st_size;
+        }
+    }
+    if (need > t->size) {
+        snprintf (err, errlen, "'%s' is %llu bytes, the job needs %llu", t->path,
+                  (unsigned long long) t->size, (unsigned long long) need);
+        target_close (t);
+        return -ENOSPC;
+    }
+    return 0;
+}
+
+void
+target_close (target_t *t)
+{
+    if (t->fd >= 0)
+        close (t->fd);
+    t->fd = -1;
+}

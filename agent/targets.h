@@ -1,0 +1,46 @@
+/*  targets.h: turning a plan's filename into an open, sized target,
+    inside what the agent's own configuration allows.
+
+    The controller cannot make an agent touch a path its --allow globs and
+    --workdir do not cover: the check is here, in the agent, on the path as
+    resolved (symlinks followed), not on the name the plan used.
+*/
+#ifndef IOF_TARGETS_H
+#define IOF_TARGETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TARGET_ALLOW_MAX 64
+
+typedef struct {
+    const char *workdir;                    /* NULL: relative names refused */
+    const char *allow[TARGET_ALLOW_MAX];    /* fnmatch(3) globs */
+    int nallow;
+} target_policy_t;
+
+typedef struct {
+    char path[4096];        /* resolved absolute path */
+    int fd;
+    bool is_block;
+    bool created;
+    uint64_t size;          /* bytes of the file or device */
+} target_t;
+
+/* Resolves name against the policy into out->path.  Returns 0, or -EACCES /
+   -EINVAL with a reason in err that names the path and what to change. */
+int target_resolve (const target_policy_t *pol, const char *name, target_t *out,
+                    char *err, size_t errlen);
+
+/* Opens a resolved target (O_DIRECT when direct, read-write when writes).
+   A regular file that does not exist is created and laid out (written with
+   data, as fio does, so reads hit real blocks) up to need bytes; an existing
+   one shorter than need is extended the same way.  Returns 0 or -errno with
+   err filled. */
+int target_open (target_t *t, bool direct, bool writes, uint64_t need, char *err,
+                 size_t errlen);
+
+void target_close (target_t *t);
+
+#endif

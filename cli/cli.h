@@ -1,0 +1,35 @@
+/*  cli.h: pieces of the iofleet command shared by its commands. */
+#ifndef IOF_CLI_H
+#define IOF_CLI_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Sends one admin request to the controller at endpoint and returns the
+   reply's "result" (new reference), or NULL with a one-line message in err
+   that says what went wrong and what to do. */
+json_t *client_call (const char *endpoint, json_t *req, int timeout_ms, char *err,
+                     size_t errlen);
+
+/* Prints the text form of a report (iofleet report --format text). */
+void text_report (FILE *f, json_t *report);
+
+/* Prints one line per step: the fleet figures (the --wait summary). */
+void text_summary (FILE *f, json_t *report);
+
+/* Polls the run until it ends, showing progress on stderr; prints the
+   summary.  Returns the run's final status as a static string, or NULL
+   (err filled) when the controller went away. */
+const char *wait_run (const char *endpoint, long long run, volatile int *interrupted,
+                      char *err, size_t errlen);
+
+/* iofleet demo. */
+int cmd_demo (int argc, char **argv);
+
+extern const char demo_plan_text[];
+
+/* Set by SIGINT/SIGTERM. */
+extern volatile int g_interrupted;
+
+#endif

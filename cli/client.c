@@ -1,0 +1,69 @@
+/*  client.c: the CLI side of the admin protocol (one JSON request over a
+    ZeroMQ REQ socket, one JSON reply). */
+#include "cli.h"
+#include "util.h"
+
+#include <czmq.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+json_t *
+client_call (const char *endpoint, json_t *req, int timeout_ms, char *err, size_t errlen)
+{
+    /* An ipc endpoint whose socket file is missing means no controller:
+       say so now rather than after a timeout. */
+    struct stat st;
+    if (strncmp (endpoint, "ipc://", 6) == 0 && stat (endpoint + 6, &st) != 0) {
+        snprintf (err, errlen, "no controller at %s (%s): start iofleet-controller, or point "
+                  "--controller / IOFLEET_CONTROLLER at the one you run", endpoint,
+                  strerror (errno));
+        return NULL;
+    }
+    zsock_t *s = zsock_new (ZMQ_REQ);
+    if (!s) {
+        snprintf (err, errlen, "cannot create a socket: %s", zmq_strerror (zmq_errno ()));
+        return NULL;
+    }
+    zsock_set_linger (s, 0);
+    zsock_set_rcvtimeo (s, timeout_ms);
+    zsock_set_sndtimeo (s, timeout_ms);
+    if (zsock_connect (s, "%s", endpoint) != 0) {
+        snprintf (err, errlen, "bad controller endpoint '%s': %s (expected ipc://PATH or "
+                  "tcp://HOST:PORT)", endpoint, zmq_strerror (zmq_errno ()));
+        zsock_destroy (&s);
+        return NULL;
+    }
+    char *text = json_dumps (req, JSON_COMPACT);
+    json_t *result = NULL;
+    if (!text || zstr_send (s, text) != 0) {
+        snprintf (err, errlen, "cannot send to the controller at %s: %s", endpoint,
+                  zmq_strerror (zmq_errno ()));
+        goto out;
+    }
+    char *reply = zstr_recv (s);
+    if (!reply) {
+        snprintf (err, errlen, "the controller at %s did not answer within %d s: is "
+                  "iofleet-controller running there? (set --controller or IOFLEET_CONTROLLER)",
+                  endpoint, timeout_ms / 1000);
+        goto out;
+    }
+    json_error_t jerr;
+    json_t *r = json_loads (reply, 0, &jerr);
+    zstr_free (&reply);
+    if (!r || !json_is_object (r)) {
+        snprintf (err, errlen, "the controller at %s sent a reply that is not JSON: %s", endpoint,
+                  r ? "wrong type" : jerr.text);
+    } else if (!json_is_true (json_object_get (r, "ok"))) {
+        const char *e = json_string_value (json_object_get (r, "error"));
+        snprintf (err, errlen, "%s", e ? e : "the controller refused the request");
+    } else {
+        result = json_object_get (r, "result");
+        json_incref (result);
+    }
+    json_decref (r);
+out:
+    free (text);
+    zsock_destroy (&s);
+    return result;
+}

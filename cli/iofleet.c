@@ -1,0 +1,380 @@
+/*  iofleet: the command line for an iofleet controller. */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "jobfile.h"
+#include "util.h"
+
+#include <czmq.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CALL_TIMEOUT_MS   10000
+#define REPORT_TIMEOUT_MS 60000
+
+static const char *s_endpoint;
+volatile int g_interrupted;
+
+static void
+usage (FILE *f)
+{
+    char admin[512];
+    fprintf (f,
+"usage: iofleet [--controller ENDPOINT] COMMAND [ARGS]\n"
+"\n"
+"Qualify storage across a fleet: plans are fio job files, run on many hosts\n"
+"at once; results are kept as latency histograms in the controller's database.\n"
+"\n"
+"commands:\n"
+"  agents [--json]                        agents known to the controller\n"
+"  plan add NAME FILE                     store a fio job file as plan NAME\n"
+"                                         (a new version if NAME exists)\n"
+"  plan list [--json]                     stored plans (latest versions)\n"
+"  run PLAN [--agents all|N1,N2] [--wait] [--json]\n"
+"                                         run a plan; prints the run id; with\n"
+"                                         --wait shows progress and a summary,\n"
+"                                         exit 0 only if the run is complete\n"
+"  runs [--json]                          runs and their status\n"
+"  report RUN [--format text|json]        a run's full report\n"
+"  demo [--agents N] [--keep] [--dir DIR] a local controller and N agents on\n"
+"                                         temporary files, the demo plan, a report\n"
+"\n"
+"The controller's admin endpoint comes from --controller, else IOFLEET_CONTROLLER,\n"
+"else %s.\n", default_admin_endpoint (admin, sizeof admin));
+}
+
+static void
+on_signal (int sig)
+{
+    (void) sig;
+    g_interrupted = 1;
+}
+
+static json_t *
+call (json_t *req, int timeout_ms)
+{
+    char err[1024];
+    json_t *r = client_call (s_endpoint, req, timeout_ms, err, sizeof err);
+    json_decref (req);
+    if (!r)
+        fprintf (stderr, "iofleet: %s\n", err);
+    return r;
+}
+
+static void
+print_json (json_t *j)
+{
+    char *text = json_dumps (j, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
+    if (text)
+        puts (text);
+    free (text);
+}
+
+/* Parses the options every listing command shares.  Returns 0 or 2. */
+static int
+flag_json (int argc, char **argv, int first, bool *json)
+{
+    for (int i = first; i < argc; i++) {
+        if (strcmp (argv[i], "--json") == 0)
+            *json = true;
+        else {
+            fprintf (stderr, "iofleet %s: unexpected argument '%s' (see iofleet --help)\n",
+                     argv[0], argv[i]);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static int
+cmd_agents (int argc, char **argv)
+{
+    bool json = false;
+    if (flag_json (argc, argv, 1, &json))
+        return 2;
+    json_t *r = call (json_pack ("{s:s}", "cmd", "agents"), CALL_TIMEOUT_MS);
+    if (!r)
+        return 1;
+    if (json)
+        print_json (r);
+    else {
+        printf ("%-20s %-12s %-20s %-24s %s\n", "name", "state", "host", "kernel", "labels");
+        size_t i;
+        json_t *a;
+        json_array_foreach (r, i, a) {
+            char *labels = json_dumps (json_object_get (a, "labels"), JSON_COMPACT | JSON_SORT_KEYS);
+            printf ("%-20s %-12s %-20s %-24s %s\n",
+                    json_string_value (json_object_get (a, "name")),
+                    json_is_true (json_object_get (a, "connected")) ? "connected" : "gone",
+                    json_string_value (json_object_get (a, "hostname")),
+                    json_string_value (json_object_get (a, "kernel")), labels ? labels : "{}");
+            free (labels);
+        }
+        if (json_array_size (r) == 0)
+            printf ("(no agents yet: start iofleet-agent --controller tcp://THIS-HOST:5570 on "
+                    "the hosts to test)\n");
+    }
+    json_decref (r);
+    return 0;
+}
+
+static int
+cmd_plan (int argc, char **argv)
+{
+    if (argc >= 2 && strcmp (argv[1], "add") == 0) {
+        if (argc != 4) {
+            fprintf (stderr, "iofleet plan add: expected NAME FILE, e.g. iofleet plan add qualify "
+                     "plans/qualify.fio\n");
+            return 2;
+        }
+        size_t len;
+        char *text = file_read_all (argv[3], 1 << 20, &len);
+        if (!text) {
+            fprintf (stderr, "iofleet plan add: cannot read '%s': %s\n", argv[3],
+                     errno == EFBIG ? "larger than 1 MiB" : strerror (errno));
+            return 1;
+        }
+        /* Check locally first: the same parser, and the error names the file. */
+        char err[1024];
+        jobfile_t *jf = jobfile_parse (argv[3], text, err, sizeof err);
+        if (!jf) {
+            fprintf (stderr, "%s\n", err);
+            free (text);
+            return 1;
+        }
+        jobfile_destroy (&jf);
+        json_t *r = call (json_pack ("{s:s, s:s, s:s, s:s}", "cmd", "plan_add", "name", argv[2],
+                                     "source", argv[3], "text", text), CALL_TIMEOUT_MS);
+        free (text);
+        if (!r)
+            return 1;
+        printf ("plan '%s' version %lld: %lld step(s)\n", argv[2],
+                (long long) json_integer_value (json_object_get (r, "version")),
+                (long long) json_integer_value (json_object_get (r, "steps")));
+        json_decref (r);
+        return 0;
+    }
+    if (argc >= 2 && strcmp (argv[1], "list") == 0) {
+        bool json = false;
+        if (flag_json (argc, argv, 2, &json))
+            return 2;
+        json_t *r = call (json_pack ("{s:s}", "cmd", "plan_list"), CALL_TIMEOUT_MS);
+        if (!r)
+            return 1;
+        if (json)
+            print_json (r);
+        else {
+            printf ("%-24s %7s %6s  %s\n", "name", "version", "steps", "source");
+            size_t i;
+            json_t *p;
+            json_array_foreach (r, i, p)
+                printf ("%-24s %7lld %6lld  %s\n", json_string_value (json_object_get (p, "name")),
+                        (long long) json_integer_value (json_object_get (p, "version")),
+                        (long long) json_integer_value (json_object_get (p, "steps")),
+                        json_string_value (json_object_get (p, "source")));
+        }
+        json_decref (r);
+        return 0;
+    }
+    fprintf (stderr, "iofleet plan: expected 'add NAME FILE' or 'list'\n");
+    return 2;
+}
+
+static int
+report_to (FILE *f, long long run, bool json)
+{
+    json_t *r = call (json_pack ("{s:s, s:I}", "cmd", "report", "run", (json_int_t) run),
+                      REPORT_TIMEOUT_MS);
+    if (!r)
+        return -1;
+    if (json)
+        print_json (r);
+    else
+        text_report (f, r);
+    json_decref (r);
+    return 0;
+}
+
+static int
+cmd_run (int argc, char **argv)
+{
+    const char *plan = NULL, *agents = "all";
+    bool wait = false, json = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp (argv[i], "--wait") == 0)
+            wait = true;
+        else if (strcmp (argv[i], "--json") == 0)
+            json = true;
+        else if (strcmp (argv[i], "--agents") == 0 && i + 1 < argc)
+            agents = argv[++i];
+        else if (strncmp (argv[i], "--agents=", 9) == 0)
+            agents = argv[i] + 9;
+        else if (argv[i][0] != '-' && !plan)
+            plan = argv[i];
+        else {
+            fprintf (stderr, "iofleet run: unexpected argument '%s' (see iofleet --help)\n",
+                     argv[i]);
+            return 2;
+        }
+    }
+    if (!plan) {
+        fprintf (stderr, "iofleet run: which plan? e.g. iofleet run qualify --wait "
+                 "(see iofleet plan list)\n");
+        return 2;
+    }
+    json_t *r = call (json_pack ("{s:s, s:s, s:s}", "cmd", "run", "plan", plan, "agents", agents),
+                      CALL_TIMEOUT_MS);
+    if (!r)
+        return 1;
+    long long run = (long long) json_integer_value (json_object_get (r, "run"));
+    if (!wait) {
+        if (json)
+            print_json (r);
+        else
+            printf ("%lld\n", run);
+        json_decref (r);
+        return 0;
+    }
+    fprintf (stderr, "run %lld queued on %zu agent(s)\n", run,
+             json_array_size (json_object_get (r, "agents")));
+    json_decref (r);
+    char err[1024];
+    const char *status = wait_run (s_endpoint, run, &g_interrupted, err, sizeof err);
+    if (!status) {
+        fprintf (stderr, "iofleet run: %s (run %lld goes on in the controller; see iofleet "
+                 "report %lld)\n", err, run, run);
+        return 1;
+    }
+    json_t *rep = call (json_pack ("{s:s, s:I}", "cmd", "report", "run", (json_int_t) run),
+                        REPORT_TIMEOUT_MS);
+    if (!rep)
+        return 1;
+    if (json) {
+        json_t *o = json_pack ("{s:I, s:s, s:O}", "run", (json_int_t) run, "status", status,
+                               "report", rep);
+        print_json (o);
+        json_decref (o);
+    } else
+        text_summary (stdout, rep);
+    json_decref (rep);
+    return strcmp (status, "complete") == 0 ? 0 : 1;
+}
+
+static int
+cmd_runs (int argc, char **argv)
+{
+    bool json = false;
+    if (flag_json (argc, argv, 1, &json))
+        return 2;
+    json_t *r = call (json_pack ("{s:s}", "cmd", "runs"), CALL_TIMEOUT_MS);
+    if (!r)
+        return 1;
+    if (json)
+        print_json (r);
+    else {
+        printf ("%6s  %-24s %-9s %6s  %s\n", "id", "plan", "status", "agents", "message");
+        size_t i;
+        json_t *x;
+        json_array_foreach (r, i, x)
+            printf ("%6lld  %-24s %-9s %6lld  %s\n",
+                    (long long) json_integer_value (json_object_get (x, "id")),
+                    json_string_value (json_object_get (x, "plan")),
+                    json_string_value (json_object_get (x, "status")),
+                    (long long) json_integer_value (json_object_get (x, "agents")),
+                    json_string_value (json_object_get (x, "message")));
+    }
+    json_decref (r);
+    return 0;
+}
+
+static int
+cmd_report (int argc, char **argv)
+{
+    long long run = 0;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp (argv[i], "--format") == 0 && i + 1 < argc) {
+            const char *fmt = argv[++i];
+            if (strcmp (fmt, "json") == 0)
+                json = true;
+            else if (strcmp (fmt, "text") != 0) {
+                fprintf (stderr, "iofleet report: --format '%s': use text or json\n", fmt);
+                return 2;
+            }
+        } else if (strcmp (argv[i], "--json") == 0)
+            json = true;
+        else if (run == 0 && argv[i][0] != '-') {
+            uint64_t v;
+            if (parse_u64 (argv[i], 1, INT64_MAX, &v)) {
+                fprintf (stderr, "iofleet report: '%s' is not a run id (see iofleet runs)\n",
+                         argv[i]);
+                return 2;
+            }
+            run = (long long) v;
+        } else {
+            fprintf (stderr, "iofleet report: unexpected argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!run) {
+        fprintf (stderr, "iofleet report: which run? e.g. iofleet report 3 (see iofleet runs)\n");
+        return 2;
+    }
+    return report_to (stdout, run, json) ? 1 : 0;
+}
+
+int
+main (int argc, char **argv)
+{
+    char admin[512];
+    s_endpoint = getenv ("IOFLEET_CONTROLLER");
+    if (!s_endpoint || !*s_endpoint)
+        s_endpoint = default_admin_endpoint (admin, sizeof admin);
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (strcmp (argv[i], "--controller") == 0 && i + 1 < argc)
+            s_endpoint = argv[++i];
+        else if (strncmp (argv[i], "--controller=", 13) == 0)
+            s_endpoint = argv[i] + 13;
+        else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0) {
+            usage (stdout);
+            return 0;
+        } else if (strcmp (argv[i], "--version") == 0) {
+            printf ("iofleet %s\n", IOF_VERSION);
+            return 0;
+        } else {
+            fprintf (stderr, "iofleet: unknown option '%s' (see iofleet --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    if (i >= argc) {
+        usage (stderr);
+        return 2;
+    }
+    zsys_init ();
+    zsys_set_logstream (NULL);
+    zsys_handler_set (NULL);
+    signal (SIGINT, on_signal);
+    signal (SIGTERM, on_signal);
+    const char *cmd = argv[i];
+    int sub_argc = argc - i;
+    char **sub_argv = argv + i;
+    if (strcmp (cmd, "agents") == 0)
+        return cmd_agents (sub_argc, sub_argv);
+    if (strcmp (cmd, "plan") == 0)
+        return cmd_plan (sub_argc, sub_argv);
+    if (strcmp (cmd, "run") == 0)
+        return cmd_run (sub_argc, sub_argv);
+    if (strcmp (cmd, "runs") == 0)
+        return cmd_runs (sub_argc, sub_argv);
+    if (strcmp (cmd, "report") == 0)
+        return cmd_report (sub_argc, sub_argv);
+    if (strcmp (cmd, "demo") == 0)
+        return cmd_demo (sub_argc, sub_argv);
+    fprintf (stderr, "iofleet: unknown command '%s' (see iofleet --help)\n", cmd);
+    return 2;
+}

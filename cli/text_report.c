@@ -1,0 +1,200 @@
+/*  text_report.c: the human form of reports, and waiting on a run. */
+#include "cli.h"
+#include "util.h"
+
+#include <string.h>
+#include <unistd.h>
+
+static double
+num (json_t *o, const char *key)
+{
+    json_t *v = json_object_get (o, key);
+    return json_is_number (v) ? json_number_value (v) : 0;
+}
+
+static const char *
+str (json_t *o, const char *key)
+{
+    const char *s = json_string_value (json_object_get (o, key));
+    return s ? s : "";
+}
+
+static const char *
+fmt_bytes (double b, char *buf, size_t cap)
+{
+    if (b >= 1 << 20 && (long long) b % (1 << 20) == 0)
+        snprintf (buf, cap, "%.0fm", b / (1 << 20));
+    else if (b >= 1024 && (long long) b % 1024 == 0)
+        snprintf (buf, cap, "%.0fk", b / 1024);
+    else
+        snprintf (buf, cap, "%.0f", b);
+    return buf;
+}
+
+static void
+row (FILE *f, const char *who, const char *target, const char *dir, json_t *d)
+{
+    if (!d || num (d, "ops") == 0)
+        return;
+    json_t *lat = json_object_get (d, "lat_ns");
+    json_t *p = json_object_get (d, "percentiles");
+    char mean[16], p50[16], p99[16], p999[16], max[16];
+    fprintf (f, "    %-16s %-28.28s %-5s %10.0f %9.1f %9s %9s %9s %9s %9s%s\n", who, target, dir,
+             num (d, "iops"), num (d, "bw") / (1 << 20),
+             fmt_lat (num (lat, "mean"), mean, sizeof mean),
+             fmt_lat (num (p, "p50"), p50, sizeof p50),
+             fmt_lat (num (p, "p99"), p99, sizeof p99),
+             fmt_lat (num (p, "p99.9"), p999, sizeof p999),
+             fmt_lat (num (lat, "max"), max, sizeof max),
+             num (d, "errors") > 0 ? "  ERRORS" : "");
+}
+
+/* Shortens a long path from the left so the file name stays visible. */
+static const char *
+short_path (const char *path, char *buf, size_t cap)
+{
+    size_t n = strlen (path);
+    if (n < 28)
+        return path;
+    snprintf (buf, cap, "...%s", path + n - 25);
+    return buf;
+}
+
+static void
+step_header (FILE *f, json_t *s, int nsteps)
+{
+    json_t *job = json_object_get (s, "job");
+    char bs[16];
+    fprintf (f, "\nstep %d/%d %s: %s\n  %s bs=%s iodepth=%d numjobs=%d", (int) num (s, "index") + 1,
+             nsteps, str (s, "name"), str (s, "status"), str (job, "rw"),
+             fmt_bytes (num (job, "bs"), bs, sizeof bs), (int) num (job, "iodepth"),
+             (int) num (job, "numjobs"));
+    if (!strcmp (str (job, "rw"), "randrw") || !strcmp (str (job, "rw"), "rw"))
+        fprintf (f, " rwmixread=%d", (int) num (job, "rwmixread"));
+    if (num (job, "runtime_ns") > 0)
+        fprintf (f, ", %.0f s", num (job, "runtime_ns") / 1e9);
+    if (json_object_get (s, "skew_ns"))
+        fprintf (f, ", start skew %.3f ms", num (s, "skew_ns") / 1e6);
+    fprintf (f, "\n");
+}
+
+void
+text_report (FILE *f, json_t *rep)
+{
+    json_t *steps = json_object_get (rep, "steps");
+    fprintf (f, "run %lld: plan '%s' v%d, %s\n", (long long) num (rep, "run"), str (rep, "plan"),
+             (int) num (rep, "plan_version"), str (rep, "status"));
+    if (str (rep, "message")[0])
+        fprintf (f, "  %s\n", str (rep, "message"));
+    size_t i;
+    json_t *s;
+    json_array_foreach (steps, i, s) {
+        step_header (f, s, (int) json_array_size (steps));
+        fprintf (f, "    %-16s %-28s %-5s %10s %9s %9s %9s %9s %9s %9s\n", "agent", "target", "dir",
+                 "IOPS", "MiB/s", "mean", "p50", "p99", "p99.9", "max");
+        size_t j, k;
+        json_t *a, *t;
+        json_array_foreach (json_object_get (s, "agents"), j, a) {
+            const char *status = str (a, "status");
+            if (strcmp (status, "done") != 0 || str (a, "message")[0])
+                fprintf (f, "    %-16s %s%s%s\n", str (a, "agent"), status,
+                         str (a, "message")[0] ? ": " : "", str (a, "message"));
+            json_array_foreach (json_object_get (a, "targets"), k, t) {
+                char sp[32];
+                const char *tp = short_path (str (t, "target"), sp, sizeof sp);
+                row (f, str (a, "agent"), tp, "read", json_object_get (t, "read"));
+                row (f, str (a, "agent"), tp, "write", json_object_get (t, "write"));
+            }
+        }
+        json_t *fleet = json_object_get (s, "fleet");
+        char who[32];
+        snprintf (who, sizeof who, "FLEET (%d)", (int) num (json_object_get (fleet, "read"), "agents"));
+        row (f, who, "merged histograms", "read", json_object_get (fleet, "read"));
+        row (f, who, "merged histograms", "write", json_object_get (fleet, "write"));
+    }
+    fprintf (f, "\nIOPS and MiB/s: sums over agents of ops (bytes) / measured window.\n"
+                "Latency: completion latency; percentiles from merged histograms "
+                "(bucket midpoints, <= 0.4%% error).\n");
+}
+
+void
+text_summary (FILE *f, json_t *rep)
+{
+    size_t i;
+    json_t *s;
+    fprintf (f, "run %lld %s\n", (long long) num (rep, "run"), str (rep, "status"));
+    json_array_foreach (json_object_get (rep, "steps"), i, s) {
+        json_t *fleet = json_object_get (s, "fleet");
+        for (int d = 0; d < 2; d++) {
+            json_t *x = json_object_get (fleet, d ? "write" : "read");
+            if (!x || num (x, "ops") == 0)
+                continue;
+            char p99[16];
+            fprintf (f, "  %-24s %-5s %10.0f IOPS %9.1f MiB/s  p99 %s  (%d agents)\n",
+                     str (s, "name"), d ? "write" : "read", num (x, "iops"),
+                     num (x, "bw") / (1 << 20),
+                     fmt_lat (num (json_object_get (x, "percentiles"), "p99"), p99, sizeof p99),
+                     (int) num (x, "agents"));
+        }
+    }
+}
+
+const char *
+wait_run (const char *endpoint, long long run, volatile int *interrupted, char *err,
+          size_t errlen)
+{
+    static char status[32];
+    bool tty = isatty (STDERR_FILENO);
+    int last_step = -1;
+    const char *last_phase = "";
+    int failures = 0;
+    while (!*interrupted) {
+        json_t *req = json_pack ("{s:s, s:I}", "cmd", "status", "run", (json_int_t) run);
+        json_t *st = client_call (endpoint, req, 5000, err, errlen);
+        json_decref (req);
+        if (!st) {
+            /* A busy controller may miss one poll; three in a row is an outage. */
+            if (++failures >= 3)
+                return NULL;
+            continue;
+        }
+        failures = 0;
+        const char *s = str (st, "status");
+        if (strcmp (s, "queued") != 0 && strcmp (s, "running") != 0) {
+            snprintf (status, sizeof status, "%s", s);
+            if (tty)
+                fprintf (stderr, "\r\033[K");
+            json_decref (st);
+            return status;
+        }
+        int step = json_object_get (st, "step") ? (int) num (st, "step") : -1;
+        const char *phase = str (st, "phase");
+        char line[256];
+        if (step < 0)
+            snprintf (line, sizeof line, "run %lld %s", run, s);
+        else {
+            char agents[128] = "";
+            const char *k;
+            json_t *v;
+            size_t off = 0;
+            json_object_foreach (json_object_get (st, "agents"), k, v)
+                off += (size_t) snprintf (agents + off, sizeof agents - off > 0 ? sizeof agents - off : 0,
+                                          "%s%lld %s", off ? ", " : "", (long long) json_integer_value (v), k);
+            snprintf (line, sizeof line, "run %lld step %d/%d %s: %s %.0f/%.0f s [%s]", run,
+                      step + 1, (int) num (st, "steps"), str (st, "step_name"), phase,
+                      num (st, "elapsed_s"), num (st, "planned_s"), agents);
+        }
+        if (tty)
+            fprintf (stderr, "\r\033[K%s", line);
+        else if (step != last_step || strcmp (phase, last_phase) != 0)
+            fprintf (stderr, "%s\n", line);
+        last_step = step;
+        static char phase_buf[32];
+        snprintf (phase_buf, sizeof phase_buf, "%s", phase);
+        last_phase = phase_buf;
+        json_decref (st);
+        usleep (500 * 1000);
+    }
+    snprintf (err, errlen, "interrupted");
+    return NULL;
+}

@@ -1,0 +1,287 @@
+/*  message.c: envelope packing and field-by-field validation. */
+#include "message.h"
+#include "histogram.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+fail (char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start (ap, fmt);
+    vsnprintf (err, errlen, fmt, ap);
+    va_end (ap);
+    return -EINVAL;
+}
+
+/* A text field must fit its limit and hold no control characters (they would
+   corrupt logs and reports).  Returns 0 or -EINVAL with err filled. */
+static int
+check_text (const char *field, const char *s, size_t max, bool required,
+            char *err, size_t errlen)
+{
+    if (!s)
+        s = "";
+    size_t n = strlen (s);
+    if (required && n == 0)
+        return fail (err, errlen, "%s is empty", field);
+    if (n > max)
+        return fail (err, errlen, "%s is %zu bytes, limit %zu", field, n, max);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char) s[i] < 0x20 || s[i] == 0x7f)
+            return fail (err, errlen, "%s holds control character 0x%02x at byte %zu",
+                         field, (unsigned char) s[i], i);
+    return 0;
+}
+
+static int
+check_dir (const char *field, const Iofleet__DirStats *d, char *err, size_t errlen)
+{
+    if (!d)
+        return 0;           /* absent = no I/O in that direction */
+    if (d->histogram.len > HIST_WIRE_MAX)
+        return fail (err, errlen, "%s.histogram is %zu bytes, limit %zu", field,
+                     d->histogram.len, (size_t) HIST_WIRE_MAX);
+    if (d->bytes < d->ops)
+        return fail (err, errlen, "%s.bytes %llu < ops %llu", field,
+                     (unsigned long long) d->bytes, (unsigned long long) d->ops);
+    return 0;
+}
+
+static int
+check_samples (const char *what, size_t n, Iofleet__TargetSample **v,
+               char *err, size_t errlen)
+{
+    if (n > MSG_TARGETS_MAX)
+        return fail (err, errlen, "%s.targets has %zu entries, limit %d", what, n,
+                     MSG_TARGETS_MAX);
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i])
+            return fail (err, errlen, "%s.targets[%zu] missing", what, i);
+        if (v[i]->target >= MSG_TARGETS_MAX)
+            return fail (err, errlen, "%s.targets[%zu].target %u, limit %d", what, i,
+                         v[i]->target, MSG_TARGETS_MAX - 1);
+        char f[64];
+        snprintf (f, sizeof f, "%s.targets[%zu].read", what, i);
+        if (check_dir (f, v[i]->read, err, errlen))
+            return -EINVAL;
+        snprintf (f, sizeof f, "%s.targets[%zu].write", what, i);
+        if (check_dir (f, v[i]->write, err, errlen))
+            return -EINVAL;
+    }
+    return 0;
+}
+
+static int
+check_job (const Iofleet__JobSpec *j, char *err, size_t errlen)
+{
+    if (!j)
+        return fail (err, errlen, "prepare.job missing");
+    if (check_text ("job.name", j->name, MSG_NAME_MAX, true, err, errlen)
+        || check_text ("job.ioengine", j->ioengine, MSG_NAME_MAX, true, err, errlen))
+        return -EINVAL;
+    if ((unsigned) j->rw > IOFLEET__RW__RW_RANDRW)
+        return fail (err, errlen, "job.rw %d, limit 0..%d", (int) j->rw, IOFLEET__RW__RW_RANDRW);
+    if (j->rwmixread > 100)
+        return fail (err, errlen, "job.rwmixread %u, limit 0..100", j->rwmixread);
+    if (j->bs == 0 || j->bs > (64u << 20))
+        return fail (err, errlen, "job.bs %u, limit 1..%u", j->bs, 64u << 20);
+    if (j->iodepth == 0 || j->iodepth > 65536)
+        return fail (err, errlen, "job.iodepth %u, limit 1..65536", j->iodepth);
+    if (j->numjobs == 0 || j->numjobs > 1024)
+        return fail (err, errlen, "job.numjobs %u, limit 1..1024", j->numjobs);
+    if (j->size_pct > 100)
+        return fail (err, errlen, "job.size_pct %u, limit 0..100", j->size_pct);
+    if (j->offset_pct > 99)
+        return fail (err, errlen, "job.offset_pct %u, limit 0..99", j->offset_pct);
+    if (j->n_filenames == 0 || j->n_filenames > MSG_TARGETS_MAX)
+        return fail (err, errlen, "job.filenames has %zu entries, limit 1..%d",
+                     j->n_filenames, MSG_TARGETS_MAX);
+    for (size_t i = 0; i < j->n_filenames; i++) {
+        char f[48];
+        snprintf (f, sizeof f, "job.filenames[%zu]", i);
+        if (check_text (f, j->filenames[i], MSG_PATH_MAX, true, err, errlen))
+            return -EINVAL;
+    }
+    if (j->runtime_ns > 7ull * 24 * 3600 * 1000000000ull)
+        return fail (err, errlen, "job.runtime_ns %llu, limit 7 days",
+                     (unsigned long long) j->runtime_ns);
+    if (j->ramp_time_ns > 3600ull * 1000000000ull)
+        return fail (err, errlen, "job.ramp_time_ns %llu, limit 1 hour",
+                     (unsigned long long) j->ramp_time_ns);
+    if (j->runtime_ns == 0 && j->time_based)
+        return fail (err, errlen, "job.time_based without runtime");
+    if (j->interval_ns < MSG_INTERVAL_MIN_NS || j->interval_ns > MSG_INTERVAL_MAX_NS)
+        return fail (err, errlen, "job.interval_ns %llu, limit %llu..%llu",
+                     (unsigned long long) j->interval_ns, MSG_INTERVAL_MIN_NS,
+                     MSG_INTERVAL_MAX_NS);
+    return 0;
+}
+
+/* Validates the body of an envelope whose version matched.
+   Returns 0 or -EINVAL with err naming the field and its limit. */
+static int
+validate (const envelope_t *e, char *err, size_t errlen)
+{
+    switch (e->body_case) {
+    case IOFLEET__ENVELOPE__BODY__NOT_SET:
+        return fail (err, errlen, "envelope has no body");
+    case IOFLEET__ENVELOPE__BODY_HELLO: {
+        const Iofleet__Hello *h = e->hello;
+        if (check_text ("hello.name", h->name, MSG_NAME_MAX, true, err, errlen)
+            || check_text ("hello.hostname", h->hostname, MSG_TEXT_MAX, false, err, errlen)
+            || check_text ("hello.kernel", h->kernel, MSG_TEXT_MAX, false, err, errlen)
+            || check_text ("hello.agent_version", h->agent_version, MSG_NAME_MAX, false,
+                           err, errlen))
+            return -EINVAL;
+        if (h->n_labels > MSG_LABELS_MAX)
+            return fail (err, errlen, "hello.labels has %zu entries, limit %d", h->n_labels,
+                         MSG_LABELS_MAX);
+        for (size_t i = 0; i < h->n_labels; i++) {
+            if (!h->labels[i])
+                return fail (err, errlen, "hello.labels[%zu] missing", i);
+            if (check_text ("hello.labels.key", h->labels[i]->key, MSG_NAME_MAX, true, err,
+                            errlen)
+                || check_text ("hello.labels.value", h->labels[i]->value,
+                               MSG_LABEL_VALUE_MAX, false, err, errlen))
+                return -EINVAL;
+        }
+        return 0;
+    }
+    case IOFLEET__ENVELOPE__BODY_WELCOME:
+        if (e->welcome->interval_ns < MSG_INTERVAL_MIN_NS
+            || e->welcome->interval_ns > MSG_INTERVAL_MAX_NS)
+            return fail (err, errlen, "welcome.interval_ns %llu out of range",
+                         (unsigned long long) e->welcome->interval_ns);
+        return 0;
+    case IOFLEET__ENVELOPE__BODY_REJECT:
+        return check_text ("reject.reason", e->reject->reason, MSG_TEXT_MAX, false, err,
+                           errlen);
+    case IOFLEET__ENVELOPE__BODY_PING:
+        if (e->ping->t0 == 0)
+            return fail (err, errlen, "ping.t0 is 0");
+        return 0;
+    case IOFLEET__ENVELOPE__BODY_PONG:
+        if (e->pong->t0 == 0 || e->pong->t1 == 0 || e->pong->t2 < e->pong->t1)
+            return fail (err, errlen, "pong timestamps inconsistent (t2 < t1 or zero)");
+        return 0;
+    case IOFLEET__ENVELOPE__BODY_PREPARE:
+        if (e->prepare->run == 0)
+            return fail (err, errlen, "prepare.run is 0");
+        return check_job (e->prepare->job, err, errlen);
+    case IOFLEET__ENVELOPE__BODY_READY:
+        if (e->ready->run == 0)
+            return fail (err, errlen, "ready.run is 0");
+        if (e->ready->n_targets == 0 || e->ready->n_targets > MSG_TARGETS_MAX)
+            return fail (err, errlen, "ready.targets has %zu entries, limit 1..%d",
+                         e->ready->n_targets, MSG_TARGETS_MAX);
+        for (size_t i = 0; i < e->ready->n_targets; i++)
+            if (check_text ("ready.targets[]", e->ready->targets[i], MSG_PATH_MAX, true, err,
+                            errlen))
+                return -EINVAL;
+        return 0;
+    case IOFLEET__ENVELOPE__BODY_REFUSED:
+        return check_text ("refused.reason", e->refused->reason, MSG_TEXT_MAX, true, err,
+                           errlen);
+    case IOFLEET__ENVELOPE__BODY_START:
+        if (e->start->run == 0 || e->start->start_at == 0)
+            return fail (err, errlen, "start.run or start.start_at is 0");
+        return 0;
+    case IOFLEET__ENVELOPE__BODY_SNAPSHOT: {
+        const Iofleet__Snapshot *s = e->snapshot;
+        if (s->run == 0)
+            return fail (err, errlen, "snapshot.run is 0");
+        if (s->t_end < s->t_start)
+            return fail (err, errlen, "snapshot.t_end < t_start");
+        if (s->seq > 100u * 1000 * 1000)
+            return fail (err, errlen, "snapshot.seq %u, limit 100000000", s->seq);
+        return check_samples ("snapshot", s->n_targets, s->targets, err, errlen);
+    }
+    case IOFLEET__ENVELOPE__BODY_ACK:
+        return 0;
+    case IOFLEET__ENVELOPE__BODY_DONE:
+        if (e->done->run == 0)
+            return fail (err, errlen, "done.run is 0");
+        if (check_text ("done.error", e->done->error, MSG_TEXT_MAX, false, err, errlen))
+            return -EINVAL;
+        return check_samples ("done", e->done->n_totals, e->done->totals, err, errlen);
+    case IOFLEET__ENVELOPE__BODY_ERROR:
+        return check_text ("error.message", e->error->message, MSG_TEXT_MAX, false, err,
+                           errlen);
+    case IOFLEET__ENVELOPE__BODY_ABORT:
+        return check_text ("abort.reason", e->abort->reason, MSG_TEXT_MAX, false, err,
+                           errlen);
+    default:
+        return fail (err, errlen, "unknown body case %d", (int) e->body_case);
+    }
+}
+
+uint8_t *
+message_pack (envelope_t *env, size_t *len)
+{
+    env->version = IOF_PROTOCOL_VERSION;
+    size_t n = iofleet__envelope__get_packed_size (env);
+    uint8_t *buf = malloc (n ? n : 1);
+    if (!buf)
+        return NULL;
+    *len = iofleet__envelope__pack (env, buf);
+    return buf;
+}
+
+envelope_t *
+message_unpack (const uint8_t *buf, size_t len, int *version_mismatch, char *err,
+                size_t errlen)
+{
+    *version_mismatch = 0;
+    if (len == 0) {
+        fail (err, errlen, "empty message");
+        return NULL;
+    }
+    if (len > MSG_MAX_BYTES) {
+        fail (err, errlen, "message is %zu bytes, limit %u", len, MSG_MAX_BYTES);
+        return NULL;
+    }
+    envelope_t *e = iofleet__envelope__unpack (NULL, len, buf);
+    if (!e) {
+        fail (err, errlen, "not a valid iofleet envelope (%zu bytes failed to parse)", len);
+        return NULL;
+    }
+    if (e->version != IOF_PROTOCOL_VERSION) {
+        *version_mismatch = 1;
+        fail (err, errlen, "protocol version %u, this side speaks %u", e->version,
+              IOF_PROTOCOL_VERSION);
+        return e;
+    }
+    if (validate (e, err, errlen) != 0) {
+        iofleet__envelope__free_unpacked (e, NULL);
+        return NULL;
+    }
+    return e;
+}
+
+void
+message_free (envelope_t *env)
+{
+    if (env)
+        iofleet__envelope__free_unpacked (env, NULL);
+}
+
+const char *
+message_kind (const envelope_t *e)
+{
+    static const char *names[] = {
+        [10] = "hello", [11] = "welcome", [12] = "reject", [13] = "ping",
+        [14] = "pong", [15] = "prepare", [16] = "ready", [17] = "refused",
+        [18] = "start", [19] = "snapshot", [20] = "ack", [21] = "done",
+        [22] = "error", [23] = "abort",
+    };
+    int c = (int) e->body_case;
+    if (c >= 10 && c <= 23)
+        return names[c];
+    return "none";
+}

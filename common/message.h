@@ -1,0 +1,49 @@
+/*  message.h: the one envelope that crosses the agent socket.
+
+    message_pack() stamps the protocol version and serializes; message_unpack()
+    parses AND validates every field against the bounds below, because
+    protobuf unpack only proves that the bytes parsed (a zero-length buffer
+    unpacks to a default envelope with no body).
+*/
+#ifndef IOF_MESSAGE_H
+#define IOF_MESSAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iofleet.pb-c.h"
+
+#define IOF_PROTOCOL_VERSION   1
+
+/* Bounds checked by message_unpack().  Any frame larger than MSG_MAX_BYTES
+   is refused by the socket itself (ZMQ_MAXMSGSIZE). */
+#define MSG_MAX_BYTES          (16u << 20)
+#define MSG_NAME_MAX           64
+#define MSG_TEXT_MAX           1024       /* hostname, kernel, reasons */
+#define MSG_LABELS_MAX         32
+#define MSG_LABEL_VALUE_MAX    256
+#define MSG_TARGETS_MAX        256
+#define MSG_PATH_MAX           4096
+#define MSG_INTERVAL_MIN_NS    (10ull * 1000000)
+#define MSG_INTERVAL_MAX_NS    (60ull * 1000000000)
+
+typedef Iofleet__Envelope envelope_t;
+
+/* Serializes env (version is set here) into a new buffer.  Returns the
+   buffer (free()) and its length in *len, or NULL on allocation failure. */
+uint8_t *message_pack (envelope_t *env, size_t *len);
+
+/* Parses and validates len bytes.  Returns the envelope (free with
+   message_free), or NULL with a one-line reason in err naming the field and
+   the limit.  A well-formed envelope with another protocol version is
+   returned with *version_mismatch set, so the caller can answer REJECT
+   (only version and the body case are trustworthy then). */
+envelope_t *message_unpack (const uint8_t *buf, size_t len, int *version_mismatch,
+                            char *err, size_t errlen);
+
+void message_free (envelope_t *env);
+
+/* Name of the body case ("hello", "snapshot", ...), for logs. */
+const char *message_kind (const envelope_t *env);
+
+#endif

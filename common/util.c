@@ -1,0 +1,150 @@
+/*  util.c: see util.h. */
+#define _GNU_SOURCE
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t
+clock_ns (clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime (id, &ts);
+    return (uint64_t) ts.tv_sec * NS_PER_SEC + (uint64_t) ts.tv_nsec;
+}
+
+uint64_t clock_real_ns (void) { return clock_ns (CLOCK_REALTIME); }
+uint64_t clock_mono_ns (void) { return clock_ns (CLOCK_MONOTONIC); }
+
+void
+sleep_ns (uint64_t ns)
+{
+    struct timespec ts = { .tv_sec = (time_t) (ns / NS_PER_SEC),
+                           .tv_nsec = (long) (ns % NS_PER_SEC) };
+    while (nanosleep (&ts, &ts) == -1 && errno == EINTR)
+        ;
+}
+
+int
+str_copy (char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen (src);
+    if (cap == 0)
+        return -ENAMETOOLONG;
+    if (n >= cap) {
+        memcpy (dst, src, cap - 1);
+        dst[cap - 1] = '\0';
+        return -ENAMETOOLONG;
+    }
+    memcpy (dst, src, n + 1);
+    return 0;
+}
+
+int
+parse_u64 (const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -EINVAL;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull (s, &end, 10);
+    if (*end != '\0')
+        return -EINVAL;
+    if (errno == ERANGE || v < lo || v > hi)
+        return -ERANGE;
+    *out = v;
+    return 0;
+}
+
+const char *
+fmt_bw (double v, char *buf, size_t cap)
+{
+    static const char *units[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
+    int u = 0;
+    while (v >= 1024.0 && u < 4) {
+        v /= 1024.0;
+        u++;
+    }
+    snprintf (buf, cap, "%.1f %s", v, units[u]);
+    return buf;
+}
+
+const char *
+fmt_lat (double ns, char *buf, size_t cap)
+{
+    if (ns < 1e3)
+        snprintf (buf, cap, "%.0f ns", ns);
+    else if (ns < 1e6)
+        snprintf (buf, cap, "%.1f us", ns / 1e3);
+    else if (ns < 1e9)
+        snprintf (buf, cap, "%.2f ms", ns / 1e6);
+    else
+        snprintf (buf, cap, "%.2f s", ns / 1e9);
+    return buf;
+}
+
+char *
+file_read_all (const char *path, size_t max, size_t *len_out)
+{
+    FILE *f = fopen (path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc (cap + 1);
+    if (!buf) {
+        fclose (f);
+        errno = ENOMEM;
+        return NULL;
+    }
+    for (;;) {
+        if (len == cap) {
+            if (cap >= max) {
+                free (buf);
+                fclose (f);
+                errno = EFBIG;
+                return NULL;
+            }
+            cap = cap * 2 > max ? max : cap * 2;
+            char *nb = realloc (buf, cap + 1);
+            if (!nb) {
+                free (buf);
+                fclose (f);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t n = fread (buf + len, 1, cap - len, f);
+        if (n == 0)
+            break;
+        len += n;
+    }
+    int err = ferror (f);
+    fclose (f);
+    if (err) {
+        free (buf);
+        errno = EIO;
+        return NULL;
+    }
+    buf[len] = '\0';
+    if (len_out)
+        *len_out = len;
+    return buf;
+}
+
+const char *
+default_admin_endpoint (char *buf, size_t cap)
+{
+    const char *xdg = getenv ("XDG_RUNTIME_DIR");
+    if (xdg && *xdg)
+        snprintf (buf, cap, "ipc://%s/iofleet/admin.sock", xdg);
+    else if (geteuid () == 0)
+        snprintf (buf, cap, "ipc:///run/iofleet/admin.sock");
+    else
+        snprintf (buf, cap, "ipc:///tmp/iofleet-%u/admin.sock", (unsigned) geteuid ());
+    return buf;
+}

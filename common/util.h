@@ -1,0 +1,43 @@
+/*  util.h: clocks, string and path helpers shared by all three programs. */
+#ifndef IOF_UTIL_H
+#define IOF_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NS_PER_SEC  1000000000ull
+#define NS_PER_MS   1000000ull
+
+#define IOF_VERSION "0.1.0"
+
+/* CLOCK_REALTIME and CLOCK_MONOTONIC in ns.  Can't fail. */
+uint64_t clock_real_ns (void);
+uint64_t clock_mono_ns (void);
+
+/* Sleeps for ns nanoseconds (restarting on EINTR).  Can't fail. */
+void sleep_ns (uint64_t ns);
+
+/* Copies src into dst (capacity cap), always terminated.  Returns -ENAMETOOLONG
+   when src did not fit (dst then holds a truncated copy), else 0. */
+int str_copy (char *dst, size_t cap, const char *src);
+
+/* Parses a whole decimal string into *out within [lo, hi].  Returns 0,
+   -EINVAL (not a number) or -ERANGE. */
+int parse_u64 (const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+
+/* Formats n bytes/second or ops as "1.23 GiB/s"-style text into buf. */
+const char *fmt_bw (double bytes_per_s, char *buf, size_t cap);
+/* Formats a latency in ns with a fitting unit ("812 us", "1.25 ms"). */
+const char *fmt_lat (double ns, char *buf, size_t cap);
+
+/* Reads a whole file (at most max bytes) into a new NUL-terminated buffer.
+   Returns NULL with errno set (EFBIG when larger than max). */
+char *file_read_all (const char *path, size_t max, size_t *len_out);
+
+/* The admin endpoint used when none is given: an ipc socket in
+   $XDG_RUNTIME_DIR/iofleet/, else /run/iofleet/ for root, else
+   /tmp/iofleet-UID/.  Writes "ipc://PATH" into buf.  Can't fail. */
+const char *default_admin_endpoint (char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,192 @@
+/*  admin.c: the CLI's endpoint.  One JSON request, one JSON reply:
+      {"cmd": "agents" | "plan_add" | "plan_list" | "run" | "runs" | "status" | "report", ...}
+      -> {"ok": true, "result": ...} or {"ok": false, "error": "what went wrong and what to do"}
+*/
+#include "controller.h"
+#include "jobfile.h"
+#include "log.h"
+#include "util.h"
+
+#include <string.h>
+
+#define ADMIN_MAX_REQUEST (2u << 20)
+
+static json_t *
+plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    const char *name = json_string_value (json_object_get (req, "name"));
+    const char *source = json_string_value (json_object_get (req, "source"));
+    const char *text = json_string_value (json_object_get (req, "text"));
+    if (!name || !text) {
+        snprintf (err, errlen, "plan_add needs 'name' and 'text'");
+        return NULL;
+    }
+    size_t n = strlen (name);
+    if (n == 0 || n > 64 || strspn (name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789-_.") != n) {
+        snprintf (err, errlen, "plan name '%s': use 1..64 letters, digits, '-', '_' or '.'", name);
+        return NULL;
+    }
+    if (!source)
+        source = name;
+    jobfile_t *jf = jobfile_parse (source, text, err, errlen);
+    if (!jf)
+        return NULL;
+    json_t *steps = json_array ();
+    for (int i = 0; i < jf->nsteps; i++)
+        json_array_append_new (steps, job_to_json (&jf->steps[i]));
+    int nsteps = jf->nsteps;
+    jobfile_destroy (&jf);
+    char *steps_text = json_dumps (steps, JSON_COMPACT);
+    json_decref (steps);
+
+    store_begin (ctl->store);
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "INSERT INTO plans (name, version, source, text, steps, created_at) VALUES "
+        "(?1, (SELECT COALESCE(MAX(version), 0) + 1 FROM plans WHERE name = ?1), ?2, ?3, ?4, ?5)");
+    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (st, 2, source, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (st, 3, text, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (st, 4, steps_text ? steps_text : "[]", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 5, (sqlite3_int64) clock_real_ns ());
+    free (steps_text);
+    if (store_step_done (ctl->store, st, "add plan")) {
+        snprintf (err, errlen, "database error storing the plan; see the controller's log");
+        return NULL;
+    }
+    int64_t id = sqlite3_last_insert_rowid (store_db (ctl->store));
+    st = store_stmt (ctl->store, "SELECT version FROM plans WHERE id = ?");
+    sqlite3_bind_int64 (st, 1, id);
+    int version = sqlite3_step (st) == SQLITE_ROW ? sqlite3_column_int (st, 0) : 0;
+    sqlite3_reset (st);
+    store_commit (ctl->store);
+    log_info ("plan '%s' version %d added from %s: %d step(s)", name, version, source, nsteps);
+    return json_pack ("{s:I, s:s, s:i, s:i}", "plan", (json_int_t) id, "name", name,
+                      "version", version, "steps", nsteps);
+}
+
+static json_t *
+plan_list (ctl_t *ctl)
+{
+    json_t *list = json_array ();
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT name, version, source, json_array_length(steps), created_at FROM plans p "
+        "WHERE version = (SELECT MAX(version) FROM plans q WHERE q.name = p.name) ORDER BY name");
+    while (sqlite3_step (st) == SQLITE_ROW)
+        json_array_append_new (list, json_pack ("{s:s, s:i, s:s, s:i, s:I}",
+            "name", (const char *) sqlite3_column_text (st, 0),
+            "version", sqlite3_column_int (st, 1),
+            "source", (const char *) sqlite3_column_text (st, 2),
+            "steps", sqlite3_column_int (st, 3),
+            "created_at", (json_int_t) sqlite3_column_int64 (st, 4)));
+    sqlite3_reset (st);
+    return list;
+}
+
+static json_t *
+runs_list (ctl_t *ctl)
+{
+    json_t *list = json_array ();
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT r.id, p.name, p.version, r.status, r.message, r.created_at, r.started_at, "
+        " r.finished_at, (SELECT COUNT(*) FROM run_agents ra WHERE ra.run_id = r.id) "
+        "FROM runs r JOIN plans p ON p.id = r.plan_id ORDER BY r.id");
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        json_t *o = json_pack ("{s:I, s:s, s:i, s:s, s:s, s:I, s:i}",
+            "id", (json_int_t) sqlite3_column_int64 (st, 0),
+            "plan", (const char *) sqlite3_column_text (st, 1),
+            "plan_version", sqlite3_column_int (st, 2),
+            "status", (const char *) sqlite3_column_text (st, 3),
+            "message", (const char *) sqlite3_column_text (st, 4),
+            "created_at", (json_int_t) sqlite3_column_int64 (st, 5),
+            "agents", sqlite3_column_int (st, 8));
+        if (sqlite3_column_type (st, 6) != SQLITE_NULL)
+            json_object_set_new (o, "started_at", json_integer (sqlite3_column_int64 (st, 6)));
+        if (sqlite3_column_type (st, 7) != SQLITE_NULL)
+            json_object_set_new (o, "finished_at", json_integer (sqlite3_column_int64 (st, 7)));
+        json_array_append_new (list, o);
+    }
+    sqlite3_reset (st);
+    return list;
+}
+
+static int64_t
+run_arg (json_t *req, char *err, size_t errlen)
+{
+    json_t *v = json_object_get (req, "run");
+    if (!json_is_integer (v) || json_integer_value (v) <= 0) {
+        snprintf (err, errlen, "'run' must be a positive run id (see 'iofleet runs')");
+        return 0;
+    }
+    return json_integer_value (v);
+}
+
+static json_t *
+dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    const char *cmd = json_string_value (json_object_get (req, "cmd"));
+    if (!cmd) {
+        snprintf (err, errlen, "request has no 'cmd'");
+        return NULL;
+    }
+    if (strcmp (cmd, "agents") == 0)
+        return fleet_agents_json (ctl);
+    if (strcmp (cmd, "plan_add") == 0)
+        return plan_add (ctl, req, err, errlen);
+    if (strcmp (cmd, "plan_list") == 0)
+        return plan_list (ctl);
+    if (strcmp (cmd, "runs") == 0)
+        return runs_list (ctl);
+    if (strcmp (cmd, "run") == 0) {
+        const char *plan = json_string_value (json_object_get (req, "plan"));
+        if (!plan) {
+            snprintf (err, errlen, "run needs 'plan'");
+            return NULL;
+        }
+        return runner_submit (ctl, plan, json_string_value (json_object_get (req, "agents")),
+                              err, errlen);
+    }
+    if (strcmp (cmd, "status") == 0 || strcmp (cmd, "report") == 0) {
+        int64_t run = run_arg (req, err, errlen);
+        if (!run)
+            return NULL;
+        return cmd[0] == 's' ? runner_status (ctl, run, err, errlen)
+                             : report_json (ctl->store, run, err, errlen);
+    }
+    snprintf (err, errlen, "unknown command '%.64s' (this controller is version %s)", cmd,
+              IOF_VERSION);
+    return NULL;
+}
+
+void
+admin_on_request (ctl_t *ctl)
+{
+    zmsg_t *msg = zmsg_recv (ctl->admin);
+    if (!msg)
+        return;
+    char err[1024] = "";
+    json_t *result = NULL;
+    zframe_t *f = zmsg_first (msg);
+    if (zmsg_size (msg) != 1 || !f || zframe_size (f) > ADMIN_MAX_REQUEST) {
+        snprintf (err, sizeof err, "admin requests are one JSON frame of at most %u bytes",
+                  ADMIN_MAX_REQUEST);
+    } else {
+        json_error_t jerr;
+        json_t *req = json_loadb ((const char *) zframe_data (f), zframe_size (f), 0, &jerr);
+        if (!req || !json_is_object (req))
+            snprintf (err, sizeof err, "admin request is not a JSON object: %s",
+                      req ? "wrong type" : jerr.text);
+        else
+            result = dispatch (ctl, req, err, sizeof err);
+        json_decref (req);
+    }
+    zmsg_destroy (&msg);
+    json_t *reply = result ? json_pack ("{s:b, s:o}", "ok", 1, "result", result)
+                           : json_pack ("{s:b, s:s}", "ok", 0, "error", err);
+    if (!result)
+        store_count (ctl->store, "admin_errors", 1);
+    char *text = json_dumps (reply, JSON_COMPACT);
+    json_decref (reply);
+    zstr_send (ctl->admin, text ? text : "{\"ok\":false,\"error\":\"out of memory\"}");
+    free (text);
+}

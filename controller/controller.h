@@ -1,0 +1,82 @@
+/*  controller.h: state shared by the controller's modules.
+
+    fleet.c owns the agents (peers) and the agent socket, runner.c the run
+    state machine, admin.c the CLI endpoint, report.c the reports.  They run
+    on one thread: the event loop in main.c.
+*/
+#ifndef IOF_CONTROLLER_H
+#define IOF_CONTROLLER_H
+
+#include <czmq.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "jobfile.h"
+#include "message.h"
+#include "store.h"
+
+#define CTL_SILENCE_LOST_NS   (15ull * 1000000000)  /* agent silent this long = lost */
+
+typedef struct {
+    uint8_t rid[256];           /* ZeroMQ routing id of its connection */
+    size_t rid_len;
+    uint64_t id;                /* agents.id */
+    char name[MSG_NAME_MAX + 1];
+    char hostname[MSG_TEXT_MAX + 1];
+    bool connected;
+    uint64_t last_seen;         /* monotonic ns */
+    int64_t offset_ns;          /* agent's estimate: controller = agent + offset */
+    uint64_t delay_ns;
+    uint64_t bad_logged_at;
+} peer_t;
+
+typedef struct runner runner_t;
+
+typedef struct {
+    store_t *store;
+    zsock_t *router;
+    zsock_t *admin;
+    zlistx_t *peers;            /* peer_t *, owned */
+    runner_t *runner;
+    uint64_t interval_ns;       /* snapshot interval sent to agents */
+    uint64_t prepare_timeout_ns;
+    uint64_t bad_messages;
+    uint64_t unknown_logged_at;
+} ctl_t;
+
+/* fleet.c */
+void fleet_on_message (ctl_t *ctl, zmsg_t *msg);
+void fleet_tick (ctl_t *ctl);
+peer_t *fleet_find_id (ctl_t *ctl, uint64_t agent_id);
+peer_t *fleet_find_name (ctl_t *ctl, const char *name);
+/* Sends env to a connected peer.  Returns 0 or -1. */
+int fleet_send (ctl_t *ctl, peer_t *peer, envelope_t *env);
+json_t *fleet_agents_json (ctl_t *ctl);
+
+/* runner.c */
+runner_t *runner_new (ctl_t *ctl);
+void runner_destroy (runner_t **self_p);
+/* Marks runs left 'running' by a previous controller process as failed. */
+void runner_recover (ctl_t *ctl);
+void runner_tick (ctl_t *ctl);
+void runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env);
+/* Queues a run of plan (latest version) on the named agents ("all" or a
+   comma list).  Returns a JSON result or NULL with err filled. */
+json_t *runner_submit (ctl_t *ctl, const char *plan, const char *agents, char *err,
+                       size_t errlen);
+json_t *runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen);
+
+/* The parsed job as JSON (plans.steps, steps.spec).  Can't fail. */
+json_t *job_to_json (const job_t *j);
+
+/* admin.c */
+void admin_on_request (ctl_t *ctl);
+
+/* report.c */
+/* The report of a run as JSON, or NULL with err filled (unknown run). */
+json_t *report_json (store_t *store, int64_t run, char *err, size_t errlen);
+/* Computes and stores results and fleet_results of a finished step. */
+int report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_ns);
+
+#endif

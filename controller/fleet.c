@@ -1,0 +1,273 @@
+/*  fleet.c: the agents: who is connected, hello/welcome, clock pings, and
+    routing of everything else to the runner. */
+#include "controller.h"
+#include "log.h"
+#include "util.h"
+
+#include <string.h>
+
+static peer_t *
+find_rid (ctl_t *ctl, const uint8_t *rid, size_t len)
+{
+    for (peer_t *p = zlistx_first (ctl->peers); p; p = zlistx_next (ctl->peers))
+        if (p->rid_len == len && memcmp (p->rid, rid, len) == 0)
+            return p;
+    return NULL;
+}
+
+peer_t *
+fleet_find_id (ctl_t *ctl, uint64_t agent_id)
+{
+    for (peer_t *p = zlistx_first (ctl->peers); p; p = zlistx_next (ctl->peers))
+        if (p->id == agent_id)
+            return p;
+    return NULL;
+}
+
+peer_t *
+fleet_find_name (ctl_t *ctl, const char *name)
+{
+    for (peer_t *p = zlistx_first (ctl->peers); p; p = zlistx_next (ctl->peers))
+        if (strcmp (p->name, name) == 0)
+            return p;
+    return NULL;
+}
+
+static int
+send_to (ctl_t *ctl, const uint8_t *rid, size_t rid_len, envelope_t *env)
+{
+    size_t len;
+    uint8_t *buf = message_pack (env, &len);
+    if (!buf)
+        return -1;
+    zmsg_t *m = zmsg_new ();
+    zmsg_addmem (m, rid, rid_len);
+    zmsg_addmem (m, buf, len);
+    free (buf);
+    int rc = zmsg_send (&m, ctl->router);
+    if (rc != 0) {
+        zmsg_destroy (&m);
+        log_debug ("send %s failed: %s", message_kind (env), zmq_strerror (zmq_errno ()));
+    }
+    return rc;
+}
+
+int
+fleet_send (ctl_t *ctl, peer_t *peer, envelope_t *env)
+{
+    if (!peer->connected)
+        return -1;
+    return send_to (ctl, peer->rid, peer->rid_len, env);
+}
+
+static json_t *
+labels_json (const Iofleet__Hello *h)
+{
+    json_t *o = json_object ();
+    for (size_t i = 0; i < h->n_labels; i++)
+        json_object_set_new (o, h->labels[i]->key, json_string (h->labels[i]->value));
+    return o;
+}
+
+static void
+on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *h)
+{
+    store_begin (ctl->store);
+    json_t *labels = labels_json (h);
+    char *labels_text = json_dumps (labels, JSON_SORT_KEYS | JSON_COMPACT);
+    json_decref (labels);
+    uint64_t now = clock_real_ns ();
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "INSERT INTO agents (name, hostname, kernel, agent_version, labels, first_seen, last_seen) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT (name) DO UPDATE SET "
+        "hostname = excluded.hostname, kernel = excluded.kernel, "
+        "agent_version = excluded.agent_version, labels = excluded.labels, "
+        "last_seen = excluded.last_seen");
+    sqlite3_bind_text (st, 1, h->name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (st, 2, h->hostname, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (st, 3, h->kernel, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (st, 4, h->agent_version, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (st, 5, labels_text ? labels_text : "{}", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 6, (sqlite3_int64) now);
+    free (labels_text);
+    int rc = store_step_done (ctl->store, st, "store agent");
+    uint64_t id = 0;
+    st = store_stmt (ctl->store, "SELECT id FROM agents WHERE name = ?");
+    sqlite3_bind_text (st, 1, h->name, -1, SQLITE_TRANSIENT);
+    if (rc == 0 && sqlite3_step (st) == SQLITE_ROW)
+        id = (uint64_t) sqlite3_column_int64 (st, 0);
+    sqlite3_reset (st);
+    if (id == 0) {
+        Iofleet__Reject r = IOFLEET__REJECT__INIT;
+        r.reason = "controller could not record this agent (database error); see its log";
+        envelope_t env = IOFLEET__ENVELOPE__INIT;
+        env.body_case = IOFLEET__ENVELOPE__BODY_REJECT;
+        env.reject = &r;
+        send_to (ctl, rid, rid_len, &env);
+        return;
+    }
+
+    /* Same name on a new connection: the agent restarted or reconnected. */
+    peer_t *p = fleet_find_name (ctl, h->name);
+    peer_t *by_rid = find_rid (ctl, rid, rid_len);
+    if (by_rid && by_rid != p)
+        by_rid->connected = false;
+    if (!p) {
+        p = calloc (1, sizeof *p);
+        zlistx_add_end (ctl->peers, p);
+    }
+    if (rid_len > sizeof p->rid)
+        rid_len = sizeof p->rid;
+    memcpy (p->rid, rid, rid_len);
+    p->rid_len = rid_len;
+    p->id = id;
+    str_copy (p->name, sizeof p->name, h->name);
+    str_copy (p->hostname, sizeof p->hostname, h->hostname);
+    p->connected = true;
+    p->last_seen = clock_mono_ns ();
+    log_info ("agent '%s' (id %llu, host %s, kernel %s, %zu label(s)) connected", p->name,
+              (unsigned long long) id, h->hostname, h->kernel, h->n_labels);
+
+    Iofleet__Welcome w = IOFLEET__WELCOME__INIT;
+    w.agent_id = id;
+    w.interval_ns = ctl->interval_ns;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_WELCOME;
+    env.welcome = &w;
+    send_to (ctl, rid, rid_len, &env);
+}
+
+static void
+reject (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const char *reason)
+{
+    Iofleet__Reject r = IOFLEET__REJECT__INIT;
+    r.reason = (char *) reason;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_REJECT;
+    env.reject = &r;
+    send_to (ctl, rid, rid_len, &env);
+}
+
+static void
+count_bad (ctl_t *ctl, peer_t *p, const char *why)
+{
+    ctl->bad_messages++;
+    store_count (ctl->store, "bad_agent_messages", 1);
+    uint64_t *last = p ? &p->bad_logged_at : &ctl->unknown_logged_at;
+    if (log_ratelimit (last, 60 * NS_PER_SEC))
+        log_warn ("dropped a bad message from %s%s (%llu dropped so far): %s",
+                  p ? "agent " : "an unidentified peer", p ? p->name : "",
+                  (unsigned long long) ctl->bad_messages, why);
+}
+
+void
+fleet_on_message (ctl_t *ctl, zmsg_t *msg)
+{
+    zframe_t *rid = zmsg_pop (msg);
+    zframe_t *body = zmsg_pop (msg);
+    peer_t *p = rid ? find_rid (ctl, zframe_data (rid), zframe_size (rid)) : NULL;
+    if (!rid || !body || zmsg_size (msg) != 0) {
+        count_bad (ctl, p, "expected exactly one frame per message");
+        goto out;
+    }
+    char err[256];
+    int mismatch;
+    envelope_t *env = message_unpack (zframe_data (body), zframe_size (body), &mismatch, err,
+                                      sizeof err);
+    if (!env) {
+        count_bad (ctl, p, err);
+        goto out;
+    }
+    if (mismatch) {
+        char reason[256];
+        snprintf (reason, sizeof reason, "protocol version mismatch: agent speaks %u, "
+                  "controller speaks %u; run the same iofleet version on both",
+                  env->version, IOF_PROTOCOL_VERSION);
+        count_bad (ctl, p, reason);
+        reject (ctl, zframe_data (rid), zframe_size (rid), reason);
+        message_free (env);
+        goto out;
+    }
+    if (env->body_case == IOFLEET__ENVELOPE__BODY_HELLO) {
+        on_hello (ctl, zframe_data (rid), zframe_size (rid), env->hello);
+        message_free (env);
+        goto out;
+    }
+    if (!p || !p->connected) {
+        /* Typically: this controller restarted and the agent's connection
+           came back by itself.  Ask it to introduce itself again. */
+        Iofleet__Error e = IOFLEET__ERROR__INIT;
+        e.message = "unknown agent: send hello first";
+        envelope_t reply = IOFLEET__ENVELOPE__INIT;
+        reply.body_case = IOFLEET__ENVELOPE__BODY_ERROR;
+        reply.error = &e;
+        send_to (ctl, zframe_data (rid), zframe_size (rid), &reply);
+        message_free (env);
+        goto out;
+    }
+    p->last_seen = clock_mono_ns ();
+    if (env->body_case == IOFLEET__ENVELOPE__BODY_PING) {
+        Iofleet__Pong pong = IOFLEET__PONG__INIT;
+        pong.t0 = env->ping->t0;
+        pong.t1 = clock_real_ns ();
+        p->offset_ns = env->ping->offset_ns;
+        p->delay_ns = env->ping->delay_ns;
+        envelope_t reply = IOFLEET__ENVELOPE__INIT;
+        reply.body_case = IOFLEET__ENVELOPE__BODY_PONG;
+        reply.pong = &pong;
+        pong.t2 = clock_real_ns ();
+        send_to (ctl, p->rid, p->rid_len, &reply);
+    } else
+        runner_on_message (ctl, p, env);
+    message_free (env);
+out:
+    zframe_destroy (&rid);
+    zframe_destroy (&body);
+}
+
+void
+fleet_tick (ctl_t *ctl)
+{
+    uint64_t now = clock_mono_ns ();
+    for (peer_t *p = zlistx_first (ctl->peers); p; p = zlistx_next (ctl->peers))
+        if (p->connected && now - p->last_seen > CTL_SILENCE_LOST_NS) {
+            log_warn ("agent '%s' silent for %.0f s: marking it disconnected", p->name,
+                      (double) (now - p->last_seen) / 1e9);
+            p->connected = false;
+        }
+}
+
+json_t *
+fleet_agents_json (ctl_t *ctl)
+{
+    json_t *list = json_array ();
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT id, name, hostname, kernel, agent_version, labels, first_seen, last_seen "
+        "FROM agents ORDER BY name");
+    if (!st)
+        return list;
+    uint64_t now = clock_mono_ns ();
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        uint64_t id = (uint64_t) sqlite3_column_int64 (st, 0);
+        peer_t *p = fleet_find_id (ctl, id);
+        json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 5), 0, NULL);
+        json_t *a = json_pack ("{s:I, s:s, s:s, s:s, s:s, s:o, s:I, s:I, s:b}",
+            "id", (json_int_t) id,
+            "name", (const char *) sqlite3_column_text (st, 1),
+            "hostname", (const char *) sqlite3_column_text (st, 2),
+            "kernel", (const char *) sqlite3_column_text (st, 3),
+            "version", (const char *) sqlite3_column_text (st, 4),
+            "labels", labels ? labels : json_object (),
+            "first_seen", (json_int_t) sqlite3_column_int64 (st, 6),
+            "last_seen", (json_int_t) sqlite3_column_int64 (st, 7),
+            "connected", p && p->connected);
+        if (p && p->connected) {
+            json_object_set_new (a, "clock_offset_ns", json_integer (p->offset_ns));
+            json_object_set_new (a, "clock_delay_ns", json_integer ((json_int_t) p->delay_ns));
+            json_object_set_new (a, "idle_ms", json_integer ((json_int_t) ((now - p->last_seen) / NS_PER_MS)));
+        }
+        json_array_append_new (list, a);
+    }
+    sqlite3_reset (st);
+    return list;
+}

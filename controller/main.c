@@ -1,0 +1,222 @@
+/*  iofleet-controller: stores plans and results, drives runs across the
+    fleet.  One thread, one event loop around the agent ROUTER socket and
+    the admin socket; database writes are committed once per loop tick.
+*/
+#define _GNU_SOURCE
+#include "controller.h"
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DEFAULT_DB      "/var/lib/iofleet/iofleet.db"
+#define DEFAULT_LISTEN  "tcp://0.0.0.0:5570"
+#define TICK_MS         50
+#define BURST_MAX       1000    /* messages handled per tick before committing */
+
+static void
+usage (FILE *f)
+{
+    char admin[512];
+    fprintf (f,
+"usage: iofleet-controller [options]\n"
+"\n"
+"Stores test plans and results in SQLite and runs plans across the agents\n"
+"that connect to it.  Use the 'iofleet' command to talk to it.\n"
+"\n"
+"options:\n"
+"  --db PATH              SQLite database (default %s)\n"
+"  --listen ENDPOINT      where agents connect (default %s)\n"
+"  --admin ENDPOINT       where the iofleet CLI connects (default %s)\n"
+"  --interval DURATION    snapshot interval asked of agents (default 1s; 10ms..60s)\n"
+"  --prepare-timeout DURATION\n"
+"                         how long agents may take to open and lay out targets\n"
+"                         before a step starts without them (default 120s)\n"
+"  --port-file PATH       write the bound agent endpoint here once listening\n"
+"                         (use with --listen tcp://127.0.0.1:* for a free port)\n"
+"  --verbose              log debug messages\n"
+"  --help, --version\n",
+             DEFAULT_DB, DEFAULT_LISTEN, default_admin_endpoint (admin, sizeof admin));
+}
+
+static int
+parse_duration (const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char *end;
+    double v = strtod (s, &end);
+    double mul = 1e9;
+    if (strcmp (end, "ms") == 0)
+        mul = 1e6;
+    else if (strcmp (end, "s") == 0 || *end == '\0')
+        mul = 1e9;
+    else if (strcmp (end, "m") == 0)
+        mul = 60e9;
+    else
+        v = -1;
+    double ns = v * mul;
+    if (end == s || v < 0 || ns < (double) lo || ns > (double) hi) {
+        fprintf (stderr, "iofleet-controller: %s '%s': expected a duration between %.3g s and "
+                 "%.3g s, e.g. 1s or 500ms\n", opt, s, (double) lo / 1e9, (double) hi / 1e9);
+        return -1;
+    }
+    *out = (uint64_t) ns;
+    return 0;
+}
+
+/* For ipc:// endpoints: create the socket's directory (0700) if needed. */
+static int
+prepare_ipc (const char *endpoint)
+{
+    if (strncmp (endpoint, "ipc://", 6) != 0)
+        return 0;
+    char path[4096];
+    str_copy (path, sizeof path, endpoint + 6);
+    char *dir = dirname (path);
+    if (mkdir (dir, 0700) != 0 && errno != EEXIST) {
+        fprintf (stderr, "iofleet-controller: cannot create '%s' for the admin socket: %s\n",
+                 dir, strerror (errno));
+        return -1;
+    }
+    return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "db", required_argument, NULL, 'd' },
+        { "listen", required_argument, NULL, 'l' },
+        { "admin", required_argument, NULL, 'a' },
+        { "interval", required_argument, NULL, 'i' },
+        { "prepare-timeout", required_argument, NULL, 't' },
+        { "port-file", required_argument, NULL, 'p' },
+        { "verbose", no_argument, NULL, 'v' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *db = DEFAULT_DB, *listen = DEFAULT_LISTEN, *port_file = NULL;
+    char admin_buf[512];
+    const char *admin = default_admin_endpoint (admin_buf, sizeof admin_buf);
+    static ctl_t ctl_s;
+    ctl_t *ctl = &ctl_s;
+    ctl->interval_ns = NS_PER_SEC;
+    ctl->prepare_timeout_ns = 120 * NS_PER_SEC;
+    bool verbose = false;
+    int c;
+    while ((c = getopt_long (argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'l': listen = optarg; break;
+        case 'a': admin = optarg; break;
+        case 'i':
+            if (parse_duration ("--interval", optarg, MSG_INTERVAL_MIN_NS, MSG_INTERVAL_MAX_NS,
+                                &ctl->interval_ns))
+                return 2;
+            break;
+        case 't':
+            if (parse_duration ("--prepare-timeout", optarg, NS_PER_SEC, 3600 * NS_PER_SEC,
+                                &ctl->prepare_timeout_ns))
+                return 2;
+            break;
+        case 'p': port_file = optarg; break;
+        case 'v': verbose = true; break;
+        case 'h': usage (stdout); return 0;
+        case 'V': printf ("iofleet-controller %s (protocol %d)\n", IOF_VERSION,
+                          IOF_PROTOCOL_VERSION); return 0;
+        default: usage (stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf (stderr, "iofleet-controller: unexpected argument '%s' (see --help)\n",
+                 argv[optind]);
+        return 2;
+    }
+    log_init ("iofleet-controller", verbose ? LL_DEBUG : LL_INFO);
+
+    char err[1024];
+    ctl->store = store_open (db, err, sizeof err);
+    if (!ctl->store) {
+        fprintf (stderr, "iofleet-controller: %s\n", err);
+        return 1;
+    }
+    zsys_init ();
+    zsys_set_logstream (NULL);
+    ctl->router = zsock_new (ZMQ_ROUTER);
+    ctl->admin = zsock_new (ZMQ_REP);
+    zsock_set_maxmsgsize (ctl->router, (int64_t) MSG_MAX_BYTES);
+    zsock_set_router_handover (ctl->router, 1);
+    zsock_set_linger (ctl->router, 0);
+    zsock_set_linger (ctl->admin, 0);
+    zsock_set_sndhwm (ctl->router, 100000);
+    zsock_set_rcvhwm (ctl->router, 100000);
+    int port = zsock_bind (ctl->router, "%s", listen);
+    if (port < 0) {
+        fprintf (stderr, "iofleet-controller: cannot listen on '%s': %s (is another controller "
+                 "running there? choose another --listen)\n", listen, zmq_strerror (zmq_errno ()));
+        return 1;
+    }
+    if (prepare_ipc (admin) || zsock_bind (ctl->admin, "%s", admin) < 0) {
+        fprintf (stderr, "iofleet-controller: cannot open the admin endpoint '%s': %s (another "
+                 "controller running? choose another --admin)\n", admin,
+                 zmq_strerror (zmq_errno ()));
+        return 1;
+    }
+    if (strncmp (admin, "ipc://", 6) == 0)
+        chmod (admin + 6, 0600);
+    const char *bound = zsock_endpoint (ctl->router);
+    if (port_file) {
+        char tmp[4096];
+        snprintf (tmp, sizeof tmp, "%s.tmp", port_file);
+        FILE *f = fopen (tmp, "w");
+        if (!f || fprintf (f, "%s\n", bound) < 0 || fclose (f) != 0 || rename (tmp, port_file)) {
+            fprintf (stderr, "iofleet-controller: cannot write --port-file '%s': %s\n", port_file,
+                     strerror (errno));
+            return 1;
+        }
+    }
+    ctl->peers = zlistx_new ();
+    zlistx_set_destructor (ctl->peers, (zlistx_destructor_fn *) zstr_free);
+    ctl->runner = runner_new (ctl);
+    runner_recover (ctl);
+    log_info ("iofleet-controller %s: database %s (schema %d), agents on %s, admin on %s",
+              IOF_VERSION, db, store_schema_version (ctl->store), bound, admin);
+
+    zpoller_t *poller = zpoller_new (ctl->router, ctl->admin, NULL);
+    while (!zsys_interrupted) {
+        void *which = zpoller_wait (poller, TICK_MS);
+        if (zpoller_terminated (poller))
+            break;
+        if (which == ctl->admin)
+            admin_on_request (ctl);
+        /* Drain what is queued, then commit once. */
+        for (int n = 0; n < BURST_MAX; n++) {
+            zmsg_t *m = zmsg_recv_nowait (ctl->router);
+            if (!m)
+                break;
+            fleet_on_message (ctl, m);
+            zmsg_destroy (&m);
+        }
+        fleet_tick (ctl);
+        runner_tick (ctl);
+        store_commit (ctl->store);
+    }
+    log_info ("iofleet-controller stopping");
+    store_commit (ctl->store);
+    zpoller_destroy (&poller);
+    runner_destroy (&ctl->runner);
+    zlistx_destroy (&ctl->peers);
+    zsock_destroy (&ctl->router);
+    zsock_destroy (&ctl->admin);
+    if (strncmp (admin, "ipc://", 6) == 0)
+        unlink (admin + 6);
+    store_close (&ctl->store);
+    return 0;
+}

@@ -1,0 +1,339 @@
+/*  report.c: step results from stored snapshots, and the run report.
+
+    Every figure comes from the database: results are merges of the stored
+    interval histograms, fleet figures are merges of those, never averages
+    of percentiles.
+*/
+#include "controller.h"
+#include "histogram.h"
+#include "log.h"
+#include "util.h"
+
+#include <string.h>
+
+static const double s_pcts[] = { 50, 90, 95, 99, 99.9, 99.99 };
+static const char *s_pct_keys[] = { "p50", "p90", "p95", "p99", "p99.9", "p99.99" };
+
+typedef struct {
+    uint64_t agent_id;
+    int target;
+    uint64_t window_ns;
+    int snapshots;
+    uint64_t ops[2], bytes[2], errors[2];
+    histogram_t hist[2];
+} acc_t;
+
+static int
+add_blob (histogram_t *into, const void *blob, int len, histogram_t *tmp)
+{
+    if (!blob || len <= 0)
+        return 0;
+    if (histogram_decode (tmp, blob, (size_t) len) != 0)
+        return -1;
+    histogram_merge (into, tmp);
+    return 0;
+}
+
+static json_t *
+targets_of (store_t *store, int64_t run, int step, uint64_t agent)
+{
+    sqlite3_stmt *st = store_stmt (store, "SELECT targets FROM step_agents "
+                                          "WHERE run_id = ? AND step_idx = ? AND agent_id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    sqlite3_bind_int64 (st, 3, (sqlite3_int64) agent);
+    json_t *list = NULL;
+    if (sqlite3_step (st) == SQLITE_ROW)
+        list = json_loads ((const char *) sqlite3_column_text (st, 0), 0, NULL);
+    sqlite3_reset (st);
+    return list ? list : json_array ();
+}
+
+static int
+save_result (store_t *store, int64_t run, int step, const acc_t *a, const char *target)
+{
+    static uint8_t buf[HIST_WIRE_MAX];
+    for (int d = 0; d < 2; d++) {
+        const histogram_t *h = &a->hist[d];
+        double secs = (double) a->window_ns / 1e9;
+        int n = histogram_encode (h, buf, sizeof buf);
+        sqlite3_stmt *st = store_stmt (store,
+            "INSERT OR REPLACE INTO results (run_id, step_idx, agent_id, target, direction, ops, "
+            " bytes, errors, window_ns, iops, bw, lat_min, lat_max, lat_mean, lat_stddev, "
+            " snapshots, hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        sqlite3_bind_int64 (st, 1, run);
+        sqlite3_bind_int (st, 2, step);
+        sqlite3_bind_int64 (st, 3, (sqlite3_int64) a->agent_id);
+        sqlite3_bind_text (st, 4, target, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text (st, 5, d ? "write" : "read", -1, SQLITE_STATIC);
+        sqlite3_bind_int64 (st, 6, (sqlite3_int64) a->ops[d]);
+        sqlite3_bind_int64 (st, 7, (sqlite3_int64) a->bytes[d]);
+        sqlite3_bind_int64 (st, 8, (sqlite3_int64) a->errors[d]);
+        sqlite3_bind_int64 (st, 9, (sqlite3_int64) a->window_ns);
+        sqlite3_bind_double (st, 10, secs > 0 ? (double) a->ops[d] / secs : 0);
+        sqlite3_bind_double (st, 11, secs > 0 ? (double) a->bytes[d] / secs : 0);
+        sqlite3_bind_int64 (st, 12, (sqlite3_int64) (h->count ? h->min : 0));
+        sqlite3_bind_int64 (st, 13, (sqlite3_int64) h->max);
+        sqlite3_bind_double (st, 14, histogram_mean (h));
+        sqlite3_bind_double (st, 15, histogram_stddev (h));
+        sqlite3_bind_int (st, 16, a->snapshots);
+        sqlite3_bind_blob (st, 17, buf, n > 0 ? n : 0, SQLITE_TRANSIENT);
+        if (store_step_done (store, st, "store result"))
+            return -1;
+    }
+    return 0;
+}
+
+int
+report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_ns)
+{
+    (void) interval_ns;
+    store_begin (store);
+    static acc_t acc;
+    static histogram_t tmp, fleet[2];
+    uint64_t fops[2] = { 0, 0 }, fbytes[2] = { 0, 0 }, ferr[2] = { 0, 0 };
+    double fiops[2] = { 0, 0 }, fbw[2] = { 0, 0 };
+    histogram_reset (&fleet[0]);
+    histogram_reset (&fleet[1]);
+    int nagents = 0, bad = 0;
+    uint64_t last_agent = 0;
+    bool have = false;
+    json_t *targets = NULL;
+
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT agent_id, target, t_start, t_end, read_ops, read_bytes, read_errors, read_hist, "
+        " write_ops, write_bytes, write_errors, write_hist FROM snapshots "
+        "WHERE run_id = ? AND step_idx = ? ORDER BY agent_id, target, seq");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    for (;;) {
+        int rc = sqlite3_step (st);
+        uint64_t agent = rc == SQLITE_ROW ? (uint64_t) sqlite3_column_int64 (st, 0) : 0;
+        int target = rc == SQLITE_ROW ? sqlite3_column_int (st, 1) : -1;
+        if (have && (rc != SQLITE_ROW || agent != acc.agent_id || target != acc.target)) {
+            /* Flush the finished (agent, target). */
+            if (acc.agent_id != last_agent) {
+                json_decref (targets);
+                targets = targets_of (store, run, step, acc.agent_id);
+                nagents++;
+                last_agent = acc.agent_id;
+            }
+            json_t *name = json_array_get (targets, (size_t) acc.target);
+            char fallback[32];
+            snprintf (fallback, sizeof fallback, "#%d", acc.target);
+            /* The statement is shared by nobody else, so it survives this call. */
+            save_result (store, run, step, &acc, name ? json_string_value (name) : fallback);
+            double secs = (double) acc.window_ns / 1e9;
+            for (int d = 0; d < 2; d++) {
+                histogram_merge (&fleet[d], &acc.hist[d]);
+                fops[d] += acc.ops[d];
+                fbytes[d] += acc.bytes[d];
+                ferr[d] += acc.errors[d];
+                fiops[d] += secs > 0 ? (double) acc.ops[d] / secs : 0;
+                fbw[d] += secs > 0 ? (double) acc.bytes[d] / secs : 0;
+            }
+            have = false;
+        }
+        if (rc != SQLITE_ROW)
+            break;
+        if (!have) {
+            memset (&acc, 0, sizeof acc);
+            histogram_reset (&acc.hist[0]);
+            histogram_reset (&acc.hist[1]);
+            acc.agent_id = agent;
+            acc.target = target;
+            have = true;
+        }
+        acc.snapshots++;
+        acc.window_ns += (uint64_t) (sqlite3_column_int64 (st, 3) - sqlite3_column_int64 (st, 2));
+        for (int d = 0; d < 2; d++) {
+            int c = 4 + d * 4;
+            acc.ops[d] += (uint64_t) sqlite3_column_int64 (st, c);
+            acc.bytes[d] += (uint64_t) sqlite3_column_int64 (st, c + 1);
+            acc.errors[d] += (uint64_t) sqlite3_column_int64 (st, c + 2);
+            if (add_blob (&acc.hist[d], sqlite3_column_blob (st, c + 3),
+                          sqlite3_column_bytes (st, c + 3), &tmp))
+                bad++;
+        }
+    }
+    sqlite3_reset (st);
+    json_decref (targets);
+    if (bad)
+        log_err ("run %lld step %d: %d stored histogram(s) did not decode", (long long) run,
+                 step, bad);
+
+    static uint8_t buf[HIST_WIRE_MAX];
+    for (int d = 0; d < 2; d++) {
+        int n = histogram_encode (&fleet[d], buf, sizeof buf);
+        st = store_stmt (store,
+            "INSERT OR REPLACE INTO fleet_results (run_id, step_idx, direction, agents, ops, bytes, "
+            " errors, iops, bw, hist) VALUES (?,?,?,?,?,?,?,?,?,?)");
+        sqlite3_bind_int64 (st, 1, run);
+        sqlite3_bind_int (st, 2, step);
+        sqlite3_bind_text (st, 3, d ? "write" : "read", -1, SQLITE_STATIC);
+        sqlite3_bind_int (st, 4, nagents);
+        sqlite3_bind_int64 (st, 5, (sqlite3_int64) fops[d]);
+        sqlite3_bind_int64 (st, 6, (sqlite3_int64) fbytes[d]);
+        sqlite3_bind_int64 (st, 7, (sqlite3_int64) ferr[d]);
+        sqlite3_bind_double (st, 8, fiops[d]);
+        sqlite3_bind_double (st, 9, fbw[d]);
+        sqlite3_bind_blob (st, 10, buf, n > 0 ? n : 0, SQLITE_TRANSIENT);
+        store_step_done (store, st, "store fleet result");
+    }
+    return bad ? -1 : 0;
+}
+
+/* Latency figures and percentiles of a histogram blob. */
+static void
+add_latency (json_t *o, const void *blob, int len)
+{
+    static histogram_t h;
+    if (!blob || len <= 0 || histogram_decode (&h, blob, (size_t) len) != 0)
+        histogram_reset (&h);
+    json_object_set_new (o, "lat_ns", json_pack ("{s:I, s:I, s:f, s:f}",
+        "min", (json_int_t) (h.count ? h.min : 0), "max", (json_int_t) h.max,
+        "mean", histogram_mean (&h), "stddev", histogram_stddev (&h)));
+    json_t *p = json_object ();
+    for (size_t i = 0; i < sizeof s_pcts / sizeof s_pcts[0]; i++)
+        json_object_set_new (p, s_pct_keys[i],
+                             json_integer ((json_int_t) histogram_percentile (&h, s_pcts[i])));
+    json_object_set_new (o, "percentiles", p);
+    json_object_set_new (o, "histogram_count", json_integer ((json_int_t) h.count));
+}
+
+static json_t *
+step_agents_json (store_t *store, int64_t run, int step)
+{
+    json_t *agents = json_array ();
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT sa.agent_id, a.name, a.hostname, sa.status, sa.message, sa.snapshots, "
+        " sa.actual_start, "
+        " (SELECT COUNT(DISTINCT seq) FROM snapshots s WHERE s.run_id = sa.run_id "
+        "   AND s.step_idx = sa.step_idx AND s.agent_id = sa.agent_id) "
+        "FROM step_agents sa JOIN agents a ON a.id = sa.agent_id "
+        "WHERE sa.run_id = ? AND sa.step_idx = ? ORDER BY a.name");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        int64_t agent_id = sqlite3_column_int64 (st, 0);
+        json_t *a = json_pack ("{s:s, s:s, s:s, s:s, s:i, s:i}",
+            "agent", (const char *) sqlite3_column_text (st, 1),
+            "hostname", (const char *) sqlite3_column_text (st, 2),
+            "status", (const char *) sqlite3_column_text (st, 3),
+            "message", (const char *) sqlite3_column_text (st, 4),
+            "snapshots_reported", sqlite3_column_int (st, 5),
+            "snapshots", sqlite3_column_int (st, 7));
+        if (sqlite3_column_type (st, 6) != SQLITE_NULL)
+            json_object_set_new (a, "actual_start", json_integer (sqlite3_column_int64 (st, 6)));
+        json_t *targets = json_array ();
+        sqlite3_stmt *rs = store_stmt (store,
+            "SELECT target, direction, ops, bytes, errors, window_ns, iops, bw, hist "
+            "FROM results WHERE run_id = ? AND step_idx = ? AND agent_id = ? "
+            "ORDER BY target, direction");
+        sqlite3_bind_int64 (rs, 1, run);
+        sqlite3_bind_int (rs, 2, step);
+        sqlite3_bind_int64 (rs, 3, agent_id);
+        json_t *cur = NULL;
+        double iops = 0, bw = 0;
+        while (sqlite3_step (rs) == SQLITE_ROW) {
+            const char *tname = (const char *) sqlite3_column_text (rs, 0);
+            if (!cur || strcmp (json_string_value (json_object_get (cur, "target")), tname)) {
+                cur = json_pack ("{s:s}", "target", tname);
+                json_array_append_new (targets, cur);
+            }
+            json_t *d = json_pack ("{s:I, s:I, s:I, s:f, s:f, s:f}",
+                "ops", (json_int_t) sqlite3_column_int64 (rs, 2),
+                "bytes", (json_int_t) sqlite3_column_int64 (rs, 3),
+                "errors", (json_int_t) sqlite3_column_int64 (rs, 4),
+                "window_s", (double) sqlite3_column_int64 (rs, 5) / 1e9,
+                "iops", sqlite3_column_double (rs, 6),
+                "bw", sqlite3_column_double (rs, 7));
+            iops += sqlite3_column_double (rs, 6);
+            bw += sqlite3_column_double (rs, 7);
+            add_latency (d, sqlite3_column_blob (rs, 8), sqlite3_column_bytes (rs, 8));
+            json_object_set_new (cur, (const char *) sqlite3_column_text (rs, 1), d);
+        }
+        sqlite3_reset (rs);
+        json_object_set_new (a, "targets", targets);
+        json_object_set_new (a, "iops", json_real (iops));
+        json_object_set_new (a, "bw", json_real (bw));
+        json_array_append_new (agents, a);
+    }
+    sqlite3_reset (st);
+    return agents;
+}
+
+json_t *
+report_json (store_t *store, int64_t run, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT p.name, p.version, r.status, r.message, r.created_at, r.started_at, r.finished_at "
+        "FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    if (sqlite3_step (st) != SQLITE_ROW) {
+        sqlite3_reset (st);
+        snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
+        return NULL;
+    }
+    json_t *rep = json_pack ("{s:I, s:s, s:i, s:s, s:s, s:I}",
+        "run", (json_int_t) run,
+        "plan", (const char *) sqlite3_column_text (st, 0),
+        "plan_version", sqlite3_column_int (st, 1),
+        "status", (const char *) sqlite3_column_text (st, 2),
+        "message", (const char *) sqlite3_column_text (st, 3),
+        "created_at", (json_int_t) sqlite3_column_int64 (st, 4));
+    if (sqlite3_column_type (st, 5) != SQLITE_NULL)
+        json_object_set_new (rep, "started_at", json_integer (sqlite3_column_int64 (st, 5)));
+    if (sqlite3_column_type (st, 6) != SQLITE_NULL)
+        json_object_set_new (rep, "finished_at", json_integer (sqlite3_column_int64 (st, 6)));
+    sqlite3_reset (st);
+
+    json_t *steps = json_array ();
+    st = store_stmt (store, "SELECT idx, name, spec, status, start_at, skew_ns FROM steps "
+                            "WHERE run_id = ? ORDER BY idx");
+    sqlite3_bind_int64 (st, 1, run);
+    /* Collect the rows first: the nested queries reuse cached statements. */
+    json_t *rows = json_array ();
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        json_t *s = json_pack ("{s:i, s:s, s:s}", "index", sqlite3_column_int (st, 0),
+                               "name", (const char *) sqlite3_column_text (st, 1),
+                               "status", (const char *) sqlite3_column_text (st, 3));
+        json_t *spec = json_loads ((const char *) sqlite3_column_text (st, 2), 0, NULL);
+        json_object_set_new (s, "job", spec ? spec : json_object ());
+        if (sqlite3_column_type (st, 4) != SQLITE_NULL)
+            json_object_set_new (s, "start_at", json_integer (sqlite3_column_int64 (st, 4)));
+        if (sqlite3_column_type (st, 5) != SQLITE_NULL)
+            json_object_set_new (s, "skew_ns", json_integer (sqlite3_column_int64 (st, 5)));
+        json_array_append_new (rows, s);
+    }
+    sqlite3_reset (st);
+    size_t i;
+    json_t *s;
+    json_array_foreach (rows, i, s) {
+        int idx = (int) json_integer_value (json_object_get (s, "index"));
+        json_object_set_new (s, "agents", step_agents_json (store, run, idx));
+        json_t *fleet = json_object ();
+        sqlite3_stmt *fs = store_stmt (store,
+            "SELECT direction, agents, ops, bytes, errors, iops, bw, hist FROM fleet_results "
+            "WHERE run_id = ? AND step_idx = ? ORDER BY direction");
+        sqlite3_bind_int64 (fs, 1, run);
+        sqlite3_bind_int (fs, 2, idx);
+        while (sqlite3_step (fs) == SQLITE_ROW) {
+            json_t *d = json_pack ("{s:i, s:I, s:I, s:I, s:f, s:f}",
+                "agents", sqlite3_column_int (fs, 1),
+                "ops", (json_int_t) sqlite3_column_int64 (fs, 2),
+                "bytes", (json_int_t) sqlite3_column_int64 (fs, 3),
+                "errors", (json_int_t) sqlite3_column_int64 (fs, 4),
+                "iops", sqlite3_column_double (fs, 5),
+                "bw", sqlite3_column_double (fs, 6));
+            add_latency (d, sqlite3_column_blob (fs, 7), sqlite3_column_bytes (fs, 7));
+            json_object_set_new (fleet, (const char *) sqlite3_column_text (fs, 0), d);
+        }
+        sqlite3_reset (fs);
+        json_object_set_new (s, "fleet", fleet);
+        json_array_append (steps, s);
+    }
+    json_decref (rows);
+    json_object_set_new (rep, "steps", steps);
+    return rep;
+}

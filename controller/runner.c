@@ -1,0 +1,824 @@
+/*  runner.c: the run state machine.
+
+    One run at a time; others wait as 'queued'.  Each job section of the plan
+    is a step; every selected agent finishes step k before step k+1 starts:
+
+      PREPARE -> READY/REFUSED from every agent (or --prepare-timeout)
+      START at controller now + margin -> SNAPSHOT ... -> DONE
+      step results computed from the stored snapshots (report.c)
+*/
+#include "controller.h"
+#include "histogram.h"
+#include "jobfile.h"
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define START_MARGIN_MIN_NS   (50 * NS_PER_MS)
+#define STEP_GRACE_NS         (60 * NS_PER_SEC)   /* past the planned end */
+#define DONE_WAIT_NS          (10 * NS_PER_SEC)   /* for resent snapshots */
+
+typedef enum {
+    P_PREPARING, P_READY, P_REFUSED, P_RUNNING, P_DONE_WAIT, P_DONE, P_FAILED, P_LOST,
+} pstate_t;
+
+static const char *pstate_names[] = {
+    "preparing", "ready", "refused", "running", "finishing", "done", "failed", "lost",
+};
+
+typedef struct {
+    uint64_t agent_id;
+    char name[MSG_NAME_MAX + 1];
+    pstate_t st;
+    char msg[MSG_TEXT_MAX + 1];
+    uint32_t ntargets;
+    uint64_t actual_start;
+    uint32_t done_snapshots;
+    uint64_t done_ops, done_bytes;
+    uint64_t done_at;                   /* monotonic */
+    uint32_t contig;                    /* seqs 0..contig-1 are stored */
+    uint8_t *seen;
+    size_t nseen;
+    int steps_done;
+} part_t;
+
+typedef enum { R_IDLE, R_PREPARING, R_RUNNING } phase_t;
+
+struct runner {
+    phase_t phase;
+    int64_t run;
+    char plan_name[128];
+    jobfile_t *plan;
+    int cur;
+    part_t *parts;
+    int nparts;
+    uint64_t deadline;                  /* monotonic, 0 = none */
+    uint64_t start_at;                  /* controller clock */
+    int steps_complete, steps_partial;
+};
+
+static uint64_t
+spec_interval (ctl_t *ctl)
+{
+    return ctl->interval_ns;
+}
+
+runner_t *
+runner_new (ctl_t *ctl)
+{
+    (void) ctl;
+    return calloc (1, sizeof (runner_t));
+}
+
+static void
+free_parts (runner_t *r)
+{
+    for (int i = 0; i < r->nparts; i++)
+        free (r->parts[i].seen);
+    free (r->parts);
+    r->parts = NULL;
+    r->nparts = 0;
+}
+
+void
+runner_destroy (runner_t **self_p)
+{
+    runner_t *r = *self_p;
+    if (!r)
+        return;
+    free_parts (r);
+    jobfile_destroy (&r->plan);
+    free (r);
+    *self_p = NULL;
+}
+
+json_t *
+job_to_json (const job_t *j)
+{
+    return json_pack ("{s:s, s:s, s:b, s:s, s:i, s:i, s:i, s:i, s:I, s:i, s:I, s:i, s:s, s:I, "
+                      "s:b, s:I, s:b, s:b}",
+        "name", j->name, "ioengine", j->ioengine, "direct", j->direct,
+        "rw", job_rw_name (j->rw), "rwmixread", (int) j->rwmixread, "bs", (int) j->bs,
+        "iodepth", (int) j->iodepth, "numjobs", (int) j->numjobs,
+        "size", (json_int_t) j->size, "size_pct", (int) j->size_pct,
+        "offset", (json_int_t) j->offset, "offset_pct", (int) j->offset_pct,
+        "filename", j->filename, "runtime_ns", (json_int_t) j->runtime_ns,
+        "time_based", j->time_based, "ramp_time_ns", (json_int_t) j->ramp_time_ns,
+        "group_reporting", j->group_reporting, "stonewall", j->stonewall);
+}
+
+static void
+set_run_status (ctl_t *ctl, int64_t run, const char *status, const char *message)
+{
+    store_begin (ctl->store);
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "UPDATE runs SET status = ?2, message = ?3, "
+        "started_at = CASE WHEN ?2 = 'running' THEN ?4 ELSE started_at END, "
+        "finished_at = CASE WHEN ?2 IN ('complete','partial','failed') THEN ?4 ELSE finished_at END "
+        "WHERE id = ?1");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_text (st, 2, status, -1, SQLITE_STATIC);
+    sqlite3_bind_text (st, 3, message, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 4, (sqlite3_int64) clock_real_ns ());
+    store_step_done (ctl->store, st, "update run status");
+}
+
+void
+runner_recover (ctl_t *ctl)
+{
+    store_begin (ctl->store);
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "UPDATE runs SET status = 'failed', finished_at = ?1, "
+        "message = 'the controller stopped during this run; snapshots stored until then are kept' "
+        "WHERE status = 'running'");
+    sqlite3_bind_int64 (st, 1, (sqlite3_int64) clock_real_ns ());
+    store_step_done (ctl->store, st, "recover runs");
+    int n = sqlite3_changes (store_db (ctl->store));
+    if (n)
+        log_warn ("%d run(s) were running when the controller last stopped: marked failed", n);
+    store_commit (ctl->store);
+}
+
+/* Splits a fio filename list on ':' (fio's separator).  Returns the count. */
+static int
+split_filenames (char *list, char **out, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r (list, ":", &save); tok && n < max;
+         tok = strtok_r (NULL, ":", &save))
+        out[n++] = tok;
+    return n;
+}
+
+static void
+save_step_agent (ctl_t *ctl, const part_t *p, const char *targets_json)
+{
+    runner_t *r = ctl->runner;
+    store_begin (ctl->store);
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "INSERT INTO step_agents (run_id, step_idx, agent_id, status, message, targets, "
+        " actual_start, snapshots) VALUES (?1, ?2, ?3, ?4, ?5, COALESCE(?6, '[]'), ?7, ?8) "
+        "ON CONFLICT (run_id, step_idx, agent_id) DO UPDATE SET status = excluded.status, "
+        "message = excluded.message, targets = COALESCE(?6, targets), "
+        "actual_start = excluded.actual_start, snapshots = excluded.snapshots");
+    sqlite3_bind_int64 (st, 1, r->run);
+    sqlite3_bind_int (st, 2, r->cur);
+    sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
+    sqlite3_bind_text (st, 4, pstate_names[p->st], -1, SQLITE_STATIC);
+    sqlite3_bind_text (st, 5, p->msg, -1, SQLITE_TRANSIENT);
+    if (targets_json)
+        sqlite3_bind_text (st, 6, targets_json, -1, SQLITE_TRANSIENT);
+    if (p->actual_start)
+        sqlite3_bind_int64 (st, 7, (sqlite3_int64) p->actual_start);
+    sqlite3_bind_int (st, 8, (int) p->done_snapshots);
+    store_step_done (ctl->store, st, "store step agent");
+}
+
+static void
+set_step (ctl_t *ctl, const char *status)
+{
+    runner_t *r = ctl->runner;
+    store_begin (ctl->store);
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "UPDATE steps SET status = ?3, start_at = COALESCE(?4, start_at), "
+        "finished_at = CASE WHEN ?3 IN ('complete','partial','failed') THEN ?5 ELSE finished_at END "
+        "WHERE run_id = ?1 AND idx = ?2");
+    sqlite3_bind_int64 (st, 1, r->run);
+    sqlite3_bind_int (st, 2, r->cur);
+    sqlite3_bind_text (st, 3, status, -1, SQLITE_STATIC);
+    if (r->start_at)
+        sqlite3_bind_int64 (st, 4, (sqlite3_int64) r->start_at);
+    sqlite3_bind_int64 (st, 5, (sqlite3_int64) clock_real_ns ());
+    store_step_done (ctl->store, st, "update step");
+}
+
+static void
+begin_step (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    const job_t *j = &r->plan->steps[r->cur];
+    Iofleet__JobSpec spec = IOFLEET__JOB_SPEC__INIT;
+    spec.name = (char *) j->name;
+    spec.ioengine = (char *) j->ioengine;
+    spec.direct = j->direct;
+    spec.rw = (Iofleet__Rw) j->rw;
+    spec.rwmixread = j->rwmixread;
+    spec.bs = j->bs;
+    spec.iodepth = j->iodepth;
+    spec.numjobs = j->numjobs;
+    spec.size = j->size;
+    spec.size_pct = j->size_pct;
+    spec.offset = j->offset;
+    spec.offset_pct = j->offset_pct;
+    spec.runtime_ns = j->runtime_ns;
+    spec.time_based = j->time_based;
+    spec.ramp_time_ns = j->ramp_time_ns;
+    spec.interval_ns = spec_interval (ctl);
+    char list[JOB_FILENAME_MAX];
+    /* fio's default file name is derived from the job's name. */
+    str_copy (list, sizeof list, j->filename[0] ? j->filename : j->name);
+    char *names[MSG_TARGETS_MAX];
+    spec.n_filenames = (size_t) split_filenames (list, names, MSG_TARGETS_MAX);
+    spec.filenames = names;
+    Iofleet__Prepare prep = IOFLEET__PREPARE__INIT;
+    prep.run = (uint64_t) r->run;
+    prep.step = (uint32_t) r->cur;
+    prep.job = &spec;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_PREPARE;
+    env.prepare = &prep;
+
+    log_info ("run %lld step %d/%d '%s': preparing %d agent(s)", (long long) r->run, r->cur + 1,
+              r->plan->nsteps, j->name, r->nparts);
+    r->start_at = 0;
+    set_step (ctl, "preparing");
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        free (p->seen);
+        p->seen = NULL;
+        p->nseen = 0;
+        p->contig = 0;
+        p->ntargets = 0;
+        p->actual_start = 0;
+        p->done_snapshots = 0;
+        p->done_ops = p->done_bytes = 0;
+        p->msg[0] = '\0';
+        peer_t *peer = fleet_find_id (ctl, p->agent_id);
+        if (!peer || !peer->connected || fleet_send (ctl, peer, &env) != 0) {
+            p->st = P_LOST;
+            snprintf (p->msg, sizeof p->msg, "agent not connected when the step began");
+        } else
+            p->st = P_PREPARING;
+        save_step_agent (ctl, p, NULL);
+    }
+    r->phase = R_PREPARING;
+    r->deadline = clock_mono_ns () + ctl->prepare_timeout_ns;
+}
+
+static void
+finish_run (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    int n = r->plan->nsteps;
+    const char *status = r->steps_complete == n ? "complete"
+                       : (r->steps_complete + r->steps_partial) > 0 ? "partial" : "failed";
+    char msg[256] = "";
+    if (strcmp (status, "complete") != 0)
+        snprintf (msg, sizeof msg, "%d of %d step(s) complete on every agent, %d partial; "
+                  "see the report for each agent's reason", r->steps_complete, n,
+                  r->steps_partial);
+    set_run_status (ctl, r->run, status, msg);
+    log_info ("run %lld %s%s%s", (long long) r->run, status, msg[0] ? ": " : "", msg);
+    jobfile_destroy (&r->plan);
+    free_parts (r);
+    r->phase = R_IDLE;
+    r->run = 0;
+}
+
+static void
+finish_step (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    int ndone = 0, nbad = 0;
+    uint64_t smin = UINT64_MAX, smax = 0;
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        if (p->st == P_DONE && !p->msg[0])
+            ndone++;
+        else
+            nbad++;
+        if (p->actual_start) {
+            if (p->actual_start < smin)
+                smin = p->actual_start;
+            if (p->actual_start > smax)
+                smax = p->actual_start;
+        }
+        save_step_agent (ctl, p, NULL);
+    }
+    report_finalize_step (ctl->store, r->run, r->cur, ctl->interval_ns);
+    const char *status = nbad == 0 ? "complete" : ndone > 0 ? "partial" : "failed";
+    set_step (ctl, status);
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "UPDATE steps SET skew_ns = ?3 WHERE run_id = ?1 AND idx = ?2");
+    sqlite3_bind_int64 (st, 1, r->run);
+    sqlite3_bind_int (st, 2, r->cur);
+    if (smax >= smin && smin != UINT64_MAX)
+        sqlite3_bind_int64 (st, 3, (sqlite3_int64) (smax - smin));
+    store_step_done (ctl->store, st, "store skew");
+    if (nbad == 0)
+        r->steps_complete++;
+    else if (ndone > 0)
+        r->steps_partial++;
+    log_info ("run %lld step %d/%d '%s' %s: %d agent(s) done, %d not; start skew %.3f ms",
+              (long long) r->run, r->cur + 1, r->plan->nsteps, r->plan->steps[r->cur].name,
+              status, ndone, nbad,
+              smax >= smin && smin != UINT64_MAX ? (double) (smax - smin) / 1e6 : 0.0);
+    store_commit (ctl->store);
+    r->cur++;
+    if (r->cur < r->plan->nsteps)
+        begin_step (ctl);
+    else
+        finish_run (ctl);
+}
+
+static void
+start_step (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    const job_t *j = &r->plan->steps[r->cur];
+    uint64_t max_delay = 0;
+    int nready = 0;
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        if (p->st == P_PREPARING) {
+            p->st = P_FAILED;
+            snprintf (p->msg, sizeof p->msg, "no READY within --prepare-timeout %.0f s",
+                      (double) ctl->prepare_timeout_ns / 1e9);
+            save_step_agent (ctl, p, NULL);
+        }
+        if (p->st != P_READY)
+            continue;
+        nready++;
+        peer_t *peer = fleet_find_id (ctl, p->agent_id);
+        if (peer && peer->delay_ns > max_delay)
+            max_delay = peer->delay_ns;
+    }
+    if (nready == 0) {
+        log_warn ("run %lld step '%s': no agent is ready; skipping the step", (long long) r->run,
+                  j->name);
+        finish_step (ctl);
+        return;
+    }
+    uint64_t margin = 4 * max_delay > START_MARGIN_MIN_NS ? 4 * max_delay : START_MARGIN_MIN_NS;
+    r->start_at = clock_real_ns () + margin;
+    Iofleet__Start s = IOFLEET__START__INIT;
+    s.run = (uint64_t) r->run;
+    s.step = (uint32_t) r->cur;
+    s.start_at = r->start_at;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_START;
+    env.start = &s;
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        if (p->st != P_READY)
+            continue;
+        peer_t *peer = fleet_find_id (ctl, p->agent_id);
+        if (!peer || fleet_send (ctl, peer, &env) != 0) {
+            p->st = P_LOST;
+            snprintf (p->msg, sizeof p->msg, "agent disconnected before START");
+        } else
+            p->st = P_RUNNING;
+        save_step_agent (ctl, p, NULL);
+    }
+    set_step (ctl, "running");
+    r->phase = R_RUNNING;
+    r->deadline = j->runtime_ns
+        ? clock_mono_ns () + margin + j->ramp_time_ns + j->runtime_ns + STEP_GRACE_NS : 0;
+    log_info ("run %lld step %d/%d '%s': %d agent(s) start in %.1f ms", (long long) r->run,
+              r->cur + 1, r->plan->nsteps, j->name, nready, (double) margin / 1e6);
+}
+
+static void
+start_run (ctl_t *ctl, int64_t run)
+{
+    runner_t *r = ctl->runner;
+    char err[512] = "";
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT p.name, p.text FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    if (sqlite3_step (st) == SQLITE_ROW) {
+        str_copy (r->plan_name, sizeof r->plan_name, (const char *) sqlite3_column_text (st, 0));
+        r->plan = jobfile_parse (r->plan_name, (const char *) sqlite3_column_text (st, 1), err,
+                                 sizeof err);
+    } else
+        snprintf (err, sizeof err, "plan of run %lld not found", (long long) run);
+    sqlite3_reset (st);
+    if (!r->plan) {
+        set_run_status (ctl, run, "failed", err);
+        log_err ("run %lld failed to start: %s", (long long) run, err);
+        return;
+    }
+    st = store_stmt (ctl->store,
+        "SELECT a.id, a.name FROM run_agents ra JOIN agents a ON a.id = ra.agent_id "
+        "WHERE ra.run_id = ? ORDER BY a.name");
+    sqlite3_bind_int64 (st, 1, run);
+    int cap = 16;
+    r->parts = calloc ((size_t) cap, sizeof *r->parts);
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        if (r->nparts == cap) {
+            cap *= 2;
+            r->parts = realloc (r->parts, (size_t) cap * sizeof *r->parts);
+        }
+        part_t *p = &r->parts[r->nparts++];
+        memset (p, 0, sizeof *p);
+        p->agent_id = (uint64_t) sqlite3_column_int64 (st, 0);
+        str_copy (p->name, sizeof p->name, (const char *) sqlite3_column_text (st, 1));
+    }
+    sqlite3_reset (st);
+    r->run = run;
+    r->cur = 0;
+    r->steps_complete = r->steps_partial = 0;
+    store_begin (ctl->store);
+    for (int i = 0; i < r->plan->nsteps; i++) {
+        json_t *spec = job_to_json (&r->plan->steps[i]);
+        char *text = json_dumps (spec, JSON_COMPACT);
+        json_decref (spec);
+        st = store_stmt (ctl->store, "INSERT OR REPLACE INTO steps (run_id, idx, name, spec, status) "
+                                     "VALUES (?, ?, ?, ?, 'pending')");
+        sqlite3_bind_int64 (st, 1, run);
+        sqlite3_bind_int (st, 2, i);
+        sqlite3_bind_text (st, 3, r->plan->steps[i].name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text (st, 4, text ? text : "{}", -1, SQLITE_TRANSIENT);
+        free (text);
+        store_step_done (ctl->store, st, "store step");
+    }
+    set_run_status (ctl, run, "running", "");
+    log_info ("run %lld of plan '%s' started: %d step(s) on %d agent(s)", (long long) run,
+              r->plan_name, r->plan->nsteps, r->nparts);
+    begin_step (ctl);
+}
+
+void
+runner_tick (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    uint64_t now = clock_mono_ns ();
+    if (r->phase == R_IDLE) {
+        sqlite3_stmt *st = store_stmt (ctl->store,
+            "SELECT id FROM runs WHERE status = 'queued' ORDER BY id LIMIT 1");
+        int64_t run = 0;
+        if (sqlite3_step (st) == SQLITE_ROW)
+            run = sqlite3_column_int64 (st, 0);
+        sqlite3_reset (st);
+        if (run)
+            start_run (ctl, run);
+        return;
+    }
+    /* Agents that went away stop counting as busy. */
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        if (p->st != P_PREPARING && p->st != P_RUNNING)
+            continue;
+        peer_t *peer = fleet_find_id (ctl, p->agent_id);
+        if (!peer || !peer->connected) {
+            p->st = P_LOST;
+            snprintf (p->msg, sizeof p->msg, "agent disconnected during the step");
+            log_warn ("run %lld: agent '%s' lost during step %d", (long long) r->run, p->name,
+                      r->cur + 1);
+            save_step_agent (ctl, p, NULL);
+        }
+    }
+    if (r->phase == R_PREPARING) {
+        bool waiting = false;
+        for (int i = 0; i < r->nparts; i++)
+            waiting |= r->parts[i].st == P_PREPARING;
+        if (!waiting || now > r->deadline)
+            start_step (ctl);
+        return;
+    }
+    bool busy = false;
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        if (p->st == P_RUNNING && r->deadline && now > r->deadline) {
+            p->st = P_LOST;
+            snprintf (p->msg, sizeof p->msg, "no DONE by %.0f s after the planned end",
+                      (double) STEP_GRACE_NS / 1e9);
+            save_step_agent (ctl, p, NULL);
+        }
+        if (p->st == P_DONE_WAIT && now - p->done_at > DONE_WAIT_NS) {
+            p->st = P_DONE;
+            snprintf (p->msg, sizeof p->msg, "reported %u snapshots, only %u stored in order; "
+                      "the rest never arrived", p->done_snapshots, p->contig);
+            save_step_agent (ctl, p, NULL);
+        }
+        busy |= p->st == P_RUNNING || p->st == P_DONE_WAIT;
+    }
+    if (!busy)
+        finish_step (ctl);
+}
+
+static part_t *
+find_part (runner_t *r, uint64_t agent_id)
+{
+    for (int i = 0; i < r->nparts; i++)
+        if (r->parts[i].agent_id == agent_id)
+            return &r->parts[i];
+    return NULL;
+}
+
+static void
+send_ack (ctl_t *ctl, peer_t *peer, uint32_t upto)
+{
+    Iofleet__Ack a = IOFLEET__ACK__INIT;
+    a.run = (uint64_t) ctl->runner->run;
+    a.step = (uint32_t) ctl->runner->cur;
+    a.upto = upto;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_ACK;
+    env.ack = &a;
+    fleet_send (ctl, peer, &env);
+}
+
+static void
+maybe_done (ctl_t *ctl, peer_t *peer, part_t *p)
+{
+    if (p->st == P_DONE_WAIT && p->contig >= p->done_snapshots) {
+        p->st = P_DONE;
+        save_step_agent (ctl, p, NULL);
+        send_ack (ctl, peer, UINT32_MAX);
+    }
+}
+
+/* Stores one snapshot (one row per target), after decoding every histogram
+   in it, so a snapshot is stored whole or not at all. */
+static void
+on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
+{
+    runner_t *r = ctl->runner;
+    if (s->seq < p->nseen && p->seen[s->seq]) {
+        send_ack (ctl, peer, p->contig ? p->contig - 1 : 0);
+        return;
+    }
+    static histogram_t h;
+    for (size_t i = 0; i < s->n_targets; i++) {
+        const Iofleet__TargetSample *t = s->targets[i];
+        const Iofleet__DirStats *d[2] = { t->read, t->write };
+        if (t->target >= p->ntargets) {
+            store_count (ctl->store, "bad_agent_messages", 1);
+            log_warn ("agent '%s': snapshot %u names target %u, it has %u; dropped", p->name,
+                      s->seq, t->target, p->ntargets);
+            return;
+        }
+        for (int k = 0; k < 2; k++) {
+            if (!d[k] || (d[k]->ops == 0 && d[k]->histogram.len == 0))
+                continue;
+            if (histogram_decode (&h, d[k]->histogram.data, d[k]->histogram.len) != 0) {
+                store_count (ctl->store, "bad_agent_messages", 1);
+                log_warn ("agent '%s': snapshot %u target %u has an invalid histogram; dropped",
+                          p->name, s->seq, t->target);
+                return;
+            }
+            /* Failed I/Os are counted as errors, never as latency samples. */
+            if (h.count != d[k]->ops) {
+                store_count (ctl->store, "bad_agent_messages", 1);
+                log_warn ("agent '%s': snapshot %u target %u: histogram holds %llu samples for "
+                          "%llu ops; dropped", p->name, s->seq, t->target,
+                          (unsigned long long) h.count, (unsigned long long) d[k]->ops);
+                return;
+            }
+        }
+    }
+    store_begin (ctl->store);
+    for (size_t i = 0; i < s->n_targets; i++) {
+        const Iofleet__TargetSample *t = s->targets[i];
+        sqlite3_stmt *st = store_stmt (ctl->store,
+            "INSERT OR IGNORE INTO snapshots (run_id, step_idx, agent_id, target, seq, t_start, "
+            " t_end, read_ops, read_bytes, read_errors, read_hist, write_ops, write_bytes, "
+            " write_errors, write_hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        sqlite3_bind_int64 (st, 1, r->run);
+        sqlite3_bind_int (st, 2, r->cur);
+        sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
+        sqlite3_bind_int (st, 4, (int) t->target);
+        sqlite3_bind_int (st, 5, (int) s->seq);
+        sqlite3_bind_int64 (st, 6, (sqlite3_int64) s->t_start);
+        sqlite3_bind_int64 (st, 7, (sqlite3_int64) s->t_end);
+        const Iofleet__DirStats *d[2] = { t->read, t->write };
+        for (int k = 0; k < 2; k++) {
+            int col = 8 + k * 4;
+            sqlite3_bind_int64 (st, col, d[k] ? (sqlite3_int64) d[k]->ops : 0);
+            sqlite3_bind_int64 (st, col + 1, d[k] ? (sqlite3_int64) d[k]->bytes : 0);
+            sqlite3_bind_int64 (st, col + 2, d[k] ? (sqlite3_int64) d[k]->errors : 0);
+            if (d[k] && d[k]->histogram.len)
+                sqlite3_bind_blob (st, col + 3, d[k]->histogram.data, (int) d[k]->histogram.len,
+                                   SQLITE_TRANSIENT);
+        }
+        if (store_step_done (ctl->store, st, "store snapshot"))
+            return;         /* not acked: the agent will send it again */
+    }
+    if (s->seq >= p->nseen) {
+        size_t n = p->nseen ? p->nseen : 64;
+        while (n <= s->seq)
+            n *= 2;
+        uint8_t *seen = realloc (p->seen, n);
+        if (!seen)
+            return;
+        memset (seen + p->nseen, 0, n - p->nseen);
+        p->seen = seen;
+        p->nseen = n;
+    }
+    p->seen[s->seq] = 1;
+    while (p->contig < p->nseen && p->seen[p->contig])
+        p->contig++;
+    if (p->contig)
+        send_ack (ctl, peer, p->contig - 1);
+    maybe_done (ctl, peer, p);
+}
+
+void
+runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
+{
+    runner_t *r = ctl->runner;
+    uint64_t run = 0;
+    uint32_t step = 0;
+    switch (env->body_case) {
+    case IOFLEET__ENVELOPE__BODY_READY: run = env->ready->run; step = env->ready->step; break;
+    case IOFLEET__ENVELOPE__BODY_REFUSED: run = env->refused->run; step = env->refused->step; break;
+    case IOFLEET__ENVELOPE__BODY_SNAPSHOT: run = env->snapshot->run; step = env->snapshot->step; break;
+    case IOFLEET__ENVELOPE__BODY_DONE: run = env->done->run; step = env->done->step; break;
+    case IOFLEET__ENVELOPE__BODY_ERROR:
+        log_warn ("agent '%s' reports: %s", peer->name, env->error->message);
+        return;
+    default:
+        store_count (ctl->store, "bad_agent_messages", 1);
+        if (log_ratelimit (&peer->bad_logged_at, 60 * NS_PER_SEC))
+            log_warn ("agent '%s' sent an unexpected %s message; dropped", peer->name,
+                      message_kind (env));
+        return;
+    }
+    part_t *p = r->phase != R_IDLE ? find_part (r, peer->id) : NULL;
+    if (!p || (int64_t) run != r->run || step != (uint32_t) r->cur) {
+        log_debug ("agent '%s': %s for run %llu step %u is not current; ignored", peer->name,
+                   message_kind (env), (unsigned long long) run, step);
+        return;
+    }
+    switch (env->body_case) {
+    case IOFLEET__ENVELOPE__BODY_READY: {
+        if (p->st != P_PREPARING)
+            return;
+        p->st = P_READY;
+        p->ntargets = (uint32_t) env->ready->n_targets;
+        json_t *list = json_array ();
+        for (size_t i = 0; i < env->ready->n_targets; i++)
+            json_array_append_new (list, json_string (env->ready->targets[i]));
+        char *text = json_dumps (list, JSON_COMPACT);
+        json_decref (list);
+        save_step_agent (ctl, p, text);
+        free (text);
+        break;
+    }
+    case IOFLEET__ENVELOPE__BODY_REFUSED:
+        if (p->st != P_PREPARING)
+            return;
+        p->st = P_REFUSED;
+        str_copy (p->msg, sizeof p->msg, env->refused->reason);
+        log_warn ("run %lld step %d: agent '%s' refused: %s", (long long) r->run, r->cur + 1,
+                  p->name, p->msg);
+        save_step_agent (ctl, p, NULL);
+        break;
+    case IOFLEET__ENVELOPE__BODY_SNAPSHOT:
+        if (p->st == P_RUNNING || p->st == P_DONE_WAIT || p->st == P_DONE)
+            on_snapshot (ctl, peer, p, env->snapshot);
+        break;
+    case IOFLEET__ENVELOPE__BODY_DONE: {
+        if (p->st != P_RUNNING)
+            return;
+        const Iofleet__Done *d = env->done;
+        p->done_snapshots = d->snapshots;
+        p->actual_start = d->actual_start;
+        p->done_ops = p->done_bytes = 0;
+        for (size_t i = 0; i < d->n_totals; i++) {
+            const Iofleet__DirStats *ds[2] = { d->totals[i]->read, d->totals[i]->write };
+            for (int k = 0; k < 2; k++)
+                if (ds[k]) {
+                    p->done_ops += ds[k]->ops;
+                    p->done_bytes += ds[k]->bytes;
+                }
+        }
+        if (d->error[0]) {
+            snprintf (p->msg, sizeof p->msg, "I/O error: %s", d->error);
+            log_warn ("run %lld step %d: agent '%s': %s", (long long) r->run, r->cur + 1,
+                      p->name, p->msg);
+        }
+        p->st = P_DONE_WAIT;
+        p->done_at = clock_mono_ns ();
+        maybe_done (ctl, peer, p);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static int
+select_agents (ctl_t *ctl, const char *agents, uint64_t *ids, int max, char *err, size_t errlen)
+{
+    int n = 0;
+    if (!agents || !*agents || strcmp (agents, "all") == 0) {
+        for (peer_t *p = zlistx_first (ctl->peers); p; p = zlistx_next (ctl->peers))
+            if (p->connected && n < max)
+                ids[n++] = p->id;
+        if (n == 0)
+            snprintf (err, errlen, "no agent is connected; start iofleet-agent --controller "
+                      "ENDPOINT on the hosts to test, then check with 'iofleet agents'");
+        return n;
+    }
+    char list[4096];
+    str_copy (list, sizeof list, agents);
+    for (char *save = NULL, *tok = strtok_r (list, ",", &save); tok;
+         tok = strtok_r (NULL, ",", &save)) {
+        peer_t *p = fleet_find_name (ctl, tok);
+        if (!p || !p->connected) {
+            snprintf (err, errlen, "agent '%s' is %s; see 'iofleet agents'", tok,
+                      p ? "not connected" : "unknown");
+            return 0;
+        }
+        bool dup = false;
+        for (int i = 0; i < n; i++)
+            dup |= ids[i] == p->id;
+        if (!dup && n < max)
+            ids[n++] = p->id;
+    }
+    return n;
+}
+
+json_t *
+runner_submit (ctl_t *ctl, const char *plan, const char *agents, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT id, version FROM plans WHERE name = ? ORDER BY version DESC LIMIT 1");
+    sqlite3_bind_text (st, 1, plan, -1, SQLITE_TRANSIENT);
+    int64_t plan_id = 0;
+    if (sqlite3_step (st) == SQLITE_ROW)
+        plan_id = sqlite3_column_int64 (st, 0);
+    sqlite3_reset (st);
+    if (!plan_id) {
+        snprintf (err, errlen, "no plan named '%s'; add it with 'iofleet plan add %s FILE' "
+                  "(see 'iofleet plan list')", plan, plan);
+        return NULL;
+    }
+    enum { MAX_SELECT = 4096 };
+    static uint64_t ids[MAX_SELECT];
+    int n = select_agents (ctl, agents, ids, MAX_SELECT, err, errlen);
+    if (n == 0)
+        return NULL;
+    store_begin (ctl->store);
+    st = store_stmt (ctl->store,
+        "INSERT INTO runs (plan_id, status, created_at) VALUES (?, 'queued', ?)");
+    sqlite3_bind_int64 (st, 1, plan_id);
+    sqlite3_bind_int64 (st, 2, (sqlite3_int64) clock_real_ns ());
+    if (store_step_done (ctl->store, st, "create run")) {
+        snprintf (err, errlen, "database error creating the run; see the controller's log");
+        return NULL;
+    }
+    int64_t run = sqlite3_last_insert_rowid (store_db (ctl->store));
+    json_t *names = json_array ();
+    for (int i = 0; i < n; i++) {
+        st = store_stmt (ctl->store, "INSERT INTO run_agents (run_id, agent_id) VALUES (?, ?)");
+        sqlite3_bind_int64 (st, 1, run);
+        sqlite3_bind_int64 (st, 2, (sqlite3_int64) ids[i]);
+        store_step_done (ctl->store, st, "select agent");
+        peer_t *p = fleet_find_id (ctl, ids[i]);
+        json_array_append_new (names, json_string (p ? p->name : "?"));
+    }
+    store_commit (ctl->store);
+    log_info ("run %lld of plan '%s' queued on %d agent(s)", (long long) run, plan, n);
+    return json_pack ("{s:I, s:s, s:s, s:o}", "run", (json_int_t) run, "plan", plan,
+                      "status", "queued", "agents", names);
+}
+
+json_t *
+runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen)
+{
+    runner_t *r = ctl->runner;
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT r.status, r.message, p.name, "
+        " (SELECT COUNT(*) FROM steps s WHERE s.run_id = r.id) "
+        "FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    if (sqlite3_step (st) != SQLITE_ROW) {
+        sqlite3_reset (st);
+        snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
+        return NULL;
+    }
+    json_t *o = json_pack ("{s:I, s:s, s:s, s:s, s:i}", "run", (json_int_t) run,
+                           "status", (const char *) sqlite3_column_text (st, 0),
+                           "message", (const char *) sqlite3_column_text (st, 1),
+                           "plan", (const char *) sqlite3_column_text (st, 2),
+                           "steps", sqlite3_column_int (st, 3));
+    sqlite3_reset (st);
+    if (r->phase != R_IDLE && r->run == run) {
+        const job_t *j = &r->plan->steps[r->cur];
+        json_object_set_new (o, "step", json_integer (r->cur));
+        json_object_set_new (o, "steps", json_integer (r->plan->nsteps));
+        json_object_set_new (o, "step_name", json_string (j->name));
+        json_object_set_new (o, "phase", json_string (r->phase == R_PREPARING ? "preparing"
+                                                                               : "running"));
+        double elapsed = 0;
+        uint64_t now = clock_real_ns ();
+        if (r->phase == R_RUNNING && now > r->start_at)
+            elapsed = (double) (now - r->start_at) / 1e9;
+        json_object_set_new (o, "elapsed_s", json_real (elapsed));
+        json_object_set_new (o, "planned_s",
+                             json_real ((double) (j->ramp_time_ns + j->runtime_ns) / 1e9));
+        json_t *agents = json_object ();
+        for (int i = 0; i < r->nparts; i++) {
+            const char *s = pstate_names[r->parts[i].st];
+            json_t *c = json_object_get (agents, s);
+            json_object_set_new (agents, s, json_integer (c ? json_integer_value (c) + 1 : 1));
+        }
+        json_object_set_new (o, "agents", agents);
+    }
+    return o;
+}

@@ -1,0 +1,220 @@
+/*  store.c: see store.h. */
+#include "store.h"
+#include "log.h"
+#include "schemas.h"
+#include "util.h"
+
+#include <czmq.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STMT_CACHE 64
+
+struct store {
+    sqlite3 *db;
+    bool in_tx;
+    int nstmts;
+    struct { const char *sql; sqlite3_stmt *st; } stmts[STMT_CACHE];
+};
+
+static int
+exec (store_t *s, const char *sql, char *err, size_t errlen)
+{
+    char *msg = NULL;
+    if (sqlite3_exec (s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf (err, errlen, "%s", msg ? msg : sqlite3_errmsg (s->db));
+        sqlite3_free (msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+migrate (store_t *s, const char *path, char *err, size_t errlen)
+{
+    char why[512];
+    if (exec (s, "CREATE TABLE IF NOT EXISTS schema_version ("
+                 " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+              why, sizeof why)) {
+        snprintf (err, errlen, "%s: cannot create schema_version: %s", path, why);
+        return -1;
+    }
+    int current = store_schema_version (s);
+    int newest = schema_nmigrations ? schema_migrations[schema_nmigrations - 1].version : 0;
+    if (current > newest) {
+        snprintf (err, errlen, "%s: database schema version %d is newer than this controller's "
+                  "%d; use a newer iofleet-controller", path, current, newest);
+        return -1;
+    }
+    for (int i = 0; i < schema_nmigrations; i++) {
+        const schema_migration_t *m = &schema_migrations[i];
+        if (m->version <= current)
+            continue;
+        if (exec (s, "BEGIN IMMEDIATE", why, sizeof why) || exec (s, m->sql, why, sizeof why)) {
+            exec (s, "ROLLBACK", why, sizeof why);
+            snprintf (err, errlen, "%s: migration %s failed: %s", path, m->name, why);
+            return -1;
+        }
+        sqlite3_stmt *st = store_stmt (s, "INSERT INTO schema_version (version, name, applied_at) "
+                                          "VALUES (?, ?, ?)");
+        sqlite3_bind_int (st, 1, m->version);
+        sqlite3_bind_text (st, 2, m->name, -1, SQLITE_STATIC);
+        sqlite3_bind_int64 (st, 3, (sqlite3_int64) clock_real_ns ());
+        if (store_step_done (s, st, "record migration") || exec (s, "COMMIT", why, sizeof why)) {
+            exec (s, "ROLLBACK", why, sizeof why);
+            snprintf (err, errlen, "%s: recording migration %s failed", path, m->name);
+            return -1;
+        }
+        log_info ("database %s: applied migration %s", path, m->name);
+    }
+    return 0;
+}
+
+store_t *
+store_open (const char *path, char *err, size_t errlen)
+{
+    store_t *s = calloc (1, sizeof *s);
+    if (!s) {
+        snprintf (err, errlen, "out of memory");
+        return NULL;
+    }
+    int rc = sqlite3_open_v2 (path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    char why[512];
+    if (rc != SQLITE_OK) {
+        snprintf (err, errlen, "cannot open database '%s': %s (check that the directory exists "
+                  "and is writable, or pass another --db)", path,
+                  s->db ? sqlite3_errmsg (s->db) : sqlite3_errstr (rc));
+        store_close (&s);
+        return NULL;
+    }
+    sqlite3_busy_timeout (s->db, 5000);
+    /* WAL: readers (reports) never block the writer; NORMAL sync is durable
+       across a process crash, which is what a daemon needs. */
+    if (exec (s, "PRAGMA journal_mode=WAL", why, sizeof why)
+        || exec (s, "PRAGMA synchronous=NORMAL", why, sizeof why)
+        || exec (s, "PRAGMA foreign_keys=ON", why, sizeof why)) {
+        snprintf (err, errlen, "cannot use database '%s': %s (check that the directory exists "
+                  "and is writable, or pass another --db)", path, why);
+        store_close (&s);
+        return NULL;
+    }
+    if (migrate (s, path, err, errlen)) {
+        store_close (&s);
+        return NULL;
+    }
+    return s;
+}
+
+void
+store_close (store_t **self_p)
+{
+    store_t *s = *self_p;
+    if (!s)
+        return;
+    if (s->in_tx)
+        store_commit (s);
+    for (int i = 0; i < s->nstmts; i++)
+        sqlite3_finalize (s->stmts[i].st);
+    sqlite3_close (s->db);
+    free (s);
+    *self_p = NULL;
+}
+
+sqlite3 *store_db (store_t *self) { return self->db; }
+
+int
+store_schema_version (store_t *self)
+{
+    sqlite3_stmt *st;
+    int v = 0;
+    if (sqlite3_prepare_v2 (self->db, "SELECT COALESCE(MAX(version), 0) FROM schema_version", -1,
+                            &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step (st) == SQLITE_ROW)
+            v = sqlite3_column_int (st, 0);
+        sqlite3_finalize (st);
+    }
+    return v;
+}
+
+int
+store_begin (store_t *self)
+{
+    if (self->in_tx)
+        return 0;
+    char why[256];
+    if (exec (self, "BEGIN IMMEDIATE", why, sizeof why)) {
+        log_err ("database: BEGIN failed: %s", why);
+        return -1;
+    }
+    self->in_tx = true;
+    return 0;
+}
+
+int
+store_commit (store_t *self)
+{
+    if (!self->in_tx)
+        return 0;
+    char why[256];
+    self->in_tx = false;
+    if (exec (self, "COMMIT", why, sizeof why)) {
+        log_err ("database: COMMIT failed: %s; rolling back this tick's writes", why);
+        exec (self, "ROLLBACK", why, sizeof why);
+        return -1;
+    }
+    return 0;
+}
+
+sqlite3_stmt *
+store_stmt (store_t *self, const char *sql)
+{
+    /* Statements are keyed by the address of their literal SQL text. */
+    for (int i = 0; i < self->nstmts; i++)
+        if (self->stmts[i].sql == sql) {
+            sqlite3_reset (self->stmts[i].st);
+            sqlite3_clear_bindings (self->stmts[i].st);
+            return self->stmts[i].st;
+        }
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2 (self->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        log_err ("database: cannot prepare '%.60s...': %s", sql, sqlite3_errmsg (self->db));
+        return NULL;
+    }
+    if (self->nstmts < STMT_CACHE) {
+        self->stmts[self->nstmts].sql = sql;
+        self->stmts[self->nstmts].st = st;
+        self->nstmts++;
+    } else
+        log_warn ("database: statement cache full; raise STMT_CACHE");
+    return st;
+}
+
+int
+store_step_done (store_t *self, sqlite3_stmt *st, const char *what)
+{
+    if (!st)
+        return -1;
+    int rc = sqlite3_step (st);
+    if (rc != SQLITE_DONE) {
+        log_err ("database: %s: %s", what, sqlite3_errmsg (self->db));
+        sqlite3_reset (st);
+        return -1;
+    }
+    sqlite3_reset (st);
+    return 0;
+}
+
+void
+store_count (store_t *self, const char *name, int64_t delta)
+{
+    store_begin (self);
+    sqlite3_stmt *st = store_stmt (self, "INSERT INTO counters (name, value) VALUES (?, ?) "
+                                         "ON CONFLICT (name) DO UPDATE SET value = value + excluded.value");
+    if (!st)
+        return;
+    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 2, delta);
+    store_step_done (self, st, "count");
+}

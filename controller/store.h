@@ -1,0 +1,47 @@
+/*  store.h: the controller's SQLite database.
+
+    One connection, WAL mode, prepared statements.  Writes made while
+    handling messages go into one transaction per event-loop tick
+    (store_begin is idempotent; the loop calls store_commit once per tick),
+    so a burst of snapshots costs one fsync, not one each.
+*/
+#ifndef IOF_STORE_H
+#define IOF_STORE_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct store store_t;
+
+/* Opens (creating if needed) the database at path and applies every
+   embedded migration newer than its schema_version.  Returns NULL with a
+   message in err naming the path and what to do. */
+store_t *store_open (const char *path, char *err, size_t errlen);
+
+void store_close (store_t **self_p);
+
+/* The raw handle, for queries that live with their callers (report.c). */
+sqlite3 *store_db (store_t *self);
+
+/* Highest migration applied.  Can't fail. */
+int store_schema_version (store_t *self);
+
+/* Opens the tick's transaction if none is open.  Returns 0 or -1. */
+int store_begin (store_t *self);
+/* Commits the open transaction, if any.  Returns 0 or -1 (logged). */
+int store_commit (store_t *self);
+
+/* Returns a cached prepared statement for sql (reset, bindings cleared), or
+   NULL (logged).  The statement stays owned by the store. */
+sqlite3_stmt *store_stmt (store_t *self, const char *sql);
+
+/* Runs a statement built with store_stmt to completion (SQLITE_DONE).
+   Returns 0 or -1 with the SQLite error logged with context what. */
+int store_step_done (store_t *self, sqlite3_stmt *st, const char *what);
+
+/* Adds delta to the named counter (bad messages and the like). */
+void store_count (store_t *self, const char *name, int64_t delta);
+
+#endif

@@ -1,0 +1,39 @@
+/*  testutil.h: the few assertion macros the unit tests share.
+    A failed CHECK prints where and why, and the test exits 1 at the end. */
+#ifndef IOF_TESTUTIL_H
+#define IOF_TESTUTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int test_failures;
+static int test_checks;
+
+#define CHECK(cond) do {                                                   \
+    test_checks++;                                                         \
+    if (!(cond)) {                                                         \
+        fprintf (stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        test_failures++;                                                   \
+    }                                                                      \
+} while (0)
+
+#define CHECK_MSG(cond, ...) do {                                          \
+    test_checks++;                                                         \
+    if (!(cond)) {                                                         \
+        fprintf (stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+        fprintf (stderr, __VA_ARGS__);                                     \
+        fputc ('\n', stderr);                                              \
+        test_failures++;                                                   \
+    }                                                                      \
+} while (0)
+
+#define CHECK_STR_CONTAINS(hay, needle) \
+    CHECK_MSG ((hay) && strstr ((hay), (needle)), "'%s' does not contain '%s'", (hay) ? (hay) : "(null)", (needle))
+
+/* Ends main: prints a one-line summary and returns the exit status. */
+#define TEST_DONE() (                                                      \
+    fprintf (stderr, "%s: %d checks, %d failed\n", __FILE__, test_checks, test_failures), \
+    test_failures ? 1 : 0)
+
+#endif
