@@ -277,6 +277,33 @@ finish_run (ctl_t *ctl)
     r->run = 0;
 }
 
+/* DONE carries the agent's own totals; they must equal the sum of the
+   snapshots stored, or something measured was lost.  Notes it in p->msg. */
+static void
+check_totals (ctl_t *ctl, part_t *p)
+{
+    runner_t *r = ctl->runner;
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT COALESCE(SUM(read_ops + write_ops), 0), COALESCE(SUM(read_bytes + write_bytes), 0) "
+        "FROM snapshots WHERE run_id = ? AND step_idx = ? AND agent_id = ?");
+    sqlite3_bind_int64 (st, 1, r->run);
+    sqlite3_bind_int (st, 2, r->cur);
+    sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
+    uint64_t ops = 0, bytes = 0;
+    if (sqlite3_step (st) == SQLITE_ROW) {
+        ops = (uint64_t) sqlite3_column_int64 (st, 0);
+        bytes = (uint64_t) sqlite3_column_int64 (st, 1);
+    }
+    sqlite3_reset (st);
+    if (ops == p->done_ops && bytes == p->done_bytes)
+        return;
+    snprintf (p->msg, sizeof p->msg, "agent reported %llu ops / %llu bytes, stored snapshots "
+              "hold %llu / %llu", (unsigned long long) p->done_ops,
+              (unsigned long long) p->done_bytes, (unsigned long long) ops,
+              (unsigned long long) bytes);
+    log_err ("run %lld step %d agent '%s': %s", (long long) r->run, r->cur + 1, p->name, p->msg);
+}
+
 static void
 finish_step (ctl_t *ctl)
 {
@@ -285,6 +312,8 @@ finish_step (ctl_t *ctl)
     uint64_t smin = UINT64_MAX, smax = 0;
     for (int i = 0; i < r->nparts; i++) {
         part_t *p = &r->parts[i];
+        if (p->st == P_DONE && !p->msg[0])
+            check_totals (ctl, p);
         if (p->st == P_DONE && !p->msg[0])
             ndone++;
         else

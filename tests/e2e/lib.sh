@@ -19,6 +19,11 @@ cleanup () {
     kill -KILL "$p" 2>/dev/null || true
     wait "$p" 2>/dev/null || true
   done
+  # Under -fsanitize, a daemon's report lands in its log: that fails the test.
+  if [ -n "$T" ] && grep -lE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$T"/*.log >/dev/null 2>&1; then
+    echo "FAIL: sanitizer report in $(grep -lE 'Sanitizer|runtime error:' "$T"/*.log | tr '\n' ' ')" >&2
+    rc=1
+  fi
   if [ $rc -ne 0 ] && [ -n "$T" ]; then
     for f in "$T"/*.log; do [ -f "$f" ] && { echo "--- $f"; tail -n 30 "$f"; }; done >&2
   fi

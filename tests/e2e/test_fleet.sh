@@ -28,8 +28,10 @@ jq -e --argjson run "$run" '.run == $run and .plan == "e2e" and .status == "comp
 [ "$(jq '.steps | length' "$R")" = 2 ] || fail "report has $(jq '.steps|length' "$R") steps"
 
 for s in 0 1; do
-  step="jq -e .steps[$s]"
   [ "$(jq ".steps[$s].agents | length" "$R")" = 3 ] || fail "step $s: not 3 agents"
+  # Every agent finished cleanly: its DONE totals equal its stored snapshots.
+  jq -e ".steps[$s].agents | all(.status == \"done\" and .message == \"\")" "$R" >/dev/null \
+    || fail "step $s: agent status $(jq -c "[.steps[$s].agents[] | [.status, .message]]" "$R")"
   # Every agent did I/O.
   jq -e ".steps[$s].agents | all(.targets | map(.read.ops + .write.ops) | add > 0)" "$R" >/dev/null \
     || fail "step $s: an agent has no ops"
