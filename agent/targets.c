@@ -22,8 +22,9 @@ static bool
 path_under (const char *path, const char *dir)
 {
     size_t n = strlen (dir);
-    while (n > 1 && dir[n - 1] == '/')
+    while (n > 0 && dir[n - 1] == '/')
         n--;
+    /* n == 0: dir is "/", under which every absolute path lies. */
     return strncmp (path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
@@ -48,6 +49,11 @@ resolve_real (const char *path, char *out, size_t cap)
         return str_copy (out, cap, buf);
     if (errno != ENOENT)
         return -errno;
+    /* A dangling symlink: creating "it" would create its target, wherever
+       that is.  Refuse rather than resolve it by hand. */
+    struct stat st;
+    if (lstat (path, &st) == 0)
+        return -ELOOP;
     char tmp[PATH_MAX];
     if (str_copy (tmp, sizeof tmp, path))
         return -ENAMETOOLONG;
@@ -83,6 +89,11 @@ target_resolve (const target_policy_t *pol, const char *name, target_t *out,
         return -errno;
     }
     int rc = resolve_real (joined, out->path, sizeof out->path);
+    if (rc == -ELOOP) {
+        snprintf (err, errlen, "'%s' is a symlink to a file that does not exist; point the "
+                  "plan at a real file or device", joined);
+        return -EACCES;
+    }
     if (rc) {
         snprintf (err, errlen, "cannot resolve '%s': %s", joined, strerror (-rc));
         return rc;
@@ -98,38 +109,51 @@ target_resolve (const target_policy_t *pol, const char *name, target_t *out,
     return 0;
 }
 
+/* Writes [from, need) of the file with random data through a buffered
+   descriptor of its own, so an unaligned old end is extended exactly (no
+   O_DIRECT alignment to round to) and existing bytes are never touched.
+   Returns 0 or -errno with err filled. */
 static int
 layout (target_t *t, uint64_t from, uint64_t need, char *err, size_t errlen)
 {
-    /* Random data, so reads hit real blocks that compress like real data. */
     const size_t chunk = 1 << 20;
-    void *buf;
-    if (posix_memalign (&buf, 4096, chunk)) {
+    int fd = open (t->path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) {
+        int e = errno;
+        snprintf (err, errlen, "cannot open '%s' to lay it out: %s", t->path, strerror (e));
+        return -e;
+    }
+    uint64_t *buf = malloc (chunk);
+    if (!buf) {
+        close (fd);
         snprintf (err, errlen, "out of memory laying out '%s'", t->path);
         return -ENOMEM;
     }
+    /* Random data: reads hit real blocks that compress like real data. */
     uint64_t x = 0x9e3779b97f4a7c15ull ^ (uint64_t) getpid ();
-    uint64_t *w = buf;
     for (size_t i = 0; i < chunk / 8; i++) {
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-        w[i] = x;
+        buf[i] = x;
     }
     int rc = 0;
-    /* Whole chunks keep O_DIRECT alignment; need is rounded up. */
-    for (uint64_t off = from & ~(uint64_t) 4095; off < need; off += chunk) {
-        ssize_t n = pwrite (t->fd, buf, chunk, (off_t) off);
-        if (n < 0) {
-            rc = -errno;
+    for (uint64_t off = from; off < need && rc == 0; ) {
+        size_t n = need - off < chunk ? (size_t) (need - off) : chunk;
+        ssize_t w = pwrite (fd, buf, n, (off_t) off);
+        if (w <= 0) {
+            rc = w < 0 ? -errno : -EIO;
             snprintf (err, errlen, "laying out '%s' at offset %llu: %s", t->path,
-                      (unsigned long long) off, strerror (errno));
-            break;
-        }
+                      (unsigned long long) off, w < 0 ? strerror (errno) : "short write");
+        } else
+            off += (uint64_t) w;
     }
     free (buf);
-    if (rc == 0 && fsync (t->fd) < 0) {
+    if (rc == 0 && fsync (fd) < 0) {
         rc = -errno;
         snprintf (err, errlen, "fsync '%s': %s", t->path, strerror (errno));
     }
+    /* What the job reads must come from the drive, not from this cache. */
+    posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED);
+    close (fd);
     return rc;
 }
 
@@ -148,12 +172,21 @@ target_open (target_t *t, bool direct, bool writes, uint64_t need, char *err, si
         return -EINVAL;
     }
     bool grow = !exists || (S_ISREG (st.st_mode) && (uint64_t) st.st_size < need);
-    int flags = (writes || grow) ? O_RDWR : O_RDONLY;
-    if (!exists)
-        flags |= O_CREAT;
+    if (!exists) {
+        /* Exclusive and without following a link: the name was checked by
+           target_resolve, and must still be what gets created. */
+        int fd = open (t->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            int e = errno;
+            snprintf (err, errlen, "cannot create '%s': %s", t->path, strerror (e));
+            return -e;
+        }
+        close (fd);
+    }
+    int flags = writes ? O_RDWR : O_RDONLY;
     if (direct)
         flags |= O_DIRECT;
-    t->fd = open (t->path, flags | O_CLOEXEC, 0644);
+    t->fd = open (t->path, flags | O_CLOEXEC | O_NOFOLLOW);
     if (t->fd < 0) {
         int e = errno;
         snprintf (err, errlen, "cannot open '%s'%s: %s", t->path,

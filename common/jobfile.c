@@ -28,6 +28,7 @@
     like they do in fio, so iodepth=0x20 and numjobs=1k are accepted.
 */
 #include "jobfile.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -724,6 +725,15 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         err[0] = '\0';
     if (!text) {
         s_error (&p, 0, "no job file text");
+        return NULL;
+    }
+    /* Plans are stored and reported as JSON text: UTF-8 only. */
+    long bad = utf8_invalid_at (text, strlen (text));
+    if (bad >= 0) {
+        int bad_line = 1;
+        for (long i = 0; i < bad; i++)
+            bad_line += text[i] == '\n';
+        s_error (&p, bad_line, "not valid UTF-8 text (byte %ld of the file)", bad + 1);
         return NULL;
     }
     char *copy = strdup (text);

@@ -1,6 +1,7 @@
 /*  message.c: envelope packing and field-by-field validation. */
 #include "message.h"
 #include "histogram.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -36,6 +37,10 @@ check_text (const char *field, const char *s, size_t max, bool required,
         if ((unsigned char) s[i] < 0x20 || s[i] == 0x7f)
             return fail (err, errlen, "%s holds control character 0x%02x at byte %zu",
                          field, (unsigned char) s[i], i);
+    /* Names and paths end up in JSON reports, which must be UTF-8. */
+    long bad = utf8_invalid_at (s, n);
+    if (bad >= 0)
+        return fail (err, errlen, "%s is not valid UTF-8 (byte %ld)", field, bad);
     return 0;
 }
 

@@ -148,3 +148,37 @@ default_admin_endpoint (char *buf, size_t cap)
         snprintf (buf, cap, "ipc:///tmp/iofleet-%u/admin.sock", (unsigned) geteuid ());
     return buf;
 }
+
+long
+utf8_invalid_at (const char *str, size_t len)
+{
+    const unsigned char *s = (const unsigned char *) str;
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = s[i];
+        size_t n;
+        unsigned min;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if ((c & 0xe0) == 0xc0) {
+            n = 1; min = 0x80; c &= 0x1f;
+        } else if ((c & 0xf0) == 0xe0) {
+            n = 2; min = 0x800; c &= 0x0f;
+        } else if ((c & 0xf8) == 0xf0) {
+            n = 3; min = 0x10000; c &= 0x07;
+        } else
+            return (long) i;
+        if (i + n >= len)
+            return (long) i;
+        for (size_t k = 1; k <= n; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                return (long) i;
+            c = (c << 6) | (s[i + k] & 0x3f);
+        }
+        if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+            return (long) i;
+        i += n + 1;
+    }
+    return -1;
+}

@@ -26,6 +26,11 @@ int str_copy (char *dst, size_t cap, const char *src);
    -EINVAL (not a number) or -ERANGE. */
 int parse_u64 (const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 
+/* Returns the offset of the first byte of s (len bytes) that is not part of
+   well-formed UTF-8 (no overlongs, surrogates or code points past U+10FFFF),
+   or -1 when all of it is valid.  Can't fail. */
+long utf8_invalid_at (const char *s, size_t len);
+
 /* Formats n bytes/second or ops as "1.23 GiB/s"-style text into buf. */
 const char *fmt_bw (double bytes_per_s, char *buf, size_t cap);
 /* Formats a latency in ns with a fitting unit ("812 us", "1.25 ms"). */

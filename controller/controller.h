@@ -60,6 +60,9 @@ void runner_destroy (runner_t **self_p);
 /* Marks runs left 'running' by a previous controller process as failed. */
 void runner_recover (ctl_t *ctl);
 void runner_tick (ctl_t *ctl);
+/* True while the agent is preparing a step: it may be laying out a large
+   file, and is allowed to stay silent up to --prepare-timeout. */
+bool runner_agent_preparing (ctl_t *ctl, uint64_t agent_id);
 void runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env);
 /* Queues a run of plan (latest version) on the named agents ("all" or a
    comma list).  Returns a JSON result or NULL with err filled. */

@@ -109,6 +109,23 @@ job_to_json (const job_t *j)
         "group_reporting", j->group_reporting, "stonewall", j->stonewall);
 }
 
+static part_t *
+find_part (runner_t *r, uint64_t agent_id)
+{
+    for (int i = 0; i < r->nparts; i++)
+        if (r->parts[i].agent_id == agent_id)
+            return &r->parts[i];
+    return NULL;
+}
+
+bool
+runner_agent_preparing (ctl_t *ctl, uint64_t agent_id)
+{
+    runner_t *r = ctl->runner;
+    part_t *p = r->phase == R_PREPARING ? find_part (r, agent_id) : NULL;
+    return p && p->st == P_PREPARING;
+}
+
 static void
 set_run_status (ctl_t *ctl, int64_t run, const char *status, const char *message)
 {
@@ -528,14 +545,6 @@ runner_tick (ctl_t *ctl)
         finish_step (ctl);
 }
 
-static part_t *
-find_part (runner_t *r, uint64_t agent_id)
-{
-    for (int i = 0; i < r->nparts; i++)
-        if (r->parts[i].agent_id == agent_id)
-            return &r->parts[i];
-    return NULL;
-}
 
 static void
 send_ack (ctl_t *ctl, peer_t *peer, uint32_t upto)

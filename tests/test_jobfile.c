@@ -468,6 +468,9 @@ test_errors (void)
 {
     /* Structure. */
     EXPECT_ERR ("", "t.fio: no job sections (a plan needs at least one [job])");
+    EXPECT_ERR ("[job]\nbs=4k\nfilename=/dev/sd\xff\n",
+                "t.fio:3: not valid UTF-8 text (byte 29 of the file)");
+    EXPECT_ERR ("[job]\nfilename=caf\xc3\n", "t.fio:2: not valid UTF-8 text (byte 19 of the file)");
     EXPECT_ERR ("; nothing\n\n# at all\n",
                 "t.fio: no job sections (a plan needs at least one [job])");
     EXPECT_ERR ("[global]\nbs=4k\n[global]\n",
