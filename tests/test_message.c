@@ -27,15 +27,12 @@
     CHECK_MSG (strstr ((err), (needle)) != NULL, "'%s' does not contain '%s'", (err), (needle))
 
 //  splitmix64: fixed seed, so every run tests the same buffers.
-static uint64_t rng_state = 0x6d657373616765ull;
+static unsigned long long rng_state = 0x6d657373616765ull;
 
 static uint64_t
 rng_next (void)
 {
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return test_splitmix64 (&rng_state);
 }
 
 //  Uniform in [0, n), n > 0.

@@ -31,6 +31,16 @@ static int test_checks;
 #define CHECK_STR_CONTAINS(hay, needle) \
     CHECK_MSG ((hay) && strstr ((hay), (needle)), "'%s' does not contain '%s'", (hay) ? (hay) : "(null)", (needle))
 
+/* splitmix64: a small, good PRNG for reproducible test inputs. */
+static inline unsigned long long
+test_splitmix64 (unsigned long long *state)
+{
+    unsigned long long z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
 /* Ends main: prints a one-line summary and returns the exit status. */
 #define TEST_DONE() (                                                      \
     fprintf (stderr, "%s: %d checks, %d failed\n", __FILE__, test_checks, test_failures), \
