@@ -51,7 +51,7 @@ typedef struct {
     uint64_t bad_logged_at;
 
     /* clock: controller time = local realtime + offset */
-    struct { int64_t offset; uint64_t delay; } samples[CLOCK_SAMPLES];
+    struct { int64_t offset; uint64_t delay; } clock_samples[CLOCK_SAMPLES];
     int nsamples, next_sample;
     int64_t offset;
     uint64_t delay;
@@ -62,6 +62,12 @@ typedef struct {
     uint64_t mono_ref, real_ref;            /* one instant on both clocks */
     dir_stats_t *totals;                    /* ntargets * 2 */
     dir_stats_t *interval;                  /* ntargets * 2 */
+    /* Scratch for packing snapshots, sized at PREPARE: nothing is
+       allocated per interval but the packed message itself. */
+    Iofleet__TargetSample *samples;         /* ntargets */
+    Iofleet__TargetSample **sample_ptrs;    /* ntargets */
+    Iofleet__DirStats *dirs;                /* ntargets * 2 */
+    uint8_t *hist_bufs;                     /* ntargets * 2 * HIST_WIRE_MAX */
     uint32_t nsnapshots;
     spooled_t *spool;
     size_t nspool, capspool;
@@ -167,17 +173,17 @@ on_pong (agent_t *a, const Iofleet__Pong *p)
         return;
     int64_t offset = (((int64_t) p->t1 - (int64_t) p->t0) + ((int64_t) p->t2 - (int64_t) t3)) / 2;
     uint64_t delay = (t3 - p->t0) - (p->t2 - p->t1);
-    a->samples[a->next_sample].offset = offset;
-    a->samples[a->next_sample].delay = delay;
+    a->clock_samples[a->next_sample].offset = offset;
+    a->clock_samples[a->next_sample].delay = delay;
     a->next_sample = (a->next_sample + 1) % CLOCK_SAMPLES;
     if (a->nsamples < CLOCK_SAMPLES)
         a->nsamples++;
     int best = 0;
     for (int i = 1; i < a->nsamples; i++)
-        if (a->samples[i].delay < a->samples[best].delay)
+        if (a->clock_samples[i].delay < a->clock_samples[best].delay)
             best = i;
-    a->offset = a->samples[best].offset;
-    a->delay = a->samples[best].delay;
+    a->offset = a->clock_samples[best].offset;
+    a->delay = a->clock_samples[best].delay;
 }
 
 static void
@@ -250,7 +256,15 @@ drop_job (agent_t *a)
     job_destroy (&a->job);
     free (a->totals);
     free (a->interval);
+    free (a->samples);
+    free (a->sample_ptrs);
+    free (a->dirs);
+    free (a->hist_bufs);
     a->totals = a->interval = NULL;
+    a->samples = NULL;
+    a->sample_ptrs = NULL;
+    a->dirs = NULL;
+    a->hist_bufs = NULL;
     a->running = false;
 }
 
@@ -278,7 +292,12 @@ on_prepare (agent_t *a, const Iofleet__Prepare *p)
     int nt = job_ntargets (a->job);
     a->totals = calloc ((size_t) nt * 2, sizeof *a->totals);
     a->interval = calloc ((size_t) nt * 2, sizeof *a->interval);
-    if (!a->totals || !a->interval) {
+    a->samples = calloc ((size_t) nt, sizeof *a->samples);
+    a->sample_ptrs = calloc ((size_t) nt, sizeof *a->sample_ptrs);
+    a->dirs = calloc ((size_t) nt * 2, sizeof *a->dirs);
+    a->hist_bufs = malloc ((size_t) nt * 2 * HIST_WIRE_MAX);
+    if (!a->totals || !a->interval || !a->samples || !a->sample_ptrs || !a->dirs
+        || !a->hist_bufs) {
         drop_job (a);
         send_refused (a, p->run, p->step, "agent out of memory");
         return;
@@ -333,29 +352,32 @@ mono_to_ctrl (const agent_t *a, uint64_t mono)
     return (uint64_t) ((int64_t) (mono - a->mono_ref + a->real_ref) + a->offset);
 }
 
-/* Packs per-target stats; histograms only when with_hist. */
+/* Packs per-target stats into the agent's scratch; histograms only when
+   with_hist.  Can't fail. */
 static void
-fill_samples (dir_stats_t *st, int nt, bool with_hist, Iofleet__TargetSample *samples,
-              Iofleet__TargetSample **ptrs, Iofleet__DirStats *dirs, uint8_t **bufs)
+fill_samples (agent_t *a, dir_stats_t *st, int nt, bool with_hist)
 {
     for (int t = 0; t < nt; t++) {
-        iofleet__target_sample__init (&samples[t]);
-        samples[t].target = (uint32_t) t;
+        Iofleet__TargetSample *sample = &a->samples[t];
+        iofleet__target_sample__init (sample);
+        sample->target = (uint32_t) t;
         for (int d = 0; d < 2; d++) {
-            Iofleet__DirStats *ds = &dirs[t * 2 + d];
+            int i = t * 2 + d;
+            Iofleet__DirStats *ds = &a->dirs[i];
             iofleet__dir_stats__init (ds);
-            ds->ops = st[t * 2 + d].ops;
-            ds->bytes = st[t * 2 + d].bytes;
-            ds->errors = st[t * 2 + d].errors;
+            ds->ops = st[i].ops;
+            ds->bytes = st[i].bytes;
+            ds->errors = st[i].errors;
             if (with_hist) {
-                int n = histogram_encode (&st[t * 2 + d].hist, bufs[t * 2 + d], HIST_WIRE_MAX);
-                ds->histogram.data = bufs[t * 2 + d];
+                uint8_t *buf = a->hist_bufs + (size_t) i * HIST_WIRE_MAX;
+                int n = histogram_encode (&st[i].hist, buf, HIST_WIRE_MAX);
+                ds->histogram.data = buf;
                 ds->histogram.len = n > 0 ? (size_t) n : 0;
             }
         }
-        samples[t].read = &dirs[t * 2];
-        samples[t].write = &dirs[t * 2 + 1];
-        ptrs[t] = &samples[t];
+        sample->read = &a->dirs[t * 2];
+        sample->write = &a->dirs[t * 2 + 1];
+        a->sample_ptrs[t] = sample;
     }
 }
 
@@ -366,17 +388,6 @@ pump_snapshots (agent_t *a)
     if (!a->running)
         return;
     int nt = job_ntargets (a->job);
-    Iofleet__TargetSample *samples = calloc ((size_t) nt, sizeof *samples);
-    Iofleet__TargetSample **ptrs = calloc ((size_t) nt, sizeof *ptrs);
-    Iofleet__DirStats *dirs = calloc ((size_t) nt * 2, sizeof *dirs);
-    uint8_t **bufs = calloc ((size_t) nt * 2, sizeof *bufs);
-    bool ok = samples && ptrs && dirs && bufs;
-    for (int i = 0; ok && i < nt * 2; i++)
-        ok = (bufs[i] = malloc (HIST_WIRE_MAX)) != NULL;
-    if (!ok) {
-        log_err ("out of memory building snapshots; will retry");
-        goto out;
-    }
     for (;;) {
         uint32_t seq;
         uint64_t t0, t1;
@@ -385,14 +396,14 @@ pump_snapshots (agent_t *a)
             break;
         if (rc < 0) {
             /* Every interval is out: totals (= sum of snapshots) in DONE. */
-            fill_samples (a->totals, nt, false, samples, ptrs, dirs, bufs);
+            fill_samples (a, a->totals, nt, false);
             Iofleet__Done d = IOFLEET__DONE__INIT;
             d.run = job_run (a->job);
             d.step = job_step (a->job);
             d.snapshots = a->nsnapshots;
             uint64_t started = job_actual_start (a->job);
             d.actual_start = started ? mono_to_ctrl (a, started) : 0;
-            d.totals = ptrs;
+            d.totals = a->sample_ptrs;
             d.n_totals = (size_t) nt;
             d.error = (char *) job_error (a->job);
             envelope_t env = IOFLEET__ENVELOPE__INIT;
@@ -414,14 +425,14 @@ pump_snapshots (agent_t *a)
             a->totals[i].bytes += a->interval[i].bytes;
             a->totals[i].errors += a->interval[i].errors;
         }
-        fill_samples (a->interval, nt, true, samples, ptrs, dirs, bufs);
+        fill_samples (a, a->interval, nt, true);
         Iofleet__Snapshot s = IOFLEET__SNAPSHOT__INIT;
         s.run = job_run (a->job);
         s.step = job_step (a->job);
         s.seq = seq;
         s.t_start = mono_to_ctrl (a, t0);
         s.t_end = mono_to_ctrl (a, t1);
-        s.targets = ptrs;
+        s.targets = a->sample_ptrs;
         s.n_targets = (size_t) nt;
         envelope_t env = IOFLEET__ENVELOPE__INIT;
         env.body_case = IOFLEET__ENVELOPE__BODY_SNAPSHOT;
@@ -436,13 +447,6 @@ pump_snapshots (agent_t *a)
         spool_add (a, seq, buf, len);
         a->nsnapshots++;
     }
-out:
-    for (int i = 0; bufs && i < nt * 2; i++)
-        free (bufs[i]);
-    free (bufs);
-    free (dirs);
-    free (ptrs);
-    free (samples);
 }
 
 static void

@@ -450,18 +450,24 @@ start_run (ctl_t *ctl, int64_t run)
         "SELECT a.id, a.name FROM run_agents ra JOIN agents a ON a.id = ra.agent_id "
         "WHERE ra.run_id = ? ORDER BY a.name");
     sqlite3_bind_int64 (st, 1, run);
-    int cap = 16;
-    r->parts = calloc ((size_t) cap, sizeof *r->parts);
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    int cap = 0, rc;
+    while ((rc = sqlite3_step (st)) == SQLITE_ROW) {
         if (r->nparts == cap) {
-            cap *= 2;
-            r->parts = realloc (r->parts, (size_t) cap * sizeof *r->parts);
+            int ncap = cap ? cap * 2 : 16;
+            part_t *parts = realloc (r->parts, (size_t) ncap * sizeof *r->parts);
+            if (!parts)
+                break;      /* the agents beyond are not in this run; logged below */
+            r->parts = parts;
+            cap = ncap;
         }
         part_t *p = &r->parts[r->nparts++];
         memset (p, 0, sizeof *p);
         p->agent_id = (uint64_t) sqlite3_column_int64 (st, 0);
         str_copy (p->name, sizeof p->name, (const char *) sqlite3_column_text (st, 1));
     }
+    if (rc == SQLITE_ROW)
+        log_err ("run %lld: out of memory listing its agents; running on the first %d",
+                 (long long) run, r->nparts);
     sqlite3_reset (st);
     r->run = run;
     r->cur = 0;
