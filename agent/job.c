@@ -3,22 +3,29 @@
 #include "job.h"
 #include "engine.h"
 #include "log.h"
+#include "offsets.h"
+#include "steadystate.h"
 #include "util.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Longest a worker blocks in getevents, so it notices stop requests and
    interval ends even when I/O is slow. */
 #define REAP_TIMEOUT_MAX_NS (50 * NS_PER_MS)
+/* Write buffers get a fresh stamp in every chunk of this size, so a
+   deduplicating drive never sees two equal chunks. */
+#define STAMP_CHUNK 4096
 
 typedef struct {
-    job_t *job;
+    iojob_t *job;
     int id;
     pthread_t thread;
     bool thread_started;
@@ -27,9 +34,11 @@ typedef struct {
     io_unit_t *units;
     unsigned depth;
     uint64_t rng[4];
-    uint64_t *seqpos;               /* next sequential offset per target */
+    offsets_t **offsets;            /* per target */
     uint32_t next_target;
     uint64_t bytes_done;
+    uint64_t stamp;                 /* write-buffer stamp counter */
+    uint64_t rate_next[2];          /* rate_iops: earliest next issue, per direction */
     dir_stats_t *slot[2];           /* ntargets * 2 each */
     _Atomic uint32_t published;     /* intervals 0..published-1 are published */
     _Atomic uint32_t consumed;      /* intervals 0..consumed-1 were collected */
@@ -44,30 +53,66 @@ struct job {
     uint32_t step;
     char name[64];
     const engine_ops_t *ops;
+    bool null_engine;
     Iofleet__Rw rw;
     uint32_t rwmixread;
-    uint32_t bs;
-    uint32_t iodepth;
+    uint32_t bs[2];
+    uint32_t bsr_min[2], bsr_max[2];
+    uint32_t split_bs[2][JOB_BSSPLIT_MAX];
+    uint32_t split_cum[2][JOB_BSSPLIT_MAX];   /* cumulative percent */
+    int nsplit[2];
+    uint32_t unit;                  /* smallest block size the job issues */
+    uint32_t max_bs;
+    uint32_t iodepth, batch_submit, batch_complete;
     bool direct;
     bool time_based;
-    uint64_t runtime_ns;
-    uint64_t ramp_ns;
-    uint64_t interval_ns;
+    bool histograms;
+    uint64_t runtime_ns, ramp_ns, startdelay_ns, interval_ns, thinktime_ns;
+    uint64_t rate_period[2];        /* ns between I/Os per direction, 0 = no cap */
+    uint64_t seed;
+    off_mode_t off_mode;
+    double zipf_theta;
+    bool have_cpus;
+    cpu_set_t cpus;
+    uint32_t compress_pct;
+    bool zero_buffers;
     uint64_t io_limit;              /* bytes per worker when not time based */
     int ntargets;
     target_t *targets;
     uint64_t *region_start;         /* per target */
-    uint64_t *region_blocks;        /* per target, in units of bs */
+    uint64_t *region_units;         /* per target, in units of `unit` */
     int nworkers;
     worker_t *workers;
     uint64_t mono_start;
     uint64_t measure_start;
     uint64_t measure_end;           /* UINT64_MAX when size-limited */
     uint32_t next_collect;
+    steadystate_t *ss;
+    bool steady;
     _Atomic bool stop;
 };
 
-/* xoshiro256**: fast, good enough for offsets and read/write choice. */
+void
+dir_stats_reset (dir_stats_t *d)
+{
+    d->ops = d->bytes = d->errors = 0;
+    histogram_reset (&d->slat);
+    histogram_reset (&d->clat);
+    histogram_reset (&d->lat);
+}
+
+void
+dir_stats_merge (dir_stats_t *dst, const dir_stats_t *src)
+{
+    dst->ops += src->ops;
+    dst->bytes += src->bytes;
+    dst->errors += src->errors;
+    histogram_merge (&dst->slat, &src->slat);
+    histogram_merge (&dst->clat, &src->clat);
+    histogram_merge (&dst->lat, &src->lat);
+}
+
+/* xoshiro256**: fast, good enough for offsets, sizes and directions. */
 static inline uint64_t
 rotl (uint64_t x, int k)
 {
@@ -108,17 +153,49 @@ rw_is_random (Iofleet__Rw rw)
 }
 
 static bool
-rw_writes (Iofleet__Rw rw, uint32_t rwmixread)
+rw_has (Iofleet__Rw rw, uint32_t rwmixread, io_dir_t dir)
 {
     switch (rw) {
+    case IOFLEET__RW__RW_READ:
+    case IOFLEET__RW__RW_RANDREAD:
+        return dir == IO_READ;
     case IOFLEET__RW__RW_WRITE:
     case IOFLEET__RW__RW_RANDWRITE:
-        return true;
-    case IOFLEET__RW__RW_RW:
-    case IOFLEET__RW__RW_RANDRW:
-        return rwmixread < 100;
+        return dir == IO_WRITE;
     default:
-        return false;
+        return dir == IO_READ ? rwmixread > 0 : rwmixread < 100;
+    }
+}
+
+static uint32_t
+pick_bs (worker_t *w, io_dir_t d)
+{
+    iojob_t *j = w->job;
+    if (j->nsplit[d]) {
+        uint32_t r = (uint32_t) (rng_next (w->rng) % 100);
+        for (int i = 0; i < j->nsplit[d]; i++)
+            if (r < j->split_cum[d][i])
+                return j->split_bs[d][i];
+        return j->split_bs[d][j->nsplit[d] - 1];
+    }
+    if (j->bsr_min[d]) {
+        /* fio: a multiple of the minimum, up to the maximum. */
+        uint32_t k = j->bsr_max[d] / j->bsr_min[d];
+        return j->bsr_min[d] * (1 + (uint32_t) (rng_next (w->rng) % k));
+    }
+    return j->bs[d];
+}
+
+/* Marks a write buffer so no two written chunks are equal.  Can't fail. */
+static inline void
+stamp_buffer (worker_t *w, io_unit_t *u)
+{
+    if (w->job->zero_buffers)
+        return;
+    uint8_t *p = u->buf;
+    for (uint32_t off = 0; off < u->len; off += STAMP_CHUNK) {
+        uint64_t v = ++w->stamp ^ ((uint64_t) w->id << 48);
+        memcpy (p + off, &v, sizeof v);
     }
 }
 
@@ -126,7 +203,7 @@ rw_writes (Iofleet__Rw rw, uint32_t rwmixread)
 static void
 prep_unit (worker_t *w, io_unit_t *u)
 {
-    job_t *j = w->job;
+    iojob_t *j = w->job;
     uint32_t t = w->next_target;
     w->next_target = (t + 1) % (uint32_t) j->ntargets;
     io_dir_t dir;
@@ -143,22 +220,17 @@ prep_unit (worker_t *w, io_unit_t *u)
         dir = (rng_next (w->rng) % 100) < j->rwmixread ? IO_READ : IO_WRITE;
         break;
     }
-    uint64_t block;
-    if (rw_is_random (j->rw))
-        block = rng_next (w->rng) % j->region_blocks[t];
-    else {
-        block = w->seqpos[t];
-        w->seqpos[t] = (block + 1) % j->region_blocks[t];
-    }
+    u->len = pick_bs (w, dir);
+    u->offset = offsets_next (w->offsets[t], u->len, rng_next (w->rng));
     u->fd = j->targets[t].fd;
     u->target = t;
     u->dir = dir;
-    u->len = j->bs;
-    u->offset = j->region_start[t] + block * j->bs;
+    if (dir == IO_WRITE)
+        stamp_buffer (w, u);
 }
 
 static inline uint64_t
-interval_end (const job_t *j, uint32_t k)
+interval_end (const iojob_t *j, uint32_t k)
 {
     uint64_t e = j->measure_start + (uint64_t) (k + 1) * j->interval_ns;
     return e < j->measure_end ? e : j->measure_end;
@@ -176,44 +248,114 @@ publish (worker_t *w, uint32_t *k)
         sleep_ns (100000);
 }
 
+static void
+sleep_until (uint64_t mono)
+{
+    struct timespec ts = { .tv_sec = (time_t) (mono / NS_PER_SEC),
+                           .tv_nsec = (long) (mono % NS_PER_SEC) };
+    while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
+/* Holds an I/O of direction d back to its rate_iops, and thinks thinktime.
+   Returns the clock after waiting (now when nothing waited). */
+static uint64_t
+pace (worker_t *w, io_dir_t d, uint64_t now)
+{
+    iojob_t *j = w->job;
+    if (j->thinktime_ns) {
+        sleep_ns (j->thinktime_ns);
+        now = clock_mono_ns ();
+    }
+    if (j->rate_period[d]) {
+        if (w->rate_next[d] > now) {
+            sleep_until (w->rate_next[d]);
+            now = clock_mono_ns ();
+        }
+        /* No bursts to catch up after a stall: the cap is a rate, not a quota. */
+        uint64_t base = w->rate_next[d] > now - j->rate_period[d] ? w->rate_next[d] : now;
+        w->rate_next[d] = base + j->rate_period[d];
+    }
+    return now;
+}
+
+/* Queues units[0..n) (already prepared) with the job's submit batching,
+   stamping start and issue times.  `now` is the latest clock read.
+   Returns the number now in flight from this call, or -errno (error set). */
+static int
+submit (worker_t *w, io_unit_t **units, unsigned n, uint64_t now)
+{
+    iojob_t *j = w->job;
+    unsigned queued = 0, done = 0;
+    io_unit_t *batch[64];
+    for (unsigned i = 0; i < n; i++) {
+        io_unit_t *u = units[i];
+        if (j->thinktime_ns || j->rate_period[u->dir])
+            now = pace (w, u->dir, now);
+        /* slat starts here.  The clock read that ended the previous submit
+           is reused when nothing waited in between: the difference is the
+           few ns of preparing this unit, and it halves clock reads. */
+        u->t_start = now;
+        int rc = j->ops->queue (&w->engine, u);
+        if (rc < 0) {
+            snprintf (w->error, sizeof w->error, "%s: queueing an I/O failed: %s",
+                      j->ops->name, strerror (-rc));
+            return rc;
+        }
+        batch[queued++] = u;
+        if (queued == j->batch_submit || queued == 64 || i + 1 == n) {
+            rc = j->ops->commit (&w->engine);
+            now = clock_mono_ns ();
+            if (rc < 0) {
+                snprintf (w->error, sizeof w->error, "%s: submit failed: %s", j->ops->name,
+                          strerror (-rc));
+                return rc;
+            }
+            for (unsigned k = 0; k < queued; k++)
+                batch[k]->t_issue = now;
+            done += queued;
+            queued = 0;
+        }
+    }
+    return (int) done;
+}
+
 static void *
 worker_main (void *arg)
 {
     worker_t *w = arg;
-    job_t *j = w->job;
-    struct timespec ts = { .tv_sec = (time_t) (j->mono_start / NS_PER_SEC),
-                           .tv_nsec = (long) (j->mono_start % NS_PER_SEC) };
-    while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-        ;
-    w->wake_mono = clock_mono_ns ();
+    iojob_t *j = w->job;
+    if (j->have_cpus) {
+        int rc = pthread_setaffinity_np (pthread_self (), sizeof j->cpus, &j->cpus);
+        if (rc)
+            log_warn ("worker %d: cpus_allowed not applied: %s", w->id, strerror (rc));
+    }
+    sleep_until (j->mono_start);
+    uint64_t now = clock_mono_ns ();
+    w->wake_mono = now;
 
     uint32_t k = 0;                 /* current interval */
     bool measuring = false;
     bool stopping = false;
     unsigned inflight = 0;
 
-    for (unsigned i = 0; i < w->depth; i++) {
-        prep_unit (w, &w->units[i]);
-        if (j->ops->queue (&w->engine, &w->units[i]) == 0)
-            inflight++;
-    }
-    uint64_t now = clock_mono_ns ();
-    for (unsigned i = 0; i < inflight; i++)
-        w->units[i].t_submit = now;
-    int rc = j->ops->commit (&w->engine);
-    if (rc < 0) {
-        snprintf (w->error, sizeof w->error, "%s: submit failed: %s", j->ops->name,
-                  strerror (-rc));
-        inflight = 0;
-        stopping = true;
-    }
-
-    io_unit_t **requeue = calloc (w->depth, sizeof *requeue);
-    if (!requeue) {
+    io_unit_t **ready = calloc (w->depth, sizeof *ready);
+    if (!ready) {
         snprintf (w->error, sizeof w->error, "out of memory");
         stopping = true;
+    } else {
+        for (unsigned i = 0; i < w->depth; i++) {
+            prep_unit (w, &w->units[i]);
+            ready[i] = &w->units[i];
+        }
+        int rc = submit (w, ready, w->depth, now);
+        if (rc < 0)
+            stopping = true;
+        else
+            inflight = (unsigned) rc;
     }
-    while (inflight > 0 && requeue) {
+    const bool hist = j->histograms;
+    while (inflight > 0) {
         uint64_t timeout = REAP_TIMEOUT_MAX_NS;
         now = clock_mono_ns ();
         if (measuring) {
@@ -223,7 +365,8 @@ worker_main (void *arg)
                 timeout = REAP_TIMEOUT_MAX_NS;
         } else if (j->measure_start > now && j->measure_start - now < timeout)
             timeout = j->measure_start - now;
-        int n = j->ops->getevents (&w->engine, 1, w->depth, timeout);
+        unsigned min = j->batch_complete < inflight ? j->batch_complete : inflight;
+        int n = j->ops->getevents (&w->engine, min, w->depth, timeout);
         if (n < 0) {
             snprintf (w->error, sizeof w->error, "%s: reaping completions failed: %s",
                       j->ops->name, strerror (-n));
@@ -239,7 +382,7 @@ worker_main (void *arg)
 
         bool counted = measuring && now < j->measure_end;
         dir_stats_t *slot = w->slot[k % 2];
-        unsigned nreq = 0;
+        unsigned nready = 0;
         for (int i = 0; i < n; i++) {
             io_unit_t *u = j->ops->event (&w->engine, (unsigned) i);
             inflight--;
@@ -258,38 +401,31 @@ worker_main (void *arg)
             if (counted) {
                 d->ops++;
                 d->bytes += u->len;
-                histogram_record (&d->hist, now - u->t_submit);
+                if (hist) {
+                    histogram_record (&d->slat, u->t_issue - u->t_start);
+                    histogram_record (&d->clat, now - u->t_issue);
+                    histogram_record (&d->lat, now - u->t_start);
+                }
             }
             if (now >= j->measure_start)
                 w->bytes_done += u->len;
-            requeue[nreq++] = u;
+            ready[nready++] = u;
         }
         if (now >= j->measure_end || atomic_load_explicit (&j->stop, memory_order_relaxed))
             stopping = true;
         if (!j->time_based && j->io_limit && w->bytes_done >= j->io_limit)
             stopping = true;
-        if (stopping || nreq == 0)
+        if (stopping || nready == 0)
             continue;
-        /* One io_submit per I/O, as fio does by default (iodepth_batch_submit=1):
-           measured here, batching the resubmits cost ~15% IOPS at QD32 on
-           virtio with mq-deadline, since the block layer held the batch. */
-        for (unsigned i = 0; i < nreq; i++) {
-            prep_unit (w, requeue[i]);
-            rc = j->ops->queue (&w->engine, requeue[i]);
-            if (rc == 0) {
-                requeue[i]->t_submit = clock_mono_ns ();
-                rc = j->ops->commit (&w->engine);
-            }
-            if (rc < 0) {
-                snprintf (w->error, sizeof w->error, "%s: submit failed: %s", j->ops->name,
-                          strerror (-rc));
-                stopping = true;
-                break;
-            }
-            inflight++;
-        }
+        for (unsigned i = 0; i < nready; i++)
+            prep_unit (w, ready[i]);
+        int rc = submit (w, ready, nready, now);
+        if (rc < 0)
+            stopping = true;
+        else
+            inflight += (unsigned) rc;
     }
-    free (requeue);
+    free (ready);
 
     now = clock_mono_ns ();
     w->end_mono = now < j->measure_end ? now : j->measure_end;
@@ -300,16 +436,10 @@ worker_main (void *arg)
     return NULL;
 }
 
-static Iofleet__Rw
-spec_rw (const Iofleet__JobSpec *s)
-{
-    return s->rw;
-}
-
 /* Splits a target into the region this job works on, as fio does with
    size= and offset= (bytes or percent), the size shared over the files. */
 static int
-plan_region (job_t *j, const Iofleet__JobSpec *spec, int t, char *err, size_t errlen)
+plan_region (iojob_t *j, const Iofleet__JobSpec *spec, int t, char *err, size_t errlen)
 {
     uint64_t tsize = j->targets[t].size;
     uint64_t off = spec->offset_pct ? tsize / 100 * spec->offset_pct : spec->offset;
@@ -320,31 +450,113 @@ plan_region (job_t *j, const Iofleet__JobSpec *spec, int t, char *err, size_t er
         len = spec->size / (uint64_t) j->ntargets;
     else
         len = tsize > off ? tsize - off : 0;
-    off -= off % j->bs;
+    off -= off % j->unit;
     if (off + len > tsize)
         len = tsize > off ? tsize - off : 0;
     j->region_start[t] = off;
-    j->region_blocks[t] = len / j->bs;
-    if (j->region_blocks[t] == 0) {
+    j->region_units[t] = len / j->unit;
+    if (len < j->max_bs) {
         snprintf (err, errlen, "'%s' is %llu bytes: no room for one %u-byte block at offset %llu",
-                  j->targets[t].path, (unsigned long long) tsize, j->bs,
+                  j->targets[t].path, (unsigned long long) tsize, j->max_bs,
                   (unsigned long long) off);
         return -EINVAL;
     }
     return 0;
 }
 
-job_t *
+/* Block sizes, the offset unit, and the direct=1 alignment check. */
+static int
+plan_sizes (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
+{
+    j->bs[0] = spec->bs;
+    j->bs[1] = spec->bs_write;
+    j->bsr_min[0] = spec->bsrange_min_read;
+    j->bsr_max[0] = spec->bsrange_max_read;
+    j->bsr_min[1] = spec->bsrange_min_write;
+    j->bsr_max[1] = spec->bsrange_max_write;
+    size_t nsplit[2] = { spec->n_bssplit_read, spec->n_bssplit_write };
+    Iofleet__BsSplit **split[2] = { spec->bssplit_read, spec->bssplit_write };
+    j->unit = UINT32_MAX;
+    j->max_bs = 0;
+    for (int d = 0; d < 2; d++) {
+        if (!rw_has (j->rw, j->rwmixread, (io_dir_t) d))
+            continue;
+        uint32_t cum = 0, lo, hi;
+        j->nsplit[d] = (int) nsplit[d];
+        for (size_t i = 0; i < nsplit[d]; i++) {
+            j->split_bs[d][i] = split[d][i]->bs;
+            cum += split[d][i]->pct;
+            j->split_cum[d][i] = cum;
+        }
+        if (j->nsplit[d]) {
+            lo = UINT32_MAX, hi = 0;
+            for (int i = 0; i < j->nsplit[d]; i++) {
+                lo = j->split_bs[d][i] < lo ? j->split_bs[d][i] : lo;
+                hi = j->split_bs[d][i] > hi ? j->split_bs[d][i] : hi;
+            }
+        } else if (j->bsr_min[d]) {
+            lo = j->bsr_min[d];
+            hi = j->bsr_max[d] / lo * lo;
+        } else
+            lo = hi = j->bs[d];
+        j->unit = lo < j->unit ? lo : j->unit;
+        j->max_bs = hi > j->max_bs ? hi : j->max_bs;
+    }
+    if (j->direct) {
+        uint32_t sizes[2 * JOB_BSSPLIT_MAX + 4];
+        int n = 0;
+        sizes[n++] = j->unit;
+        sizes[n++] = j->max_bs;
+        for (int d = 0; d < 2; d++)
+            for (int i = 0; i < j->nsplit[d]; i++)
+                sizes[n++] = j->split_bs[d][i];
+        for (int i = 0; i < n; i++)
+            if (sizes[i] % 512) {
+                snprintf (err, errlen, "block size %u is not a multiple of 512, which direct=1 "
+                          "(O_DIRECT) needs; use a multiple of the device's logical block size",
+                          sizes[i]);
+                return -EINVAL;
+            }
+    }
+    return 0;
+}
+
+/* Write buffers: random data, with buffer_compress_percentage of each
+   chunk zeroed so the data compresses about that much; or all zeros. */
+static void
+fill_buffer (iojob_t *j, uint64_t *rng, uint8_t *buf, uint32_t len)
+{
+    if (j->zero_buffers) {
+        memset (buf, 0, len);
+        return;
+    }
+    for (uint32_t off = 0; off + 8 <= len; off += 8) {
+        uint64_t v = rng_next (rng);
+        memcpy (buf + off, &v, 8);
+    }
+    if (j->compress_pct) {
+        uint32_t zero = STAMP_CHUNK * j->compress_pct / 100;
+        for (uint32_t off = 0; off < len; off += STAMP_CHUNK) {
+            uint32_t n = len - off < STAMP_CHUNK ? len - off : STAMP_CHUNK;
+            uint32_t z = zero < n ? zero : n;
+            /* Zeros at the chunk's end: the stamp at its start stays. */
+            memset (buf + off + n - z, 0, z);
+        }
+    }
+}
+
+iojob_t *
 job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target_policy_t *pol,
          char *err, size_t errlen)
 {
-    job_t *j = calloc (1, sizeof *j);
+    iojob_t *j = calloc (1, sizeof *j);
     if (!j) {
         snprintf (err, errlen, "out of memory");
         return NULL;
     }
     j->run = run;
     j->step = step;
+    j->histograms = true;
     str_copy (j->name, sizeof j->name, spec->name);
     j->ops = engine_find (spec->ioengine);
     if (!j->ops) {
@@ -353,27 +565,80 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         free (j);
         return NULL;
     }
-    j->rw = spec_rw (spec);
+    j->null_engine = strcmp (spec->ioengine, "null") == 0;
+    j->rw = spec->rw;
     j->rwmixread = spec->rwmixread;
-    j->bs = spec->bs;
     j->iodepth = spec->iodepth;
+    /* A synchronous engine has one I/O in flight whatever iodepth says
+       (fio behaves so too); deeper would only serialize the queue. */
+    if (strcmp (spec->ioengine, "psync") == 0)
+        j->iodepth = 1;
+    j->batch_submit = spec->iodepth_batch_submit ? spec->iodepth_batch_submit : 1;
+    j->batch_complete = spec->iodepth_batch_complete_min ? spec->iodepth_batch_complete_min : 1;
+    if (j->batch_submit > j->iodepth)
+        j->batch_submit = j->iodepth;
+    if (j->batch_complete > j->iodepth)
+        j->batch_complete = j->iodepth;
     j->direct = spec->direct;
     j->time_based = spec->time_based;
     j->runtime_ns = spec->runtime_ns;
     j->ramp_ns = spec->ramp_time_ns;
+    j->startdelay_ns = spec->startdelay_ns;
     j->interval_ns = spec->interval_ns;
-    if (j->direct && j->bs % 512) {
-        snprintf (err, errlen, "bs=%u is not a multiple of 512, which direct=1 needs", j->bs);
+    j->thinktime_ns = spec->thinktime_ns;
+    uint32_t rate[2] = { spec->rate_iops_read, spec->rate_iops_write };
+    for (int d = 0; d < 2; d++)
+        j->rate_period[d] = rate[d] ? NS_PER_SEC / rate[d] : 0;
+    /* fio: randrepeat=1 (default) gives the same sequence every run. */
+    j->seed = spec->randseed_set ? spec->randseed
+            : spec->randrepeat ? 0x89ull : clock_real_ns () ^ ((uint64_t) getpid () << 32);
+    if (!rw_is_random (j->rw))
+        j->off_mode = OFF_SEQ;
+    else if (spec->random_distribution == IOFLEET__DISTRIBUTION__DIST_ZIPF)
+        j->off_mode = OFF_ZIPF;
+    else
+        j->off_mode = spec->norandommap ? OFF_RANDOM_NOMAP : OFF_RANDOM;
+    j->zipf_theta = spec->zipf_theta;
+    j->compress_pct = spec->buffer_compress_percentage;
+    j->zero_buffers = spec->zero_buffers;
+    if (spec->cpus_allowed && spec->cpus_allowed[0]) {
+        uint64_t bits[JOB_CPUS_MAX / 64];
+        if (job_parse_cpus (spec->cpus_allowed, bits) != 0) {
+            snprintf (err, errlen, "cpus_allowed '%s' is not a CPU list", spec->cpus_allowed);
+            free (j);
+            return NULL;
+        }
+        CPU_ZERO (&j->cpus);
+        int ncpu = 0;
+        for (int c = 0; c < JOB_CPUS_MAX && c < CPU_SETSIZE; c++)
+            if (bits[c / 64] >> (c % 64) & 1) {
+                CPU_SET (c, &j->cpus);
+                ncpu++;
+            }
+        j->have_cpus = ncpu > 0;
+    }
+    if (plan_sizes (j, spec, err, errlen)) {
         free (j);
         return NULL;
+    }
+    if (spec->ss != IOFLEET__STEADY_STATE__SS_NONE) {
+        uint32_t nsamples = (uint32_t) (spec->ss_dur_ns / spec->interval_ns);
+        uint32_t nramp = (uint32_t) (spec->ss_ramp_ns / spec->interval_ns);
+        j->ss = steadystate_new ((job_ss_t) spec->ss, spec->ss_limit, spec->ss_pct, nsamples,
+                                 nramp);
+        if (!j->ss) {
+            snprintf (err, errlen, "steadystate: ss_dur must cover at least 2 intervals");
+            free (j);
+            return NULL;
+        }
     }
     j->ntargets = (int) spec->n_filenames;
     j->targets = calloc ((size_t) j->ntargets, sizeof *j->targets);
     j->region_start = calloc ((size_t) j->ntargets, sizeof *j->region_start);
-    j->region_blocks = calloc ((size_t) j->ntargets, sizeof *j->region_blocks);
+    j->region_units = calloc ((size_t) j->ntargets, sizeof *j->region_units);
     j->nworkers = (int) spec->numjobs;
     j->workers = calloc ((size_t) j->nworkers, sizeof *j->workers);
-    if (!j->targets || !j->region_start || !j->region_blocks || !j->workers) {
+    if (!j->targets || !j->region_start || !j->region_units || !j->workers) {
         snprintf (err, errlen, "out of memory");
         job_destroy (&j);
         return NULL;
@@ -381,14 +646,26 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     for (int t = 0; t < j->ntargets; t++)
         j->targets[t].fd = -1;
 
-    bool writes = rw_writes (j->rw, j->rwmixread);
+    bool writes = rw_has (j->rw, j->rwmixread, IO_WRITE);
     uint64_t need_each = 0;
     if (spec->size && !spec->size_pct)
         need_each = spec->offset + spec->size / (uint64_t) j->ntargets;
     for (int t = 0; t < j->ntargets; t++) {
-        if (target_resolve (pol, spec->filenames[t], &j->targets[t], err, errlen)
-            || target_open (&j->targets[t], j->direct, writes, need_each, err, errlen)
-            || plan_region (j, spec, t, err, errlen)) {
+        if (j->null_engine) {
+            /* fio's null engine touches nothing: the "target" is a name. */
+            str_copy (j->targets[t].path, sizeof j->targets[t].path, spec->filenames[t]);
+            j->targets[t].size = need_each;
+            if (!need_each) {
+                snprintf (err, errlen, "ioengine=null needs size= (there is no file to size it)");
+                job_destroy (&j);
+                return NULL;
+            }
+        } else if (target_resolve (pol, spec->filenames[t], &j->targets[t], err, errlen)
+                   || target_open (&j->targets[t], j->direct, writes, need_each, err, errlen)) {
+            job_destroy (&j);
+            return NULL;
+        }
+        if (plan_region (j, spec, t, err, errlen)) {
             job_destroy (&j);
             return NULL;
         }
@@ -396,45 +673,59 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     if (!j->time_based) {
         uint64_t total = 0;
         for (int t = 0; t < j->ntargets; t++)
-            total += j->region_blocks[t] * j->bs;
+            total += j->region_units[t] * j->unit;
         j->io_limit = spec->size && !spec->size_pct ? spec->size : total;
     }
 
-    /* Buffers and engine contexts now, so START has nothing left to allocate. */
+    /* Buffers, offsets and engine contexts now, so START has nothing left
+       to allocate. */
     for (int i = 0; i < j->nworkers; i++) {
         worker_t *w = &j->workers[i];
         w->job = j;
         w->id = i;
         w->depth = j->iodepth;
-        rng_seed (w->rng, run * 1000003u + step * 131u + (uint64_t) i);
-        w->seqpos = calloc ((size_t) j->ntargets, sizeof *w->seqpos);
+        rng_seed (w->rng, j->seed + (uint64_t) i * 0x100000001b3ull);
+        w->offsets = calloc ((size_t) j->ntargets, sizeof *w->offsets);
         w->units = calloc (w->depth, sizeof *w->units);
         for (int s = 0; s < 2; s++)
             w->slot[s] = calloc ((size_t) j->ntargets * 2, sizeof (dir_stats_t));
-        if (!w->seqpos || !w->units || !w->slot[0] || !w->slot[1]) {
+        if (!w->offsets || !w->units || !w->slot[0] || !w->slot[1]) {
             snprintf (err, errlen, "out of memory for worker %d", i);
             job_destroy (&j);
             return NULL;
         }
-        for (int s = 0; s < 2; s++)
-            for (int d = 0; d < j->ntargets * 2; d++)
-                histogram_reset (&w->slot[s][d].hist);
-        for (unsigned u = 0; u < w->depth; u++) {
-            if (posix_memalign (&w->units[u].buf, 4096, j->bs)) {
-                snprintf (err, errlen, "out of memory: %u buffers of %u bytes", w->depth, j->bs);
+        for (int t = 0; t < j->ntargets; t++) {
+            w->offsets[t] = offsets_new (j->off_mode, j->region_start[t], j->region_units[t],
+                                         j->unit, j->zipf_theta);
+            if (!w->offsets[t]) {
+                snprintf (err, errlen, "out of memory for the random map of '%s' (%llu blocks; "
+                          "norandommap=1 needs none)", j->targets[t].path,
+                          (unsigned long long) j->region_units[t]);
                 job_destroy (&j);
                 return NULL;
             }
-            uint64_t *p = w->units[u].buf;
-            for (size_t b = 0; b < j->bs / 8; b++)
-                p[b] = rng_next (w->rng);
+        }
+        for (int s = 0; s < 2; s++)
+            for (int d = 0; d < j->ntargets * 2; d++)
+                dir_stats_reset (&w->slot[s][d]);
+        for (unsigned u = 0; u < w->depth; u++) {
+            if (posix_memalign (&w->units[u].buf, 4096, j->max_bs)) {
+                snprintf (err, errlen, "out of memory: %u buffers of %u bytes", w->depth,
+                          j->max_bs);
+                job_destroy (&j);
+                return NULL;
+            }
+            fill_buffer (j, w->rng, w->units[u].buf, j->max_bs);
         }
         w->engine.ops = j->ops;
         int rc = j->ops->init (&w->engine, w->depth);
         if (rc < 0) {
             snprintf (err, errlen, "%s: cannot set up %u I/Os in flight for worker %d: %s%s",
                       j->ops->name, w->depth, i, strerror (-rc),
-                      rc == -EAGAIN ? " (raise fs.aio-max-nr)" : "");
+                      rc == -EAGAIN ? " (raise fs.aio-max-nr)"
+                      : rc == -EPERM || rc == -ENOSYS
+                          ? " (io_uring is off on this host: kernel.io_uring_disabled or a "
+                            "seccomp filter; use ioengine=libaio)" : "");
             job_destroy (&j);
             return NULL;
         }
@@ -444,9 +735,9 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
 }
 
 void
-job_destroy (job_t **self_p)
+job_destroy (iojob_t **self_p)
 {
-    job_t *j = *self_p;
+    iojob_t *j = *self_p;
     if (!j)
         return;
     job_stop (j);
@@ -460,31 +751,36 @@ job_destroy (job_t **self_p)
             free (w->units[u].buf);
             free (w->units[u].engine_data);
         }
+        for (int t = 0; w->offsets && t < j->ntargets; t++)
+            offsets_destroy (&w->offsets[t]);
+        free (w->offsets);
         free (w->units);
-        free (w->seqpos);
         free (w->slot[0]);
         free (w->slot[1]);
     }
     for (int t = 0; t < j->ntargets && j->targets; t++)
         target_close (&j->targets[t]);
+    steadystate_destroy (&j->ss);
     free (j->workers);
     free (j->targets);
     free (j->region_start);
-    free (j->region_blocks);
+    free (j->region_units);
     free (j);
     *self_p = NULL;
 }
 
-uint64_t job_run (const job_t *self) { return self->run; }
-uint32_t job_step (const job_t *self) { return self->step; }
-int job_ntargets (const job_t *self) { return self->ntargets; }
-const char *job_target_path (const job_t *self, int i) { return self->targets[i].path; }
+uint64_t job_run (const iojob_t *self) { return self->run; }
+uint32_t job_step (const iojob_t *self) { return self->step; }
+int job_ntargets (const iojob_t *self) { return self->ntargets; }
+const char *job_target_path (const iojob_t *self, int i) { return self->targets[i].path; }
+bool job_steady (const iojob_t *self) { return self->steady; }
+void job_set_histograms (iojob_t *self, bool on) { self->histograms = on; }
 
 int
-job_start (job_t *self, uint64_t mono_start)
+job_start (iojob_t *self, uint64_t mono_start)
 {
-    self->mono_start = mono_start;
-    self->measure_start = mono_start + self->ramp_ns;
+    self->mono_start = mono_start + self->startdelay_ns;
+    self->measure_start = self->mono_start + self->ramp_ns;
     self->measure_end = self->runtime_ns ? self->measure_start + self->runtime_ns : UINT64_MAX;
     for (int i = 0; i < self->nworkers; i++) {
         worker_t *w = &self->workers[i];
@@ -499,17 +795,16 @@ job_start (job_t *self, uint64_t mono_start)
 }
 
 void
-job_stop (job_t *self)
+job_stop (iojob_t *self)
 {
     atomic_store (&self->stop, true);
 }
 
 int
-job_collect (job_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start, uint64_t *t_end)
+job_collect (iojob_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start, uint64_t *t_end)
 {
     uint32_t k = self->next_collect;
     int ncontrib = 0;
-    uint64_t last_end = 0;
     bool all_finished = true;
     for (int i = 0; i < self->nworkers; i++) {
         worker_t *w = &self->workers[i];
@@ -522,8 +817,6 @@ job_collect (job_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start, ui
             return 0;
         if (atomic_load_explicit (&w->published, memory_order_acquire) > k)
             ncontrib++;
-        if (w->end_mono > last_end)
-            last_end = w->end_mono;
     }
     if (ncontrib == 0)
         return -1;
@@ -532,10 +825,8 @@ job_collect (job_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start, ui
             all_finished = false;
 
     int nd = self->ntargets * 2;
-    for (int d = 0; d < nd; d++) {
-        out[d].ops = out[d].bytes = out[d].errors = 0;
-        histogram_reset (&out[d].hist);
-    }
+    for (int d = 0; d < nd; d++)
+        dir_stats_reset (&out[d]);
     uint64_t wend = 0;
     for (int i = 0; i < self->nworkers; i++) {
         worker_t *w = &self->workers[i];
@@ -543,12 +834,8 @@ job_collect (job_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start, ui
             continue;
         dir_stats_t *slot = w->slot[k % 2];
         for (int d = 0; d < nd; d++) {
-            out[d].ops += slot[d].ops;
-            out[d].bytes += slot[d].bytes;
-            out[d].errors += slot[d].errors;
-            histogram_merge (&out[d].hist, &slot[d].hist);
-            slot[d].ops = slot[d].bytes = slot[d].errors = 0;
-            histogram_reset (&slot[d].hist);
+            dir_stats_merge (&out[d], &slot[d]);
+            dir_stats_reset (&slot[d]);
         }
         if (w->end_mono > wend)
             wend = w->end_mono;
@@ -561,11 +848,26 @@ job_collect (job_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start, ui
     if (all_finished && wend && wend < *t_end)
         *t_end = wend > *t_start ? wend : *t_start;
     self->next_collect = k + 1;
+
+    if (self->ss && !self->steady && *t_end > *t_start) {
+        uint64_t ops = 0, bytes = 0;
+        for (int d = 0; d < nd; d++) {
+            ops += out[d].ops;
+            bytes += out[d].bytes;
+        }
+        double secs = (double) (*t_end - *t_start) / 1e9;
+        if (steadystate_add (self->ss, (double) ops / secs, (double) bytes / secs)) {
+            self->steady = true;
+            log_info ("job '%s': steady state reached (criterion %g); stopping", self->name,
+                      steadystate_criterion (self->ss));
+            job_stop (self);
+        }
+    }
     return 1;
 }
 
 uint64_t
-job_actual_start (const job_t *self)
+job_actual_start (const iojob_t *self)
 {
     uint64_t first = 0;
     for (int i = 0; i < self->nworkers; i++) {
@@ -576,8 +878,22 @@ job_actual_start (const job_t *self)
     return first;
 }
 
+uint64_t
+job_elapsed (const iojob_t *self)
+{
+    uint64_t last = 0;
+    for (int i = 0; i < self->nworkers; i++) {
+        if (!atomic_load_explicit (&self->workers[i].finished, memory_order_acquire))
+            return 0;
+        if (self->workers[i].end_mono > last)
+            last = self->workers[i].end_mono;
+    }
+    uint64_t first = job_actual_start (self);
+    return last > first ? last - first : 0;
+}
+
 const char *
-job_error (const job_t *self)
+job_error (const iojob_t *self)
 {
     for (int i = 0; i < self->nworkers; i++)
         if (atomic_load_explicit (&self->workers[i].finished, memory_order_acquire)

@@ -20,46 +20,67 @@
 #include "message.h"
 #include "targets.h"
 
-typedef struct job job_t;
+typedef struct job iojob_t;   /* not jobfile.h's job_t: that is the parsed job */
 
+/* One direction of one target over one interval (or a whole step).
+   Latencies as fio splits them: slat from preparing an I/O to its
+   submission returning, clat from there to its completion being reaped,
+   lat the sum (clat is the figure reported by default, as in fio). */
 typedef struct {
     uint64_t ops, bytes, errors;
-    histogram_t hist;
+    histogram_t slat, clat, lat;
 } dir_stats_t;
+
+/* Resets counters and histograms.  Can't fail. */
+void dir_stats_reset (dir_stats_t *d);
+/* Adds src into dst.  Can't fail. */
+void dir_stats_merge (dir_stats_t *dst, const dir_stats_t *src);
 
 /* Creates a job from a validated JobSpec: resolves every filename against the
    policy and opens it; allocates workers.  Returns NULL with a reason in err
    (the REFUSED reason) on any failure. */
-job_t *job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step,
+iojob_t *job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step,
                 const target_policy_t *pol, char *err, size_t errlen);
 
 /* Stops workers (if started), closes targets, frees, NULLs *self_p. */
-void job_destroy (job_t **self_p);
+void job_destroy (iojob_t **self_p);
 
-uint64_t job_run (const job_t *self);
-uint32_t job_step (const job_t *self);
-int job_ntargets (const job_t *self);
-const char *job_target_path (const job_t *self, int i);
+uint64_t job_run (const iojob_t *self);
+uint32_t job_step (const iojob_t *self);
+int job_ntargets (const iojob_t *self);
+const char *job_target_path (const iojob_t *self, int i);
 
 /* Starts the workers; they sleep until mono_start, then run.  Returns 0 or
    -errno (threads could not be created; the job is then stopped). */
-int job_start (job_t *self, uint64_t mono_start);
+int job_start (iojob_t *self, uint64_t mono_start);
 
 /* Asks the workers to stop at their next completion (abort). */
-void job_stop (job_t *self);
+void job_stop (iojob_t *self);
+
+/* Turns latency recording off (counting only): for measuring what the
+   histograms cost.  Call before job_start. */
+void job_set_histograms (iojob_t *self, bool on);
+
+/* True once the job's steadystate= criterion was met (the job then ended
+   early, as fio's does). */
+bool job_steady (const iojob_t *self);
+
+/* Wall time from the first worker's start to the last one's end, in ns
+   (0 while running). */
+uint64_t job_elapsed (const iojob_t *self);
 
 /* If every worker has published interval k (the next uncollected one),
    merges them into out[target][dir] (ntargets x 2 entries, reset first),
    marks k consumed, fills *seq, *t_start_mono and *t_end_mono and returns 1.
    Returns 0 when not ready yet.  Returns -1 when the job has ended and all
    its intervals were collected. */
-int job_collect (job_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start_mono,
+int job_collect (iojob_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start_mono,
                  uint64_t *t_end_mono);
 
 /* Monotonic time at which the first worker actually began I/O (0 = not yet). */
-uint64_t job_actual_start (const job_t *self);
+uint64_t job_actual_start (const iojob_t *self);
 
 /* First error that stopped a worker ("" when none). */
-const char *job_error (const job_t *self);
+const char *job_error (const iojob_t *self);
 
 #endif

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "histogram.h"
 #include "job.h"
+#include "local.h"
 #include "log.h"
 #include "message.h"
 #include "targets.h"
@@ -57,7 +58,7 @@ typedef struct {
     uint64_t delay;
 
     /* the step in hand */
-    job_t *job;
+    iojob_t *job;
     bool running;
     uint64_t mono_ref, real_ref;            /* one instant on both clocks */
     dir_stats_t *totals;                    /* ntargets * 2 */
@@ -67,7 +68,7 @@ typedef struct {
     Iofleet__TargetSample *samples;         /* ntargets */
     Iofleet__TargetSample **sample_ptrs;    /* ntargets */
     Iofleet__DirStats *dirs;                /* ntargets * 2 */
-    uint8_t *hist_bufs;                     /* ntargets * 2 * HIST_WIRE_MAX */
+    uint8_t *hist_bufs;                     /* ntargets * 2 * 3 * HIST_WIRE_MAX */
     uint32_t nsnapshots;
     spooled_t *spool;
     size_t nspool, capspool;
@@ -80,6 +81,7 @@ usage (FILE *f)
 {
     fprintf (f,
 "usage: iofleet-agent --controller tcp://HOST:PORT [options]\n"
+"       iofleet-agent run JOBFILE [--output-format text|json|json+]\n"
 "\n"
 "Runs fio-style workloads that an iofleet controller sends, on this host's\n"
 "targets, and streams latency histograms back.  The agent connects out; it\n"
@@ -96,7 +98,11 @@ usage (FILE *f)
 "  --workdir DIR          relative filenames of a plan resolve inside DIR, and\n"
 "                         DIR is allowed (files there are created as needed)\n"
 "  --verbose              log debug messages\n"
-"  --help, --version\n");
+"  --help, --version\n"
+"\n"
+"iofleet-agent run JOBFILE runs a job file on this host alone, with no\n"
+"controller, and prints fio-like text or fio-compatible JSON (see\n"
+"iofleet-agent run --help).\n");
 }
 
 /* Sends one envelope.  Returns 0 or -1 (logged). */
@@ -295,7 +301,7 @@ on_prepare (agent_t *a, const Iofleet__Prepare *p)
     a->samples = calloc ((size_t) nt, sizeof *a->samples);
     a->sample_ptrs = calloc ((size_t) nt, sizeof *a->sample_ptrs);
     a->dirs = calloc ((size_t) nt * 2, sizeof *a->dirs);
-    a->hist_bufs = malloc ((size_t) nt * 2 * HIST_WIRE_MAX);
+    a->hist_bufs = malloc ((size_t) nt * 2 * 3 * HIST_WIRE_MAX);
     if (!a->totals || !a->interval || !a->samples || !a->sample_ptrs || !a->dirs
         || !a->hist_bufs) {
         drop_job (a);
@@ -369,10 +375,15 @@ fill_samples (agent_t *a, dir_stats_t *st, int nt, bool with_hist)
             ds->bytes = st[i].bytes;
             ds->errors = st[i].errors;
             if (with_hist) {
-                uint8_t *buf = a->hist_bufs + (size_t) i * HIST_WIRE_MAX;
-                int n = histogram_encode (&st[i].hist, buf, HIST_WIRE_MAX);
-                ds->histogram.data = buf;
-                ds->histogram.len = n > 0 ? (size_t) n : 0;
+                const histogram_t *h[3] = { &st[i].clat, &st[i].slat, &st[i].lat };
+                ProtobufCBinaryData *b[3] = { &ds->histogram, &ds->slat_histogram,
+                                              &ds->lat_histogram };
+                for (int k = 0; k < 3; k++) {
+                    uint8_t *buf = a->hist_bufs + ((size_t) i * 3 + (size_t) k) * HIST_WIRE_MAX;
+                    int n = histogram_encode (h[k], buf, HIST_WIRE_MAX);
+                    b[k]->data = buf;
+                    b[k]->len = n > 0 ? (size_t) n : 0;
+                }
             }
         }
         sample->read = &a->dirs[t * 2];
@@ -601,6 +612,8 @@ parse_args (agent_t *a, int argc, char **argv)
 int
 main (int argc, char **argv)
 {
+    if (argc >= 2 && strcmp (argv[1], "run") == 0)
+        return local_run (argc - 1, argv + 1);
     static agent_t agent;
     agent_t *a = &agent;
     int rc = parse_args (a, argc, argv);

@@ -39,7 +39,9 @@ usage (FILE *f)
 "                                         --wait shows progress and a summary,\n"
 "                                         exit 0 only if the run is complete\n"
 "  runs [--json]                          runs and their status\n"
-"  report RUN [--format text|json]        a run's full report\n"
+"  report RUN [--format FMT]              a run's full report; FMT: text, json,\n"
+"                                         fio-json or fio-json+ (fio's format,\n"
+"                                         one job per step and agent)\n"
 "  demo [--agents N] [--keep] [--dir DIR] a local controller and N agents on\n"
 "                                         temporary files, the demo plan, a report\n"
 "\n"
@@ -184,17 +186,19 @@ cmd_plan (int argc, char **argv)
     return 2;
 }
 
+/* format: "text", "json", "fio-json" or "fio-json+". */
 static int
-report_to (FILE *f, long long run, bool json)
+report_to (FILE *f, long long run, const char *format)
 {
-    json_t *r = call (json_pack ("{s:s, s:I}", "cmd", "report", "run", (json_int_t) run),
-                      REPORT_TIMEOUT_MS);
+    bool text = strcmp (format, "text") == 0;
+    json_t *r = call (json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) run,
+                                 "format", text ? "json" : format), REPORT_TIMEOUT_MS);
     if (!r)
         return -1;
-    if (json)
-        print_json (r);
-    else
+    if (text)
         text_report (f, r);
+    else
+        print_json (r);
     json_decref (r);
     return 0;
 }
@@ -295,18 +299,18 @@ static int
 cmd_report (int argc, char **argv)
 {
     long long run = 0;
-    bool json = false;
+    const char *format = "text";
     for (int i = 1; i < argc; i++) {
         if (strcmp (argv[i], "--format") == 0 && i + 1 < argc) {
-            const char *fmt = argv[++i];
-            if (strcmp (fmt, "json") == 0)
-                json = true;
-            else if (strcmp (fmt, "text") != 0) {
-                fprintf (stderr, "iofleet report: --format '%s': use text or json\n", fmt);
+            format = argv[++i];
+            if (strcmp (format, "json") && strcmp (format, "text") && strcmp (format, "fio-json")
+                && strcmp (format, "fio-json+")) {
+                fprintf (stderr, "iofleet report: --format '%s': use text, json, fio-json or "
+                         "fio-json+\n", format);
                 return 2;
             }
         } else if (strcmp (argv[i], "--json") == 0)
-            json = true;
+            format = "json";
         else if (run == 0 && argv[i][0] != '-') {
             uint64_t v;
             if (parse_u64 (argv[i], 1, INT64_MAX, &v)) {
@@ -324,7 +328,7 @@ cmd_report (int argc, char **argv)
         fprintf (stderr, "iofleet report: which run? e.g. iofleet report 3 (see iofleet runs)\n");
         return 2;
     }
-    return report_to (stdout, run, json) ? 1 : 0;
+    return report_to (stdout, run, format) ? 1 : 0;
 }
 
 int

@@ -12,9 +12,10 @@
         strip_blank_end() cuts every line at the first of them; the HOWTO
         only mentions whole-line comments);
       - option names are case-sensitive (fio matches them with strcmp);
-      - only fio's "set" options (time_based, group_reporting, stonewall)
-        may be written bare: fio rejects a bare `direct` with "Option
-        direct requires an argument", and so do we;
+      - only fio's "set" options (time_based, group_reporting, stonewall,
+        norandommap, new_group, zero_buffers) may be written bare: fio
+        rejects a bare `direct` or `randrepeat` with "Option direct
+        requires an argument", and so do we;
       - fio takes any section whose untrimmed name starts with "global"
         as a [global]; we take "[global]" (trailing blanks allowed) and
         refuse the names where the two rules disagree ("[global-x]",
@@ -24,14 +25,33 @@
     suffix as a power of 1024, so 4k = 4kB = 4KiB = 4096; see
     job_parse_size.
 
-    Integer options (iodepth, numjobs, rwmix*) go through the size parser
-    like they do in fio, so iodepth=0x20 and numjobs=1k are accepted.
+    Integer options (iodepth, numjobs, rwmix*, rate_iops, randseed, ...) go
+    through the size parser like they do in fio, so iodepth=0x20 and
+    numjobs=1k are accepted.
+
+    Per-direction options (bs, bsrange, bssplit, rate_iops) take fio's
+    "READS,WRITES[,TRIMS]" form: an empty part leaves that direction as it
+    was (bs=,8k sets writes only), and the last part, when no comma follows
+    it, also applies to the directions after it (bs=4k sets both, bs=4k,
+    reads only).  A trim value is refused, as iofleet does not trim.  fio
+    also splits bs= and rate_iops= at ':' and '-' (bs=4k-8k is reads 4k,
+    writes 8k, not a range); we refuse those spellings as too easy to
+    misread.
+
+    Where fio would silently change or drop what the file says (bssplit's
+    64-entry cap, an empty bssplit entry ending the list, a percentage over
+    100 clamped, garbage after a number), we refuse instead.  Where the
+    file leaves something to fio's defaults, the job gets fio's value:
+    iodepth_batch_submit=0 is the iodepth (fio's HOWTO: "If it is set to 0
+    the iodepth value will be used"), and ss_dur= without steadystate=
+    gets fio's default criterion iops_slope:0.01%.
 */
 #include "jobfile.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,25 +60,29 @@
 
 #define JOBFILE_MAX_BYTES   (1u << 20)      /* jobfile_load refuses more */
 #define SHOW                80              /* value bytes quoted in messages */
+#define FIO_PCT_LIST_MAX    20              /* fio's FIO_IO_U_LIST_MAX_LEN */
+#define THINKTIME_MAX_US    4294967295ull   /* fio keeps thinktime in a 32-bit
+                                               count of microseconds */
+#define ENGINES_SUPPORTED   "libaio, io_uring, psync, null"
 
 /* Real fio options (from fio's HOWTO, including aliases and engine
    options) that iofleet does not implement yet.  Sorted with strcmp for
-   bsearch; the options iofleet does implement are not listed. */
+   bsearch (jobfile_parse checks); the options iofleet does implement are
+   not listed. */
 static const char *const s_fio_only[] = {
     "allow_file_create", "allow_mounted_write", "allrandrepeat", "arguments",
     "ba", "bindname", "block_error_percentiles", "blockalign",
-    "blocksize_range", "blocksize_unaligned", "bs_is_seq_rand",
-    "bs_unaligned", "bsrange", "bssplit", "buffer_compress_chunk",
-    "buffer_compress_percentage", "buffer_pattern", "busy_poll",
+    "blocksize_unaligned", "bs_is_seq_rand", "bs_unaligned",
+    "buffer_compress_chunk", "buffer_pattern", "busy_poll",
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete",
     "cgroup_weight", "chunk_size", "clat_percentiles", "clientname",
     "clocksource", "clustername", "cmd_type", "cmdprio", "cmdprio_bssplit",
     "cmdprio_class", "cmdprio_percentage", "conf", "cont",
     "continue_on_error", "cpuchunks", "cpuload", "cpumask", "cpumode",
-    "cpus_allowed", "cpus_allowed_policy", "create_fsync", "create_on_open",
-    "create_only", "create_serialize", "cuda_io", "dedupe_global",
-    "dedupe_mode", "dedupe_percentage", "dedupe_working_set_percentage",
-    "description", "direct_write_to_pmem", "directory", "disable_bw",
+    "cpus_allowed_policy", "create_fsync", "create_on_open", "create_only",
+    "create_serialize", "cuda_io", "dedupe_global", "dedupe_mode",
+    "dedupe_percentage", "dedupe_working_set_percentage", "description",
+    "direct_write_to_pmem", "directory", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat",
     "disk_util", "do_verify", "donorname", "end_fsync", "error_dump",
     "exec_postrun", "exec_prerun", "exit_on_io_done", "exit_what", "exitall",
@@ -74,11 +98,10 @@ static const char *const s_fio_only[] = {
     "http_swift_auth_token", "http_user", "http_verbose", "https",
     "hugepage-size", "ignore_error", "ignore_zone_limits", "inplace",
     "interface", "invalidate", "io_limit", "io_size", "io_submit_mode",
-    "iodepth_batch", "iodepth_batch_complete", "iodepth_batch_complete_max",
-    "iodepth_batch_complete_min", "iodepth_batch_submit", "iodepth_low",
-    "iomem", "iomem_align", "iopsavgtime", "ioscheduler",
-    "job_max_open_zones", "kb_base", "lat_percentiles", "latency_percentile",
-    "latency_run", "latency_target", "latency_window", "libblkio_driver",
+    "iodepth_batch_complete_max", "iodepth_low", "iomem", "iomem_align",
+    "iopsavgtime", "ioscheduler", "job_max_open_zones", "kb_base",
+    "lat_percentiles", "latency_percentile", "latency_run", "latency_target",
+    "latency_window", "libblkio_driver",
     "libblkio_force_enable_completion_eventfd", "libblkio_num_entries",
     "libblkio_path", "libblkio_pre_connect_props", "libblkio_pre_start_props",
     "libblkio_queue_size", "libblkio_vectored", "libblkio_wait_mode",
@@ -89,26 +112,23 @@ static const char *const s_fio_only[] = {
     "log_prio", "log_store_compressed", "log_unix_epoch", "loops",
     "max_latency", "max_open_zones", "mem", "mem_align",
     "merge_blktrace_file", "merge_blktrace_iters", "merge_blktrace_scalars",
-    "mss", "namenode", "new_group", "nfs_url", "nice", "nodelay",
-    "nonvectored", "norandommap", "nowait", "nrfiles", "numa_cpu_nodes",
-    "numa_mem_policy", "number_ios", "object_class", "offset_align",
-    "offset_increment", "opendir", "openfiles", "overwrite", "per_job_logs",
-    "percentage_random", "percentile_list", "pingpong", "pool", "port",
-    "pre_read", "prio", "prioclass", "profile", "program", "proto",
-    "protocol", "random_distribution", "random_generator", "randrepeat",
-    "randseed", "rate", "rate_cycle", "rate_ignore_thinktime", "rate_iops",
-    "rate_iops_min", "rate_min", "rate_process", "rbdname", "read_beyond_wp",
-    "read_iolog", "read_iolog_chunked", "readfua", "refill_buffers",
-    "registerfiles", "replay_align", "replay_no_stall", "replay_redirect",
-    "replay_scale", "replay_skip", "replay_time_scale", "rw_sequencer",
-    "rwmixcycle", "scramble_buffers", "serialize_overlap", "serverip",
-    "sg_write_mode", "significant_figures", "skip_bad", "slat_percentiles",
-    "softrandommap", "sqthread_poll", "sqthread_poll_cpu", "ss", "ss_dur",
-    "ss_ramp", "startdelay", "stat_type", "stats", "std_redirect",
-    "steadystate", "steadystate_duration", "steadystate_ramp_time",
-    "stream_id", "sync", "sync_file_range", "thinktime", "thinktime_blocks",
-    "thinktime_blocks_type", "thinktime_iotime", "thinktime_spin", "thread",
-    "touch_objects", "trim_backlog", "trim_backlog_batch", "trim_percentage",
+    "mss", "namenode", "nfs_url", "nice", "nodelay", "nonvectored", "nowait",
+    "nrfiles", "numa_cpu_nodes", "numa_mem_policy", "number_ios",
+    "object_class", "offset_align", "offset_increment", "opendir",
+    "openfiles", "overwrite", "per_job_logs", "percentage_random", "pingpong",
+    "pool", "port", "pre_read", "prio", "prioclass", "profile", "program",
+    "proto", "protocol", "random_generator", "rate", "rate_cycle",
+    "rate_ignore_thinktime", "rate_iops_min", "rate_min", "rate_process",
+    "rbdname", "read_beyond_wp", "read_iolog", "read_iolog_chunked",
+    "readfua", "refill_buffers", "registerfiles", "replay_align",
+    "replay_no_stall", "replay_redirect", "replay_scale", "replay_skip",
+    "replay_time_scale", "rw_sequencer", "rwmixcycle", "scramble_buffers",
+    "serialize_overlap", "serverip", "sg_write_mode", "significant_figures",
+    "skip_bad", "slat_percentiles", "softrandommap", "sqthread_poll",
+    "sqthread_poll_cpu", "stat_type", "stats", "std_redirect", "stream_id",
+    "sync", "sync_file_range", "thinktime_blocks", "thinktime_blocks_type",
+    "thinktime_iotime", "thinktime_spin", "thread", "touch_objects",
+    "trim_backlog", "trim_backlog_batch", "trim_percentage",
     "trim_verify_zero", "ttl", "uid", "unified_rw_reporting",
     "unique_filename", "unit_base", "unlink", "unlink_each_loop", "uri",
     "userspace_reap", "verb", "verify", "verify_async", "verify_async_cpus",
@@ -118,20 +138,23 @@ static const char *const s_fio_only[] = {
     "write_barrier", "write_bw_log", "write_hint", "write_hist_log",
     "write_iolog", "write_iops_log", "write_lat_log", "writefua",
     "xnvme_admin", "xnvme_async", "xnvme_dev_nsid", "xnvme_dev_subnqn",
-    "xnvme_iovec", "xnvme_mem", "xnvme_sync", "zero_buffers",
-    "zone_reset_frequency", "zone_reset_threshold", "zonecapacity",
-    "zonemode", "zonerange", "zonesize", "zoneskip",
+    "xnvme_iovec", "xnvme_mem", "xnvme_sync", "zone_reset_frequency",
+    "zone_reset_threshold", "zonecapacity", "zonemode", "zonerange",
+    "zonesize", "zoneskip",
 };
 
-/* fio's I/O engines other than libaio, to tell "not yet" from "no such". */
+/* The I/O engines iofleet runs. */
+static const char *const s_engines[] = { "libaio", "io_uring", "psync", "null" };
+
+/* fio's other I/O engines, to tell "not yet" from "no such". */
 static const char *const s_fio_engines[] = {
     "binject", "cpuio", "dev-dax", "dfs", "e4defrag", "exec", "falloc",
     "filecreate", "filedelete", "filestat", "ftruncate", "gfapi",
     "gfapi_async", "guasi", "http", "ime_aio", "ime_psync", "ime_psyncv",
-    "io_uring", "io_uring_cmd", "libblkio", "libcufile", "libhdfs",
+    "io_uring_cmd", "libblkio", "libcufile", "libhdfs",
     "libiscsi", "libpmem", "librpma_apm_client", "librpma_apm_server",
     "librpma_gpspm_client", "librpma_gpspm_server", "libzbc", "mmap", "mtd",
-    "nbd", "net", "netsplice", "nfs", "null", "pmemblk", "posixaio", "psync",
+    "nbd", "net", "netsplice", "nfs", "pmemblk", "posixaio",
     "pvsync", "pvsync2", "rados", "rbd", "rdma", "sg", "solarisaio",
     "splice", "sync", "syslet-rw", "vsync", "windowsaio", "xnvme",
 };
@@ -153,15 +176,28 @@ static const struct {
 };
 #define RW_SUPPORTED "read, write, randread, randwrite, rw, readwrite, randrw"
 
+static const struct {
+    const char *name;
+    job_ss_t mode;
+} s_ss_modes[] = {
+    { "iops", JOB_SS_IOPS },    { "iops_slope", JOB_SS_IOPS_SLOPE },
+    { "bw", JOB_SS_BW },        { "bw_slope", JOB_SS_BW_SLOPE },
+};
+#define SS_SUPPORTED "iops, iops_slope, bw, bw_slope"
+
 typedef enum {
     OPT_IOENGINE, OPT_DIRECT, OPT_BUFFERED, OPT_RW, OPT_RWMIXREAD,
-    OPT_RWMIXWRITE, OPT_BS, OPT_IODEPTH, OPT_NUMJOBS, OPT_SIZE, OPT_OFFSET,
-    OPT_FILENAME, OPT_RUNTIME, OPT_TIME_BASED, OPT_RAMP_TIME,
-    OPT_GROUP_REPORTING, OPT_STONEWALL, OPT_NAME,
+    OPT_RWMIXWRITE, OPT_BS, OPT_BSRANGE, OPT_BSSPLIT, OPT_IODEPTH,
+    OPT_BATCH_SUBMIT, OPT_BATCH_COMPLETE, OPT_NUMJOBS, OPT_SIZE, OPT_OFFSET,
+    OPT_FILENAME, OPT_RUNTIME, OPT_TIME_BASED, OPT_RAMP_TIME, OPT_STARTDELAY,
+    OPT_RATE_IOPS, OPT_THINKTIME, OPT_RANDREPEAT, OPT_RANDSEED,
+    OPT_NORANDOMMAP, OPT_RANDOM_DIST, OPT_PERCENTILES, OPT_CPUS,
+    OPT_GROUP_REPORTING, OPT_STONEWALL, OPT_NEW_GROUP, OPT_SS, OPT_SS_DUR,
+    OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME,
 } opt_id_t;
 
-/* The options iofleet implements.  `bare` marks fio's "set" options, the
-   only ones fio lets you write without '='. */
+/* The options iofleet implements, with fio's aliases.  `bare` marks
+   fio's "set" options, the only ones fio lets you write without '='. */
 static const struct {
     const char *name;
     opt_id_t id;
@@ -176,7 +212,14 @@ static const struct {
     { "rwmixwrite", OPT_RWMIXWRITE, false },
     { "bs", OPT_BS, false },
     { "blocksize", OPT_BS, false },
+    { "bsrange", OPT_BSRANGE, false },
+    { "blocksize_range", OPT_BSRANGE, false },
+    { "bssplit", OPT_BSSPLIT, false },
     { "iodepth", OPT_IODEPTH, false },
+    { "iodepth_batch_submit", OPT_BATCH_SUBMIT, false },
+    { "iodepth_batch", OPT_BATCH_SUBMIT, false },
+    { "iodepth_batch_complete_min", OPT_BATCH_COMPLETE, false },
+    { "iodepth_batch_complete", OPT_BATCH_COMPLETE, false },
     { "numjobs", OPT_NUMJOBS, false },
     { "size", OPT_SIZE, false },
     { "offset", OPT_OFFSET, false },
@@ -184,9 +227,27 @@ static const struct {
     { "runtime", OPT_RUNTIME, false },
     { "time_based", OPT_TIME_BASED, true },
     { "ramp_time", OPT_RAMP_TIME, false },
+    { "startdelay", OPT_STARTDELAY, false },
+    { "rate_iops", OPT_RATE_IOPS, false },
+    { "thinktime", OPT_THINKTIME, false },
+    { "randrepeat", OPT_RANDREPEAT, false },
+    { "randseed", OPT_RANDSEED, false },
+    { "norandommap", OPT_NORANDOMMAP, true },
+    { "random_distribution", OPT_RANDOM_DIST, false },
+    { "percentile_list", OPT_PERCENTILES, false },
+    { "cpus_allowed", OPT_CPUS, false },
     { "group_reporting", OPT_GROUP_REPORTING, true },
     { "stonewall", OPT_STONEWALL, true },
     { "wait_for_previous", OPT_STONEWALL, true },
+    { "new_group", OPT_NEW_GROUP, true },
+    { "steadystate", OPT_SS, false },
+    { "ss", OPT_SS, false },
+    { "steadystate_duration", OPT_SS_DUR, false },
+    { "ss_dur", OPT_SS_DUR, false },
+    { "steadystate_ramp_time", OPT_SS_RAMP, false },
+    { "ss_ramp", OPT_SS_RAMP, false },
+    { "buffer_compress_percentage", OPT_COMPRESS, false },
+    { "zero_buffers", OPT_ZERO_BUFFERS, true },
     { "name", OPT_NAME, false },
 };
 
@@ -194,12 +255,21 @@ static const struct {
 
 /* A job's options plus where the ones that the end-of-section checks
    complain about were set, so the message can point at that line (which
-   may be in a [global] section above the job). */
+   may be in a [global] section above the job).  Index 0 is reads, 1
+   writes; a line of 0 means "never set" (the default). */
 typedef struct {
     job_t job;
-    int bs_line;
+    int bs_line[2];
+    int bsrange_line[2];
+    int bssplit_line[2];
     int direct_line;
     int time_based_line;
+    int batch_submit_line;
+    const char *batch_submit_key;   /* the name used (iodepth_batch, ...) */
+    int batch_complete_line;
+    const char *batch_complete_key;
+    int ss_line;
+    const char *ss_key;
 } opts_t;
 
 typedef struct {
@@ -207,6 +277,8 @@ typedef struct {
     char *err;
     size_t errlen;
 } parser_t;
+
+static const char *const s_dir_name[2] = { "reads", "writes" };
 
 
 /* Writes "NAME:LINE: message" (or "NAME: message" when line is 0) into
@@ -275,6 +347,16 @@ s_is_fio_only (const char *name)
                     sizeof (s_fio_only[0]), s_cmp_name) != NULL;
 }
 
+/* True if s_fio_only is strictly sorted, as bsearch needs.  Can't fail. */
+static bool
+s_fio_only_sorted (void)
+{
+    for (size_t i = 1; i < NELEM (s_fio_only); i++)
+        if (strcmp (s_fio_only[i - 1], s_fio_only[i]) >= 0)
+            return false;
+    return true;
+}
+
 /* Index of the iofleet option called name, or -1.  Can't fail. */
 static int
 s_find_option (const char *name)
@@ -295,8 +377,112 @@ s_in_list (const char *s, const char *const *list, size_t n)
     return false;
 }
 
+/* Value of hex or decimal digit c in base, or -1.  Can't fail. */
+static int
+s_digit (char c, unsigned base)
+{
+    int d = -1;
+    if (c >= '0' && c <= '9')
+        d = c - '0';
+    else if (base == 16 && s_lower (c) >= 'a' && s_lower (c) <= 'f')
+        d = s_lower (c) - 'a' + 10;
+    return d >= 0 && (unsigned) d < base ? d : -1;
+}
+
+/* Reads the leading digits of *s in base into *v and advances *s.
+   Returns 0, -EINVAL if there is no digit, -ERANGE if the number does not
+   fit in 64 bits (the digits are still consumed). */
+static int
+s_digits (const char **s, unsigned base, uint64_t *v)
+{
+    const char *c = *s;
+    uint64_t n = 0;
+    bool overflow = false;
+    int d;
+    if (s_digit (*c, base) < 0)
+        return -EINVAL;
+    for (; (d = s_digit (*c, base)) >= 0; c++) {
+        if (n > (UINT64_MAX - (uint64_t) d) / base)
+            overflow = true;
+        else
+            n = n * base + (uint64_t) d;
+    }
+    *s = c;
+    *v = n;
+    return overflow ? -ERANGE : 0;
+}
+
+/* Parses a plain decimal fraction ("99.9", "1", ".5", "2.") into *out:
+   no sign, exponent, blanks, hex, inf or nan.  Returns 0 or -EINVAL. */
+static int
+s_parse_decimal (const char *s, double *out)
+{
+    size_t digits = 0, dots = 0, len = 0;
+    for (const char *c = s; *c; c++, len++) {
+        if (*c >= '0' && *c <= '9')
+            digits++;
+        else if (*c == '.')
+            dots++;
+        else
+            return -EINVAL;
+    }
+    if (digits == 0 || dots > 1 || len > 64)
+        return -EINVAL;
+    /* The syntax is checked, so strtod can only stop early in a locale
+       whose decimal point is not '.'; the end check catches that. */
+    char *end;
+    double v = strtod (s, &end);
+    if (*end != '\0' || !isfinite (v))
+        return -EINVAL;
+    *out = v;
+    return 0;
+}
+
+/* Parses a time ("60", "60s", "2m", "500ms", "1h", "10us") into ns, a bare
+   number counting bare_ns each (fio: seconds for most options,
+   microseconds for thinktime); units are case-insensitive like fio's.
+   Returns 0, -EINVAL or -ERANGE. */
+static int
+s_parse_time_unit (const char *s, uint64_t bare_ns, uint64_t *out_ns)
+{
+    static const struct {
+        const char *unit;
+        uint64_t ns;
+    } units[] = {
+        { "s", 1000000000ull },     { "sec", 1000000000ull },
+        { "us", 1000ull },          { "usec", 1000ull },
+        { "ms", 1000000ull },       { "msec", 1000000ull },
+        { "m", 60000000000ull },    { "min", 60000000000ull },
+        { "h", 3600000000000ull },  { "d", 86400000000000ull },
+    };
+    if (!s || !out_ns)
+        return -EINVAL;
+    uint64_t v;
+    int rc = s_digits (&s, 10, &v);
+    if (rc == -EINVAL)
+        return rc;
+    char unit[8];
+    size_t len = strlen (s);
+    if (len >= sizeof (unit))
+        return -EINVAL;
+    for (size_t i = 0; i <= len; i++)
+        unit[i] = s_lower (s[i]);
+    uint64_t mult = 0;
+    if (len == 0)
+        mult = bare_ns;
+    for (size_t i = 0; i < NELEM (units) && !mult; i++)
+        if (strcmp (unit, units[i].unit) == 0)
+            mult = units[i].ns;
+    if (!mult)
+        return -EINVAL;
+    if (rc == -ERANGE || v > UINT64_MAX / mult)
+        return -ERANGE;
+    *out_ns = v * mult;
+    return 0;
+}
+
 /* The defaults of a job with no options: fio's, except that the engine is
-   libaio, the only one iofleet has.  Can't fail. */
+   libaio, the one iofleet prefers.  Can't fail. */
 static void
 s_opts_default (opts_t *o)
 {
@@ -305,9 +491,17 @@ s_opts_default (opts_t *o)
     o->job.direct = false;
     o->job.rw = JOB_RW_READ;
     o->job.rwmixread = 50;
-    o->job.bs = 4096;
+    o->job.bs[0] = o->job.bs[1] = 4096;
     o->job.iodepth = 1;
+    o->job.iodepth_batch_submit = 1;
+    o->job.iodepth_batch_complete_min = 1;
     o->job.numjobs = 1;
+    o->job.randrepeat = true;
+    o->job.random_distribution = JOB_DIST_RANDOM;
+    o->job.ss = JOB_SS_NONE;
+    o->batch_submit_key = "iodepth_batch_submit";
+    o->batch_complete_key = "iodepth_batch_complete_min";
+    o->ss_key = "steadystate";
 }
 
 /* Checks a job or section name: it ends up in reports and on the wire,
@@ -395,6 +589,25 @@ s_parse_duration (parser_t *p, int line, const char *key, const char *value,
     return 0;
 }
 
+/* Parses ss_dur= or ss_ramp=: a duration in whole seconds, as fio's
+   steady state takes one sample a second.  Returns 0, or -1 with the
+   error set. */
+static int
+s_parse_seconds (parser_t *p, int line, const char *key, const char *value,
+                 uint64_t *out_ns)
+{
+    uint64_t ns;
+    if (s_parse_duration (p, line, key, value, &ns))
+        return -1;
+    if (ns % 1000000000u != 0) {
+        s_error (p, line, "%s=%.*s is not a whole number of seconds (steady state "
+                 "takes one sample a second)", key, SHOW, value);
+        return -1;
+    }
+    *out_ns = ns;
+    return 0;
+}
+
 /* Parses size= or offset=: bytes, or N% of the target with N in
    pct_lo..pct_hi.  Sets one of *bytes / *pct and clears the other, so the
    later of size=1g and size=50% wins.  Returns 0, or -1 with the error
@@ -445,6 +658,561 @@ s_parse_size_or_pct (parser_t *p, int line, const char *key, const char *value,
     return 0;
 }
 
+/* Reports that part of value is "not a ..." (quoted) or "out of range"
+   (unquoted): "KEY='PART' what" when the part is the whole value, else
+   "KEY=VALUE: 'PART' what".  Can't fail. */
+static void
+s_part_error (parser_t *p, int line, const char *key, const char *value,
+              const char *part, bool quote, const char *what)
+{
+    const char *q = quote ? "'" : "";
+    if (strcmp (part, value) == 0)
+        s_error (p, line, "%s=%s%.*s%s %s", key, q, SHOW, value, q, what);
+    else
+        s_error (p, line, "%s=%.*s: %s%.*s%s %s", key, SHOW, value, q, SHOW, part, q, what);
+}
+
+/* Splits buf (a copy of value) in place into fio's per-direction parts,
+   "READS,WRITES[,TRIMS]" (see the top of this file), and points part[d]
+   at the text for each direction d that gets a value, NULL for the
+   others.  Returns 0, or -1 with the error set. */
+static int
+s_split_dirs (parser_t *p, int line, const char *key, const char *value,
+              char *buf, char *part[2])
+{
+    char *parts[3];
+    int n = 0;
+    for (char *c = buf;;) {
+        if (n == 3) {
+            s_error (p, line, "%s=%.*s has more than three comma-separated values "
+                     "(fio takes reads,writes,trims)", key, SHOW, value);
+            return -1;
+        }
+        parts[n++] = c;
+        char *comma = strchr (c, ',');
+        if (!comma)
+            break;
+        *comma = '\0';
+        c = comma + 1;
+    }
+    if (n == 3 && *parts[2]) {
+        s_error (p, line, "%s=%.*s: a third value (for trims) is not supported by iofleet yet",
+                 key, SHOW, value);
+        return -1;
+    }
+    part[0] = *parts[0] ? parts[0] : NULL;
+    part[1] = n > 1 ? (*parts[1] ? parts[1] : NULL) : part[0];
+    if (!part[0] && !part[1]) {
+        s_error (p, line, "%s=%.*s gives no value for reads or writes", key, SHOW, value);
+        return -1;
+    }
+    return 0;
+}
+
+/* Parses one block size of key=value (part is the text for one
+   direction, or one bound or entry).  Returns 0, or -1 with the error
+   set. */
+static int
+s_parse_bs_part (parser_t *p, int line, const char *key, const char *value,
+                 const char *part, uint32_t *out)
+{
+    uint64_t v;
+    int rc = job_parse_size (part, &v);
+    if (rc == -EINVAL) {
+        s_part_error (p, line, key, value, part, true,
+                      "is not a size (like 4k or 128k; allowed: 1 byte..64 MiB)");
+        return -1;
+    }
+    if (rc != 0 || v < 1 || v > JOB_MAX_BS) {
+        s_part_error (p, line, key, value, part, false,
+                      "is out of range (allowed: 1 byte..64 MiB)");
+        return -1;
+    }
+    *out = (uint32_t) v;
+    return 0;
+}
+
+/* Refuses fio's other separators of per-direction integer values, ':'
+   and '-' (a leading '-' is a minus sign, and not a number anyway).
+   Returns 0, or -1 with the error set. */
+static int
+s_refuse_colon_dash (parser_t *p, int line, const char *key, const char *value,
+                     const char *hint)
+{
+    if (strchr (value, ':') || (value[0] && strchr (value + 1, '-'))) {
+        s_error (p, line, "%s=%.*s: use ',' between the read and write values "
+                 "(fio would also split at ':' or '-'%s)", key, SHOW, value, hint);
+        return -1;
+    }
+    return 0;
+}
+
+/* Parses bsrange's "MIN-MAX" (or fio's "MIN:MAX"), swapping the bounds
+   when MIN is the larger like fio does.  part is modified.  Returns 0, or
+   -1 with the error set. */
+static int
+s_parse_range_part (parser_t *p, int line, const char *key, const char *value,
+                    char *part, uint32_t *min, uint32_t *max)
+{
+    char *sep = strchr (part, '-');
+    if (!sep)
+        sep = strchr (part, ':');
+    if (!sep) {
+        s_part_error (p, line, key, value, part, true,
+                      "is not a range of sizes (like 1k-16k)");
+        return -1;
+    }
+    *sep = '\0';
+    uint32_t a, b;
+    if (s_parse_bs_part (p, line, key, value, part, &a)
+    ||  s_parse_bs_part (p, line, key, value, sep + 1, &b))
+        return -1;
+    *min = a < b ? a : b;
+    *max = a < b ? b : a;
+    return 0;
+}
+
+/* Parses one direction of bssplit, "SIZE/PCT:SIZE/PCT...", part modified.
+   As in fio, an entry with no percentage (or 0) gets an equal share of
+   what the others leave; fio's integer division can leave a percent or
+   two unassigned, which fio's I/O loop ends up giving to the entry with
+   the largest share, so that is where it goes here (the last of equals),
+   and the shares always sum to 100.  Returns 0, or -1 with the error set. */
+static int
+s_parse_bssplit_part (parser_t *p, int line, const char *key, const char *value,
+                      char *part, job_bssplit_t *out, int *nout)
+{
+    job_bssplit_t e[JOB_BSSPLIT_MAX];
+    bool missing[JOB_BSSPLIT_MAX];
+    int n = 0, nmissing = 0;
+    uint32_t sum = 0;
+    for (char *c = part;;) {
+        char *colon = strchr (c, ':');
+        if (colon)
+            *colon = '\0';
+        if (*c == '\0') {
+            s_error (p, line, "%s=%.*s has an empty entry (entries are SIZE/PERCENT, "
+                     "separated by ':')", key, SHOW, value);
+            return -1;
+        }
+        if (n == JOB_BSSPLIT_MAX) {
+            s_error (p, line, "%s=%.*s has more than %d block sizes in one direction "
+                     "(fio's limit)", key, SHOW, value, JOB_BSSPLIT_MAX);
+            return -1;
+        }
+        char *slash = strchr (c, '/');
+        if (slash)
+            *slash = '\0';
+        if (s_parse_bs_part (p, line, key, value, c, &e[n].bs))
+            return -1;
+        uint32_t pct = 0;
+        if (slash && slash[1]) {
+            const char *d = slash + 1;
+            for (; *d >= '0' && *d <= '9'; d++)
+                if (pct <= 1000)
+                    pct = pct * 10 + (uint32_t) (*d - '0');
+            if (*d) {
+                s_error (p, line, "%s=%.*s: '%.*s' is not a percentage (like 4k/25)",
+                         key, SHOW, value, SHOW, slash + 1);
+                return -1;
+            }
+            if (pct > 100) {
+                s_error (p, line, "%s=%.*s: %.*s%% is more than 100%%",
+                         key, SHOW, value, SHOW, slash + 1);
+                return -1;
+            }
+        }
+        e[n].pct = pct;
+        missing[n] = pct == 0;      /* fio: "4k/0" is "4k/" */
+        nmissing += missing[n];
+        sum += pct;
+        n++;
+        if (!colon)
+            break;
+        c = colon + 1;
+    }
+    if (sum > 100) {
+        s_error (p, line, "%s=%.*s: the percentages add up to %u%%, more than 100%%",
+                 key, SHOW, value, sum);
+        return -1;
+    }
+    if (nmissing == 0 && sum != 100) {
+        s_error (p, line, "%s=%.*s: the percentages add up to %u%%, not 100%%",
+                 key, SHOW, value, sum);
+        return -1;
+    }
+    if (nmissing > 0) {
+        uint32_t share = (100 - sum) / (uint32_t) nmissing;
+        uint32_t left = (100 - sum) % (uint32_t) nmissing;
+        int largest = 0;
+        for (int i = 0; i < n; i++) {
+            if (missing[i])
+                e[i].pct = share;
+            if (e[i].pct >= e[largest].pct)
+                largest = i;
+        }
+        e[largest].pct += left;
+    }
+    memcpy (out, e, (size_t) n * sizeof (e[0]));
+    *nout = n;
+    return 0;
+}
+
+/* Parses one direction of rate_iops.  Returns 0, or -1 with the error
+   set. */
+static int
+s_parse_rate_part (parser_t *p, int line, const char *key, const char *value,
+                   const char *part, uint32_t *out)
+{
+    uint64_t v;
+    int rc = job_parse_size (part, &v);
+    if (rc == -EINVAL) {
+        s_part_error (p, line, key, value, part, true,
+                      "is not a number (allowed: 0..4294967295)");
+        return -1;
+    }
+    if (rc != 0 || v > UINT32_MAX) {
+        s_part_error (p, line, key, value, part, false,
+                      "is out of range (allowed: 0..4294967295)");
+        return -1;
+    }
+    *out = (uint32_t) v;
+    return 0;
+}
+
+/* Parses one of the per-direction options (bs, bsrange, bssplit,
+   rate_iops) into o, and notes the line of each direction it sets.
+   Nothing changes on error.  Returns 0, or -1 with the error set. */
+static int
+s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
+                 const char *value)
+{
+    if (id == OPT_BS
+    &&  s_refuse_colon_dash (p, line, key, value, "; bsrange= gives a range of sizes"))
+        return -1;
+    if (id == OPT_RATE_IOPS && s_refuse_colon_dash (p, line, key, value, ""))
+        return -1;
+    char *buf = strdup (value);
+    if (!buf) {
+        s_error (p, line, "out of memory");
+        return -1;
+    }
+    job_t *job = &o->job;
+    job_t next = *job;
+    char *part[2];
+    int rc = s_split_dirs (p, line, key, value, buf, part);
+    for (int d = 0; d < 2 && rc == 0; d++) {
+        if (!part[d])
+            continue;
+        if (d == 1 && part[1] == part[0]) {
+            /* One value for both: reads have it parsed already (and
+               bsrange and bssplit cut their text up as they go). */
+            if (id == OPT_BS)
+                next.bs[1] = next.bs[0];
+            else if (id == OPT_RATE_IOPS)
+                next.rate_iops[1] = next.rate_iops[0];
+            else if (id == OPT_BSRANGE) {
+                next.bsrange_min[1] = next.bsrange_min[0];
+                next.bsrange_max[1] = next.bsrange_max[0];
+            }
+            else {
+                memcpy (next.bssplit[1], next.bssplit[0], sizeof (next.bssplit[0]));
+                next.nbssplit[1] = next.nbssplit[0];
+            }
+            continue;
+        }
+        switch (id) {
+        case OPT_BS:
+            rc = s_parse_bs_part (p, line, key, value, part[d], &next.bs[d]);
+            break;
+        case OPT_BSRANGE:
+            rc = s_parse_range_part (p, line, key, value, part[d],
+                                     &next.bsrange_min[d], &next.bsrange_max[d]);
+            break;
+        case OPT_BSSPLIT:
+            rc = s_parse_bssplit_part (p, line, key, value, part[d],
+                                       next.bssplit[d], &next.nbssplit[d]);
+            break;
+        default:
+            rc = s_parse_rate_part (p, line, key, value, part[d], &next.rate_iops[d]);
+            break;
+        }
+    }
+    free (buf);
+    if (rc)
+        return -1;
+    *job = next;
+    for (int d = 0; d < 2; d++) {
+        if (!part[d])
+            continue;
+        if (id == OPT_BS)
+            o->bs_line[d] = line;
+        else if (id == OPT_BSRANGE)
+            o->bsrange_line[d] = line;
+        else if (id == OPT_BSSPLIT)
+            o->bssplit_line[d] = line;
+    }
+    return 0;
+}
+
+/* Parses random_distribution=: random, or zipf[:THETA] (fio's default
+   theta is 1.1; it must not be 1, and iofleet wants it above 0).
+   Returns 0, or -1 with the error set. */
+static int
+s_parse_distribution (parser_t *p, int line, const char *key, const char *value,
+                      job_t *job)
+{
+    static const char *const fio_only[] = { "pareto", "normal", "zoned", "zoned_abs" };
+    if (strchr (value, ',')) {
+        s_error (p, line, "%s=%.*s: separate read/write distributions are not supported "
+                 "by iofleet yet", key, SHOW, value);
+        return -1;
+    }
+    const char *colon = strchr (value, ':');
+    size_t baselen = colon ? (size_t) (colon - value) : strlen (value);
+    char base[16];
+    if (baselen < sizeof (base)) {
+        memcpy (base, value, baselen);
+        base[baselen] = '\0';
+    }
+    else
+        base[0] = '\0';
+    if (strcmp (base, "random") == 0) {
+        if (colon) {
+            s_error (p, line, "%s=%.*s: 'random' takes no parameter", key, SHOW, value);
+            return -1;
+        }
+        job->random_distribution = JOB_DIST_RANDOM;
+        job->zipf_theta = 0;
+        return 0;
+    }
+    if (strcmp (base, "zipf") == 0) {
+        double theta = 1.1;             /* fio's FIO_DEF_ZIPF */
+        if (colon) {
+            const char *arg = colon + 1;
+            if (strchr (arg, ':')) {
+                s_error (p, line, "%s=%.*s: fio's second zipf parameter (the center) is not "
+                         "supported by iofleet yet", key, SHOW, value);
+                return -1;
+            }
+            if (s_parse_decimal (arg, &theta)) {
+                s_error (p, line, "%s=%.*s: '%.*s' is not a number (like zipf:1.2)",
+                         key, SHOW, value, SHOW, arg);
+                return -1;
+            }
+        }
+        if (theta <= 0 || theta == 1.0) {
+            s_error (p, line, "%s=%.*s: the zipf theta must be above 0 and not 1",
+                     key, SHOW, value);
+            return -1;
+        }
+        job->random_distribution = JOB_DIST_ZIPF;
+        job->zipf_theta = theta;
+        return 0;
+    }
+    if (s_in_list (base, fio_only, NELEM (fio_only)))
+        s_error (p, line, "%s '%s' is not supported by iofleet yet (supported: random, zipf:THETA)",
+                 key, base);
+    else
+        s_error (p, line, "%s='%.*s' is not an fio random distribution (supported: random, "
+                 "zipf:THETA)", key, SHOW, value);
+    return -1;
+}
+
+/* Compares doubles for qsort.  Can't fail. */
+static int
+s_cmp_double (const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+/* Parses percentile_list=P:P:...: each in (0,100], at most fio's 20,
+   stored sorted.  Returns 0, or -1 with the error set. */
+static int
+s_parse_percentiles (parser_t *p, int line, const char *key, const char *value,
+                     job_t *job)
+{
+    double list[FIO_PCT_LIST_MAX];
+    int n = 0;
+    const char *c = value;
+    for (;;) {
+        const char *colon = strchr (c, ':');
+        size_t len = colon ? (size_t) (colon - c) : strlen (c);
+        char num[72];
+        double v = 0;
+        if (n == FIO_PCT_LIST_MAX || n == JOB_PCT_MAX) {
+            s_error (p, line, "%s=%.*s has more than %d percentiles (fio's limit)",
+                     key, SHOW, value, n);
+            return -1;
+        }
+        bool ok = len < sizeof (num);
+        if (ok) {
+            memcpy (num, c, len);
+            num[len] = '\0';
+            ok = s_parse_decimal (num, &v) == 0;
+        }
+        if (!ok) {
+            s_error (p, line, "%s=%.*s: '%.*s' is not a number (like 99.9)",
+                     key, SHOW, value, (int) (len < SHOW ? len : SHOW), c);
+            return -1;
+        }
+        if (v <= 0 || v > 100) {
+            s_error (p, line, "%s=%.*s: %s is out of range (allowed: above 0, up to 100)",
+                     key, SHOW, value, num);
+            return -1;
+        }
+        list[n++] = v;
+        if (!colon)
+            break;
+        c = colon + 1;
+    }
+    qsort (list, (size_t) n, sizeof (list[0]), s_cmp_double);
+    memset (job->percentile_list, 0, sizeof (job->percentile_list));
+    memcpy (job->percentile_list, list, (size_t) n * sizeof (list[0]));
+    job->npercentiles = n;
+    return 0;
+}
+
+/* Parses the cpus_allowed list s into a local mask; on error points *bad
+   at the offending text (*badlen bytes).  Returns 0, -EINVAL (syntax),
+   -ERANGE (a CPU >= JOB_CPUS_MAX) or -EDOM (a backwards range). */
+static int
+s_cpus_parse (const char *s, uint64_t *out, const char **bad, size_t *badlen)
+{
+    uint64_t mask[JOB_CPUS_MAX / 64] = { 0 };
+    const char *c = s;
+    *bad = s;
+    *badlen = 0;
+    for (;;) {
+        const char *start = c;
+        uint64_t lo, hi;
+        int rc = s_digits (&c, 10, &lo);
+        if (rc == -EINVAL) {
+            *bad = c;
+            return -EINVAL;
+        }
+        bool lo_over = rc == -ERANGE || lo >= JOB_CPUS_MAX;
+        const char *lo_end = c, *hi_start = start;
+        hi = lo;
+        bool hi_over = lo_over;
+        if (*c == '-') {
+            hi_start = ++c;
+            rc = s_digits (&c, 10, &hi);
+            if (rc == -EINVAL) {
+                *bad = c;
+                return -EINVAL;
+            }
+            hi_over = rc == -ERANGE || hi >= JOB_CPUS_MAX;
+        }
+        if (lo_over || hi_over) {
+            *bad = lo_over ? start : hi_start;
+            *badlen = (size_t) ((lo_over ? lo_end : c) - *bad);
+            return -ERANGE;
+        }
+        if (lo > hi) {
+            *bad = start;
+            *badlen = (size_t) (c - start);
+            return -EDOM;
+        }
+        for (uint64_t cpu = lo; cpu <= hi; cpu++)
+            mask[cpu / 64] |= 1ull << (cpu % 64);
+        if (*c == '\0')
+            break;
+        if (*c != ',') {
+            *bad = c;
+            return -EINVAL;
+        }
+        c++;
+    }
+    memcpy (out, mask, sizeof (mask));
+    return 0;
+}
+
+/* Parses steadystate=CRITERION:LIMIT, fio's syntax: the limit is a
+   percentage of the mean ("5%", stored as the fraction 0.05), or an
+   absolute value: IOPS for iops and iops_slope (a decimal), bytes per
+   second for bw and bw_slope (a size, like 10m).  Returns 0, or -1 with
+   the error set. */
+static int
+s_parse_steadystate (parser_t *p, int line, const char *key, const char *value,
+                     job_t *job)
+{
+    const char *colon = strchr (value, ':');
+    size_t clen = colon ? (size_t) (colon - value) : strlen (value);
+    int mode = -1;
+    for (size_t i = 0; i < NELEM (s_ss_modes); i++)
+        if (strlen (s_ss_modes[i].name) == clen
+        &&  strncmp (s_ss_modes[i].name, value, clen) == 0)
+            mode = (int) i;
+    if (mode < 0) {
+        if ((clen == 3 && strncmp (value, "lat", 3) == 0)
+        ||  (clen == 9 && strncmp (value, "lat_slope", 9) == 0))
+            s_error (p, line, "%s criterion '%.*s' is not supported by iofleet yet "
+                     "(supported: " SS_SUPPORTED ")", key, (int) clen, value);
+        else
+            s_error (p, line, "%s='%.*s' is not an fio steady state criterion "
+                     "(supported: " SS_SUPPORTED ")", key, SHOW, value);
+        return -1;
+    }
+    if (!colon || colon[1] == '\0') {
+        s_error (p, line, "%s=%.*s needs a limit after the criterion (like "
+                 "iops_slope:0.1%% or iops:5%%)", key, SHOW, value);
+        return -1;
+    }
+    job_ss_t ss = s_ss_modes[mode].mode;
+    const char *limit = colon + 1;
+    size_t len = strlen (limit);
+    double v;
+    bool pct = limit[len - 1] == '%';
+    if (pct) {
+        char num[72];
+        bool ok = len - 1 < sizeof (num);
+        if (ok) {
+            memcpy (num, limit, len - 1);
+            num[len - 1] = '\0';
+            ok = s_parse_decimal (num, &v) == 0;
+        }
+        if (!ok) {
+            s_error (p, line, "%s=%.*s: '%.*s' is not a percentage (like 0.1%%)",
+                     key, SHOW, value, SHOW, limit);
+            return -1;
+        }
+        if (v > 100) {
+            s_error (p, line, "%s=%.*s: %.*s is out of range (allowed: 0%%..100%%)",
+                     key, SHOW, value, SHOW, limit);
+            return -1;
+        }
+        v /= 100;
+    }
+    else if (ss == JOB_SS_IOPS || ss == JOB_SS_IOPS_SLOPE) {
+        if (s_parse_decimal (limit, &v)) {
+            s_error (p, line, "%s=%.*s: '%.*s' is not a number of IOPS (like 500) or a "
+                     "percentage (like 5%%)", key, SHOW, value, SHOW, limit);
+            return -1;
+        }
+    }
+    else {
+        uint64_t bytes;
+        int rc = job_parse_size (limit, &bytes);
+        if (rc == -EINVAL) {
+            s_error (p, line, "%s=%.*s: '%.*s' is not a rate in bytes/s (like 10m) or a "
+                     "percentage (like 5%%)", key, SHOW, value, SHOW, limit);
+            return -1;
+        }
+        if (rc != 0) {
+            s_error (p, line, "%s=%.*s: %.*s is out of range (allowed: below 16 EiB/s)",
+                     key, SHOW, value, SHOW, limit);
+            return -1;
+        }
+        v = (double) bytes;
+    }
+    job->ss = ss;
+    job->ss_limit = v;
+    job->ss_pct = pct;
+    return 0;
+}
+
 /* Applies one supported option to o.  value is NULL for a bare key.
    Returns 0, or -1 with the error set. */
 static int
@@ -454,32 +1222,32 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
     job_t *job = &o->job;
     uint64_t v;
     bool b;
-    int rc;
 
     if (!value) {
         /* Only fio's "set" options get here (checked by the caller). */
         value = "1";
     }
-    switch (s_options[idx].id) {
+    opt_id_t id = s_options[idx].id;
+    switch (id) {
     case OPT_IOENGINE:
-        if (strcmp (value, "libaio") == 0) {
-            strcpy (job->ioengine, "libaio");
+        if (s_in_list (value, s_engines, NELEM (s_engines))) {
+            strcpy (job->ioengine, value);
             return 0;
         }
         if (s_in_list (value, s_fio_engines, NELEM (s_fio_engines))
         ||  strncmp (value, "external:", 9) == 0 || strchr (value, '/'))
-            s_error (p, line, "ioengine '%.*s' is not supported by iofleet yet (supported: libaio)",
-                     SHOW, value);
+            s_error (p, line, "ioengine '%.*s' is not supported by iofleet yet (supported: "
+                     ENGINES_SUPPORTED ")", SHOW, value);
         else
-            s_error (p, line, "ioengine '%.*s' is not an fio ioengine (supported: libaio)",
-                     SHOW, value);
+            s_error (p, line, "ioengine '%.*s' is not an fio ioengine (supported: "
+                     ENGINES_SUPPORTED ")", SHOW, value);
         return -1;
 
     case OPT_DIRECT:
     case OPT_BUFFERED:
         if (s_parse_bool (p, line, key, value, &b))
             return -1;
-        job->direct = s_options[idx].id == OPT_DIRECT ? b : !b;
+        job->direct = id == OPT_DIRECT ? b : !b;
         o->direct_line = line;
         return 0;
 
@@ -519,37 +1287,37 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         if (s_parse_uint (p, line, key, value, 0, 100, &v))
             return -1;
         /* fio: when both are given, the later one wins. */
-        job->rwmixread = s_options[idx].id == OPT_RWMIXREAD
-                       ? (uint32_t) v : (uint32_t) (100 - v);
+        job->rwmixread = id == OPT_RWMIXREAD ? (uint32_t) v : (uint32_t) (100 - v);
         return 0;
 
     case OPT_BS:
-        /* fio reads "bs=4k,8k" (and ':' or '-' in place of ',') as
-           separate read and write sizes. */
-        if (strpbrk (value, ",:") || (value[0] && strchr (value + 1, '-'))) {
-            s_error (p, line, "%s=%.*s: separate read/write block sizes are not supported by iofleet yet",
-                     key, SHOW, value);
-            return -1;
-        }
-        rc = job_parse_size (value, &v);
-        if (rc == -EINVAL) {
-            s_error (p, line, "%s='%.*s' is not a size (like 4k or 128k; allowed: 1 byte..64 MiB)",
-                     key, SHOW, value);
-            return -1;
-        }
-        if (rc != 0 || v < 1 || v > JOB_MAX_BS) {
-            s_error (p, line, "%s=%.*s is out of range (allowed: 1 byte..64 MiB)",
-                     key, SHOW, value);
-            return -1;
-        }
-        job->bs = (uint32_t) v;
-        o->bs_line = line;
-        return 0;
+    case OPT_BSRANGE:
+    case OPT_BSSPLIT:
+    case OPT_RATE_IOPS:
+        return s_parse_per_dir (p, line, o, id, key, value);
 
     case OPT_IODEPTH:
         if (s_parse_uint (p, line, key, value, 1, JOB_MAX_IODEPTH, &v))
             return -1;
         job->iodepth = (uint32_t) v;
+        return 0;
+
+    case OPT_BATCH_SUBMIT:
+        /* 0 is fio's "the iodepth", resolved at the end of the job. */
+        if (s_parse_uint (p, line, key, value, 0, JOB_MAX_IODEPTH, &v))
+            return -1;
+        job->iodepth_batch_submit = (uint32_t) v;
+        o->batch_submit_line = line;
+        o->batch_submit_key = s_options[idx].name;
+        return 0;
+
+    case OPT_BATCH_COMPLETE:
+        /* 0 is fio's "poll: do not wait for a completion". */
+        if (s_parse_uint (p, line, key, value, 0, JOB_MAX_IODEPTH, &v))
+            return -1;
+        job->iodepth_batch_complete_min = (uint32_t) v;
+        o->batch_complete_line = line;
+        o->batch_complete_key = s_options[idx].name;
         return 0;
 
     case OPT_NUMJOBS:
@@ -583,6 +1351,83 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
     case OPT_RAMP_TIME:
         return s_parse_duration (p, line, key, value, &job->ramp_time_ns);
 
+    case OPT_STARTDELAY:
+        /* fio reads "startdelay=10-20" (or 10:20, 10,20) as a range to
+           pick a random delay from. */
+        if (strpbrk (value, ",:") || (value[0] && strchr (value + 1, '-'))) {
+            s_error (p, line, "%s=%.*s: fio's random start delay range is not supported "
+                     "by iofleet yet", key, SHOW, value);
+            return -1;
+        }
+        return s_parse_duration (p, line, key, value, &job->startdelay_ns);
+
+    case OPT_THINKTIME: {
+        /* Unlike runtime, a bare thinktime is in microseconds. */
+        uint64_t ns;
+        int rc = s_parse_time_unit (value, 1000, &ns);
+        if (rc == -EINVAL) {
+            s_error (p, line, "%s='%.*s' is not a time (like 100 (microseconds), 100us, "
+                     "5ms, 1s)", key, SHOW, value);
+            return -1;
+        }
+        if (rc != 0 || ns > THINKTIME_MAX_US * 1000) {
+            s_error (p, line, "%s=%.*s is out of range (allowed: up to %lluus, fio's limit)",
+                     key, SHOW, value, THINKTIME_MAX_US);
+            return -1;
+        }
+        job->thinktime_ns = ns;
+        return 0;
+    }
+
+    case OPT_RANDREPEAT:
+        return s_parse_bool (p, line, key, value, &job->randrepeat);
+
+    case OPT_RANDSEED:
+        if (s_parse_uint (p, line, key, value, 0, UINT64_MAX, &v))
+            return -1;
+        job->randseed = v;
+        job->randseed_set = true;
+        return 0;
+
+    case OPT_NORANDOMMAP:
+        return s_parse_bool (p, line, key, value, &job->norandommap);
+
+    case OPT_RANDOM_DIST:
+        return s_parse_distribution (p, line, key, value, job);
+
+    case OPT_PERCENTILES:
+        return s_parse_percentiles (p, line, key, value, job);
+
+    case OPT_CPUS: {
+        size_t len = strlen (value);
+        if (len > JOB_CPUS_MAX - 1) {
+            s_error (p, line, "%s is %zu bytes long (the limit is %d)",
+                     key, len, JOB_CPUS_MAX - 1);
+            return -1;
+        }
+        uint64_t mask[JOB_CPUS_MAX / 64];
+        const char *bad;
+        size_t badlen;
+        int rc = s_cpus_parse (value, mask, &bad, &badlen);
+        if (rc == -ERANGE) {
+            s_error (p, line, "%s=%.*s: CPU %.*s is out of range (allowed: 0..%d)",
+                     key, SHOW, value, (int) (badlen < 24 ? badlen : 24), bad, JOB_CPUS_MAX - 1);
+            return -1;
+        }
+        if (rc == -EDOM) {
+            s_error (p, line, "%s=%.*s: the CPU range %.*s goes backwards",
+                     key, SHOW, value, (int) (badlen < 48 ? badlen : 48), bad);
+            return -1;
+        }
+        if (rc != 0) {
+            s_error (p, line, "%s='%.*s' is not a list of CPUs (like 0-3,8,10-11)",
+                     key, SHOW, value);
+            return -1;
+        }
+        memcpy (job->cpus_allowed, value, len + 1);
+        return 0;
+    }
+
     case OPT_TIME_BASED:
         if (s_parse_bool (p, line, key, value, &job->time_based))
             return -1;
@@ -594,6 +1439,41 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
 
     case OPT_STONEWALL:
         return s_parse_bool (p, line, key, value, &job->stonewall);
+
+    case OPT_NEW_GROUP:
+        return s_parse_bool (p, line, key, value, &job->new_group);
+
+    case OPT_SS:
+        if (s_parse_steadystate (p, line, key, value, job))
+            return -1;
+        o->ss_line = line;
+        o->ss_key = s_options[idx].name;
+        return 0;
+
+    case OPT_SS_DUR: {
+        uint64_t ns;
+        if (s_parse_seconds (p, line, key, value, &ns))
+            return -1;
+        if (ns == 1000000000u) {
+            s_error (p, line, "%s=%.*s is too short (allowed: 0 (off), or from 2s: a slope "
+                     "needs two samples)", key, SHOW, value);
+            return -1;
+        }
+        job->ss_dur_ns = ns;
+        return 0;
+    }
+
+    case OPT_SS_RAMP:
+        return s_parse_seconds (p, line, key, value, &job->ss_ramp_ns);
+
+    case OPT_COMPRESS:
+        if (s_parse_uint (p, line, key, value, 0, 100, &v))
+            return -1;
+        job->buffer_compress_percentage = (uint32_t) v;
+        return 0;
+
+    case OPT_ZERO_BUFFERS:
+        return s_parse_bool (p, line, key, value, &job->zero_buffers);
 
     case OPT_NAME:
         /* Every job section names its job, so name= in [global] could
@@ -674,22 +1554,103 @@ s_option_line (parser_t *p, int line, bool in_global, opts_t *o, char *s)
     return s_apply (p, line, in_global, o, idx, key, value);
 }
 
-/* The checks that need a job's final options (direct may come after bs,
-   and either may come from a [global]).  Returns 0, or -1 with the error
-   set at the line of the option to fix. */
+
+/* Reports a block size that direct=1 cannot issue: "WHAT SIZE[ (DIR)] is
+   not a multiple of 512, ...", naming the direction only when the two
+   directions differ.  Can't fail. */
+static void
+s_align_error (parser_t *p, int line, const opts_t *o, const char *what,
+               uint32_t size, int dir, bool dirs_differ)
+{
+    s_error (p, line, "%s%u%s%s%s is not a multiple of 512, which direct=1 (line %d) "
+             "needs (job '%s')", what, size, dirs_differ ? " (" : "",
+             dirs_differ ? s_dir_name[dir] : "", dirs_differ ? ")" : "",
+             o->direct_line, o->job.name);
+}
+
+/* With direct=1, every block size the job can issue must be a multiple
+   of 512: bs, both bounds of bsrange and every bssplit size, in both
+   directions.  Returns 0, or -1 with the error set at the line of the
+   option to fix. */
 static int
-s_check_job (parser_t *p, const opts_t *o)
+s_check_alignment (parser_t *p, const opts_t *o)
 {
     const job_t *job = &o->job;
+    if (!job->direct)
+        return 0;
+    bool bs_differ = job->bs[0] != job->bs[1];
+    bool range_differ = job->bsrange_min[0] != job->bsrange_min[1]
+                     || job->bsrange_max[0] != job->bsrange_max[1];
+    bool split_differ = job->nbssplit[0] != job->nbssplit[1]
+                     || memcmp (job->bssplit[0], job->bssplit[1],
+                                (size_t) job->nbssplit[0] * sizeof (job_bssplit_t)) != 0;
+    for (int d = 0; d < 2; d++) {
+        if (job->bs[d] % 512 != 0) {
+            s_align_error (p, o->bs_line[d], o, "bs=", job->bs[d], d, bs_differ);
+            return -1;
+        }
+    }
+    for (int d = 0; d < 2; d++) {
+        uint32_t bound = job->bsrange_min[d] % 512 ? job->bsrange_min[d]
+                       : job->bsrange_max[d] % 512 ? job->bsrange_max[d] : 0;
+        if (bound) {
+            s_align_error (p, o->bsrange_line[d], o, "bsrange bound ", bound, d,
+                           range_differ);
+            return -1;
+        }
+    }
+    for (int d = 0; d < 2; d++) {
+        for (int i = 0; i < job->nbssplit[d]; i++) {
+            if (job->bssplit[d][i].bs % 512 != 0) {
+                s_align_error (p, o->bssplit_line[d], o, "bssplit size ",
+                               job->bssplit[d][i].bs, d, split_differ);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The checks and fio defaults that need a job's final options (direct
+   may come after bs, iodepth after iodepth_batch, and any of them from a
+   [global]).  Returns 0, or -1 with the error set at the line of the
+   option to fix. */
+static int
+s_finish_job (parser_t *p, opts_t *o)
+{
+    job_t *job = &o->job;
     if (job->time_based && job->runtime_ns == 0) {
         s_error (p, o->time_based_line, "time_based needs runtime= (job '%s' has none)",
                  job->name);
         return -1;
     }
-    if (job->direct && job->bs % 512 != 0) {
-        s_error (p, o->bs_line, "bs=%u is not a multiple of 512, which direct=1 "
-                 "(line %d) needs (job '%s')", job->bs, o->direct_line, job->name);
+    if (s_check_alignment (p, o))
         return -1;
+    /* fio's HOWTO: "If it is set to 0 the iodepth value will be used." */
+    if (job->iodepth_batch_submit == 0)
+        job->iodepth_batch_submit = job->iodepth;
+    /* fio would quietly lower these to the iodepth. */
+    if (job->iodepth_batch_submit > job->iodepth) {
+        s_error (p, o->batch_submit_line, "%s=%u is larger than iodepth=%u (job '%s')",
+                 o->batch_submit_key, job->iodepth_batch_submit, job->iodepth, job->name);
+        return -1;
+    }
+    if (job->iodepth_batch_complete_min > job->iodepth) {
+        s_error (p, o->batch_complete_line, "%s=%u is larger than iodepth=%u (job '%s')",
+                 o->batch_complete_key, job->iodepth_batch_complete_min, job->iodepth,
+                 job->name);
+        return -1;
+    }
+    if (job->ss != JOB_SS_NONE && job->ss_dur_ns == 0) {
+        s_error (p, o->ss_line, "%s needs ss_dur= (job '%s' has none)", o->ss_key, job->name);
+        return -1;
+    }
+    if (job->ss == JOB_SS_NONE && job->ss_dur_ns != 0) {
+        /* ss_dur= alone turns steady state on with fio's default
+           criterion, steadystate=iops_slope:0.01%. */
+        job->ss = JOB_SS_IOPS_SLOPE;
+        job->ss_limit = 0.0001;
+        job->ss_pct = true;
     }
     return 0;
 }
@@ -734,6 +1695,10 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         for (long i = 0; i < bad; i++)
             bad_line += text[i] == '\n';
         s_error (&p, bad_line, "not valid UTF-8 text (byte %ld of the file)", bad + 1);
+        return NULL;
+    }
+    if (!s_fio_only_sorted ()) {
+        s_error (&p, 0, "internal error: the table of fio options is not sorted");
         return NULL;
     }
     char *copy = strdup (text);
@@ -796,7 +1761,7 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
                 goto fail;
             }
             if (section == JOB) {
-                if (s_check_job (&p, cur) || s_append (&p, &jf, &cap, cur))
+                if (s_finish_job (&p, cur) || s_append (&p, &jf, &cap, cur))
                     goto fail;
             }
             if (is_global) {
@@ -828,7 +1793,7 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
             goto fail;
     }
     if (section == JOB) {
-        if (s_check_job (&p, cur) || s_append (&p, &jf, &cap, cur))
+        if (s_finish_job (&p, cur) || s_append (&p, &jf, &cap, cur))
             goto fail;
     }
     if (jf->nsteps == 0) {
@@ -940,40 +1905,6 @@ job_rw_name (job_rw_t m)
     return "?";
 }
 
-/* Value of hex or decimal digit c in base, or -1.  Can't fail. */
-static int
-s_digit (char c, unsigned base)
-{
-    int d = -1;
-    if (c >= '0' && c <= '9')
-        d = c - '0';
-    else if (base == 16 && s_lower (c) >= 'a' && s_lower (c) <= 'f')
-        d = s_lower (c) - 'a' + 10;
-    return d >= 0 && (unsigned) d < base ? d : -1;
-}
-
-/* Reads the leading digits of *s in base into *v and advances *s.
-   Returns 0, -EINVAL if there is no digit, -ERANGE if the number does not
-   fit in 64 bits (the digits are still consumed). */
-static int
-s_digits (const char **s, unsigned base, uint64_t *v)
-{
-    const char *c = *s;
-    uint64_t n = 0;
-    bool overflow = false;
-    int d;
-    if (s_digit (*c, base) < 0)
-        return -EINVAL;
-    for (; (d = s_digit (*c, base)) >= 0; c++) {
-        if (n > (UINT64_MAX - (uint64_t) d) / base)
-            overflow = true;
-        else
-            n = n * base + (uint64_t) d;
-    }
-    *s = c;
-    *v = n;
-    return overflow ? -ERANGE : 0;
-}
 
 /* Parses a size (see jobfile.h).  Every suffix is a power of 1024 (see
    the top of this file for how fio differs on KiB).  Returns 0, -EINVAL
@@ -1017,41 +1948,24 @@ job_parse_size (const char *s, uint64_t *out)
     return 0;
 }
 
-/* Parses a time into ns (see jobfile.h); units are case-insensitive like
-   fio's.  Returns 0, -EINVAL or -ERANGE. */
+
+/* Parses a time into ns (see jobfile.h); a bare number is seconds.
+   Returns 0, -EINVAL or -ERANGE. */
 int
 job_parse_time (const char *s, uint64_t *out_ns)
 {
-    static const struct {
-        const char *unit;
-        uint64_t ns;
-    } units[] = {
-        { "", 1000000000ull },      /* fio: a bare number is seconds */
-        { "s", 1000000000ull },     { "sec", 1000000000ull },
-        { "us", 1000ull },          { "usec", 1000ull },
-        { "ms", 1000000ull },       { "msec", 1000000ull },
-        { "m", 60000000000ull },    { "min", 60000000000ull },
-        { "h", 3600000000000ull },  { "d", 86400000000000ull },
-    };
-    if (!s || !out_ns)
+    return s_parse_time_unit (s, 1000000000ull, out_ns);
+}
+
+/* Parses fio's cpus_allowed syntax (see jobfile.h); out is not written on
+   error.  Returns 0, -EINVAL or -ERANGE. */
+int
+job_parse_cpus (const char *s, uint64_t *out)
+{
+    if (!s || !out)
         return -EINVAL;
-    uint64_t v;
-    int rc = s_digits (&s, 10, &v);
-    if (rc == -EINVAL)
-        return rc;
-    char unit[8];
-    size_t len = strlen (s);
-    if (len >= sizeof (unit))
-        return -EINVAL;
-    for (size_t i = 0; i <= len; i++)
-        unit[i] = s_lower (s[i]);
-    for (size_t i = 0; i < NELEM (units); i++) {
-        if (strcmp (unit, units[i].unit) != 0)
-            continue;
-        if (rc == -ERANGE || v > UINT64_MAX / units[i].ns)
-            return -ERANGE;
-        *out_ns = v * units[i].ns;
-        return 0;
-    }
-    return -EINVAL;
+    const char *bad;
+    size_t badlen;
+    int rc = s_cpus_parse (s, out, &bad, &badlen);
+    return rc == -EDOM ? -EINVAL : rc;
 }

@@ -34,15 +34,46 @@ typedef enum {
     JOB_RW_RANDRW,          /* rw=randrw */
 } job_rw_t;
 
+#define JOB_BSSPLIT_MAX   64
+#define JOB_PCT_MAX       64        /* percentile_list entries */
+#define JOB_CPUS_MAX      256       /* cpus_allowed text */
+
+typedef struct {
+    uint32_t bs;                    /* bytes */
+    uint32_t pct;                   /* share in percent; entries sum to 100 */
+} job_bssplit_t;
+
+typedef enum {
+    JOB_DIST_RANDOM = 0,            /* random_distribution=random (uniform) */
+    JOB_DIST_ZIPF,                  /* random_distribution=zipf:THETA */
+} job_dist_t;
+
+typedef enum {
+    JOB_SS_NONE = 0,
+    JOB_SS_IOPS,                    /* steadystate=iops:LIMIT */
+    JOB_SS_IOPS_SLOPE,              /* steadystate=iops_slope:LIMIT */
+    JOB_SS_BW,                      /* steadystate=bw:LIMIT */
+    JOB_SS_BW_SLOPE,                /* steadystate=bw_slope:LIMIT */
+} job_ss_t;
+
+/* Index 0 of the per-direction arrays is reads, 1 is writes (fio's
+   DDIR_READ and DDIR_WRITE). */
 typedef struct {
     char name[JOB_NAME_MAX];        /* section name */
     int line;                       /* line of the section header */
-    char ioengine[16];              /* "libaio" (only one supported now) */
+    char ioengine[16];              /* libaio, io_uring, psync, null */
     bool direct;                    /* direct=1 (buffered=0) */
     job_rw_t rw;
     uint32_t rwmixread;             /* percent of reads for rw/randrw, 0..100 */
-    uint32_t bs;                    /* bytes, > 0, <= JOB_MAX_BS, default 4096 */
+    uint32_t bs[2];                 /* bytes per direction, default 4096 each;
+                                       bs=4k sets both, bs=4k,8k reads,writes */
+    uint32_t bsrange_min[2];        /* bsrange=1k-8k[,..]: 0 = not given */
+    uint32_t bsrange_max[2];
+    job_bssplit_t bssplit[2][JOB_BSSPLIT_MAX];  /* bssplit=4k/50:64k/50[,..] */
+    int nbssplit[2];                /* 0 = not given */
     uint32_t iodepth;               /* 1..JOB_MAX_IODEPTH, default 1 */
+    uint32_t iodepth_batch_submit;  /* default 1 (fio: 1) */
+    uint32_t iodepth_batch_complete_min; /* default 1 */
     uint32_t numjobs;               /* 1..JOB_MAX_NUMJOBS, default 1 */
     uint64_t size;                  /* bytes; 0 = not given (whole file/device) */
     uint32_t size_pct;              /* size=N%: percent of the target, 0 = not given */
@@ -52,8 +83,28 @@ typedef struct {
     uint64_t runtime_ns;            /* 0 = not given */
     bool time_based;
     uint64_t ramp_time_ns;
+    uint64_t startdelay_ns;         /* startdelay= */
+    uint32_t rate_iops[2];          /* rate_iops=R[,W]: 0 = unlimited */
+    uint64_t thinktime_ns;          /* thinktime= (fio: microseconds when bare) */
+    bool randrepeat;                /* default true */
+    bool randseed_set;
+    uint64_t randseed;              /* randseed= */
+    bool norandommap;
+    job_dist_t random_distribution;
+    double zipf_theta;              /* zipf:THETA, THETA > 0, != 1 */
+    double percentile_list[JOB_PCT_MAX]; /* percentile_list=99:99.9 (sorted) */
+    int npercentiles;               /* 0 = fio's default list */
+    char cpus_allowed[JOB_CPUS_MAX];/* "0-3,8" as written (validated); "" = any */
     bool group_reporting;
     bool stonewall;
+    bool new_group;
+    job_ss_t ss;                    /* steadystate= */
+    double ss_limit;                /* the limit; a fraction when ss_pct */
+    bool ss_pct;                    /* limit was given with '%' */
+    uint64_t ss_dur_ns;             /* ss_dur= (required with steadystate) */
+    uint64_t ss_ramp_ns;            /* ss_ramp= */
+    uint32_t buffer_compress_percentage; /* 0..100 */
+    bool zero_buffers;
 } job_t;
 
 typedef struct {
@@ -72,6 +123,11 @@ jobfile_t *jobfile_load (const char *path, char *err, size_t errlen);
 
 /* Frees the jobfile and NULLs the pointer.  Safe on NULL. */
 void jobfile_destroy (jobfile_t **self_p);
+
+/* Parses fio's cpus_allowed syntax ("0-3,8,10-11") into a bitmap of
+   JOB_CPUS_MAX bits (out has JOB_CPUS_MAX/64 words).  Returns 0 or -EINVAL
+   / -ERANGE (a CPU >= JOB_CPUS_MAX). */
+int job_parse_cpus (const char *s, uint64_t *out);
 
 /* fio's name for rw mode m ("randread", ...).  Can't fail. */
 const char *job_rw_name (job_rw_t m);

@@ -1,6 +1,7 @@
 /*  message.c: envelope packing and field-by-field validation. */
 #include "message.h"
 #include "histogram.h"
+#include "jobfile.h"
 #include "util.h"
 
 #include <errno.h>
@@ -49,9 +50,12 @@ check_dir (const char *field, const Iofleet__DirStats *d, char *err, size_t errl
 {
     if (!d)
         return 0;           /* absent = no I/O in that direction */
-    if (d->histogram.len > HIST_WIRE_MAX)
-        return fail (err, errlen, "%s.histogram is %zu bytes, limit %zu", field,
-                     d->histogram.len, (size_t) HIST_WIRE_MAX);
+    const ProtobufCBinaryData *h[3] = { &d->histogram, &d->slat_histogram, &d->lat_histogram };
+    static const char *names[3] = { "histogram", "slat_histogram", "lat_histogram" };
+    for (int i = 0; i < 3; i++)
+        if (h[i]->len > HIST_WIRE_MAX)
+            return fail (err, errlen, "%s.%s is %zu bytes, limit %zu", field, names[i],
+                         h[i]->len, (size_t) HIST_WIRE_MAX);
     if (d->bytes < d->ops)
         return fail (err, errlen, "%s.bytes %llu < ops %llu", field,
                      (unsigned long long) d->bytes, (unsigned long long) d->ops);
@@ -79,6 +83,73 @@ check_samples (const char *what, size_t n, Iofleet__TargetSample **v,
         if (check_dir (f, v[i]->write, err, errlen))
             return -EINVAL;
     }
+    return 0;
+}
+
+static int
+check_bssplit (const char *field, size_t n, Iofleet__BsSplit **v, char *err, size_t errlen)
+{
+    if (n > JOB_BSSPLIT_MAX)
+        return fail (err, errlen, "%s has %zu entries, limit %d", field, n, JOB_BSSPLIT_MAX);
+    uint32_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i] || v[i]->bs == 0 || v[i]->bs > JOB_MAX_BS || v[i]->pct > 100)
+            return fail (err, errlen, "%s[%zu]: bs 1..%u and pct 0..100", field, i, JOB_MAX_BS);
+        sum += v[i]->pct;
+    }
+    if (n && sum != 100)
+        return fail (err, errlen, "%s percentages sum to %u, not 100", field, sum);
+    return 0;
+}
+
+/* The options of the engine-parity issue: block size mixes, batching,
+   rates, randomness, steady state, buffers.  Returns 0 or -EINVAL. */
+static int
+check_job_more (const Iofleet__JobSpec *j, char *err, size_t errlen)
+{
+    if (j->bs_write == 0 || j->bs_write > JOB_MAX_BS)
+        return fail (err, errlen, "job.bs_write %u, limit 1..%u", j->bs_write, JOB_MAX_BS);
+    uint32_t lo[2] = { j->bsrange_min_read, j->bsrange_min_write };
+    uint32_t hi[2] = { j->bsrange_max_read, j->bsrange_max_write };
+    for (int d = 0; d < 2; d++)
+        if (hi[d] > JOB_MAX_BS || lo[d] > hi[d] || (lo[d] == 0) != (hi[d] == 0))
+            return fail (err, errlen, "job.bsrange (%s) %u-%u, limit 1..%u with min <= max",
+                         d ? "write" : "read", lo[d], hi[d], JOB_MAX_BS);
+    if (check_bssplit ("job.bssplit_read", j->n_bssplit_read, j->bssplit_read, err, errlen)
+        || check_bssplit ("job.bssplit_write", j->n_bssplit_write, j->bssplit_write, err, errlen))
+        return -EINVAL;
+    if (j->iodepth_batch_submit == 0 || j->iodepth_batch_submit > j->iodepth)
+        return fail (err, errlen, "job.iodepth_batch_submit %u, limit 1..iodepth (%u)",
+                     j->iodepth_batch_submit, j->iodepth);
+    if (j->iodepth_batch_complete_min == 0 || j->iodepth_batch_complete_min > j->iodepth)
+        return fail (err, errlen, "job.iodepth_batch_complete_min %u, limit 1..iodepth (%u)",
+                     j->iodepth_batch_complete_min, j->iodepth);
+    const uint64_t hour = 3600ull * 1000000000ull;
+    if (j->startdelay_ns > hour || j->thinktime_ns > hour)
+        return fail (err, errlen, "job.startdelay_ns / thinktime_ns over the limit of 1 hour");
+    if (j->rate_iops_read > 100000000 || j->rate_iops_write > 100000000)
+        return fail (err, errlen, "job.rate_iops over the limit of 100000000");
+    if ((unsigned) j->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF)
+        return fail (err, errlen, "job.random_distribution %d, limit 0..1",
+                     (int) j->random_distribution);
+    if (j->random_distribution == IOFLEET__DISTRIBUTION__DIST_ZIPF
+        && !(j->zipf_theta > 0 && j->zipf_theta < 100 && j->zipf_theta != 1.0))
+        return fail (err, errlen, "job.zipf_theta %g, limit (0, 100) and not 1", j->zipf_theta);
+    if (check_text ("job.cpus_allowed", j->cpus_allowed, JOB_CPUS_MAX - 1, false, err, errlen))
+        return -EINVAL;
+    uint64_t cpus[JOB_CPUS_MAX / 64];
+    if (j->cpus_allowed && j->cpus_allowed[0] && job_parse_cpus (j->cpus_allowed, cpus) != 0)
+        return fail (err, errlen, "job.cpus_allowed '%s' is not a CPU list below %d",
+                     j->cpus_allowed, JOB_CPUS_MAX);
+    if ((unsigned) j->ss > IOFLEET__STEADY_STATE__SS_BW_SLOPE)
+        return fail (err, errlen, "job.ss %d, limit 0..4", (int) j->ss);
+    if (j->ss != IOFLEET__STEADY_STATE__SS_NONE
+        && (!(j->ss_limit >= 0 && j->ss_limit < 1e18) || j->ss_dur_ns < 2 * j->interval_ns
+            || j->ss_dur_ns > 24 * hour || j->ss_ramp_ns > 24 * hour))
+        return fail (err, errlen, "job.ss: limit >= 0, ss_dur 2 intervals..24 h, ss_ramp <= 24 h");
+    if (j->buffer_compress_percentage > 100)
+        return fail (err, errlen, "job.buffer_compress_percentage %u, limit 0..100",
+                     j->buffer_compress_percentage);
     return 0;
 }
 
@@ -121,6 +192,8 @@ check_job (const Iofleet__JobSpec *j, char *err, size_t errlen)
                      (unsigned long long) j->ramp_time_ns);
     if (j->runtime_ns == 0 && j->time_based)
         return fail (err, errlen, "job.time_based without runtime");
+    if (check_job_more (j, err, errlen))
+        return -EINVAL;
     if (j->interval_ns < MSG_INTERVAL_MIN_NS || j->interval_ns > MSG_INTERVAL_MAX_NS)
         return fail (err, errlen, "job.interval_ns %llu, limit %llu..%llu",
                      (unsigned long long) j->interval_ns, MSG_INTERVAL_MIN_NS,

@@ -150,8 +150,15 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         int64_t run = run_arg (req, err, errlen);
         if (!run)
             return NULL;
-        return cmd[0] == 's' ? runner_status (ctl, run, err, errlen)
-                             : report_json (ctl->store, run, err, errlen);
+        if (cmd[0] == 's')
+            return runner_status (ctl, run, err, errlen);
+        const char *format = json_string_value (json_object_get (req, "format"));
+        if (!format || strcmp (format, "json") == 0)
+            return report_json (ctl->store, run, err, errlen);
+        if (strcmp (format, "fio-json") == 0 || strcmp (format, "fio-json+") == 0)
+            return report_fio_json (ctl->store, run, format[8] == '+', err, errlen);
+        snprintf (err, errlen, "report format '%.32s': use json, fio-json or fio-json+", format);
+        return NULL;
     }
     snprintf (err, errlen, "unknown command '%.64s' (this controller is version %s)", cmd,
               IOF_VERSION);

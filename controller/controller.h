@@ -79,6 +79,9 @@ void admin_on_request (ctl_t *ctl);
 /* report.c */
 /* The report of a run as JSON, or NULL with err filled (unknown run). */
 json_t *report_json (store_t *store, int64_t run, char *err, size_t errlen);
+/* The run in fio's JSON (json+ with bins when plus): one job entry per
+   step and agent, "hostname" = the agent's name.  NULL with err filled. */
+json_t *report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errlen);
 /* Computes and stores results and fleet_results of a finished step. */
 int report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_ns);
 

@@ -5,6 +5,7 @@
     of percentiles.
 */
 #include "controller.h"
+#include "fio_json.h"
 #include "histogram.h"
 #include "log.h"
 #include "util.h"
@@ -14,13 +15,17 @@
 static const double s_pcts[] = { 50, 90, 95, 99, 99.9, 99.99 };
 static const char *s_pct_keys[] = { "p50", "p90", "p95", "p99", "p99.9", "p99.99" };
 
+/* Latency kinds, in the order of the snapshot columns: clat (the
+   default figure), slat, lat. */
+enum { LK_CLAT = 0, LK_SLAT, LK_LAT, LK_N };
+
 typedef struct {
     uint64_t agent_id;
     int target;
     uint64_t window_ns;
     int snapshots;
     uint64_t ops[2], bytes[2], errors[2];
-    histogram_t hist[2];
+    histogram_t hist[2][LK_N];
 } acc_t;
 
 static int
@@ -50,17 +55,24 @@ targets_of (store_t *store, int64_t run, int step, uint64_t agent)
 }
 
 static int
-save_result (store_t *store, int64_t run, int step, const acc_t *a, const char *target)
+bind_hist (sqlite3_stmt *st, int col, const histogram_t *h)
 {
     static uint8_t buf[HIST_WIRE_MAX];
+    int n = histogram_encode (h, buf, sizeof buf);
+    return sqlite3_bind_blob (st, col, buf, n > 0 ? n : 0, SQLITE_TRANSIENT);
+}
+
+static int
+save_result (store_t *store, int64_t run, int step, const acc_t *a, const char *target)
+{
     for (int d = 0; d < 2; d++) {
-        const histogram_t *h = &a->hist[d];
+        const histogram_t *h = &a->hist[d][LK_CLAT];
         double secs = (double) a->window_ns / 1e9;
-        int n = histogram_encode (h, buf, sizeof buf);
         sqlite3_stmt *st = store_stmt (store,
             "INSERT OR REPLACE INTO results (run_id, step_idx, agent_id, target, direction, ops, "
             " bytes, errors, window_ns, iops, bw, lat_min, lat_max, lat_mean, lat_stddev, "
-            " snapshots, hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+            " snapshots, hist, slat_hist, lat_hist) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         sqlite3_bind_int64 (st, 1, run);
         sqlite3_bind_int (st, 2, step);
         sqlite3_bind_int64 (st, 3, (sqlite3_int64) a->agent_id);
@@ -77,7 +89,9 @@ save_result (store_t *store, int64_t run, int step, const acc_t *a, const char *
         sqlite3_bind_double (st, 14, histogram_mean (h));
         sqlite3_bind_double (st, 15, histogram_stddev (h));
         sqlite3_bind_int (st, 16, a->snapshots);
-        sqlite3_bind_blob (st, 17, buf, n > 0 ? n : 0, SQLITE_TRANSIENT);
+        bind_hist (st, 17, h);
+        bind_hist (st, 18, &a->hist[d][LK_SLAT]);
+        bind_hist (st, 19, &a->hist[d][LK_LAT]);
         if (store_step_done (store, st, "store result"))
             return -1;
     }
@@ -90,19 +104,22 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
     (void) interval_ns;
     store_begin (store);
     static acc_t acc;
-    static histogram_t tmp, fleet[2];
+    static histogram_t tmp, fleet[2][LK_N];
     uint64_t fops[2] = { 0, 0 }, fbytes[2] = { 0, 0 }, ferr[2] = { 0, 0 };
     double fiops[2] = { 0, 0 }, fbw[2] = { 0, 0 };
-    histogram_reset (&fleet[0]);
-    histogram_reset (&fleet[1]);
+    for (int d = 0; d < 2; d++)
+        for (int k = 0; k < LK_N; k++)
+            histogram_reset (&fleet[d][k]);
     int nagents = 0, bad = 0;
     uint64_t last_agent = 0;
     bool have = false;
     json_t *targets = NULL;
 
+    /* Histogram columns per direction in LK order: clat, slat, lat. */
     sqlite3_stmt *st = store_stmt (store,
-        "SELECT agent_id, target, t_start, t_end, read_ops, read_bytes, read_errors, read_hist, "
-        " write_ops, write_bytes, write_errors, write_hist FROM snapshots "
+        "SELECT agent_id, target, t_start, t_end, read_ops, read_bytes, read_errors, "
+        " read_hist, read_slat_hist, read_lat_hist, write_ops, write_bytes, write_errors, "
+        " write_hist, write_slat_hist, write_lat_hist FROM snapshots "
         "WHERE run_id = ? AND step_idx = ? ORDER BY agent_id, target, seq");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
@@ -121,11 +138,11 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
             json_t *name = json_array_get (targets, (size_t) acc.target);
             char fallback[32];
             snprintf (fallback, sizeof fallback, "#%d", acc.target);
-            /* The statement is shared by nobody else, so it survives this call. */
             save_result (store, run, step, &acc, name ? json_string_value (name) : fallback);
             double secs = (double) acc.window_ns / 1e9;
             for (int d = 0; d < 2; d++) {
-                histogram_merge (&fleet[d], &acc.hist[d]);
+                for (int k = 0; k < LK_N; k++)
+                    histogram_merge (&fleet[d][k], &acc.hist[d][k]);
                 fops[d] += acc.ops[d];
                 fbytes[d] += acc.bytes[d];
                 ferr[d] += acc.errors[d];
@@ -138,8 +155,9 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
             break;
         if (!have) {
             memset (&acc, 0, sizeof acc);
-            histogram_reset (&acc.hist[0]);
-            histogram_reset (&acc.hist[1]);
+            for (int d = 0; d < 2; d++)
+                for (int k = 0; k < LK_N; k++)
+                    histogram_reset (&acc.hist[d][k]);
             acc.agent_id = agent;
             acc.target = target;
             have = true;
@@ -147,13 +165,14 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
         acc.snapshots++;
         acc.window_ns += (uint64_t) (sqlite3_column_int64 (st, 3) - sqlite3_column_int64 (st, 2));
         for (int d = 0; d < 2; d++) {
-            int c = 4 + d * 4;
+            int c = 4 + d * 6;
             acc.ops[d] += (uint64_t) sqlite3_column_int64 (st, c);
             acc.bytes[d] += (uint64_t) sqlite3_column_int64 (st, c + 1);
             acc.errors[d] += (uint64_t) sqlite3_column_int64 (st, c + 2);
-            if (add_blob (&acc.hist[d], sqlite3_column_blob (st, c + 3),
-                          sqlite3_column_bytes (st, c + 3), &tmp))
-                bad++;
+            for (int k = 0; k < LK_N; k++)
+                if (add_blob (&acc.hist[d][k], sqlite3_column_blob (st, c + 3 + k),
+                              sqlite3_column_bytes (st, c + 3 + k), &tmp))
+                    bad++;
         }
     }
     sqlite3_reset (st);
@@ -162,12 +181,10 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
         log_err ("run %lld step %d: %d stored histogram(s) did not decode", (long long) run,
                  step, bad);
 
-    static uint8_t buf[HIST_WIRE_MAX];
     for (int d = 0; d < 2; d++) {
-        int n = histogram_encode (&fleet[d], buf, sizeof buf);
         st = store_stmt (store,
             "INSERT OR REPLACE INTO fleet_results (run_id, step_idx, direction, agents, ops, bytes, "
-            " errors, iops, bw, hist) VALUES (?,?,?,?,?,?,?,?,?,?)");
+            " errors, iops, bw, hist, slat_hist, lat_hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
         sqlite3_bind_int64 (st, 1, run);
         sqlite3_bind_int (st, 2, step);
         sqlite3_bind_text (st, 3, d ? "write" : "read", -1, SQLITE_STATIC);
@@ -177,32 +194,83 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
         sqlite3_bind_int64 (st, 7, (sqlite3_int64) ferr[d]);
         sqlite3_bind_double (st, 8, fiops[d]);
         sqlite3_bind_double (st, 9, fbw[d]);
-        sqlite3_bind_blob (st, 10, buf, n > 0 ? n : 0, SQLITE_TRANSIENT);
+        bind_hist (st, 10, &fleet[d][LK_CLAT]);
+        bind_hist (st, 11, &fleet[d][LK_SLAT]);
+        bind_hist (st, 12, &fleet[d][LK_LAT]);
         store_step_done (store, st, "store fleet result");
     }
     return bad ? -1 : 0;
 }
 
-/* Latency figures and percentiles of a histogram blob. */
-static void
-add_latency (json_t *o, const void *blob, int len)
+static json_t *
+percentiles_json (const histogram_t *h, const double *extra, int nextra)
 {
-    static histogram_t h;
-    if (!blob || len <= 0 || histogram_decode (&h, blob, (size_t) len) != 0)
-        histogram_reset (&h);
-    json_object_set_new (o, "lat_ns", json_pack ("{s:I, s:I, s:f, s:f}",
-        "min", (json_int_t) (h.count ? h.min : 0), "max", (json_int_t) h.max,
-        "mean", histogram_mean (&h), "stddev", histogram_stddev (&h)));
     json_t *p = json_object ();
     for (size_t i = 0; i < sizeof s_pcts / sizeof s_pcts[0]; i++)
         json_object_set_new (p, s_pct_keys[i],
-                             json_integer ((json_int_t) histogram_percentile (&h, s_pcts[i])));
-    json_object_set_new (o, "percentiles", p);
-    json_object_set_new (o, "histogram_count", json_integer ((json_int_t) h.count));
+                             json_integer ((json_int_t) histogram_percentile (h, s_pcts[i])));
+    for (int i = 0; i < nextra; i++) {
+        char key[32];
+        snprintf (key, sizeof key, "p%g", extra[i]);
+        json_object_set_new (p, key, json_integer ((json_int_t) histogram_percentile (h, extra[i])));
+    }
+    return p;
 }
 
 static json_t *
-step_agents_json (store_t *store, int64_t run, int step)
+lat_stats_json (const histogram_t *h, const double *extra, int nextra)
+{
+    json_t *o = json_pack ("{s:I, s:I, s:f, s:f, s:I}",
+        "min", (json_int_t) (h->count ? h->min : 0), "max", (json_int_t) h->max,
+        "mean", histogram_mean (h), "stddev", histogram_stddev (h),
+        "N", (json_int_t) h->count);
+    json_object_set_new (o, "percentiles", percentiles_json (h, extra, nextra));
+    return o;
+}
+
+/* The latency figures of one direction: "lat_ns" and "percentiles" are
+   clat (the default figure, as fio's), "latency" holds slat, clat and lat.
+   blobs[] are the clat, slat, lat columns. */
+static void
+add_latency (json_t *o, sqlite3_stmt *st, int col_clat, int col_slat, int col_lat,
+             const double *extra, int nextra)
+{
+    static histogram_t h[LK_N];
+    int cols[LK_N] = { col_clat, col_slat, col_lat };
+    for (int k = 0; k < LK_N; k++) {
+        const void *blob = sqlite3_column_blob (st, cols[k]);
+        int len = sqlite3_column_bytes (st, cols[k]);
+        if (!blob || len <= 0 || histogram_decode (&h[k], blob, (size_t) len) != 0)
+            histogram_reset (&h[k]);
+    }
+    const histogram_t *c = &h[LK_CLAT];
+    json_object_set_new (o, "lat_ns", json_pack ("{s:I, s:I, s:f, s:f}",
+        "min", (json_int_t) (c->count ? c->min : 0), "max", (json_int_t) c->max,
+        "mean", histogram_mean (c), "stddev", histogram_stddev (c)));
+    json_object_set_new (o, "percentiles", percentiles_json (c, extra, nextra));
+    json_object_set_new (o, "histogram_count", json_integer ((json_int_t) c->count));
+    json_object_set_new (o, "latency", json_pack ("{s:o, s:o, s:o}",
+        "slat", lat_stats_json (&h[LK_SLAT], extra, nextra),
+        "clat", lat_stats_json (c, extra, nextra),
+        "lat", lat_stats_json (&h[LK_LAT], extra, nextra)));
+}
+
+/* The step's percentile_list, from its stored spec. */
+static int
+step_percentiles (json_t *job, double *out, int max)
+{
+    json_t *list = json_object_get (job, "percentile_list");
+    int n = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach (list, i, v)
+        if (n < max)
+            out[n++] = json_number_value (v);
+    return n;
+}
+
+static json_t *
+step_agents_json (store_t *store, int64_t run, int step, const double *extra, int nextra)
 {
     json_t *agents = json_array ();
     sqlite3_stmt *st = store_stmt (store,
@@ -227,7 +295,8 @@ step_agents_json (store_t *store, int64_t run, int step)
             json_object_set_new (a, "actual_start", json_integer (sqlite3_column_int64 (st, 6)));
         json_t *targets = json_array ();
         sqlite3_stmt *rs = store_stmt (store,
-            "SELECT target, direction, ops, bytes, errors, window_ns, iops, bw, hist "
+            "SELECT target, direction, ops, bytes, errors, window_ns, iops, bw, hist, "
+            " slat_hist, lat_hist "
             "FROM results WHERE run_id = ? AND step_idx = ? AND agent_id = ? "
             "ORDER BY target, direction");
         sqlite3_bind_int64 (rs, 1, run);
@@ -250,7 +319,7 @@ step_agents_json (store_t *store, int64_t run, int step)
                 "bw", sqlite3_column_double (rs, 7));
             iops += sqlite3_column_double (rs, 6);
             bw += sqlite3_column_double (rs, 7);
-            add_latency (d, sqlite3_column_blob (rs, 8), sqlite3_column_bytes (rs, 8));
+            add_latency (d, rs, 8, 9, 10, extra, nextra);
             json_object_set_new (cur, (const char *) sqlite3_column_text (rs, 1), d);
         }
         sqlite3_reset (rs);
@@ -311,11 +380,13 @@ report_json (store_t *store, int64_t run, char *err, size_t errlen)
     json_t *s;
     json_array_foreach (rows, i, s) {
         int idx = (int) json_integer_value (json_object_get (s, "index"));
-        json_object_set_new (s, "agents", step_agents_json (store, run, idx));
+        double extra[JOB_PCT_MAX];
+        int nextra = step_percentiles (json_object_get (s, "job"), extra, JOB_PCT_MAX);
+        json_object_set_new (s, "agents", step_agents_json (store, run, idx, extra, nextra));
         json_t *fleet = json_object ();
         sqlite3_stmt *fs = store_stmt (store,
-            "SELECT direction, agents, ops, bytes, errors, iops, bw, hist FROM fleet_results "
-            "WHERE run_id = ? AND step_idx = ? ORDER BY direction");
+            "SELECT direction, agents, ops, bytes, errors, iops, bw, hist, slat_hist, lat_hist "
+            "FROM fleet_results WHERE run_id = ? AND step_idx = ? ORDER BY direction");
         sqlite3_bind_int64 (fs, 1, run);
         sqlite3_bind_int (fs, 2, idx);
         while (sqlite3_step (fs) == SQLITE_ROW) {
@@ -326,7 +397,7 @@ report_json (store_t *store, int64_t run, char *err, size_t errlen)
                 "errors", (json_int_t) sqlite3_column_int64 (fs, 4),
                 "iops", sqlite3_column_double (fs, 5),
                 "bw", sqlite3_column_double (fs, 6));
-            add_latency (d, sqlite3_column_blob (fs, 7), sqlite3_column_bytes (fs, 7));
+            add_latency (d, fs, 7, 8, 9, extra, nextra);
             json_object_set_new (fleet, (const char *) sqlite3_column_text (fs, 0), d);
         }
         sqlite3_reset (fs);
@@ -336,4 +407,192 @@ report_json (store_t *store, int64_t run, char *err, size_t errlen)
     json_decref (rows);
     json_object_set_new (rep, "steps", steps);
     return rep;
+}
+
+/* One fio job entry per step and agent, as fio's client mode reports each
+   server's jobs: histograms and per-interval samples from the stored
+   snapshots, merged over the agent's targets and workers. */
+typedef struct {
+    char agent[MSG_NAME_MAX + 1];
+    histogram_t hist[2][LK_N];
+    uint64_t ops[2], bytes[2], errors[2];
+    uint64_t window_ns;
+    double *samples[2][2];          /* [dir][iops, bw] */
+    int nsamples;
+} fio_acc_t;
+
+static void
+fio_acc_free (fio_acc_t *a)
+{
+    for (int d = 0; d < 2; d++)
+        for (int k = 0; k < 2; k++)
+            free (a->samples[d][k]);
+}
+
+static int
+fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, fio_acc_t *a)
+{
+    static histogram_t tmp;
+    for (int d = 0; d < 2; d++)
+        for (int k = 0; k < LK_N; k++)
+            histogram_reset (&a->hist[d][k]);
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT seq, t_start, t_end, read_ops, read_bytes, read_errors, read_hist, "
+        " read_slat_hist, read_lat_hist, write_ops, write_bytes, write_errors, write_hist, "
+        " write_slat_hist, write_lat_hist FROM snapshots "
+        "WHERE run_id = ? AND step_idx = ? AND agent_id = ? ORDER BY seq, target");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    sqlite3_bind_int64 (st, 3, agent);
+    int cap = 0, last_seq = -1;
+    int rc;
+    while ((rc = sqlite3_step (st)) == SQLITE_ROW) {
+        int seq = sqlite3_column_int (st, 0);
+        uint64_t span = (uint64_t) (sqlite3_column_int64 (st, 2) - sqlite3_column_int64 (st, 1));
+        if (seq != last_seq) {
+            if (a->nsamples == cap) {
+                cap = cap ? cap * 2 : 64;
+                for (int d = 0; d < 2; d++)
+                    for (int k = 0; k < 2; k++) {
+                        double *p = realloc (a->samples[d][k], (size_t) cap * sizeof *p);
+                        if (!p) {
+                            sqlite3_reset (st);
+                            return -1;
+                        }
+                        a->samples[d][k] = p;
+                    }
+            }
+            for (int d = 0; d < 2; d++)
+                a->samples[d][0][a->nsamples] = a->samples[d][1][a->nsamples] = 0;
+            a->nsamples++;
+            a->window_ns += span;
+            last_seq = seq;
+        }
+        double secs = (double) span / 1e9;
+        for (int d = 0; d < 2; d++) {
+            int c = 3 + d * 6;
+            uint64_t ops = (uint64_t) sqlite3_column_int64 (st, c);
+            uint64_t bytes = (uint64_t) sqlite3_column_int64 (st, c + 1);
+            a->ops[d] += ops;
+            a->bytes[d] += bytes;
+            a->errors[d] += (uint64_t) sqlite3_column_int64 (st, c + 2);
+            if (secs > 0) {
+                a->samples[d][0][a->nsamples - 1] += (double) ops / secs;
+                a->samples[d][1][a->nsamples - 1] += (double) bytes / secs;
+            }
+            for (int k = 0; k < LK_N; k++)
+                add_blob (&a->hist[d][k], sqlite3_column_blob (st, c + 3 + k),
+                          sqlite3_column_bytes (st, c + 3 + k), &tmp);
+        }
+    }
+    sqlite3_reset (st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+json_t *
+report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT p.name, p.text, r.started_at FROM runs r JOIN plans p ON p.id = r.plan_id "
+        "WHERE r.id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    if (sqlite3_step (st) != SQLITE_ROW) {
+        sqlite3_reset (st);
+        snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
+        return NULL;
+    }
+    char plan_err[512];
+    jobfile_t *jf = jobfile_parse ((const char *) sqlite3_column_text (st, 0),
+                                   (const char *) sqlite3_column_text (st, 1), plan_err,
+                                   sizeof plan_err);
+    uint64_t started = (uint64_t) sqlite3_column_int64 (st, 2);
+    sqlite3_reset (st);
+    if (!jf) {
+        snprintf (err, errlen, "the stored plan of run %lld no longer parses: %s", (long long) run,
+                  plan_err);
+        return NULL;
+    }
+    /* (step, agent) pairs with their agent names. */
+    int cap = 0, n = 0;
+    fio_acc_t *accs = NULL;
+    int *steps = NULL;
+    st = store_stmt (store,
+        "SELECT sa.step_idx, sa.agent_id, a.name FROM step_agents sa "
+        "JOIN agents a ON a.id = sa.agent_id WHERE sa.run_id = ? ORDER BY sa.step_idx, a.name");
+    sqlite3_bind_int64 (st, 1, run);
+    json_t *doc = NULL;
+    int64_t *agents = NULL;
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            fio_acc_t *a = realloc (accs, (size_t) cap * sizeof *a);
+            int *s2 = realloc (steps, (size_t) cap * sizeof *s2);
+            int64_t *ag = realloc (agents, (size_t) cap * sizeof *ag);
+            if (a)
+                accs = a;
+            if (s2)
+                steps = s2;
+            if (ag)
+                agents = ag;
+            if (!a || !s2 || !ag) {
+                sqlite3_reset (st);
+                snprintf (err, errlen, "out of memory");
+                goto out;
+            }
+        }
+        memset (&accs[n], 0, sizeof accs[n]);
+        steps[n] = sqlite3_column_int (st, 0);
+        agents[n] = sqlite3_column_int64 (st, 1);
+        str_copy (accs[n].agent, sizeof accs[n].agent, (const char *) sqlite3_column_text (st, 2));
+        n++;
+    }
+    sqlite3_reset (st);
+    fio_job_t *jobs = calloc ((size_t) (n ? n : 1), sizeof *jobs);
+    if (!jobs) {
+        snprintf (err, errlen, "out of memory");
+        goto out;
+    }
+    int nj = 0;
+    for (int i = 0; i < n; i++) {
+        if (steps[i] >= jf->nsteps || fio_acc_load (store, run, steps[i], agents[i], &accs[i]))
+            continue;
+        if (accs[i].nsamples == 0)
+            continue;       /* refused or lost before measuring: nothing to report */
+        const job_t *jd = &jf->steps[steps[i]];
+        fio_job_t *f = &jobs[nj++];
+        f->jobname = jd->name;
+        f->hostname = accs[i].agent;
+        f->groupid = steps[i];
+        f->job = jd;
+        f->job_runtime_ms = accs[i].window_ns / NS_PER_MS;
+        f->percentiles = jd->npercentiles ? jd->percentile_list : NULL;
+        f->npercentiles = jd->npercentiles;
+        for (int d = 0; d < 2; d++) {
+            fio_dir_t *fd = &f->dir[d];
+            fd->ops = accs[i].ops[d];
+            fd->bytes = accs[i].bytes[d];
+            fd->errors = accs[i].errors[d];
+            fd->runtime_ns = fd->ops ? accs[i].window_ns : 0;
+            fd->slat = &accs[i].hist[d][LK_SLAT];
+            fd->clat = &accs[i].hist[d][LK_CLAT];
+            fd->lat = &accs[i].hist[d][LK_LAT];
+            fd->iops_samples = accs[i].samples[d][0];
+            fd->bw_samples = accs[i].samples[d][1];
+            fd->nsamples = accs[i].nsamples;
+        }
+    }
+    char version[64];
+    snprintf (version, sizeof version, "iofleet-%s", IOF_VERSION);
+    doc = fio_json_report (jobs, nj, plus, version, started / NS_PER_MS);
+    if (!doc)
+        snprintf (err, errlen, "out of memory");
+    free (jobs);
+out:
+    for (int i = 0; i < n; i++)
+        fio_acc_free (&accs[i]);
+    free (accs);
+    free (steps);
+    free (agents);
+    jobfile_destroy (&jf);
+    return doc;
 }

@@ -10,6 +10,7 @@
 #include "controller.h"
 #include "histogram.h"
 #include "jobfile.h"
+#include "jobspec.h"
 #include "log.h"
 #include "util.h"
 
@@ -97,16 +98,29 @@ runner_destroy (runner_t **self_p)
 json_t *
 job_to_json (const job_t *j)
 {
-    return json_pack ("{s:s, s:s, s:b, s:s, s:i, s:i, s:i, s:i, s:I, s:i, s:I, s:i, s:s, s:I, "
-                      "s:b, s:I, s:b, s:b}",
+    json_t *o = json_pack ("{s:s, s:s, s:b, s:s, s:i, s:i, s:i, s:i, s:i, s:I, s:i, s:I, s:i, "
+                           "s:s, s:I, s:b, s:I, s:b, s:b}",
         "name", j->name, "ioengine", j->ioengine, "direct", j->direct,
-        "rw", job_rw_name (j->rw), "rwmixread", (int) j->rwmixread, "bs", (int) j->bs,
+        "rw", job_rw_name (j->rw), "rwmixread", (int) j->rwmixread,
+        "bs", (int) j->bs[0], "bs_write", (int) j->bs[1],
         "iodepth", (int) j->iodepth, "numjobs", (int) j->numjobs,
         "size", (json_int_t) j->size, "size_pct", (int) j->size_pct,
         "offset", (json_int_t) j->offset, "offset_pct", (int) j->offset_pct,
         "filename", j->filename, "runtime_ns", (json_int_t) j->runtime_ns,
         "time_based", j->time_based, "ramp_time_ns", (json_int_t) j->ramp_time_ns,
         "group_reporting", j->group_reporting, "stonewall", j->stonewall);
+    if (j->npercentiles) {
+        json_t *p = json_array ();
+        for (int i = 0; i < j->npercentiles; i++)
+            json_array_append_new (p, json_real (j->percentile_list[i]));
+        json_object_set_new (o, "percentile_list", p);
+    }
+    if (j->rate_iops[0] || j->rate_iops[1])
+        json_object_set_new (o, "rate_iops", json_pack ("[i, i]", (int) j->rate_iops[0],
+                                                        (int) j->rate_iops[1]));
+    if (j->nbssplit[0] || j->nbssplit[1] || j->bsrange_min[0] || j->bsrange_min[1])
+        json_object_set_new (o, "mixed_bs", json_true ());
+    return o;
 }
 
 static part_t *
@@ -158,17 +172,6 @@ runner_recover (ctl_t *ctl)
     store_commit (ctl->store);
 }
 
-/* Splits a fio filename list on ':' (fio's separator).  Returns the count. */
-static int
-split_filenames (char *list, char **out, int max)
-{
-    int n = 0;
-    for (char *save = NULL, *tok = strtok_r (list, ":", &save); tok && n < max;
-         tok = strtok_r (NULL, ":", &save))
-        out[n++] = tok;
-    return n;
-}
-
 static void
 save_step_agent (ctl_t *ctl, const part_t *p, const char *targets_json)
 {
@@ -216,33 +219,12 @@ begin_step (ctl_t *ctl)
 {
     runner_t *r = ctl->runner;
     const job_t *j = &r->plan->steps[r->cur];
-    Iofleet__JobSpec spec = IOFLEET__JOB_SPEC__INIT;
-    spec.name = (char *) j->name;
-    spec.ioengine = (char *) j->ioengine;
-    spec.direct = j->direct;
-    spec.rw = (Iofleet__Rw) j->rw;
-    spec.rwmixread = j->rwmixread;
-    spec.bs = j->bs;
-    spec.iodepth = j->iodepth;
-    spec.numjobs = j->numjobs;
-    spec.size = j->size;
-    spec.size_pct = j->size_pct;
-    spec.offset = j->offset;
-    spec.offset_pct = j->offset_pct;
-    spec.runtime_ns = j->runtime_ns;
-    spec.time_based = j->time_based;
-    spec.ramp_time_ns = j->ramp_time_ns;
-    spec.interval_ns = spec_interval (ctl);
-    char list[JOB_FILENAME_MAX];
-    /* fio's default file name is derived from the job's name. */
-    str_copy (list, sizeof list, j->filename[0] ? j->filename : j->name);
-    char *names[MSG_TARGETS_MAX];
-    spec.n_filenames = (size_t) split_filenames (list, names, MSG_TARGETS_MAX);
-    spec.filenames = names;
+    static jobspec_t js;
+    jobspec_from_job (&js, j, spec_interval (ctl));
     Iofleet__Prepare prep = IOFLEET__PREPARE__INIT;
     prep.run = (uint64_t) r->run;
     prep.step = (uint32_t) r->cur;
-    prep.job = &spec;
+    prep.job = &js.spec;
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_PREPARE;
     env.prepare = &prep;
@@ -598,19 +580,25 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
         for (int k = 0; k < 2; k++) {
             if (!d[k] || (d[k]->ops == 0 && d[k]->histogram.len == 0))
                 continue;
-            if (histogram_decode (&h, d[k]->histogram.data, d[k]->histogram.len) != 0) {
-                store_count (ctl->store, "bad_agent_messages", 1);
-                log_warn ("agent '%s': snapshot %u target %u has an invalid histogram; dropped",
-                          p->name, s->seq, t->target);
-                return;
-            }
-            /* Failed I/Os are counted as errors, never as latency samples. */
-            if (h.count != d[k]->ops) {
-                store_count (ctl->store, "bad_agent_messages", 1);
-                log_warn ("agent '%s': snapshot %u target %u: histogram holds %llu samples for "
-                          "%llu ops; dropped", p->name, s->seq, t->target,
-                          (unsigned long long) h.count, (unsigned long long) d[k]->ops);
-                return;
+            const ProtobufCBinaryData *blobs[3] = { &d[k]->histogram, &d[k]->slat_histogram,
+                                                    &d[k]->lat_histogram };
+            static const char *names[3] = { "clat", "slat", "lat" };
+            const char *bad = NULL;
+            for (int b = 0; b < 3 && !bad; b++) {
+                if (b > 0 && blobs[b]->len == 0)
+                    continue;       /* slat/lat are optional */
+                if (histogram_decode (&h, blobs[b]->data, blobs[b]->len) != 0)
+                    bad = "does not decode";
+                /* Failed I/Os are counted as errors, never as latency samples;
+                   a run without histograms sends empty ones. */
+                else if (h.count != d[k]->ops && h.count != 0)
+                    bad = "holds another number of samples than ops";
+                if (bad) {
+                    store_count (ctl->store, "bad_agent_messages", 1);
+                    log_warn ("agent '%s': snapshot %u target %u: the %s histogram %s; dropped",
+                              p->name, s->seq, t->target, names[b], bad);
+                    return;
+                }
             }
         }
     }
@@ -620,7 +608,8 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
         sqlite3_stmt *st = store_stmt (ctl->store,
             "INSERT OR IGNORE INTO snapshots (run_id, step_idx, agent_id, target, seq, t_start, "
             " t_end, read_ops, read_bytes, read_errors, read_hist, write_ops, write_bytes, "
-            " write_errors, write_hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+            " write_errors, write_hist, read_slat_hist, read_lat_hist, write_slat_hist, "
+            " write_lat_hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         sqlite3_bind_int64 (st, 1, r->run);
         sqlite3_bind_int (st, 2, r->cur);
         sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
@@ -637,6 +626,12 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
             if (d[k] && d[k]->histogram.len)
                 sqlite3_bind_blob (st, col + 3, d[k]->histogram.data, (int) d[k]->histogram.len,
                                    SQLITE_TRANSIENT);
+            if (d[k] && d[k]->slat_histogram.len)
+                sqlite3_bind_blob (st, 16 + k * 2, d[k]->slat_histogram.data,
+                                   (int) d[k]->slat_histogram.len, SQLITE_TRANSIENT);
+            if (d[k] && d[k]->lat_histogram.len)
+                sqlite3_bind_blob (st, 17 + k * 2, d[k]->lat_histogram.data,
+                                   (int) d[k]->lat_histogram.len, SQLITE_TRANSIENT);
         }
         if (store_step_done (ctl->store, st, "store snapshot"))
             return;         /* not acked: the agent will send it again */

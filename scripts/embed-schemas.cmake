@@ -1,5 +1,7 @@
 # Turns the numbered migrations schemas/NNN_name.sql into a C table
 # { version, name, sql } so the controller carries its schema inside.
+file(GLOB FILES ${DIR}/*.sql)
+list(SORT FILES)
 set(body "/* generated from the schemas directory at build time; do not edit */\n#include \"schemas.h\"\n\n")
 set(table "const schema_migration_t schema_migrations[] = {\n")
 set(n 0)

@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,9 @@
 #include <unistd.h>
 
 #define NS_PER_S 1000000000ull
+
+/* Both directions of a job have block size n. */
+#define BS_IS(j, n) ((j)->bs[0] == (n) && (j)->bs[1] == (n))
 
 static const char *s_dir;
 
@@ -52,6 +56,20 @@ s_parse_fails (const char *text, char *err, size_t errlen)
     return failed;
 }
 
+/* Counts one check of ok (like CHECK) and returns it, for "if
+   (CHECK_OK (parsed)) CHECK (fields)". */
+static bool
+s_checked (bool ok, const char *expr, int line)
+{
+    test_checks++;
+    if (!ok) {
+        fprintf (stderr, "%s:%d: CHECK failed: %s\n", __FILE__, line, expr);
+        test_failures++;
+    }
+    return ok;
+}
+#define CHECK_OK(cond) s_checked ((cond), #cond, __LINE__)
+
 /* The parse of text must fail with exactly the message want. */
 #define EXPECT_ERR(text, want) do {                                         \
     char e_[1024];                                                          \
@@ -80,7 +98,7 @@ test_summary (void)
     CHECK (j->rw == JOB_RW_RANDREAD);
     CHECK (strcmp (job_rw_name (j->rw), "randread") == 0);
     CHECK (j->rwmixread == 50);
-    CHECK (j->bs == 4096);
+    CHECK (BS_IS (j, 4096));
     CHECK (j->iodepth == 32);
     CHECK (j->numjobs == 8);
     CHECK (j->size == 0 && j->size_pct == 0);
@@ -127,7 +145,7 @@ test_qualification (void)
         CHECK_MSG (j->line == want[i].line, "step %d line %d", i, j->line);
         CHECK (j->rw == want[i].rw);
         CHECK (j->rwmixread == want[i].rwmixread);
-        CHECK (j->bs == want[i].bs);
+        CHECK (BS_IS (j, want[i].bs));
         CHECK (j->iodepth == want[i].iodepth);
         CHECK (j->numjobs == want[i].numjobs);
         CHECK (j->size == 0 && j->size_pct == want[i].size_pct);
@@ -154,7 +172,7 @@ test_fixture_errors (void)
     } cases[] = {
         { "bad-unknown-option.fio", ":6: unknown option 'blocksize_ratio'" },
         { "bad-unsupported-option.fio",
-          ":6: fio option 'rate_iops' is not supported by iofleet yet" },
+          ":6: fio option 'rate' is not supported by iofleet yet" },
         { "bad-value.fio",
           ":3: bs='4q' is not a size (like 4k or 128k; allowed: 1 byte..64 MiB)" },
         { "bad-range.fio", ":5: iodepth=0 is out of range (allowed: 1..65536)" },
@@ -164,10 +182,16 @@ test_fixture_errors (void)
         { "bad-time-based.fio", ":2: time_based needs runtime= (job 'job' has none)" },
         { "bad-direct-bs.fio", ":2: bs=1000 is not a multiple of 512, which direct=1 "
                                "(line 8) needs (job 'bad-direct')" },
-        { "bad-ioengine.fio",
-          ":2: ioengine 'io_uring' is not supported by iofleet yet (supported: libaio)" },
+        { "bad-ioengine.fio", ":2: ioengine 'posixaio' is not supported by iofleet yet "
+                              "(supported: libaio, io_uring, psync, null)" },
         { "bad-rw.fio", ":3: rw 'trim' is not supported by iofleet yet (supported: "
                         "read, write, randread, randwrite, rw, readwrite, randrw)" },
+        { "bad-bssplit.fio",
+          ":6: bssplit=4k/50:64k/40: the percentages add up to 90%, not 100%" },
+        { "bad-steadystate.fio",
+          ":3: steadystate needs ss_dur= (job 'without-duration' has none)" },
+        { "bad-direct-bssplit.fio", ":2: bssplit size 1000 (reads) is not a multiple of 512, "
+                                    "which direct=1 (line 6) needs (job 'job')" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char path[1024], want[2048], err[1024];
@@ -246,13 +270,30 @@ test_defaults (void)
     CHECK (!j->direct);
     CHECK (j->rw == JOB_RW_READ);
     CHECK (j->rwmixread == 50);
-    CHECK (j->bs == 4096);
+    CHECK (BS_IS (j, 4096));
     CHECK (j->iodepth == 1);
     CHECK (j->numjobs == 1);
     CHECK (j->size == 0 && j->size_pct == 0 && j->offset == 0 && j->offset_pct == 0);
     CHECK (j->filename[0] == '\0');
     CHECK (j->runtime_ns == 0 && j->ramp_time_ns == 0);
     CHECK (!j->time_based && !j->group_reporting && !j->stonewall);
+    /* The options added with per-direction block sizes. */
+    for (int d = 0; d < 2; d++) {
+        CHECK (j->bsrange_min[d] == 0 && j->bsrange_max[d] == 0);
+        CHECK (j->nbssplit[d] == 0);
+        CHECK (j->rate_iops[d] == 0);
+    }
+    CHECK (j->iodepth_batch_submit == 1 && j->iodepth_batch_complete_min == 1);
+    CHECK (j->startdelay_ns == 0 && j->thinktime_ns == 0);
+    CHECK (j->randrepeat && !j->randseed_set && j->randseed == 0);
+    CHECK (!j->norandommap);
+    CHECK (j->random_distribution == JOB_DIST_RANDOM && j->zipf_theta == 0);
+    CHECK (j->npercentiles == 0);
+    CHECK (j->cpus_allowed[0] == '\0');
+    CHECK (!j->new_group);
+    CHECK (j->ss == JOB_SS_NONE && j->ss_limit == 0 && !j->ss_pct);
+    CHECK (j->ss_dur_ns == 0 && j->ss_ramp_ns == 0);
+    CHECK (j->buffer_compress_percentage == 0 && !j->zero_buffers);
     jobfile_destroy (&jf);
 }
 
@@ -286,13 +327,13 @@ test_globals (void)
     const job_t *a = &jf->steps[0], *b = &jf->steps[1];
     const job_t *c = &jf->steps[2], *d = &jf->steps[3];
     CHECK (strcmp (a->name, "a") == 0 && a->line == 4);
-    CHECK (a->bs == 8192 && a->iodepth == 4 && !a->direct && a->numjobs == 3);
+    CHECK (BS_IS (a, 8192) && a->iodepth == 4 && !a->direct && a->numjobs == 3);
     CHECK (strcmp (b->name, "b") == 0 && b->line == 9);
-    CHECK (b->bs == 16384 && b->iodepth == 4 && b->direct && b->numjobs == 1);
+    CHECK (BS_IS (b, 16384) && b->iodepth == 4 && b->direct && b->numjobs == 1);
     CHECK (strcmp (c->name, "c") == 0 && c->line == 10);
-    CHECK (c->bs == 4096 && c->iodepth == 4 && c->direct && c->time_based);
+    CHECK (BS_IS (c, 4096) && c->iodepth == 4 && c->direct && c->time_based);
     CHECK (c->runtime_ns == 10 * NS_PER_S);
-    CHECK (d->bs == 16384 && d->direct && !d->time_based && d->runtime_ns == 0);
+    CHECK (BS_IS (d, 16384) && d->direct && !d->time_based && d->runtime_ns == 0);
     jobfile_destroy (&jf);
 
     /* A job before any [global] gets the defaults, not a later global. */
@@ -329,7 +370,7 @@ test_crlf_and_comments (void)
         const job_t *j = &jf->steps[0];
         CHECK (strcmp (j->name, "random-4k") == 0 && j->line == 10);
         CHECK (j->direct && j->time_based && j->group_reporting);
-        CHECK (j->bs == 4096 && j->iodepth == 32 && j->numjobs == 8);
+        CHECK (BS_IS (j, 4096) && j->iodepth == 32 && j->numjobs == 8);
         CHECK (j->rw == JOB_RW_RANDREAD);
         CHECK (strcmp (j->filename, "/dev/sdX") == 0);
         CHECK (j->runtime_ns == 60 * NS_PER_S);
@@ -357,7 +398,7 @@ test_crlf_and_comments (void)
     if (jf && jf->nsteps == 1) {
         const job_t *j = &jf->steps[0];
         CHECK (strcmp (j->name, "job one") == 0 && j->line == 3);
-        CHECK (j->bs == 65536 && j->iodepth == 8 && j->rw == JOB_RW_RANDWRITE);
+        CHECK (BS_IS (j, 65536) && j->iodepth == 8 && j->rw == JOB_RW_RANDWRITE);
         CHECK (j->time_based && j->runtime_ns == 60 * NS_PER_S);
     }
     jobfile_destroy (&jf);
@@ -407,14 +448,14 @@ test_options (void)
         CHECK (!b->direct && b->rw == JOB_RW_RW && b->rwmixread == 80);
         CHECK (b->size == 0 && b->size_pct == 50);
         CHECK (b->offset == 0 && b->offset_pct == 25);
-        CHECK (b->bs == 1024);
+        CHECK (BS_IS (b, 1024));
         CHECK (strcmp (b->name, "renamed") == 0 && b->line == 8);
         CHECK (b->stonewall);
         CHECK (b->iodepth == 32 && b->numjobs == 1024);
         CHECK (b->ramp_time_ns == 500000000ull && b->runtime_ns == 3600 * NS_PER_S);
         CHECK (strcmp (b->filename, "/dev/sda:/dev/sdb") == 0);
         CHECK (c->size == 1ull << 30 && c->size_pct == 0);
-        CHECK (c->bs == 4608 && c->direct);
+        CHECK (BS_IS (c, 4608) && c->direct);
         CHECK (!c->group_reporting && c->stonewall && !c->time_based);
         CHECK (strcmp (job_rw_name (c->rw), "read") == 0);
     }
@@ -437,7 +478,7 @@ test_options (void)
         const job_t *j = &jf->steps[0];
         CHECK (strcmp (j->name, name63) == 0);
         CHECK (strcmp (j->filename, fname) == 0);
-        CHECK (j->bs == JOB_MAX_BS && j->iodepth == JOB_MAX_IODEPTH);
+        CHECK (BS_IS (j, JOB_MAX_BS) && j->iodepth == JOB_MAX_IODEPTH);
         CHECK (j->numjobs == JOB_MAX_NUMJOBS && j->rwmixread == 0);
         CHECK (j->runtime_ns == (uint64_t) JOB_MAX_RUNTIME_S * NS_PER_S);
         CHECK (j->ramp_time_ns == (uint64_t) JOB_MAX_RUNTIME_S * NS_PER_S);
@@ -508,14 +549,20 @@ test_errors (void)
     EXPECT_ERR ("[job]\nNoRandomMap\n", "t.fio:2: unknown option 'NoRandomMap' "
                 "(fio option names are case-sensitive: 'norandommap')");
     EXPECT_ERR ("[job]\n=4k\n", "t.fio:2: '=4k' has no option name");
-    EXPECT_ERR ("[job]\nnorandommap\n",
-                "t.fio:2: fio option 'norandommap' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nrate=1m\n",
+                "t.fio:2: fio option 'rate' is not supported by iofleet yet");
     EXPECT_ERR ("[global]\nthread\n[job]\n",
                 "t.fio:2: fio option 'thread' is not supported by iofleet yet");
-    EXPECT_ERR ("[job]\nnew_group\n",
-                "t.fio:2: fio option 'new_group' is not supported by iofleet yet");
-    EXPECT_ERR ("[job]\nbssplit=4k/50:64k/50\n",
-                "t.fio:2: fio option 'bssplit' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\niodepth_batch_complete_max=8\n",
+                "t.fio:2: fio option 'iodepth_batch_complete_max' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nthinktime_spin=10\n",
+                "t.fio:2: fio option 'thinktime_spin' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\ncpus_allowed_policy=split\n",
+                "t.fio:2: fio option 'cpus_allowed_policy' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nrate_iops_min=10\n",
+                "t.fio:2: fio option 'rate_iops_min' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nStartDelay=1\n", "t.fio:2: unknown option 'StartDelay' "
+                "(fio option names are case-sensitive: 'startdelay')");
     EXPECT_ERR ("[job]\nhugepage-size=2m\n",
                 "t.fio:2: fio option 'hugepage-size' is not supported by iofleet yet");
     EXPECT_ERR ("[job]\nzonemode=zbd\n",
@@ -557,14 +604,12 @@ test_errors (void)
     EXPECT_ERR ("[job]\nbs=65m\n", "t.fio:2: bs=65m is out of range (allowed: 1 byte..64 MiB)");
     EXPECT_ERR ("[job]\nbs=4.5k\n",
                 "t.fio:2: bs='4.5k' is not a size (like 4k or 128k; allowed: 1 byte..64 MiB)");
-    EXPECT_ERR ("[job]\nbs=4k,8k\n",
-                "t.fio:2: bs=4k,8k: separate read/write block sizes are not supported by iofleet yet");
-    EXPECT_ERR ("[job]\nbs=4k:8k\n",
-                "t.fio:2: bs=4k:8k: separate read/write block sizes are not supported by iofleet yet");
-    EXPECT_ERR ("[job]\nblocksize=,8k\n", "t.fio:2: blocksize=,8k: separate read/write "
-                "block sizes are not supported by iofleet yet");
-    EXPECT_ERR ("[job]\nbs=4k-8k\n",
-                "t.fio:2: bs=4k-8k: separate read/write block sizes are not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nbs=4k:8k\n", "t.fio:2: bs=4k:8k: use ',' between the read and "
+                "write values (fio would also split at ':' or '-'; bsrange= gives a range of sizes)");
+    EXPECT_ERR ("[job]\nbs=4k-8k\n", "t.fio:2: bs=4k-8k: use ',' between the read and "
+                "write values (fio would also split at ':' or '-'; bsrange= gives a range of sizes)");
+    EXPECT_ERR ("[job]\nbs=-1\n",
+                "t.fio:2: bs='-1' is not a size (like 4k or 128k; allowed: 1 byte..64 MiB)");
     EXPECT_ERR ("[job]\ndirect=2\n", "t.fio:2: direct='2' is not a boolean (allowed: 0 or 1)");
     EXPECT_ERR ("[job]\ndirect=yes\n", "t.fio:2: direct='yes' is not a boolean (allowed: 0 or 1)");
     EXPECT_ERR ("[job]\ntime_based=true\n",
@@ -608,16 +653,19 @@ test_errors (void)
     }
 
     /* Engines and patterns. */
-    EXPECT_ERR ("[job]\nioengine=psync\n",
-                "t.fio:2: ioengine 'psync' is not supported by iofleet yet (supported: libaio)");
-    EXPECT_ERR ("[job]\nioengine=null\n",
-                "t.fio:2: ioengine 'null' is not supported by iofleet yet (supported: libaio)");
+    EXPECT_ERR ("[job]\nioengine=sync\n", "t.fio:2: ioengine 'sync' is not supported by "
+                "iofleet yet (supported: libaio, io_uring, psync, null)");
+    EXPECT_ERR ("[job]\nioengine=io_uring_cmd\n", "t.fio:2: ioengine 'io_uring_cmd' is not "
+                "supported by iofleet yet (supported: libaio, io_uring, psync, null)");
     EXPECT_ERR ("[job]\nioengine=external:/opt/spdk_nvme\n", "t.fio:2: ioengine "
-                "'external:/opt/spdk_nvme' is not supported by iofleet yet (supported: libaio)");
-    EXPECT_ERR ("[job]\nioengine=aio\n",
-                "t.fio:2: ioengine 'aio' is not an fio ioengine (supported: libaio)");
-    EXPECT_ERR ("[job]\nioengine=LIBAIO\n",
-                "t.fio:2: ioengine 'LIBAIO' is not an fio ioengine (supported: libaio)");
+                "'external:/opt/spdk_nvme' is not supported by iofleet yet (supported: libaio, "
+                "io_uring, psync, null)");
+    EXPECT_ERR ("[job]\nioengine=aio\n", "t.fio:2: ioengine 'aio' is not an fio ioengine "
+                "(supported: libaio, io_uring, psync, null)");
+    EXPECT_ERR ("[job]\nioengine=LIBAIO\n", "t.fio:2: ioengine 'LIBAIO' is not an fio "
+                "ioengine (supported: libaio, io_uring, psync, null)");
+    EXPECT_ERR ("[job]\nioengine=io_uring \"x\"\n", "t.fio:2: ioengine 'io_uring \"x\"' is "
+                "not an fio ioengine (supported: libaio, io_uring, psync, null)");
     EXPECT_ERR ("[job]\nrw=randtrim\n", "t.fio:2: rw 'randtrim' is not supported by iofleet "
                 "yet (supported: read, write, randread, randwrite, rw, readwrite, randrw)");
     EXPECT_ERR ("[job]\nreadwrite=trimwrite\n", "t.fio:2: readwrite 'trimwrite' is not "
@@ -781,6 +829,873 @@ test_api_edges (void)
 }
 
 
+/* Parses text expecting exactly one job; copies it to *out.  Returns true
+   on success (prints the error otherwise). */
+static bool
+s_one_job (const char *text, job_t *out)
+{
+    jobfile_t *jf = s_parse (text);
+    bool ok = jf && jf->nsteps == 1;
+    if (ok)
+        *out = jf->steps[0];
+    else if (jf)
+        fprintf (stderr, "  %d jobs, wanted 1\n", jf->nsteps);
+    jobfile_destroy (&jf);
+    return ok;
+}
+
+/* True if a and b are within 1e-12 of each other (decimal fractions such
+   as 0.1/100 need not be the nearest double to 0.001). */
+static bool
+s_near (double a, double b)
+{
+    return fabs (a - b) < 1e-12;
+}
+
+/* The bssplit of direction d of job j is the n (size, percent) pairs in
+   want, in file order. */
+static bool
+s_split_is (const job_t *j, int d, int n, const uint32_t want[][2])
+{
+    if (j->nbssplit[d] != n) {
+        fprintf (stderr, "  bssplit[%d] has %d entries, want %d\n", d, j->nbssplit[d], n);
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        if (j->bssplit[d][i].bs != want[i][0] || j->bssplit[d][i].pct != want[i][1]) {
+            fprintf (stderr, "  bssplit[%d][%d] = %u/%u, want %u/%u\n", d, i,
+                     j->bssplit[d][i].bs, j->bssplit[d][i].pct, want[i][0], want[i][1]);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void
+test_advanced_fixture (void)
+{
+    char path[1024], err[512];
+    jobfile_t *jf = jobfile_load (s_path (path, sizeof path, "advanced.fio"), err, sizeof err);
+    CHECK_MSG (jf, "%s", err);
+    if (!jf)
+        return;
+    CHECK (jf->nsteps == 2);
+    if (jf->nsteps != 2) {
+        jobfile_destroy (&jf);
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        /* Inherited from [global]. */
+        const job_t *j = &jf->steps[i];
+        CHECK (strcmp (j->ioengine, "io_uring") == 0);
+        CHECK (j->direct && j->time_based && j->group_reporting);
+        CHECK (j->runtime_ns == 600 * NS_PER_S);
+        CHECK (j->iodepth == 32);
+        CHECK (j->iodepth_batch_submit == 8 && j->iodepth_batch_complete_min == 4);
+        CHECK (!j->randrepeat && j->randseed_set && j->randseed == 1234);
+        CHECK (j->npercentiles == 4);
+        CHECK (j->percentile_list[0] == 50 && j->percentile_list[1] == 99);
+        CHECK (j->percentile_list[2] == 99.9 && j->percentile_list[3] == 99.99);
+        CHECK (j->percentile_list[4] == 0);
+        CHECK (strcmp (j->cpus_allowed, "0-3,8") == 0);
+    }
+    const job_t *a = &jf->steps[0], *b = &jf->steps[1];
+    static const uint32_t reads[][2] = { { 4096, 50 }, { 8192, 25 }, { 65536, 25 } };
+    static const uint32_t writes[][2] = { { 16384, 100 } };
+    CHECK (strcmp (a->name, "oltp") == 0 && a->line == 19);
+    CHECK (a->rw == JOB_RW_RANDRW && a->rwmixread == 70);
+    CHECK (BS_IS (a, 4096));
+    CHECK (s_split_is (a, 0, 3, reads));
+    CHECK (s_split_is (a, 1, 1, writes));
+    CHECK (a->bsrange_min[0] == 0 && a->bsrange_max[1] == 0);
+    CHECK (a->rate_iops[0] == 5000 && a->rate_iops[1] == 2000);
+    CHECK (a->thinktime_ns == 250 * 1000);
+    CHECK (a->random_distribution == JOB_DIST_ZIPF && a->zipf_theta == 1.2);
+    CHECK (a->norandommap && !a->new_group);
+    CHECK (a->ss == JOB_SS_NONE && a->ss_dur_ns == 0 && a->startdelay_ns == 0);
+    CHECK (a->buffer_compress_percentage == 0 && !a->zero_buffers);
+
+    CHECK (strcmp (b->name, "precondition") == 0 && b->line == 29);
+    CHECK (b->new_group && b->rw == JOB_RW_RANDWRITE);
+    CHECK (BS_IS (b, 131072));
+    CHECK (b->bsrange_min[0] == 4096 && b->bsrange_max[0] == 1048576);
+    CHECK (b->bsrange_min[1] == 4096 && b->bsrange_max[1] == 1048576);
+    CHECK (b->nbssplit[0] == 0 && b->nbssplit[1] == 0);
+    CHECK (b->rate_iops[0] == 0 && b->rate_iops[1] == 0 && b->thinktime_ns == 0);
+    CHECK (b->random_distribution == JOB_DIST_RANDOM && !b->norandommap);
+    CHECK (b->startdelay_ns == 5 * NS_PER_S);
+    CHECK (b->ss == JOB_SS_IOPS_SLOPE && b->ss_pct && s_near (b->ss_limit, 0.001));
+    CHECK (b->ss_dur_ns == 60 * NS_PER_S && b->ss_ramp_ns == 10 * NS_PER_S);
+    CHECK (b->buffer_compress_percentage == 50 && !b->zero_buffers);
+    jobfile_destroy (&jf);
+}
+
+/* bs, bsrange and rate_iops in fio's READS,WRITES form. */
+static void
+test_per_direction (void)
+{
+    job_t j;
+    if (CHECK_OK (s_one_job ("[job]\nbs=4k,8k\n", &j)))
+        CHECK (j.bs[0] == 4096 && j.bs[1] == 8192);
+    if (CHECK_OK (s_one_job ("[job]\nblocksize=1k,2k\n", &j)))
+        CHECK (j.bs[0] == 1024 && j.bs[1] == 2048);
+    if (CHECK_OK (s_one_job ("[job]\nbs=64k\n", &j)))
+        CHECK (BS_IS (&j, 65536));
+    /* An empty part leaves that direction as it was; a trailing comma
+       keeps the last value from spreading to the next direction. */
+    if (CHECK_OK (s_one_job ("[job]\nbs=,8k\n", &j)))
+        CHECK (j.bs[0] == 4096 && j.bs[1] == 8192);
+    if (CHECK_OK (s_one_job ("[global]\nbs=16k\n[job]\nbs=,8k\n", &j)))
+        CHECK (j.bs[0] == 16384 && j.bs[1] == 8192);
+    if (CHECK_OK (s_one_job ("[global]\nbs=16k\n[job]\nbs=2k,\n", &j)))
+        CHECK (j.bs[0] == 2048 && j.bs[1] == 16384);
+    if (CHECK_OK (s_one_job ("[job]\nbs=8k,32k,\n", &j)))
+        CHECK (j.bs[0] == 8192 && j.bs[1] == 32768);
+    if (CHECK_OK (s_one_job ("[job]\nbs=,8k,\n", &j)))
+        CHECK (j.bs[0] == 4096 && j.bs[1] == 8192);
+    if (CHECK_OK (s_one_job ("[job]\nbs=4k,8k\nbs=2k\n", &j)))
+        CHECK (BS_IS (&j, 2048));
+    if (CHECK_OK (s_one_job ("[job]\nbs=0x200,64m\n", &j)))
+        CHECK (j.bs[0] == 512 && j.bs[1] == JOB_MAX_BS);
+
+    EXPECT_ERR ("[job]\nbs=,\n", "t.fio:2: bs=, gives no value for reads or writes");
+    EXPECT_ERR ("[job]\nbs=,,\n", "t.fio:2: bs=,, gives no value for reads or writes");
+    EXPECT_ERR ("[job]\nbs=4k,8k,16k\n",
+                "t.fio:2: bs=4k,8k,16k: a third value (for trims) is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nbs=4k,8k,16k,32k\n", "t.fio:2: bs=4k,8k,16k,32k has more than three "
+                "comma-separated values (fio takes reads,writes,trims)");
+    EXPECT_ERR ("[job]\nbs=4k,0\n",
+                "t.fio:2: bs=4k,0: 0 is out of range (allowed: 1 byte..64 MiB)");
+    EXPECT_ERR ("[job]\nbs=65m,4k\n",
+                "t.fio:2: bs=65m,4k: 65m is out of range (allowed: 1 byte..64 MiB)");
+    EXPECT_ERR ("[job]\nbs=4k,4q\n", "t.fio:2: bs=4k,4q: '4q' is not a size (like 4k or "
+                "128k; allowed: 1 byte..64 MiB)");
+    /* fio would read " 8k" as 8 bytes. */
+    EXPECT_ERR ("[job]\nbs=4k, 8k\n", "t.fio:2: bs=4k, 8k: ' 8k' is not a size (like 4k or "
+                "128k; allowed: 1 byte..64 MiB)");
+    EXPECT_ERR ("[job]\nblocksize=4k,8k:16k\n", "t.fio:2: blocksize=4k,8k:16k: use ',' between "
+                "the read and write values (fio would also split at ':' or '-'; bsrange= gives "
+                "a range of sizes)");
+
+    /* bsrange: MIN-MAX (or fio's MIN:MAX), bounds swapped like fio. */
+    if (CHECK_OK (s_one_job ("[job]\nbsrange=1k-16k\n", &j))) {
+        CHECK (j.bsrange_min[0] == 1024 && j.bsrange_max[0] == 16384);
+        CHECK (j.bsrange_min[1] == 1024 && j.bsrange_max[1] == 16384);
+        CHECK (BS_IS (&j, 4096));
+    }
+    if (CHECK_OK (s_one_job ("[job]\nbsrange=1k-4k,2k-8k\n", &j))) {
+        CHECK (j.bsrange_min[0] == 1024 && j.bsrange_max[0] == 4096);
+        CHECK (j.bsrange_min[1] == 2048 && j.bsrange_max[1] == 8192);
+    }
+    if (CHECK_OK (s_one_job ("[job]\nblocksize_range=16k-1k\n", &j)))
+        CHECK (j.bsrange_min[1] == 1024 && j.bsrange_max[1] == 16384);
+    if (CHECK_OK (s_one_job ("[job]\nbsrange=512:4k\n", &j)))
+        CHECK (j.bsrange_min[0] == 512 && j.bsrange_max[0] == 4096);
+    if (CHECK_OK (s_one_job ("[job]\nbsrange=4k-4k\n", &j)))
+        CHECK (j.bsrange_min[0] == 4096 && j.bsrange_max[0] == 4096);
+    if (CHECK_OK (s_one_job ("[global]\nbsrange=1k-2k\n[job]\nbsrange=,4k-8k\n", &j))) {
+        CHECK (j.bsrange_min[0] == 1024 && j.bsrange_max[0] == 2048);
+        CHECK (j.bsrange_min[1] == 4096 && j.bsrange_max[1] == 8192);
+    }
+    if (CHECK_OK (s_one_job ("[job]\nbsrange=1k-2k,\n", &j))) {
+        CHECK (j.bsrange_min[0] == 1024 && j.bsrange_max[0] == 2048);
+        CHECK (j.bsrange_min[1] == 0 && j.bsrange_max[1] == 0);
+    }
+    EXPECT_ERR ("[job]\nbsrange=4k\n",
+                "t.fio:2: bsrange='4k' is not a range of sizes (like 1k-16k)");
+    EXPECT_ERR ("[job]\nbsrange=1k-4k,8k\n",
+                "t.fio:2: bsrange=1k-4k,8k: '8k' is not a range of sizes (like 1k-16k)");
+    EXPECT_ERR ("[job]\nbsrange=0-4k\n",
+                "t.fio:2: bsrange=0-4k: 0 is out of range (allowed: 1 byte..64 MiB)");
+    EXPECT_ERR ("[job]\nbsrange=1k-65m\n",
+                "t.fio:2: bsrange=1k-65m: 65m is out of range (allowed: 1 byte..64 MiB)");
+    EXPECT_ERR ("[job]\nbsrange=1k-x\n", "t.fio:2: bsrange=1k-x: 'x' is not a size (like 4k "
+                "or 128k; allowed: 1 byte..64 MiB)");
+    EXPECT_ERR ("[job]\nbsrange=1k-4k-8k\n", "t.fio:2: bsrange=1k-4k-8k: '4k-8k' is not a "
+                "size (like 4k or 128k; allowed: 1 byte..64 MiB)");
+    EXPECT_ERR ("[job]\nbsrange=1k-2k,2k-4k,4k-8k\n", "t.fio:2: bsrange=1k-2k,2k-4k,4k-8k: a "
+                "third value (for trims) is not supported by iofleet yet");
+
+    /* rate_iops: 0 is unlimited. */
+    if (CHECK_OK (s_one_job ("[job]\nrate_iops=500\n", &j)))
+        CHECK (j.rate_iops[0] == 500 && j.rate_iops[1] == 500);
+    if (CHECK_OK (s_one_job ("[job]\nrate_iops=500,200\n", &j)))
+        CHECK (j.rate_iops[0] == 500 && j.rate_iops[1] == 200);
+    if (CHECK_OK (s_one_job ("[job]\nrate_iops=,200\n", &j)))
+        CHECK (j.rate_iops[0] == 0 && j.rate_iops[1] == 200);
+    if (CHECK_OK (s_one_job ("[job]\nrate_iops=500,\n", &j)))
+        CHECK (j.rate_iops[0] == 500 && j.rate_iops[1] == 0);
+    if (CHECK_OK (s_one_job ("[job]\nrate_iops=1k,4294967295\n", &j)))
+        CHECK (j.rate_iops[0] == 1024 && j.rate_iops[1] == UINT32_MAX);
+    if (CHECK_OK (s_one_job ("[global]\nrate_iops=100,300\n[job]\nrate_iops=,0\n", &j)))
+        CHECK (j.rate_iops[0] == 100 && j.rate_iops[1] == 0);
+    EXPECT_ERR ("[job]\nrate_iops=500:200\n", "t.fio:2: rate_iops=500:200: use ',' between "
+                "the read and write values (fio would also split at ':' or '-')");
+    EXPECT_ERR ("[job]\nrate_iops=500-200\n", "t.fio:2: rate_iops=500-200: use ',' between "
+                "the read and write values (fio would also split at ':' or '-')");
+    EXPECT_ERR ("[job]\nrate_iops=x\n",
+                "t.fio:2: rate_iops='x' is not a number (allowed: 0..4294967295)");
+    EXPECT_ERR ("[job]\nrate_iops=1,4294967296\n",
+                "t.fio:2: rate_iops=1,4294967296: 4294967296 is out of range (allowed: 0..4294967295)");
+    EXPECT_ERR ("[job]\nrate_iops=1,2,3\n",
+                "t.fio:2: rate_iops=1,2,3: a third value (for trims) is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nrate_iops=\n", "t.fio:2: option 'rate_iops' needs a value");
+}
+
+static void
+test_bssplit (void)
+{
+    job_t j;
+    static const uint32_t howto1[][2] = { { 4096, 10 }, { 65536, 50 }, { 32768, 40 } };
+    if (CHECK_OK (s_one_job ("[job]\nbssplit=4k/10:64k/50:32k/40\n", &j))) {
+        CHECK (s_split_is (&j, 0, 3, howto1));
+        CHECK (s_split_is (&j, 1, 3, howto1));
+        CHECK (BS_IS (&j, 4096));
+    }
+    /* HOWTO: "4k/50:1k/:32k/ would have 50% 4k ios, and 25% 1k and 32k". */
+    static const uint32_t howto2[][2] = { { 4096, 50 }, { 1024, 25 }, { 32768, 25 } };
+    if (CHECK_OK (s_one_job ("[job]\nbssplit=4k/50:1k/:32k/\n", &j)))
+        CHECK (s_split_is (&j, 0, 3, howto2) && s_split_is (&j, 1, 3, howto2));
+    /* No '/' at all is the same as an empty percentage. */
+    if (CHECK_OK (s_one_job ("[job]\nbssplit=4k/50:1k:32k\n", &j)))
+        CHECK (s_split_is (&j, 0, 3, howto2));
+    /* fio's integer division leaves a percent over; it goes to the
+       largest share (the last of equals), so the shares sum to 100. */
+    static const uint32_t thirds[][2] = { { 4096, 33 }, { 8192, 33 }, { 16384, 34 } };
+    if (CHECK_OK (s_one_job ("[job]\nbssplit=4k:8k:16k\n", &j)))
+        CHECK (s_split_is (&j, 0, 3, thirds));
+    static const uint32_t left[][2] = {
+        { 4096, 52 }, { 8192, 16 }, { 16384, 16 }, { 32768, 16 },
+    };
+    if (CHECK_OK (s_one_job ("[job]\nbssplit=4k/50:8k:16k:32k\n", &j)))
+        CHECK (s_split_is (&j, 0, 4, left));
+    static const uint32_t one[][2] = { { 4096, 100 } };
+    if (CHECK_OK (s_one_job ("[job]\nbssplit=4k\n", &j)))
+        CHECK (s_split_is (&j, 0, 1, one) && s_split_is (&j, 1, 1, one));
+    /* fio reads a 0 percentage as "not given". */
+    static const uint32_t zero[][2] = { { 4096, 0 }, { 8192, 100 } };
+    if (CHECK_OK (s_one_job ("[job]\nbssplit=4k/0:8k/100\n", &j)))
+        CHECK (s_split_is (&j, 0, 2, zero));
+    static const uint32_t zero_share[][2] = { { 4096, 50 }, { 8192, 50 } };
+    if (CHECK_OK (s_one_job ("[job]\nbssplit=4k/0:8k/50\n", &j)))
+        CHECK (s_split_is (&j, 0, 2, zero_share));
+    /* HOWTO: separate reads and writes. */
+    static const uint32_t r[][2] = { { 2048, 50 }, { 4096, 50 } };
+    static const uint32_t w[][2] = { { 4096, 90 }, { 8192, 10 } };
+    if (CHECK_OK (s_one_job ("[job]\nbssplit=2k/50:4k/50,4k/90:8k/10\n", &j)))
+        CHECK (s_split_is (&j, 0, 2, r) && s_split_is (&j, 1, 2, w));
+    if (CHECK_OK (s_one_job ("[global]\nbssplit=2k/50:4k/50\n[job]\nbssplit=,4k/90:8k/10\n", &j)))
+        CHECK (s_split_is (&j, 0, 2, r) && s_split_is (&j, 1, 2, w));
+    if (CHECK_OK (s_one_job ("[job]\nbssplit=2k/50:4k/50,\n", &j)))
+        CHECK (s_split_is (&j, 0, 2, r) && j.nbssplit[1] == 0);
+
+    /* fio's limit of 64 sizes per direction. */
+    char text[2048];
+    size_t len = (size_t) snprintf (text, sizeof text, "[job]\nbssplit=");
+    for (int i = 1; i <= JOB_BSSPLIT_MAX; i++)
+        len += (size_t) snprintf (text + len, sizeof text - len, "%s%dk",
+                                  i > 1 ? ":" : "", i);
+    snprintf (text + len, sizeof text - len, "\n");
+    if (CHECK_OK (s_one_job (text, &j))) {
+        CHECK (j.nbssplit[0] == JOB_BSSPLIT_MAX && j.nbssplit[1] == JOB_BSSPLIT_MAX);
+        uint32_t sum = 0;
+        for (int i = 0; i < j.nbssplit[0]; i++)
+            sum += j.bssplit[0][i].pct;
+        CHECK (sum == 100);
+        CHECK (j.bssplit[0][0].pct == 1 && j.bssplit[0][JOB_BSSPLIT_MAX - 1].pct == 37);
+        CHECK (j.bssplit[0][JOB_BSSPLIT_MAX - 1].bs == JOB_BSSPLIT_MAX * 1024);
+    }
+    snprintf (text + len, sizeof text - len, ":65k\n");
+    {
+        char want[2048];
+        snprintf (want, sizeof want, "t.fio:2: bssplit=%.80s has more than 64 block sizes "
+                  "in one direction (fio's limit)", text + 14);
+        EXPECT_ERR (text, want);
+    }
+
+    EXPECT_ERR ("[job]\nbssplit=4k/50:64k/40\n",
+                "t.fio:2: bssplit=4k/50:64k/40: the percentages add up to 90%, not 100%");
+    EXPECT_ERR ("[job]\nbssplit=4k/60:8k/50\n",
+                "t.fio:2: bssplit=4k/60:8k/50: the percentages add up to 110%, more than 100%");
+    EXPECT_ERR ("[job]\nbssplit=4k/60:8k/50:16k\n",
+                "t.fio:2: bssplit=4k/60:8k/50:16k: the percentages add up to 110%, more than 100%");
+    EXPECT_ERR ("[job]\nbssplit=4k/100,8k/50\n",
+                "t.fio:2: bssplit=4k/100,8k/50: the percentages add up to 50%, not 100%");
+    EXPECT_ERR ("[job]\nbssplit=4k/101\n", "t.fio:2: bssplit=4k/101: 101% is more than 100%");
+    EXPECT_ERR ("[job]\nbssplit=4k/x\n",
+                "t.fio:2: bssplit=4k/x: 'x' is not a percentage (like 4k/25)");
+    EXPECT_ERR ("[job]\nbssplit=4k/50%:8k/50\n",
+                "t.fio:2: bssplit=4k/50%:8k/50: '50%' is not a percentage (like 4k/25)");
+    EXPECT_ERR ("[job]\nbssplit=4k/50::8k/50\n", "t.fio:2: bssplit=4k/50::8k/50 has an empty "
+                "entry (entries are SIZE/PERCENT, separated by ':')");
+    EXPECT_ERR ("[job]\nbssplit=4k/100:\n", "t.fio:2: bssplit=4k/100: has an empty entry "
+                "(entries are SIZE/PERCENT, separated by ':')");
+    EXPECT_ERR ("[job]\nbssplit=q/100\n", "t.fio:2: bssplit=q/100: 'q' is not a size (like 4k "
+                "or 128k; allowed: 1 byte..64 MiB)");
+    EXPECT_ERR ("[job]\nbssplit=0/100\n",
+                "t.fio:2: bssplit=0/100: 0 is out of range (allowed: 1 byte..64 MiB)");
+    EXPECT_ERR ("[job]\nbssplit=/100\n", "t.fio:2: bssplit=/100: '' is not a size (like 4k "
+                "or 128k; allowed: 1 byte..64 MiB)");
+    EXPECT_ERR ("[job]\nbssplit=4k/50:8k/50,4k/50:8k/50,4k/100\n", "t.fio:2: "
+                "bssplit=4k/50:8k/50,4k/50:8k/50,4k/100: a third value (for trims) is not "
+                "supported by iofleet yet");
+}
+
+/* thinktime counts bare numbers in microseconds, startdelay in seconds. */
+static void
+test_times (void)
+{
+    static const struct {
+        const char *value;
+        uint64_t ns;
+    } think[] = {
+        { "250", 250000 },              { "0", 0 },
+        { "250us", 250000 },            { "250usec", 250000 },
+        { "5ms", 5000000 },             { "5MS", 5000000 },
+        { "2s", 2 * NS_PER_S },         { "1m", 60 * NS_PER_S },
+        { "4294967295", 4294967295000ull },
+        { "4294s", 4294 * NS_PER_S },
+    };
+    for (size_t i = 0; i < sizeof think / sizeof think[0]; i++) {
+        char text[128];
+        job_t j;
+        snprintf (text, sizeof text, "[job]\nthinktime=%s\n", think[i].value);
+        if (CHECK_OK (s_one_job (text, &j)))
+            CHECK_MSG (j.thinktime_ns == think[i].ns, "thinktime=%s gave %llu ns",
+                       think[i].value, (unsigned long long) j.thinktime_ns);
+    }
+    EXPECT_ERR ("[job]\nthinktime=4295s\n", "t.fio:2: thinktime=4295s is out of range "
+                "(allowed: up to 4294967295us, fio's limit)");
+    EXPECT_ERR ("[job]\nthinktime=4294967296\n", "t.fio:2: thinktime=4294967296 is out of "
+                "range (allowed: up to 4294967295us, fio's limit)");
+    EXPECT_ERR ("[job]\nthinktime=1.5ms\n", "t.fio:2: thinktime='1.5ms' is not a time (like "
+                "100 (microseconds), 100us, 5ms, 1s)");
+    EXPECT_ERR ("[job]\nthinktime=10ns\n", "t.fio:2: thinktime='10ns' is not a time (like "
+                "100 (microseconds), 100us, 5ms, 1s)");
+    EXPECT_ERR ("[job]\nthinktime=99999999999999999999\n", "t.fio:2: "
+                "thinktime=99999999999999999999 is out of range (allowed: up to 4294967295us, "
+                "fio's limit)");
+
+    job_t j;
+    if (CHECK_OK (s_one_job ("[job]\nstartdelay=5\n", &j)))
+        CHECK (j.startdelay_ns == 5 * NS_PER_S);
+    if (CHECK_OK (s_one_job ("[job]\nstartdelay=500ms\n", &j)))
+        CHECK (j.startdelay_ns == 500 * 1000000ull);
+    if (CHECK_OK (s_one_job ("[job]\nstartdelay=7d\n", &j)))
+        CHECK (j.startdelay_ns == (uint64_t) JOB_MAX_RUNTIME_S * NS_PER_S);
+    EXPECT_ERR ("[job]\nstartdelay=5-10\n", "t.fio:2: startdelay=5-10: fio's random start "
+                "delay range is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nstartdelay=5:10\n", "t.fio:2: startdelay=5:10: fio's random start "
+                "delay range is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nstartdelay=8d\n",
+                "t.fio:2: startdelay=8d is out of range (allowed: up to 604800s, 7 days)");
+    EXPECT_ERR ("[job]\nstartdelay=-1\n",
+                "t.fio:2: startdelay='-1' is not a time (like 60, 30s, 500ms, 5m, 1h)");
+    EXPECT_ERR ("[job]\nstartdelay=soon\n",
+                "t.fio:2: startdelay='soon' is not a time (like 60, 30s, 500ms, 5m, 1h)");
+}
+
+static void
+test_random_options (void)
+{
+    job_t j;
+    if (CHECK_OK (s_one_job ("[job]\nrandrepeat=0\n", &j)))
+        CHECK (!j.randrepeat && !j.randseed_set);
+    if (CHECK_OK (s_one_job ("[job]\nrandrepeat=0\nrandrepeat=1\n", &j)))
+        CHECK (j.randrepeat);
+    EXPECT_ERR ("[job]\nrandrepeat\n", "t.fio:2: option 'randrepeat' needs a value");
+    EXPECT_ERR ("[job]\nrandrepeat=2\n",
+                "t.fio:2: randrepeat='2' is not a boolean (allowed: 0 or 1)");
+
+    if (CHECK_OK (s_one_job ("[job]\nrandseed=42\n", &j)))
+        CHECK (j.randseed_set && j.randseed == 42 && j.randrepeat);
+    if (CHECK_OK (s_one_job ("[job]\nrandseed=0\n", &j)))
+        CHECK (j.randseed_set && j.randseed == 0);
+    if (CHECK_OK (s_one_job ("[job]\nrandseed=0x89\n", &j)))
+        CHECK (j.randseed == 0x89);
+    if (CHECK_OK (s_one_job ("[job]\nrandseed=18446744073709551615\n", &j)))
+        CHECK (j.randseed == UINT64_MAX);
+    EXPECT_ERR ("[job]\nrandseed=-1\n",
+                "t.fio:2: randseed='-1' is not a number (allowed: 0..18446744073709551615)");
+    EXPECT_ERR ("[job]\nrandseed=18446744073709551616\n", "t.fio:2: "
+                "randseed=18446744073709551616 is out of range (allowed: 0..18446744073709551615)");
+
+    /* norandommap is one of fio's "set" options: bare is fine. */
+    if (CHECK_OK (s_one_job ("[job]\nnorandommap\n", &j)))
+        CHECK (j.norandommap);
+    if (CHECK_OK (s_one_job ("[global]\nnorandommap\n[job]\nnorandommap=0\n", &j)))
+        CHECK (!j.norandommap);
+    EXPECT_ERR ("[job]\nnorandommap=yes\n",
+                "t.fio:2: norandommap='yes' is not a boolean (allowed: 0 or 1)");
+
+    if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zipf:1.2\n", &j)))
+        CHECK (j.random_distribution == JOB_DIST_ZIPF && j.zipf_theta == 1.2);
+    if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zipf\n", &j)))
+        CHECK (j.random_distribution == JOB_DIST_ZIPF && j.zipf_theta == 1.1);
+    if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zipf:0.8\n", &j)))
+        CHECK (j.zipf_theta == 0.8);
+    if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zipf:2\n", &j)))
+        CHECK (j.zipf_theta == 2.0);
+    if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=random\n", &j)))
+        CHECK (j.random_distribution == JOB_DIST_RANDOM && j.zipf_theta == 0);
+    if (CHECK_OK (s_one_job ("[global]\nrandom_distribution=zipf:1.5\n[job]\n"
+                             "random_distribution=random\n", &j)))
+        CHECK (j.random_distribution == JOB_DIST_RANDOM && j.zipf_theta == 0);
+    EXPECT_ERR ("[job]\nrandom_distribution=zipf:1\n",
+                "t.fio:2: random_distribution=zipf:1: the zipf theta must be above 0 and not 1");
+    EXPECT_ERR ("[job]\nrandom_distribution=zipf:1.000\n", "t.fio:2: "
+                "random_distribution=zipf:1.000: the zipf theta must be above 0 and not 1");
+    EXPECT_ERR ("[job]\nrandom_distribution=zipf:0\n",
+                "t.fio:2: random_distribution=zipf:0: the zipf theta must be above 0 and not 1");
+    EXPECT_ERR ("[job]\nrandom_distribution=zipf:-1\n",
+                "t.fio:2: random_distribution=zipf:-1: '-1' is not a number (like zipf:1.2)");
+    EXPECT_ERR ("[job]\nrandom_distribution=zipf:\n",
+                "t.fio:2: random_distribution=zipf:: '' is not a number (like zipf:1.2)");
+    EXPECT_ERR ("[job]\nrandom_distribution=zipf:1e2\n",
+                "t.fio:2: random_distribution=zipf:1e2: '1e2' is not a number (like zipf:1.2)");
+    EXPECT_ERR ("[job]\nrandom_distribution=zipf:1.2:0.25\n", "t.fio:2: "
+                "random_distribution=zipf:1.2:0.25: fio's second zipf parameter (the center) is "
+                "not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nrandom_distribution=pareto:0.2\n", "t.fio:2: random_distribution "
+                "'pareto' is not supported by iofleet yet (supported: random, zipf:THETA)");
+    EXPECT_ERR ("[job]\nrandom_distribution=normal\n", "t.fio:2: random_distribution "
+                "'normal' is not supported by iofleet yet (supported: random, zipf:THETA)");
+    EXPECT_ERR ("[job]\nrandom_distribution=zoned:60/10:40/90\n", "t.fio:2: "
+                "random_distribution 'zoned' is not supported by iofleet yet (supported: "
+                "random, zipf:THETA)");
+    EXPECT_ERR ("[job]\nrandom_distribution=gauss:5\n", "t.fio:2: "
+                "random_distribution='gauss:5' is not an fio random distribution (supported: "
+                "random, zipf:THETA)");
+    EXPECT_ERR ("[job]\nrandom_distribution=Zipf:1.2\n", "t.fio:2: "
+                "random_distribution='Zipf:1.2' is not an fio random distribution (supported: "
+                "random, zipf:THETA)");
+    EXPECT_ERR ("[job]\nrandom_distribution=random:5\n",
+                "t.fio:2: random_distribution=random:5: 'random' takes no parameter");
+    EXPECT_ERR ("[job]\nrandom_distribution=zipf:1.2,zipf:1.1\n", "t.fio:2: "
+                "random_distribution=zipf:1.2,zipf:1.1: separate read/write distributions are "
+                "not supported by iofleet yet");
+}
+
+static void
+test_percentiles (void)
+{
+    job_t j;
+    if (CHECK_OK (s_one_job ("[job]\npercentile_list=99:99.9:99.99\n", &j))) {
+        CHECK (j.npercentiles == 3);
+        CHECK (j.percentile_list[0] == 99 && j.percentile_list[1] == 99.9);
+        CHECK (j.percentile_list[2] == 99.99 && j.percentile_list[3] == 0);
+    }
+    /* Sorted, like fio reports them. */
+    if (CHECK_OK (s_one_job ("[job]\npercentile_list=99.99:50:1:100:.5\n", &j))) {
+        CHECK (j.npercentiles == 5);
+        CHECK (j.percentile_list[0] == 0.5 && j.percentile_list[1] == 1);
+        CHECK (j.percentile_list[2] == 50 && j.percentile_list[3] == 99.99);
+        CHECK (j.percentile_list[4] == 100);
+    }
+    if (CHECK_OK (s_one_job ("[global]\npercentile_list=1:2:3\n[job]\npercentile_list=50\n", &j)))
+        CHECK (j.npercentiles == 1 && j.percentile_list[0] == 50 && j.percentile_list[1] == 0);
+    /* fio's limit is 20 entries. */
+    const char *twenty = "1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18:19:20";
+    char text[256];
+    snprintf (text, sizeof text, "[job]\npercentile_list=%s\n", twenty);
+    if (CHECK_OK (s_one_job (text, &j)))
+        CHECK (j.npercentiles == 20 && j.percentile_list[19] == 20);
+    snprintf (text, sizeof text, "[job]\npercentile_list=%s:21\n", twenty);
+    EXPECT_ERR (text, "t.fio:2: percentile_list=1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18:"
+                "19:20:21 has more than 20 percentiles (fio's limit)");
+    EXPECT_ERR ("[job]\npercentile_list=0\n",
+                "t.fio:2: percentile_list=0: 0 is out of range (allowed: above 0, up to 100)");
+    EXPECT_ERR ("[job]\npercentile_list=50:100.1\n", "t.fio:2: percentile_list=50:100.1: "
+                "100.1 is out of range (allowed: above 0, up to 100)");
+    EXPECT_ERR ("[job]\npercentile_list=99::99.9\n",
+                "t.fio:2: percentile_list=99::99.9: '' is not a number (like 99.9)");
+    EXPECT_ERR ("[job]\npercentile_list=99:\n",
+                "t.fio:2: percentile_list=99:: '' is not a number (like 99.9)");
+    EXPECT_ERR ("[job]\npercentile_list=99,99.9\n",
+                "t.fio:2: percentile_list=99,99.9: '99,99.9' is not a number (like 99.9)");
+    EXPECT_ERR ("[job]\npercentile_list=1e2\n",
+                "t.fio:2: percentile_list=1e2: '1e2' is not a number (like 99.9)");
+    EXPECT_ERR ("[job]\npercentile_list=-5\n",
+                "t.fio:2: percentile_list=-5: '-5' is not a number (like 99.9)");
+    EXPECT_ERR ("[job]\npercentile_list=9.9.9\n",
+                "t.fio:2: percentile_list=9.9.9: '9.9.9' is not a number (like 99.9)");
+}
+
+static void
+test_cpus (void)
+{
+    static const struct {
+        const char *text;
+        int rc;
+        uint64_t w[JOB_CPUS_MAX / 64];      /* the mask, CPU 0 in bit 0 of w[0] */
+    } cases[] = {
+        { "0", 0, { 0x1, 0, 0, 0 } },
+        { "0-3,8,10-11", 0, { 0xd0f, 0, 0, 0 } },
+        { "0,5,8-15", 0, { 0xff21, 0, 0, 0 } },
+        { "3-3", 0, { 0x8, 0, 0, 0 } },
+        { "007", 0, { 0x80, 0, 0, 0 } },
+        { "63,64", 0, { 1ull << 63, 1, 0, 0 } },
+        { "100-131", 0, { 0, 0xfffffff000000000ull, 0xf, 0 } },
+        { "255", 0, { 0, 0, 0, 1ull << 63 } },
+        { "192-255", 0, { 0, 0, 0, UINT64_MAX } },
+        { "0-255", 0, { UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX } },
+        { "8,0", 0, { 0x101, 0, 0, 0 } },
+        { "1,1,1-2", 0, { 0x6, 0, 0, 0 } },
+        { "", -EINVAL, { 0 } },         { ",", -EINVAL, { 0 } },
+        { "0,", -EINVAL, { 0 } },       { ",0", -EINVAL, { 0 } },
+        { "0,,1", -EINVAL, { 0 } },     { "a", -EINVAL, { 0 } },
+        { "0-", -EINVAL, { 0 } },       { "-1", -EINVAL, { 0 } },
+        { " 0", -EINVAL, { 0 } },       { "0 ", -EINVAL, { 0 } },
+        { "0, 1", -EINVAL, { 0 } },     { "1-2-3", -EINVAL, { 0 } },
+        { "0x1", -EINVAL, { 0 } },      { "3-1", -EINVAL, { 0 } },
+        { "1:2", -EINVAL, { 0 } },      { "^1", -EINVAL, { 0 } },
+        { "256", -ERANGE, { 0 } },      { "0-256", -ERANGE, { 0 } },
+        { "300-2", -ERANGE, { 0 } },    { "99999999999999999999999", -ERANGE, { 0 } },
+        { "1,2-99999999999999999999999", -ERANGE, { 0 } },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t mask[JOB_CPUS_MAX / 64];
+        memset (mask, 0xa5, sizeof mask);
+        int rc = job_parse_cpus (cases[i].text, mask);
+        CHECK_MSG (rc == cases[i].rc, "cpus '%s': rc %d, want %d", cases[i].text, rc, cases[i].rc);
+        if (cases[i].rc == 0 && rc == 0)
+            CHECK_MSG (memcmp (mask, cases[i].w, sizeof mask) == 0,
+                       "cpus '%s' = %016llx %016llx %016llx %016llx", cases[i].text,
+                       (unsigned long long) mask[0], (unsigned long long) mask[1],
+                       (unsigned long long) mask[2], (unsigned long long) mask[3]);
+        else
+            CHECK_MSG (mask[0] == 0xa5a5a5a5a5a5a5a5ull && mask[3] == 0xa5a5a5a5a5a5a5a5ull,
+                       "cpus '%s' wrote its output on error", cases[i].text);
+    }
+    uint64_t mask[JOB_CPUS_MAX / 64];
+    CHECK (job_parse_cpus (NULL, mask) == -EINVAL);
+    CHECK (job_parse_cpus ("0", NULL) == -EINVAL);
+
+    job_t j;
+    if (CHECK_OK (s_one_job ("[job]\ncpus_allowed=0-3,8\n", &j)))
+        CHECK (strcmp (j.cpus_allowed, "0-3,8") == 0);
+    if (CHECK_OK (s_one_job ("[global]\ncpus_allowed=1\n[job]\ncpus_allowed=0-255\n", &j)))
+        CHECK (strcmp (j.cpus_allowed, "0-255") == 0);
+    EXPECT_ERR ("[job]\ncpus_allowed=0-300\n",
+                "t.fio:2: cpus_allowed=0-300: CPU 300 is out of range (allowed: 0..255)");
+    EXPECT_ERR ("[job]\ncpus_allowed=4,256-260\n",
+                "t.fio:2: cpus_allowed=4,256-260: CPU 256 is out of range (allowed: 0..255)");
+    EXPECT_ERR ("[job]\ncpus_allowed=99999999999999999999999\n", "t.fio:2: "
+                "cpus_allowed=99999999999999999999999: CPU 99999999999999999999999 is out of "
+                "range (allowed: 0..255)");
+    EXPECT_ERR ("[job]\ncpus_allowed=0,3-1\n",
+                "t.fio:2: cpus_allowed=0,3-1: the CPU range 3-1 goes backwards");
+    EXPECT_ERR ("[job]\ncpus_allowed=0,,1\n",
+                "t.fio:2: cpus_allowed='0,,1' is not a list of CPUs (like 0-3,8,10-11)");
+    EXPECT_ERR ("[job]\ncpus_allowed=all\n",
+                "t.fio:2: cpus_allowed='all' is not a list of CPUs (like 0-3,8,10-11)");
+    {
+        char text[512];
+        int n = snprintf (text, sizeof text, "[job]\ncpus_allowed=");
+        for (int i = 0; i < 150; i++)
+            n += snprintf (text + n, sizeof text - (size_t) n, "1,");
+        snprintf (text + n, sizeof text - (size_t) n, "1\n");
+        EXPECT_ERR (text, "t.fio:2: cpus_allowed is 301 bytes long (the limit is 255)");
+    }
+}
+
+static void
+test_steadystate (void)
+{
+    static const struct {
+        const char *value;
+        job_ss_t ss;
+        double limit;
+        bool pct;
+    } cases[] = {
+        { "iops:5%", JOB_SS_IOPS, 0.05, true },
+        { "iops_slope:0.1%", JOB_SS_IOPS_SLOPE, 0.001, true },
+        { "iops_slope:0.01%", JOB_SS_IOPS_SLOPE, 0.0001, true },
+        { "iops:500", JOB_SS_IOPS, 500, false },
+        { "iops:2.5", JOB_SS_IOPS, 2.5, false },
+        { "iops_slope:0.5", JOB_SS_IOPS_SLOPE, 0.5, false },
+        { "bw:2m", JOB_SS_BW, 2097152, false },
+        { "bw:10%", JOB_SS_BW, 0.1, true },
+        { "bw_slope:1k", JOB_SS_BW_SLOPE, 1024, false },
+        { "bw_slope:0.5%", JOB_SS_BW_SLOPE, 0.005, true },
+        { "bw:0", JOB_SS_BW, 0, false },
+        { "iops:100%", JOB_SS_IOPS, 1, true },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[128];
+        job_t j;
+        snprintf (text, sizeof text, "[job]\n%s=%s\nss_dur=60\n",
+                  i % 2 ? "ss" : "steadystate", cases[i].value);
+        if (CHECK_OK (s_one_job (text, &j)))
+            CHECK_MSG (j.ss == cases[i].ss && j.ss_pct == cases[i].pct
+                    && s_near (j.ss_limit, cases[i].limit) && j.ss_dur_ns == 60 * NS_PER_S,
+                       "%s: ss %d limit %g pct %d", cases[i].value, (int) j.ss, j.ss_limit,
+                       (int) j.ss_pct);
+    }
+    job_t j;
+    if (CHECK_OK (s_one_job ("[job]\nsteadystate=bw:5%\nsteadystate_duration=2m\n"
+                             "steadystate_ramp_time=30\n", &j))) {
+        CHECK (j.ss == JOB_SS_BW && j.ss_dur_ns == 120 * NS_PER_S);
+        CHECK (j.ss_ramp_ns == 30 * NS_PER_S);
+    }
+    /* ss_dur= alone turns on fio's default, iops_slope:0.01%. */
+    if (CHECK_OK (s_one_job ("[job]\nss_dur=30s\nss_ramp=1m\n", &j))) {
+        CHECK (j.ss == JOB_SS_IOPS_SLOPE && j.ss_pct && s_near (j.ss_limit, 0.0001));
+        CHECK (j.ss_dur_ns == 30 * NS_PER_S && j.ss_ramp_ns == 60 * NS_PER_S);
+    }
+    /* Inherited pieces: criterion in [global], duration per job. */
+    jobfile_t *jf = s_parse ("[global]\nss=iops:2%\n[a]\nss_dur=10\n[b]\nss_dur=20\n"
+                             "ss=bw_slope:1m\n");
+    CHECK (jf && jf->nsteps == 2);
+    if (jf && jf->nsteps == 2) {
+        CHECK (jf->steps[0].ss == JOB_SS_IOPS && s_near (jf->steps[0].ss_limit, 0.02));
+        CHECK (jf->steps[0].ss_dur_ns == 10 * NS_PER_S);
+        CHECK (jf->steps[1].ss == JOB_SS_BW_SLOPE && !jf->steps[1].ss_pct);
+        CHECK (jf->steps[1].ss_limit == 1048576 && jf->steps[1].ss_dur_ns == 20 * NS_PER_S);
+    }
+    jobfile_destroy (&jf);
+
+    EXPECT_ERR ("[job]\nsteadystate=iops:5%\n",
+                "t.fio:2: steadystate needs ss_dur= (job 'job' has none)");
+    EXPECT_ERR ("[job]\nrw=read\nss=iops:5%\nss_dur=0\n",
+                "t.fio:3: ss needs ss_dur= (job 'job' has none)");
+    EXPECT_ERR ("[job]\nss=iops\n", "t.fio:2: ss=iops needs a limit after the criterion "
+                "(like iops_slope:0.1% or iops:5%)");
+    EXPECT_ERR ("[job]\nss=iops:\n", "t.fio:2: ss=iops: needs a limit after the criterion "
+                "(like iops_slope:0.1% or iops:5%)");
+    EXPECT_ERR ("[job]\nss=lat:5%\n", "t.fio:2: ss criterion 'lat' is not supported by "
+                "iofleet yet (supported: iops, iops_slope, bw, bw_slope)");
+    EXPECT_ERR ("[job]\nsteadystate=lat_slope:5%\n", "t.fio:2: steadystate criterion "
+                "'lat_slope' is not supported by iofleet yet (supported: iops, iops_slope, bw, "
+                "bw_slope)");
+    EXPECT_ERR ("[job]\nss=foo:1\n", "t.fio:2: ss='foo:1' is not an fio steady state "
+                "criterion (supported: iops, iops_slope, bw, bw_slope)");
+    EXPECT_ERR ("[job]\nss=IOPS:5%\n", "t.fio:2: ss='IOPS:5%' is not an fio steady state "
+                "criterion (supported: iops, iops_slope, bw, bw_slope)");
+    EXPECT_ERR ("[job]\nss=iops:x%\n",
+                "t.fio:2: ss=iops:x%: 'x%' is not a percentage (like 0.1%)");
+    EXPECT_ERR ("[job]\nss=iops:%\n",
+                "t.fio:2: ss=iops:%: '%' is not a percentage (like 0.1%)");
+    EXPECT_ERR ("[job]\nss=iops:101%\n",
+                "t.fio:2: ss=iops:101%: 101% is out of range (allowed: 0%..100%)");
+    EXPECT_ERR ("[job]\nss=iops:1k\n", "t.fio:2: ss=iops:1k: '1k' is not a number of IOPS "
+                "(like 500) or a percentage (like 5%)");
+    EXPECT_ERR ("[job]\nss=bw:1.5m\n", "t.fio:2: ss=bw:1.5m: '1.5m' is not a rate in "
+                "bytes/s (like 10m) or a percentage (like 5%)");
+    EXPECT_ERR ("[job]\nss=bw:16384p\n",
+                "t.fio:2: ss=bw:16384p: 16384p is out of range (allowed: below 16 EiB/s)");
+    EXPECT_ERR ("[job]\nss=iops:5%\nss_dur=1500ms\n", "t.fio:3: ss_dur=1500ms is not a whole "
+                "number of seconds (steady state takes one sample a second)");
+    EXPECT_ERR ("[job]\nss=iops:5%\nss_dur=1\n", "t.fio:3: ss_dur=1 is too short (allowed: 0 "
+                "(off), or from 2s: a slope needs two samples)");
+    EXPECT_ERR ("[job]\nss_dur=8d\n",
+                "t.fio:2: ss_dur=8d is out of range (allowed: up to 604800s, 7 days)");
+    EXPECT_ERR ("[job]\nss_ramp=500ms\n", "t.fio:2: ss_ramp=500ms is not a whole number of "
+                "seconds (steady state takes one sample a second)");
+    EXPECT_ERR ("[job]\nsteadystate_ramp_time=x\n", "t.fio:2: steadystate_ramp_time='x' is "
+                "not a time (like 60, 30s, 500ms, 5m, 1h)");
+}
+
+static void
+test_batch (void)
+{
+    job_t j;
+    if (CHECK_OK (s_one_job ("[job]\niodepth=16\niodepth_batch_submit=8\n"
+                             "iodepth_batch_complete_min=4\n", &j)))
+        CHECK (j.iodepth_batch_submit == 8 && j.iodepth_batch_complete_min == 4);
+    if (CHECK_OK (s_one_job ("[job]\niodepth=16\niodepth_batch=16\n"
+                             "iodepth_batch_complete=0\n", &j)))
+        CHECK (j.iodepth_batch_submit == 16 && j.iodepth_batch_complete_min == 0);
+    /* HOWTO: "If it is set to 0 the iodepth value will be used". */
+    if (CHECK_OK (s_one_job ("[job]\niodepth_batch_submit=0\niodepth=32\n", &j)))
+        CHECK (j.iodepth_batch_submit == 32);
+    jobfile_t *jf = s_parse ("[global]\niodepth_batch=0\n[a]\niodepth=8\n[b]\n");
+    CHECK (jf && jf->nsteps == 2);
+    if (jf && jf->nsteps == 2) {
+        CHECK (jf->steps[0].iodepth_batch_submit == 8);
+        CHECK (jf->steps[1].iodepth_batch_submit == 1);
+    }
+    jobfile_destroy (&jf);
+    /* iodepth may come after the batch size, or from [global]. */
+    if (CHECK_OK (s_one_job ("[global]\niodepth=64\n[job]\niodepth_batch=64\n"
+                             "iodepth_batch_complete_min=64\n", &j)))
+        CHECK (j.iodepth_batch_submit == 64 && j.iodepth_batch_complete_min == 64);
+
+    EXPECT_ERR ("[job]\niodepth=32\niodepth_batch_submit=64\n",
+                "t.fio:3: iodepth_batch_submit=64 is larger than iodepth=32 (job 'job')");
+    EXPECT_ERR ("[job]\niodepth_batch=2\n",
+                "t.fio:2: iodepth_batch=2 is larger than iodepth=1 (job 'job')");
+    EXPECT_ERR ("[job]\niodepth_batch_complete=2\n",
+                "t.fio:2: iodepth_batch_complete=2 is larger than iodepth=1 (job 'job')");
+    EXPECT_ERR ("[job]\niodepth=8\niodepth_batch_complete_min=9\n",
+                "t.fio:3: iodepth_batch_complete_min=9 is larger than iodepth=8 (job 'job')");
+    EXPECT_ERR ("[global]\niodepth_batch=16\n[a]\niodepth=16\n[b]\n",
+                "t.fio:2: iodepth_batch=16 is larger than iodepth=1 (job 'b')");
+    EXPECT_ERR ("[job]\niodepth_batch_submit=70000\n",
+                "t.fio:2: iodepth_batch_submit=70000 is out of range (allowed: 0..65536)");
+    EXPECT_ERR ("[job]\niodepth_batch_complete_min=-1\n",
+                "t.fio:2: iodepth_batch_complete_min='-1' is not a number (allowed: 0..65536)");
+}
+
+static void
+test_buffers_and_groups (void)
+{
+    job_t j;
+    if (CHECK_OK (s_one_job ("[job]\nbuffer_compress_percentage=50\n", &j)))
+        CHECK (j.buffer_compress_percentage == 50);
+    if (CHECK_OK (s_one_job ("[job]\nbuffer_compress_percentage=100\n", &j)))
+        CHECK (j.buffer_compress_percentage == 100 && !j.zero_buffers);
+    EXPECT_ERR ("[job]\nbuffer_compress_percentage=101\n",
+                "t.fio:2: buffer_compress_percentage=101 is out of range (allowed: 0..100)");
+    EXPECT_ERR ("[job]\nbuffer_compress_percentage=50%\n",
+                "t.fio:2: buffer_compress_percentage='50%' is not a number (allowed: 0..100)");
+    if (CHECK_OK (s_one_job ("[job]\nzero_buffers\n", &j)))
+        CHECK (j.zero_buffers);
+    if (CHECK_OK (s_one_job ("[global]\nzero_buffers=1\n[job]\nzero_buffers=0\n", &j)))
+        CHECK (!j.zero_buffers);
+    EXPECT_ERR ("[job]\nzero_buffers=2\n",
+                "t.fio:2: zero_buffers='2' is not a boolean (allowed: 0 or 1)");
+    EXPECT_ERR ("[job]\nzero_buffers=\n", "t.fio:2: option 'zero_buffers' needs a value");
+
+    jobfile_t *jf = s_parse ("[a]\n[b]\nnew_group\n[c]\nnew_group=1\nnew_group=0\n"
+                             "group_reporting\nstonewall\n");
+    CHECK (jf && jf->nsteps == 3);
+    if (jf && jf->nsteps == 3) {
+        CHECK (!jf->steps[0].new_group && jf->steps[1].new_group && !jf->steps[2].new_group);
+        CHECK (jf->steps[2].group_reporting && jf->steps[2].stonewall);
+    }
+    jobfile_destroy (&jf);
+    EXPECT_ERR ("[job]\nnew_group=true\n",
+                "t.fio:2: new_group='true' is not a boolean (allowed: 0 or 1)");
+
+    /* The newly supported engines. */
+    static const char *const engines[] = { "libaio", "io_uring", "psync", "null" };
+    for (size_t i = 0; i < 4; i++) {
+        char text[64];
+        snprintf (text, sizeof text, "[job]\nioengine=%s\n", engines[i]);
+        if (CHECK_OK (s_one_job (text, &j)))
+            CHECK (strcmp (j.ioengine, engines[i]) == 0);
+    }
+}
+
+/* With direct=1, every block size a job can issue must be a multiple of
+   512: both directions of bs, both bounds of bsrange, all bssplit sizes. */
+static void
+test_direct_alignment (void)
+{
+    job_t j;
+    if (CHECK_OK (s_one_job ("[job]\ndirect=1\nbs=4k,8k\nbsrange=512-64k\n"
+                             "bssplit=512/10:4k/90,1m\n", &j)))
+        CHECK (j.direct && j.bs[1] == 8192 && j.nbssplit[1] == 1);
+    /* Buffered I/O takes any size. */
+    if (CHECK_OK (s_one_job ("[job]\nbs=1000,1001\nbsrange=1000-5000\nbssplit=1000/100\n", &j)))
+        CHECK (!j.direct && j.bs[0] == 1000 && j.bsrange_max[0] == 5000);
+
+    EXPECT_ERR ("[job]\nbs=4k,1000\ndirect=1\n", "t.fio:2: bs=1000 (writes) is not a "
+                "multiple of 512, which direct=1 (line 3) needs (job 'job')");
+    EXPECT_ERR ("[job]\nbs=1000,4k\ndirect=1\n", "t.fio:2: bs=1000 (reads) is not a "
+                "multiple of 512, which direct=1 (line 3) needs (job 'job')");
+    EXPECT_ERR ("[global]\nbs=4k\ndirect=1\n[job]\nbs=,1000\n", "t.fio:5: bs=1000 (writes) "
+                "is not a multiple of 512, which direct=1 (line 3) needs (job 'job')");
+    EXPECT_ERR ("[global]\nbs=1000\n[job]\nbs=,4k\nbuffered=0\n", "t.fio:2: bs=1000 (reads) "
+                "is not a multiple of 512, which direct=1 (line 5) needs (job 'job')");
+    EXPECT_ERR ("[job]\ndirect=1\nbsrange=1k-5000\n", "t.fio:3: bsrange bound 5000 is not "
+                "a multiple of 512, which direct=1 (line 2) needs (job 'job')");
+    EXPECT_ERR ("[job]\ndirect=1\nbsrange=1000-4k\n", "t.fio:3: bsrange bound 1000 is not "
+                "a multiple of 512, which direct=1 (line 2) needs (job 'job')");
+    EXPECT_ERR ("[job]\ndirect=1\nbsrange=1k-4k,1000-8k\n", "t.fio:3: bsrange bound 1000 "
+                "(writes) is not a multiple of 512, which direct=1 (line 2) needs (job 'job')");
+    EXPECT_ERR ("[job]\ndirect=1\nbssplit=4k/50:1000/50\n", "t.fio:3: bssplit size 1000 is "
+                "not a multiple of 512, which direct=1 (line 2) needs (job 'job')");
+    EXPECT_ERR ("[job]\ndirect=1\nbssplit=4k/100,4k/50:1000/50\n", "t.fio:3: bssplit size "
+                "1000 (writes) is not a multiple of 512, which direct=1 (line 2) needs (job 'job')");
+    /* The check runs per job, after [global] and the job's own lines. */
+    EXPECT_ERR ("[global]\nbsrange=1000-2000\n[ok]\n[bad]\ndirect=1\n", "t.fio:2: bsrange "
+                "bound 1000 is not a multiple of 512, which direct=1 (line 5) needs (job 'bad')");
+}
+
+/* Every new option set in [global] reaches the jobs below it, and a
+   job's own setting does not leak into the next job. */
+static void
+test_new_options_inherit (void)
+{
+    jobfile_t *jf = s_parse (
+        "[global]\n"
+        "ioengine=null\n"
+        "bs=4k,16k\n"
+        "bsrange=1k-8k\n"
+        "bssplit=4k/25:8k/75\n"
+        "iodepth=4\n"
+        "iodepth_batch=2\n"
+        "iodepth_batch_complete=3\n"
+        "startdelay=1m\n"
+        "rate_iops=10,20\n"
+        "thinktime=3ms\n"
+        "randrepeat=0\n"
+        "randseed=7\n"
+        "norandommap\n"
+        "random_distribution=zipf:3\n"
+        "percentile_list=90:10\n"
+        "cpus_allowed=1-2\n"
+        "new_group\n"
+        "ss=bw:1m\n"
+        "ss_dur=5\n"
+        "ss_ramp=2\n"
+        "buffer_compress_percentage=25\n"
+        "zero_buffers\n"
+        "[a]\n"
+        "[b]\n"
+        "bs=8k\n"
+        "bssplit=,64k\n"
+        "rate_iops=0\n"
+        "random_distribution=random\n"
+        "norandommap=0\n"
+        "percentile_list=50\n"
+        "cpus_allowed=0\n"
+        "ss_dur=0\n"
+        "ss=iops:1%\n"
+        "ss_dur=3\n"
+        "[c]\n");
+    CHECK (jf && jf->nsteps == 3);
+    if (!jf || jf->nsteps != 3) {
+        jobfile_destroy (&jf);
+        return;
+    }
+    static const uint32_t split[][2] = { { 4096, 25 }, { 8192, 75 } };
+    static const uint32_t split64[][2] = { { 65536, 100 } };
+    for (int i = 0; i < 3; i += 2) {
+        const job_t *j = &jf->steps[i];
+        CHECK (strcmp (j->ioengine, "null") == 0);
+        CHECK (j->bs[0] == 4096 && j->bs[1] == 16384);
+        CHECK (j->bsrange_min[1] == 1024 && j->bsrange_max[1] == 8192);
+        CHECK (s_split_is (j, 0, 2, split) && s_split_is (j, 1, 2, split));
+        CHECK (j->iodepth_batch_submit == 2 && j->iodepth_batch_complete_min == 3);
+        CHECK (j->startdelay_ns == 60 * NS_PER_S);
+        CHECK (j->rate_iops[0] == 10 && j->rate_iops[1] == 20);
+        CHECK (j->thinktime_ns == 3000000);
+        CHECK (!j->randrepeat && j->randseed_set && j->randseed == 7);
+        CHECK (j->norandommap);
+        CHECK (j->random_distribution == JOB_DIST_ZIPF && j->zipf_theta == 3);
+        CHECK (j->npercentiles == 2 && j->percentile_list[0] == 10 && j->percentile_list[1] == 90);
+        CHECK (strcmp (j->cpus_allowed, "1-2") == 0);
+        CHECK (j->new_group);
+        CHECK (j->ss == JOB_SS_BW && !j->ss_pct && j->ss_limit == 1048576);
+        CHECK (j->ss_dur_ns == 5 * NS_PER_S && j->ss_ramp_ns == 2 * NS_PER_S);
+        CHECK (j->buffer_compress_percentage == 25 && j->zero_buffers);
+    }
+    const job_t *b = &jf->steps[1];
+    CHECK (BS_IS (b, 8192));
+    CHECK (s_split_is (b, 0, 2, split) && s_split_is (b, 1, 1, split64));
+    CHECK (b->rate_iops[0] == 0 && b->rate_iops[1] == 0);
+    CHECK (b->random_distribution == JOB_DIST_RANDOM && !b->norandommap);
+    CHECK (b->npercentiles == 1 && b->percentile_list[0] == 50);
+    CHECK (strcmp (b->cpus_allowed, "0") == 0);
+    CHECK (b->ss == JOB_SS_IOPS && b->ss_pct && s_near (b->ss_limit, 0.01));
+    CHECK (b->ss_dur_ns == 3 * NS_PER_S && b->ss_ramp_ns == 2 * NS_PER_S);
+    CHECK (b->new_group && b->zero_buffers && b->iodepth_batch_submit == 2);
+    jobfile_destroy (&jf);
+}
+
 /* xorshift64*: deterministic, so a fuzz failure can be replayed. */
 static uint64_t s_rng = 0x9E3779B97F4A7C15ull;
 
@@ -799,25 +1714,95 @@ s_below (size_t n)
     return n ? (size_t) (s_rand () % n) : 0;
 }
 
+/* True if size is a block size a job may issue: 1..JOB_MAX_BS, and a
+   multiple of 512 with direct=1. */
+static bool
+s_bs_sane (const job_t *j, uint32_t size)
+{
+    return size >= 1 && size <= JOB_MAX_BS && (!j->direct || size % 512 == 0);
+}
+
+/* True if the per-direction block size fields of j are sane. */
+static bool
+s_sizes_sane (const job_t *j)
+{
+    for (int d = 0; d < 2; d++) {
+        if (!s_bs_sane (j, j->bs[d]))
+            return false;
+        if (j->bsrange_min[d] || j->bsrange_max[d]) {
+            if (!s_bs_sane (j, j->bsrange_min[d]) || !s_bs_sane (j, j->bsrange_max[d])
+            ||  j->bsrange_min[d] > j->bsrange_max[d])
+                return false;
+        }
+        if (j->nbssplit[d] < 0 || j->nbssplit[d] > JOB_BSSPLIT_MAX)
+            return false;
+        uint32_t sum = 0;
+        for (int i = 0; i < j->nbssplit[d]; i++) {
+            if (!s_bs_sane (j, j->bssplit[d][i].bs) || j->bssplit[d][i].pct > 100)
+                return false;
+            sum += j->bssplit[d][i].pct;
+        }
+        if (j->nbssplit[d] && sum != 100)
+            return false;
+    }
+    return true;
+}
+
+/* True if the percentile list, CPU list and steady state fields of j are
+   sane. */
+static bool
+s_extras_sane (const job_t *j)
+{
+    if (j->npercentiles < 0 || j->npercentiles > 20)
+        return false;
+    for (int i = 0; i < j->npercentiles; i++)
+        if (!(j->percentile_list[i] > 0 && j->percentile_list[i] <= 100)
+        ||  (i > 0 && j->percentile_list[i] < j->percentile_list[i - 1]))
+            return false;
+    uint64_t mask[JOB_CPUS_MAX / 64];
+    if (!memchr (j->cpus_allowed, '\0', sizeof j->cpus_allowed)
+    ||  (j->cpus_allowed[0] && job_parse_cpus (j->cpus_allowed, mask) != 0))
+        return false;
+    if ((j->ss == JOB_SS_NONE) != (j->ss_dur_ns == 0)
+    ||  (unsigned) j->ss > JOB_SS_BW_SLOPE
+    ||  j->ss_dur_ns % NS_PER_S || j->ss_ramp_ns % NS_PER_S
+    ||  (j->ss_dur_ns && j->ss_dur_ns < 2 * NS_PER_S)
+    ||  j->ss_dur_ns > (uint64_t) JOB_MAX_RUNTIME_S * NS_PER_S
+    ||  j->ss_ramp_ns > (uint64_t) JOB_MAX_RUNTIME_S * NS_PER_S
+    ||  !(j->ss_limit >= 0 && isfinite (j->ss_limit))
+    ||  (j->ss_pct && j->ss_limit > 1))
+        return false;
+    if (j->random_distribution == JOB_DIST_ZIPF)
+        return j->zipf_theta > 0 && j->zipf_theta != 1;
+    return j->random_distribution == JOB_DIST_RANDOM && j->zipf_theta == 0;
+}
+
 /* True if a parsed job respects every documented invariant. */
 static bool
 s_job_sane (const job_t *j)
 {
     return memchr (j->name, '\0', sizeof j->name) && j->name[0]
         && memchr (j->filename, '\0', sizeof j->filename)
-        && strcmp (j->ioengine, "libaio") == 0
+        && (strcmp (j->ioengine, "libaio") == 0 || strcmp (j->ioengine, "io_uring") == 0
+         || strcmp (j->ioengine, "psync") == 0 || strcmp (j->ioengine, "null") == 0)
         && j->line >= 1
         && (unsigned) j->rw <= JOB_RW_RANDRW
         && j->rwmixread <= 100
-        && j->bs >= 1 && j->bs <= JOB_MAX_BS
-        && (!j->direct || j->bs % 512 == 0)
+        && s_sizes_sane (j)
         && j->iodepth >= 1 && j->iodepth <= JOB_MAX_IODEPTH
+        && j->iodepth_batch_submit >= 1 && j->iodepth_batch_submit <= j->iodepth
+        && j->iodepth_batch_complete_min <= j->iodepth
         && j->numjobs >= 1 && j->numjobs <= JOB_MAX_NUMJOBS
         && j->size_pct <= 100 && j->offset_pct <= 99
         && !(j->size && j->size_pct) && !(j->offset && j->offset_pct)
         && j->runtime_ns <= (uint64_t) JOB_MAX_RUNTIME_S * NS_PER_S
         && j->ramp_time_ns <= (uint64_t) JOB_MAX_RUNTIME_S * NS_PER_S
-        && (!j->time_based || j->runtime_ns > 0);
+        && j->startdelay_ns <= (uint64_t) JOB_MAX_RUNTIME_S * NS_PER_S
+        && j->thinktime_ns <= 4294967295000ull
+        && (!j->time_based || j->runtime_ns > 0)
+        && (j->randseed_set || j->randseed == 0)
+        && j->buffer_compress_percentage <= 100
+        && s_extras_sane (j);
 }
 
 static void
@@ -833,11 +1818,18 @@ test_fuzz (void)
         "${X}", "$ncpus", "(1+1)", "include x", "stonewall", "group_reporting",
         "ramp_time=", "blocksize=", "readwrite=", ":8", ",", "-", "\xEF\xBB\xBF",
         "\x7f", "\xff", "global", "norandommap",
+        "bs=4k,8k\n", "bsrange=", "1k-16k", "bssplit=", "4k/50:8k/50", "/", "4k:8k:16k",
+        "rate_iops=", "500,200", "thinktime=", "250", "startdelay=", "randrepeat=",
+        "randseed=", "random_distribution=", "zipf:1.2", "zipf", "percentile_list=",
+        "99.9:50", ".", "cpus_allowed=", "0-3,8", "255", "steadystate=", "ss=",
+        "iops_slope:0.1%", "bw:2m", "ss_dur=", "ss_ramp=", "iodepth_batch=",
+        "iodepth_batch_complete=", "buffer_compress_percentage=", "zero_buffers",
+        "new_group", "ioengine=io_uring\n", "psync", "1000", "direct=1\nbs=", ":",
     };
-    const char *seeds[3];
-    char *seed_buf[2] = { NULL, NULL };
-    const char *seed_files[2] = { "summary.fio", "qualification.fio" };
-    for (int i = 0; i < 2; i++) {
+    const char *seeds[4];
+    char *seed_buf[3] = { NULL, NULL, NULL };
+    const char *seed_files[3] = { "summary.fio", "qualification.fio", "advanced.fio" };
+    for (int i = 0; i < 3; i++) {
         char path[1024];
         FILE *f = fopen (s_path (path, sizeof path, seed_files[i]), "rb");
         if (f) {
@@ -848,7 +1840,7 @@ test_fuzz (void)
         }
         seeds[i] = seed_buf[i] ? seed_buf[i] : "[job]\n";
     }
-    seeds[2] = "[global]\nbs=4k\ndirect=1\n[a]\nrw=randrw\nrwmixread=70\nsize=10%\n"
+    seeds[3] = "[global]\nbs=4k\ndirect=1\n[a]\nrw=randrw\nrwmixread=70\nsize=10%\n"
                "offset=1g\nruntime=1m\ntime_based\n[b]\nname=x\n";
 
     enum { ITERATIONS = 20000, MAX = 8192 };
@@ -879,7 +1871,7 @@ test_fuzz (void)
         }
         else {
             /* Mutated valid plan. */
-            const char *seed = seeds[s_below (3)];
+            const char *seed = seeds[s_below (4)];
             len = strlen (seed);
             if (len > MAX / 2)
                 len = MAX / 2;
@@ -950,6 +1942,7 @@ test_fuzz (void)
     free (buf);
     free (seed_buf[0]);
     free (seed_buf[1]);
+    free (seed_buf[2]);
 }
 
 int
@@ -972,6 +1965,18 @@ main (int argc, char **argv)
     test_parse_size ();
     test_parse_time ();
     test_api_edges ();
+    test_advanced_fixture ();
+    test_per_direction ();
+    test_bssplit ();
+    test_times ();
+    test_random_options ();
+    test_percentiles ();
+    test_cpus ();
+    test_steadystate ();
+    test_batch ();
+    test_buffers_and_groups ();
+    test_direct_alignment ();
+    test_new_options_inherit ();
     test_fuzz ();
     return TEST_DONE ();
 }

@@ -4,9 +4,15 @@
 #include <string.h>
 
 extern const engine_ops_t engine_libaio_ops;
+extern const engine_ops_t engine_io_uring_ops;
+extern const engine_ops_t engine_psync_ops;
+extern const engine_ops_t engine_null_ops;
 
 static const engine_ops_t *s_engines[] = {
     &engine_libaio_ops,
+    &engine_io_uring_ops,
+    &engine_psync_ops,
+    &engine_null_ops,
 };
 
 const engine_ops_t *
@@ -21,5 +27,5 @@ engine_find (const char *name)
 const char *
 engine_names (void)
 {
-    return "libaio";
+    return "libaio, io_uring, psync, null";
 }

@@ -19,7 +19,8 @@ typedef struct {
     uint64_t offset;
     io_dir_t dir;
     uint32_t target;        /* index of the target in the job */
-    uint64_t t_submit;      /* CLOCK_MONOTONIC ns at commit */
+    uint64_t t_start;       /* CLOCK_MONOTONIC ns: prepared (slat starts) */
+    uint64_t t_issue;       /* CLOCK_MONOTONIC ns: commit returned (clat starts) */
     int64_t res;            /* bytes transferred, or -errno */
     void *engine_data;      /* the engine's per-unit state (an iocb, ...) */
 } io_unit_t;

@@ -216,7 +216,10 @@ as_controller (const char *endpoint, const char *outside_path)
     job.ioengine = "libaio";
     job.rw = IOFLEET__RW__RW_RANDWRITE;
     job.bs = 0;
+    job.bs_write = 4096;
     job.iodepth = 1;
+    job.iodepth_batch_submit = 1;
+    job.iodepth_batch_complete_min = 1;
     job.numjobs = 1;
     job.filenames = names;
     job.n_filenames = 1;

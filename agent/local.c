@@ -1,0 +1,308 @@
+/*  local.c: iofleet-agent run JOBFILE.
+
+    Runs each job section of a fio job file on this host, one after the
+    other, through the same engines and workers as a fleet run, and prints
+    the result the way fio does: normal text, or fio-compatible JSON / json+
+    so tools that read fio's output read ours.  Each job is reported as one
+    entry with its numjobs workers and targets merged (fio's group_reporting).
+*/
+#define _GNU_SOURCE
+#include "local.h"
+#include "fio_json.h"
+#include "job.h"
+#include "jobfile.h"
+#include "jobspec.h"
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#define LOCAL_INTERVAL_NS NS_PER_SEC
+
+static volatile sig_atomic_t s_interrupted;
+
+static void
+on_signal (int sig)
+{
+    (void) sig;
+    s_interrupted = 1;
+}
+
+static void
+usage (FILE *f)
+{
+    fprintf (f,
+"usage: iofleet-agent run JOBFILE [options]\n"
+"\n"
+"Runs the fio job file on this host alone (no controller): each job section\n"
+"in turn, with iofleet's engines (libaio, io_uring, psync, null), and prints\n"
+"the results as fio does.  Relative filenames resolve in the current\n"
+"directory.  Unlike a fleet run, any path the job file names may be used:\n"
+"you are running it yourself, as with fio.\n"
+"\n"
+"options:\n"
+"  --output-format FMT   text (default), json, or json+ (json with the\n"
+"                        latency histogram bins, as fio's json+)\n"
+"  --no-histograms       count I/Os but record no latencies (to measure what\n"
+"                        the histograms cost; latency figures are then empty)\n"
+"  --help\n");
+}
+
+typedef struct {
+    dir_stats_t dir[2];                 /* merged over targets and workers */
+    double *iops[2], *bw[2];            /* per-interval samples */
+    int nsamples, capsamples;
+    uint64_t runtime_ns;                /* measured window */
+    uint64_t elapsed_ns;
+    double usr_cpu, sys_cpu;
+    uint64_t ctx;
+    int error;
+    char errmsg[512];
+} result_t;
+
+static void
+result_free (result_t *r)
+{
+    for (int d = 0; d < 2; d++) {
+        free (r->iops[d]);
+        free (r->bw[d]);
+    }
+}
+
+static int
+add_sample (result_t *r, const dir_stats_t *iv, int nd, uint64_t t0, uint64_t t1)
+{
+    if (r->nsamples == r->capsamples) {
+        int cap = r->capsamples ? r->capsamples * 2 : 64;
+        for (int d = 0; d < 2; d++) {
+            double *a = realloc (r->iops[d], (size_t) cap * sizeof *a);
+            if (a)
+                r->iops[d] = a;
+            double *b = realloc (r->bw[d], (size_t) cap * sizeof *b);
+            if (b)
+                r->bw[d] = b;
+            if (!a || !b)
+                return -ENOMEM;
+        }
+        r->capsamples = cap;
+    }
+    double secs = (double) (t1 - t0) / 1e9;
+    for (int d = 0; d < 2; d++) {
+        uint64_t ops = 0, bytes = 0;
+        for (int i = d; i < nd; i += 2) {
+            ops += iv[i].ops;
+            bytes += iv[i].bytes;
+        }
+        r->iops[d][r->nsamples] = secs > 0 ? (double) ops / secs : 0;
+        r->bw[d][r->nsamples] = secs > 0 ? (double) bytes / secs : 0;
+    }
+    r->nsamples++;
+    return 0;
+}
+
+static double
+tv_s (struct timeval tv)
+{
+    return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
+}
+
+/* Runs one job to its end, filling r.  Returns 0, or -1 with r->errmsg. */
+static int
+run_one (const job_t *jd, int index, int njobs, bool histograms, result_t *r)
+{
+    char cwd[PATH_MAX];
+    if (!getcwd (cwd, sizeof cwd)) {
+        snprintf (r->errmsg, sizeof r->errmsg, "getcwd: %s", strerror (errno));
+        return -1;
+    }
+    target_policy_t pol = { .workdir = cwd, .nallow = 1 };
+    pol.allow[0] = "/*";
+    static jobspec_t js;
+    jobspec_from_job (&js, jd, LOCAL_INTERVAL_NS);
+    char err[1024];
+    struct job *job = job_new (&js.spec, 1, (uint32_t) index, &pol, err, sizeof err);
+    if (!job) {
+        snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jd->name, err);
+        r->error = EINVAL;
+        return -1;
+    }
+    job_set_histograms (job, histograms);
+    int nd = job_ntargets (job) * 2;
+    dir_stats_t *iv = calloc ((size_t) nd, sizeof *iv);
+    if (!iv) {
+        job_destroy (&job);
+        snprintf (r->errmsg, sizeof r->errmsg, "out of memory");
+        return -1;
+    }
+    for (int d = 0; d < 2; d++)
+        dir_stats_reset (&r->dir[d]);
+    struct rusage ru0, ru1;
+    getrusage (RUSAGE_SELF, &ru0);
+    uint64_t t_begin = clock_mono_ns ();
+    int rc = job_start (job, t_begin + 10 * NS_PER_MS);
+    if (rc) {
+        snprintf (r->errmsg, sizeof r->errmsg, "job '%s': cannot start workers: %s", jd->name,
+                  strerror (-rc));
+        free (iv);
+        job_destroy (&job);
+        return -1;
+    }
+    bool tty = isatty (STDERR_FILENO);
+    double planned = (double) (jd->startdelay_ns + jd->ramp_time_ns + jd->runtime_ns) / 1e9;
+    for (;;) {
+        if (s_interrupted)
+            job_stop (job);
+        uint32_t seq;
+        uint64_t t0, t1;
+        int c = job_collect (job, iv, &seq, &t0, &t1);
+        if (c < 0)
+            break;
+        if (c == 0) {
+            sleep_ns (20 * NS_PER_MS);
+            continue;
+        }
+        for (int i = 0; i < nd; i++)
+            dir_stats_merge (&r->dir[i % 2], &iv[i]);
+        r->runtime_ns += t1 - t0;
+        add_sample (r, iv, nd, t0, t1);
+        if (tty) {
+            double iops = r->iops[0][r->nsamples - 1] + r->iops[1][r->nsamples - 1];
+            fprintf (stderr, "\rJobs: %d/%d %s: %.0f/%.0f s, %.0f IOPS   ", index + 1, njobs,
+                     jd->name, (double) (clock_mono_ns () - t_begin) / 1e9, planned, iops);
+        }
+    }
+    if (tty)
+        fprintf (stderr, "\r\033[K");
+    getrusage (RUSAGE_SELF, &ru1);
+    r->elapsed_ns = job_elapsed (job);
+    double wall = (double) r->elapsed_ns / 1e9;
+    if (wall > 0) {
+        r->usr_cpu = 100.0 * (tv_s (ru1.ru_utime) - tv_s (ru0.ru_utime)) / wall;
+        r->sys_cpu = 100.0 * (tv_s (ru1.ru_stime) - tv_s (ru0.ru_stime)) / wall;
+    }
+    r->ctx = (uint64_t) ((ru1.ru_nvcsw + ru1.ru_nivcsw) - (ru0.ru_nvcsw + ru0.ru_nivcsw));
+    const char *e = job_error (job);
+    if (e[0]) {
+        snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jd->name, e);
+        r->error = EIO;
+    }
+    free (iv);
+    job_destroy (&job);
+    return r->error ? -1 : 0;
+}
+
+int
+local_run (int argc, char **argv)
+{
+    const char *path = NULL, *format = "text";
+    bool histograms = true;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp (argv[i], "--output-format") == 0 && i + 1 < argc)
+            format = argv[++i];
+        else if (strncmp (argv[i], "--output-format=", 16) == 0)
+            format = argv[i] + 16;
+        else if (strcmp (argv[i], "--no-histograms") == 0)
+            histograms = false;
+        else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0) {
+            usage (stdout);
+            return 0;
+        } else if (argv[i][0] != '-' && !path)
+            path = argv[i];
+        else {
+            fprintf (stderr, "iofleet-agent run: unexpected argument '%s' (see --help)\n",
+                     argv[i]);
+            return 2;
+        }
+    }
+    bool json = strcmp (format, "json") == 0, plus = strcmp (format, "json+") == 0;
+    if (!json && !plus && strcmp (format, "text") != 0) {
+        fprintf (stderr, "iofleet-agent run: --output-format '%s': use text, json or json+\n",
+                 format);
+        return 2;
+    }
+    if (!path) {
+        fprintf (stderr, "iofleet-agent run: which job file? e.g. iofleet-agent run "
+                 "plans/qualify.fio\n");
+        return 2;
+    }
+    log_init ("iofleet-agent", LL_WARN);
+    char err[1024];
+    jobfile_t *jf = jobfile_load (path, err, sizeof err);
+    if (!jf) {
+        fprintf (stderr, "%s\n", err);
+        return 1;
+    }
+    signal (SIGINT, on_signal);
+    signal (SIGTERM, on_signal);
+    result_t *res = calloc ((size_t) jf->nsteps, sizeof *res);
+    fio_job_t *fj = calloc ((size_t) jf->nsteps, sizeof *fj);
+    if (!res || !fj) {
+        fprintf (stderr, "iofleet-agent run: out of memory\n");
+        return 1;
+    }
+    uint64_t started = clock_real_ns ();
+    int status = 0, ran = 0;
+    for (int i = 0; i < jf->nsteps && !s_interrupted; i++, ran++) {
+        if (run_one (&jf->steps[i], i, jf->nsteps, histograms, &res[i]) != 0) {
+            fprintf (stderr, "iofleet-agent run: %s: %s\n", path, res[i].errmsg);
+            status = 1;
+        }
+    }
+    for (int i = 0; i < ran; i++) {
+        const job_t *jd = &jf->steps[i];
+        fio_job_t *f = &fj[i];
+        f->jobname = jd->name;
+        f->groupid = i;
+        f->error = res[i].error;
+        f->job = jd;
+        f->usr_cpu = res[i].usr_cpu;
+        f->sys_cpu = res[i].sys_cpu;
+        f->ctx = res[i].ctx;
+        f->job_runtime_ms = res[i].elapsed_ns / NS_PER_MS;
+        f->percentiles = jd->npercentiles ? jd->percentile_list : NULL;
+        f->npercentiles = jd->npercentiles;
+        for (int d = 0; d < 2; d++) {
+            fio_dir_t *fd = &f->dir[d];
+            fd->ops = res[i].dir[d].ops;
+            fd->bytes = res[i].dir[d].bytes;
+            fd->errors = res[i].dir[d].errors;
+            fd->runtime_ns = fd->ops ? res[i].runtime_ns : 0;
+            fd->slat = &res[i].dir[d].slat;
+            fd->clat = &res[i].dir[d].clat;
+            fd->lat = &res[i].dir[d].lat;
+            fd->iops_samples = res[i].iops[d];
+            fd->bw_samples = res[i].bw[d];
+            fd->nsamples = res[i].iops[d] ? res[i].nsamples : 0;
+        }
+    }
+    char version[64];
+    snprintf (version, sizeof version, "iofleet-%s", IOF_VERSION);
+    if (json || plus) {
+        json_t *doc = fio_json_report (fj, ran, plus, version, started / NS_PER_MS);
+        char *text = doc ? json_dumps (doc, JSON_INDENT (2) | JSON_PRESERVE_ORDER) : NULL;
+        if (text)
+            puts (text);
+        else {
+            fprintf (stderr, "iofleet-agent run: out of memory formatting JSON\n");
+            status = 1;
+        }
+        free (text);
+        json_decref (doc);
+    } else
+        fio_text_report (stdout, fj, ran, version);
+    if (s_interrupted && status == 0)
+        status = 1;
+    for (int i = 0; i < jf->nsteps; i++)
+        result_free (&res[i]);
+    free (res);
+    free (fj);
+    jobfile_destroy (&jf);
+    return status;
+}

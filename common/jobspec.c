@@ -1,0 +1,76 @@
+/*  jobspec.c: see jobspec.h. */
+#include "jobspec.h"
+#include "util.h"
+
+#include <string.h>
+
+void
+jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
+{
+    memset (out, 0, sizeof *out);
+    Iofleet__JobSpec *s = &out->spec;
+    iofleet__job_spec__init (s);
+    s->name = (char *) j->name;
+    s->ioengine = (char *) j->ioengine;
+    s->direct = j->direct;
+    s->rw = (Iofleet__Rw) j->rw;
+    s->rwmixread = j->rwmixread;
+    s->bs = j->bs[0];
+    s->bs_write = j->bs[1];
+    s->bsrange_min_read = j->bsrange_min[0];
+    s->bsrange_max_read = j->bsrange_max[0];
+    s->bsrange_min_write = j->bsrange_min[1];
+    s->bsrange_max_write = j->bsrange_max[1];
+    for (int d = 0; d < 2; d++) {
+        for (int i = 0; i < j->nbssplit[d]; i++) {
+            iofleet__bs_split__init (&out->split[d][i]);
+            out->split[d][i].bs = j->bssplit[d][i].bs;
+            out->split[d][i].pct = j->bssplit[d][i].pct;
+            out->split_ptrs[d][i] = &out->split[d][i];
+        }
+    }
+    s->bssplit_read = out->split_ptrs[0];
+    s->n_bssplit_read = (size_t) j->nbssplit[0];
+    s->bssplit_write = out->split_ptrs[1];
+    s->n_bssplit_write = (size_t) j->nbssplit[1];
+    s->iodepth = j->iodepth;
+    s->iodepth_batch_submit = j->iodepth_batch_submit ? j->iodepth_batch_submit : 1;
+    s->iodepth_batch_complete_min = j->iodepth_batch_complete_min ? j->iodepth_batch_complete_min : 1;
+    s->numjobs = j->numjobs;
+    s->size = j->size;
+    s->size_pct = j->size_pct;
+    s->offset = j->offset;
+    s->offset_pct = j->offset_pct;
+    s->runtime_ns = j->runtime_ns;
+    s->time_based = j->time_based;
+    s->ramp_time_ns = j->ramp_time_ns;
+    s->startdelay_ns = j->startdelay_ns;
+    s->rate_iops_read = j->rate_iops[0];
+    s->rate_iops_write = j->rate_iops[1];
+    s->thinktime_ns = j->thinktime_ns;
+    s->randrepeat = j->randrepeat;
+    s->randseed_set = j->randseed_set;
+    s->randseed = j->randseed;
+    s->norandommap = j->norandommap;
+    s->random_distribution = j->random_distribution == JOB_DIST_ZIPF
+        ? IOFLEET__DISTRIBUTION__DIST_ZIPF : IOFLEET__DISTRIBUTION__DIST_RANDOM;
+    s->zipf_theta = j->zipf_theta;
+    s->cpus_allowed = (char *) j->cpus_allowed;
+    s->ss = (Iofleet__SteadyState) j->ss;
+    s->ss_limit = j->ss_limit;
+    s->ss_pct = j->ss_pct;
+    s->ss_dur_ns = j->ss_dur_ns;
+    s->ss_ramp_ns = j->ss_ramp_ns;
+    s->buffer_compress_percentage = j->buffer_compress_percentage;
+    s->zero_buffers = j->zero_buffers;
+    s->interval_ns = interval_ns;
+
+    str_copy (out->list, sizeof out->list, j->filename[0] ? j->filename : j->name);
+    size_t n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r (out->list, ":", &save); tok && n < MSG_TARGETS_MAX;
+         tok = strtok_r (NULL, ":", &save))
+        out->names[n++] = tok;
+    s->filenames = out->names;
+    s->n_filenames = n;
+}
