@@ -32,11 +32,12 @@ typedef struct {
     engine_t engine;
     bool engine_ready;
     io_unit_t *units;
+    void *bufmem;                   /* every unit's buffer, in one region */
     unsigned depth;
     uint64_t rng[4];
     offsets_t **offsets;            /* per target */
     uint32_t next_target;
-    uint64_t bytes_done;
+    uint64_t bytes_issued;          /* toward io_limit */
     uint64_t stamp;                 /* write-buffer stamp counter */
     uint64_t rate_next[2];          /* rate_iops: earliest next issue, per direction */
     dir_stats_t *slot[2];           /* ntargets * 2 each */
@@ -221,12 +222,21 @@ prep_unit (worker_t *w, io_unit_t *u)
         break;
     }
     u->len = pick_bs (w, dir);
+    w->bytes_issued += u->len;
     u->offset = offsets_next (w->offsets[t], u->len, rng_next (w->rng));
     u->fd = j->targets[t].fd;
     u->target = t;
     u->dir = dir;
     if (dir == IO_WRITE)
         stamp_buffer (w, u);
+}
+
+/* True when a size-limited job has issued all it may.  Can't fail. */
+static inline bool
+limit_reached (const worker_t *w)
+{
+    const iojob_t *j = w->job;
+    return !j->time_based && j->io_limit && w->bytes_issued >= j->io_limit;
 }
 
 static inline uint64_t
@@ -344,11 +354,13 @@ worker_main (void *arg)
         snprintf (w->error, sizeof w->error, "out of memory");
         stopping = true;
     } else {
-        for (unsigned i = 0; i < w->depth; i++) {
-            prep_unit (w, &w->units[i]);
-            ready[i] = &w->units[i];
+        unsigned n = 0;
+        while (n < w->depth && !limit_reached (w)) {
+            prep_unit (w, &w->units[n]);
+            ready[n] = &w->units[n];
+            n++;
         }
-        int rc = submit (w, ready, w->depth, now);
+        int rc = submit (w, ready, n, now);
         if (rc < 0)
             stopping = true;
         else
@@ -365,8 +377,10 @@ worker_main (void *arg)
                 timeout = REAP_TIMEOUT_MAX_NS;
         } else if (j->measure_start > now && j->measure_start - now < timeout)
             timeout = j->measure_start - now;
+        /* fio reaps at most iodepth_batch_complete_max, which defaults to
+           iodepth_batch_complete_min (1): one completion, one new I/O. */
         unsigned min = j->batch_complete < inflight ? j->batch_complete : inflight;
-        int n = j->ops->getevents (&w->engine, min, w->depth, timeout);
+        int n = j->ops->getevents (&w->engine, min, j->batch_complete, timeout);
         if (n < 0) {
             snprintf (w->error, sizeof w->error, "%s: reaping completions failed: %s",
                       j->ops->name, strerror (-n));
@@ -407,19 +421,20 @@ worker_main (void *arg)
                     histogram_record (&d->lat, now - u->t_start);
                 }
             }
-            if (now >= j->measure_start)
-                w->bytes_done += u->len;
             ready[nready++] = u;
         }
         if (now >= j->measure_end || atomic_load_explicit (&j->stop, memory_order_relaxed))
             stopping = true;
-        if (!j->time_based && j->io_limit && w->bytes_done >= j->io_limit)
-            stopping = true;
         if (stopping || nready == 0)
             continue;
-        for (unsigned i = 0; i < nready; i++)
-            prep_unit (w, ready[i]);
-        int rc = submit (w, ready, nready, now);
+        /* A size-limited job issues exactly its size, as fio's: the units
+           beyond it just stay idle while the last I/Os drain. */
+        unsigned nprep = 0;
+        while (nprep < nready && !limit_reached (w))
+            prep_unit (w, ready[nprep++]);
+        if (nprep == 0)
+            continue;
+        int rc = submit (w, ready, nprep, now);
         if (rc < 0)
             stopping = true;
         else
@@ -708,13 +723,14 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         for (int s = 0; s < 2; s++)
             for (int d = 0; d < j->ntargets * 2; d++)
                 dir_stats_reset (&w->slot[s][d]);
+        /* One region for all of a worker's buffers, as fio allocates them. */
+        if (posix_memalign (&w->bufmem, 4096, (size_t) w->depth * j->max_bs)) {
+            snprintf (err, errlen, "out of memory: %u buffers of %u bytes", w->depth, j->max_bs);
+            job_destroy (&j);
+            return NULL;
+        }
         for (unsigned u = 0; u < w->depth; u++) {
-            if (posix_memalign (&w->units[u].buf, 4096, j->max_bs)) {
-                snprintf (err, errlen, "out of memory: %u buffers of %u bytes", w->depth,
-                          j->max_bs);
-                job_destroy (&j);
-                return NULL;
-            }
+            w->units[u].buf = (uint8_t *) w->bufmem + (size_t) u * j->max_bs;
             fill_buffer (j, w->rng, w->units[u].buf, j->max_bs);
         }
         w->engine.ops = j->ops;
@@ -747,10 +763,9 @@ job_destroy (iojob_t **self_p)
             pthread_join (w->thread, NULL);
         if (w->engine_ready)
             j->ops->cleanup (&w->engine);
-        for (unsigned u = 0; w->units && u < w->depth; u++) {
-            free (w->units[u].buf);
+        for (unsigned u = 0; w->units && u < w->depth; u++)
             free (w->units[u].engine_data);
-        }
+        free (w->bufmem);
         for (int t = 0; w->offsets && t < j->ntargets; t++)
             offsets_destroy (&w->offsets[t]);
         free (w->offsets);

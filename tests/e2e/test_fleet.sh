@@ -67,6 +67,24 @@ ok "report adds up"
 "$BIN/iofleet" report "$run" >"$T/report.txt"
 grep -q "FLEET (3)" "$T/report.txt" || fail "text report lacks the fleet rows"
 
+# slat + clat = lat, in the means (each I/O's lat is its slat + clat).
+jq -e '.steps[0].fleet.read.latency | (.slat.mean + .clat.mean - .lat.mean | fabs) < 1 + .lat.mean * 1e-6
+       and .slat.N == .clat.N and .clat.N == .lat.N' "$R" >/dev/null \
+  || fail "slat + clat != lat: $(jq -c '.steps[0].fleet.read.latency | map_values(.mean)' "$R")"
+ok "slat, clat and lat histograms add up"
+
+# fio's JSON for the fleet: one job per step and agent, with a hostname.
+"$BIN/iofleet" report "$run" --format fio-json >"$T/fio.json"
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$T/fio.json" || fail "fio-json is not JSON"
+jq -e '(.jobs | length) == 6 and (.jobs | map(.hostname) | unique | length) == 3
+       and (.jobs | map(.jobname) | unique) == ["randread-4k-qd4", "randrw-8k-qd8"]
+       and all(.jobs[]; .read.total_ios > 0 and .read.clat_ns.percentile["99.000000"] > 0)' \
+  "$T/fio.json" >/dev/null || fail "fio-json jobs: $(jq -c '[.jobs[] | [.jobname, .hostname, .read.total_ios]]' "$T/fio.json")"
+# Its I/O counts are the report's.
+[ "$(jq '[.jobs[].read.total_ios] | add' "$T/fio.json")" = "$(jq '[.steps[].fleet.read.ops] | add' "$R")" ] \
+  || fail "fio-json read I/Os differ from the report's"
+ok "report --format fio-json: 2 steps x 3 agents, counts match"
+
 # Restart the controller: the report is still there, unchanged.
 stop_controller
 LISTEN=$AGENT_EP start_controller

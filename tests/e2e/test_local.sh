@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# iofleet-agent run: fio's semantics on real files with O_DIRECT, checked
+# from the fio-compatible JSON it prints and from the files themselves.
+. "$(dirname "$0")/lib.sh"
+fleet_setup
+cd "$T"
+AGENT="$BIN/iofleet-agent"
+
+# run_json NAME <<JOB ... : runs the job file from stdin, JSON into NAME.json
+run_json () {
+  cat >"$1.fio"
+  "$AGENT" run --output-format json "$1.fio" >"$1.json" 2>"$1.err" \
+    || { cat "$1.err" >&2; fail "$1: iofleet-agent run exited non-zero"; }
+  python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1.json" \
+    || fail "$1: output is not JSON python3 can read"
+}
+j () { jq -r "$2" "$1.json"; }
+between () { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
+
+# 1. fio's JSON layout: the fields tools read.
+run_json layout <<'JOB'
+[rr]
+ioengine=libaio
+direct=1
+rw=randread
+bs=4k
+iodepth=4
+size=8m
+filename=data1
+runtime=1
+time_based
+JOB
+jq -e '."fio version" and .jobs[0].jobname == "rr"
+  and (.jobs[0].read | .io_bytes > 0 and .io_kbytes == (.io_bytes / 1024 | floor) and .bw_bytes > 0
+       and .bw > 0 and .iops > 0 and .runtime > 0 and .total_ios > 0
+       and .slat_ns.N == .total_ios and .clat_ns.N == .total_ios and .lat_ns.N == .total_ios
+       and .clat_ns.percentile["99.000000"] >= .clat_ns.percentile["50.000000"]
+       and .clat_ns.min <= .clat_ns.mean and .clat_ns.mean <= .clat_ns.max
+       and .lat_ns.mean >= .clat_ns.mean)' layout.json >/dev/null \
+  || fail "fio JSON fields: $(jq -c '.jobs[0].read | {io_bytes, io_kbytes, bw, iops, runtime, total_ios}' layout.json)"
+ok "fio-compatible JSON carries the fields, slat/clat/lat each with N = total_ios"
+
+# json+ bins, read by fio's own tool.
+"$AGENT" run --output-format json+ layout.fio >plus.json 2>/dev/null || fail "json+ run"
+jq -e '.jobs[0].read.clat_ns | (.bins | to_entries | map(.value) | add) == .N' plus.json >/dev/null \
+  || fail "json+ bins do not add up to N"
+if command -v fio_jsonplus_clat2csv >/dev/null; then
+  fio_jsonplus_clat2csv plus.json plus.csv >/dev/null 2>&1 || fail "fio_jsonplus_clat2csv rejected our json+"
+  ls plus*.csv >/dev/null 2>&1 || fail "fio_jsonplus_clat2csv wrote no CSV"
+  ok "fio_jsonplus_clat2csv accepts our json+"
+else
+  echo "note: fio_jsonplus_clat2csv not installed; skipped that check"
+fi
+
+# 2. randrw rwmixread=70: 70 +- 2% reads.
+run_json mix <<'JOB'
+[mix]
+ioengine=libaio
+direct=1
+rw=randrw
+rwmixread=70
+bs=4k
+iodepth=8
+size=16m
+filename=data2
+runtime=2
+time_based
+JOB
+r=$(j mix '.jobs[0] | .read.total_ios / (.read.total_ios + .write.total_ios) * 100')
+between "$r" 68 72 || fail "rwmixread=70 gave $r% reads"
+ok "rwmixread=70: $r% reads"
+
+# 3. bssplit=4k/50:64k/50: the mean size is 34 KiB (+-5%).
+run_json split <<'JOB'
+[split]
+ioengine=libaio
+direct=1
+rw=randread
+bssplit=4k/50:64k/50
+iodepth=8
+size=32m
+filename=data3
+runtime=2
+time_based
+JOB
+m=$(j split '.jobs[0].read | .io_bytes / .total_ios / 1024')
+between "$m" 32.3 35.7 || fail "bssplit 4k/50:64k/50: mean I/O size $m KiB, want 34"
+ok "bssplit proportions: mean I/O size $m KiB"
+
+# 4. Writes land inside [offset, offset+size), block-aligned, random data;
+#    with the random map each block is written exactly once per pass.
+dd if=/dev/zero of=data4 bs=1M count=4 status=none
+run_json map <<'JOB'
+[map]
+ioengine=libaio
+direct=1
+rw=randwrite
+bs=4k
+iodepth=8
+offset=1m
+size=1m
+filename=data4
+JOB
+[ "$(j map '.jobs[0].write.total_ios')" = 256 ] || fail "size=1m bs=4k wrote $(j map '.jobs[0].write.total_ios') blocks, want 256"
+python3 - <<'PY' || fail "file contents after the random-map write"
+data = open("data4", "rb").read()
+assert len(data) == 4 << 20, len(data)
+zero = bytes(4096)
+outside = [i for i in list(range(0, 256)) + list(range(512, 1024)) if data[i*4096:(i+1)*4096] != zero]
+assert not outside, f"blocks written outside [1m, 2m): {outside[:5]}"
+untouched = [i for i in range(256, 512) if data[i*4096:(i+1)*4096] == zero]
+assert not untouched, f"random map missed {len(untouched)} blocks, e.g. {untouched[:5]}"
+import zlib
+blob = data[1 << 20: 2 << 20]
+# Drives compress and dedup per block: each 4 KiB must be incompressible.
+worst = max(len(zlib.compress(blob[i:i+4096])) / 4096 for i in range(0, len(blob), 4096))
+assert worst > 0.95, f"a written 4k block compresses to {worst:.2f}: not random"
+chunks = {blob[i:i+4096] for i in range(0, len(blob), 4096)}
+assert len(chunks) == 256, f"only {len(chunks)} distinct 4k blocks: dedup would flatter"
+PY
+ok "randwrite: every block of [1m, 2m) written once, nothing outside, random and unique data"
+
+# ... and without the random map some blocks are hit twice and others never.
+dd if=/dev/zero of=data5 bs=1M count=1 status=none
+run_json nomap <<'JOB'
+[nomap]
+ioengine=libaio
+direct=1
+rw=randwrite
+bs=4k
+iodepth=8
+size=1m
+norandommap
+filename=data5
+JOB
+python3 - <<'PY' || fail "norandommap left no block untouched"
+data = open("data5", "rb").read()
+untouched = sum(1 for i in range(256) if data[i*4096:(i+1)*4096] == bytes(4096))
+assert 40 < untouched < 150, untouched     # expected 256/e ~ 94
+PY
+ok "norandommap: blocks repeat, as fio's"
+
+# 5. rate_iops held within 5%; ramp_time excluded from every figure.
+run_json rate <<'JOB'
+[rate]
+ioengine=libaio
+direct=1
+rw=randread
+bs=4k
+iodepth=4
+size=8m
+filename=data1
+rate_iops=400
+ramp_time=1
+runtime=3
+time_based
+JOB
+iops=$(j rate '.jobs[0].read.iops')
+between "$iops" 380 420 || fail "rate_iops=400 gave $iops IOPS"
+ios=$(j rate '.jobs[0].read.total_ios')
+between "$ios" 1140 1260 || fail "ramp_time=1 runtime=3 at 400 IOPS counted $ios I/Os, want ~1200 (ramp excluded)"
+rt=$(j rate '.jobs[0].read.runtime')
+between "$rt" 2990 3010 || fail "runtime $rt ms, want 3000 (ramp excluded)"
+ok "rate_iops=400: $iops IOPS; ramp excluded: $ios I/Os in $rt ms"
+
+# 6. Engines: io_uring and psync and null give sane results on the same file.
+for e in io_uring psync null; do
+  run_json "eng-$e" <<JOB
+[eng]
+ioengine=$e
+direct=1
+rw=randread
+bs=4k
+iodepth=4
+size=8m
+filename=data1
+runtime=1
+time_based
+JOB
+  [ "$(j "eng-$e" '.jobs[0].read.total_ios > 0 and .jobs[0].error == 0')" = true ] \
+    || fail "ioengine=$e did no I/O"
+done
+ok "io_uring, psync, null engines run"
+
+# 7. A misaligned O_DIRECT block size is a clear error naming the line.
+printf '[bad]\nioengine=libaio\ndirect=1\nrw=randread\nbs=1000\nsize=1m\nfilename=data1\n' >bad.fio
+if "$AGENT" run bad.fio >/dev/null 2>bad.err; then fail "bs=1000 with direct=1 ran"; fi
+grep -q "bad.fio:5: bs=1000 is not a multiple of 512" bad.err || fail "misaligned bs error: $(cat bad.err)"
+ok "misaligned O_DIRECT block size refused: $(head -c 120 bad.err)"
+
+# 8. Steady state ends a job early, as fio's does.
+run_json ss <<'JOB'
+[ss]
+ioengine=null
+rw=randread
+bs=4k
+iodepth=4
+size=64m
+filename=x
+rate_iops=2000
+steadystate=iops:5%
+ss_dur=3
+runtime=30
+time_based
+JOB
+rt=$(j ss '.jobs[0].read.runtime')
+between "$rt" 2500 6000 || fail "steady state at a fixed rate should end the 30 s job after ~3 s: ran $rt ms"
+ok "steadystate=iops:5% ss_dur=3 ended a 30 s job after $rt ms"
