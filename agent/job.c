@@ -380,7 +380,8 @@ worker_main (void *arg)
         /* fio reaps at most iodepth_batch_complete_max, which defaults to
            iodepth_batch_complete_min (1): one completion, one new I/O. */
         unsigned min = j->batch_complete < inflight ? j->batch_complete : inflight;
-        int n = j->ops->getevents (&w->engine, min, j->batch_complete, timeout);
+        unsigned max = j->ops->completes_at_commit ? w->depth : j->batch_complete;
+        int n = j->ops->getevents (&w->engine, min, max, timeout);
         if (n < 0) {
             snprintf (w->error, sizeof w->error, "%s: reaping completions failed: %s",
                       j->ops->name, strerror (-n));

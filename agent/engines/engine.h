@@ -8,6 +8,7 @@
 #ifndef IOF_ENGINE_H
 #define IOF_ENGINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef enum { IO_READ = 0, IO_WRITE = 1 } io_dir_t;
@@ -29,6 +30,12 @@ typedef struct engine engine_t;
 
 typedef struct {
     const char *name;
+    /* Its I/Os are complete when commit returns (null, psync): the worker
+       reaps all of them at once, since reaping one at a time would only
+       add the time spent on the others to their latency.  Engines with
+       real asynchronous completions reap as fio does, at most
+       iodepth_batch_complete_min at a time. */
+    bool completes_at_commit;
     /* Creates the engine's context for up to depth units in flight.
        Returns 0 or -errno. */
     int (*init) (engine_t *e, unsigned depth);

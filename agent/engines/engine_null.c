@@ -109,6 +109,7 @@ null_cleanup (engine_t *e)
 
 const engine_ops_t engine_null_ops = {
     .name = "null",
+    .completes_at_commit = true,
     .init = null_init,
     .queue = null_queue,
     .commit = null_commit,

@@ -117,6 +117,7 @@ psync_cleanup (engine_t *e)
 
 const engine_ops_t engine_psync_ops = {
     .name = "psync",
+    .completes_at_commit = true,
     .init = psync_init,
     .queue = psync_queue,
     .commit = psync_commit,
