@@ -4,6 +4,7 @@
     The main thread owns the socket; worker threads (agent/job.c) own the I/O.
 */
 #define _GNU_SOURCE
+#include "clock_sync.h"
 #include "histogram.h"
 #include "job.h"
 #include "local.h"
@@ -25,7 +26,6 @@
 #define HELLO_RETRY_NS      (2000 * NS_PER_MS)
 #define SILENCE_REHELLO_NS  (5000 * NS_PER_MS)
 #define RESEND_AFTER_NS     (3000 * NS_PER_MS)
-#define CLOCK_SAMPLES       16
 
 typedef struct {
     uint32_t seq;           /* UINT32_MAX: the DONE message */
@@ -52,10 +52,10 @@ typedef struct {
     uint64_t bad_logged_at;
 
     /* clock: controller time = local realtime + offset */
-    struct { int64_t offset; uint64_t delay; } clock_samples[CLOCK_SAMPLES];
-    int nsamples, next_sample;
+    clock_sync_t sync;
     int64_t offset;
     uint64_t delay;
+    int64_t clock_shift;                    /* test only: --clock-shift-ms */
 
     /* the step in hand */
     iojob_t *job;
@@ -98,11 +98,20 @@ usage (FILE *f)
 "  --workdir DIR          relative filenames of a plan resolve inside DIR, and\n"
 "                         DIR is allowed (files there are created as needed)\n"
 "  --verbose              log debug messages\n"
+"  --clock-shift-ms MS    (tests only) pretend this host's clock is off by MS\n"
 "  --help, --version\n"
 "\n"
 "iofleet-agent run JOBFILE runs a job file on this host alone, with no\n"
 "controller, and prints fio-like text or fio-compatible JSON (see\n"
 "iofleet-agent run --help).\n");
+}
+
+/* This host's realtime clock, as the agent sees it: shifted only when a
+   test asks (--clock-shift-ms) to play a host whose clock is off. */
+static uint64_t
+local_real (const agent_t *a)
+{
+    return (uint64_t) ((int64_t) clock_real_ns () + a->clock_shift);
 }
 
 /* Sends one envelope.  Returns 0 or -1 (logged). */
@@ -159,7 +168,7 @@ static void
 send_ping (agent_t *a)
 {
     Iofleet__Ping p = IOFLEET__PING__INIT;
-    p.t0 = clock_real_ns ();
+    p.t0 = local_real (a);
     p.offset_ns = a->offset;
     p.delay_ns = a->delay;
     envelope_t env = IOFLEET__ENVELOPE__INIT;
@@ -169,27 +178,13 @@ send_ping (agent_t *a)
     a->last_ping = clock_mono_ns ();
 }
 
-/* NTP-style offset from one exchange; keeps the minimum-delay sample of the
-   last CLOCK_SAMPLES, since queueing only ever adds delay. */
 static void
 on_pong (agent_t *a, const Iofleet__Pong *p)
 {
-    uint64_t t3 = clock_real_ns ();
-    if (t3 < p->t0)
-        return;
-    int64_t offset = (((int64_t) p->t1 - (int64_t) p->t0) + ((int64_t) p->t2 - (int64_t) t3)) / 2;
-    uint64_t delay = (t3 - p->t0) - (p->t2 - p->t1);
-    a->clock_samples[a->next_sample].offset = offset;
-    a->clock_samples[a->next_sample].delay = delay;
-    a->next_sample = (a->next_sample + 1) % CLOCK_SAMPLES;
-    if (a->nsamples < CLOCK_SAMPLES)
-        a->nsamples++;
-    int best = 0;
-    for (int i = 1; i < a->nsamples; i++)
-        if (a->clock_samples[i].delay < a->clock_samples[best].delay)
-            best = i;
-    a->offset = a->clock_samples[best].offset;
-    a->delay = a->clock_samples[best].delay;
+    if (clock_sync_add (&a->sync, p->t0, p->t1, p->t2, local_real (a)) != 0)
+        return;     /* impossible timestamps: not a sample */
+    a->offset = clock_sync_offset (&a->sync);
+    a->delay = clock_sync_delay (&a->sync);
 }
 
 static void
@@ -321,6 +316,8 @@ on_prepare (agent_t *a, const Iofleet__Prepare *p)
     r.step = p->step;
     r.targets = (char **) paths;
     r.n_targets = (size_t) nt;
+    r.clock_offset_ns = a->offset;
+    r.clock_delay_ns = a->delay;
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_READY;
     env.ready = &r;
@@ -333,7 +330,7 @@ on_start (agent_t *a, const Iofleet__Start *s)
     if (!a->job || job_run (a->job) != s->run || job_step (a->job) != s->step || a->running)
         return;
     a->mono_ref = clock_mono_ns ();
-    a->real_ref = clock_real_ns ();
+    a->real_ref = local_real (a);
     int64_t local_start = (int64_t) s->start_at - a->offset;
     int64_t wait = local_start - (int64_t) a->real_ref;
     if (wait < 0) {
@@ -535,6 +532,7 @@ parse_args (agent_t *a, int argc, char **argv)
         { "allow", required_argument, NULL, 'a' },
         { "workdir", required_argument, NULL, 'w' },
         { "verbose", no_argument, NULL, 'v' },
+        { "clock-shift-ms", required_argument, NULL, 'S' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
@@ -578,6 +576,17 @@ parse_args (agent_t *a, int argc, char **argv)
             break;
         case 'w': a->policy.workdir = optarg; break;
         case 'v': verbose = true; break;
+        case 'S': {
+            char *end;
+            long ms = strtol (optarg, &end, 10);
+            if (*end || ms < -3600000 || ms > 3600000) {
+                fprintf (stderr, "iofleet-agent: --clock-shift-ms '%s': milliseconds, "
+                         "-3600000..3600000\n", optarg);
+                return 2;
+            }
+            a->clock_shift = (int64_t) ms * (int64_t) NS_PER_MS;
+            break;
+        }
         case 'h': usage (stdout); exit (0);
         case 'V': printf ("iofleet-agent %s\n", IOF_VERSION); exit (0);
         default: usage (stderr); return 2;
@@ -654,7 +663,10 @@ main (int argc, char **argv)
         uint64_t now = clock_mono_ns ();
         if (!a->welcomed && now - a->last_hello > HELLO_RETRY_NS)
             send_hello (a);
-        if (a->welcomed && now - a->last_ping > PING_PERIOD_NS)
+        /* Ping fast until the clock estimate has samples to choose from. */
+        uint64_t period = a->sync.nsamples < CLOCK_SYNC_N / 2 ? PING_PERIOD_NS / 10
+                                                              : PING_PERIOD_NS;
+        if (a->welcomed && now - a->last_ping > period)
             send_ping (a);
         if (a->welcomed && a->last_heard && now - a->last_heard > SILENCE_REHELLO_NS) {
             log_warn ("no answer from the controller for %.0f s; saying hello again",

@@ -255,6 +255,112 @@ add_latency (json_t *o, sqlite3_stmt *st, int col_clat, int col_slat, int col_la
         "lat", lat_stats_json (&h[LK_LAT], extra, nextra)));
 }
 
+/* The fleet time series of a step: interval k merged over every agent
+   (ops and bytes summed, clat histograms merged), and the common window:
+   the intervals every agent that measured took part in.  Adds "intervals",
+   "window" and "outside_window" to step. */
+static void
+add_intervals (store_t *store, int64_t run, int step, json_t *step_json)
+{
+    static histogram_t h[2], tmp;
+    json_t *intervals = json_array ();
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT seq, agent_id, t_start, t_end, read_ops, read_bytes, read_hist, "
+        " write_ops, write_bytes, write_hist, "
+        " (SELECT COUNT(DISTINCT agent_id) FROM snapshots x WHERE x.run_id = s.run_id "
+        "   AND x.step_idx = s.step_idx) "
+        "FROM snapshots s WHERE run_id = ? AND step_idx = ? ORDER BY seq, agent_id, target");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    int cur = -1, nagents_total = 0, nagents = 0;
+    int64_t last_agent = -1;
+    uint64_t t0 = 0, t1 = 0, span_sum = 0, ops[2] = { 0, 0 }, bytes[2] = { 0, 0 };
+    int64_t win_start = -1, win_end = -1;
+    int first_full = -1, last_full = -1;
+    for (;;) {
+        int rc = sqlite3_step (st);
+        int seq = rc == SQLITE_ROW ? sqlite3_column_int (st, 0) : -1;
+        if (cur >= 0 && seq != cur) {
+            double secs = nagents ? (double) span_sum / nagents / 1e9 : 0;
+            json_t *iv = json_pack ("{s:i, s:I, s:I, s:i}", "seq", cur, "start_ns",
+                                    (json_int_t) t0, "end_ns", (json_int_t) t1, "agents", nagents);
+            double iops = 0, bw = 0;
+            for (int d = 0; d < 2; d++) {
+                iops += secs > 0 ? (double) ops[d] / secs : 0;
+                bw += secs > 0 ? (double) bytes[d] / secs : 0;
+                json_object_set_new (iv, d ? "write" : "read", json_pack (
+                    "{s:I, s:I, s:f, s:I, s:I, s:I}", "ops", (json_int_t) ops[d],
+                    "bytes", (json_int_t) bytes[d], "iops", secs > 0 ? (double) ops[d] / secs : 0,
+                    "histogram_count", (json_int_t) h[d].count,
+                    "p50", (json_int_t) histogram_percentile (&h[d], 50),
+                    "p99", (json_int_t) histogram_percentile (&h[d], 99)));
+            }
+            json_object_set_new (iv, "iops", json_real (iops));
+            json_object_set_new (iv, "bw", json_real (bw));
+            json_array_append_new (intervals, iv);
+            if (nagents == nagents_total) {
+                if (first_full < 0) {
+                    first_full = cur;
+                    win_start = (int64_t) t0;
+                }
+                last_full = cur;
+                win_end = (int64_t) t1;
+            }
+        }
+        if (rc != SQLITE_ROW)
+            break;
+        int64_t agent = sqlite3_column_int64 (st, 1);
+        uint64_t a0 = (uint64_t) sqlite3_column_int64 (st, 2);
+        uint64_t a1 = (uint64_t) sqlite3_column_int64 (st, 3);
+        if (seq != cur) {
+            cur = seq;
+            nagents = 0;
+            last_agent = -1;
+            t0 = a0;
+            t1 = a1;
+            span_sum = 0;
+            ops[0] = ops[1] = bytes[0] = bytes[1] = 0;
+            histogram_reset (&h[0]);
+            histogram_reset (&h[1]);
+            nagents_total = sqlite3_column_int (st, 10);
+        }
+        if (agent != last_agent) {
+            nagents++;
+            span_sum += a1 - a0;
+            last_agent = agent;
+        }
+        t0 = a0 < t0 ? a0 : t0;
+        t1 = a1 > t1 ? a1 : t1;
+        for (int d = 0; d < 2; d++) {
+            int c = 4 + d * 3;
+            ops[d] += (uint64_t) sqlite3_column_int64 (st, c);
+            bytes[d] += (uint64_t) sqlite3_column_int64 (st, c + 1);
+            add_blob (&h[d], sqlite3_column_blob (st, c + 2), sqlite3_column_bytes (st, c + 2),
+                      &tmp);
+        }
+    }
+    sqlite3_reset (st);
+    json_object_set_new (step_json, "intervals", intervals);
+    if (first_full >= 0)
+        json_object_set_new (step_json, "window", json_pack ("{s:I, s:I, s:i, s:i}",
+            "start_ns", (json_int_t) win_start, "end_ns", (json_int_t) win_end,
+            "first_seq", first_full, "last_seq", last_full));
+    else
+        json_object_set_new (step_json, "window", json_null ());
+    /* Agents of the step that were not measuring through the whole window. */
+    json_t *outside = json_array ();
+    size_t i;
+    json_t *a;
+    json_array_foreach (json_object_get (step_json, "agents"), i, a) {
+        json_int_t n = json_integer_value (json_object_get (a, "snapshots"));
+        if (first_full < 0 || n < last_full - first_full + 1)
+            json_array_append_new (outside, json_pack ("{s:O, s:O, s:O}",
+                "agent", json_object_get (a, "agent"), "status", json_object_get (a, "status"),
+                "message", json_object_get (a, "message")));
+    }
+    json_object_set_new (step_json, "outside_window", outside);
+}
+
 /* The step's percentile_list, from its stored spec. */
 static int
 step_percentiles (json_t *job, double *out, int max)
@@ -277,7 +383,8 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
         "SELECT sa.agent_id, a.name, a.hostname, sa.status, sa.message, sa.snapshots, "
         " sa.actual_start, "
         " (SELECT COUNT(DISTINCT seq) FROM snapshots s WHERE s.run_id = sa.run_id "
-        "   AND s.step_idx = sa.step_idx AND s.agent_id = sa.agent_id) "
+        "   AND s.step_idx = sa.step_idx AND s.agent_id = sa.agent_id), "
+        " sa.clock_offset_ns, sa.clock_delay_ns "
         "FROM step_agents sa JOIN agents a ON a.id = sa.agent_id "
         "WHERE sa.run_id = ? AND sa.step_idx = ? ORDER BY a.name");
     sqlite3_bind_int64 (st, 1, run);
@@ -291,8 +398,15 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
             "message", (const char *) sqlite3_column_text (st, 4),
             "snapshots_reported", sqlite3_column_int (st, 5),
             "snapshots", sqlite3_column_int (st, 7));
-        if (sqlite3_column_type (st, 6) != SQLITE_NULL)
+        if (sqlite3_column_type (st, 6) != SQLITE_NULL) {
             json_object_set_new (a, "actual_start", json_integer (sqlite3_column_int64 (st, 6)));
+            json_object_set_new (a, "start_ns", json_integer (sqlite3_column_int64 (st, 6)));
+        }
+        if (sqlite3_column_type (st, 8) != SQLITE_NULL) {
+            json_object_set_new (a, "clock_offset_ns", json_integer (sqlite3_column_int64 (st, 8)));
+            int64_t delay = sqlite3_column_int64 (st, 9);
+            json_object_set_new (a, "clock_uncertainty_ns", json_integer ((delay + 1) / 2));
+        }
         json_t *targets = json_array ();
         sqlite3_stmt *rs = store_stmt (store,
             "SELECT target, direction, ops, bytes, errors, window_ns, iops, bw, hist, "
@@ -383,6 +497,10 @@ report_json (store_t *store, int64_t run, char *err, size_t errlen)
         double extra[JOB_PCT_MAX];
         int nextra = step_percentiles (json_object_get (s, "job"), extra, JOB_PCT_MAX);
         json_object_set_new (s, "agents", step_agents_json (store, run, idx, extra, nextra));
+        json_t *skew = json_object_get (s, "skew_ns");
+        if (skew)
+            json_object_set (s, "start_skew_ns", skew);
+        add_intervals (store, run, idx, s);
         json_t *fleet = json_object ();
         sqlite3_stmt *fs = store_stmt (store,
             "SELECT direction, agents, ops, bytes, errors, iops, bw, hist, slat_hist, lat_hist "

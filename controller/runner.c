@@ -36,6 +36,9 @@ typedef struct {
     char msg[MSG_TEXT_MAX + 1];
     uint32_t ntargets;
     uint64_t actual_start;
+    int64_t clock_offset;               /* at START; see 003_clock.sql */
+    uint64_t clock_delay;
+    bool clock_known;
     uint32_t done_snapshots;
     uint64_t done_ops, done_bytes;
     uint64_t done_at;                   /* monotonic */
@@ -179,10 +182,12 @@ save_step_agent (ctl_t *ctl, const part_t *p, const char *targets_json)
     store_begin (ctl->store);
     sqlite3_stmt *st = store_stmt (ctl->store,
         "INSERT INTO step_agents (run_id, step_idx, agent_id, status, message, targets, "
-        " actual_start, snapshots) VALUES (?1, ?2, ?3, ?4, ?5, COALESCE(?6, '[]'), ?7, ?8) "
+        " actual_start, snapshots, clock_offset_ns, clock_delay_ns) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, COALESCE(?6, '[]'), ?7, ?8, ?9, ?10) "
         "ON CONFLICT (run_id, step_idx, agent_id) DO UPDATE SET status = excluded.status, "
         "message = excluded.message, targets = COALESCE(?6, targets), "
-        "actual_start = excluded.actual_start, snapshots = excluded.snapshots");
+        "actual_start = excluded.actual_start, snapshots = excluded.snapshots, "
+        "clock_offset_ns = excluded.clock_offset_ns, clock_delay_ns = excluded.clock_delay_ns");
     sqlite3_bind_int64 (st, 1, r->run);
     sqlite3_bind_int (st, 2, r->cur);
     sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
@@ -193,6 +198,10 @@ save_step_agent (ctl_t *ctl, const part_t *p, const char *targets_json)
     if (p->actual_start)
         sqlite3_bind_int64 (st, 7, (sqlite3_int64) p->actual_start);
     sqlite3_bind_int (st, 8, (int) p->done_snapshots);
+    if (p->clock_known) {
+        sqlite3_bind_int64 (st, 9, p->clock_offset);
+        sqlite3_bind_int64 (st, 10, (sqlite3_int64) p->clock_delay);
+    }
     store_step_done (ctl->store, st, "store step agent");
 }
 
@@ -241,6 +250,7 @@ begin_step (ctl_t *ctl)
         p->contig = 0;
         p->ntargets = 0;
         p->actual_start = 0;
+        p->clock_known = false;
         p->done_snapshots = 0;
         p->done_ops = p->done_bytes = 0;
         p->msg[0] = '\0';
@@ -396,8 +406,15 @@ start_step (ctl_t *ctl)
         if (!peer || fleet_send (ctl, peer, &env) != 0) {
             p->st = P_LOST;
             snprintf (p->msg, sizeof p->msg, "agent disconnected before START");
-        } else
+        } else {
             p->st = P_RUNNING;
+            /* A fresher estimate from a ping since READY, if any. */
+            if (peer->delay_ns > 0) {
+                p->clock_offset = peer->offset_ns;
+                p->clock_delay = peer->delay_ns;
+                p->clock_known = true;
+            }
+        }
         save_step_agent (ctl, p, NULL);
     }
     set_step (ctl, "running");
@@ -688,6 +705,9 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
             return;
         p->st = P_READY;
         p->ntargets = (uint32_t) env->ready->n_targets;
+        p->clock_offset = env->ready->clock_offset_ns;
+        p->clock_delay = env->ready->clock_delay_ns;
+        p->clock_known = env->ready->clock_delay_ns > 0;
         json_t *list = json_array ();
         for (size_t i = 0; i < env->ready->n_targets; i++)
             json_array_append_new (list, json_string (env->ready->targets[i]));

@@ -5,7 +5,10 @@
 . "$(dirname "$0")/lib.sh"
 fleet_setup
 start_controller
-for i in 1 2 3; do start_agent "agent-$i" --label rack=r1; done
+# agent-3's clock is 40 ms off: its offset estimate must absorb that.
+start_agent agent-1 --label rack=r1
+start_agent agent-2 --label rack=r1
+start_agent agent-3 --label rack=r1 --clock-shift-ms 40
 wait_agents 3
 ok "3 agents connected"
 
@@ -66,6 +69,30 @@ ok "report adds up"
   || fail "runs --json"
 "$BIN/iofleet" report "$run" >"$T/report.txt"
 grep -q "FLEET (3)" "$T/report.txt" || fail "text report lacks the fleet rows"
+
+# Synchronized start: offsets per agent, skew per step, aligned intervals.
+for s in 0 1; do
+  jq -e ".steps[$s] | .start_skew_ns >= 0 and .start_skew_ns < 20000000" "$R" >/dev/null \
+    || fail "step $s: start skew $(jq ".steps[$s].start_skew_ns" "$R") ns, bound 20 ms (agent-3's clock is 40 ms off)"
+  jq -e ".steps[$s].agents | all(.start_ns > 0 and (.clock_uncertainty_ns | type) == \"number\")" "$R" >/dev/null \
+    || fail "step $s: agents lack start_ns / clock fields"
+  # Every interval: the fleet count is the sum of the agents' counts, exactly.
+  jq -e ".steps[$s].intervals | length >= 1 and all(.agents == 3 and .read.histogram_count == .read.ops
+         and .write.histogram_count == .write.ops)" "$R" >/dev/null \
+    || fail "step $s: interval sums: $(jq -c "[.steps[$s].intervals[] | [.seq, .agents, .read.ops, .read.histogram_count]]" "$R")"
+  jq -e ".steps[$s] | .window.start_ns < .window.end_ns and (.outside_window | length) == 0" "$R" >/dev/null \
+    || fail "step $s: common window $(jq -c ".steps[$s] | {window, outside_window}" "$R")"
+done
+# Interval sums checked against the database itself.
+for s in 0 1; do
+  want=$(sqlite3 "$T/iofleet.db" "SELECT group_concat(n) FROM (SELECT SUM(read_ops + write_ops) n FROM snapshots WHERE run_id = $run AND step_idx = $s GROUP BY seq ORDER BY seq)")
+  got=$(jq -r "[.steps[$s].intervals[] | .read.ops + .write.ops] | map(tostring) | join(\",\")" "$R")
+  [ "$want" = "$got" ] || fail "step $s: interval ops $got, database says $want"
+done
+off=$(jq '.steps[0].agents[] | select(.agent == "agent-3") | .clock_offset_ns' "$R")
+awk -v o="$off" 'BEGIN { exit !(o < -35000000 && o > -45000000) }' \
+  || fail "agent-3 (clock +40 ms) estimated offset $off ns, want about -40 ms"
+ok "start skew $(jq -c '[.steps[].start_skew_ns]' "$R") ns with one clock 40 ms off (its offset: $off ns); interval sums exact"
 
 # slat + clat = lat, in the means (each I/O's lat is its slat + clat).
 jq -e '.steps[0].fleet.read.latency | (.slat.mean + .clat.mean - .lat.mean | fabs) < 1 + .lat.mean * 1e-6
