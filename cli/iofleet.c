@@ -35,9 +35,14 @@ usage (FILE *f)
 "                                         (a new version if NAME exists)\n"
 "  plan list [--json]                     stored plans (latest versions)\n"
 "  run PLAN [--agents all|N1,N2] [--wait] [--json]\n"
+"           [--min-agents N | --require-all]\n"
 "                                         run a plan; prints the run id; with\n"
 "                                         --wait shows progress and a summary,\n"
-"                                         exit 0 only if the run is complete\n"
+"                                         exit 0 only if the run is complete;\n"
+"                                         a step with fewer than N agents READY\n"
+"                                         (or any missing, --require-all) fails\n"
+"                                         the run; otherwise agents that refuse\n"
+"                                         are left out and listed in the report\n"
 "  runs [--json]                          runs and their status\n"
 "  report RUN [--format FMT]              a run's full report; FMT: text, json,\n"
 "                                         fio-json or fio-json+ (fio's format,\n"
@@ -207,10 +212,19 @@ static int
 cmd_run (int argc, char **argv)
 {
     const char *plan = NULL, *agents = "all";
-    bool wait = false, json = false;
+    bool wait = false, json = false, require_all = false;
+    uint64_t min_agents = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp (argv[i], "--wait") == 0)
             wait = true;
+        else if (strcmp (argv[i], "--require-all") == 0)
+            require_all = true;
+        else if (strcmp (argv[i], "--min-agents") == 0 && i + 1 < argc) {
+            if (parse_u64 (argv[++i], 1, 100000, &min_agents)) {
+                fprintf (stderr, "iofleet run: --min-agents '%s': a number 1..100000\n", argv[i]);
+                return 2;
+            }
+        }
         else if (strcmp (argv[i], "--json") == 0)
             json = true;
         else if (strcmp (argv[i], "--agents") == 0 && i + 1 < argc)
@@ -230,8 +244,9 @@ cmd_run (int argc, char **argv)
                  "(see iofleet plan list)\n");
         return 2;
     }
-    json_t *r = call (json_pack ("{s:s, s:s, s:s}", "cmd", "run", "plan", plan, "agents", agents),
-                      CALL_TIMEOUT_MS);
+    json_t *r = call (json_pack ("{s:s, s:s, s:s, s:I, s:b}", "cmd", "run", "plan", plan,
+                                 "agents", agents, "min_agents", (json_int_t) min_agents,
+                                 "require_all", require_all), CALL_TIMEOUT_MS);
     if (!r)
         return 1;
     long long run = (long long) json_integer_value (json_object_get (r, "run"));

@@ -143,8 +143,15 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
             snprintf (err, errlen, "run needs 'plan'");
             return NULL;
         }
+        json_t *min = json_object_get (req, "min_agents");
+        if (min && (!json_is_integer (min) || json_integer_value (min) < 0
+                    || json_integer_value (min) > 100000)) {
+            snprintf (err, errlen, "'min_agents' must be an integer 0..100000");
+            return NULL;
+        }
         return runner_submit (ctl, plan, json_string_value (json_object_get (req, "agents")),
-                              err, errlen);
+                              min ? (int) json_integer_value (min) : 0,
+                              json_is_true (json_object_get (req, "require_all")), err, errlen);
     }
     if (strcmp (cmd, "status") == 0 || strcmp (cmd, "report") == 0) {
         int64_t run = run_arg (req, err, errlen);

@@ -65,9 +65,11 @@ void runner_tick (ctl_t *ctl);
 bool runner_agent_preparing (ctl_t *ctl, uint64_t agent_id);
 void runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env);
 /* Queues a run of plan (latest version) on the named agents ("all" or a
-   comma list).  Returns a JSON result or NULL with err filled. */
-json_t *runner_submit (ctl_t *ctl, const char *plan, const char *agents, char *err,
-                       size_t errlen);
+   comma list).  The run fails at the first step where fewer than
+   min_agents (0: one) are READY, or, with require_all, where any selected
+   agent is not.  Returns a JSON result or NULL with err filled. */
+json_t *runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
+                       bool require_all, char *err, size_t errlen);
 json_t *runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen);
 
 /* The parsed job as JSON (plans.steps, steps.spec).  Can't fail. */

@@ -61,6 +61,10 @@ struct runner {
     uint64_t deadline;                  /* monotonic, 0 = none */
     uint64_t start_at;                  /* controller clock */
     int steps_complete, steps_partial;
+    int min_agents;
+    bool require_all;
+    bool policy_failed;
+    char policy_msg[256];
 };
 
 static uint64_t
@@ -271,10 +275,13 @@ finish_run (ctl_t *ctl)
 {
     runner_t *r = ctl->runner;
     int n = r->plan->nsteps;
-    const char *status = r->steps_complete == n ? "complete"
+    const char *status = r->policy_failed ? "failed"
+                       : r->steps_complete == n ? "complete"
                        : (r->steps_complete + r->steps_partial) > 0 ? "partial" : "failed";
-    char msg[256] = "";
-    if (strcmp (status, "complete") != 0)
+    char msg[512] = "";
+    if (r->policy_failed)
+        snprintf (msg, sizeof msg, "run policy: %s", r->policy_msg);
+    else if (strcmp (status, "complete") != 0)
         snprintf (msg, sizeof msg, "%d of %d step(s) complete on every agent, %d partial; "
                   "see the report for each agent's reason", r->steps_complete, n,
                   r->steps_partial);
@@ -355,10 +362,34 @@ finish_step (ctl_t *ctl)
               smax >= smin && smin != UINT64_MAX ? (double) (smax - smin) / 1e6 : 0.0);
     store_commit (ctl->store);
     r->cur++;
-    if (r->cur < r->plan->nsteps)
+    if (r->cur < r->plan->nsteps && !r->policy_failed)
         begin_step (ctl);
     else
         finish_run (ctl);
+}
+
+/* Tells the READY agents to drop the step (the run policy failed it). */
+static void
+abort_ready (ctl_t *ctl, const char *why)
+{
+    runner_t *r = ctl->runner;
+    Iofleet__Abort a = IOFLEET__ABORT__INIT;
+    a.run = (uint64_t) r->run;
+    a.reason = (char *) why;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_ABORT;
+    env.abort = &a;
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        if (p->st != P_READY)
+            continue;
+        peer_t *peer = fleet_find_id (ctl, p->agent_id);
+        if (peer)
+            fleet_send (ctl, peer, &env);
+        p->st = P_FAILED;
+        snprintf (p->msg, sizeof p->msg, "not started: %s", why);
+        save_step_agent (ctl, p, NULL);
+    }
 }
 
 static void
@@ -382,6 +413,17 @@ start_step (ctl_t *ctl)
         peer_t *peer = fleet_find_id (ctl, p->agent_id);
         if (peer && peer->delay_ns > max_delay)
             max_delay = peer->delay_ns;
+    }
+    int want = r->require_all ? r->nparts : r->min_agents;
+    if (nready > 0 && nready < want) {
+        snprintf (r->policy_msg, sizeof r->policy_msg, "step %d '%s': %d of %d agent(s) ready, "
+                  "the run needs %s%d; see each agent's reason in the report", r->cur + 1,
+                  j->name, nready, r->nparts, r->require_all ? "all " : "", want);
+        log_warn ("run %lld %s", (long long) r->run, r->policy_msg);
+        r->policy_failed = true;
+        abort_ready (ctl, r->policy_msg);
+        finish_step (ctl);
+        return;
     }
     if (nready == 0) {
         log_warn ("run %lld step '%s': no agent is ready; skipping the step", (long long) r->run,
@@ -431,9 +473,14 @@ start_run (ctl_t *ctl, int64_t run)
     runner_t *r = ctl->runner;
     char err[512] = "";
     sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT p.name, p.text FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
+        "SELECT p.name, p.text, r.min_agents, r.require_all FROM runs r "
+        "JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
     if (sqlite3_step (st) == SQLITE_ROW) {
+        r->min_agents = sqlite3_column_int (st, 2);
+        r->require_all = sqlite3_column_int (st, 3) != 0;
+        r->policy_failed = false;
+        r->policy_msg[0] = '\0';
         str_copy (r->plan_name, sizeof r->plan_name, (const char *) sqlite3_column_text (st, 0));
         r->plan = jobfile_parse (r->plan_name, (const char *) sqlite3_column_text (st, 1), err,
                                  sizeof err);
@@ -793,7 +840,8 @@ select_agents (ctl_t *ctl, const char *agents, uint64_t *ids, int max, char *err
 }
 
 json_t *
-runner_submit (ctl_t *ctl, const char *plan, const char *agents, char *err, size_t errlen)
+runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
+               bool require_all, char *err, size_t errlen)
 {
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT id, version FROM plans WHERE name = ? ORDER BY version DESC LIMIT 1");
@@ -812,11 +860,19 @@ runner_submit (ctl_t *ctl, const char *plan, const char *agents, char *err, size
     int n = select_agents (ctl, agents, ids, MAX_SELECT, err, errlen);
     if (n == 0)
         return NULL;
+    if (min_agents > n) {
+        snprintf (err, errlen, "--min-agents %d but only %d agent(s) selected; start more agents "
+                  "or lower --min-agents", min_agents, n);
+        return NULL;
+    }
     store_begin (ctl->store);
     st = store_stmt (ctl->store,
-        "INSERT INTO runs (plan_id, status, created_at) VALUES (?, 'queued', ?)");
+        "INSERT INTO runs (plan_id, status, created_at, min_agents, require_all) "
+        "VALUES (?, 'queued', ?, ?, ?)");
     sqlite3_bind_int64 (st, 1, plan_id);
     sqlite3_bind_int64 (st, 2, (sqlite3_int64) clock_real_ns ());
+    sqlite3_bind_int (st, 3, min_agents);
+    sqlite3_bind_int (st, 4, require_all);
     if (store_step_done (ctl->store, st, "create run")) {
         snprintf (err, errlen, "database error creating the run; see the controller's log");
         return NULL;
