@@ -45,6 +45,17 @@
     iodepth_batch_submit=0 is the iodepth (fio's HOWTO: "If it is set to 0
     the iodepth value will be used"), and ss_dur= without steadystate=
     gets fio's default criterion iops_slope:0.01%.
+
+    Sweeps are iofleet's one extension to the syntax: a comma-separated
+    list in rw= or iodepth= (fio takes neither with a comma), or in bs=
+    with three or more non-empty sizes (bs=R,W and bs=R,W, keep fio's
+    per-direction meaning, so a sweep of exactly two sizes is written as
+    two sections).  Each value is checked like a single one, at the line
+    of the list; the section then expands, when it ends, into one step per
+    combination (rw outermost, then bs, then iodepth, each in the order
+    written), named SECTION-RW-BS-qdN with only the swept parts, and each
+    step gets the end-of-section checks of its own values.  A later single
+    value replaces the list (in a job, a [global] sweep too).
 */
 #include "jobfile.h"
 #include "util.h"
@@ -257,8 +268,22 @@ static const struct {
    complain about were set, so the message can point at that line (which
    may be in a [global] section above the job).  Index 0 is reads, 1
    writes; a line of 0 means "never set" (the default). */
+/* One swept option: its values in the order written (job_rw_t for rw,
+   bytes for bs, the depth for iodepth) and the line of the list.  n == 0:
+   the option is not swept. */
+typedef struct {
+    int n;
+    int line;
+    uint32_t v[JOB_MAX_STEPS];
+} sweep_t;
+
+typedef enum { SWEEP_RW, SWEEP_BS, SWEEP_IODEPTH } sweep_kind_t;
+
 typedef struct {
     job_t job;
+    sweep_t sweep_rw;           /* rw=MODE,MODE[,..] */
+    sweep_t sweep_bs;           /* bs=SIZE,SIZE,SIZE[,..] (both directions) */
+    sweep_t sweep_iodepth;      /* iodepth=N,N[,..] */
     int bs_line[2];
     int bsrange_line[2];
     int bssplit_line[2];
@@ -880,6 +905,158 @@ s_parse_rate_part (parser_t *p, int line, const char *key, const char *value,
     return 0;
 }
 
+/* Parses one rw mode, part of key=value (the whole value, or one entry
+   of a sweep list).  Returns 0, or -1 with the error set. */
+static int
+s_parse_rw_mode (parser_t *p, int line, const char *key, const char *value,
+                 const char *part, job_rw_t *out)
+{
+    /* fio's "rw=randread:8" offset modifier follows a ':'. */
+    const char *colon = strchr (part, ':');
+    size_t baselen = colon ? (size_t) (colon - part) : strlen (part);
+    char base[16];
+    if (baselen < sizeof (base)) {
+        memcpy (base, part, baselen);
+        base[baselen] = '\0';
+    }
+    else
+        base[0] = '\0';
+    for (size_t i = 0; i < NELEM (s_rw_modes); i++) {
+        if (strcmp (base, s_rw_modes[i].name) != 0)
+            continue;
+        if (colon) {
+            s_error (p, line, "%s=%.*s: fio's ':N' offset modifier is not supported by iofleet yet",
+                     key, SHOW, value);
+            return -1;
+        }
+        *out = s_rw_modes[i].mode;
+        return 0;
+    }
+    if (s_in_list (base, s_fio_rw_only, NELEM (s_fio_rw_only)))
+        s_error (p, line, "%s '%s' is not supported by iofleet yet (supported: "
+                 RW_SUPPORTED ")", key, base);
+    else
+        s_part_error (p, line, key, value, part, true,
+                      "is not an fio I/O pattern (supported: " RW_SUPPORTED ")");
+    return -1;
+}
+
+/* Parses one entry of an integer sweep list as a number within lo..hi.
+   Returns 0, or -1 with the error set. */
+static int
+s_parse_uint_part (parser_t *p, int line, const char *key, const char *value,
+                   const char *part, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char what[96];
+    uint64_t v;
+    int rc = job_parse_size (part, &v);
+    if (rc == -EINVAL) {
+        snprintf (what, sizeof what, "is not a number (allowed: %llu..%llu)",
+                  (unsigned long long) lo, (unsigned long long) hi);
+        s_part_error (p, line, key, value, part, true, what);
+        return -1;
+    }
+    if (rc != 0 || v < lo || v > hi) {
+        snprintf (what, sizeof what, "is out of range (allowed: %llu..%llu)",
+                  (unsigned long long) lo, (unsigned long long) hi);
+        s_part_error (p, line, key, value, part, false, what);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Parses a sweep list, key=V1,V2[,..], checking every value like a single
+   one and refusing empty entries and repeats.  *out is written only on
+   success.  Returns 0, or -1 with the error set. */
+static int
+s_parse_sweep (parser_t *p, int line, const char *key, const char *value,
+               sweep_kind_t kind, sweep_t *out)
+{
+    char *buf = strdup (value);
+    sweep_t *sw = malloc (sizeof (*sw));
+    if (!buf || !sw) {
+        free (buf);
+        free (sw);
+        s_error (p, line, "out of memory");
+        return -1;
+    }
+    int n = 0, rc = 0;
+    for (char *c = buf; rc == 0;) {
+        char *comma = strchr (c, ',');
+        if (comma)
+            *comma = '\0';
+        if (*c == '\0') {
+            s_error (p, line, "%s=%.*s has an empty value (a sweep lists its values "
+                     "separated by ',')", key, SHOW, value);
+            rc = -1;
+            break;
+        }
+        if (n == JOB_MAX_STEPS) {
+            s_error (p, line, "%s=%.*s: a sweep has more than %d values", key, SHOW, value,
+                     JOB_MAX_STEPS);
+            rc = -1;
+            break;
+        }
+        uint32_t v = 0;
+        if (kind == SWEEP_RW) {
+            job_rw_t m = JOB_RW_READ;
+            rc = s_parse_rw_mode (p, line, key, value, c, &m);
+            v = (uint32_t) m;
+        }
+        else if (kind == SWEEP_BS)
+            rc = s_parse_bs_part (p, line, key, value, c, &v);
+        else {
+            uint64_t x = 0;
+            rc = s_parse_uint_part (p, line, key, value, c, 1, JOB_MAX_IODEPTH, &x);
+            v = (uint32_t) x;
+        }
+        if (rc)
+            break;
+        for (int i = 0; i < n; i++) {
+            if (sw->v[i] == v) {
+                s_error (p, line, "%s=%.*s: '%.*s' repeats an earlier value (the values of "
+                         "a sweep must all differ)", key, SHOW, value, SHOW, c);
+                rc = -1;
+                break;
+            }
+        }
+        if (rc)
+            break;
+        sw->v[n++] = v;
+        if (!comma)
+            break;
+        c = comma + 1;
+    }
+    if (rc == 0 && n < 2) {
+        s_error (p, line, "%s=%.*s: a sweep needs two or more values", key, SHOW, value);
+        rc = -1;
+    }
+    if (rc == 0) {
+        sw->n = n;
+        sw->line = line;
+        *out = *sw;
+    }
+    free (buf);
+    free (sw);
+    return rc;
+}
+
+/* Number of non-empty comma-separated parts of value.  Can't fail. */
+static int
+s_nonempty_parts (const char *value)
+{
+    int n = 0;
+    for (const char *c = value;;) {
+        const char *comma = strchr (c, ',');
+        size_t len = comma ? (size_t) (comma - c) : strlen (c);
+        n += len > 0;
+        if (!comma)
+            return n;
+        c = comma + 1;
+    }
+}
+
 /* Parses one of the per-direction options (bs, bsrange, bssplit,
    rate_iops) into o, and notes the line of each direction it sets.
    Nothing changes on error.  Returns 0, or -1 with the error set. */
@@ -887,6 +1064,15 @@ static int
 s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
                  const char *value)
 {
+    if (id == OPT_BS && s_nonempty_parts (value) >= 3) {
+        /* A sweep: fio's bs takes at most reads,writes,trims, and a trim
+           size is refused anyway, so three sizes or more are a list. */
+        if (s_parse_sweep (p, line, key, value, SWEEP_BS, &o->sweep_bs))
+            return -1;
+        o->job.bs[0] = o->job.bs[1] = o->sweep_bs.v[0];
+        o->bs_line[0] = o->bs_line[1] = line;
+        return 0;
+    }
     if (id == OPT_BS
     &&  s_refuse_colon_dash (p, line, key, value, "; bsrange= gives a range of sizes"))
         return -1;
@@ -941,6 +1127,17 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
     free (buf);
     if (rc)
         return -1;
+    if (id == OPT_BS && o->sweep_bs.n) {
+        /* A bs sweep sets both directions; a later bs= replaces it only
+           when it does too. */
+        if (!part[0] || !part[1]) {
+            s_error (p, line, "%s=%.*s sets only %s, but the bs sweep of line %d sets both "
+                     "directions (give both, bs=READS,WRITES, to replace the sweep)",
+                     key, SHOW, value, part[0] ? "reads" : "writes", o->sweep_bs.line);
+            return -1;
+        }
+        o->sweep_bs.n = 0;
+    }
     *job = next;
     for (int d = 0; d < 2; d++) {
         if (!part[d])
@@ -1252,34 +1449,19 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         return 0;
 
     case OPT_RW: {
-        /* fio's "rw=randread:8" offset modifier follows a ':'. */
-        const char *colon = strchr (value, ':');
-        size_t baselen = colon ? (size_t) (colon - value) : strlen (value);
-        char base[16];
-        if (baselen < sizeof (base)) {
-            memcpy (base, value, baselen);
-            base[baselen] = '\0';
-        }
-        else
-            base[0] = '\0';
-        for (size_t i = 0; i < NELEM (s_rw_modes); i++) {
-            if (strcmp (base, s_rw_modes[i].name) != 0)
-                continue;
-            if (colon) {
-                s_error (p, line, "%s=%.*s: fio's ':N' offset modifier is not supported by iofleet yet",
-                         key, SHOW, value);
+        /* fio has no ',' in rw: a list is a sweep. */
+        if (strchr (value, ',')) {
+            if (s_parse_sweep (p, line, key, value, SWEEP_RW, &o->sweep_rw))
                 return -1;
-            }
-            job->rw = s_rw_modes[i].mode;
+            job->rw = (job_rw_t) o->sweep_rw.v[0];
             return 0;
         }
-        if (s_in_list (base, s_fio_rw_only, NELEM (s_fio_rw_only)))
-            s_error (p, line, "%s '%s' is not supported by iofleet yet (supported: "
-                     RW_SUPPORTED ")", key, base);
-        else
-            s_error (p, line, "%s='%.*s' is not an fio I/O pattern (supported: "
-                     RW_SUPPORTED ")", key, SHOW, value);
-        return -1;
+        job_rw_t m;
+        if (s_parse_rw_mode (p, line, key, value, value, &m))
+            return -1;
+        job->rw = m;
+        o->sweep_rw.n = 0;
+        return 0;
     }
 
     case OPT_RWMIXREAD:
@@ -1297,9 +1479,16 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         return s_parse_per_dir (p, line, o, id, key, value);
 
     case OPT_IODEPTH:
+        if (strchr (value, ',')) {
+            if (s_parse_sweep (p, line, key, value, SWEEP_IODEPTH, &o->sweep_iodepth))
+                return -1;
+            job->iodepth = o->sweep_iodepth.v[0];
+            return 0;
+        }
         if (s_parse_uint (p, line, key, value, 1, JOB_MAX_IODEPTH, &v))
             return -1;
         job->iodepth = (uint32_t) v;
+        o->sweep_iodepth.n = 0;
         return 0;
 
     case OPT_BATCH_SUBMIT:
@@ -1677,6 +1866,87 @@ s_append (parser_t *p, jobfile_t **jf, int *cap, const opts_t *o)
     return 0;
 }
 
+/* Appends bs, compactly (4k, 64k, 1m; bytes when not a multiple of 1k),
+   to the name being built in buf.  Can't fail (truncates). */
+static void
+s_name_bs (char *buf, size_t size, uint32_t bs)
+{
+    size_t len = strlen (buf);
+    if (bs % (1u << 20) == 0)
+        snprintf (buf + len, size - len, "-%um", bs >> 20);
+    else if (bs % 1024 == 0)
+        snprintf (buf + len, size - len, "-%uk", bs >> 10);
+    else
+        snprintf (buf + len, size - len, "-%u", bs);
+}
+
+/* Ends a job section: checks it and appends it to *jf, or, when it
+   sweeps, appends one checked step per combination (rw outermost, then
+   bs, then iodepth, in the order written).  scratch is working space.
+   Returns 0, or -1 with the error set. */
+static int
+s_emit (parser_t *p, jobfile_t **jf, int *cap, opts_t *o, opts_t *scratch)
+{
+    const sweep_t *sr = &o->sweep_rw, *sb = &o->sweep_bs, *sq = &o->sweep_iodepth;
+    if (!sr->n && !sb->n && !sq->n)
+        return s_finish_job (p, o) || s_append (p, jf, cap, o) ? -1 : 0;
+    const char *base = o->job.name;
+    int nr = sr->n ? sr->n : 1, nb = sb->n ? sb->n : 1, nq = sq->n ? sq->n : 1;
+    uint64_t total = (uint64_t) nr * (uint64_t) nb * (uint64_t) nq;
+    int before = (*jf)->nsteps;
+    if ((uint64_t) before + total > JOB_MAX_STEPS) {
+        if (before == 0)
+            s_error (p, o->job.line, "section '%s' would expand to %llu steps by its sweeps, "
+                     "more than the limit of %d", base, (unsigned long long) total,
+                     JOB_MAX_STEPS);
+        else
+            s_error (p, o->job.line, "section '%s' would expand to %llu steps by its sweeps, "
+                     "%llu with the %d steps before it, more than the limit of %d", base,
+                     (unsigned long long) total, (unsigned long long) total + (uint64_t) before,
+                     before, JOB_MAX_STEPS);
+        return -1;
+    }
+    unsigned bits = (sr->n ? JOB_SWEEP_RW : 0u) | (sb->n ? JOB_SWEEP_BS : 0u)
+                  | (sq->n ? JOB_SWEEP_IODEPTH : 0u);
+    for (int r = 0; r < nr; r++) {
+        for (int b = 0; b < nb; b++) {
+            for (int q = 0; q < nq; q++) {
+                *scratch = *o;
+                job_t *j = &scratch->job;
+                char name[JOB_NAME_MAX + 96];
+                snprintf (name, sizeof name, "%s", base);
+                size_t len = strlen (name);
+                if (sr->n) {
+                    j->rw = (job_rw_t) sr->v[r];
+                    snprintf (name + len, sizeof name - len, "-%s", job_rw_name (j->rw));
+                }
+                if (sb->n) {
+                    j->bs[0] = j->bs[1] = sb->v[b];
+                    s_name_bs (name, sizeof name, sb->v[b]);
+                }
+                if (sq->n) {
+                    j->iodepth = sq->v[q];
+                    len = strlen (name);
+                    snprintf (name + len, sizeof name - len, "-qd%u", j->iodepth);
+                }
+                len = strlen (name);
+                if (len > JOB_NAME_MAX - 1) {
+                    s_error (p, o->job.line, "section '%s': the sweep step name '%s' is %zu "
+                             "characters long (the limit is %d); shorten the section name",
+                             base, name, len, JOB_NAME_MAX - 1);
+                    return -1;
+                }
+                memcpy (j->name, name, len + 1);
+                snprintf (j->sweep_of, sizeof j->sweep_of, "%s", base);
+                j->sweep = bits;
+                if (s_finish_job (p, scratch) || s_append (p, jf, cap, scratch))
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Parses the text (see jobfile.h).  Returns NULL with err set on error. */
 jobfile_t *
 jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
@@ -1705,7 +1975,8 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
     jobfile_t *jf = calloc (1, sizeof (jobfile_t));
     opts_t *global = malloc (sizeof (opts_t));
     opts_t *cur = malloc (sizeof (opts_t));
-    if (!copy || !jf || !global || !cur) {
+    opts_t *scratch = malloc (sizeof (opts_t));
+    if (!copy || !jf || !global || !cur || !scratch) {
         s_error (&p, 0, "out of memory");
         goto fail;
     }
@@ -1761,7 +2032,7 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
                 goto fail;
             }
             if (section == JOB) {
-                if (s_finish_job (&p, cur) || s_append (&p, &jf, &cap, cur))
+                if (s_emit (&p, &jf, &cap, cur, scratch))
                     goto fail;
             }
             if (is_global) {
@@ -1771,8 +2042,15 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
                 continue;
             }
             if (jf->nsteps >= JOB_MAX_STEPS) {
-                s_error (&p, line, "more than %d job sections (the limit is %d)",
-                         JOB_MAX_STEPS, JOB_MAX_STEPS);
+                bool swept = false;
+                for (int i = 0; i < jf->nsteps; i++)
+                    swept = swept || jf->steps[i].sweep_of[0];
+                if (swept)
+                    s_error (&p, line, "more than %d steps (the limit is %d; each step of "
+                             "a sweep counts)", JOB_MAX_STEPS, JOB_MAX_STEPS);
+                else
+                    s_error (&p, line, "more than %d job sections (the limit is %d)",
+                             JOB_MAX_STEPS, JOB_MAX_STEPS);
                 goto fail;
             }
             *cur = *global;
@@ -1793,7 +2071,7 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
             goto fail;
     }
     if (section == JOB) {
-        if (s_finish_job (&p, cur) || s_append (&p, &jf, &cap, cur))
+        if (s_emit (&p, &jf, &cap, cur, scratch))
             goto fail;
     }
     if (jf->nsteps == 0) {
@@ -1803,12 +2081,14 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
     free (copy);
     free (global);
     free (cur);
+    free (scratch);
     return jf;
 
 fail:
     free (copy);
     free (global);
     free (cur);
+    free (scratch);
     free (jf);
     return NULL;
 }

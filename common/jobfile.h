@@ -6,6 +6,13 @@
     (60, 60s, 2m, 500ms, 1h; a bare number is seconds).  Each job section,
     with [global] applied beneath it, becomes one step.
 
+    Sweeps (an iofleet extension; see README "Sweeps"): a list in rw=
+    (rw=randread,randwrite), iodepth= (iodepth=1,4,32) or bs= with three or
+    more sizes (bs=4k,64k,1m; bs=R,W keeps fio's reads,writes meaning)
+    expands the section into one step per combination: rw outermost, then
+    bs, then iodepth, each in the order written.  A step is named
+    SECTION-RW-BS-qdN with only the swept parts (q-randread-qd32).
+
     Options not handled by iofleet are never ignored: an unknown key is
     "FILE:LINE: unknown option 'X'", a real fio option that iofleet does not
     support yet is "FILE:LINE: fio option 'X' is not supported by iofleet yet".
@@ -105,11 +112,23 @@ typedef struct {
     uint64_t ss_ramp_ns;            /* ss_ramp= */
     uint32_t buffer_compress_percentage; /* 0..100 */
     bool zero_buffers;
+    /* Sweeps (added last so the layout before them does not change). */
+    char sweep_of[JOB_NAME_MAX];    /* the section (job) name this step was
+                                       expanded from; "" = not a sweep step.
+                                       With filename "", the steps of one
+                                       sweep are best given this as their
+                                       default target, so they share a file */
+    unsigned sweep;                 /* JOB_SWEEP_* bits: what was swept */
 } job_t;
+
+#define JOB_SWEEP_RW      1u        /* rw=MODE,MODE[,..] */
+#define JOB_SWEEP_BS      2u        /* bs=SIZE,SIZE,SIZE[,..] */
+#define JOB_SWEEP_IODEPTH 4u        /* iodepth=N,N[,..] */
 
 typedef struct {
     int nsteps;
-    job_t steps[];                  /* nsteps entries, in file order */
+    job_t steps[];                  /* nsteps entries, in file order (a
+                                       sweep's steps in its documented order) */
 } jobfile_t;
 
 /* Parses the job file text (name is used in messages).  Returns a new

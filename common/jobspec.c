@@ -65,7 +65,9 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->zero_buffers = j->zero_buffers;
     s->interval_ns = interval_ns;
 
-    str_copy (out->list, sizeof out->list, j->filename[0] ? j->filename : j->name);
+    /* A sweep's steps share the file fio would have named after the section. */
+    str_copy (out->list, sizeof out->list,
+              j->filename[0] ? j->filename : j->sweep_of[0] ? j->sweep_of : j->name);
     size_t n = 0;
     char *save = NULL;
     for (char *tok = strtok_r (out->list, ":", &save); tok && n < MSG_TARGETS_MAX;

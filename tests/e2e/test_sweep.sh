@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Sweeps on a fleet: a 3x2 sweep (3 block sizes x 2 depths) runs and stores
+# 6 steps, named and ordered as documented, all on one file per agent.
+. "$(dirname "$0")/lib.sh"
+fleet_setup
+start_controller
+start_agent agent-1
+start_agent agent-2
+wait_agents 2
+cat >"$T/sweep.fio" <<'PLAN'
+[qd-bs]
+ioengine=libaio
+direct=1
+rw=randread
+bs=4k,8k,16k
+iodepth=1,8
+size=8m
+runtime=1
+time_based
+PLAN
+"$BIN/iofleet" plan add sweep "$T/sweep.fio" | grep -q "6 step" || fail "plan add did not count 6 steps"
+out=$("$BIN/iofleet" run sweep --wait --json 2>/dev/null) || fail "sweep run exited non-zero"
+run=$(jq -r .run <<<"$out")
+want='qd-bs-4k-qd1,qd-bs-4k-qd8,qd-bs-8k-qd1,qd-bs-8k-qd8,qd-bs-16k-qd1,qd-bs-16k-qd8'
+got=$(sqlite3 "$T/iofleet.db" "SELECT group_concat(name) FROM (SELECT name FROM steps WHERE run_id = $run ORDER BY idx)")
+[ "$got" = "$want" ] || fail "stored steps: $got, want $want"
+jq -e '.report.steps | length == 6 and all(.status == "complete" and .fleet.read.ops > 0)' <<<"$out" >/dev/null \
+  || fail "sweep steps: $(jq -c '[.report.steps[] | [.name, .status, .fleet.read.ops]]' <<<"$out")"
+# The block size of each step is what its name says: bytes / ops.
+jq -e '.report.steps | all((.fleet.read.bytes / .fleet.read.ops) == (.job.bs))
+       and map(.job.bs) == [4096, 4096, 8192, 8192, 16384, 16384]
+       and map(.job.iodepth) == [1, 8, 1, 8, 1, 8]' <<<"$out" >/dev/null \
+  || fail "sweep step parameters: $(jq -c '[.report.steps[] | [.job.bs, .job.iodepth]]' <<<"$out")"
+for a in agent-1 agent-2; do
+  files=$(ls "$T/$a")
+  [ "$files" = "qd-bs" ] || fail "$a: sweep steps did not share one file: $files"
+done
+ok "3x2 sweep: 6 steps stored in order ($got), one file per agent"
