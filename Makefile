@@ -34,3 +34,11 @@ bench: build
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN)
+
+# Root only: a controller and agents in network namespaces on a bridge, each
+# agent on a loop device of its own; then again with agent 2 throttled by a
+# blkio/io cgroup.  See tests/fleet/README.md.
+.PHONY: fleet-test
+fleet-test: build
+	IOFLEET_BIN=$(abspath $(BUILD))/bin bash tests/fleet/rack.sh
+	IOFLEET_BIN=$(abspath $(BUILD))/bin bash tests/fleet/rack.sh --throttle 2
