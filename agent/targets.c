@@ -176,12 +176,18 @@ target_open (target_t *t, bool direct, bool writes, uint64_t need, char *err, si
         /* Exclusive and without following a link: the name was checked by
            target_resolve, and must still be what gets created. */
         int fd = open (t->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-        if (fd < 0) {
+        if (fd >= 0)
+            close (fd);
+        else if (errno == EEXIST && lstat (t->path, &st) == 0 && S_ISREG (st.st_mode)) {
+            /* Another process (an agent sharing this file) created it
+               first: use it as an existing file, extended if short. */
+            exists = true;
+            grow = (uint64_t) st.st_size < need;
+        } else {
             int e = errno;
             snprintf (err, errlen, "cannot create '%s': %s", t->path, strerror (e));
             return -e;
         }
-        close (fd);
     }
     int flags = writes ? O_RDWR : O_RDONLY;
     if (direct)

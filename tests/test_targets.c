@@ -19,6 +19,7 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -576,6 +577,52 @@ test_open_refused (void)
     signal (SIGXFSZ, oldsig);
 }
 
+/* Agents on one host may share a file: when several create it at once,
+   every one of them must get it (the losers of O_EXCL use the winner's). */
+static void
+test_open_concurrent_create (void)
+{
+    for (int round = 0; round < 20; round++) {
+        char path[PATH_MAX];
+        snprintf (path, sizeof path, "%s", P ("work/shared-%d", round));
+        int gate[2];
+        CHECK (pipe (gate) == 0);
+        pid_t kids[6];
+        for (int k = 0; k < 6; k++) {
+            kids[k] = fork ();
+            if (kids[k] == 0) {
+                char c;
+                close (gate[1]);
+                if (read (gate[0], &c, 1) < 0)
+                    _exit (3);
+                target_t t;
+                memset (&t, 0, sizeof t);
+                t.fd = -1;
+                snprintf (t.path, sizeof t.path, "%s", path);
+                char err[512];
+                int rc = target_open (&t, true, false, 1 << 20, err, sizeof err);
+                if (rc)
+                    fprintf (stderr, "child %d: %s\n", k, err);
+                target_close (&t);
+                _exit (rc ? 1 : 0);
+            }
+        }
+        close (gate[0]);
+        close (gate[1]);        /* all children wake at once */
+        int failed = 0;
+        for (int k = 0; k < 6; k++) {
+            int status;
+            waitpid (kids[k], &status, 0);
+            failed += !(WIFEXITED (status) && WEXITSTATUS (status) == 0);
+        }
+        CHECK_MSG (failed == 0, "round %d: %d of 6 concurrent opens of a new file failed", round,
+                   failed);
+        struct stat st;
+        CHECK (stat (path, &st) == 0 && st.st_size >= (1 << 20));
+        unlink (path);
+    }
+}
+
 int
 main (void)
 {
@@ -588,6 +635,7 @@ main (void)
     test_open_create ();
     test_open_extend ();
     test_open_refused ();
+    test_open_concurrent_create ();
     CHECK_MSG (count_fds () == fds0, "fds: %d at start, %d at end", fds0, count_fds ());
     char dir[PATH_MAX];
     snprintf (dir, sizeof dir, "%s", tmp);
