@@ -25,7 +25,8 @@ DISK_MIB=256
 MAX_SKEW_NS=50000000        # 50 ms: loose, agents share one clock here
 RUN_TIMEOUT=120             # seconds for `iofleet run --wait`, a watchdog
 
-usage () { sed -n '2,13s/^# \{0,1\}//p' "$0"; }
+usage () { sed -n '2,13s/^# \{0,1\}//p' "$0"; echo "  --skew-steps S: instead of rack.fio, S steps of 1 s; print start skew min/median/max"; }
+SKEW_STEPS=0
 while [ $# -gt 0 ]; do
   case $1 in
     -n|--agents) N=${2:-}; shift 2 || { usage >&2; exit 2; } ;;
@@ -35,6 +36,7 @@ while [ $# -gt 0 ]; do
     --throttle=*) THROTTLE=${1#*=}; shift ;;
     --throttle-iops) THROTTLE_IOPS=${2:-}; shift 2 || { usage >&2; exit 2; } ;;
     --throttle-iops=*) THROTTLE_IOPS=${1#*=}; shift ;;
+    --skew-steps) SKEW_STEPS=${2:-}; shift 2 || { usage >&2; exit 2; } ;;
     -h|--help) usage; exit 0 ;;
     *) echo "rack.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -295,6 +297,12 @@ done
 ok "$N agents connected from their namespaces"
 
 # --- the run ----------------------------------------------------------------
+if [ "$SKEW_STEPS" -gt 0 ] 2>/dev/null; then
+  # The skew benchmark's plan: many short steps, each a synchronized start.
+  PLAN_FILE=$T/skew.fio
+  { printf '[global]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\niodepth=4\nfilename=target\nruntime=1\ntime_based\n'
+    for i in $(seq "$SKEW_STEPS"); do printf '[skew-%02d]\n' "$i"; done; } >"$PLAN_FILE"
+fi
 NSTEPS=$(grep -E '^\[' "$PLAN_FILE" | grep -vc '^\[global\]')
 cli plan add rack "$PLAN_FILE" >"$T/plan.out" || fail "plan add: $(cat "$T/plan.out")"
 grep -q "$NSTEPS step" "$T/plan.out" || fail "plan add did not report $NSTEPS steps: $(cat "$T/plan.out")"
@@ -342,6 +350,13 @@ for s in $(seq 0 $((NSTEPS - 1))); do
   jq -e --argjson max "$MAX_SKEW_NS" "$st | has(\"skew_ns\") and (.skew_ns | type == \"number\")
         and .skew_ns >= 0 and .skew_ns < \$max" "$R" >/dev/null \
     || fail "step $name: skew_ns $(jq "$st.skew_ns" "$R") (limit $MAX_SKEW_NS)"
+  # Aligned intervals: each holds every agent, and its merged count is the
+  # sum of the agents' counts, exactly; the common window is reported.
+  jq -e --argjson n "$N" "$st | (.intervals | length) >= 1
+        and all(.intervals[]; .agents == \$n and .read.histogram_count == .read.ops
+                              and .write.histogram_count == .write.ops)
+        and .window.start_ns < .window.end_ns and (.outside_window | length) == 0" "$R" >/dev/null \
+    || fail "step $name: intervals / window: $(jq -c "$st | {w: .window, o: .outside_window, i: [.intervals[] | [.seq, .agents, .read.ops, .read.histogram_count]]}" "$R")"
   # The summary line: skew, fleet IOPS, each agent's IOPS (read + write).
   jq -r --argjson s "$s" --argjson n "$NSTEPS" --argjson thr "$THROTTLE" "$st |
       \"step \(\$s + 1)/\(\$n) \(.name): skew \(.skew_ns / 1e4 | round / 100) ms, fleet \(.fleet.read.iops + .fleet.write.iops | round) IOPS (read \(.fleet.read.iops | round), write \(.fleet.write.iops | round)); \"
@@ -349,7 +364,7 @@ for s in $(seq 0 $((NSTEPS - 1))); do
           | \"\(.agent) \([.targets[] | .read.iops + .write.iops] | add | round)\"
             + (if .agent == \"rack-agent-\(\$thr)\" then \" (throttled)\" else \"\" end)] | join(\", \"))" "$R"
 done
-ok "every step: $N agents did I/O on their own loop device, fleet IOPS = sum of agents', skew < $((MAX_SKEW_NS / 1000000)) ms"
+ok "every step: $N agents did I/O on their own loop device, fleet IOPS = sum of agents', skew < $((MAX_SKEW_NS / 1000000)) ms, every interval holds all agents with exact merged counts"
 
 # --- throttled agent: under half the others' median read IOPS ---------------
 if [ "$THROTTLE" -gt 0 ]; then
@@ -386,6 +401,16 @@ if [ "$N" -ge 2 ]; then
   [[ $msg == *"not allowed"* && $msg == *"${LOOPS[2]}"* ]] \
     || fail "neighbour's device: agent said '$msg'"
   ok "rack-agent-1 refused its neighbour's ${LOOPS[2]} through a workdir symlink: $msg"
+fi
+
+if [ "$SKEW_STEPS" -gt 0 ] 2>/dev/null; then
+  jq -r --argjson n "$N" '
+    def stats(a): (a | sort) as $s | [$s[0], $s[($s | length) / 2 | floor], $s[-1]];
+    ([.steps[].start_skew_ns] | map(. / 1000)) as $skew
+    | ([.steps[].agents[].clock_uncertainty_ns] | map(. / 1000)) as $unc
+    | "skew benchmark: \($n) agents in \($n) namespaces, \($skew | length) steps",
+      "start skew us        min / median / max: \(stats($skew) | map(. * 10 | round / 10) | join(" / "))",
+      "clock uncertainty us min / median / max: \(stats($unc) | map(. * 10 | round / 10) | join(" / "))"' "$R"
 fi
 
 ok "rack of $N agents on one machine$([ "$THROTTLE" -gt 0 ] && echo ", agent $THROTTLE throttled")"
