@@ -12,6 +12,7 @@ start_agent agent-3                      # not allowed: refuses
 wait_agents 3
 cat >"$T/plan.fio" <<PLAN
 [global]
+stonewall
 ioengine=libaio
 direct=1
 rw=randread

@@ -300,7 +300,7 @@ ok "$N agents connected from their namespaces"
 if [ "$SKEW_STEPS" -gt 0 ] 2>/dev/null; then
   # The skew benchmark's plan: many short steps, each a synchronized start.
   PLAN_FILE=$T/skew.fio
-  { printf '[global]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\niodepth=4\nfilename=target\nruntime=1\ntime_based\n'
+  { printf '[global]\nstonewall\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\niodepth=4\nfilename=target\nruntime=1\ntime_based\n'
     for i in $(seq "$SKEW_STEPS"); do printf '[skew-%02d]\n' "$i"; done; } >"$PLAN_FILE"
 fi
 NSTEPS=$(grep -E '^\[' "$PLAN_FILE" | grep -vc '^\[global\]')
