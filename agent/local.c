@@ -41,8 +41,9 @@ usage (FILE *f)
     fprintf (f,
 "usage: iofleet-agent run JOBFILE [options]\n"
 "\n"
-"Runs the fio job file on this host alone (no controller): each job section\n"
-"in turn, with iofleet's engines (libaio, io_uring, psync, null), and prints\n"
+"Runs the fio job file on this host alone (no controller): job sections\n"
+"separated by stonewall one after the other, those without it together (as\n"
+"fio does), with iofleet's engines (libaio, io_uring, psync, null), and prints\n"
 "the results as fio does.  Relative filenames resolve in the current\n"
 "directory.  Unlike a fleet run, any path the job file names may be used:\n"
 "you are running it yourself, as with fio.\n"
@@ -113,89 +114,142 @@ tv_s (struct timeval tv)
     return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
 }
 
-/* Runs one job to its end, filling r.  Returns 0, or -1 with r->errmsg. */
+/* Runs jobs [first, last) of the file together (fio: no stonewall between
+   them) to their end, filling res[first..last).  Returns 0, or -1 with the
+   failing job's errmsg set. */
 static int
-run_one (const job_t *jd, int index, int njobs, bool histograms, result_t *r)
+run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, bool histograms,
+           result_t *res)
 {
     char cwd[PATH_MAX];
     if (!getcwd (cwd, sizeof cwd)) {
-        snprintf (r->errmsg, sizeof r->errmsg, "getcwd: %s", strerror (errno));
+        snprintf (res[first].errmsg, sizeof res[first].errmsg, "getcwd: %s", strerror (errno));
         return -1;
     }
     target_policy_t pol = { .workdir = cwd, .nallow = 1 };
     pol.allow[0] = "/*";
-    static jobspec_t js;
-    jobspec_from_job (&js, jd, LOCAL_INTERVAL_NS);
-    char err[1024];
-    struct job *job = job_new (&js.spec, 1, (uint32_t) index, &pol, err, sizeof err);
-    if (!job) {
-        snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jd->name, err);
-        r->error = EINVAL;
-        return -1;
-    }
-    job_set_histograms (job, histograms);
-    int nd = job_ntargets (job) * 2;
-    dir_stats_t *iv = calloc ((size_t) nd, sizeof *iv);
-    if (!iv) {
-        job_destroy (&job);
-        snprintf (r->errmsg, sizeof r->errmsg, "out of memory");
-        return -1;
-    }
-    for (int d = 0; d < 2; d++)
-        dir_stats_reset (&r->dir[d]);
+    int n = last - first, status = 0;
+    struct job **jobs = calloc ((size_t) n, sizeof *jobs);
+    dir_stats_t **iv = calloc ((size_t) n, sizeof *iv);
+    bool *ended = calloc ((size_t) n, sizeof *ended);
     struct rusage ru0, ru1;
+    if (!jobs || !iv || !ended) {
+        snprintf (res[first].errmsg, sizeof res[first].errmsg, "out of memory");
+        status = -1;
+        goto out;
+    }
+    static jobspec_t js;
+    for (int i = 0; i < n; i++) {
+        const job_t *jd = &jf->steps[first + i];
+        result_t *r = &res[first + i];
+        jobspec_from_job (&js, jd, LOCAL_INTERVAL_NS);
+        char err[1024];
+        jobs[i] = job_new (&js.spec, 1, (uint32_t) group, &pol, err, sizeof err);
+        if (!jobs[i]) {
+            snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jd->name, err);
+            r->error = EINVAL;
+            status = -1;
+            goto out;
+        }
+        job_set_histograms (jobs[i], histograms);
+        iv[i] = calloc ((size_t) job_ntargets (jobs[i]) * 2, sizeof **iv);
+        if (!iv[i]) {
+            snprintf (r->errmsg, sizeof r->errmsg, "out of memory");
+            status = -1;
+            goto out;
+        }
+        for (int d = 0; d < 2; d++)
+            dir_stats_reset (&r->dir[d]);
+    }
     getrusage (RUSAGE_SELF, &ru0);
     uint64_t t_begin = clock_mono_ns ();
-    int rc = job_start (job, t_begin + 10 * NS_PER_MS);
-    if (rc) {
-        snprintf (r->errmsg, sizeof r->errmsg, "job '%s': cannot start workers: %s", jd->name,
-                  strerror (-rc));
-        free (iv);
-        job_destroy (&job);
-        return -1;
+    for (int i = 0; i < n; i++) {
+        int rc = job_start (jobs[i], t_begin + 10 * NS_PER_MS);
+        if (rc) {
+            snprintf (res[first + i].errmsg, sizeof res[first + i].errmsg,
+                      "job '%s': cannot start workers: %s", jf->steps[first + i].name,
+                      strerror (-rc));
+            for (int k = 0; k < n; k++)
+                job_stop (jobs[k]);
+            status = -1;
+            break;
+        }
     }
     bool tty = isatty (STDERR_FILENO);
-    double planned = (double) (jd->startdelay_ns + jd->ramp_time_ns + jd->runtime_ns) / 1e9;
-    for (;;) {
-        if (s_interrupted)
-            job_stop (job);
-        uint32_t seq;
-        uint64_t t0, t1;
-        int c = job_collect (job, iv, &seq, &t0, &t1);
-        if (c < 0)
-            break;
-        if (c == 0) {
-            sleep_ns (20 * NS_PER_MS);
-            continue;
+    uint64_t planned_ns = 0;
+    for (int i = 0; i < n; i++) {
+        const job_t *jd = &jf->steps[first + i];
+        uint64_t t = jd->startdelay_ns + jd->ramp_time_ns + jd->runtime_ns;
+        planned_ns = t > planned_ns ? t : planned_ns;
+    }
+    for (int nended = 0; nended < n; ) {
+        bool progress = false;
+        for (int i = 0; i < n; i++) {
+            if (ended[i])
+                continue;
+            if (s_interrupted)
+                job_stop (jobs[i]);
+            result_t *r = &res[first + i];
+            int nd = job_ntargets (jobs[i]) * 2;
+            uint32_t seq;
+            uint64_t t0, t1;
+            int c = job_collect (jobs[i], iv[i], &seq, &t0, &t1);
+            if (c < 0) {
+                ended[i] = true;
+                nended++;
+                continue;
+            }
+            if (c == 0)
+                continue;
+            progress = true;
+            for (int k = 0; k < nd; k++)
+                dir_stats_merge (&r->dir[k % 2], &iv[i][k]);
+            r->runtime_ns += t1 - t0;
+            add_sample (r, iv[i], nd, t0, t1);
         }
-        for (int i = 0; i < nd; i++)
-            dir_stats_merge (&r->dir[i % 2], &iv[i]);
-        r->runtime_ns += t1 - t0;
-        add_sample (r, iv, nd, t0, t1);
         if (tty) {
-            double iops = r->iops[0][r->nsamples - 1] + r->iops[1][r->nsamples - 1];
-            fprintf (stderr, "\rJobs: %d/%d %s: %.0f/%.0f s, %.0f IOPS   ", index + 1, njobs,
-                     jd->name, (double) (clock_mono_ns () - t_begin) / 1e9, planned, iops);
+            double iops = 0;
+            for (int i = 0; i < n; i++) {
+                result_t *r = &res[first + i];
+                if (r->nsamples)
+                    iops += r->iops[0][r->nsamples - 1] + r->iops[1][r->nsamples - 1];
+            }
+            fprintf (stderr, "\rJobs: step %d/%d (%d job%s): %.0f/%.0f s, %.0f IOPS   ", group + 1,
+                     ngroups, n, n > 1 ? "s" : "", (double) (clock_mono_ns () - t_begin) / 1e9,
+                     (double) planned_ns / 1e9, iops);
         }
+        if (!progress)
+            sleep_ns (20 * NS_PER_MS);
     }
     if (tty)
         fprintf (stderr, "\r\033[K");
     getrusage (RUSAGE_SELF, &ru1);
-    r->elapsed_ns = job_elapsed (job);
-    double wall = (double) r->elapsed_ns / 1e9;
-    if (wall > 0) {
-        r->usr_cpu = 100.0 * (tv_s (ru1.ru_utime) - tv_s (ru0.ru_utime)) / wall;
-        r->sys_cpu = 100.0 * (tv_s (ru1.ru_stime) - tv_s (ru0.ru_stime)) / wall;
+    for (int i = 0; i < n; i++) {
+        result_t *r = &res[first + i];
+        r->elapsed_ns = job_elapsed (jobs[i]);
+        double wall = (double) r->elapsed_ns / 1e9;
+        /* The process's CPU over its jobs' wall time: shared when they overlap. */
+        if (wall > 0) {
+            r->usr_cpu = 100.0 * (tv_s (ru1.ru_utime) - tv_s (ru0.ru_utime)) / wall / n;
+            r->sys_cpu = 100.0 * (tv_s (ru1.ru_stime) - tv_s (ru0.ru_stime)) / wall / n;
+        }
+        r->ctx = (uint64_t) ((ru1.ru_nvcsw + ru1.ru_nivcsw) - (ru0.ru_nvcsw + ru0.ru_nivcsw)) / (uint64_t) n;
+        const char *e = job_error (jobs[i]);
+        if (e[0]) {
+            snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jf->steps[first + i].name, e);
+            r->error = EIO;
+            status = -1;
+        }
     }
-    r->ctx = (uint64_t) ((ru1.ru_nvcsw + ru1.ru_nivcsw) - (ru0.ru_nvcsw + ru0.ru_nivcsw));
-    const char *e = job_error (job);
-    if (e[0]) {
-        snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jd->name, e);
-        r->error = EIO;
-    }
+out:
+    for (int i = 0; jobs && i < n; i++)
+        job_destroy (&jobs[i]);
+    for (int i = 0; iv && i < n; i++)
+        free (iv[i]);
+    free (jobs);
     free (iv);
-    job_destroy (&job);
-    return r->error ? -1 : 0;
+    free (ended);
+    return status;
 }
 
 int
@@ -249,17 +303,25 @@ local_run (int argc, char **argv)
     }
     uint64_t started = clock_real_ns ();
     int status = 0, ran = 0;
-    for (int i = 0; i < jf->nsteps && !s_interrupted; i++, ran++) {
-        if (run_one (&jf->steps[i], i, jf->nsteps, histograms, &res[i]) != 0) {
-            fprintf (stderr, "iofleet-agent run: %s: %s\n", path, res[i].errmsg);
+    static int first[JOB_MAX_STEPS + 1];
+    int ngroups = jobfile_group (jf, first);
+    for (int g = 0; g < ngroups && !s_interrupted; g++) {
+        if (run_group (jf, first[g], first[g + 1], g, ngroups, histograms, res) != 0) {
+            for (int i = first[g]; i < first[g + 1]; i++)
+                if (res[i].errmsg[0])
+                    fprintf (stderr, "iofleet-agent run: %s: %s\n", path, res[i].errmsg);
             status = 1;
         }
+        ran = first[g + 1];
     }
     for (int i = 0; i < ran; i++) {
         const job_t *jd = &jf->steps[i];
         fio_job_t *f = &fj[i];
         f->jobname = jd->name;
-        f->groupid = i;
+        f->groupid = 0;
+        for (int g = 0; g < ngroups; g++)
+            if (i >= first[g])
+                f->groupid = g;
         f->error = res[i].error;
         f->job = jd;
         f->usr_cpu = res[i].usr_cpu;

@@ -7,6 +7,7 @@
 #include "clock_sync.h"
 #include "histogram.h"
 #include "job.h"
+#include "step.h"
 #include "local.h"
 #include "log.h"
 #include "message.h"
@@ -58,7 +59,7 @@ typedef struct {
     int64_t clock_shift;                    /* test only: --clock-shift-ms */
 
     /* the step in hand */
-    iojob_t *job;
+    step_t *job;                            /* the step in hand: its jobs */
     bool running;
     uint64_t mono_ref, real_ref;            /* one instant on both clocks */
     dir_stats_t *totals;                    /* ntargets * 2 */
@@ -254,7 +255,7 @@ send_refused (agent_t *a, uint64_t run, uint32_t step, const char *reason)
 static void
 drop_job (agent_t *a)
 {
-    job_destroy (&a->job);
+    step_destroy (&a->job);
     free (a->totals);
     free (a->interval);
     free (a->samples);
@@ -273,24 +274,24 @@ static void
 on_prepare (agent_t *a, const Iofleet__Prepare *p)
 {
     if (a->job) {
-        if (job_run (a->job) == p->run && job_step (a->job) == p->step)
+        if (step_run (a->job) == p->run && step_step (a->job) == p->step)
             return;         /* duplicate */
         char why[128];
         snprintf (why, sizeof why, "agent is busy with run %llu step %u",
-                  (unsigned long long) job_run (a->job), job_step (a->job));
+                  (unsigned long long) step_run (a->job), step_step (a->job));
         send_refused (a, p->run, p->step, why);
         return;
     }
     char err[1024] = "";
-    log_info ("run %llu step %u (%s): preparing %zu target(s)", (unsigned long long) p->run,
-              p->step, p->job->name, p->job->n_filenames);
-    a->job = job_new (p->job, p->run, p->step, &a->policy, err, sizeof err);
+    log_info ("run %llu step %u (%s%s): preparing %zu job(s)", (unsigned long long) p->run,
+              p->step, p->job->name, p->n_more_jobs ? ", ..." : "", p->n_more_jobs + 1);
+    a->job = step_new (p, &a->policy, err, sizeof err);
     if (!a->job) {
         log_warn ("run %llu step %u refused: %s", (unsigned long long) p->run, p->step, err);
         send_refused (a, p->run, p->step, err);
         return;
     }
-    int nt = job_ntargets (a->job);
+    int nt = step_ntargets (a->job);
     a->totals = calloc ((size_t) nt * 2, sizeof *a->totals);
     a->interval = calloc ((size_t) nt * 2, sizeof *a->interval);
     a->samples = calloc ((size_t) nt, sizeof *a->samples);
@@ -310,7 +311,7 @@ on_prepare (agent_t *a, const Iofleet__Prepare *p)
 
     const char *paths[MSG_TARGETS_MAX];
     for (int i = 0; i < nt; i++)
-        paths[i] = job_target_path (a->job, i);
+        paths[i] = step_target_path (a->job, i);
     Iofleet__Ready r = IOFLEET__READY__INIT;
     r.run = p->run;
     r.step = p->step;
@@ -327,7 +328,7 @@ on_prepare (agent_t *a, const Iofleet__Prepare *p)
 static void
 on_start (agent_t *a, const Iofleet__Start *s)
 {
-    if (!a->job || job_run (a->job) != s->run || job_step (a->job) != s->step || a->running)
+    if (!a->job || step_run (a->job) != s->run || step_step (a->job) != s->step || a->running)
         return;
     a->mono_ref = clock_mono_ns ();
     a->real_ref = local_real (a);
@@ -339,7 +340,7 @@ on_start (agent_t *a, const Iofleet__Start *s)
                   (double) -wait / 1e6, (double) a->offset / 1e6);
         wait = 0;
     }
-    int rc = job_start (a->job, a->mono_ref + (uint64_t) wait);
+    int rc = step_start (a->job, a->mono_ref + (uint64_t) wait);
     if (rc) {
         log_err ("run %llu step %u: cannot start workers: %s", (unsigned long long) s->run,
                  s->step, strerror (-rc));
@@ -395,25 +396,25 @@ pump_snapshots (agent_t *a)
 {
     if (!a->running)
         return;
-    int nt = job_ntargets (a->job);
+    int nt = step_ntargets (a->job);
     for (;;) {
         uint32_t seq;
         uint64_t t0, t1;
-        int rc = job_collect (a->job, a->interval, &seq, &t0, &t1);
+        int rc = step_collect (a->job, a->interval, &seq, &t0, &t1);
         if (rc == 0)
             break;
         if (rc < 0) {
             /* Every interval is out: totals (= sum of snapshots) in DONE. */
             fill_samples (a, a->totals, nt, false);
             Iofleet__Done d = IOFLEET__DONE__INIT;
-            d.run = job_run (a->job);
-            d.step = job_step (a->job);
+            d.run = step_run (a->job);
+            d.step = step_step (a->job);
             d.snapshots = a->nsnapshots;
-            uint64_t started = job_actual_start (a->job);
+            uint64_t started = step_actual_start (a->job);
             d.actual_start = started ? mono_to_ctrl (a, started) : 0;
             d.totals = a->sample_ptrs;
             d.n_totals = (size_t) nt;
-            d.error = (char *) job_error (a->job);
+            d.error = (char *) step_error (a->job);
             envelope_t env = IOFLEET__ENVELOPE__INIT;
             env.body_case = IOFLEET__ENVELOPE__BODY_DONE;
             env.done = &d;
@@ -435,8 +436,8 @@ pump_snapshots (agent_t *a)
         }
         fill_samples (a, a->interval, nt, true);
         Iofleet__Snapshot s = IOFLEET__SNAPSHOT__INIT;
-        s.run = job_run (a->job);
-        s.step = job_step (a->job);
+        s.run = step_run (a->job);
+        s.step = step_step (a->job);
         s.seq = seq;
         s.t_start = mono_to_ctrl (a, t0);
         s.t_end = mono_to_ctrl (a, t1);
@@ -499,7 +500,7 @@ on_message (agent_t *a, zframe_t *frame)
         spool_ack (a, env->ack->run, env->ack->step, env->ack->upto);
         break;
     case IOFLEET__ENVELOPE__BODY_ABORT:
-        if (a->job && job_run (a->job) == env->abort->run) {
+        if (a->job && step_run (a->job) == env->abort->run) {
             log_warn ("run %llu aborted by the controller: %s",
                       (unsigned long long) env->abort->run, env->abort->reason);
             drop_job (a);

@@ -2160,6 +2160,20 @@ jobfile_load (const char *path, char *err, size_t errlen)
 }
 
 /* Frees the jobfile and NULLs the pointer.  Can't fail. */
+int
+jobfile_group (const jobfile_t *jf, int *first)
+{
+    int n = 0;
+    for (int i = 0; i < jf->nsteps; i++) {
+        const job_t *j = &jf->steps[i];
+        bool starts = i == 0 || j->stonewall || j->sweep_of[0] || jf->steps[i - 1].sweep_of[0];
+        if (starts)
+            first[n++] = i;
+    }
+    first[n] = jf->nsteps;
+    return n;
+}
+
 void
 jobfile_destroy (jobfile_t **self_p)
 {

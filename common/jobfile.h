@@ -140,6 +140,14 @@ jobfile_t *jobfile_parse (const char *name, const char *text, char *err, size_t 
    naming the path.  Returns NULL with err filled on error. */
 jobfile_t *jobfile_load (const char *path, char *err, size_t errlen);
 
+/* Groups the jobs into steps as fio groups them: a job with stonewall
+   starts a new step (it waits for everything before it); jobs without it
+   run together with the ones before, in one step.  Each job of a sweep is a
+   step of its own.  Fills first[i] with the index of step i's first job
+   (first has room for jf->nsteps + 1; first[nsteps] = number of jobs) and
+   returns the number of steps.  Can't fail. */
+int jobfile_group (const jobfile_t *jf, int *first);
+
 /* Frees the jobfile and NULLs the pointer.  Safe on NULL. */
 void jobfile_destroy (jobfile_t **self_p);
 

@@ -248,10 +248,26 @@ validate (const envelope_t *e, char *err, size_t errlen)
         if (e->pong->t0 == 0 || e->pong->t1 == 0 || e->pong->t2 < e->pong->t1)
             return fail (err, errlen, "pong timestamps inconsistent (t2 < t1 or zero)");
         return 0;
-    case IOFLEET__ENVELOPE__BODY_PREPARE:
-        if (e->prepare->run == 0)
+    case IOFLEET__ENVELOPE__BODY_PREPARE: {
+        const Iofleet__Prepare *p = e->prepare;
+        if (p->run == 0)
             return fail (err, errlen, "prepare.run is 0");
-        return check_job (e->prepare->job, err, errlen);
+        if (p->n_more_jobs >= MSG_JOBS_MAX)
+            return fail (err, errlen, "prepare.more_jobs has %zu entries, limit %d",
+                         p->n_more_jobs, MSG_JOBS_MAX - 1);
+        if (check_job (p->job, err, errlen))
+            return -EINVAL;
+        size_t ntargets = p->job->n_filenames;
+        for (size_t i = 0; i < p->n_more_jobs; i++) {
+            if (check_job (p->more_jobs[i], err, errlen))
+                return -EINVAL;
+            ntargets += p->more_jobs[i]->n_filenames;
+        }
+        if (ntargets > MSG_TARGETS_MAX)
+            return fail (err, errlen, "prepare names %zu targets over its jobs, limit %d",
+                         ntargets, MSG_TARGETS_MAX);
+        return 0;
+    }
     case IOFLEET__ENVELOPE__BODY_READY:
         if (e->ready->run == 0)
             return fail (err, errlen, "ready.run is 0");

@@ -32,10 +32,16 @@ plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     jobfile_t *jf = jobfile_parse (source, text, err, errlen);
     if (!jf)
         return NULL;
+    /* One entry per step; jobs that run together share a step. */
+    static int first[JOB_MAX_STEPS + 1];
+    int nsteps = jobfile_group (jf, first);
     json_t *steps = json_array ();
-    for (int i = 0; i < jf->nsteps; i++)
-        json_array_append_new (steps, job_to_json (&jf->steps[i]));
-    int nsteps = jf->nsteps;
+    for (int i = 0; i < nsteps; i++) {
+        json_t *jobs = json_array ();
+        for (int k = first[i]; k < first[i + 1]; k++)
+            json_array_append_new (jobs, job_to_json (&jf->steps[k]));
+        json_array_append_new (steps, jobs);
+    }
     jobfile_destroy (&jf);
     char *steps_text = json_dumps (steps, JSON_COMPACT);
     json_decref (steps);

@@ -61,6 +61,9 @@ struct runner {
     uint64_t deadline;                  /* monotonic, 0 = none */
     uint64_t start_at;                  /* controller clock */
     int steps_complete, steps_partial;
+    int nsteps;                         /* job groups: see jobfile_group */
+    int first[JOB_MAX_STEPS + 1];       /* first job of each step */
+    int job_ntargets[MSG_JOBS_MAX];     /* of the step in hand, per job */
     int min_agents;
     bool require_all;
     bool policy_failed;
@@ -137,6 +140,48 @@ find_part (runner_t *r, uint64_t agent_id)
         if (r->parts[i].agent_id == agent_id)
             return &r->parts[i];
     return NULL;
+}
+
+/* The first job of step i: its options stand for the step's in logs and
+   in the report's "job". */
+static const job_t *
+step_job (const runner_t *r, int i)
+{
+    return &r->plan->steps[r->first[i]];
+}
+
+static int
+step_njobs (const runner_t *r, int i)
+{
+    return r->first[i + 1] - r->first[i];
+}
+
+/* "a" or "a+b+c" for jobs that run together. */
+static const char *
+step_name (const runner_t *r, int i, char *buf, size_t cap)
+{
+    size_t off = 0;
+    buf[0] = '\0';
+    for (int j = r->first[i]; j < r->first[i + 1] && off < cap; j++)
+        off += (size_t) snprintf (buf + off, cap - off, "%s%s", j > r->first[i] ? "+" : "",
+                                  r->plan->steps[j].name);
+    return buf;
+}
+
+/* How long step i should take (its longest job), or 0 when some job is
+   bounded by size only. */
+static uint64_t
+step_planned_ns (const runner_t *r, int i)
+{
+    uint64_t longest = 0;
+    for (int j = r->first[i]; j < r->first[i + 1]; j++) {
+        const job_t *jd = &r->plan->steps[j];
+        if (!jd->runtime_ns)
+            return 0;
+        uint64_t t = jd->startdelay_ns + jd->ramp_time_ns + jd->runtime_ns;
+        longest = t > longest ? t : longest;
+    }
+    return longest;
 }
 
 bool
@@ -231,19 +276,28 @@ static void
 begin_step (ctl_t *ctl)
 {
     runner_t *r = ctl->runner;
-    const job_t *j = &r->plan->steps[r->cur];
-    static jobspec_t js;
-    jobspec_from_job (&js, j, spec_interval (ctl));
+    static jobspec_t js[MSG_JOBS_MAX];
+    static Iofleet__JobSpec *more[MSG_JOBS_MAX];
+    int njobs = step_njobs (r, r->cur);
+    for (int i = 0; i < njobs; i++) {
+        jobspec_from_job (&js[i], &r->plan->steps[r->first[r->cur] + i], spec_interval (ctl));
+        r->job_ntargets[i] = (int) js[i].spec.n_filenames;
+        if (i)
+            more[i - 1] = &js[i].spec;
+    }
     Iofleet__Prepare prep = IOFLEET__PREPARE__INIT;
     prep.run = (uint64_t) r->run;
     prep.step = (uint32_t) r->cur;
-    prep.job = &js.spec;
+    prep.job = &js[0].spec;
+    prep.more_jobs = more;
+    prep.n_more_jobs = (size_t) (njobs - 1);
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_PREPARE;
     env.prepare = &prep;
 
+    char name[512];
     log_info ("run %lld step %d/%d '%s': preparing %d agent(s)", (long long) r->run, r->cur + 1,
-              r->plan->nsteps, j->name, r->nparts);
+              r->nsteps, step_name (r, r->cur, name, sizeof name), r->nparts);
     r->start_at = 0;
     set_step (ctl, "preparing");
     for (int i = 0; i < r->nparts; i++) {
@@ -274,7 +328,7 @@ static void
 finish_run (ctl_t *ctl)
 {
     runner_t *r = ctl->runner;
-    int n = r->plan->nsteps;
+    int n = r->nsteps;
     const char *status = r->policy_failed ? "failed"
                        : r->steps_complete == n ? "complete"
                        : (r->steps_complete + r->steps_partial) > 0 ? "partial" : "failed";
@@ -357,12 +411,12 @@ finish_step (ctl_t *ctl)
     else if (ndone > 0)
         r->steps_partial++;
     log_info ("run %lld step %d/%d '%s' %s: %d agent(s) done, %d not; start skew %.3f ms",
-              (long long) r->run, r->cur + 1, r->plan->nsteps, r->plan->steps[r->cur].name,
+              (long long) r->run, r->cur + 1, r->nsteps, step_job (r, r->cur)->name,
               status, ndone, nbad,
               smax >= smin && smin != UINT64_MAX ? (double) (smax - smin) / 1e6 : 0.0);
     store_commit (ctl->store);
     r->cur++;
-    if (r->cur < r->plan->nsteps && !r->policy_failed)
+    if (r->cur < r->nsteps && !r->policy_failed)
         begin_step (ctl);
     else
         finish_run (ctl);
@@ -396,7 +450,7 @@ static void
 start_step (ctl_t *ctl)
 {
     runner_t *r = ctl->runner;
-    const job_t *j = &r->plan->steps[r->cur];
+    const job_t *j = step_job (r, r->cur);
     uint64_t max_delay = 0;
     int nready = 0;
     for (int i = 0; i < r->nparts; i++) {
@@ -461,10 +515,10 @@ start_step (ctl_t *ctl)
     }
     set_step (ctl, "running");
     r->phase = R_RUNNING;
-    r->deadline = j->runtime_ns
-        ? clock_mono_ns () + margin + j->ramp_time_ns + j->runtime_ns + STEP_GRACE_NS : 0;
+    uint64_t planned = step_planned_ns (r, r->cur);
+    r->deadline = planned ? clock_mono_ns () + margin + planned + STEP_GRACE_NS : 0;
     log_info ("run %lld step %d/%d '%s': %d agent(s) start in %.1f ms", (long long) r->run,
-              r->cur + 1, r->plan->nsteps, j->name, nready, (double) margin / 1e6);
+              r->cur + 1, r->nsteps, j->name, nready, (double) margin / 1e6);
 }
 
 static void
@@ -518,23 +572,41 @@ start_run (ctl_t *ctl, int64_t run)
     r->run = run;
     r->cur = 0;
     r->steps_complete = r->steps_partial = 0;
+    r->nsteps = jobfile_group (r->plan, r->first);
+    for (int i = 0; i < r->nsteps; i++)
+        if (step_njobs (r, i) > MSG_JOBS_MAX) {
+            snprintf (err, sizeof err, "step %d runs %d jobs together (no stonewall between "
+                      "them), limit %d", i + 1, step_njobs (r, i), MSG_JOBS_MAX);
+            set_run_status (ctl, run, "failed", err);
+            log_err ("run %lld failed to start: %s", (long long) run, err);
+            jobfile_destroy (&r->plan);
+            free_parts (r);
+            return;
+        }
     store_begin (ctl->store);
-    for (int i = 0; i < r->plan->nsteps; i++) {
-        json_t *spec = job_to_json (&r->plan->steps[i]);
+    for (int i = 0; i < r->nsteps; i++) {
+        json_t *spec = job_to_json (step_job (r, i));
+        if (step_njobs (r, i) > 1) {
+            json_t *jobs = json_array ();
+            for (int k = r->first[i]; k < r->first[i + 1]; k++)
+                json_array_append_new (jobs, job_to_json (&r->plan->steps[k]));
+            json_object_set_new (spec, "jobs", jobs);
+        }
         char *text = json_dumps (spec, JSON_COMPACT);
         json_decref (spec);
+        char name[512];
         st = store_stmt (ctl->store, "INSERT OR REPLACE INTO steps (run_id, idx, name, spec, status) "
                                      "VALUES (?, ?, ?, ?, 'pending')");
         sqlite3_bind_int64 (st, 1, run);
         sqlite3_bind_int (st, 2, i);
-        sqlite3_bind_text (st, 3, r->plan->steps[i].name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text (st, 3, step_name (r, i, name, sizeof name), -1, SQLITE_TRANSIENT);
         sqlite3_bind_text (st, 4, text ? text : "{}", -1, SQLITE_TRANSIENT);
         free (text);
         store_step_done (ctl->store, st, "store step");
     }
     set_run_status (ctl, run, "running", "");
     log_info ("run %lld of plan '%s' started: %d step(s) on %d agent(s)", (long long) run,
-              r->plan_name, r->plan->nsteps, r->nparts);
+              r->plan_name, r->nsteps, r->nparts);
     begin_step (ctl);
 }
 
@@ -755,9 +827,22 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
         p->clock_offset = env->ready->clock_offset_ns;
         p->clock_delay = env->ready->clock_delay_ns;
         p->clock_known = env->ready->clock_delay_ns > 0;
+        /* Jobs running together may share a file: label each target with
+           its job so every (job, target) keeps rows of its own. */
         json_t *list = json_array ();
-        for (size_t i = 0; i < env->ready->n_targets; i++)
-            json_array_append_new (list, json_string (env->ready->targets[i]));
+        int njobs = step_njobs (r, r->cur), job = 0, left = r->job_ntargets[0];
+        for (size_t i = 0; i < env->ready->n_targets; i++) {
+            while (left == 0 && job + 1 < njobs)
+                left = r->job_ntargets[++job];
+            left--;
+            char label[MSG_PATH_MAX + JOB_NAME_MAX + 2];
+            if (njobs > 1)
+                snprintf (label, sizeof label, "%s:%s",
+                          r->plan->steps[r->first[r->cur] + job].name, env->ready->targets[i]);
+            else
+                snprintf (label, sizeof label, "%s", env->ready->targets[i]);
+            json_array_append_new (list, json_string (label));
+        }
         char *text = json_dumps (list, JSON_COMPACT);
         json_decref (list);
         save_step_agent (ctl, p, text);
@@ -914,10 +999,10 @@ runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen)
                            "steps", sqlite3_column_int (st, 3));
     sqlite3_reset (st);
     if (r->phase != R_IDLE && r->run == run) {
-        const job_t *j = &r->plan->steps[r->cur];
+        char name[512];
         json_object_set_new (o, "step", json_integer (r->cur));
-        json_object_set_new (o, "steps", json_integer (r->plan->nsteps));
-        json_object_set_new (o, "step_name", json_string (j->name));
+        json_object_set_new (o, "steps", json_integer (r->nsteps));
+        json_object_set_new (o, "step_name", json_string (step_name (r, r->cur, name, sizeof name)));
         json_object_set_new (o, "phase", json_string (r->phase == R_PREPARING ? "preparing"
                                                                                : "running"));
         double elapsed = 0;
@@ -926,7 +1011,7 @@ runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen)
             elapsed = (double) (now - r->start_at) / 1e9;
         json_object_set_new (o, "elapsed_s", json_real (elapsed));
         json_object_set_new (o, "planned_s",
-                             json_real ((double) (j->ramp_time_ns + j->runtime_ns) / 1e9));
+                             json_real ((double) step_planned_ns (r, r->cur) / 1e9));
         json_t *agents = json_object ();
         for (int i = 0; i < r->nparts; i++) {
             const char *s = pstate_names[r->parts[i].st];

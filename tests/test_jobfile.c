@@ -2276,9 +2276,34 @@ test_fuzz (void)
     free (seed_buf[2]);
 }
 
+static void
+test_group (void)
+{
+    int first[JOB_MAX_STEPS + 1];
+    /* No stonewall: all jobs in one step. */
+    jobfile_t *jf = s_parse ("[a]\nsize=1m\n[b]\nsize=1m\n[c]\nsize=1m\n");
+    CHECK (jf && jobfile_group (jf, first) == 1 && first[0] == 0 && first[1] == 3);
+    jobfile_destroy (&jf);
+    /* stonewall on b: a | b c. */
+    jf = s_parse ("[a]\nsize=1m\n[b]\nstonewall\nsize=1m\n[c]\nsize=1m\n");
+    CHECK (jf && jobfile_group (jf, first) == 2 && first[1] == 1 && first[2] == 3);
+    jobfile_destroy (&jf);
+    /* stonewall in [global]: one step per job. */
+    jf = s_parse ("[global]\nstonewall\nsize=1m\n[a]\n[b]\n[c]\n");
+    CHECK (jf && jobfile_group (jf, first) == 3 && first[3] == 3);
+    jobfile_destroy (&jf);
+    /* A sweep's steps are steps of their own, and so is the job after it. */
+    jf = s_parse ("[p]\nsize=1m\n[q]\nsize=1m\niodepth=1,2\n[r]\nsize=1m\n[s]\nsize=1m\n");
+    int n = jf ? jobfile_group (jf, first) : -1;
+    CHECK_MSG (n == 4 && first[0] == 0 && first[1] == 1 && first[2] == 2 && first[3] == 3
+               && first[4] == 5, "sweep grouping: %d steps", n);
+    jobfile_destroy (&jf);
+}
+
 int
 main (int argc, char **argv)
 {
+    test_group ();
     if (argc != 2) {
         fprintf (stderr, "usage: %s FIXTURES_DIR (tests/fixtures/jobs)\n", argv[0]);
         return 2;

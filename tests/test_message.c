@@ -963,6 +963,23 @@ test_bounds_prepare (void)
     ACCEPT (fx_prepare, fx.job.ss = IOFLEET__STEADY_STATE__SS_IOPS_SLOPE;
             fx.job.ss_limit = 0.001; fx.job.ss_pct = 1; fx.job.ss_dur_ns = 30ull * 1000000000);
     REJECT (fx_prepare, fx.job.buffer_compress_percentage = 101, "job.buffer_compress_percentage");
+    /* Jobs that run together: each checked, their targets counted together. */
+    static Iofleet__JobSpec more_job;
+    static Iofleet__JobSpec *more_ptrs[MSG_JOBS_MAX];
+    for (int i = 0; i < MSG_JOBS_MAX; i++)
+        more_ptrs[i] = &more_job;
+    ACCEPT (fx_prepare, more_job = fx.job; fx.prepare.more_jobs = more_ptrs;
+            fx.prepare.n_more_jobs = 2);
+    REJECT (fx_prepare, more_job = fx.job; more_job.bs = 0; fx.prepare.more_jobs = more_ptrs;
+            fx.prepare.n_more_jobs = 1, "job.bs");
+    REJECT (fx_prepare, more_job = fx.job; fx.prepare.more_jobs = more_ptrs;
+            fx.prepare.n_more_jobs = MSG_JOBS_MAX, "prepare.more_jobs");
+    static char *five[] = { "/dev/a", "/dev/b", "/dev/c", "/dev/d", "/dev/e" };
+    ACCEPT (fx_prepare, more_job = fx.job; more_job.filenames = five; more_job.n_filenames = 5;
+            fx.prepare.more_jobs = more_ptrs; fx.prepare.n_more_jobs = 50);  /* 3 + 250 */
+    REJECT (fx_prepare, more_job = fx.job; more_job.filenames = five; more_job.n_filenames = 5;
+            fx.prepare.more_jobs = more_ptrs; fx.prepare.n_more_jobs = 51,    /* 3 + 255 */
+            "targets over its jobs");
     ACCEPT (fx_prepare, fx.job.numjobs = 1024);
     REJECT (fx_prepare, fx.job.numjobs = 0, "job.numjobs");
     REJECT (fx_prepare, fx.job.numjobs = 1025, "job.numjobs");

@@ -206,3 +206,37 @@ JOB
 rt=$(j ss '.jobs[0].read.runtime')
 between "$rt" 2500 6000 || fail "steady state at a fixed rate should end the 30 s job after ~3 s: ran $rt ms"
 ok "steadystate=iops:5% ss_dur=3 ended a 30 s job after $rt ms"
+
+# 9. Sections without stonewall run together, as fio runs them: two 2 s
+#    jobs take ~2 s, not 4; with stonewall they take ~4 s.
+cat >together.fio <<'JOB'
+[global]
+ioengine=libaio
+direct=1
+bs=4k
+iodepth=4
+size=8m
+runtime=2
+time_based
+[reader]
+rw=randread
+filename=data1
+[writer]
+rw=randwrite
+filename=data6
+JOB
+t0=$(date +%s%N)
+"$AGENT" run --output-format json together.fio >together.json 2>together.err \
+  || { cat together.err >&2; fail "concurrent jobs: exited non-zero"; }
+el=$(( ($(date +%s%N) - t0) / 1000000 ))
+jq -e '(.jobs | length) == 2 and .jobs[0].read.total_ios > 0 and .jobs[1].write.total_ios > 0
+       and .jobs[0].groupid == 0 and .jobs[1].groupid == 0' together.json >/dev/null \
+  || fail "concurrent jobs: $(jq -c '[.jobs[] | [.jobname, .groupid, .read.total_ios, .write.total_ios]]' together.json)"
+between "$el" 1900 3500 || fail "two 2 s jobs without stonewall took $el ms: not run together"
+sed -i 's/^\[global\]/[global]\nstonewall/' together.fio
+t0=$(date +%s%N)
+"$AGENT" run --output-format json together.fio >apart.json 2>/dev/null || fail "stonewalled jobs"
+el2=$(( ($(date +%s%N) - t0) / 1000000 ))
+between "$el2" 3900 6000 || fail "two 2 s jobs with stonewall took $el2 ms: not one after the other"
+[ "$(jq '.jobs[1].groupid' apart.json)" = 1 ] || fail "stonewall did not start a new group"
+ok "no stonewall: 2 jobs ran together in $el ms; with stonewall one after the other in $el2 ms"

@@ -1,0 +1,42 @@
+/*  step.h: the jobs an agent runs together in one step (fio runs job
+    sections without stonewall between them concurrently).  A step is used
+    like one job: its targets are its jobs' targets one after the other,
+    and interval k of the step is interval k of every job, merged. */
+#ifndef IOF_STEP_H
+#define IOF_STEP_H
+
+#include "job.h"
+#include "message.h"
+
+typedef struct step step_t;
+
+/* Creates every job of the PREPARE (job, then more_jobs).  Returns NULL
+   with the REFUSED reason in err (naming the job) if any cannot be set up;
+   nothing is left open then. */
+step_t *step_new (const Iofleet__Prepare *p, const target_policy_t *pol, char *err,
+                  size_t errlen);
+
+void step_destroy (step_t **self_p);
+
+uint64_t step_run (const step_t *self);
+uint32_t step_step (const step_t *self);
+int step_ntargets (const step_t *self);
+const char *step_target_path (const step_t *self, int i);
+
+/* Starts every job's workers at mono_start.  Returns 0 or -errno. */
+int step_start (step_t *self, uint64_t mono_start);
+void step_stop (step_t *self);
+
+/* As job_collect, over all jobs: returns 1 with interval *seq merged into
+   out (step_ntargets x 2 entries) once every job that still runs has
+   published it, 0 when not yet, -1 when every job has ended and every
+   interval was collected. */
+int step_collect (step_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start,
+                  uint64_t *t_end);
+
+/* Earliest actual start over the jobs (monotonic ns; 0 = not yet). */
+uint64_t step_actual_start (const step_t *self);
+/* The first error of any job ("" when none). */
+const char *step_error (const step_t *self);
+
+#endif
