@@ -665,6 +665,8 @@ report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errle
         n++;
     }
     sqlite3_reset (st);
+    static int first[JOB_MAX_STEPS + 1];
+    int ngroups = jobfile_group (jf, first);
     fio_job_t *jobs = calloc ((size_t) (n ? n : 1), sizeof *jobs);
     if (!jobs) {
         snprintf (err, errlen, "out of memory");
@@ -672,11 +674,13 @@ report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errle
     }
     int nj = 0;
     for (int i = 0; i < n; i++) {
-        if (steps[i] >= jf->nsteps || fio_acc_load (store, run, steps[i], agents[i], &accs[i]))
+        if (steps[i] >= ngroups || fio_acc_load (store, run, steps[i], agents[i], &accs[i]))
             continue;
         if (accs[i].nsamples == 0)
             continue;       /* refused or lost before measuring: nothing to report */
-        const job_t *jd = &jf->steps[steps[i]];
+        /* A step of jobs run together is one entry, named and optioned
+           after its first job (its targets are merged). */
+        const job_t *jd = &jf->steps[first[steps[i]]];
         fio_job_t *f = &jobs[nj++];
         f->jobname = jd->name;
         f->hostname = accs[i].agent;

@@ -39,3 +39,11 @@ jq -e '.report.steps[0].agents | all((.targets | map(.target | split(":")[0]) | 
 jq -e '.report.steps[0] | (.intervals | length) == 2 and all(.intervals[]; .read.ops > 0 and .write.ops > 0)' \
   <<<"$out" >/dev/null || fail "joint step intervals: $(jq -c '[.report.steps[0].intervals[] | [.seq, .read.ops, .write.ops]]' <<<"$out")"
 ok "reader+writer ran together as one step on both agents; 'after' (stonewall) ran alone"
+
+# fio's JSON of the run: one entry per step and agent, named after the
+# step's first job; the joint step's entry holds both jobs' I/O.
+"$BIN/iofleet" report "$(jq -r .run <<<"$out")" --format fio-json >"$T/fio.json"
+jq -e '(.jobs | length) == 4 and ([.jobs[].jobname] | unique) == ["after", "reader"]
+       and all(.jobs[] | select(.jobname == "reader"); .read.total_ios > 0 and .write.total_ios > 0)' \
+  "$T/fio.json" >/dev/null || fail "fio-json of a joint step: $(jq -c '[.jobs[] | [.jobname, .hostname, .read.total_ios, .write.total_ios]]' "$T/fio.json")"
+ok "report --format fio-json: the joint step is one entry per agent with both jobs' I/O"
