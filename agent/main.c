@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "clock_sync.h"
 #include "histogram.h"
+#include "inventory.h"
 #include "job.h"
 #include "step.h"
 #include "local.h"
@@ -43,6 +44,7 @@ typedef struct {
     Iofleet__Label *label_ptrs[MSG_LABELS_MAX];
     int nlabels;
     target_policy_t policy;
+    const char *sysfs_root, *procfs_root, *etc_root;
 
     /* connection */
     zsock_t *sock;
@@ -99,6 +101,8 @@ usage (FILE *f)
 "  --workdir DIR          relative filenames of a plan resolve inside DIR, and\n"
 "                         DIR is allowed (files there are created as needed)\n"
 "  --verbose              log debug messages\n"
+"  --sysfs-root DIR       read the hardware inventory from DIR instead of /sys\n"
+"  --procfs-root DIR      ... and DIR instead of /proc (with --etc-root DIR)\n"
 "  --clock-shift-ms MS    (tests only) pretend this host's clock is off by MS\n"
 "  --help, --version\n"
 "\n"
@@ -143,6 +147,22 @@ send_raw (agent_t *a, const uint8_t *buf, size_t len)
     return rc;
 }
 
+/* The inventory as JSON text (free()), or NULL when out of memory. */
+static char *
+inventory_text (const agent_t *a)
+{
+    json_t *inv = inventory_collect (a->sysfs_root, a->procfs_root, a->etc_root);
+    char *text = inv ? json_dumps (inv, JSON_COMPACT) : NULL;
+    json_decref (inv);
+    if (text && strlen (text) > MSG_INVENTORY_MAX) {
+        log_warn ("inventory is %zu bytes, over the limit of %u: not sent", strlen (text),
+                  MSG_INVENTORY_MAX);
+        free (text);
+        return NULL;
+    }
+    return text;
+}
+
 static void
 send_hello (agent_t *a)
 {
@@ -158,10 +178,13 @@ send_hello (agent_t *a)
     h.labels = a->label_ptrs;
     h.n_labels = (size_t) a->nlabels;
     h.pid = (uint64_t) getpid ();
+    char *inv = inventory_text (a);
+    h.inventory_json = inv ? inv : "";
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_HELLO;
     env.hello = &h;
     send_env (a, &env);
+    free (inv);
     a->last_hello = clock_mono_ns ();
 }
 
@@ -319,10 +342,14 @@ on_prepare (agent_t *a, const Iofleet__Prepare *p)
     r.n_targets = (size_t) nt;
     r.clock_offset_ns = a->offset;
     r.clock_delay_ns = a->delay;
+    /* Refreshed now: a firmware upgrade since HELLO shows in this run. */
+    char *inv = inventory_text (a);
+    r.inventory_json = inv ? inv : "";
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_READY;
     env.ready = &r;
     send_env (a, &env);
+    free (inv);
 }
 
 static void
@@ -534,6 +561,9 @@ parse_args (agent_t *a, int argc, char **argv)
         { "workdir", required_argument, NULL, 'w' },
         { "verbose", no_argument, NULL, 'v' },
         { "clock-shift-ms", required_argument, NULL, 'S' },
+        { "sysfs-root", required_argument, NULL, 'Y' },
+        { "procfs-root", required_argument, NULL, 'P' },
+        { "etc-root", required_argument, NULL, 'E' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
@@ -588,6 +618,9 @@ parse_args (agent_t *a, int argc, char **argv)
             a->clock_shift = (int64_t) ms * (int64_t) NS_PER_MS;
             break;
         }
+        case 'Y': a->sysfs_root = optarg; break;
+        case 'P': a->procfs_root = optarg; break;
+        case 'E': a->etc_root = optarg; break;
         case 'h': usage (stdout); exit (0);
         case 'V': printf ("iofleet-agent %s\n", IOF_VERSION); exit (0);
         default: usage (stderr); return 2;
@@ -609,6 +642,12 @@ parse_args (agent_t *a, int argc, char **argv)
             return 2;
         }
     }
+    if (!a->sysfs_root)
+        a->sysfs_root = "/sys";
+    if (!a->procfs_root)
+        a->procfs_root = "/proc";
+    if (!a->etc_root)
+        a->etc_root = "/etc";
     if (!a->name[0]) {
         char host[256] = "agent";
         gethostname (host, sizeof host - 1);

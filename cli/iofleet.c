@@ -31,6 +31,7 @@ usage (FILE *f)
 "\n"
 "commands:\n"
 "  agents [--json]                        agents known to the controller\n"
+"  inventory AGENT [--json]               an agent's host, controllers, drives\n"
 "  plan add NAME FILE                     store a fio job file as plan NAME\n"
 "                                         (a new version if NAME exists)\n"
 "  plan list [--json]                     stored plans (latest versions)\n"
@@ -124,6 +125,79 @@ cmd_agents (int argc, char **argv)
         if (json_array_size (r) == 0)
             printf ("(no agents yet: start iofleet-agent --controller tcp://THIS-HOST:5570 on "
                     "the hosts to test)\n");
+    }
+    json_decref (r);
+    return 0;
+}
+
+static const char *
+jstr (json_t *o, const char *key)
+{
+    const char *s = json_string_value (json_object_get (o, key));
+    return s ? s : "-";
+}
+
+static int
+cmd_inventory (int argc, char **argv)
+{
+    const char *agent = NULL;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp (argv[i], "--json") == 0)
+            json = true;
+        else if (argv[i][0] != '-' && !agent)
+            agent = argv[i];
+        else {
+            fprintf (stderr, "iofleet inventory: unexpected argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!agent) {
+        fprintf (stderr, "iofleet inventory: which agent? e.g. iofleet inventory node17 "
+                 "(see iofleet agents)\n");
+        return 2;
+    }
+    json_t *r = call (json_pack ("{s:s, s:s}", "cmd", "inventory", "agent", agent),
+                      CALL_TIMEOUT_MS);
+    if (!r)
+        return 1;
+    if (json) {
+        print_json (r);
+        json_decref (r);
+        return 0;
+    }
+    json_t *inv = json_object_get (r, "inventory");
+    json_t *h = json_object_get (inv, "host");
+    printf ("%s: host %s, %s, kernel %s, %s x %lld CPUs, %.1f GiB (inventory %s)\n", agent,
+            jstr (h, "hostname"), jstr (h, "os_release"), jstr (h, "kernel"), jstr (h, "cpu_model"),
+            (long long) json_integer_value (json_object_get (h, "cpu_count")),
+            (double) json_integer_value (json_object_get (h, "memory_bytes")) / (1 << 30),
+            jstr (r, "hash"));
+    size_t i;
+    json_t *c;
+    printf ("\ncontrollers:\n  %-14s %-10s %-28s %-10s %-14s %-14s %s\n", "pci", "driver",
+            "device", "drv ver", "firmware", "link", "max link");
+    json_array_foreach (json_object_get (inv, "controllers"), i, c)
+        printf ("  %-14s %-10s %-28.28s %-10s %-14s %s x%s   %s x%s\n", jstr (c, "pci_address"),
+                jstr (c, "driver"), jstr (c, "device"), jstr (c, "driver_version"),
+                jstr (c, "firmware"), jstr (c, "link_speed"), jstr (c, "link_width"),
+                jstr (c, "max_link_speed"), jstr (c, "max_link_width"));
+    printf ("\ndrives:\n  %-10s %-7s %-28s %-10s %-20s %10s %-12s %s\n", "name", "transport",
+            "model", "firmware", "serial", "GB", "scheduler", "state");
+    json_array_foreach (json_object_get (inv, "drives"), i, c) {
+        char state[64] = "";
+        if (json_is_true (json_object_get (c, "boot")))
+            strcat (state, "boot ");
+        if (json_is_true (json_object_get (c, "mounted")))
+            strcat (state, "mounted ");
+        if (json_is_true (json_object_get (c, "holders")))
+            strcat (state, "held ");
+        if (json_is_true (json_object_get (c, "partitioned")))
+            strcat (state, "partitioned");
+        printf ("  %-10s %-7s %-28.28s %-10s %-20.20s %10.1f %-12s %s\n", jstr (c, "name"),
+                jstr (c, "transport"), jstr (c, "model"), jstr (c, "firmware"), jstr (c, "serial"),
+                json_number_value (json_object_get (c, "size_bytes")) / 1e9, jstr (c, "scheduler"),
+                state);
     }
     json_decref (r);
     return 0;
@@ -386,6 +460,8 @@ main (int argc, char **argv)
         return cmd_agents (sub_argc, sub_argv);
     if (strcmp (cmd, "plan") == 0)
         return cmd_plan (sub_argc, sub_argv);
+    if (strcmp (cmd, "inventory") == 0)
+        return cmd_inventory (sub_argc, sub_argv);
     if (strcmp (cmd, "run") == 0)
         return cmd_run (sub_argc, sub_argv);
     if (strcmp (cmd, "runs") == 0)

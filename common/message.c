@@ -45,6 +45,22 @@ check_text (const char *field, const char *s, size_t max, bool required,
     return 0;
 }
 
+/* Inventory JSON: bounded and UTF-8 here; its structure is the
+   controller's to check (it parses it).  Returns 0 or -EINVAL. */
+static int
+check_inventory (const char *field, const char *s, char *err, size_t errlen)
+{
+    if (!s)
+        return 0;
+    size_t n = strlen (s);
+    if (n > MSG_INVENTORY_MAX)
+        return fail (err, errlen, "%s is %zu bytes, limit %u", field, n, MSG_INVENTORY_MAX);
+    long bad = utf8_invalid_at (s, n);
+    if (bad >= 0)
+        return fail (err, errlen, "%s is not valid UTF-8 (byte %ld)", field, bad);
+    return 0;
+}
+
 static int
 check_dir (const char *field, const Iofleet__DirStats *d, char *err, size_t errlen)
 {
@@ -217,6 +233,8 @@ validate (const envelope_t *e, char *err, size_t errlen)
             || check_text ("hello.agent_version", h->agent_version, MSG_NAME_MAX, false,
                            err, errlen))
             return -EINVAL;
+        if (check_inventory ("hello.inventory_json", h->inventory_json, err, errlen))
+            return -EINVAL;
         if (h->n_labels > MSG_LABELS_MAX)
             return fail (err, errlen, "hello.labels has %zu entries, limit %d", h->n_labels,
                          MSG_LABELS_MAX);
@@ -278,7 +296,7 @@ validate (const envelope_t *e, char *err, size_t errlen)
             if (check_text ("ready.targets[]", e->ready->targets[i], MSG_PATH_MAX, true, err,
                             errlen))
                 return -EINVAL;
-        return 0;
+        return check_inventory ("ready.inventory_json", e->ready->inventory_json, err, errlen);
     case IOFLEET__ENVELOPE__BODY_REFUSED:
         return check_text ("refused.reason", e->refused->reason, MSG_TEXT_MAX, true, err,
                            errlen);

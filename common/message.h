@@ -25,6 +25,7 @@
 #define MSG_TARGETS_MAX        256
 #define MSG_JOBS_MAX           64         /* jobs running together in a step */
 #define MSG_PATH_MAX           4096
+#define MSG_INVENTORY_MAX      (4u << 20) /* inventory JSON text */
 #define MSG_INTERVAL_MIN_NS    (10ull * 1000000)
 #define MSG_INTERVAL_MAX_NS    (60ull * 1000000000)
 

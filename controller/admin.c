@@ -137,6 +137,14 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     }
     if (strcmp (cmd, "agents") == 0)
         return fleet_agents_json (ctl);
+    if (strcmp (cmd, "inventory") == 0) {
+        const char *agent = json_string_value (json_object_get (req, "agent"));
+        if (!agent) {
+            snprintf (err, errlen, "inventory needs 'agent'");
+            return NULL;
+        }
+        return inventory_of (ctl, agent, err, errlen);
+    }
     if (strcmp (cmd, "plan_add") == 0)
         return plan_add (ctl, req, err, errlen);
     if (strcmp (cmd, "plan_list") == 0)

@@ -75,6 +75,15 @@ json_t *runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen);
 /* The parsed job as JSON (plans.steps, steps.spec).  Can't fail. */
 json_t *job_to_json (const job_t *j);
 
+/* inventory.c */
+/* Stores an agent's inventory JSON text (if it is one) unless the same is
+   stored already, and makes it the agent's current one.  Returns its id,
+   or 0 when text is empty or not an inventory (counted, logged). */
+int64_t inventory_store (ctl_t *ctl, uint64_t agent_id, const char *text);
+/* {"agent", "hash", "first_seen", "inventory"} of an agent's current
+   inventory, or NULL with err filled. */
+json_t *inventory_of (ctl_t *ctl, const char *agent, char *err, size_t errlen);
+
 /* admin.c */
 void admin_on_request (ctl_t *ctl);
 

@@ -107,6 +107,8 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
         return;
     }
 
+    inventory_store (ctl, id, h->inventory_json);
+
     /* Same name on a new connection: the agent restarted or reconnected. */
     peer_t *p = fleet_find_name (ctl, h->name);
     peer_t *by_rid = find_rid (ctl, rid, rid_len);
@@ -243,8 +245,9 @@ fleet_agents_json (ctl_t *ctl)
 {
     json_t *list = json_array ();
     sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT id, name, hostname, kernel, agent_version, labels, first_seen, last_seen "
-        "FROM agents ORDER BY name");
+        "SELECT a.id, a.name, a.hostname, a.kernel, a.agent_version, a.labels, a.first_seen, "
+        " a.last_seen, i.hash, i.json FROM agents a LEFT JOIN inventories i ON i.id = a.inventory_id "
+        "ORDER BY a.name");
     if (!st)
         return list;
     uint64_t now = clock_mono_ns ();
@@ -262,6 +265,12 @@ fleet_agents_json (ctl_t *ctl)
             "first_seen", (json_int_t) sqlite3_column_int64 (st, 6),
             "last_seen", (json_int_t) sqlite3_column_int64 (st, 7),
             "connected", p && p->connected);
+        if (sqlite3_column_type (st, 9) != SQLITE_NULL) {
+            json_t *inv = json_loads ((const char *) sqlite3_column_text (st, 9), 0, NULL);
+            json_object_set_new (a, "inventory_hash",
+                                 json_string ((const char *) sqlite3_column_text (st, 8)));
+            json_object_set_new (a, "inventory", inv ? inv : json_object ());
+        }
         if (p && p->connected) {
             json_object_set_new (a, "clock_offset_ns", json_integer (p->offset_ns));
             json_object_set_new (a, "clock_delay_ns", json_integer ((json_int_t) p->delay_ns));

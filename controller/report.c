@@ -384,7 +384,10 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
         " sa.actual_start, "
         " (SELECT COUNT(DISTINCT seq) FROM snapshots s WHERE s.run_id = sa.run_id "
         "   AND s.step_idx = sa.step_idx AND s.agent_id = sa.agent_id), "
-        " sa.clock_offset_ns, sa.clock_delay_ns "
+        " sa.clock_offset_ns, sa.clock_delay_ns, "
+        " (SELECT i.hash FROM run_inventory ri JOIN inventories i ON i.id = ri.inventory_id "
+        "   WHERE ri.run_id = sa.run_id AND ri.agent_id = sa.agent_id "
+        "   AND ri.step_idx = sa.step_idx) "
         "FROM step_agents sa JOIN agents a ON a.id = sa.agent_id "
         "WHERE sa.run_id = ? AND sa.step_idx = ? ORDER BY a.name");
     sqlite3_bind_int64 (st, 1, run);
@@ -402,6 +405,9 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
             json_object_set_new (a, "actual_start", json_integer (sqlite3_column_int64 (st, 6)));
             json_object_set_new (a, "start_ns", json_integer (sqlite3_column_int64 (st, 6)));
         }
+        if (sqlite3_column_type (st, 10) != SQLITE_NULL)
+            json_object_set_new (a, "inventory_hash",
+                                 json_string ((const char *) sqlite3_column_text (st, 10)));
         if (sqlite3_column_type (st, 8) != SQLITE_NULL) {
             json_object_set_new (a, "clock_offset_ns", json_integer (sqlite3_column_int64 (st, 8)));
             int64_t delay = sqlite3_column_int64 (st, 9);

@@ -827,6 +827,18 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
         p->clock_offset = env->ready->clock_offset_ns;
         p->clock_delay = env->ready->clock_delay_ns;
         p->clock_known = env->ready->clock_delay_ns > 0;
+        /* The hardware as it was for this step of this run. */
+        int64_t inv = inventory_store (ctl, p->agent_id, env->ready->inventory_json);
+        if (inv) {
+            sqlite3_stmt *ist = store_stmt (ctl->store,
+                "INSERT OR REPLACE INTO run_inventory (run_id, agent_id, step_idx, inventory_id) "
+                "VALUES (?, ?, ?, ?)");
+            sqlite3_bind_int64 (ist, 1, r->run);
+            sqlite3_bind_int64 (ist, 2, (sqlite3_int64) p->agent_id);
+            sqlite3_bind_int (ist, 3, r->cur);
+            sqlite3_bind_int64 (ist, 4, inv);
+            store_step_done (ctl->store, ist, "store run inventory");
+        }
         /* Jobs running together may share a file: label each target with
            its job so every (job, target) keeps rows of its own. */
         json_t *list = json_array ();

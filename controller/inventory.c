@@ -1,0 +1,90 @@
+/*  inventory.c: the hardware agents report, stored immutable and
+    deduplicated by hash (schemas/005_inventory.sql). */
+#include "controller.h"
+#include "log.h"
+#include "util.h"
+
+#include <string.h>
+
+/* FNV-1a over the canonical text: enough to tell inventories apart; the
+   text itself is stored beside it. */
+static void
+hash_text (const char *s, char out[17])
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++) {
+        h ^= (unsigned char) *s;
+        h *= 0x100000001b3ull;
+    }
+    snprintf (out, 17, "%016llx", (unsigned long long) h);
+}
+
+int64_t
+inventory_store (ctl_t *ctl, uint64_t agent_id, const char *text)
+{
+    if (!text || !*text)
+        return 0;
+    json_error_t jerr;
+    json_t *inv = json_loads (text, 0, &jerr);
+    if (!json_is_object (inv) || !json_is_object (json_object_get (inv, "host"))
+        || !json_is_array (json_object_get (inv, "drives"))) {
+        store_count (ctl->store, "bad_inventories", 1);
+        log_warn ("agent %llu sent an inventory that is not {host, controllers, drives}: %s",
+                  (unsigned long long) agent_id, inv ? "wrong shape" : jerr.text);
+        json_decref (inv);
+        return 0;
+    }
+    /* Canonical form: the same hardware hashes the same whatever the
+       agent's key order. */
+    char *canon = json_dumps (inv, JSON_SORT_KEYS | JSON_COMPACT);
+    json_decref (inv);
+    if (!canon)
+        return 0;
+    char hash[17];
+    hash_text (canon, hash);
+    store_begin (ctl->store);
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "INSERT OR IGNORE INTO inventories (agent_id, hash, json, first_seen) VALUES (?, ?, ?, ?)");
+    sqlite3_bind_int64 (st, 1, (sqlite3_int64) agent_id);
+    sqlite3_bind_text (st, 2, hash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (st, 3, canon, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 4, (sqlite3_int64) clock_real_ns ());
+    free (canon);
+    store_step_done (ctl->store, st, "store inventory");
+    st = store_stmt (ctl->store, "SELECT id FROM inventories WHERE agent_id = ? AND hash = ?");
+    sqlite3_bind_int64 (st, 1, (sqlite3_int64) agent_id);
+    sqlite3_bind_text (st, 2, hash, -1, SQLITE_TRANSIENT);
+    int64_t id = sqlite3_step (st) == SQLITE_ROW ? sqlite3_column_int64 (st, 0) : 0;
+    sqlite3_reset (st);
+    if (id) {
+        st = store_stmt (ctl->store, "UPDATE agents SET inventory_id = ? WHERE id = ?");
+        sqlite3_bind_int64 (st, 1, id);
+        sqlite3_bind_int64 (st, 2, (sqlite3_int64) agent_id);
+        store_step_done (ctl->store, st, "set agent inventory");
+    }
+    return id;
+}
+
+json_t *
+inventory_of (ctl_t *ctl, const char *agent, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT a.name, i.hash, i.json, i.first_seen FROM agents a "
+        "LEFT JOIN inventories i ON i.id = a.inventory_id WHERE a.name = ?");
+    sqlite3_bind_text (st, 1, agent, -1, SQLITE_TRANSIENT);
+    json_t *out = NULL;
+    if (sqlite3_step (st) != SQLITE_ROW)
+        snprintf (err, errlen, "no agent named '%s' (see 'iofleet agents')", agent);
+    else if (sqlite3_column_type (st, 2) == SQLITE_NULL)
+        snprintf (err, errlen, "agent '%s' has not reported an inventory (an agent older than "
+                  "this controller?)", agent);
+    else {
+        json_t *inv = json_loads ((const char *) sqlite3_column_text (st, 2), 0, NULL);
+        out = json_pack ("{s:s, s:s, s:I, s:o}", "agent", agent,
+                         "hash", (const char *) sqlite3_column_text (st, 1),
+                         "first_seen", (json_int_t) sqlite3_column_int64 (st, 3),
+                         "inventory", inv ? inv : json_object ());
+    }
+    sqlite3_reset (st);
+    return out;
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Inventory end to end: an agent reads a fixture /sys (SAS drives behind an
+# HBA and an expander); the controller stores what it reported; after a
+# "firmware upgrade" of the HBA a second run stores a second inventory, and
+# the two runs are told apart by firmware.
+. "$(dirname "$0")/lib.sh"
+fleet_setup
+FX="$FIXTURES/sysfs/sas-expander"
+[ -d "$FX/sys" ] || fail "fixture $FX missing"
+cp -a "$FX" "$T/hw"
+start_controller
+start_agent agent-1 --sysfs-root "$T/hw/sys" --procfs-root "$T/hw/proc" --etc-root "$T/hw/etc"
+wait_agents 1
+
+"$BIN/iofleet" inventory agent-1 --json >"$T/inv.json" || fail "iofleet inventory"
+jq -e '.inventory | (.drives | map(select(.transport == "sas")) | length) == 2
+       and (.controllers | map(select(.driver == "mpt3sas")) | length) == 1' "$T/inv.json" >/dev/null \
+  || fail "inventory: $(jq -c '.inventory | {d: [.drives[] | [.name, .transport]], c: [.controllers[] | [.pci_address, .driver, .firmware]]}' "$T/inv.json")"
+fw1=$(jq -r '.inventory.controllers[] | select(.driver == "mpt3sas") | .firmware' "$T/inv.json")
+"$BIN/iofleet" inventory agent-1 | grep -q "mpt3sas" || fail "text inventory lacks the HBA"
+"$BIN/iofleet" agents --json | jq -e '.[0].inventory_hash | length == 16' >/dev/null || fail "agents --json lacks inventory_hash"
+ok "inventory of the fixture: 2 SAS drives behind mpt3sas firmware $fw1"
+
+cat >"$T/plan.fio" <<'PLAN'
+[probe]
+ioengine=libaio
+direct=1
+rw=randread
+bs=4k
+size=4m
+filename=probe.dat
+runtime=1
+time_based
+PLAN
+"$BIN/iofleet" plan add inv "$T/plan.fio" >/dev/null
+run1=$("$BIN/iofleet" run inv --wait --json 2>/dev/null | jq -r .run) || fail "run 1"
+
+# The HBA firmware is upgraded between the runs.
+fwfile=$(grep -rlx --include=version_fw "$fw1" "$T/hw/sys" | head -1)
+[ -n "$fwfile" ] || fail "cannot find the HBA firmware attribute in the fixture"
+echo "16.00.12.00" >"$fwfile"
+run2=$("$BIN/iofleet" run inv --wait --json 2>/dev/null | jq -r .run) || fail "run 2"
+
+h1=$("$BIN/iofleet" report "$run1" --format json | jq -r '.steps[0].agents[0].inventory_hash')
+h2=$("$BIN/iofleet" report "$run2" --format json | jq -r '.steps[0].agents[0].inventory_hash')
+[ -n "$h1" ] && [ "$h1" != null ] && [ "$h1" != "$h2" ] || fail "inventory hashes of the runs: $h1 / $h2"
+n=$(sqlite3 "$T/iofleet.db" "SELECT COUNT(*) FROM inventories")
+[ "$n" = 2 ] || fail "$n inventories stored, want 2 (deduplicated by hash)"
+fws=$(sqlite3 "$T/iofleet.db" "SELECT group_concat(fw, ',') FROM (
+  SELECT json_extract(c.value, '\$.firmware') fw FROM run_inventory ri
+  JOIN inventories i ON i.id = ri.inventory_id, json_each(json_extract(i.json, '\$.controllers')) c
+  WHERE json_extract(c.value, '\$.driver') = 'mpt3sas' ORDER BY ri.run_id)")
+[ "$fws" = "$fw1,16.00.12.00" ] || fail "firmware per run from the database: $fws"
+ok "runs $run1 and $run2 told apart by HBA firmware ($fws); 2 inventories stored"
