@@ -8,6 +8,7 @@
 #include "histogram.h"
 #include "inventory.h"
 #include "job.h"
+#include "selector.h"
 #include "step.h"
 #include "local.h"
 #include "log.h"
@@ -308,8 +309,60 @@ on_prepare (agent_t *a, const Iofleet__Prepare *p)
     char err[1024] = "";
     log_info ("run %llu step %u (%s%s): preparing %zu job(s)", (unsigned long long) p->run,
               p->step, p->job->name, p->n_more_jobs ? ", ..." : "", p->n_more_jobs + 1);
-    a->job = step_new (p, &a->policy, err, sizeof err);
+    /* The inventory now: for drive selectors, and for READY. */
+    json_t *inv = inventory_collect (a->sysfs_root, a->procfs_root, a->etc_root);
+    Iofleet__Prepare prep = *p;
+    Iofleet__JobSpec *more[MSG_JOBS_MAX];
+    Iofleet__JobSpec copies[MSG_JOBS_MAX];
+    char **lists[MSG_JOBS_MAX] = { NULL };
+    int nlists[MSG_JOBS_MAX] = { 0 };
+    int njobs = (int) p->n_more_jobs + 1;
+    bool refused = false;
+    for (int i = 0; i < njobs && !refused; i++) {
+        const Iofleet__JobSpec *spec = i ? p->more_jobs[i - 1] : p->job;
+        bool any = false;
+        for (size_t k = 0; k < spec->n_filenames; k++)
+            any |= selector_is (spec->filenames[k]);
+        if (i)
+            more[i - 1] = (Iofleet__JobSpec *) spec;
+        if (!any)
+            continue;
+        /* Expand selectors into this agent's drives. */
+        copies[i] = *spec;
+        lists[i] = calloc (MSG_TARGETS_MAX, sizeof *lists[i]);
+        for (size_t k = 0; k < spec->n_filenames && lists[i] && !refused; k++) {
+            if (!selector_is (spec->filenames[k])) {
+                if (nlists[i] < MSG_TARGETS_MAX)
+                    lists[i][nlists[i]++] = strdup (spec->filenames[k]);
+                continue;
+            }
+            if (selector_expand (spec->filenames[k], inv, &a->policy, lists[i], &nlists[i],
+                                 MSG_TARGETS_MAX, err, sizeof err) <= 0)
+                refused = true;
+        }
+        if (!lists[i]) {
+            snprintf (err, sizeof err, "agent out of memory");
+            refused = true;
+        }
+        copies[i].filenames = lists[i];
+        copies[i].n_filenames = (size_t) nlists[i];
+        if (i)
+            more[i - 1] = &copies[i];
+        else
+            prep.job = &copies[0];
+    }
+    prep.more_jobs = more;
+    if (!refused)
+        a->job = step_new (&prep, &a->policy, err, sizeof err);
+    for (int i = 0; i < njobs; i++) {
+        for (int k = 0; k < nlists[i]; k++)
+            free (lists[i][k]);
+        free (lists[i]);
+    }
+    char *inv_text = inv ? json_dumps (inv, JSON_COMPACT) : NULL;
+    json_decref (inv);
     if (!a->job) {
+        free (inv_text);
         log_warn ("run %llu step %u refused: %s", (unsigned long long) p->run, p->step, err);
         send_refused (a, p->run, p->step, err);
         return;
@@ -323,6 +376,7 @@ on_prepare (agent_t *a, const Iofleet__Prepare *p)
     a->hist_bufs = malloc ((size_t) nt * 2 * 3 * HIST_WIRE_MAX);
     if (!a->totals || !a->interval || !a->samples || !a->sample_ptrs || !a->dirs
         || !a->hist_bufs) {
+        free (inv_text);
         drop_job (a);
         send_refused (a, p->run, p->step, "agent out of memory");
         return;
@@ -343,13 +397,12 @@ on_prepare (agent_t *a, const Iofleet__Prepare *p)
     r.clock_offset_ns = a->offset;
     r.clock_delay_ns = a->delay;
     /* Refreshed now: a firmware upgrade since HELLO shows in this run. */
-    char *inv = inventory_text (a);
-    r.inventory_json = inv ? inv : "";
+    r.inventory_json = inv_text && strlen (inv_text) <= MSG_INVENTORY_MAX ? inv_text : "";
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_READY;
     env.ready = &r;
     send_env (a, &env);
-    free (inv);
+    free (inv_text);
 }
 
 static void

@@ -387,7 +387,8 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
         " sa.clock_offset_ns, sa.clock_delay_ns, "
         " (SELECT i.hash FROM run_inventory ri JOIN inventories i ON i.id = ri.inventory_id "
         "   WHERE ri.run_id = sa.run_id AND ri.agent_id = sa.agent_id "
-        "   AND ri.step_idx = sa.step_idx) "
+        "   AND ri.step_idx = sa.step_idx), "
+        " sa.targets, sa.target_drives "
         "FROM step_agents sa JOIN agents a ON a.id = sa.agent_id "
         "WHERE sa.run_id = ? AND sa.step_idx = ? ORDER BY a.name");
     sqlite3_bind_int64 (st, 1, run);
@@ -443,6 +444,26 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
             json_object_set_new (cur, (const char *) sqlite3_column_text (rs, 1), d);
         }
         sqlite3_reset (rs);
+        /* What drive each target is (from the inventory at PREPARE). */
+        json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 11), 0, NULL);
+        json_t *drives = sqlite3_column_type (st, 12) == SQLITE_NULL ? NULL
+                       : json_loads ((const char *) sqlite3_column_text (st, 12), 0, NULL);
+        size_t ti;
+        json_t *tj;
+        json_array_foreach (targets, ti, tj) {
+            const char *name = json_string_value (json_object_get (tj, "target"));
+            size_t li;
+            json_t *lj;
+            json_array_foreach (labels, li, lj)
+                if (name && json_string_value (lj) && strcmp (json_string_value (lj), name) == 0) {
+                    json_t *d = json_array_get (drives, li);
+                    if (json_is_object (d))
+                        json_object_set (tj, "drive", d);
+                    break;
+                }
+        }
+        json_decref (labels);
+        json_decref (drives);
         json_object_set_new (a, "targets", targets);
         json_object_set_new (a, "iops", json_real (iops));
         json_object_set_new (a, "bw", json_real (bw));

@@ -254,6 +254,47 @@ save_step_agent (ctl_t *ctl, const part_t *p, const char *targets_json)
     store_step_done (ctl->store, st, "store step agent");
 }
 
+/* Which drive each READY target is, from the inventory that came with it,
+   so results can be grouped by model, firmware and transport. */
+static void
+save_target_drives (ctl_t *ctl, const part_t *p, const Iofleet__Ready *ready)
+{
+    runner_t *r = ctl->runner;
+    json_t *inv = ready->inventory_json && ready->inventory_json[0]
+                ? json_loads (ready->inventory_json, 0, NULL) : NULL;
+    json_t *drives = json_object_get (inv, "drives");
+    json_t *list = json_array ();
+    for (size_t i = 0; i < ready->n_targets; i++) {
+        json_t *match = json_null ();
+        size_t k;
+        json_t *d;
+        json_array_foreach (drives, k, d) {
+            const char *path = json_string_value (json_object_get (d, "path"));
+            if (path && strcmp (path, ready->targets[i]) == 0) {
+                match = json_pack ("{s:O?, s:O?, s:O?, s:O?, s:O?}",
+                    "model", json_object_get (d, "model"),
+                    "firmware", json_object_get (d, "firmware"),
+                    "transport", json_object_get (d, "transport"),
+                    "serial", json_object_get (d, "serial"),
+                    "controller", json_object_get (d, "controller"));
+                break;
+            }
+        }
+        json_array_append_new (list, match ? match : json_null ());
+    }
+    json_decref (inv);
+    char *text = json_dumps (list, JSON_COMPACT);
+    json_decref (list);
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "UPDATE step_agents SET target_drives = ? WHERE run_id = ? AND step_idx = ? AND agent_id = ?");
+    sqlite3_bind_text (st, 1, text ? text : "[]", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 2, r->run);
+    sqlite3_bind_int (st, 3, r->cur);
+    sqlite3_bind_int64 (st, 4, (sqlite3_int64) p->agent_id);
+    store_step_done (ctl->store, st, "store target drives");
+    free (text);
+}
+
 static void
 set_step (ctl_t *ctl, const char *status)
 {
@@ -859,6 +900,7 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
         json_decref (list);
         save_step_agent (ctl, p, text);
         free (text);
+        save_target_drives (ctl, p, env->ready);
         break;
     }
     case IOFLEET__ENVELOPE__BODY_REFUSED:

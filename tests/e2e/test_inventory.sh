@@ -52,3 +52,38 @@ fws=$(sqlite3 "$T/iofleet.db" "SELECT group_concat(fw, ',') FROM (
   WHERE json_extract(c.value, '\$.driver') = 'mpt3sas' ORDER BY ri.run_id)")
 [ "$fws" = "$fw1,16.00.12.00" ] || fail "firmware per run from the database: $fws"
 ok "runs $run1 and $run2 told apart by HBA firmware ($fws); 2 inventories stored"
+
+# Drive selectors on a real loop device (root only: losetup).
+if [ "$(id -u)" = 0 ]; then
+  truncate -s 64M "$T/disk.img"
+  LOOPDEV=$(losetup --direct-io=on -f --show "$T/disk.img")
+  # lib.sh's cleanup does not know loop devices: detach on exit here.
+  trap 'rc=$?; losetup -d "$LOOPDEV" 2>/dev/null; (exit $rc); cleanup' EXIT
+  start_agent agent-2 --allow '/dev/loop*'
+  wait_agents 2
+  cat >"$T/sel.fio" <<'PLAN'
+[by-transport]
+ioengine=libaio
+direct=1
+rw=randread
+bs=4k
+size=16m
+filename=@loop
+runtime=1
+time_based
+PLAN
+  "$BIN/iofleet" plan add sel "$T/sel.fio" >/dev/null
+  out=$("$BIN/iofleet" run sel --agents agent-2 --wait --json 2>/dev/null) || fail "@loop run"
+  jq -e --arg dev "$LOOPDEV" '.report.steps[0].agents[0].targets | any(.target == $dev
+        and .drive.transport == "loop" and .read.ops > 0)' <<<"$out" >/dev/null \
+    || fail "@loop targets: $(jq -c '[.report.steps[0].agents[0].targets[] | [.target, .drive]]' <<<"$out")"
+  sed -i 's/filename=@loop/filename=@nvme/' "$T/sel.fio"
+  "$BIN/iofleet" plan add sel "$T/sel.fio" >/dev/null
+  if out=$("$BIN/iofleet" run sel --agents agent-2 --wait --json 2>/dev/null); then fail "@nvme ran on a host without NVMe"; fi
+  jq -e '.report.steps[0].agents[0] | .status == "refused"
+         and (.message | test("selector .@nvme. matched no data drive"))' <<<"$out" >/dev/null \
+    || fail "@nvme refusal: $(jq -c '.report.steps[0].agents[0] | {status, message}' <<<"$out")"
+  ok "filename=@loop resolved to $LOOPDEV (drive transport loop in the report); @nvme refused with the reason"
+else
+  echo "note: not root: drive selectors on a loop device skipped"
+fi
