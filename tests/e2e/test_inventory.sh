@@ -9,7 +9,8 @@ FX="$FIXTURES/sysfs/sas-expander"
 [ -d "$FX/sys" ] || fail "fixture $FX missing"
 cp -a "$FX" "$T/hw"
 start_controller
-start_agent agent-1 --sysfs-root "$T/hw/sys" --procfs-root "$T/hw/proc" --etc-root "$T/hw/etc"
+start_agent agent-1 --sysfs-root "$T/hw/sys" --procfs-root "$T/hw/proc" --etc-root "$T/hw/etc" \
+  --label rack=r12
 wait_agents 1
 
 "$BIN/iofleet" inventory agent-1 --json >"$T/inv.json" || fail "iofleet inventory"
@@ -87,3 +88,14 @@ PLAN
 else
   echo "note: not root: drive selectors on a loop device skipped"
 fi
+
+# Selecting agents by label or by what their inventory holds.
+sel () { "$BIN/iofleet" run inv --agents "$1" --json 2>"$T/sel.err" | jq -c '.agents'; }
+[ "$(sel 'rack=r12')" = '["agent-1"]' ] || fail "--agents rack=r12: $(sel 'rack=r12') $(cat "$T/sel.err")"
+[ "$(sel 'hba.firmware=16.*,drive.transport=sas')" = '["agent-1"]' ] || fail "--agents by hba firmware and drive transport"
+[ "$(sel 'label.rack=r1*')" = '["agent-1"]' ] || fail "--agents label.rack=r1*"
+if "$BIN/iofleet" run inv --agents 'drive.transport=nvme' 2>"$T/sel.err"; then fail "an nvme selection matched"; fi
+grep -q "no connected agent matches --agents 'drive.transport=nvme'" "$T/sel.err" || fail "selection error: $(cat "$T/sel.err")"
+if "$BIN/iofleet" run inv --agents 'agent-1,rack=r12' 2>"$T/sel.err"; then fail "a mixed selection ran"; fi
+grep -q "mix of names and KEY=GLOB" "$T/sel.err" || fail "mixed selection error: $(cat "$T/sel.err")"
+ok "--agents by label (rack=r12) and by inventory (hba.firmware=16.*, drive.transport=sas)"
