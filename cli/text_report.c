@@ -90,6 +90,10 @@ text_report (FILE *f, json_t *rep)
     json_t *s;
     json_array_foreach (steps, i, s) {
         step_header (f, s, (int) json_array_size (steps));
+        size_t li;
+        json_t *lj;
+        json_array_foreach (json_object_get (s, "lint"), li, lj)
+            fprintf (f, "  lint: %s\n", json_string_value (lj));
         fprintf (f, "    %-16s %-28s %-5s %10s %9s %9s %9s %9s %9s %9s\n", "agent", "target", "dir",
                  "IOPS", "MiB/s", "mean", "p50", "p99", "p99.9", "max");
         size_t j, k;

@@ -524,6 +524,26 @@ report_json (store_t *store, int64_t run, char *err, size_t errlen)
         double extra[JOB_PCT_MAX];
         int nextra = step_percentiles (json_object_get (s, "job"), extra, JOB_PCT_MAX);
         json_object_set_new (s, "agents", step_agents_json (store, run, idx, extra, nextra));
+        /* The tuning lint of every drive of the step, once per agent. */
+        json_t *lint = json_array ();
+        size_t ai, ti, li;
+        json_t *aj, *tj, *lj;
+        json_array_foreach (json_object_get (s, "agents"), ai, aj)
+            json_array_foreach (json_object_get (aj, "targets"), ti, tj)
+                json_array_foreach (json_object_get (json_object_get (tj, "drive"), "lint"), li, lj) {
+                    char line[600];
+                    snprintf (line, sizeof line, "%s: %s",
+                              json_string_value (json_object_get (aj, "agent")),
+                              json_string_value (lj));
+                    bool dup = false;
+                    size_t k;
+                    json_t *e;
+                    json_array_foreach (lint, k, e)
+                        dup |= strcmp (json_string_value (e), line) == 0;
+                    if (!dup)
+                        json_array_append_new (lint, json_string (line));
+                }
+        json_object_set_new (s, "lint", lint);
         json_t *skew = json_object_get (s, "skew_ns");
         if (skew)
             json_object_set (s, "start_skew_ns", skew);

@@ -8,6 +8,7 @@
       step results computed from the stored snapshots (report.c)
 */
 #include "controller.h"
+#include "lint.h"
 #include "histogram.h"
 #include "jobfile.h"
 #include "jobspec.h"
@@ -16,6 +17,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define START_MARGIN_MIN_NS   (50 * NS_PER_MS)
@@ -265,19 +267,26 @@ save_target_drives (ctl_t *ctl, const part_t *p, const Iofleet__Ready *ready)
                 ? json_loads (ready->inventory_json, 0, NULL) : NULL;
     json_t *drives = json_object_get (inv, "drives");
     json_t *list = json_array ();
+    int njobs = step_njobs (r, r->cur), job = 0, left = r->job_ntargets[0];
     for (size_t i = 0; i < ready->n_targets; i++) {
+        while (left == 0 && job + 1 < njobs)
+            left = r->job_ntargets[++job];
+        left--;
+        const job_t *jd = &r->plan->steps[r->first[r->cur] + job];
         json_t *match = json_null ();
         size_t k;
         json_t *d;
         json_array_foreach (drives, k, d) {
             const char *path = json_string_value (json_object_get (d, "path"));
             if (path && strcmp (path, ready->targets[i]) == 0) {
-                match = json_pack ("{s:O?, s:O?, s:O?, s:O?, s:O?}",
+                match = json_pack ("{s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}",
+                    "name", json_object_get (d, "name"),
                     "model", json_object_get (d, "model"),
                     "firmware", json_object_get (d, "firmware"),
                     "transport", json_object_get (d, "transport"),
                     "serial", json_object_get (d, "serial"),
                     "controller", json_object_get (d, "controller"));
+                json_object_set_new (match, "lint", tuning_lint (inv, d, jd));
                 break;
             }
         }

@@ -85,6 +85,16 @@ PLAN
          and (.message | test("selector .@nvme. matched no data drive"))' <<<"$out" >/dev/null \
     || fail "@nvme refusal: $(jq -c '.report.steps[0].agents[0] | {status, message}' <<<"$out")"
   ok "filename=@loop resolved to $LOOPDEV (drive transport loop in the report); @nvme refused with the reason"
+  # The tuning lint: a depth beyond the loop device's nr_requests is named.
+  nr=$(cat "/sys/block/$(basename "$LOOPDEV")/queue/nr_requests")
+  sed -i "s/filename=@nvme/filename=@loop\niodepth=$((nr * 2))/" "$T/sel.fio"
+  "$BIN/iofleet" plan add sel "$T/sel.fio" >/dev/null
+  run=$("$BIN/iofleet" run sel --agents agent-2 --wait --json 2>/dev/null | jq -r .run) || fail "lint run"
+  "$BIN/iofleet" report "$run" --format json | jq -e --arg nr "$nr" '.steps[0].lint
+      | any(test("agent-2: loop[0-9]+: nr_requests " + $nr + " is below"))' >/dev/null \
+    || fail "lint: $("$BIN/iofleet" report "$run" --format json | jq -c '.steps[0].lint')"
+  "$BIN/iofleet" report "$run" | grep -q "lint: agent-2: loop" || fail "text report lacks the lint line"
+  ok "tuning lint in the report: iodepth $((nr * 2)) over nr_requests $nr"
 else
   echo "note: not root: drive selectors on a loop device skipped"
 fi
