@@ -48,9 +48,12 @@ usage (FILE *f)
 "                                         hba.F, drive.F of the inventory\n"
 "                                         (hba.firmware=16.*, drive.transport=nvme)\n"
 "  runs [--json]                          runs and their status\n"
-"  report RUN [--format FMT]              a run's full report; FMT: text, json,\n"
+"  report RUN [--format FMT] [--by KEY]   a run's full report; FMT: text, json,\n"
 "                                         fio-json or fio-json+ (fio's format,\n"
-"                                         one job per step and agent)\n"
+"                                         one job per step and agent); KEY groups\n"
+"                                         it: transport, drive.model, drive.firmware,\n"
+"                                         hba.model, hba.firmware, host, agent,\n"
+"                                         label.KEY; outliers are flagged per group\n"
 "  demo [--agents N] [--keep] [--dir DIR] a local controller and N agents on\n"
 "                                         temporary files, the demo plan, a report\n"
 "\n"
@@ -270,11 +273,14 @@ cmd_plan (int argc, char **argv)
 
 /* format: "text", "json", "fio-json" or "fio-json+". */
 static int
-report_to (FILE *f, long long run, const char *format)
+report_to (FILE *f, long long run, const char *format, const char *by)
 {
     bool text = strcmp (format, "text") == 0;
-    json_t *r = call (json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) run,
-                                 "format", text ? "json" : format), REPORT_TIMEOUT_MS);
+    json_t *req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) run,
+                             "format", text ? "json" : format);
+    if (by)
+        json_object_set_new (req, "by", json_string (by));
+    json_t *r = call (req, REPORT_TIMEOUT_MS);
     if (!r)
         return -1;
     if (text)
@@ -391,8 +397,12 @@ static int
 cmd_report (int argc, char **argv)
 {
     long long run = 0;
-    const char *format = "text";
+    const char *format = "text", *by = NULL;
     for (int i = 1; i < argc; i++) {
+        if (strcmp (argv[i], "--by") == 0 && i + 1 < argc) {
+            by = argv[++i];
+            continue;
+        }
         if (strcmp (argv[i], "--format") == 0 && i + 1 < argc) {
             format = argv[++i];
             if (strcmp (format, "json") && strcmp (format, "text") && strcmp (format, "fio-json")
@@ -420,7 +430,7 @@ cmd_report (int argc, char **argv)
         fprintf (stderr, "iofleet report: which run? e.g. iofleet report 3 (see iofleet runs)\n");
         return 2;
     }
-    return report_to (stdout, run, format) ? 1 : 0;
+    return report_to (stdout, run, format, by) ? 1 : 0;
 }
 
 int

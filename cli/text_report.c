@@ -110,6 +110,34 @@ text_report (FILE *f, json_t *rep)
                 row (f, str (a, "agent"), tp, "write", json_object_get (t, "write"));
             }
         }
+        size_t gi;
+        json_t *g;
+        json_t *groups = json_object_get (s, "groups");
+        if (json_array_size (groups) > 1 || (json_array_size (groups) == 1
+            && strcmp (str (json_array_get (groups, 0), "by"), "all") != 0))
+            json_array_foreach (groups, gi, g) {
+                char label[48];
+                snprintf (label, sizeof label, "%s=%s", str (g, "by"), str (g, "value"));
+                row (f, label, "merged histograms", "read", json_object_get (g, "read"));
+                row (f, label, "merged histograms", "write", json_object_get (g, "write"));
+            }
+        json_array_foreach (json_object_get (s, "outliers"), gi, g) {
+            const char *metric = str (g, "metric");
+            char v[16], m[16];
+            bool lat = strcmp (metric, "p99") == 0;
+            if (lat) {
+                fmt_lat (num (g, "value"), v, sizeof v);
+                fmt_lat (num (g, "group_median"), m, sizeof m);
+            } else {
+                snprintf (v, sizeof v, "%.0f", num (g, "value"));
+                snprintf (m, sizeof m, "%.0f", num (g, "group_median"));
+            }
+            fprintf (f, "  OUTLIER %s %s%s%s: %s %s against the group's median %s (%+.1f%%)\n",
+                     str (g, "agent"), json_is_string (json_object_get (g, "target")) ? "" : "(host)",
+                     json_is_string (json_object_get (g, "target")) ? " " : "",
+                     json_is_string (json_object_get (g, "target")) ? str (g, "target") : "",
+                     metric, v, m, num (g, "deviation_pct"));
+        }
         json_t *fleet = json_object_get (s, "fleet");
         char who[32];
         snprintf (who, sizeof who, "FLEET (%d)", (int) num (json_object_get (fleet, "read"), "agents"));

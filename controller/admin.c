@@ -175,7 +175,8 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
             return runner_status (ctl, run, err, errlen);
         const char *format = json_string_value (json_object_get (req, "format"));
         if (!format || strcmp (format, "json") == 0)
-            return report_json (ctl->store, run, err, errlen);
+            return report_json (ctl->store, run,
+                                json_string_value (json_object_get (req, "by")), err, errlen);
         if (strcmp (format, "fio-json") == 0 || strcmp (format, "fio-json+") == 0)
             return report_fio_json (ctl->store, run, format[8] == '+', err, errlen);
         snprintf (err, errlen, "report format '%.32s': use json, fio-json or fio-json+", format);

@@ -89,7 +89,14 @@ void admin_on_request (ctl_t *ctl);
 
 /* report.c */
 /* The report of a run as JSON, or NULL with err filled (unknown run). */
-json_t *report_json (store_t *store, int64_t run, char *err, size_t errlen);
+json_t *report_json (store_t *store, int64_t run, const char *by, char *err, size_t errlen);
+
+/* groups.c */
+/* Adds "groups" (merged per value of `by`, or one group "all" when NULL)
+   and "outliers" to a step of a report.  Returns 0, or -1 with err for a
+   `by` that is not one. */
+int groups_add (store_t *store, int64_t run, int step, json_t *step_json, const char *by,
+                char *err, size_t errlen);
 /* The run in fio's JSON (json+ with bins when plus): one job entry per
    step and agent, "hostname" = the agent's name.  NULL with err filled. */
 json_t *report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errlen);

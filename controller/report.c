@@ -474,7 +474,7 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
 }
 
 json_t *
-report_json (store_t *store, int64_t run, char *err, size_t errlen)
+report_json (store_t *store, int64_t run, const char *by, char *err, size_t errlen)
 {
     sqlite3_stmt *st = store_stmt (store,
         "SELECT p.name, p.version, r.status, r.message, r.created_at, r.started_at, r.finished_at "
@@ -567,6 +567,12 @@ report_json (store_t *store, int64_t run, char *err, size_t errlen)
         }
         sqlite3_reset (fs);
         json_object_set_new (s, "fleet", fleet);
+        if (groups_add (store, run, idx, s, by, err, errlen)) {
+            json_decref (rows);
+            json_decref (steps);
+            json_decref (rep);
+            return NULL;
+        }
         json_array_append (steps, s);
     }
     json_decref (rows);

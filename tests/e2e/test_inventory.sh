@@ -18,7 +18,8 @@ jq -e '.inventory | (.drives | map(select(.transport == "sas")) | length) == 2
        and (.controllers | map(select(.driver == "mpt3sas")) | length) == 1' "$T/inv.json" >/dev/null \
   || fail "inventory: $(jq -c '.inventory | {d: [.drives[] | [.name, .transport]], c: [.controllers[] | [.pci_address, .driver, .firmware]]}' "$T/inv.json")"
 fw1=$(jq -r '.inventory.controllers[] | select(.driver == "mpt3sas") | .firmware' "$T/inv.json")
-"$BIN/iofleet" inventory agent-1 | grep -q "mpt3sas" || fail "text inventory lacks the HBA"
+"$BIN/iofleet" inventory agent-1 >"$T/inv.txt" || fail "iofleet inventory (text)"
+grep -q "mpt3sas" "$T/inv.txt" || fail "text inventory lacks the HBA"
 "$BIN/iofleet" agents --json | jq -e '.[0].inventory_hash | length == 16' >/dev/null || fail "agents --json lacks inventory_hash"
 ok "inventory of the fixture: 2 SAS drives behind mpt3sas firmware $fw1"
 
@@ -93,7 +94,8 @@ PLAN
   "$BIN/iofleet" report "$run" --format json | jq -e --arg nr "$nr" '.steps[0].lint
       | any(test("agent-2: loop[0-9]+: nr_requests " + $nr + " is below"))' >/dev/null \
     || fail "lint: $("$BIN/iofleet" report "$run" --format json | jq -c '.steps[0].lint')"
-  "$BIN/iofleet" report "$run" | grep -q "lint: agent-2: loop" || fail "text report lacks the lint line"
+  "$BIN/iofleet" report "$run" >"$T/lint.txt" || fail "text report"
+  grep -q "lint: agent-2: loop" "$T/lint.txt" || fail "text report lacks the lint line"
   ok "tuning lint in the report: iodepth $((nr * 2)) over nr_requests $nr"
 else
   echo "note: not root: drive selectors on a loop device skipped"

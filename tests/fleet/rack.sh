@@ -403,6 +403,30 @@ if [ "$N" -ge 2 ]; then
   ok "rack-agent-1 refused its neighbour's ${LOOPS[2]} through a workdir symlink: $msg"
 fi
 
+# Outliers: the throttled agent's drive stands out of the fleet in every
+# step; with no throttle nobody's IOPS does.
+if [ "$SKEW_STEPS" -eq 0 ] 2>/dev/null && [ "$N" -ge 3 ]; then
+  if [ "$THROTTLE" -gt 0 ]; then
+    jq -e --arg a "rack-agent-$THROTTLE" 'all(.steps[]; [.outliers[] | select(.metric == "iops")] as $o
+           | ($o | length) == 1 and $o[0].agent == $a and $o[0].deviation_pct < -50)' "$R" >/dev/null \
+      || fail "outliers with agent $THROTTLE throttled: $(jq -c '[.steps[] | [.outliers[] | select(.metric == "iops") | [.agent, .deviation_pct]]]' "$R")"
+    cli report "$run" >"$T/report.txt"
+    grep -q "OUTLIER rack-agent-$THROTTLE " "$T/report.txt" || fail "text report lacks the OUTLIER line"
+    ok "outliers: rack-agent-$THROTTLE flagged in every step ($(jq -c '[.steps[] | .outliers[] | select(.metric == "iops") | .deviation_pct | round]' "$R") % off the median), nobody else"
+  else
+    jq -e 'all(.steps[]; [.outliers[] | select(.metric == "iops")] | length == 0)' "$R" >/dev/null \
+      || fail "IOPS outliers in a healthy rack: $(jq -c '[.steps[].outliers[]]' "$R")"
+    ok "outliers: none by IOPS in a healthy rack"
+  fi
+  # Grouped by label: one group holding every agent, merged counts exact.
+  cli report "$run" --by label.rack --format json >"$T/by.json" || fail "report --by label.rack"
+  jq -e --argjson n "$N" 'all(.steps[]; (.groups | length) == 1 and .groups[0].value == "r1"
+         and .groups[0].targets == $n and .groups[0].read.ops == .fleet.read.ops
+         and .groups[0].read.histogram_count == .groups[0].read.ops)' "$T/by.json" >/dev/null \
+    || fail "groups by label.rack: $(jq -c '[.steps[].groups[] | [.value, .targets, .read.ops]]' "$T/by.json")"
+  ok "report --by label.rack: one group of $N targets per step, merged counts exact"
+fi
+
 if [ "$SKEW_STEPS" -gt 0 ] 2>/dev/null; then
   jq -r --argjson n "$N" '
     def stats(a): (a | sort) as $s | [$s[0], $s[($s | length) / 2 | floor], $s[-1]];

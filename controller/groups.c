@@ -1,0 +1,267 @@
+/*  groups.c: a step's results by group (transport, drive model or
+    firmware, HBA model or firmware, host, agent, a label) from merged
+    histograms, and the members that stand out within each group. */
+#include "controller.h"
+#include "histogram.h"
+#include "outliers.h"
+
+#include <math.h>
+#include <string.h>
+
+#define GROUPS_MAX 256
+
+typedef struct {
+    char value[256];
+    histogram_t hist[2];
+    uint64_t ops[2], bytes[2];
+    double iops[2], bw[2];
+    int targets;
+} group_t;
+
+/* The run's inventory of an agent for a step, or NULL. */
+static json_t *
+step_inventory (store_t *store, int64_t run, int step, const char *agent)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT i.json FROM run_inventory ri JOIN inventories i ON i.id = ri.inventory_id "
+        "JOIN agents a ON a.id = ri.agent_id WHERE ri.run_id = ? AND ri.step_idx = ? AND a.name = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    sqlite3_bind_text (st, 3, agent, -1, SQLITE_TRANSIENT);
+    json_t *inv = NULL;
+    if (sqlite3_step (st) == SQLITE_ROW)
+        inv = json_loads ((const char *) sqlite3_column_text (st, 0), 0, NULL);
+    sqlite3_reset (st);
+    return inv;
+}
+
+static json_t *
+agent_labels (store_t *store, const char *agent)
+{
+    sqlite3_stmt *st = store_stmt (store, "SELECT labels FROM agents WHERE name = ?");
+    sqlite3_bind_text (st, 1, agent, -1, SQLITE_TRANSIENT);
+    json_t *l = NULL;
+    if (sqlite3_step (st) == SQLITE_ROW)
+        l = json_loads ((const char *) sqlite3_column_text (st, 0), 0, NULL);
+    sqlite3_reset (st);
+    return l;
+}
+
+/* The group value of one target of one agent for `by`.  Returns 0, or -1
+   for a `by` that is not one (err filled). */
+static int
+group_value (store_t *store, int64_t run, int step, const char *by, json_t *agent, json_t *target,
+             char *out, size_t cap, char *err, size_t errlen)
+{
+    const char *name = json_string_value (json_object_get (agent, "agent"));
+    json_t *drive = json_object_get (target, "drive");
+    const char *v = NULL;
+    json_t *tmp = NULL;
+    if (strcmp (by, "agent") == 0)
+        v = name;
+    else if (strcmp (by, "host") == 0)
+        v = json_string_value (json_object_get (agent, "hostname"));
+    else if (strcmp (by, "transport") == 0)
+        v = json_string_value (json_object_get (drive, "transport"));
+    else if (strcmp (by, "drive.model") == 0)
+        v = json_string_value (json_object_get (drive, "model"));
+    else if (strcmp (by, "drive.firmware") == 0)
+        v = json_string_value (json_object_get (drive, "firmware"));
+    else if (strncmp (by, "label.", 6) == 0 && by[6]) {
+        tmp = agent_labels (store, name);
+        v = json_string_value (json_object_get (tmp, by + 6));
+    } else if (strcmp (by, "hba.model") == 0 || strcmp (by, "hba.firmware") == 0) {
+        const char *pci = json_string_value (json_object_get (drive, "controller"));
+        tmp = step_inventory (store, run, step, name);
+        size_t i;
+        json_t *c;
+        json_array_foreach (json_object_get (tmp, "controllers"), i, c) {
+            const char *addr = json_string_value (json_object_get (c, "pci_address"));
+            if (pci && addr && strcmp (pci, addr) == 0)
+                v = json_string_value (json_object_get (c, by[4] == 'm' ? "device" : "firmware"));
+        }
+    } else {
+        snprintf (err, errlen, "--by '%s': use transport, drive.model, drive.firmware, hba.model, "
+                  "hba.firmware, host, agent or label.KEY", by);
+        return -1;
+    }
+    snprintf (out, cap, "%s", v ? v : "unknown");
+    json_decref (tmp);
+    return 0;
+}
+
+static group_t *
+group_of (group_t *g, int *n, const char *value)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp (g[i].value, value) == 0)
+            return &g[i];
+    if (*n == GROUPS_MAX)
+        return NULL;
+    group_t *x = &g[(*n)++];
+    memset (x, 0, sizeof *x);
+    snprintf (x->value, sizeof x->value, "%s", value);
+    histogram_reset (&x->hist[0]);
+    histogram_reset (&x->hist[1]);
+    return x;
+}
+
+static json_t *
+group_dir_json (const group_t *g, int d)
+{
+    const histogram_t *h = &g->hist[d];
+    static const double p[] = { 50, 90, 95, 99, 99.9, 99.99 };
+    static const char *k[] = { "p50", "p90", "p95", "p99", "p99.9", "p99.99" };
+    json_t *pct = json_object ();
+    for (int i = 0; i < 6; i++)
+        json_object_set_new (pct, k[i], json_integer ((json_int_t) histogram_percentile (h, p[i])));
+    return json_pack ("{s:I, s:I, s:f, s:f, s:{s:I, s:I, s:f}, s:o, s:I}",
+        "ops", (json_int_t) g->ops[d], "bytes", (json_int_t) g->bytes[d],
+        "iops", g->iops[d], "bw", g->bw[d],
+        "lat_ns", "min", (json_int_t) (h->count ? h->min : 0), "max", (json_int_t) h->max,
+        "mean", histogram_mean (h), "percentiles", pct, "histogram_count", (json_int_t) h->count);
+}
+
+/* Outliers among members[0..n) of one group for one metric. */
+static void
+flag (json_t *outliers, const char *group, const char *metric, json_t **who, const double *v,
+      int n)
+{
+    if (n < 3)
+        return;
+    double score[GROUPS_MAX], median;
+    bool flagged[GROUPS_MAX];
+    if (n > GROUPS_MAX)
+        n = GROUPS_MAX;
+    outliers_find (v, n, &median, score, flagged);
+    for (int i = 0; i < n; i++)
+        if (flagged[i]) {
+            json_t *o = json_deep_copy (who[i]);
+            json_object_set_new (o, "group", json_string (group));
+            json_object_set_new (o, "metric", json_string (metric));
+            json_object_set_new (o, "value", json_real (v[i]));
+            json_object_set_new (o, "group_median", json_real (median));
+            json_object_set_new (o, "deviation_pct",
+                                 json_real (median ? 100.0 * (v[i] - median) / median : 0));
+            json_object_set_new (o, "score", isinf (score[i]) ? json_string (score[i] > 0 ? "inf" : "-inf")
+                                                              : json_real (score[i]));
+            json_array_append_new (outliers, o);
+        }
+}
+
+int
+groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, char *err,
+            size_t errlen)
+{
+    static group_t groups[GROUPS_MAX];
+    static histogram_t tmp;
+    int ngroups = 0;
+    const char *key = by ? by : "all";
+    /* Members (targets) and their group, from the step's agents. */
+    json_t *agents = json_object_get (s, "agents");
+    json_t *members = json_array ();
+    size_t ai, ti;
+    json_t *aj, *tj;
+    json_array_foreach (agents, ai, aj) json_array_foreach (json_object_get (aj, "targets"), ti, tj) {
+        char value[256] = "all";
+        if (by && group_value (store, run, step, by, aj, tj, value, sizeof value, err, errlen)) {
+            json_decref (members);
+            return -1;
+        }
+        json_array_append_new (members, json_pack ("{s:O, s:O, s:s, s:O?, s:O?}",
+            "agent", json_object_get (aj, "agent"), "target", json_object_get (tj, "target"),
+            "group", value, "read", json_object_get (tj, "read"),
+            "write", json_object_get (tj, "write")));
+    }
+    /* Merge each member's stored histograms into its group. */
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT a.name, r.target, r.direction, r.ops, r.bytes, r.iops, r.bw, r.hist "
+        "FROM results r JOIN agents a ON a.id = r.agent_id WHERE r.run_id = ? AND r.step_idx = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        const char *agent = (const char *) sqlite3_column_text (st, 0);
+        const char *target = (const char *) sqlite3_column_text (st, 1);
+        int d = strcmp ((const char *) sqlite3_column_text (st, 2), "write") == 0;
+        size_t mi;
+        json_t *m, *found = NULL;
+        json_array_foreach (members, mi, m)
+            if (strcmp (json_string_value (json_object_get (m, "agent")), agent) == 0
+                && strcmp (json_string_value (json_object_get (m, "target")), target) == 0)
+                found = m;
+        group_t *g = group_of (groups, &ngroups,
+                               found ? json_string_value (json_object_get (found, "group")) : "unknown");
+        if (!g)
+            continue;
+        g->ops[d] += (uint64_t) sqlite3_column_int64 (st, 3);
+        g->bytes[d] += (uint64_t) sqlite3_column_int64 (st, 4);
+        g->iops[d] += sqlite3_column_double (st, 5);
+        g->bw[d] += sqlite3_column_double (st, 6);
+        g->targets += d == 0;
+        const void *blob = sqlite3_column_blob (st, 7);
+        int len = sqlite3_column_bytes (st, 7);
+        if (blob && len > 0 && histogram_decode (&tmp, blob, (size_t) len) == 0)
+            histogram_merge (&g->hist[d], &tmp);
+    }
+    sqlite3_reset (st);
+    json_t *gl = json_array ();
+    for (int i = 0; i < ngroups; i++)
+        json_array_append_new (gl, json_pack ("{s:s, s:s, s:i, s:o, s:o}", "by", key,
+            "value", groups[i].value, "targets", groups[i].targets,
+            "read", group_dir_json (&groups[i], 0), "write", group_dir_json (&groups[i], 1)));
+    json_object_set_new (s, "groups", gl);
+
+    /* Outliers within each group: each target's IOPS and p99 (of its
+       busier direction), and each agent's IOPS over its targets. */
+    json_t *outliers = json_array ();
+    for (int g = 0; g < ngroups; g++) {
+        json_t *who[GROUPS_MAX];
+        double iops[GROUPS_MAX], p99[GROUPS_MAX];
+        int n = 0;
+        size_t mi;
+        json_t *m;
+        json_array_foreach (members, mi, m) {
+            if (strcmp (json_string_value (json_object_get (m, "group")), groups[g].value) || n == GROUPS_MAX)
+                continue;
+            json_t *r = json_object_get (m, "read"), *w = json_object_get (m, "write");
+            double ri = json_number_value (json_object_get (r, "iops"));
+            double wi = json_number_value (json_object_get (w, "iops"));
+            json_t *busier = ri >= wi ? r : w;
+            who[n] = json_pack ("{s:O, s:O}", "agent", json_object_get (m, "agent"),
+                                "target", json_object_get (m, "target"));
+            iops[n] = ri + wi;
+            p99[n] = json_number_value (json_object_get (json_object_get (busier, "percentiles"), "p99"));
+            n++;
+        }
+        flag (outliers, groups[g].value, "iops", who, iops, n);
+        flag (outliers, groups[g].value, "p99", who, p99, n);
+        for (int i = 0; i < n; i++)
+            json_decref (who[i]);
+        /* Agents of the group: their IOPS summed over their targets. */
+        json_t *awho[GROUPS_MAX];
+        double aiops[GROUPS_MAX];
+        int na = 0;
+        json_array_foreach (members, mi, m) {
+            if (strcmp (json_string_value (json_object_get (m, "group")), groups[g].value))
+                continue;
+            const char *agent = json_string_value (json_object_get (m, "agent"));
+            int k = 0;
+            while (k < na && strcmp (json_string_value (json_object_get (awho[k], "agent")), agent))
+                k++;
+            if (k == na) {
+                if (na == GROUPS_MAX)
+                    continue;
+                awho[na] = json_pack ("{s:s, s:n}", "agent", agent, "target");
+                aiops[na++] = 0;
+            }
+            aiops[k] += json_number_value (json_object_get (json_object_get (m, "read"), "iops"))
+                      + json_number_value (json_object_get (json_object_get (m, "write"), "iops"));
+        }
+        flag (outliers, groups[g].value, "host_iops", awho, aiops, na);
+        for (int i = 0; i < na; i++)
+            json_decref (awho[i]);
+    }
+    json_object_set_new (s, "outliers", outliers);
+    json_decref (members);
+    return 0;
+}
