@@ -39,7 +39,8 @@ usage (FILE *f)
 "           [--min-agents N | --require-all]\n"
 "                                         run a plan; prints the run id; with\n"
 "                                         --wait shows progress and a summary,\n"
-"                                         exit 0 only if the run is complete;\n"
+"                                         exit 0 only if the run is complete\n"
+"                                         and meets its plan's iofleet_sla;\n"
 "                                         a step with fewer than N agents READY\n"
 "                                         (or any missing, --require-all) fails\n"
 "                                         the run; otherwise agents that refuse\n"
@@ -287,8 +288,11 @@ report_to (FILE *f, long long run, const char *format, const char *by)
         text_report (f, r);
     else
         print_json (r);
+    /* Cron and CI gate on this: a failed SLA is a failed command. */
+    const char *verdict = json_string_value (json_object_get (r, "verdict"));
+    int rc = verdict && strcmp (verdict, "fail") == 0 ? 1 : 0;
     json_decref (r);
-    return 0;
+    return rc;
 }
 
 static int
@@ -362,8 +366,12 @@ cmd_run (int argc, char **argv)
         json_decref (o);
     } else
         text_summary (stdout, rep);
+    const char *verdict = json_string_value (json_object_get (rep, "verdict"));
+    bool sla_failed = verdict && strcmp (verdict, "fail") == 0;
+    if (sla_failed)
+        fprintf (stderr, "run %lld: SLA failed (see iofleet report %lld)\n", run, run);
     json_decref (rep);
-    return strcmp (status, "complete") == 0 ? 0 : 1;
+    return strcmp (status, "complete") == 0 && !sla_failed ? 0 : 1;
 }
 
 static int
@@ -430,7 +438,7 @@ cmd_report (int argc, char **argv)
         fprintf (stderr, "iofleet report: which run? e.g. iofleet report 3 (see iofleet runs)\n");
         return 2;
     }
-    return report_to (stdout, run, format, by) ? 1 : 0;
+    return report_to (stdout, run, format, by) ? 1 : 0;  /* -1: no report, 1: SLA failed */
 }
 
 int

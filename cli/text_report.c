@@ -90,6 +90,18 @@ text_report (FILE *f, json_t *rep)
     json_t *s;
     json_array_foreach (steps, i, s) {
         step_header (f, s, (int) json_array_size (steps));
+        json_t *sla = json_object_get (s, "sla");
+        if (sla) {
+            fprintf (f, "  SLA %s: %s\n", str (sla, "conditions"), str (sla, "verdict"));
+            size_t fi;
+            json_t *fj;
+            json_array_foreach (json_object_get (sla, "failures"), fi, fj)
+                fprintf (f, "    FAIL %s%s%s %s %s: %.0f\n",
+                         json_object_get (fj, "agent") ? str (fj, "agent") : "fleet",
+                         json_object_get (fj, "target") ? " " : "",
+                         json_object_get (fj, "target") ? str (fj, "target") : "",
+                         str (fj, "condition"), str (fj, "direction"), num (fj, "value"));
+        }
         size_t li;
         json_t *lj;
         json_array_foreach (json_object_get (s, "lint"), li, lj)
@@ -144,6 +156,8 @@ text_report (FILE *f, json_t *rep)
         row (f, who, "merged histograms", "read", json_object_get (fleet, "read"));
         row (f, who, "merged histograms", "write", json_object_get (fleet, "write"));
     }
+    if (strcmp (str (rep, "verdict"), "none") != 0)
+        fprintf (f, "\nSLA verdict: %s\n", str (rep, "verdict"));
     fprintf (f, "\nIOPS and MiB/s: sums over agents of ops (bytes) / measured window.\n"
                 "Latency: completion latency; percentiles from merged histograms "
                 "(bucket midpoints, <= 0.4%% error).\n");

@@ -58,6 +58,7 @@
     value replaces the list (in a job, a [global] sweep too).
 */
 #include "jobfile.h"
+#include "sla.h"
 #include "util.h"
 
 #include <errno.h>
@@ -204,7 +205,7 @@ typedef enum {
     OPT_RATE_IOPS, OPT_THINKTIME, OPT_RANDREPEAT, OPT_RANDSEED,
     OPT_NORANDOMMAP, OPT_RANDOM_DIST, OPT_PERCENTILES, OPT_CPUS,
     OPT_GROUP_REPORTING, OPT_STONEWALL, OPT_NEW_GROUP, OPT_SS, OPT_SS_DUR,
-    OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME,
+    OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA,
 } opt_id_t;
 
 /* The options iofleet implements, with fio's aliases.  `bare` marks
@@ -243,6 +244,7 @@ static const struct {
     { "thinktime", OPT_THINKTIME, false },
     { "randrepeat", OPT_RANDREPEAT, false },
     { "randseed", OPT_RANDSEED, false },
+    { "iofleet_sla", OPT_SLA, false },
     { "norandommap", OPT_NORANDOMMAP, true },
     { "random_distribution", OPT_RANDOM_DIST, false },
     { "percentile_list", OPT_PERCENTILES, false },
@@ -1508,6 +1510,19 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         o->batch_complete_line = line;
         o->batch_complete_key = s_options[idx].name;
         return 0;
+
+    case OPT_SLA: {
+        /* iofleet's own option: service-level conditions (common/sla.h). */
+        sla_t sla;
+        char why[256];
+        if (strlen (value) >= sizeof job->sla || sla_parse (value, &sla, why, sizeof why)) {
+            s_error (p, line, "iofleet_sla: %s", strlen (value) >= sizeof job->sla
+                     ? "longer than 511 characters" : why);
+            return -1;
+        }
+        memcpy (job->sla, value, strlen (value) + 1);
+        return 0;
+    }
 
     case OPT_NUMJOBS:
         if (s_parse_uint (p, line, key, value, 1, JOB_MAX_NUMJOBS, &v))

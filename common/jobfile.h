@@ -119,6 +119,7 @@ typedef struct {
                                        sweep are best given this as their
                                        default target, so they share a file */
     unsigned sweep;                 /* JOB_SWEEP_* bits: what was swept */
+    char sla[512];                  /* iofleet_sla= as written (validated; "" = none) */
 } job_t;
 
 #define JOB_SWEEP_RW      1u        /* rw=MODE,MODE[,..] */

@@ -7,9 +7,11 @@
 #include "controller.h"
 #include "fio_json.h"
 #include "histogram.h"
+#include "sla.h"
 #include "log.h"
 #include "util.h"
 
+#include <math.h>
 #include <string.h>
 
 static const double s_pcts[] = { 50, 90, 95, 99, 99.9, 99.99 };
@@ -372,7 +374,93 @@ step_percentiles (json_t *job, double *out, int max)
     json_array_foreach (list, i, v)
         if (n < max)
             out[n++] = json_number_value (v);
+    /* The SLA's percentiles too, so every condition has its figure. */
+    sla_t sla;
+    char err[256];
+    const char *text = json_string_value (json_object_get (job, "sla"));
+    if (text && sla_parse (text, &sla, err, sizeof err) == 0)
+        for (int k = 0; k < sla.n && n < max; k++)
+            if (sla.c[k].percentile > 0)
+                out[n++] = sla.c[k].percentile;
     return n;
+}
+
+/* The figure of condition c in a direction object of the report. */
+static double
+sla_value (const sla_cond_t *c, json_t *dir, json_t *both[2])
+{
+    if (strcmp (c->metric, "iops") == 0 || strcmp (c->metric, "bw") == 0)
+        return json_number_value (json_object_get (both[0], c->metric))
+             + json_number_value (json_object_get (both[1], c->metric));
+    if (strcmp (c->metric, "mean") == 0 || strcmp (c->metric, "max") == 0)
+        return json_number_value (json_object_get (json_object_get (dir, "lat_ns"), c->metric));
+    char key[32];
+    snprintf (key, sizeof key, "p%g", c->percentile);
+    json_t *p = json_object_get (json_object_get (dir, "percentiles"), key);
+    return p ? json_number_value (p) : NAN;
+}
+
+/* Checks the conditions on one target's (or the fleet's) figures; adds
+   failures to `fails` (with `who`) and every check to `checks` when given.
+   Returns the number failed. */
+static int
+sla_apply (const sla_t *sla, json_t *read, json_t *write, json_t *who, json_t *fails,
+           json_t *checks)
+{
+    json_t *both[2] = { read, write };
+    int nfail = 0;
+    for (int k = 0; k < sla->n; k++) {
+        const sla_cond_t *c = &sla->c[k];
+        bool total = strcmp (c->metric, "iops") == 0 || strcmp (c->metric, "bw") == 0;
+        for (int d = 0; d < (total ? 1 : 2); d++) {
+            if (!total && json_number_value (json_object_get (both[d], "ops")) == 0)
+                continue;       /* a latency condition applies where there was I/O */
+            double v = sla_value (c, both[d], both);
+            bool pass = !isnan (v) && sla_pass (c, v);
+            json_t *e = json_pack ("{s:s, s:s, s:f, s:b}", "condition", c->text,
+                                   "direction", total ? "total" : d ? "write" : "read",
+                                   "value", isnan (v) ? 0.0 : v, "pass", pass);
+            if (checks)
+                json_array_append (checks, e);
+            if (!pass) {
+                nfail++;
+                if (who)
+                    json_object_update (e, who);
+                json_array_append (fails, e);
+            }
+            json_decref (e);
+        }
+    }
+    return nfail;
+}
+
+/* The step's SLA verdict: on the fleet's merged figures and on every
+   target.  Returns 1 when it failed, 0 when it passed or has none. */
+static int
+add_sla (json_t *s)
+{
+    const char *text = json_string_value (json_object_get (json_object_get (s, "job"), "sla"));
+    sla_t sla;
+    char err[256];
+    if (!text || sla_parse (text, &sla, err, sizeof err) != 0)
+        return 0;
+    json_t *fails = json_array (), *fleet = json_array ();
+    json_t *f = json_object_get (s, "fleet");
+    int nfail = sla_apply (&sla, json_object_get (f, "read"), json_object_get (f, "write"),
+                           NULL, fails, fleet);
+    size_t ai, ti;
+    json_t *aj, *tj;
+    json_array_foreach (json_object_get (s, "agents"), ai, aj)
+        json_array_foreach (json_object_get (aj, "targets"), ti, tj) {
+            json_t *who = json_pack ("{s:O, s:O}", "agent", json_object_get (aj, "agent"),
+                                     "target", json_object_get (tj, "target"));
+            nfail += sla_apply (&sla, json_object_get (tj, "read"), json_object_get (tj, "write"),
+                                who, fails, NULL);
+            json_decref (who);
+        }
+    json_object_set_new (s, "sla", json_pack ("{s:s, s:s, s:o, s:o}", "conditions", text,
+        "verdict", nfail ? "fail" : "pass", "fleet", fleet, "failures", fails));
+    return nfail ? 1 : 0;
 }
 
 static json_t *
@@ -519,6 +607,8 @@ report_json (store_t *store, int64_t run, const char *by, char *err, size_t errl
     sqlite3_reset (st);
     size_t i;
     json_t *s;
+    bool any_sla = false;
+    int sla_failed = 0;
     json_array_foreach (rows, i, s) {
         int idx = (int) json_integer_value (json_object_get (s, "index"));
         double extra[JOB_PCT_MAX];
@@ -567,6 +657,10 @@ report_json (store_t *store, int64_t run, const char *by, char *err, size_t errl
         }
         sqlite3_reset (fs);
         json_object_set_new (s, "fleet", fleet);
+        if (json_object_get (json_object_get (s, "job"), "sla")) {
+            any_sla = true;
+            sla_failed += add_sla (s);
+        }
         if (groups_add (store, run, idx, s, by, err, errlen)) {
             json_decref (rows);
             json_decref (steps);
@@ -577,6 +671,9 @@ report_json (store_t *store, int64_t run, const char *by, char *err, size_t errl
     }
     json_decref (rows);
     json_object_set_new (rep, "steps", steps);
+    /* The run's SLA verdict: fail when any step failed any condition. */
+    json_object_set_new (rep, "verdict", json_string (!any_sla ? "none"
+                                                       : sla_failed ? "fail" : "pass"));
     return rep;
 }
 

@@ -128,6 +128,8 @@ job_to_json (const job_t *j)
             json_array_append_new (p, json_real (j->percentile_list[i]));
         json_object_set_new (o, "percentile_list", p);
     }
+    if (j->sla[0])
+        json_object_set_new (o, "sla", json_string (j->sla));
     if (j->rate_iops[0] || j->rate_iops[1])
         json_object_set_new (o, "rate_iops", json_pack ("[i, i]", (int) j->rate_iops[0],
                                                         (int) j->rate_iops[1]));
