@@ -24,6 +24,14 @@ void text_summary (FILE *f, json_t *report);
 const char *wait_run (const char *endpoint, long long run, volatile int *interrupted,
                       char *err, size_t errlen);
 
+/* iofleet compare: rows {"step", "group", "metric", "a", "b", "delta_pct",
+   "significant"} for the steps both reports have (matched by name). */
+json_t *compare_reports (json_t *a, json_t *b);
+/* Prints the rows (text table or JSON) and returns how many are
+   regressions beyond fail_pct percent that are not shown insignificant
+   (fail_pct < 0: none counted). */
+int compare_print (FILE *f, json_t *rows, double fail_pct, bool json);
+
 /* iofleet demo. */
 int cmd_demo (int argc, char **argv);
 

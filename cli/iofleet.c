@@ -49,6 +49,10 @@ usage (FILE *f)
 "                                         hba.F, drive.F of the inventory\n"
 "                                         (hba.firmware=16.*, drive.transport=nvme)\n"
 "  runs [--json]                          runs and their status\n"
+"  compare A B [--by KEY] [--format text|json] [--fail-on-regression PCT]\n"
+"                                         run B against run A per step (and\n"
+"                                         group): IOPS, bw, p50, p99, p99.9 and\n"
+"                                         the change in %%, with its significance\n"
 "  report RUN [--format FMT] [--by KEY]   a run's full report; FMT: text, json,\n"
 "                                         fio-json or fio-json+ (fio's format,\n"
 "                                         one job per step and agent); KEY groups\n"
@@ -441,6 +445,70 @@ cmd_report (int argc, char **argv)
     return report_to (stdout, run, format, by) ? 1 : 0;  /* -1: no report, 1: SLA failed */
 }
 
+static int
+cmd_compare (int argc, char **argv)
+{
+    long long runs[2] = { 0, 0 };
+    int nruns = 0;
+    const char *by = NULL;
+    bool json = false;
+    double fail_pct = -1;
+    for (int i = 1; i < argc; i++) {
+        uint64_t v;
+        if (strcmp (argv[i], "--by") == 0 && i + 1 < argc)
+            by = argv[++i];
+        else if (strcmp (argv[i], "--format") == 0 && i + 1 < argc) {
+            const char *fmt = argv[++i];
+            if (strcmp (fmt, "json") && strcmp (fmt, "text")) {
+                fprintf (stderr, "iofleet compare: --format '%s': use text or json\n", fmt);
+                return 2;
+            }
+            json = strcmp (fmt, "json") == 0;
+        } else if (strcmp (argv[i], "--fail-on-regression") == 0 && i + 1 < argc) {
+            char *end;
+            fail_pct = strtod (argv[++i], &end);
+            if (*end || !(fail_pct >= 0)) {
+                fprintf (stderr, "iofleet compare: --fail-on-regression '%s': a percentage, "
+                         "e.g. 5\n", argv[i]);
+                return 2;
+            }
+        } else if (nruns < 2 && parse_u64 (argv[i], 1, INT64_MAX, &v) == 0)
+            runs[nruns++] = (long long) v;
+        else {
+            fprintf (stderr, "iofleet compare: unexpected argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    if (nruns != 2) {
+        fprintf (stderr, "iofleet compare: give two runs, A then B, e.g. iofleet compare 41 42\n");
+        return 2;
+    }
+    json_t *rep[2];
+    for (int k = 0; k < 2; k++) {
+        json_t *req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) runs[k],
+                                 "format", "json");
+        if (by)
+            json_object_set_new (req, "by", json_string (by));
+        rep[k] = call (req, REPORT_TIMEOUT_MS);
+        if (!rep[k]) {
+            if (k)
+                json_decref (rep[0]);
+            return 1;
+        }
+    }
+    json_t *rows = compare_reports (rep[0], rep[1]);
+    if (json_array_size (rows) == 0)
+        fprintf (stderr, "iofleet compare: runs %lld and %lld have no step name in common\n",
+                 runs[0], runs[1]);
+    int regressions = compare_print (stdout, rows, fail_pct, json);
+    if (regressions)
+        fprintf (stderr, "iofleet compare: %d regression(s) beyond %.1f%%\n", regressions, fail_pct);
+    json_decref (rows);
+    json_decref (rep[0]);
+    json_decref (rep[1]);
+    return regressions ? 1 : 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -489,6 +557,8 @@ main (int argc, char **argv)
         return cmd_runs (sub_argc, sub_argv);
     if (strcmp (cmd, "report") == 0)
         return cmd_report (sub_argc, sub_argv);
+    if (strcmp (cmd, "compare") == 0)
+        return cmd_compare (sub_argc, sub_argv);
     if (strcmp (cmd, "demo") == 0)
         return cmd_demo (sub_argc, sub_argv);
     fprintf (stderr, "iofleet: unknown command '%s' (see iofleet --help)\n", cmd);

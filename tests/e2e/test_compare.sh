@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# iofleet compare: the same plan twice on the same targets shows no
+# significant change in IOPS; a run capped at a tenth of the rate shows a
+# significant regression, with the right sign, and fails the gate.
+. "$(dirname "$0")/lib.sh"
+fleet_setup
+start_controller
+start_agent agent-1
+start_agent agent-2
+wait_agents 2
+plan () {  # plan NAME EXTRA
+  cat >"$T/$1.fio" <<PLAN
+[probe]
+ioengine=libaio
+direct=1
+rw=randread
+bs=4k
+iodepth=4
+size=16m
+filename=cmp.dat
+runtime=4
+time_based
+$2
+PLAN
+  "$BIN/iofleet" plan add "$1" "$T/$1.fio" >/dev/null
+}
+plan base "rate_iops=2000"
+plan slow "rate_iops=200"
+a=$("$BIN/iofleet" run base --wait --json 2>/dev/null | jq -r .run) || fail "run A"
+b=$("$BIN/iofleet" run base --wait --json 2>/dev/null | jq -r .run) || fail "run B"
+c=$("$BIN/iofleet" run slow --wait --json 2>/dev/null | jq -r .run) || fail "run C"
+
+"$BIN/iofleet" compare "$a" "$b" --format json >"$T/ab.json" || fail "compare A B exited non-zero"
+jq -e 'map(select(.group == "fleet" and .metric == "iops")) | length == 1
+       and all(.[]; .significant == false and (.delta_pct | fabs) < 5)' "$T/ab.json" >/dev/null \
+  || fail "same plan twice: $(jq -c 'map(select(.metric == "iops"))' "$T/ab.json")"
+"$BIN/iofleet" compare "$a" "$b" --fail-on-regression 20 >/dev/null || fail "the gate tripped on two equal runs"
+ok "same plan twice (capped at 2000 IOPS per agent): IOPS delta $(jq '.[] | select(.metric == "iops") | .delta_pct | . * 10 | round / 10' "$T/ab.json")%, not significant"
+
+if "$BIN/iofleet" compare "$a" "$c" --format json --fail-on-regression 20 >"$T/ac.json" 2>"$T/ac.err"; then
+  fail "a 10x slower run passed --fail-on-regression 20"
+fi
+jq -e 'map(select(.group == "fleet" and .metric == "iops"))[0] | .significant == true and .delta_pct < -80' \
+  "$T/ac.json" >/dev/null || fail "throttled run: $(jq -c 'map(select(.metric == "iops"))' "$T/ac.json")"
+grep -q "regression(s) beyond 20.0%" "$T/ac.err" || fail "gate message: $(cat "$T/ac.err")"
+"$BIN/iofleet" compare "$a" "$c" >"$T/ac.txt"  || true
+grep -Eq "probe +fleet +iops .* yes" "$T/ac.txt" || fail "text compare: $(cat "$T/ac.txt")"
+ok "a run capped at a tenth: IOPS $(jq '.[] | select(.metric == "iops") | .delta_pct | round' "$T/ac.json")%, significant, gate fails"
