@@ -27,9 +27,12 @@ const char *wait_run (const char *endpoint, long long run, volatile int *interru
 /* iofleet compare: rows {"step", "group", "metric", "a", "b", "delta_pct",
    "significant"} for the steps both reports have (matched by name). */
 json_t *compare_reports (json_t *a, json_t *b);
+/* The same rows for two groups of one run (report made with --by key):
+   value va as A, vb as B, per step. */
+json_t *compare_groups (json_t *rep, const char *key, const char *va, const char *vb);
 /* Prints the rows (text table or JSON) and returns how many are
-   regressions beyond fail_pct percent that are not shown insignificant
-   (fail_pct < 0: none counted). */
+   significant regressions beyond fail_pct percent (fail_pct < 0: none
+   counted). */
 int compare_print (FILE *f, json_t *rows, double fail_pct, bool json);
 
 /* iofleet demo. */

@@ -165,7 +165,9 @@ compare_print (FILE *f, json_t *rows, double fail_pct, bool json)
         bool lower_better = metric[0] == 'p';
         json_t *sig = json_object_get (r, "significant");
         bool worse = lower_better ? d > fail_pct : d < -fail_pct;
-        if (fail_pct >= 0 && worse && !json_is_false (sig))
+        /* Only a change shown to stand out of the noise fails the gate:
+           without a noise estimate (null) the delta is reported, not judged. */
+        if (fail_pct >= 0 && worse && json_is_true (sig))
             regressions++;
     }
     if (json) {
@@ -198,4 +200,22 @@ compare_print (FILE *f, json_t *rows, double fail_pct, bool json)
                                        : json_is_true (sig) ? "yes" : "no");
     }
     return regressions;
+}
+
+json_t *
+compare_groups (json_t *rep, const char *key, const char *va, const char *vb)
+{
+    json_t *rows = json_array ();
+    size_t i;
+    json_t *s;
+    json_array_foreach (json_object_get (rep, "steps"), i, s) {
+        const char *name = json_string_value (json_object_get (s, "name"));
+        json_t *ga = find_group (s, va), *gb = find_group (s, vb);
+        if (!name || !ga || !gb)
+            continue;
+        char label[300];
+        snprintf (label, sizeof label, "%s=%s vs %s", key, va, vb);
+        rows_for (rows, name, label, ga, gb, NULL, NULL);
+    }
+    return rows;
 }

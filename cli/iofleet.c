@@ -53,6 +53,8 @@ usage (FILE *f)
 "                                         run B against run A per step (and\n"
 "                                         group): IOPS, bw, p50, p99, p99.9 and\n"
 "                                         the change in %%, with its significance\n"
+"  compare RUN --a KEY=V1 --b KEY=V2      two groups of one run, e.g. --a\n"
+"                                         label.bay=onboard --b label.bay=expander\n"
 "  report RUN [--format FMT] [--by KEY]   a run's full report; FMT: text, json,\n"
 "                                         fio-json or fio-json+ (fio's format,\n"
 "                                         one job per step and agent); KEY groups\n"
@@ -450,13 +452,17 @@ cmd_compare (int argc, char **argv)
 {
     long long runs[2] = { 0, 0 };
     int nruns = 0;
-    const char *by = NULL;
+    const char *by = NULL, *ga = NULL, *gb = NULL;
     bool json = false;
     double fail_pct = -1;
     for (int i = 1; i < argc; i++) {
         uint64_t v;
         if (strcmp (argv[i], "--by") == 0 && i + 1 < argc)
             by = argv[++i];
+        else if (strcmp (argv[i], "--a") == 0 && i + 1 < argc)
+            ga = argv[++i];
+        else if (strcmp (argv[i], "--b") == 0 && i + 1 < argc)
+            gb = argv[++i];
         else if (strcmp (argv[i], "--format") == 0 && i + 1 < argc) {
             const char *fmt = argv[++i];
             if (strcmp (fmt, "json") && strcmp (fmt, "text")) {
@@ -478,6 +484,30 @@ cmd_compare (int argc, char **argv)
             fprintf (stderr, "iofleet compare: unexpected argument '%s'\n", argv[i]);
             return 2;
         }
+    }
+    if (ga || gb) {
+        /* Two groups of one run: --a KEY=VALUE --b KEY=VALUE. */
+        const char *ea = ga ? strchr (ga, '=') : NULL, *eb = gb ? strchr (gb, '=') : NULL;
+        if (nruns != 1 || !ea || !eb || ea - ga != eb - gb || strncmp (ga, gb, (size_t) (ea - ga))) {
+            fprintf (stderr, "iofleet compare: groups of one run: iofleet compare RUN --a KEY=VALUE "
+                     "--b KEY=VALUE (same KEY), e.g. --a label.bay=onboard --b label.bay=expander\n");
+            return 2;
+        }
+        char key[256];
+        snprintf (key, sizeof key, "%.*s", (int) (ea - ga), ga);
+        json_t *req = json_pack ("{s:s, s:I, s:s, s:s}", "cmd", "report", "run",
+                                 (json_int_t) runs[0], "format", "json", "by", key);
+        json_t *rep = call (req, REPORT_TIMEOUT_MS);
+        if (!rep)
+            return 1;
+        json_t *rows = compare_groups (rep, key, ea + 1, eb + 1);
+        if (json_array_size (rows) == 0)
+            fprintf (stderr, "iofleet compare: run %lld has no step with both %s and %s\n",
+                     runs[0], ga, gb);
+        int regressions = compare_print (stdout, rows, fail_pct, json);
+        json_decref (rows);
+        json_decref (rep);
+        return regressions ? 1 : 0;
     }
     if (nruns != 2) {
         fprintf (stderr, "iofleet compare: give two runs, A then B, e.g. iofleet compare 41 42\n");

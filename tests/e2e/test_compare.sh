@@ -46,3 +46,17 @@ grep -q "regression(s) beyond 20.0%" "$T/ac.err" || fail "gate message: $(cat "$
 "$BIN/iofleet" compare "$a" "$c" >"$T/ac.txt"  || true
 grep -Eq "probe +fleet +iops .* yes" "$T/ac.txt" || fail "text compare: $(cat "$T/ac.txt")"
 ok "a run capped at a tenth: IOPS $(jq '.[] | select(.metric == "iops") | .delta_pct | round' "$T/ac.json")%, significant, gate fails"
+
+# Two groups of one run (the source report's on-board vs expander): agents
+# labelled bay=onboard and bay=expander, B against A within run A.
+start_agent agent-3 --label bay=onboard
+start_agent agent-4 --label bay=expander
+wait_agents 4
+g=$("$BIN/iofleet" run base --agents agent-3,agent-4 --wait --json 2>/dev/null | jq -r .run) || fail "run G"
+"$BIN/iofleet" compare "$g" --a label.bay=onboard --b label.bay=expander --format json >"$T/g.json" \
+  || fail "compare groups exited non-zero"
+jq -e 'map(select(.metric == "iops")) | length == 1 and .[0].group == "label.bay=onboard vs expander"
+       and (.[0].delta_pct | fabs) < 5 and .[0].significant == null' "$T/g.json" >/dev/null \
+  || fail "group compare: $(jq -c . "$T/g.json")"
+if "$BIN/iofleet" compare "$g" --a label.bay=onboard --b rack=x 2>/dev/null; then fail "mismatched keys accepted"; fi
+ok "compare RUN --a label.bay=onboard --b label.bay=expander: rows per metric, same capped rate: $(jq '.[] | select(.metric == "iops") | .delta_pct | . * 10 | round / 10' "$T/g.json")%"
