@@ -561,6 +561,77 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
     return agents;
 }
 
+/* Queue-depth curves of the run's sweeps: for each swept section and each
+   rw/bs of it, IOPS and p99 (fleet, busier direction) against iodepth; the
+   knee, the smallest depth after which doubling the depth gains less than
+   SWEEP_KNEE_PCT of IOPS; and the SLA capacity, the highest IOPS whose p99
+   meets the job's p99 condition, with the depth that gives it. */
+#define SWEEP_KNEE_PCT 10.0
+
+static json_t *
+sweeps_json (json_t *steps)
+{
+    json_t *out = json_array ();
+    size_t i;
+    json_t *s;
+    json_array_foreach (steps, i, s) {
+        json_t *job = json_object_get (s, "job");
+        const char *of = json_string_value (json_object_get (job, "sweep_of"));
+        if (!of)
+            continue;
+        char key[256];
+        snprintf (key, sizeof key, "%s %s bs=%lld", of, json_string_value (json_object_get (job, "rw")),
+                  (long long) json_integer_value (json_object_get (job, "bs")));
+        json_t *curve = NULL;
+        size_t k;
+        json_t *c;
+        json_array_foreach (out, k, c)
+            if (strcmp (json_string_value (json_object_get (c, "curve")), key) == 0)
+                curve = c;
+        if (!curve) {
+            curve = json_pack ("{s:s, s:s, s:O, s:O, s:[]}", "curve", key, "sweep", of,
+                               "rw", json_object_get (job, "rw"), "bs", json_object_get (job, "bs"),
+                               "points");
+            json_array_append_new (out, curve);
+        }
+        json_t *f = json_object_get (s, "fleet");
+        json_t *r = json_object_get (f, "read"), *w = json_object_get (f, "write");
+        json_t *busy = json_number_value (json_object_get (r, "ops"))
+                       >= json_number_value (json_object_get (w, "ops")) ? r : w;
+        json_array_append_new (json_object_get (curve, "points"), json_pack ("{s:O, s:O, s:f, s:O}",
+            "step", json_object_get (s, "name"), "iodepth", json_object_get (job, "iodepth"),
+            "iops", json_number_value (json_object_get (r, "iops"))
+                    + json_number_value (json_object_get (w, "iops")),
+            "p99", json_object_get (json_object_get (busy, "percentiles"), "p99")));
+    }
+    json_array_foreach (out, i, s) {
+        json_t *pts = json_object_get (s, "points");
+        size_t n = json_array_size (pts);
+        json_t *knee = json_null ();
+        /* Points come in the sweep's order; the knee needs increasing depths. */
+        for (size_t k = 0; k + 1 < n; k++) {
+            json_t *a = json_array_get (pts, k), *b = json_array_get (pts, k + 1);
+            double qa = json_number_value (json_object_get (a, "iodepth"));
+            double qb = json_number_value (json_object_get (b, "iodepth"));
+            double ia = json_number_value (json_object_get (a, "iops"));
+            double ib = json_number_value (json_object_get (b, "iops"));
+            if (qb <= qa || ia <= 0)
+                break;
+            /* The gain per doubling between these two depths. */
+            double doublings = log2 (qb / qa);
+            double gain = 100.0 * (pow (ib / ia, 1.0 / doublings) - 1.0);
+            if (gain < SWEEP_KNEE_PCT) {
+                knee = json_incref (json_object_get (a, "iodepth"));
+                break;
+            }
+        }
+        json_object_set_new (s, "knee_iodepth", knee);
+        json_object_set_new (s, "knee_rule", json_sprintf ("the smallest iodepth after which "
+                             "doubling it gains less than %.0f%% IOPS", SWEEP_KNEE_PCT));
+    }
+    return out;
+}
+
 json_t *
 report_json (store_t *store, int64_t run, const char *by, char *err, size_t errlen)
 {
@@ -671,6 +742,7 @@ report_json (store_t *store, int64_t run, const char *by, char *err, size_t errl
     }
     json_decref (rows);
     json_object_set_new (rep, "steps", steps);
+    json_object_set_new (rep, "sweeps", sweeps_json (steps));
     /* The run's SLA verdict: fail when any step failed any condition. */
     json_object_set_new (rep, "verdict", json_string (!any_sla ? "none"
                                                        : sla_failed ? "fail" : "pass"));

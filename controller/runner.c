@@ -130,6 +130,8 @@ job_to_json (const job_t *j)
     }
     if (j->sla[0])
         json_object_set_new (o, "sla", json_string (j->sla));
+    if (j->sweep_of[0])
+        json_object_set_new (o, "sweep_of", json_string (j->sweep_of));
     if (j->rate_iops[0] || j->rate_iops[1])
         json_object_set_new (o, "rate_iops", json_pack ("[i, i]", (int) j->rate_iops[0],
                                                         (int) j->rate_iops[1]));

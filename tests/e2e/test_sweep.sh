@@ -36,3 +36,11 @@ for a in agent-1 agent-2; do
   [ "$files" = "qd-bs" ] || fail "$a: sweep steps did not share one file: $files"
 done
 ok "3x2 sweep: 6 steps stored in order ($got), one file per agent"
+
+# The queue-depth curves: one per block size, points in depth order, and
+# the knee as documented (the depth after which doubling gains < 10%).
+jq -e '.report.sweeps | length == 3 and all(.[]; (.points | map(.iodepth)) == [1, 8]
+       and ((.points[1].iops / .points[0].iops) as $r | ($r | log2 / 3 | exp2) - 1 < 0.10) as $flat
+       | (if $flat then .knee_iodepth == 1 else .knee_iodepth == null end))' <<<"$out" >/dev/null \
+  || fail "sweep curves: $(jq -c '[.report.sweeps[] | {curve, knee_iodepth, p: [.points[] | [.iodepth, (.iops | round)]]}]' <<<"$out")"
+ok "sweep curves: $(jq -c '[.report.sweeps[] | [.bs, [.points[] | .iops | round], .knee_iodepth]]' <<<"$out")"
