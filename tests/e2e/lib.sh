@@ -78,3 +78,16 @@ wait_agents () {
   done
   fail "only $n of $1 agents connected"
 }
+
+# probe_plan NAME RUNTIME [OPTION...]: adds plan NAME, one step "probe" of
+# 4k random reads at QD4 on probe.dat in each agent's workdir, plus OPTIONs.
+probe_plan () {
+  local name=$1 runtime=$2
+  shift 2
+  {
+    printf '[probe]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\niodepth=4\nsize=16m\n'
+    printf 'filename=probe.dat\nruntime=%s\ntime_based\n' "$runtime"
+    for o in "$@"; do printf '%s\n' "$o"; done
+  } >"$T/$name.fio"
+  "$BIN/iofleet" plan add "$name" "$T/$name.fio" >/dev/null || fail "plan add $name"
+}

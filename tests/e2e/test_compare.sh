@@ -8,24 +8,8 @@ start_controller
 start_agent agent-1
 start_agent agent-2
 wait_agents 2
-plan () {  # plan NAME EXTRA
-  cat >"$T/$1.fio" <<PLAN
-[probe]
-ioengine=libaio
-direct=1
-rw=randread
-bs=4k
-iodepth=4
-size=16m
-filename=cmp.dat
-runtime=4
-time_based
-$2
-PLAN
-  "$BIN/iofleet" plan add "$1" "$T/$1.fio" >/dev/null
-}
-plan base "rate_iops=2000"
-plan slow "rate_iops=200"
+probe_plan base 4 rate_iops=2000
+probe_plan slow 4 rate_iops=200
 a=$("$BIN/iofleet" run base --wait --json 2>/dev/null | jq -r .run) || fail "run A"
 b=$("$BIN/iofleet" run base --wait --json 2>/dev/null | jq -r .run) || fail "run B"
 c=$("$BIN/iofleet" run slow --wait --json 2>/dev/null | jq -r .run) || fail "run C"

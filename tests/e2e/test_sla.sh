@@ -8,24 +8,8 @@ start_controller
 start_agent agent-1
 start_agent agent-2
 wait_agents 2
-plan () {  # plan NAME SLA
-  cat >"$T/$1.fio" <<PLAN
-[probe]
-ioengine=libaio
-direct=1
-rw=randread
-bs=4k
-iodepth=4
-size=8m
-filename=sla.dat
-runtime=1
-time_based
-iofleet_sla=$2
-PLAN
-  "$BIN/iofleet" plan add "$1" "$T/$1.fio" >/dev/null
-}
 # Generous: any working disk meets it.
-plan easy 'p99<10s,iops>1'
+probe_plan easy 1 'iofleet_sla=p99<10s,iops>1'
 out=$("$BIN/iofleet" run easy --wait --json 2>/dev/null) || fail "an easy SLA failed: $(jq -c '.report.steps[0].sla' <<<"$out")"
 jq -e '.report.verdict == "pass" and .report.steps[0].sla.verdict == "pass"
        and (.report.steps[0].sla.fleet | length) == 2 and all(.report.steps[0].sla.fleet[]; .pass)' <<<"$out" >/dev/null \
@@ -33,7 +17,7 @@ jq -e '.report.verdict == "pass" and .report.steps[0].sla.verdict == "pass"
 ok "p99<10s,iops>1: pass, exit 0"
 
 # Impossible: p99 under 1 ns.
-plan hard 'p99<1ns'
+probe_plan hard 1 'iofleet_sla=p99<1ns'
 if out=$("$BIN/iofleet" run hard --wait --json 2>"$T/hard.err"); then fail "an impossible SLA exited 0"; fi
 run=$(jq -r .run <<<"$out")
 jq -e '.status == "complete" and .report.verdict == "fail"
