@@ -56,6 +56,12 @@
     written), named SECTION-RW-BS-qdN with only the swept parts, and each
     step gets the end-of-section checks of its own values.  A later single
     value replaces the list (in a job, a [global] sweep too).
+
+    The other extension is the [iofleet] section, for settings of the plan
+    rather than of a job.  It takes sla=CONDITIONS (common/sla.h), the
+    service level of every job that does not set its own iofleet_sla=,
+    wherever the section stands in the file.  fio would read [iofleet] as a
+    job, so a plan that uses it is an iofleet plan, as with iofleet_sla=.
 */
 #include "jobfile.h"
 #include "sla.h"
@@ -1962,6 +1968,36 @@ s_emit (parser_t *p, jobfile_t **jf, int *cap, opts_t *o, opts_t *scratch)
     return 0;
 }
 
+/* One line of the [iofleet] section: sla=CONDITIONS. */
+static int
+s_iofleet_line (parser_t *p, int line, char *s, char *sla, size_t cap)
+{
+    char *eq = strchr (s, '=');
+    if (!eq) {
+        s_error (p, line, "'%.*s' in [iofleet] needs a value (sla=CONDITIONS)", SHOW, s);
+        return -1;
+    }
+    *eq = '\0';
+    char *key = s_trim (s), *value = s_trim (eq + 1);
+    if (strcmp (key, "sla") != 0) {
+        s_error (p, line, "unknown setting '%.*s' in [iofleet] (it takes sla=CONDITIONS; "
+                 "fio options belong in [global] or a job)", SHOW, key);
+        return -1;
+    }
+    sla_t parsed;
+    char why[256];
+    if (strlen (value) >= cap) {
+        s_error (p, line, "[iofleet] sla: longer than %zu characters", cap - 1);
+        return -1;
+    }
+    if (sla_parse (value, &parsed, why, sizeof why)) {
+        s_error (p, line, "[iofleet] sla: %s", why);
+        return -1;
+    }
+    memcpy (sla, value, strlen (value) + 1);
+    return 0;
+}
+
 /* Parses the text (see jobfile.h).  Returns NULL with err set on error. */
 jobfile_t *
 jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
@@ -1997,7 +2033,9 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
     }
     s_opts_default (global);
 
-    enum { NONE, GLOBAL, JOB } section = NONE;
+    enum { NONE, GLOBAL, JOB, IOFLEET } section = NONE;
+    char plan_sla[sizeof jf->steps[0].sla] = "";
+    int iofleet_line = 0;
     int cap = 0;
     int line = 0;
     char *next = copy;
@@ -2050,6 +2088,16 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
                 if (s_emit (&p, &jf, &cap, cur, scratch))
                     goto fail;
             }
+            if (strcmp (sname, "iofleet") == 0) {
+                if (iofleet_line) {
+                    s_error (&p, line, "a second [iofleet] section (the first is at line %d); "
+                             "merge them", iofleet_line);
+                    goto fail;
+                }
+                iofleet_line = line;
+                section = IOFLEET;
+                continue;
+            }
             if (is_global) {
                 /* Later [global]s change the defaults of the jobs below
                    them only, building on the earlier ones, like fio. */
@@ -2081,6 +2129,11 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
             s_error (&p, line, "option '%.*s' outside of a section", SHOW, s_trim (s));
             goto fail;
         }
+        if (section == IOFLEET) {
+            if (s_iofleet_line (&p, line, s, plan_sla, sizeof plan_sla))
+                goto fail;
+            continue;
+        }
         if (s_option_line (&p, line, section == GLOBAL,
                            section == GLOBAL ? global : cur, s))
             goto fail;
@@ -2093,6 +2146,9 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         s_error (&p, 0, "no job sections (a plan needs at least one [job])");
         goto fail;
     }
+    for (int i = 0; i < jf->nsteps; i++)
+        if (!jf->steps[i].sla[0])
+            memcpy (jf->steps[i].sla, plan_sla, sizeof plan_sla);
     free (copy);
     free (global);
     free (cur);

@@ -1,4 +1,5 @@
 /*  test_sla.c: SLA conditions: syntax, units, verdicts. */
+#include "jobfile.h"
 #include "sla.h"
 #include "testutil.h"
 
@@ -40,5 +41,27 @@ main (void)
     CHECK_ERR (err, "unit 'g' does not fit iops");
     CHECK (sla_parse ("", &s, err, sizeof err) == -EINVAL);
     CHECK_ERR (err, "no condition");
+
+    /* In a plan: iofleet_sla= per job, or [iofleet] sla= for every job
+       without its own, wherever the section stands. */
+    jobfile_t *jf = jobfile_parse ("p.fio",
+        "[a]\nrw=read\nfilename=x\n"
+        "[iofleet]\nsla = p99<2ms, iops>10k\n"
+        "[b]\nrw=read\nfilename=x\niofleet_sla=p99.9<5ms\n", err, sizeof err);
+    CHECK (jf && jf->nsteps == 2);
+    if (jf) {
+        CHECK (strcmp (jf->steps[0].sla, "p99<2ms, iops>10k") == 0);
+        CHECK (strcmp (jf->steps[1].sla, "p99.9<5ms") == 0);
+        jobfile_destroy (&jf);
+    }
+    CHECK (!jobfile_parse ("p.fio", "[iofleet]\nsla=p99<2qs\n[a]\nfilename=x\n", err,
+                           sizeof err));
+    CHECK_ERR (err, "p.fio:2: [iofleet] sla: 'p99<2qs': unit 'qs'");
+    CHECK (!jobfile_parse ("p.fio", "[iofleet]\nrw=read\n[a]\nfilename=x\n", err, sizeof err));
+    CHECK_ERR (err, "p.fio:2: unknown setting 'rw' in [iofleet]");
+    CHECK (!jobfile_parse ("p.fio", "[iofleet]\n[a]\nfilename=x\n[iofleet]\n", err, sizeof err));
+    CHECK_ERR (err, "p.fio:4: a second [iofleet] section (the first is at line 1)");
+    CHECK (!jobfile_parse ("p.fio", "[a]\nfilename=x\niofleet_sla=p99<\n", err, sizeof err));
+    CHECK_ERR (err, "p.fio:3: iofleet_sla:");
     return TEST_DONE ();
 }
