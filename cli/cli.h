@@ -33,7 +33,17 @@ json_t *compare_groups (json_t *rep, const char *key, const char *va, const char
 /* Prints the rows (text table or JSON) and returns how many are
    significant regressions beyond fail_pct percent (fail_pct < 0: none
    counted). */
-int compare_print (FILE *f, json_t *rows, double fail_pct, bool json);
+int compare_print (FILE *f, json_t *rows, double fail_pct, const char *format);
+
+/* history.c: iofleet history, iofleet import, and CSV output. */
+int cmd_history (const char *endpoint, int argc, char **argv);
+int cmd_import (const char *endpoint, int argc, char **argv);
+/* One CSV field (quoted when it needs to be), then ',' or, last, '\n'. */
+void csv_field (FILE *f, const char *s, bool last);
+/* A JSON number, string or boolean as a CSV field; null is empty. */
+void csv_json (FILE *f, json_t *v, bool last);
+/* A report as CSV: one line per target, group and fleet row. */
+void report_csv (FILE *f, json_t *report);
 
 /* iofleet demo. */
 int cmd_demo (int argc, char **argv);

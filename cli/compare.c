@@ -154,8 +154,9 @@ compare_reports (json_t *ra, json_t *rb)
 }
 
 int
-compare_print (FILE *f, json_t *rows, double fail_pct, bool json)
+compare_print (FILE *f, json_t *rows, double fail_pct, const char *format)
 {
+    bool json = strcmp (format, "json") == 0;
     int regressions = 0;
     size_t i;
     json_t *r;
@@ -177,6 +178,16 @@ compare_print (FILE *f, json_t *rows, double fail_pct, bool json)
         free (text);
         return regressions;
     }
+    if (strcmp (format, "csv") == 0) {
+        static const char *cols[] = { "step", "group", "metric", "a", "b", "delta_pct",
+                                      "significant" };
+        for (int k = 0; k < 7; k++)
+            csv_field (f, cols[k], k == 6);
+        json_array_foreach (rows, i, r)
+            for (int k = 0; k < 7; k++)
+                csv_json (f, json_object_get (r, cols[k]), k == 6);
+        return regressions;
+    }
     fprintf (f, "%-28s %-22s %-6s %12s %12s %9s  %s\n", "step", "group", "metric", "A", "B",
              "delta", "significant");
     json_array_foreach (rows, i, r) {
@@ -189,8 +200,8 @@ compare_print (FILE *f, json_t *rows, double fail_pct, bool json)
             fmt_bw (num (r, "a"), a, sizeof a);
             fmt_bw (num (r, "b"), b, sizeof b);
         } else {
-            snprintf (a, sizeof a, "%.0f", num (r, "a"));
-            snprintf (b, sizeof b, "%.0f", num (r, "b"));
+            fmt_iops (num (r, "a"), a, sizeof a);
+            fmt_iops (num (r, "b"), b, sizeof b);
         }
         json_t *sig = json_object_get (r, "significant");
         fprintf (f, "%-28.28s %-22.22s %-6s %12s %12s %+8.1f%%  %s\n",

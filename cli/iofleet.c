@@ -49,18 +49,30 @@ usage (FILE *f)
 "                                         hba.F, drive.F of the inventory\n"
 "                                         (hba.firmware=16.*, drive.transport=nvme)\n"
 "  runs [--json]                          runs and their status\n"
-"  compare A B [--by KEY] [--format text|json] [--fail-on-regression PCT]\n"
+"  compare A B [--by KEY] [--format text|json|csv] [--fail-on-regression PCT]\n"
 "                                         run B against run A per step (and\n"
 "                                         group): IOPS, bw, p50, p99, p99.9 and\n"
 "                                         the change in %%, with its significance\n"
 "  compare RUN --a KEY=V1 --b KEY=V2      two groups of one run, e.g. --a\n"
 "                                         label.bay=onboard --b label.bay=expander\n"
-"  report RUN [--format FMT] [--by KEY]   a run's full report; FMT: text, json,\n"
-"                                         fio-json or fio-json+ (fio's format,\n"
+"  report RUN [--format FMT] [--by KEY] [--where KEY=GLOB]...\n"
+"                                         a run's full report; FMT: text, json,\n"
+"                                         csv, fio-json or fio-json+ (fio's format,\n"
 "                                         one job per step and agent); KEY groups\n"
 "                                         it: transport, drive.model, drive.firmware,\n"
 "                                         hba.model, hba.firmware, host, agent,\n"
-"                                         label.KEY; outliers are flagged per group\n"
+"                                         label.KEY; outliers are flagged per group;\n"
+"                                         --where keeps the targets that match\n"
+"  history [--step GLOB] [--metric M] [--by KEY] [--where KEY=GLOB]...\n"
+"          [--since 30d|DATE] [--plan GLOB] [--direction read|write]\n"
+"          [--format text|json|csv]      one row per run (and group) over time;\n"
+"                                         M: p99 (default), p50..p99.99, iops, bw,\n"
+"                                         mean, min, max, stddev, ops, errors\n"
+"  import FILE.json... [--label K=V]... [--plan NAME] [--host NAME] [--json]\n"
+"                                         store fio's JSON output (json, json+,\n"
+"                                         client/server) as runs; json+ bins\n"
+"                                         become histograms, otherwise fio's\n"
+"                                         percentiles are kept as they are\n"
 "  demo [--agents N] [--keep] [--dir DIR] a local controller and N agents on\n"
 "                                         temporary files, the demo plan, a report\n"
 "\n"
@@ -280,18 +292,22 @@ cmd_plan (int argc, char **argv)
 
 /* format: "text", "json", "fio-json" or "fio-json+". */
 static int
-report_to (FILE *f, long long run, const char *format, const char *by)
+report_to (FILE *f, long long run, const char *format, const char *by, json_t *where)
 {
-    bool text = strcmp (format, "text") == 0;
+    bool text = strcmp (format, "text") == 0, csv = strcmp (format, "csv") == 0;
     json_t *req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) run,
-                             "format", text ? "json" : format);
+                             "format", text || csv ? "json" : format);
     if (by)
         json_object_set_new (req, "by", json_string (by));
+    if (where)
+        json_object_set (req, "where", where);
     json_t *r = call (req, REPORT_TIMEOUT_MS);
     if (!r)
         return -1;
     if (text)
         text_report (f, r);
+    else if (csv)
+        report_csv (f, r);
     else
         print_json (r);
     /* Cron and CI gate on this: a failed SLA is a failed command. */
@@ -412,17 +428,23 @@ cmd_report (int argc, char **argv)
 {
     long long run = 0;
     const char *format = "text", *by = NULL;
+    json_t *where = json_array ();
     for (int i = 1; i < argc; i++) {
         if (strcmp (argv[i], "--by") == 0 && i + 1 < argc) {
             by = argv[++i];
             continue;
         }
+        if (strcmp (argv[i], "--where") == 0 && i + 1 < argc) {
+            json_array_append_new (where, json_string (argv[++i]));
+            continue;
+        }
         if (strcmp (argv[i], "--format") == 0 && i + 1 < argc) {
             format = argv[++i];
             if (strcmp (format, "json") && strcmp (format, "text") && strcmp (format, "fio-json")
-                && strcmp (format, "fio-json+")) {
-                fprintf (stderr, "iofleet report: --format '%s': use text, json, fio-json or "
+                && strcmp (format, "fio-json+") && strcmp (format, "csv")) {
+                fprintf (stderr, "iofleet report: --format '%s': use text, json, csv, fio-json or "
                          "fio-json+\n", format);
+                json_decref (where);
                 return 2;
             }
         } else if (strcmp (argv[i], "--json") == 0)
@@ -444,7 +466,9 @@ cmd_report (int argc, char **argv)
         fprintf (stderr, "iofleet report: which run? e.g. iofleet report 3 (see iofleet runs)\n");
         return 2;
     }
-    return report_to (stdout, run, format, by) ? 1 : 0;  /* -1: no report, 1: SLA failed */
+    int rc = report_to (stdout, run, format, by, json_array_size (where) ? where : NULL);
+    json_decref (where);
+    return rc ? 1 : 0;  /* -1: no report, 1: SLA failed */
 }
 
 static int
@@ -452,8 +476,7 @@ cmd_compare (int argc, char **argv)
 {
     long long runs[2] = { 0, 0 };
     int nruns = 0;
-    const char *by = NULL, *ga = NULL, *gb = NULL;
-    bool json = false;
+    const char *by = NULL, *ga = NULL, *gb = NULL, *format = "text";
     double fail_pct = -1;
     for (int i = 1; i < argc; i++) {
         uint64_t v;
@@ -464,12 +487,11 @@ cmd_compare (int argc, char **argv)
         else if (strcmp (argv[i], "--b") == 0 && i + 1 < argc)
             gb = argv[++i];
         else if (strcmp (argv[i], "--format") == 0 && i + 1 < argc) {
-            const char *fmt = argv[++i];
-            if (strcmp (fmt, "json") && strcmp (fmt, "text")) {
-                fprintf (stderr, "iofleet compare: --format '%s': use text or json\n", fmt);
+            format = argv[++i];
+            if (strcmp (format, "json") && strcmp (format, "text") && strcmp (format, "csv")) {
+                fprintf (stderr, "iofleet compare: --format '%s': use text, json or csv\n", format);
                 return 2;
             }
-            json = strcmp (fmt, "json") == 0;
         } else if (strcmp (argv[i], "--fail-on-regression") == 0 && i + 1 < argc) {
             char *end;
             fail_pct = strtod (argv[++i], &end);
@@ -504,7 +526,7 @@ cmd_compare (int argc, char **argv)
         if (json_array_size (rows) == 0)
             fprintf (stderr, "iofleet compare: run %lld has no step with both %s and %s\n",
                      runs[0], ga, gb);
-        int regressions = compare_print (stdout, rows, fail_pct, json);
+        int regressions = compare_print (stdout, rows, fail_pct, format);
         json_decref (rows);
         json_decref (rep);
         return regressions ? 1 : 0;
@@ -530,7 +552,7 @@ cmd_compare (int argc, char **argv)
     if (json_array_size (rows) == 0)
         fprintf (stderr, "iofleet compare: runs %lld and %lld have no step name in common\n",
                  runs[0], runs[1]);
-    int regressions = compare_print (stdout, rows, fail_pct, json);
+    int regressions = compare_print (stdout, rows, fail_pct, format);
     if (regressions)
         fprintf (stderr, "iofleet compare: %d regression(s) beyond %.1f%%\n", regressions, fail_pct);
     json_decref (rows);
@@ -591,6 +613,10 @@ main (int argc, char **argv)
         return cmd_compare (sub_argc, sub_argv);
     if (strcmp (cmd, "demo") == 0)
         return cmd_demo (sub_argc, sub_argv);
+    if (strcmp (cmd, "history") == 0)
+        return cmd_history (s_endpoint, sub_argc, sub_argv);
+    if (strcmp (cmd, "import") == 0)
+        return cmd_import (s_endpoint, sub_argc, sub_argv);
     fprintf (stderr, "iofleet: unknown command '%s' (see iofleet --help)\n", cmd);
     return 2;
 }

@@ -38,9 +38,9 @@ row (FILE *f, const char *who, const char *target, const char *dir, json_t *d)
         return;
     json_t *lat = json_object_get (d, "lat_ns");
     json_t *p = json_object_get (d, "percentiles");
-    char mean[16], p50[16], p99[16], p999[16], max[16];
-    fprintf (f, "    %-16s %-28.28s %-5s %10.0f %9.1f %9s %9s %9s %9s %9s%s\n", who, target, dir,
-             num (d, "iops"), num (d, "bw") / (1 << 20),
+    char mean[16], p50[16], p99[16], p999[16], max[16], iops[16];
+    fprintf (f, "    %-16s %-28.28s %-5s %10s %9.1f %9s %9s %9s %9s %9s%s\n", who, target, dir,
+             fmt_iops (num (d, "iops"), iops, sizeof iops), num (d, "bw") / (1 << 20),
              fmt_lat (num (lat, "mean"), mean, sizeof mean),
              fmt_lat (num (p, "p50"), p50, sizeof p50),
              fmt_lat (num (p, "p99"), p99, sizeof p99),
@@ -156,6 +156,34 @@ text_report (FILE *f, json_t *rep)
         row (f, who, "merged histograms", "read", json_object_get (fleet, "read"));
         row (f, who, "merged histograms", "write", json_object_get (fleet, "write"));
     }
+    json_array_foreach (json_object_get (rep, "sweeps"), i, s) {
+        fprintf (f, "\nsweep %s\n", str (s, "curve"));
+        size_t k;
+        json_t *p;
+        json_array_foreach (json_object_get (s, "points"), k, p) {
+            char iops[16], p99[16];
+            json_t *ok = json_object_get (p, "sla_latency_pass");
+            fprintf (f, "    iodepth %-5.0f %10s IOPS  p99 %9s%s\n", num (p, "iodepth"),
+                     fmt_iops (num (p, "iops"), iops, sizeof iops),
+                     fmt_lat (num (p, "p99"), p99, sizeof p99),
+                     !ok ? "" : json_is_true (ok) ? "  meets the SLA" : "  misses the SLA");
+        }
+        json_t *knee = json_object_get (s, "knee_iodepth");
+        if (json_is_number (knee))
+            fprintf (f, "  knee at iodepth %.0f (%s)\n", json_number_value (knee), str (s, "knee_rule"));
+        else
+            fprintf (f, "  no knee: IOPS still gain 10%% or more per doubling of iodepth\n");
+        json_t *cap = json_object_get (s, "sla_capacity");
+        if (json_is_object (cap) && json_is_number (json_object_get (cap, "iops"))) {
+            char iops[16], p99[16];
+            fprintf (f, "  SLA capacity: %s IOPS at iodepth %.0f (p99 %s", fmt_iops (num (cap, "iops"),
+                     iops, sizeof iops), num (cap, "iodepth"), fmt_lat (num (cap, "p99"), p99, sizeof p99));
+            if (json_object_get (cap, "p99_headroom_pct"))
+                fprintf (f, ", %.0f%% headroom under the p99 limit", num (cap, "p99_headroom_pct"));
+            fprintf (f, ")\n");
+        } else if (json_is_object (cap))
+            fprintf (f, "  SLA capacity: none, %s\n", str (cap, "note"));
+    }
     if (strcmp (str (rep, "verdict"), "none") != 0)
         fprintf (f, "\nSLA verdict: %s\n", str (rep, "verdict"));
     fprintf (f, "\nIOPS and MiB/s: sums over agents of ops (bytes) / measured window.\n"
@@ -176,8 +204,9 @@ text_summary (FILE *f, json_t *rep)
             if (!x || num (x, "ops") == 0)
                 continue;
             char p99[16];
-            fprintf (f, "  %-24s %-5s %10.0f IOPS %9.1f MiB/s  p99 %s  (%d agents)\n",
-                     str (s, "name"), d ? "write" : "read", num (x, "iops"),
+            char iops[16];
+            fprintf (f, "  %-24s %-5s %10s IOPS %9.1f MiB/s  p99 %s  (%d agents)\n",
+                     str (s, "name"), d ? "write" : "read", fmt_iops (num (x, "iops"), iops, sizeof iops),
                      num (x, "bw") / (1 << 20),
                      fmt_lat (num (json_object_get (x, "percentiles"), "p99"), p99, sizeof p99),
                      (int) num (x, "agents"));

@@ -74,6 +74,18 @@ fmt_bw (double v, char *buf, size_t cap)
 }
 
 const char *
+fmt_iops (double v, char *buf, size_t cap)
+{
+    if (v < 1e4)
+        snprintf (buf, cap, "%.0f", v);
+    else if (v < 1e6)
+        snprintf (buf, cap, "%.1fk", v / 1e3);
+    else
+        snprintf (buf, cap, "%.2fM", v / 1e6);
+    return buf;
+}
+
+const char *
 fmt_lat (double ns, char *buf, size_t cap)
 {
     if (ns < 1e3)

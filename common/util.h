@@ -35,6 +35,8 @@ long utf8_invalid_at (const char *s, size_t len);
 const char *fmt_bw (double bytes_per_s, char *buf, size_t cap);
 /* Formats a latency in ns with a fitting unit ("812 us", "1.25 ms"). */
 const char *fmt_lat (double ns, char *buf, size_t cap);
+/* IOPS for people: 812, 45.4k, 1.05M (powers of 1000). */
+const char *fmt_iops (double v, char *buf, size_t cap);
 
 /* Reads a whole file (at most max bytes) into a new NUL-terminated buffer.
    Returns NULL with errno set (EFBIG when larger than max). */

@@ -1,5 +1,6 @@
 /*  admin.c: the CLI's endpoint.  One JSON request, one JSON reply:
-      {"cmd": "agents" | "plan_add" | "plan_list" | "run" | "runs" | "status" | "report", ...}
+      {"cmd": "agents" | "inventory" | "plan_add" | "plan_list" | "run" | "runs" | "status"
+              | "report" | "history" | "import", ...}
       -> {"ok": true, "result": ...} or {"ok": false, "error": "what went wrong and what to do"}
 */
 #include "controller.h"
@@ -9,7 +10,8 @@
 
 #include <string.h>
 
-#define ADMIN_MAX_REQUEST (2u << 20)
+/* Large enough for the fio JSON of an import (json+ of many jobs). */
+#define ADMIN_MAX_REQUEST (64u << 20)
 
 static json_t *
 plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
@@ -175,13 +177,17 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
             return runner_status (ctl, run, err, errlen);
         const char *format = json_string_value (json_object_get (req, "format"));
         if (!format || strcmp (format, "json") == 0)
-            return report_json (ctl->store, run,
-                                json_string_value (json_object_get (req, "by")), err, errlen);
+            return report_json (ctl->store, run, json_string_value (json_object_get (req, "by")),
+                                json_object_get (req, "where"), err, errlen);
         if (strcmp (format, "fio-json") == 0 || strcmp (format, "fio-json+") == 0)
             return report_fio_json (ctl->store, run, format[8] == '+', err, errlen);
         snprintf (err, errlen, "report format '%.32s': use json, fio-json or fio-json+", format);
         return NULL;
     }
+    if (strcmp (cmd, "history") == 0)
+        return history_json (ctl->store, req, err, errlen);
+    if (strcmp (cmd, "import") == 0)
+        return import_fio (ctl, req, err, errlen);
     snprintf (err, errlen, "unknown command '%.64s' (this controller is version %s)", cmd,
               IOF_VERSION);
     return NULL;

@@ -84,19 +84,40 @@ int64_t inventory_store (ctl_t *ctl, uint64_t agent_id, const char *text);
    inventory, or NULL with err filled. */
 json_t *inventory_of (ctl_t *ctl, const char *agent, char *err, size_t errlen);
 
+/* Latency kinds, in the order of the snapshot columns: clat (the
+   default figure), slat, lat. */
+enum { LK_CLAT = 0, LK_SLAT, LK_LAT, LK_N };
+
+/* FNV-1a of text as 16 hex digits.  Can't fail. */
+void hash_text (const char *s, char out[17]);
+
+/* import.c */
+/* Agent names of imported results are IMPORT_AGENT_PREFIX + fio's host. */
+#define IMPORT_AGENT_PREFIX "fio:"
+/* Stores fio's JSON output (req "fio": the parsed document; "source",
+   "plan", "host", "labels") as a complete run.  Returns {"run", ...}, or
+   NULL with err naming the entry and field that is wrong. */
+json_t *import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen);
+
 /* admin.c */
 void admin_on_request (ctl_t *ctl);
 
 /* report.c */
-/* The report of a run as JSON, or NULL with err filled (unknown run). */
-json_t *report_json (store_t *store, int64_t run, const char *by, char *err, size_t errlen);
+/* The report of a run as JSON, or NULL with err filled (unknown run).
+   by: group key or NULL; where: JSON list of "KEY=GLOB" the groups'
+   members must match (NULL: all). */
+json_t *report_json (store_t *store, int64_t run, const char *by, json_t *where, char *err,
+                     size_t errlen);
+/* History: one row per run (and group) of a metric of the steps named
+   like req "step" (a glob), see admin.c.  NULL with err filled. */
+json_t *history_json (store_t *store, json_t *req, char *err, size_t errlen);
 
 /* groups.c */
 /* Adds "groups" (merged per value of `by`, or one group "all" when NULL)
    and "outliers" to a step of a report.  Returns 0, or -1 with err for a
    `by` that is not one. */
 int groups_add (store_t *store, int64_t run, int step, json_t *step_json, const char *by,
-                char *err, size_t errlen);
+                json_t *where, char *err, size_t errlen);
 /* The run in fio's JSON (json+ with bins when plus): one job entry per
    step and agent, "hostname" = the agent's name.  NULL with err filled. */
 json_t *report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errlen);

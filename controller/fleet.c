@@ -70,8 +70,26 @@ labels_json (const Iofleet__Hello *h)
 }
 
 static void
+reject (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const char *reason)
+{
+    Iofleet__Reject r = IOFLEET__REJECT__INIT;
+    r.reason = (char *) reason;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_REJECT;
+    env.reject = &r;
+    send_to (ctl, rid, rid_len, &env);
+}
+
+static void
 on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *h)
 {
+    /* "fio:HOST" names the hosts of imported fio results (import.c). */
+    if (strncmp (h->name, IMPORT_AGENT_PREFIX, strlen (IMPORT_AGENT_PREFIX)) == 0) {
+        reject (ctl, rid, rid_len, "agent names starting with 'fio:' are kept for imported "
+                "fio results; start the agent with another --name");
+        store_count (ctl->store, "rejected_hellos", 1);
+        return;
+    }
     store_begin (ctl->store);
     json_t *labels = labels_json (h);
     char *labels_text = json_dumps (labels, JSON_SORT_KEYS | JSON_COMPACT);
@@ -98,12 +116,8 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
         id = (uint64_t) sqlite3_column_int64 (st, 0);
     sqlite3_reset (st);
     if (id == 0) {
-        Iofleet__Reject r = IOFLEET__REJECT__INIT;
-        r.reason = "controller could not record this agent (database error); see its log";
-        envelope_t env = IOFLEET__ENVELOPE__INIT;
-        env.body_case = IOFLEET__ENVELOPE__BODY_REJECT;
-        env.reject = &r;
-        send_to (ctl, rid, rid_len, &env);
+        reject (ctl, rid, rid_len, "controller could not record this agent (database error); "
+                "see its log");
         return;
     }
 
@@ -136,17 +150,6 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_WELCOME;
     env.welcome = &w;
-    send_to (ctl, rid, rid_len, &env);
-}
-
-static void
-reject (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const char *reason)
-{
-    Iofleet__Reject r = IOFLEET__REJECT__INIT;
-    r.reason = (char *) reason;
-    envelope_t env = IOFLEET__ENVELOPE__INIT;
-    env.body_case = IOFLEET__ENVELOPE__BODY_REJECT;
-    env.reject = &r;
     send_to (ctl, rid, rid_len, &env);
 }
 
@@ -247,7 +250,7 @@ fleet_agents_json (ctl_t *ctl)
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT a.id, a.name, a.hostname, a.kernel, a.agent_version, a.labels, a.first_seen, "
         " a.last_seen, i.hash, i.json FROM agents a LEFT JOIN inventories i ON i.id = a.inventory_id "
-        "ORDER BY a.name");
+        "WHERE a.imported = 0 ORDER BY a.name");
     if (!st)
         return list;
     uint64_t now = clock_mono_ns ();

@@ -5,6 +5,7 @@
 #include "histogram.h"
 #include "outliers.h"
 
+#include <fnmatch.h>
 #include <math.h>
 #include <string.h>
 
@@ -16,6 +17,8 @@ typedef struct {
     uint64_t ops[2], bytes[2];
     double iops[2], bw[2];
     int targets;
+    int nohist[2];          /* members with I/O but no histogram (fio imports) */
+    json_t *pct[2];         /* the stored percentiles of such a member */
 } group_t;
 
 /* The run's inventory of an agent for a step, or NULL. */
@@ -44,6 +47,23 @@ agent_labels (store_t *store, const char *agent)
     if (sqlite3_step (st) == SQLITE_ROW)
         l = json_loads ((const char *) sqlite3_column_text (st, 0), 0, NULL);
     sqlite3_reset (st);
+    return l;
+}
+
+/* The labels of an imported run (--label of iofleet import), or NULL. */
+static json_t *
+run_labels (store_t *store, int64_t run)
+{
+    sqlite3_stmt *st = store_stmt (store, "SELECT labels FROM runs WHERE id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    json_t *l = NULL;
+    if (sqlite3_step (st) == SQLITE_ROW)
+        l = json_loads ((const char *) sqlite3_column_text (st, 0), 0, NULL);
+    sqlite3_reset (st);
+    if (l && json_object_size (l) == 0) {
+        json_decref (l);
+        l = NULL;
+    }
     return l;
 }
 
@@ -85,8 +105,18 @@ group_value (store_t *store, int64_t run, int step, const char *by, json_t *agen
                   "hba.firmware, host, agent or label.KEY", by);
         return -1;
     }
+    /* The run's own labels (an import's --label) answer what the agent
+       and its inventory do not: label.KEY, or the key itself
+       (--label drive.firmware=X). */
+    json_t *rl = NULL;
+    if (!v && (rl = run_labels (store, run)) != NULL) {
+        v = json_string_value (json_object_get (rl, strncmp (by, "label.", 6) == 0 ? by + 6 : by));
+        if (!v && strncmp (by, "label.", 6) != 0)
+            v = json_string_value (json_object_get (rl, by));
+    }
     snprintf (out, cap, "%s", v ? v : "unknown");
     json_decref (tmp);
+    json_decref (rl);
     return 0;
 }
 
@@ -110,6 +140,16 @@ static json_t *
 group_dir_json (const group_t *g, int d)
 {
     const histogram_t *h = &g->hist[d];
+    if (g->nohist[d]) {
+        /* fio's percentiles of one job stand; several cannot be merged. */
+        bool one = g->nohist[d] == 1 && h->count == 0 && g->pct[d];
+        return json_pack ("{s:I, s:I, s:f, s:f, s:n, s:O, s:I, s:b, s:s}",
+            "ops", (json_int_t) g->ops[d], "bytes", (json_int_t) g->bytes[d],
+            "iops", g->iops[d], "bw", g->bw[d], "lat_ns",
+            "percentiles", one ? g->pct[d] : json_null (), "histogram_count", (json_int_t) h->count,
+            "percentiles_only", 1, "note", one ? "fio's percentiles of the one job of this group"
+            : "members have fio's percentiles only (no json+ bins): they cannot be merged");
+    }
     static const double p[] = { 50, 90, 95, 99, 99.9, 99.99 };
     static const char *k[] = { "p50", "p90", "p95", "p99", "p99.9", "p99.99" };
     json_t *pct = json_object ();
@@ -149,9 +189,35 @@ flag (json_t *outliers, const char *group, const char *metric, json_t **who, con
         }
 }
 
+/* True when the member matches every KEY=GLOB of where. */
+static int
+member_matches (store_t *store, int64_t run, int step, json_t *where, json_t *agent, json_t *target,
+                bool *match, char *err, size_t errlen)
+{
+    *match = true;
+    size_t i;
+    json_t *c;
+    json_array_foreach (where, i, c) {
+        const char *cond = json_string_value (c);
+        const char *eq = cond ? strchr (cond, '=') : NULL;
+        if (!eq || eq == cond || strlen (cond) > 300) {
+            snprintf (err, errlen, "--where '%.64s': want KEY=GLOB (KEY as for --by)",
+                      cond ? cond : "");
+            return -1;
+        }
+        char key[256], value[256];
+        snprintf (key, sizeof key, "%.*s", (int) (eq - cond), cond);
+        if (group_value (store, run, step, key, agent, target, value, sizeof value, err, errlen))
+            return -1;
+        if (fnmatch (eq + 1, value, 0) != 0)
+            *match = false;
+    }
+    return 0;
+}
+
 int
-groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, char *err,
-            size_t errlen)
+groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, json_t *where,
+            char *err, size_t errlen)
 {
     static group_t groups[GROUPS_MAX];
     static histogram_t tmp;
@@ -164,10 +230,14 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, ch
     json_t *aj, *tj;
     json_array_foreach (agents, ai, aj) json_array_foreach (json_object_get (aj, "targets"), ti, tj) {
         char value[256] = "all";
-        if (by && group_value (store, run, step, by, aj, tj, value, sizeof value, err, errlen)) {
+        bool match;
+        if ((by && group_value (store, run, step, by, aj, tj, value, sizeof value, err, errlen))
+            || member_matches (store, run, step, where, aj, tj, &match, err, errlen)) {
             json_decref (members);
             return -1;
         }
+        if (!match)
+            continue;
         json_array_append_new (members, json_pack ("{s:O, s:O, s:s, s:O?, s:O?}",
             "agent", json_object_get (aj, "agent"), "target", json_object_get (tj, "target"),
             "group", value, "read", json_object_get (tj, "read"),
@@ -175,7 +245,8 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, ch
     }
     /* Merge each member's stored histograms into its group. */
     sqlite3_stmt *st = store_stmt (store,
-        "SELECT a.name, r.target, r.direction, r.ops, r.bytes, r.iops, r.bw, r.hist "
+        "SELECT a.name, r.target, r.direction, r.ops, r.bytes, r.iops, r.bw, r.hist, "
+        " r.percentiles "
         "FROM results r JOIN agents a ON a.id = r.agent_id WHERE r.run_id = ? AND r.step_idx = ?");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
@@ -189,6 +260,8 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, ch
             if (strcmp (json_string_value (json_object_get (m, "agent")), agent) == 0
                 && strcmp (json_string_value (json_object_get (m, "target")), target) == 0)
                 found = m;
+        if (!found && json_array_size (where))
+            continue;           /* filtered out */
         group_t *g = group_of (groups, &ngroups,
                                found ? json_string_value (json_object_get (found, "group")) : "unknown");
         if (!g)
@@ -202,6 +275,12 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, ch
         int len = sqlite3_column_bytes (st, 7);
         if (blob && len > 0 && histogram_decode (&tmp, blob, (size_t) len) == 0)
             histogram_merge (&g->hist[d], &tmp);
+        if (sqlite3_column_type (st, 8) != SQLITE_NULL && sqlite3_column_int64 (st, 3) > 0
+            && (!blob || len <= 0 || tmp.count == 0)) {
+            g->nohist[d]++;
+            json_decref (g->pct[d]);
+            g->pct[d] = json_loads ((const char *) sqlite3_column_text (st, 8), 0, NULL);
+        }
     }
     sqlite3_reset (st);
     json_t *gl = json_array ();
@@ -209,6 +288,9 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, ch
         json_array_append_new (gl, json_pack ("{s:s, s:s, s:i, s:o, s:o}", "by", key,
             "value", groups[i].value, "targets", groups[i].targets,
             "read", group_dir_json (&groups[i], 0), "write", group_dir_json (&groups[i], 1)));
+    for (int i = 0; i < ngroups; i++)
+        for (int d = 0; d < 2; d++)
+            json_decref (groups[i].pct[d]);
     json_object_set_new (s, "groups", gl);
 
     /* Outliers within each group: each target's IOPS and p99 (of its

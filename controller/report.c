@@ -11,15 +11,13 @@
 #include "log.h"
 #include "util.h"
 
+#include <fnmatch.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 static const double s_pcts[] = { 50, 90, 95, 99, 99.9, 99.99 };
 static const char *s_pct_keys[] = { "p50", "p90", "p95", "p99", "p99.9", "p99.99" };
-
-/* Latency kinds, in the order of the snapshot columns: clat (the
-   default figure), slat, lat. */
-enum { LK_CLAT = 0, LK_SLAT, LK_LAT, LK_N };
 
 typedef struct {
     uint64_t agent_id;
@@ -255,6 +253,32 @@ add_latency (json_t *o, sqlite3_stmt *st, int col_clat, int col_slat, int col_la
         "slat", lat_stats_json (&h[LK_SLAT], extra, nextra),
         "clat", lat_stats_json (c, extra, nextra),
         "lat", lat_stats_json (&h[LK_LAT], extra, nextra)));
+}
+
+/* For imported fio results (stored percentiles in column col_pct): fio's
+   own min/max/mean/stddev, and, when no histogram came with them, fio's
+   percentiles as they were, marked "percentiles_only".  col_stats < 0
+   when the row has no stats columns (the fleet's). */
+static void
+add_imported (json_t *o, sqlite3_stmt *st, int col_pct, int col_stats)
+{
+    if (sqlite3_column_type (st, col_pct) == SQLITE_NULL)
+        return;
+    if (col_stats >= 0)
+        json_object_set_new (o, "lat_ns", json_pack ("{s:I, s:I, s:f, s:f}",
+            "min", (json_int_t) sqlite3_column_int64 (st, col_stats),
+            "max", (json_int_t) sqlite3_column_int64 (st, col_stats + 1),
+            "mean", sqlite3_column_double (st, col_stats + 2),
+            "stddev", sqlite3_column_double (st, col_stats + 3)));
+    if (json_integer_value (json_object_get (o, "histogram_count")) > 0)
+        return;
+    json_t *pct = json_loads ((const char *) sqlite3_column_text (st, col_pct),
+                              JSON_DECODE_ANY, NULL);
+    json_object_set_new (o, "percentiles", pct ? pct : json_null ());
+    json_object_set_new (o, "percentiles_only", json_true ());
+    json_object_set_new (o, "latency", json_null ());    /* no histograms to show */
+    if (col_stats < 0)
+        json_object_set_new (o, "lat_ns", json_null ());
 }
 
 /* The fleet time series of a step: interval k merged over every agent
@@ -505,7 +529,7 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
         json_t *targets = json_array ();
         sqlite3_stmt *rs = store_stmt (store,
             "SELECT target, direction, ops, bytes, errors, window_ns, iops, bw, hist, "
-            " slat_hist, lat_hist "
+            " slat_hist, lat_hist, percentiles, lat_min, lat_max, lat_mean, lat_stddev "
             "FROM results WHERE run_id = ? AND step_idx = ? AND agent_id = ? "
             "ORDER BY target, direction");
         sqlite3_bind_int64 (rs, 1, run);
@@ -529,6 +553,7 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
             iops += sqlite3_column_double (rs, 6);
             bw += sqlite3_column_double (rs, 7);
             add_latency (d, rs, 8, 9, 10, extra, nextra);
+            add_imported (d, rs, 11, 12);
             json_object_set_new (cur, (const char *) sqlite3_column_text (rs, 1), d);
         }
         sqlite3_reset (rs);
@@ -562,11 +587,121 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
 }
 
 /* Queue-depth curves of the run's sweeps: for each swept section and each
-   rw/bs of it, IOPS and p99 (fleet, busier direction) against iodepth; the
-   knee, the smallest depth after which doubling the depth gains less than
-   SWEEP_KNEE_PCT of IOPS; and the SLA capacity, the highest IOPS whose p99
-   meets the job's p99 condition, with the depth that gives it. */
+   rw/bs of it (and each group, when the report is grouped), IOPS and p99
+   (busier direction) against iodepth; the knee, the smallest depth after
+   which doubling the depth gains less than SWEEP_KNEE_PCT of IOPS; and the
+   SLA capacity, the highest IOPS among the depths whose latency conditions
+   of the job's SLA all hold (iops and bw conditions are what capacity
+   measures, so they are left out), with the depth that gives it and the
+   p99 headroom against a p99 condition. */
 #define SWEEP_KNEE_PCT 10.0
+
+static json_t *
+sweep_curve (json_t *out, const char *key, const char *of, json_t *job, const char *group)
+{
+    size_t k;
+    json_t *c;
+    json_array_foreach (out, k, c)
+        if (strcmp (json_string_value (json_object_get (c, "curve")), key) == 0)
+            return c;
+    c = json_pack ("{s:s, s:s, s:O, s:O, s:[]}", "curve", key, "sweep", of,
+                   "rw", json_object_get (job, "rw"), "bs", json_object_get (job, "bs"),
+                   "points");
+    if (group)
+        json_object_set_new (c, "group", json_string (group));
+    json_array_append_new (out, c);
+    return c;
+}
+
+/* Adds the point of one step (fleet or one group's read and write). */
+static void
+sweep_point (json_t *curve, json_t *s, json_t *r, json_t *w, const sla_t *sla)
+{
+    json_t *job = json_object_get (s, "job");
+    json_t *busy = json_number_value (json_object_get (r, "ops"))
+                   >= json_number_value (json_object_get (w, "ops")) ? r : w;
+    json_t *pt = json_pack ("{s:O, s:O, s:f, s:O}",
+        "step", json_object_get (s, "name"), "iodepth", json_object_get (job, "iodepth"),
+        "iops", json_number_value (json_object_get (r, "iops"))
+                + json_number_value (json_object_get (w, "iops")),
+        "p99", json_object_get (json_object_get (busy, "percentiles"), "p99"));
+    if (sla) {
+        sla_t lat = { 0 };
+        for (int k = 0; k < sla->n; k++)
+            if (strcmp (sla->c[k].metric, "iops") != 0 && strcmp (sla->c[k].metric, "bw") != 0)
+                lat.c[lat.n++] = sla->c[k];
+        if (lat.n) {
+            json_t *fails = json_array ();
+            json_object_set_new (pt, "sla_latency_pass",
+                                 json_boolean (sla_apply (&lat, r, w, NULL, fails, NULL) == 0));
+            json_decref (fails);
+        }
+    }
+    json_array_append_new (json_object_get (curve, "points"), pt);
+}
+
+static void
+sweep_analyse (json_t *c, const sla_t *sla)
+{
+    json_t *pts = json_object_get (c, "points");
+    size_t n = json_array_size (pts);
+    json_t *knee = json_null ();
+    /* Points come in the sweep's order; the knee needs increasing depths. */
+    for (size_t k = 0; k + 1 < n; k++) {
+        json_t *a = json_array_get (pts, k), *b = json_array_get (pts, k + 1);
+        double qa = json_number_value (json_object_get (a, "iodepth"));
+        double qb = json_number_value (json_object_get (b, "iodepth"));
+        double ia = json_number_value (json_object_get (a, "iops"));
+        double ib = json_number_value (json_object_get (b, "iops"));
+        if (qb <= qa || ia <= 0)
+            break;
+        /* The gain per doubling between these two depths. */
+        double doublings = log2 (qb / qa);
+        double gain = 100.0 * (pow (ib / ia, 1.0 / doublings) - 1.0);
+        if (gain < SWEEP_KNEE_PCT) {
+            knee = json_incref (json_object_get (a, "iodepth"));
+            break;
+        }
+    }
+    json_object_set_new (c, "knee_iodepth", knee);
+    json_object_set_new (c, "knee_rule", json_sprintf ("the smallest iodepth after which "
+                         "doubling it gains less than %.0f%% IOPS", SWEEP_KNEE_PCT));
+
+    /* The SLA capacity: null without latency conditions, or when no depth
+       meets them (then sla_capacity_rule says so). */
+    json_t *best = NULL;
+    bool judged = false;
+    size_t k;
+    json_t *p;
+    json_array_foreach (pts, k, p) {
+        json_t *ok = json_object_get (p, "sla_latency_pass");
+        judged |= ok != NULL;
+        if (json_is_true (ok) && (!best || json_number_value (json_object_get (p, "iops"))
+                                           > json_number_value (json_object_get (best, "iops"))))
+            best = p;
+    }
+    if (!judged) {
+        json_object_set_new (c, "sla_capacity", json_null ());
+        return;
+    }
+    if (!best) {
+        json_object_set_new (c, "sla_capacity", json_pack ("{s:n, s:n, s:s}", "iops", "iodepth",
+                             "note", "no depth of the sweep meets the latency conditions"));
+        return;
+    }
+    json_t *cap = json_pack ("{s:O, s:O, s:O, s:O}", "iops", json_object_get (best, "iops"),
+                             "iodepth", json_object_get (best, "iodepth"),
+                             "step", json_object_get (best, "step"),
+                             "p99", json_object_get (best, "p99"));
+    for (int i = 0; i < sla->n; i++)
+        if (sla->c[i].less && sla->c[i].percentile == 99) {
+            double p99 = json_number_value (json_object_get (best, "p99"));
+            json_object_set_new (cap, "p99_limit", json_real (sla->c[i].limit));
+            json_object_set_new (cap, "p99_headroom_pct",
+                                 json_real (100.0 * (sla->c[i].limit - p99) / sla->c[i].limit));
+        }
+    json_object_set_new (c, "sla_capacity", cap);
+}
 
 static json_t *
 sweeps_json (json_t *steps)
@@ -579,64 +714,79 @@ sweeps_json (json_t *steps)
         const char *of = json_string_value (json_object_get (job, "sweep_of"));
         if (!of)
             continue;
-        char key[256];
+        sla_t sla;
+        char err[256];
+        const char *text = json_string_value (json_object_get (job, "sla"));
+        bool has_sla = text && sla_parse (text, &sla, err, sizeof err) == 0;
+        char key[600];
         snprintf (key, sizeof key, "%s %s bs=%lld", of, json_string_value (json_object_get (job, "rw")),
                   (long long) json_integer_value (json_object_get (job, "bs")));
-        json_t *curve = NULL;
-        size_t k;
-        json_t *c;
-        json_array_foreach (out, k, c)
-            if (strcmp (json_string_value (json_object_get (c, "curve")), key) == 0)
-                curve = c;
-        if (!curve) {
-            curve = json_pack ("{s:s, s:s, s:O, s:O, s:[]}", "curve", key, "sweep", of,
-                               "rw", json_object_get (job, "rw"), "bs", json_object_get (job, "bs"),
-                               "points");
-            json_array_append_new (out, curve);
-        }
         json_t *f = json_object_get (s, "fleet");
-        json_t *r = json_object_get (f, "read"), *w = json_object_get (f, "write");
-        json_t *busy = json_number_value (json_object_get (r, "ops"))
-                       >= json_number_value (json_object_get (w, "ops")) ? r : w;
-        json_array_append_new (json_object_get (curve, "points"), json_pack ("{s:O, s:O, s:f, s:O}",
-            "step", json_object_get (s, "name"), "iodepth", json_object_get (job, "iodepth"),
-            "iops", json_number_value (json_object_get (r, "iops"))
-                    + json_number_value (json_object_get (w, "iops")),
-            "p99", json_object_get (json_object_get (busy, "percentiles"), "p99")));
+        sweep_point (sweep_curve (out, key, of, job, NULL), s, json_object_get (f, "read"),
+                     json_object_get (f, "write"), has_sla ? &sla : NULL);
+        size_t g;
+        json_t *gj;
+        json_array_foreach (json_object_get (s, "groups"), g, gj) {
+            char gkey[900];
+            const char *value = json_string_value (json_object_get (gj, "value"));
+            snprintf (gkey, sizeof gkey, "%s %s=%s", key,
+                      json_string_value (json_object_get (gj, "by")), value);
+            sweep_point (sweep_curve (out, gkey, of, job, value), s, json_object_get (gj, "read"),
+                         json_object_get (gj, "write"), has_sla ? &sla : NULL);
+        }
     }
     json_array_foreach (out, i, s) {
-        json_t *pts = json_object_get (s, "points");
-        size_t n = json_array_size (pts);
-        json_t *knee = json_null ();
-        /* Points come in the sweep's order; the knee needs increasing depths. */
-        for (size_t k = 0; k + 1 < n; k++) {
-            json_t *a = json_array_get (pts, k), *b = json_array_get (pts, k + 1);
-            double qa = json_number_value (json_object_get (a, "iodepth"));
-            double qb = json_number_value (json_object_get (b, "iodepth"));
-            double ia = json_number_value (json_object_get (a, "iops"));
-            double ib = json_number_value (json_object_get (b, "iops"));
-            if (qb <= qa || ia <= 0)
-                break;
-            /* The gain per doubling between these two depths. */
-            double doublings = log2 (qb / qa);
-            double gain = 100.0 * (pow (ib / ia, 1.0 / doublings) - 1.0);
-            if (gain < SWEEP_KNEE_PCT) {
-                knee = json_incref (json_object_get (a, "iodepth"));
-                break;
+        /* Every step of a curve carries the same section's SLA. */
+        json_t *first = json_array_get (json_object_get (s, "points"), 0);
+        const char *name = json_string_value (json_object_get (first, "step"));
+        sla_t sla;
+        char err[256];
+        bool has_sla = false;
+        size_t k;
+        json_t *st;
+        json_array_foreach (steps, k, st)
+            if (strcmp (json_string_value (json_object_get (st, "name")), name) == 0) {
+                const char *text = json_string_value (json_object_get (json_object_get (st, "job"),
+                                                                       "sla"));
+                has_sla = text && sla_parse (text, &sla, err, sizeof err) == 0;
             }
-        }
-        json_object_set_new (s, "knee_iodepth", knee);
-        json_object_set_new (s, "knee_rule", json_sprintf ("the smallest iodepth after which "
-                             "doubling it gains less than %.0f%% IOPS", SWEEP_KNEE_PCT));
+        sweep_analyse (s, has_sla ? &sla : NULL);
     }
     return out;
 }
 
+/* The fleet's merged figures of a step: {"read": {...}, "write": {...}}. */
+static json_t *
+fleet_json (store_t *store, int64_t run, int idx, const double *extra, int nextra)
+{
+    json_t *fleet = json_object ();
+    sqlite3_stmt *fs = store_stmt (store,
+        "SELECT direction, agents, ops, bytes, errors, iops, bw, hist, slat_hist, lat_hist, "
+        " percentiles FROM fleet_results WHERE run_id = ? AND step_idx = ? ORDER BY direction");
+    sqlite3_bind_int64 (fs, 1, run);
+    sqlite3_bind_int (fs, 2, idx);
+    while (sqlite3_step (fs) == SQLITE_ROW) {
+        json_t *d = json_pack ("{s:i, s:I, s:I, s:I, s:f, s:f}",
+            "agents", sqlite3_column_int (fs, 1),
+            "ops", (json_int_t) sqlite3_column_int64 (fs, 2),
+            "bytes", (json_int_t) sqlite3_column_int64 (fs, 3),
+            "errors", (json_int_t) sqlite3_column_int64 (fs, 4),
+            "iops", sqlite3_column_double (fs, 5),
+            "bw", sqlite3_column_double (fs, 6));
+        add_latency (d, fs, 7, 8, 9, extra, nextra);
+        add_imported (d, fs, 10, -1);
+        json_object_set_new (fleet, (const char *) sqlite3_column_text (fs, 0), d);
+    }
+    sqlite3_reset (fs);
+    return fleet;
+}
+
 json_t *
-report_json (store_t *store, int64_t run, const char *by, char *err, size_t errlen)
+report_json (store_t *store, int64_t run, const char *by, json_t *where, char *err, size_t errlen)
 {
     sqlite3_stmt *st = store_stmt (store,
-        "SELECT p.name, p.version, r.status, r.message, r.created_at, r.started_at, r.finished_at "
+        "SELECT p.name, p.version, r.status, r.message, r.created_at, r.started_at, r.finished_at, "
+        " r.origin, r.labels "
         "FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
     if (sqlite3_step (st) != SQLITE_ROW) {
@@ -655,6 +805,9 @@ report_json (store_t *store, int64_t run, const char *by, char *err, size_t errl
         json_object_set_new (rep, "started_at", json_integer (sqlite3_column_int64 (st, 5)));
     if (sqlite3_column_type (st, 6) != SQLITE_NULL)
         json_object_set_new (rep, "finished_at", json_integer (sqlite3_column_int64 (st, 6)));
+    json_object_set_new (rep, "origin", json_string ((const char *) sqlite3_column_text (st, 7)));
+    json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 8), 0, NULL);
+    json_object_set_new (rep, "labels", labels ? labels : json_object ());
     sqlite3_reset (st);
 
     json_t *steps = json_array ();
@@ -709,30 +862,13 @@ report_json (store_t *store, int64_t run, const char *by, char *err, size_t errl
         if (skew)
             json_object_set (s, "start_skew_ns", skew);
         add_intervals (store, run, idx, s);
-        json_t *fleet = json_object ();
-        sqlite3_stmt *fs = store_stmt (store,
-            "SELECT direction, agents, ops, bytes, errors, iops, bw, hist, slat_hist, lat_hist "
-            "FROM fleet_results WHERE run_id = ? AND step_idx = ? ORDER BY direction");
-        sqlite3_bind_int64 (fs, 1, run);
-        sqlite3_bind_int (fs, 2, idx);
-        while (sqlite3_step (fs) == SQLITE_ROW) {
-            json_t *d = json_pack ("{s:i, s:I, s:I, s:I, s:f, s:f}",
-                "agents", sqlite3_column_int (fs, 1),
-                "ops", (json_int_t) sqlite3_column_int64 (fs, 2),
-                "bytes", (json_int_t) sqlite3_column_int64 (fs, 3),
-                "errors", (json_int_t) sqlite3_column_int64 (fs, 4),
-                "iops", sqlite3_column_double (fs, 5),
-                "bw", sqlite3_column_double (fs, 6));
-            add_latency (d, fs, 7, 8, 9, extra, nextra);
-            json_object_set_new (fleet, (const char *) sqlite3_column_text (fs, 0), d);
-        }
-        sqlite3_reset (fs);
+        json_t *fleet = fleet_json (store, run, idx, extra, nextra);
         json_object_set_new (s, "fleet", fleet);
         if (json_object_get (json_object_get (s, "job"), "sla")) {
             any_sla = true;
             sla_failed += add_sla (s);
         }
-        if (groups_add (store, run, idx, s, by, err, errlen)) {
+        if (groups_add (store, run, idx, s, by, where, err, errlen)) {
             json_decref (rows);
             json_decref (steps);
             json_decref (rep);
@@ -939,4 +1075,157 @@ out:
     free (agents);
     jobfile_destroy (&jf);
     return doc;
+}
+
+/* One figure of a direction object of a report (fleet or group), or NULL
+   when it has none (fio percentiles that were not reported, say). */
+static json_t *
+metric_of (json_t *dir, const char *metric)
+{
+    if (strcmp (metric, "iops") == 0 || strcmp (metric, "bw") == 0 || strcmp (metric, "ops") == 0
+        || strcmp (metric, "errors") == 0)
+        return json_object_get (dir, metric);
+    if (metric[0] == 'p')
+        return json_object_get (json_object_get (dir, "percentiles"), metric);
+    return json_object_get (json_object_get (dir, "lat_ns"), metric);
+}
+
+static const char *const s_history_metrics[] = {
+    "iops", "bw", "ops", "errors", "p50", "p90", "p95", "p99", "p99.9", "p99.99",
+    "mean", "min", "max", "stddev",
+};
+
+#define HISTORY_ROWS_MAX 200000
+
+json_t *
+history_json (store_t *store, json_t *req, char *err, size_t errlen)
+{
+    const char *step_glob = json_string_value (json_object_get (req, "step"));
+    const char *plan_glob = json_string_value (json_object_get (req, "plan"));
+    const char *metric = json_string_value (json_object_get (req, "metric"));
+    const char *by = json_string_value (json_object_get (req, "by"));
+    const char *dir_only = json_string_value (json_object_get (req, "direction"));
+    json_t *where = json_object_get (req, "where");
+    json_t *since = json_object_get (req, "since_ns");
+    if (!step_glob)
+        step_glob = "*";
+    if (!metric)
+        metric = "p99";
+    bool known = false;
+    for (size_t i = 0; i < sizeof s_history_metrics / sizeof *s_history_metrics; i++)
+        known |= strcmp (metric, s_history_metrics[i]) == 0;
+    if (!known) {
+        snprintf (err, errlen, "--metric '%.32s': use iops, bw, ops, errors, p50, p90, p95, p99, "
+                  "p99.9, p99.99, mean, min, max or stddev", metric);
+        return NULL;
+    }
+    if (dir_only && strcmp (dir_only, "read") != 0 && strcmp (dir_only, "write") != 0) {
+        snprintf (err, errlen, "--direction '%.32s': use read or write", dir_only);
+        return NULL;
+    }
+    if (where && !json_is_array (where)) {
+        snprintf (err, errlen, "'where' must be a list of KEY=GLOB");
+        return NULL;
+    }
+    if (since && (!json_is_integer (since) || json_integer_value (since) < 0)) {
+        snprintf (err, errlen, "'since_ns' must be a time in ns since the epoch");
+        return NULL;
+    }
+    bool grouped = by || json_array_size (where);
+
+    /* The runs first: the per-step queries below reuse cached statements. */
+    json_t *runs = json_array ();
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT r.id, r.created_at, p.name, r.origin FROM runs r JOIN plans p ON p.id = r.plan_id "
+        "WHERE r.status IN ('complete', 'partial') AND r.created_at >= ? "
+        "ORDER BY r.created_at, r.id");
+    sqlite3_bind_int64 (st, 1, since ? json_integer_value (since) : 0);
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        const char *plan = (const char *) sqlite3_column_text (st, 2);
+        if (plan_glob && fnmatch (plan_glob, plan, 0) != 0)
+            continue;
+        json_array_append_new (runs, json_pack ("{s:I, s:I, s:s, s:s}",
+            "run", (json_int_t) sqlite3_column_int64 (st, 0),
+            "time_ns", (json_int_t) sqlite3_column_int64 (st, 1), "plan", plan,
+            "origin", (const char *) sqlite3_column_text (st, 3)));
+    }
+    sqlite3_reset (st);
+
+    json_t *rows = json_array ();
+    size_t ri;
+    json_t *r;
+    json_array_foreach (runs, ri, r) {
+        int64_t run = json_integer_value (json_object_get (r, "run"));
+        json_t *steps = json_array ();
+        st = store_stmt (store, "SELECT idx, name FROM steps WHERE run_id = ? ORDER BY idx");
+        sqlite3_bind_int64 (st, 1, run);
+        while (sqlite3_step (st) == SQLITE_ROW)
+            if (fnmatch (step_glob, (const char *) sqlite3_column_text (st, 1), 0) == 0)
+                json_array_append_new (steps, json_pack ("{s:i, s:s}", "index",
+                    sqlite3_column_int (st, 0), "name", (const char *) sqlite3_column_text (st, 1)));
+        sqlite3_reset (st);
+        char when[32];
+        time_t secs = (time_t) (json_integer_value (json_object_get (r, "time_ns")) / 1000000000);
+        struct tm tm;
+        gmtime_r (&secs, &tm);
+        strftime (when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        size_t si;
+        json_t *s;
+        json_array_foreach (steps, si, s) {
+            int idx = (int) json_integer_value (json_object_get (s, "index"));
+            /* (group, read, write) triples of this step. */
+            json_t *sets = json_array ();
+            if (!grouped) {
+                json_t *f = fleet_json (store, run, idx, NULL, 0);
+                json_array_append_new (sets, json_pack ("{s:s, s:O?, s:O?}", "value", "fleet",
+                    "read", json_object_get (f, "read"), "write", json_object_get (f, "write")));
+                json_decref (f);
+            } else {
+                json_t *sj = json_pack ("{s:o}", "agents",
+                                        step_agents_json (store, run, idx, NULL, 0));
+                if (groups_add (store, run, idx, sj, by, where, err, errlen)) {
+                    json_decref (sj);
+                    json_decref (sets);
+                    json_decref (steps);
+                    json_decref (rows);
+                    json_decref (runs);
+                    return NULL;
+                }
+                json_array_extend (sets, json_object_get (sj, "groups"));
+                json_decref (sj);
+            }
+            size_t gi;
+            json_t *g;
+            json_array_foreach (sets, gi, g)
+                for (int d = 0; d < 2; d++) {
+                    const char *dn = d ? "write" : "read";
+                    json_t *dj = json_object_get (g, dn);
+                    if (!dj || json_number_value (json_object_get (dj, "ops")) <= 0
+                        || (dir_only && strcmp (dir_only, dn) != 0))
+                        continue;
+                    if (json_array_size (rows) >= HISTORY_ROWS_MAX)
+                        break;
+                    json_t *v = metric_of (dj, metric);
+                    json_t *row = json_pack ("{s:O, s:s, s:O, s:O, s:O, s:O, s:s, s:s, s:s}",
+                        "run", json_object_get (r, "run"), "time", when,
+                        "time_ns", json_object_get (r, "time_ns"), "plan", json_object_get (r, "plan"),
+                        "origin", json_object_get (r, "origin"), "step", json_object_get (s, "name"),
+                        "group", json_string_value (json_object_get (g, "value")), "direction", dn,
+                        "metric", metric);
+                    json_object_set (row, "value", json_is_number (v) ? v : json_null ());
+                    if (json_is_true (json_object_get (dj, "percentiles_only")))
+                        json_object_set_new (row, "percentiles_only", json_true ());
+                    json_array_append_new (rows, row);
+                }
+            json_decref (sets);
+        }
+        json_decref (steps);
+    }
+    json_decref (runs);
+    json_t *out = json_pack ("{s:s, s:s, s:s?, s:o}", "metric", metric, "step", step_glob,
+                             "by", by, "rows", rows);
+    if (json_array_size (rows) >= HISTORY_ROWS_MAX)
+        json_object_set_new (out, "truncated", json_sprintf ("stopped at %d rows; narrow it with "
+                             "--since, --step or --where", HISTORY_ROWS_MAX));
+    return out;
 }

@@ -1025,7 +1025,7 @@ select_by_match (ctl_t *ctl, const char *agents, uint64_t *ids, int max, char *e
     int n = 0;
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT a.id, a.labels, i.json FROM agents a LEFT JOIN inventories i "
-        "ON i.id = a.inventory_id ORDER BY a.name");
+        "ON i.id = a.inventory_id WHERE a.imported = 0 ORDER BY a.name");
     while (sqlite3_step (st) == SQLITE_ROW && n < max) {
         uint64_t id = (uint64_t) sqlite3_column_int64 (st, 0);
         peer_t *p = fleet_find_id (ctl, id);
