@@ -729,6 +729,8 @@ sweeps_json (json_t *steps)
         json_array_foreach (json_object_get (s, "groups"), g, gj) {
             char gkey[900];
             const char *value = json_string_value (json_object_get (gj, "value"));
+            if (strcmp (json_string_value (json_object_get (gj, "by")), "all") == 0)
+                continue;       /* ungrouped: the fleet's curve already */
             snprintf (gkey, sizeof gkey, "%s %s=%s", key,
                       json_string_value (json_object_get (gj, "by")), value);
             sweep_point (sweep_curve (out, gkey, of, job, value), s, json_object_get (gj, "read"),

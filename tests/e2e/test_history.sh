@@ -167,3 +167,30 @@ jq -e --argjson w "$want" '.rows | map(select(.group == "B"))[-1].value == $w' "
 "$I" history --step probe --metric p99 >"$T/hp.txt"
 grep -Eq "probe +fleet +read +[0-9.]+ (us|ms)" "$T/hp.txt" || fail "history text: $(cat "$T/hp.txt")"
 ok "history of iofleet runs: 2 runs x 2 label groups, values equal to the reports'"
+
+# CSV of a report and of a comparison: parsed back, they carry the JSON's figures.
+"$I" report "$last" --by label.fw --format csv >"$T/rp.csv" || fail "report csv"
+python3 - "$T/rp.csv" "$T/rp.json" <<'PY' || fail "report csv does not match the JSON"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+rep = json.load(open(sys.argv[2]))
+step = rep["steps"][0]
+want = []
+for a in step["agents"]:
+    for t in a["targets"]:
+        want.append(("target", a["agent"], t["target"], "", t["read"]))
+for g in step["groups"]:
+    want.append(("group", "", "", "label.fw=" + g["value"], g["read"]))
+want.append(("fleet", "", "", "", step["fleet"]["read"]))
+got = [r for r in rows if r["direction"] == "read"]
+assert len(got) == len(want), (len(got), len(want))
+for r, (scope, agent, target, group, d) in zip(got, want):
+    assert (r["scope"], r["agent"], r["target"], r["group"]) == (scope, agent, target, group), r
+    assert int(r["ops"]) == d["ops"] and abs(float(r["iops"]) - d["iops"]) <= 1e-9 * d["iops"], r
+    assert int(r["p99_ns"]) == d["percentiles"]["p99"], r
+print("ok: report csv: %d rows match the JSON" % len(rows))
+PY
+"$I" compare "$(jq ".rows[0].run" "$T/hp.json")" "$last" --format csv >"$T/cmp.csv" 2>"$T/cmp.err" || true
+[ "$(head -1 "$T/cmp.csv")" = "step,group,metric,a,b,delta_pct,significant" ] || fail "compare csv: $(head -2 "$T/cmp.csv")"
+grep -Eq '^probe,fleet,iops,[0-9.]+,[0-9.]+,-?[0-9.e-]+,(true|false|)$' "$T/cmp.csv" || fail "compare csv rows: $(cat "$T/cmp.csv" "$T/cmp.err")"
+ok "compare csv: $(grep -c . "$T/cmp.csv") lines"

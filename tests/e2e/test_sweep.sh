@@ -44,3 +44,38 @@ jq -e '.report.sweeps | length == 3 and all(.[]; (.points | map(.iodepth)) == [1
        | (if $flat then .knee_iodepth == 1 else .knee_iodepth == null end))' <<<"$out" >/dev/null \
   || fail "sweep curves: $(jq -c '[.report.sweeps[] | {curve, knee_iodepth, p: [.points[] | [.iodepth, (.iops | round)]]}]' <<<"$out")"
 ok "sweep curves: $(jq -c '[.report.sweeps[] | [.bs, [.points[] | .iops | round], .knee_iodepth]]' <<<"$out")"
+
+# The SLA capacity of a sweep: the highest IOPS among the depths whose p99
+# meets the plan's [iofleet] sla, recomputed here from the points, for the
+# fleet and for each group (--by agent).
+cat >"$T/cap.fio" <<'PLAN'
+[iofleet]
+sla=p99<300us
+[cap]
+ioengine=libaio
+direct=1
+rw=randread
+bs=4k
+iodepth=1,4,16
+size=8m
+runtime=1
+time_based
+PLAN
+"$BIN/iofleet" plan add cap "$T/cap.fio" >/dev/null || fail "plan add cap"
+run=$("$BIN/iofleet" run cap --wait --json 2>/dev/null | jq -r .run) || true
+[ -n "$run" ] && [ "$run" != null ] || fail "cap run did not start"
+"$BIN/iofleet" report "$run" --by agent --format json >"$T/cap.json" || true
+jq -e '.sweeps | length == 3 and all(.[];
+  .points as $p
+  | ($p | map(.p99 < 300000)) as $ok
+  | ([$p | to_entries[] | select(.value.sla_latency_pass != $ok[.key])] | length == 0)
+  and ([$p[] | select(.p99 < 300000)] | max_by(.iops)) as $best
+  | if $best == null then .sla_capacity.iops == null and (.sla_capacity.note | test("no depth"))
+    else .sla_capacity.iops == $best.iops and .sla_capacity.iodepth == $best.iodepth
+         and ((.sla_capacity.p99_headroom_pct - 100 * (300000 - $best.p99) / 300000) | fabs) < 1e-6
+    end)
+  and (map(.group) | sort) == [null, "agent-1", "agent-2"]' "$T/cap.json" >/dev/null \
+  || fail "SLA capacity: $(jq -c '[.sweeps[] | {group, cap: .sla_capacity, p: [.points[] | [.iodepth, (.iops | round), .p99, .sla_latency_pass]]}]' "$T/cap.json")"
+"$BIN/iofleet" report "$run" >"$T/cap.txt" || true
+grep -q "SLA capacity" "$T/cap.txt" || fail "text report lacks the SLA capacity: $(grep -A5 sweep "$T/cap.txt")"
+ok "SLA capacity (p99<300us): $(jq -c '[.sweeps[] | [.group, ((.sla_capacity.iops // "none") | if type == "number" then round else . end), .sla_capacity.iodepth]]' "$T/cap.json")"
