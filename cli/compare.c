@@ -4,9 +4,10 @@
     A change counts as significant when it stands out of the runs' own
     interval-to-interval noise: Welch's comparison of the per-interval
     series, |mean_B - mean_A| > 3 x sqrt(var_A/n_A + var_B/n_B), and at
-    least 2% (so a very steady pair does not flag a trivial change).  Only
-    the fleet has per-interval series; group rows (--by) and p99.9 have no
-    noise estimate and say "significant": null.
+    least 2% (so a very steady pair does not flag a trivial change).  The
+    fleet and each group (--by, and the groups of one run) have their
+    per-interval series; p99.9, and a step with fewer than 2 intervals,
+    have no noise estimate and say "significant": null.
 */
 #include "cli.h"
 #include "util.h"
@@ -146,7 +147,7 @@ compare_reports (json_t *ra, json_t *rb)
                 char label[300];
                 snprintf (label, sizeof label, "%s=%s",
                           json_string_value (json_object_get (ga, "by")), value);
-                rows_for (rows, name, label, ga, gb, NULL, NULL);
+                rows_for (rows, name, label, ga, gb, ga, gb);
             }
         }
     }
@@ -226,7 +227,7 @@ compare_groups (json_t *rep, const char *key, const char *va, const char *vb)
             continue;
         char label[300];
         snprintf (label, sizeof label, "%s=%s vs %s", key, va, vb);
-        rows_for (rows, name, label, ga, gb, NULL, NULL);
+        rows_for (rows, name, label, ga, gb, ga, gb);
     }
     return rows;
 }

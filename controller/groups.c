@@ -189,6 +189,119 @@ flag (json_t *outliers, const char *group, const char *metric, json_t **who, con
         }
 }
 
+/* Each group's per-interval series, as the fleet's "intervals" of a step
+   (seq, iops, bw, and per direction ops, iops, p50, p99), so that compare
+   can judge a group's change against its own interval-to-interval noise.
+   members: {agent, target, group}; values[0..n) the groups' values. */
+static void
+group_intervals (store_t *store, int64_t run, int step, json_t *members, json_t **out,
+                 const char *const *values, int n)
+{
+    /* (agent, target index) -> group, through the step's target lists. */
+    json_t *index = json_object ();
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT a.name, sa.targets FROM step_agents sa JOIN agents a ON a.id = sa.agent_id "
+        "WHERE sa.run_id = ? AND sa.step_idx = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        const char *agent = (const char *) sqlite3_column_text (st, 0);
+        json_t *tl = json_loads ((const char *) sqlite3_column_text (st, 1), 0, NULL);
+        size_t ti, mi;
+        json_t *t, *m;
+        json_array_foreach (tl, ti, t)
+            json_array_foreach (members, mi, m)
+                if (strcmp (json_string_value (json_object_get (m, "agent")), agent) == 0
+                    && json_string_value (t)
+                    && strcmp (json_string_value (json_object_get (m, "target")),
+                               json_string_value (t)) == 0)
+                    for (int g = 0; g < n; g++)
+                        if (strcmp (values[g], json_string_value (json_object_get (m, "group"))) == 0) {
+                            char key[MSG_NAME_MAX + 32];
+                            snprintf (key, sizeof key, "%s\x1f%zu", agent, ti);
+                            json_object_set_new (index, key, json_integer (g));
+                        }
+        json_decref (tl);
+    }
+    sqlite3_reset (st);
+
+    histogram_t *h = calloc ((size_t) n * 2, sizeof (histogram_t));
+    uint64_t (*ops)[2] = calloc ((size_t) n, sizeof *ops), (*bytes)[2] = calloc ((size_t) n, sizeof *bytes);
+    uint64_t *span = calloc ((size_t) n, sizeof *span), *rows = calloc ((size_t) n, sizeof *rows);
+    static histogram_t tmp;
+    for (int g = 0; g < n; g++)
+        out[g] = json_array ();
+    if (!h || !ops || !bytes || !span || !rows)
+        goto done;
+    for (int i = 0; i < n * 2; i++)
+        histogram_reset (&h[i]);
+    st = store_stmt (store,
+        "SELECT s.seq, a.name, s.target, s.t_start, s.t_end, s.read_ops, s.read_bytes, s.read_hist, "
+        " s.write_ops, s.write_bytes, s.write_hist FROM snapshots s JOIN agents a ON a.id = s.agent_id "
+        "WHERE s.run_id = ? AND s.step_idx = ? ORDER BY s.seq");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    int cur = -1;
+    for (;;) {
+        int rc = sqlite3_step (st);
+        int seq = rc == SQLITE_ROW ? sqlite3_column_int (st, 0) : -1;
+        if (cur >= 0 && seq != cur) {
+            for (int g = 0; g < n; g++) {
+                if (!rows[g])
+                    continue;
+                double secs = (double) span[g] / (double) rows[g] / 1e9;
+                json_t *iv = json_pack ("{s:i}", "seq", cur);
+                double iops = 0, bw = 0;
+                for (int d = 0; d < 2; d++) {
+                    double di = secs > 0 ? (double) ops[g][d] / secs : 0;
+                    iops += di;
+                    bw += secs > 0 ? (double) bytes[g][d] / secs : 0;
+                    json_object_set_new (iv, d ? "write" : "read", json_pack ("{s:I, s:f, s:I, s:I}",
+                        "ops", (json_int_t) ops[g][d], "iops", di,
+                        "p50", (json_int_t) histogram_percentile (&h[g * 2 + d], 50),
+                        "p99", (json_int_t) histogram_percentile (&h[g * 2 + d], 99)));
+                }
+                json_object_set_new (iv, "iops", json_real (iops));
+                json_object_set_new (iv, "bw", json_real (bw));
+                json_array_append_new (out[g], iv);
+                histogram_reset (&h[g * 2]);
+                histogram_reset (&h[g * 2 + 1]);
+                ops[g][0] = ops[g][1] = bytes[g][0] = bytes[g][1] = 0;
+                span[g] = rows[g] = 0;
+            }
+        }
+        if (rc != SQLITE_ROW)
+            break;
+        cur = seq;
+        char key[MSG_NAME_MAX + 32];
+        snprintf (key, sizeof key, "%s\x1f%d", (const char *) sqlite3_column_text (st, 1),
+                  sqlite3_column_int (st, 2));
+        json_t *gi = json_object_get (index, key);
+        if (!gi)
+            continue;
+        int g = (int) json_integer_value (gi);
+        span[g] += (uint64_t) (sqlite3_column_int64 (st, 4) - sqlite3_column_int64 (st, 3));
+        rows[g]++;
+        for (int d = 0; d < 2; d++) {
+            int c = 5 + d * 3;
+            ops[g][d] += (uint64_t) sqlite3_column_int64 (st, c);
+            bytes[g][d] += (uint64_t) sqlite3_column_int64 (st, c + 1);
+            const void *blob = sqlite3_column_blob (st, c + 2);
+            int len = sqlite3_column_bytes (st, c + 2);
+            if (blob && len > 0 && histogram_decode (&tmp, blob, (size_t) len) == 0)
+                histogram_merge (&h[g * 2 + d], &tmp);
+        }
+    }
+    sqlite3_reset (st);
+done:
+    free (h);
+    free (ops);
+    free (bytes);
+    free (span);
+    free (rows);
+    json_decref (index);
+}
+
 /* True when the member matches every KEY=GLOB of where. */
 static int
 member_matches (store_t *store, int64_t run, int step, json_t *where, json_t *agent, json_t *target,
@@ -284,10 +397,16 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
     }
     sqlite3_reset (st);
     json_t *gl = json_array ();
+    json_t *series[GROUPS_MAX];
+    const char *values[GROUPS_MAX];
     for (int i = 0; i < ngroups; i++)
-        json_array_append_new (gl, json_pack ("{s:s, s:s, s:i, s:o, s:o}", "by", key,
+        values[i] = groups[i].value;
+    group_intervals (store, run, step, members, series, values, ngroups);
+    for (int i = 0; i < ngroups; i++)
+        json_array_append_new (gl, json_pack ("{s:s, s:s, s:i, s:o, s:o, s:o}", "by", key,
             "value", groups[i].value, "targets", groups[i].targets,
-            "read", group_dir_json (&groups[i], 0), "write", group_dir_json (&groups[i], 1)));
+            "read", group_dir_json (&groups[i], 0), "write", group_dir_json (&groups[i], 1),
+            "intervals", series[i]));
     for (int i = 0; i < ngroups; i++)
         for (int d = 0; d < 2; d++)
             json_decref (groups[i].pct[d]);

@@ -40,7 +40,7 @@ g=$("$BIN/iofleet" run base --agents agent-3,agent-4 --wait --json 2>/dev/null |
 "$BIN/iofleet" compare "$g" --a label.bay=onboard --b label.bay=expander --format json >"$T/g.json" \
   || fail "compare groups exited non-zero"
 jq -e 'map(select(.metric == "iops")) | length == 1 and .[0].group == "label.bay=onboard vs expander"
-       and (.[0].delta_pct | fabs) < 5 and .[0].significant == null' "$T/g.json" >/dev/null \
+       and (.[0].delta_pct | fabs) < 5 and .[0].significant == false' "$T/g.json" >/dev/null \
   || fail "group compare: $(jq -c . "$T/g.json")"
 if "$BIN/iofleet" compare "$g" --a label.bay=onboard --b rack=x 2>/dev/null; then fail "mismatched keys accepted"; fi
 ok "compare RUN --a label.bay=onboard --b label.bay=expander: rows per metric, same capped rate: $(jq '.[] | select(.metric == "iops") | .delta_pct | . * 10 | round / 10' "$T/g.json")%"

@@ -437,4 +437,36 @@ if [ "$SKEW_STEPS" -gt 0 ] 2>/dev/null; then
       "clock uncertainty us min / median / max: \(stats($unc) | map(. * 10 | round / 10) | join(" / "))"' "$R"
 fi
 
+# Compare: the same one-step plan with the throttle on, then lifted. The
+# healthy run as A and the throttled one as B, by agent: the throttled
+# agent's IOPS significantly lower in B (a negative delta, judged against
+# its own per-second noise), and --fail-on-regression trips.  (The fleet
+# total need not drop: on a small machine the others take up the CPU.)
+if [ "$THROTTLE" -gt 0 ] && [ "$SKEW_STEPS" -eq 0 ] 2>/dev/null; then
+  printf '[cmp]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\niodepth=4\nfilename=target\nruntime=4\ntime_based\n' \
+    >"$T/cmp.fio"
+  cli plan add rack-cmp "$T/cmp.fio" >/dev/null || fail "plan add rack-cmp"
+  slow=$(timeout "$RUN_TIMEOUT" "$BIN/iofleet" run rack-cmp --agents "$AGENT_LIST" --wait --json 2>/dev/null \
+         | jq -r .run) || fail "throttled compare run"
+  if [ -f "$CG_DIR/io.max" ]; then
+    echo "$mm riops=max wiops=max" >"$CG_DIR/io.max"
+  else
+    echo "$mm 0" >"$CG_DIR/blkio.throttle.read_iops_device"
+    echo "$mm 0" >"$CG_DIR/blkio.throttle.write_iops_device"
+  fi
+  fast=$(timeout "$RUN_TIMEOUT" "$BIN/iofleet" run rack-cmp --agents "$AGENT_LIST" --wait --json 2>/dev/null \
+         | jq -r .run) || fail "unthrottled compare run"
+  rc=0
+  cli compare "$fast" "$slow" --by agent --format json --fail-on-regression 10 >"$T/cmp.json" 2>"$T/cmp.err" || rc=$?
+  me="agent=rack-agent-$THROTTLE"
+  [ $rc -eq 1 ] || fail "compare of a healthy run against a throttled one exited $rc: $(cat "$T/cmp.err") $(jq -c '[.[] | select(.metric == "iops")]' "$T/cmp.json")"
+  jq -e --arg me "$me" '[.[] | select(.group == $me and .metric == "iops")] | length == 1
+         and .[0].significant == true and .[0].delta_pct < -50' "$T/cmp.json" >/dev/null \
+    || fail "compare healthy -> throttled: $(jq -c '[.[] | select(.metric == "iops")]' "$T/cmp.json")"
+  jq -e --arg me "$me" '[.[] | select(.group != $me and .group != "fleet" and .metric == "iops"
+         and .significant == true and .delta_pct < -10)] | length == 0' "$T/cmp.json" >/dev/null \
+    || fail "healthy agents flagged as regressed: $(jq -c '[.[] | select(.metric == "iops")]' "$T/cmp.json")"
+  ok "compare run $fast (healthy) -> run $slow (agent $THROTTLE throttled) by agent: $me IOPS $(jq -r --arg me "$me" '.[] | select(.group == $me and .metric == "iops") | "\(.a | round) -> \(.b | round) (\(.delta_pct * 10 | round / 10)%)"' "$T/cmp.json"), significant; no healthy agent regressed; the gate trips"
+fi
+
 ok "rack of $N agents on one machine$([ "$THROTTLE" -gt 0 ] && echo ", agent $THROTTLE throttled")"
