@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -23,6 +24,23 @@
 /* Write buffers get a fresh stamp in every chunk of this size, so a
    deduplicating drive never sees two equal chunks. */
 #define STAMP_CHUNK 4096
+/* write_lat_log: stdio buffer per log file, so the I/O path only copies a
+   line, and a write(2) comes every few thousand I/Os.  Many workers share
+   a budget rather than each taking the maximum. */
+#define LAT_LOG_BUF_MAX     (1u << 20)
+#define LAT_LOG_BUF_MIN     (64u << 10)
+#define LAT_LOG_BUF_BUDGET  (96u << 20)     /* over all of a job's log files */
+
+/* fio's latency logs, one file per kind and worker. */
+enum { LOG_CLAT = 0, LOG_SLAT, LOG_LAT, LOG_KINDS };
+static const char *const s_log_kind[LOG_KINDS] = { "clat", "slat", "lat" };
+
+typedef struct {
+    FILE *f[LOG_KINDS];
+    char *buf[LOG_KINDS];           /* f's stdio buffer (setvbuf) */
+    char path[LOG_KINDS][PATH_MAX]; /* resolved, for messages */
+    bool failed;                    /* a write failed: nothing more is written */
+} lat_log_t;
 
 typedef struct {
     iojob_t *job;
@@ -46,7 +64,8 @@ typedef struct {
     _Atomic bool finished;
     _Atomic uint64_t wake_mono;
     uint64_t end_mono;              /* when it stopped measuring */
-    char error[256];
+    lat_log_t *lat_log;             /* write_lat_log; NULL without it */
+    char error[1024];               /* DONE carries up to MSG_TEXT_MAX bytes */
 } worker_t;
 
 struct job {
@@ -289,6 +308,94 @@ pace (worker_t *w, io_dir_t d, uint64_t now)
     return now;
 }
 
+/* Appends v in decimal at p and returns the new end.  Can't fail. */
+static inline char *
+put_u64 (char *p, uint64_t v)
+{
+    char tmp[20];
+    int n = 0;
+    do {
+        tmp[n++] = (char) ('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+/* Writes one completed I/O to the worker's three latency logs in fio's
+   format for its defaults (log_avg_msec=0, log_offset=0): "time, value,
+   ddir, bs, prio" with time in ms since the measurement started, value in
+   ns, ddir 0 read / 1 write, bs in bytes, prio 0.  Returns 0, or -1 with
+   the worker's error set; the logs are then left alone. */
+static int
+lat_log_add (worker_t *w, const io_unit_t *u, uint64_t now)
+{
+    lat_log_t *l = w->lat_log;
+    if (l->failed)
+        return -1;
+    const uint64_t v[LOG_KINDS] = {
+        [LOG_CLAT] = now - u->t_issue,
+        [LOG_SLAT] = u->t_issue - u->t_start,
+        [LOG_LAT] = now - u->t_start,
+    };
+    char head[24], tail[40];
+    char *h = put_u64 (head, (now - w->job->measure_start) / NS_PER_MS);
+    *h++ = ',';
+    *h++ = ' ';
+    char *t = tail;
+    memcpy (t, u->dir == IO_WRITE ? ", 1, " : ", 0, ", 5);
+    t = put_u64 (t + 5, u->len);
+    memcpy (t, ", 0\n", 4);
+    t += 4;
+    for (int k = 0; k < LOG_KINDS; k++) {
+        char line[96];
+        char *p = line;
+        memcpy (p, head, (size_t) (h - head));
+        p = put_u64 (p + (h - head), v[k]);
+        memcpy (p, tail, (size_t) (t - tail));
+        p += t - tail;
+        size_t n = (size_t) (p - line);
+        /* Only this worker touches its files: no stdio locking needed. */
+        if (fwrite_unlocked (line, 1, n, l->f[k]) != n) {
+            int e = errno;
+            l->failed = true;
+            if (!w->error[0])
+                snprintf (w->error, sizeof w->error, "write_lat_log: writing '%s': %s",
+                          l->path[k], strerror (e));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Flushes and closes a worker's latency logs and frees them.  Returns 0,
+   or -1 when a buffered write failed now (the worker's error is then set,
+   unless it already held one).  Safe when the worker has none. */
+static int
+lat_log_close (worker_t *w)
+{
+    lat_log_t *l = w->lat_log;
+    if (!l)
+        return 0;
+    int rc = 0;
+    for (int k = 0; k < LOG_KINDS; k++) {
+        /* fclose flushes what is buffered: a full disk shows here. */
+        if (l->f[k] && fclose (l->f[k]) != 0 && !l->failed) {
+            int e = errno;
+            l->failed = true;
+            rc = -1;
+            if (!w->error[0])
+                snprintf (w->error, sizeof w->error, "write_lat_log: writing '%s': %s",
+                          l->path[k], strerror (e));
+        }
+        free (l->buf[k]);
+    }
+    free (l);
+    w->lat_log = NULL;
+    return rc;
+}
+
 /* Queues units[0..n) (already prepared) with the job's submit batching,
    stamping start and issue times.  `now` is the latest clock read.
    Returns the number now in flight from this call, or -errno (error set). */
@@ -421,6 +528,10 @@ worker_main (void *arg)
                     histogram_record (&d->clat, now - u->t_issue);
                     histogram_record (&d->lat, now - u->t_start);
                 }
+                /* Logged exactly when counted: the log holds the I/Os of
+                   the reported figures, no ramp and nothing after the end. */
+                if (w->lat_log && lat_log_add (w, u, now) < 0)
+                    stopping = true;
             }
             ready[nready++] = u;
         }
@@ -448,6 +559,14 @@ worker_main (void *arg)
     /* The last, possibly partial, interval. */
     if (measuring && w->end_mono > j->measure_start + (uint64_t) k * j->interval_ns)
         atomic_store_explicit (&w->published, k + 1, memory_order_release);
+    /* The logs are complete before the worker counts as finished, so a
+       failure to write their end is in the step's error. */
+    lat_log_close (w);
+    /* A message cut to the buffer may end inside a UTF-8 sequence, and the
+       controller refuses a DONE whose error is not UTF-8. */
+    long bad = utf8_invalid_at (w->error, strlen (w->error));
+    if (bad >= 0)
+        w->error[bad] = '\0';
     atomic_store_explicit (&w->finished, true, memory_order_release);
     return NULL;
 }
@@ -533,6 +652,57 @@ plan_sizes (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
                           sizes[i]);
                 return -EINVAL;
             }
+    }
+    return 0;
+}
+
+/* Opens worker w's three latency logs: PREFIX_KIND.N.log, N its fio thread
+   number, each resolved against the policy like a target (a relative
+   prefix in the workdir) and refused unless the agent may write there.
+   Returns 0, or -1 with the REFUSED reason in err. */
+static int
+lat_log_open (iojob_t *j, worker_t *w, const Iofleet__JobSpec *spec, const target_policy_t *pol,
+              char *err, size_t errlen)
+{
+    lat_log_t *l = calloc (1, sizeof *l);
+    if (!l) {
+        snprintf (err, errlen, "out of memory for the latency logs of worker %d", w->id);
+        return -1;
+    }
+    w->lat_log = l;
+    uint32_t n = (spec->thread_number ? spec->thread_number : 1) + (uint32_t) w->id;
+    size_t bufsize = LAT_LOG_BUF_BUDGET / ((size_t) j->nworkers * LOG_KINDS);
+    bufsize = bufsize > LAT_LOG_BUF_MAX ? LAT_LOG_BUF_MAX
+            : bufsize < LAT_LOG_BUF_MIN ? LAT_LOG_BUF_MIN : bufsize;
+    for (int k = 0; k < LOG_KINDS; k++) {
+        char name[JOB_LATLOG_MAX + 32], why[1024];
+        snprintf (name, sizeof name, "%s_%s.%u.log", spec->write_lat_log, s_log_kind[k], n);
+        target_t t;
+        if (target_resolve (pol, name, &t, why, sizeof why)) {
+            snprintf (err, errlen, "write_lat_log: %s", why);
+            return -1;
+        }
+        for (int i = 0; i < j->ntargets; i++)
+            if (strcmp (t.path, j->targets[i].path) == 0) {
+                snprintf (err, errlen, "write_lat_log: the log '%s' is a target of the job; "
+                          "choose another prefix", t.path);
+                return -1;
+            }
+        str_copy (l->path[k], sizeof l->path[k], t.path);
+        int fd = target_open_log (&t, why, sizeof why);
+        if (fd < 0) {
+            snprintf (err, errlen, "write_lat_log: %s", why);
+            return -1;
+        }
+        l->f[k] = fdopen (fd, "w");
+        l->buf[k] = malloc (bufsize);
+        if (!l->f[k] || !l->buf[k]) {
+            if (!l->f[k])
+                close (fd);
+            snprintf (err, errlen, "write_lat_log: out of memory for '%s'", t.path);
+            return -1;
+        }
+        setvbuf (l->f[k], l->buf[k], _IOFBF, bufsize);
     }
     return 0;
 }
@@ -747,6 +917,11 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             return NULL;
         }
         w->engine_ready = true;
+        if (spec->write_lat_log && spec->write_lat_log[0]
+            && lat_log_open (j, w, spec, pol, err, errlen)) {
+            job_destroy (&j);
+            return NULL;
+        }
     }
     return j;
 }
@@ -764,6 +939,7 @@ job_destroy (iojob_t **self_p)
             pthread_join (w->thread, NULL);
         if (w->engine_ready)
             j->ops->cleanup (&w->engine);
+        lat_log_close (w);
         for (unsigned u = 0; w->units && u < w->depth; u++)
             free (w->units[u].engine_data);
         free (w->bufmem);

@@ -266,10 +266,18 @@ spool_clear (agent_t *a)
 static void
 send_refused (agent_t *a, uint64_t run, uint32_t step, const char *reason)
 {
+    /* A reason cut to its buffer may end inside a UTF-8 sequence, and the
+       controller drops a REFUSED whose reason is not UTF-8 (the step would
+       then wait out --prepare-timeout instead of showing why). */
+    char text[MSG_TEXT_MAX + 1];
+    str_copy (text, sizeof text, reason);
+    long bad = utf8_invalid_at (text, strlen (text));
+    if (bad >= 0)
+        text[bad] = '\0';
     Iofleet__Refused r = IOFLEET__REFUSED__INIT;
     r.run = run;
     r.step = step;
-    r.reason = (char *) reason;
+    r.reason = text[0] ? text : "refused (reason not valid UTF-8)";
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_REFUSED;
     env.refused = &r;

@@ -243,3 +243,37 @@ target_close (target_t *t)
         close (t->fd);
     t->fd = -1;
 }
+
+int
+target_open_log (const target_t *t, char *err, size_t errlen)
+{
+    /* Not O_TRUNC: what is there is checked first.  O_NONBLOCK: opening a
+       FIFO must fail or return, never wait for a reader. */
+    int fd = open (t->path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+    if (fd < 0) {
+        int e = errno;
+        snprintf (err, errlen, "cannot create '%s': %s", t->path, strerror (e));
+        return -e;
+    }
+    struct stat st;
+    if (fstat (fd, &st) < 0) {
+        int e = errno;
+        snprintf (err, errlen, "fstat '%s': %s", t->path, strerror (e));
+        close (fd);
+        return -e;
+    }
+    if (!S_ISREG (st.st_mode)) {
+        snprintf (err, errlen, "'%s' exists and is not a regular file; a log is never "
+                  "written over it (choose another prefix)", t->path);
+        close (fd);
+        return -EINVAL;
+    }
+    int flags = fcntl (fd, F_GETFL);
+    if (ftruncate (fd, 0) < 0 || flags < 0 || fcntl (fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+        int e = errno;
+        snprintf (err, errlen, "cannot empty '%s': %s", t->path, strerror (e));
+        close (fd);
+        return -e;
+    }
+    return fd;
+}

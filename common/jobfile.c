@@ -154,7 +154,7 @@ static const char *const s_fio_only[] = {
     "verify_interval", "verify_offset", "verify_only", "verify_pattern",
     "verify_state_load", "verify_state_save", "wait_for", "window_size",
     "write_barrier", "write_bw_log", "write_hint", "write_hist_log",
-    "write_iolog", "write_iops_log", "write_lat_log", "writefua",
+    "write_iolog", "write_iops_log", "writefua",
     "xnvme_admin", "xnvme_async", "xnvme_dev_nsid", "xnvme_dev_subnqn",
     "xnvme_iovec", "xnvme_mem", "xnvme_sync", "zone_reset_frequency",
     "zone_reset_threshold", "zonecapacity", "zonemode", "zonerange",
@@ -211,7 +211,7 @@ typedef enum {
     OPT_RATE_IOPS, OPT_THINKTIME, OPT_RANDREPEAT, OPT_RANDSEED,
     OPT_NORANDOMMAP, OPT_RANDOM_DIST, OPT_PERCENTILES, OPT_CPUS,
     OPT_GROUP_REPORTING, OPT_STONEWALL, OPT_NEW_GROUP, OPT_SS, OPT_SS_DUR,
-    OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA,
+    OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA, OPT_LAT_LOG,
 } opt_id_t;
 
 /* The options iofleet implements, with fio's aliases.  `bare` marks
@@ -268,6 +268,7 @@ static const struct {
     { "buffer_compress_percentage", OPT_COMPRESS, false },
     { "zero_buffers", OPT_ZERO_BUFFERS, true },
     { "name", OPT_NAME, false },
+    { "write_lat_log", OPT_LAT_LOG, false },
 };
 
 #define NELEM(a) (sizeof (a) / sizeof ((a)[0]))
@@ -1418,6 +1419,20 @@ s_parse_steadystate (parser_t *p, int line, const char *key, const char *value,
     return 0;
 }
 
+/* True when path has a ".." component.  Can't fail. */
+static bool
+s_has_dotdot (const char *path)
+{
+    for (const char *c = path;; ) {
+        size_t n = strcspn (c, "/");
+        if (n == 2 && c[0] == '.' && c[1] == '.')
+            return true;
+        if (c[n] == '\0')
+            return false;
+        c += n + 1;
+    }
+}
+
 /* Applies one supported option to o.  value is NULL for a bare key.
    Returns 0, or -1 with the error set. */
 static int
@@ -1552,6 +1567,25 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
             return -1;
         }
         memcpy (job->filename, value, len + 1);
+        return 0;
+    }
+
+    case OPT_LAT_LOG: {
+        size_t len = strlen (value);
+        if (len > JOB_LATLOG_MAX - 1) {
+            s_error (p, line, "%s is %zu bytes long (the limit is %d)",
+                     key, len, JOB_LATLOG_MAX - 1);
+            return -1;
+        }
+        /* An agent writes a relative prefix inside its --workdir: one that
+           climbs out with '..' could only be refused there, at run time. */
+        if (value[0] != '/' && s_has_dotdot (value)) {
+            s_error (p, line, "%s=%.*s: a relative prefix may not contain '..' (agents "
+                     "write the logs inside their --workdir); use an absolute path",
+                     key, SHOW, value);
+            return -1;
+        }
+        memcpy (job->write_lat_log, value, len + 1);
         return 0;
     }
 
@@ -2149,6 +2183,13 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
     for (int i = 0; i < jf->nsteps; i++)
         if (!jf->steps[i].sla[0])
             memcpy (jf->steps[i].sla, plan_sla, sizeof plan_sla);
+    /* fio numbers the workers of a file 1, 2, ... over all its jobs, so
+       jobs that share a write_lat_log prefix never share a log file. */
+    uint32_t thread_number = 1;
+    for (int i = 0; i < jf->nsteps; i++) {
+        jf->steps[i].thread_number = thread_number;
+        thread_number += jf->steps[i].numjobs;
+    }
     free (copy);
     free (global);
     free (cur);

@@ -44,6 +44,10 @@ typedef enum {
 #define JOB_BSSPLIT_MAX   64
 #define JOB_PCT_MAX       64        /* percentile_list entries */
 #define JOB_CPUS_MAX      256       /* cpus_allowed text */
+#define JOB_LATLOG_MAX    1024      /* write_lat_log prefix, with its NUL */
+/* fio numbers every worker (thread) of a job file from 1 across all its
+   jobs; the largest number a plan can reach. */
+#define JOB_THREADS_MAX   (JOB_MAX_STEPS * JOB_MAX_NUMJOBS)
 
 typedef struct {
     uint32_t bs;                    /* bytes */
@@ -120,6 +124,12 @@ typedef struct {
                                        default target, so they share a file */
     unsigned sweep;                 /* JOB_SWEEP_* bits: what was swept */
     char sla[512];                  /* iofleet_sla= as written (validated; "" = none) */
+    char write_lat_log[JOB_LATLOG_MAX]; /* write_lat_log=PREFIX ("" = no logs):
+                                       each worker writes PREFIX_clat.N.log,
+                                       PREFIX_slat.N.log, PREFIX_lat.N.log */
+    uint32_t thread_number;         /* fio's number of the job's first worker:
+                                       1 + the numjobs of every job before it
+                                       in the file (the N of its logs) */
 } job_t;
 
 #define JOB_SWEEP_RW      1u        /* rw=MODE,MODE[,..] */

@@ -63,6 +63,8 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->ss_ramp_ns = j->ss_ramp_ns;
     s->buffer_compress_percentage = j->buffer_compress_percentage;
     s->zero_buffers = j->zero_buffers;
+    s->write_lat_log = (char *) j->write_lat_log;
+    s->thread_number = j->thread_number;
     s->interval_ns = interval_ns;
 
     /* A sweep's steps share the file fio would have named after the section. */

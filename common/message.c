@@ -118,6 +118,37 @@ check_bssplit (const char *field, size_t n, Iofleet__BsSplit **v, char *err, siz
     return 0;
 }
 
+/* write_lat_log: a path prefix the agent writes under; the agent checks the
+   files against its policy, this only keeps the text sane.  A relative
+   prefix resolves in the agent's --workdir, so a ".." component could
+   only mean leaving it.  Returns 0 or -EINVAL. */
+static int
+check_lat_log (const Iofleet__JobSpec *j, char *err, size_t errlen)
+{
+    if (check_text ("job.write_lat_log", j->write_lat_log, JOB_LATLOG_MAX - 1, false, err,
+                    errlen))
+        return -EINVAL;
+    const char *s = j->write_lat_log;
+    if (!s || !s[0])
+        return 0;
+    if (s[0] != '/')
+        for (const char *c = s;; ) {
+            size_t n = strcspn (c, "/");
+            if (n == 2 && c[0] == '.' && c[1] == '.')
+                return fail (err, errlen, "job.write_lat_log '%s' is relative and has a '..' "
+                             "component (relative logs stay inside the agent's --workdir)", s);
+            if (c[n] == '\0')
+                break;
+            c += n + 1;
+        }
+    uint32_t first = j->thread_number ? j->thread_number : 1;
+    if ((uint64_t) first + j->numjobs - 1 > JOB_THREADS_MAX)
+        return fail (err, errlen, "job.thread_number %u with numjobs %u, limit: the last "
+                     "worker's number at most %d", j->thread_number, j->numjobs,
+                     JOB_THREADS_MAX);
+    return 0;
+}
+
 /* The options of the engine-parity issue: block size mixes, batching,
    rates, randomness, steady state, buffers.  Returns 0 or -EINVAL. */
 static int
@@ -208,7 +239,7 @@ check_job (const Iofleet__JobSpec *j, char *err, size_t errlen)
                      (unsigned long long) j->ramp_time_ns);
     if (j->runtime_ns == 0 && j->time_based)
         return fail (err, errlen, "job.time_based without runtime");
-    if (check_job_more (j, err, errlen))
+    if (check_job_more (j, err, errlen) || check_lat_log (j, err, errlen))
         return -EINVAL;
     if (j->interval_ns < MSG_INTERVAL_MIN_NS || j->interval_ns > MSG_INTERVAL_MAX_NS)
         return fail (err, errlen, "job.interval_ns %llu, limit %llu..%llu",

@@ -1580,6 +1580,58 @@ test_buffers_and_groups (void)
     }
 }
 
+/* write_lat_log=PREFIX: fio's per-I/O latency logs.  The N of a job's log
+   files is fio's thread number: its workers are numbered on from the
+   workers of every job before it in the file. */
+static void
+test_lat_log (void)
+{
+    job_t j;
+    if (CHECK_OK (s_one_job ("[job]\nsize=1m\n", &j)))
+        CHECK (j.write_lat_log[0] == '\0' && j.thread_number == 1);
+    if (CHECK_OK (s_one_job ("[job]\nwrite_lat_log=raw\n", &j)))
+        CHECK (strcmp (j.write_lat_log, "raw") == 0 && j.thread_number == 1);
+    if (CHECK_OK (s_one_job ("[global]\nwrite_lat_log=/var/log/fio/../run1\n[job]\n", &j)))
+        CHECK (strcmp (j.write_lat_log, "/var/log/fio/../run1") == 0);
+    /* '..' inside a name is not a component. */
+    if (CHECK_OK (s_one_job ("[job]\nwrite_lat_log=logs/a..b/..raw\n", &j)))
+        CHECK (strcmp (j.write_lat_log, "logs/a..b/..raw") == 0);
+    EXPECT_ERR ("[job]\nwrite_lat_log=\n", "t.fio:2: option 'write_lat_log' needs a value");
+    EXPECT_ERR ("[job]\nwrite_lat_log\n", "t.fio:2: option 'write_lat_log' needs a value");
+    EXPECT_ERR ("[job]\nwrite_lat_log=../raw\n",
+                "t.fio:2: write_lat_log=../raw: a relative prefix may not contain '..' (agents "
+                "write the logs inside their --workdir); use an absolute path");
+    EXPECT_ERR ("[global]\nwrite_lat_log=logs/..\n[job]\n",
+                "t.fio:2: write_lat_log=logs/..: a relative prefix may not contain '..' (agents "
+                "write the logs inside their --workdir); use an absolute path");
+    static char text[JOB_LATLOG_MAX + 64];
+    snprintf (text, sizeof text, "[job]\nwrite_lat_log=%0*d\n", JOB_LATLOG_MAX - 1, 7);
+    if (CHECK_OK (s_one_job (text, &j)))
+        CHECK (strlen (j.write_lat_log) == JOB_LATLOG_MAX - 1);
+    snprintf (text, sizeof text, "[job]\nwrite_lat_log=%0*d\n", JOB_LATLOG_MAX, 7);
+    EXPECT_ERR (text, "t.fio:2: write_lat_log is 1024 bytes long (the limit is 1023)");
+    /* Only the default, one line per I/O: the other log options stay out. */
+    EXPECT_ERR ("[job]\nwrite_lat_log=raw\nlog_avg_msec=1000\n",
+                "t.fio:3: fio option 'log_avg_msec' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nlog_offset=1\n",
+                "t.fio:2: fio option 'log_offset' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nwrite_bw_log=bw\n",
+                "t.fio:2: fio option 'write_bw_log' is not supported by iofleet yet");
+
+    /* Thread numbers: a 1-2, b 3-5, then each sweep step its own. */
+    jobfile_t *jf = s_parse ("[global]\nwrite_lat_log=raw\n[a]\nnumjobs=2\n[b]\nnumjobs=3\n"
+                             "write_lat_log=b\n[c]\nstonewall\niodepth=1,2\n");
+    CHECK (jf && jf->nsteps == 4);
+    if (jf && jf->nsteps == 4) {
+        CHECK (jf->steps[0].thread_number == 1 && jf->steps[1].thread_number == 3);
+        CHECK (jf->steps[2].thread_number == 6 && jf->steps[3].thread_number == 7);
+        CHECK (strcmp (jf->steps[0].write_lat_log, "raw") == 0
+               && strcmp (jf->steps[1].write_lat_log, "b") == 0
+               && strcmp (jf->steps[3].write_lat_log, "raw") == 0);
+    }
+    jobfile_destroy (&jf);
+}
+
 /* With direct=1, every block size a job can issue must be a multiple of
    512: both directions of bs, both bounds of bsrange, all bssplit sizes. */
 static void
@@ -2331,6 +2383,7 @@ main (int argc, char **argv)
     test_steadystate ();
     test_batch ();
     test_buffers_and_groups ();
+    test_lat_log ();
     test_direct_alignment ();
     test_new_options_inherit ();
     test_sweeps ();

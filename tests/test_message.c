@@ -9,6 +9,7 @@
     first bad case, so the check count stays a count of properties.
 */
 #include "message.h"
+#include "jobfile.h"
 #include "util.h"
 #include "histogram.h"
 #include "testutil.h"
@@ -472,6 +473,8 @@ bounds_broken (const envelope_t *e)
         for (size_t i = 0; i < j->n_filenames; i++)
             if (!text_ok (j->filenames[i], MSG_PATH_MAX, true))
                 return "job.filenames entry";
+        if (!text_ok (j->write_lat_log, JOB_LATLOG_MAX - 1, false))
+            return "job.write_lat_log";
         return NULL;
     }
     case IOFLEET__ENVELOPE__BODY_READY:
@@ -963,6 +966,27 @@ test_bounds_prepare (void)
     ACCEPT (fx_prepare, fx.job.ss = IOFLEET__STEADY_STATE__SS_IOPS_SLOPE;
             fx.job.ss_limit = 0.001; fx.job.ss_pct = 1; fx.job.ss_dur_ns = 30ull * 1000000000);
     REJECT (fx_prepare, fx.job.buffer_compress_percentage = 101, "job.buffer_compress_percentage");
+    /* write_lat_log: a bounded path prefix; a relative one may not climb
+       out of the agent's workdir (an absolute one is for the agent's
+       policy to judge, on the resolved path). */
+    ACCEPT (fx_prepare, fx.job.write_lat_log = "logs/raw"; fx.job.thread_number = 3);
+    ACCEPT (fx_prepare, fx.job.write_lat_log = "/var/log/iofleet/../raw");
+    ACCEPT (fx_prepare, fx.job.write_lat_log = "a..b/..raw/x..");
+    ACCEPT (fx_prepare, fx.job.write_lat_log = "\xc3\xa9t\xc3\xa9/raw");
+    ACCEPT (fx_prepare, fx.job.write_lat_log = strn (JOB_LATLOG_MAX - 1, 'l'));
+    REJECT (fx_prepare, fx.job.write_lat_log = strn (JOB_LATLOG_MAX, 'l'),
+            "job.write_lat_log is 1024 bytes, limit 1023");
+    REJECT (fx_prepare, fx.job.write_lat_log = "../raw",
+            "job.write_lat_log '../raw' is relative and has a '..' component");
+    REJECT (fx_prepare, fx.job.write_lat_log = "logs/../../raw", "'..' component");
+    REJECT (fx_prepare, fx.job.write_lat_log = "logs/..", "'..' component");
+    REJECT (fx_prepare, fx.job.write_lat_log = "..", "'..' component");
+    REJECT (fx_prepare, fx.job.write_lat_log = "raw\n", "job.write_lat_log holds control character");
+    REJECT (fx_prepare, fx.job.write_lat_log = "r\xe9", "job.write_lat_log is not valid UTF-8");
+    /* numjobs is 4: the last worker's number may be JOB_THREADS_MAX. */
+    ACCEPT (fx_prepare, fx.job.write_lat_log = "raw"; fx.job.thread_number = JOB_THREADS_MAX - 3);
+    REJECT (fx_prepare, fx.job.write_lat_log = "raw"; fx.job.thread_number = JOB_THREADS_MAX - 2,
+            "job.thread_number");
     /* Jobs that run together: each checked, their targets counted together. */
     static Iofleet__JobSpec more_job;
     static Iofleet__JobSpec *more_ptrs[MSG_JOBS_MAX];
