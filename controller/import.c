@@ -19,165 +19,13 @@
 
     The document is checked whole before anything is written: an error
     names the entry and field, and nothing of the file is stored. */
-#include "controller.h"
-#include "histogram.h"
+#include "import.h"
 #include "jobfile.h"
 #include "log.h"
 #include "util.h"
 
 #include <math.h>
 #include <string.h>
-
-#define IMPORT_ENTRIES_MAX 4096
-#define IMPORT_LABELS_MAX  32
-#define IMPORT_BINS_MAX    100000
-
-static const char *const s_lat_keys[LK_N] = { "clat_ns", "slat_ns", "lat_ns" };
-
-typedef struct {
-    const char *field;          /* "jobs" or "client_stats" */
-    size_t index;               /* in that array */
-    json_t *entry;
-    int step;
-    char agent[MSG_NAME_MAX + 1];
-    char host[MSG_NAME_MAX + 1];
-    char target[MSG_PATH_MAX + 1];
-} entry_t;
-
-/* A non-negative finite number at key of o (absent = 0 when optional). */
-static int
-number (json_t *o, const char *key, bool optional, double *out, const entry_t *e,
-        const char *where, char *err, size_t errlen)
-{
-    json_t *v = json_object_get (o, key);
-    if (!v && optional) {
-        *out = 0;
-        return 0;
-    }
-    if (!json_is_number (v) || !isfinite (json_number_value (v)) || json_number_value (v) < 0
-        || json_number_value (v) > 1e18) {
-        snprintf (err, errlen, "%s[%zu].%s.%s: %s (want a number 0..1e18)", e->field, e->index,
-                  where, key, v ? "not a number in range" : "missing");
-        return -1;
-    }
-    *out = json_number_value (v);
-    return 0;
-}
-
-/* An option value as text (fio writes them all as strings). */
-static const char *
-option (json_t *fio, json_t *entry, const char *key)
-{
-    const char *v = json_string_value (json_object_get (json_object_get (entry, "job options"), key));
-    if (!v)
-        v = json_string_value (json_object_get (json_object_get (fio, "global options"), key));
-    return v;
-}
-
-/* Checks one direction of an entry; fills h[] from bins when present and
-   returns in *pct fio's percentiles ({"p99": ns, ...}, new reference). */
-static int
-direction (json_t *d, const entry_t *e, const char *dir, histogram_t h[LK_N], json_t **pct,
-           char *err, size_t errlen)
-{
-    double v;
-    char where[64];
-    *pct = NULL;
-    for (int k = 0; k < LK_N; k++)
-        histogram_reset (&h[k]);
-    if (!d)
-        return 0;
-    if (!json_is_object (d)) {
-        snprintf (err, errlen, "%s[%zu].%s: not an object", e->field, e->index, dir);
-        return -1;
-    }
-    static const char *nums[] = { "io_bytes", "bw_bytes", "iops", "runtime", "total_ios" };
-    for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
-        if (number (d, nums[i], false, &v, e, dir, err, errlen))
-            return -1;
-    for (int k = 0; k < LK_N; k++) {
-        json_t *lat = json_object_get (d, s_lat_keys[k]);
-        snprintf (where, sizeof where, "%s.%s", dir, s_lat_keys[k]);
-        if (!lat) {
-            if (k == LK_CLAT && json_number_value (json_object_get (d, "total_ios")) > 0) {
-                snprintf (err, errlen, "%s[%zu].%s: missing (fio writes it for every direction "
-                          "with I/O)", e->field, e->index, where);
-                return -1;
-            }
-            continue;
-        }
-        static const char *stats[] = { "min", "max", "mean", "stddev", "N" };
-        for (size_t i = 0; i < sizeof stats / sizeof *stats; i++)
-            if (number (lat, stats[i], true, &v, e, where, err, errlen))
-                return -1;
-        json_t *bins = json_object_get (lat, "bins");
-        if (bins) {
-            if (!json_is_object (bins) || json_object_size (bins) > IMPORT_BINS_MAX) {
-                snprintf (err, errlen, "%s[%zu].%s.bins: not an object of at most %d bins",
-                          e->field, e->index, where, IMPORT_BINS_MAX);
-                return -1;
-            }
-            const char *key;
-            json_t *cnt;
-            json_object_foreach (bins, key, cnt) {
-                char *end;
-                unsigned long long ns = strtoull (key, &end, 10);
-                if (end == key || *end || !json_is_integer (cnt) || json_integer_value (cnt) < 0) {
-                    snprintf (err, errlen, "%s[%zu].%s.bins: '%.32s': want \"NANOSECONDS\": COUNT",
-                              e->field, e->index, where, key);
-                    return -1;
-                }
-                histogram_record_n (&h[k], ns, (uint64_t) json_integer_value (cnt));
-            }
-            /* fio's exact figures where it has them. */
-            if (h[k].count) {
-                double n = (double) h[k].count, mean = json_number_value (json_object_get (lat, "mean"));
-                double sd = json_number_value (json_object_get (lat, "stddev"));
-                /* fio's bins hold a representative value of each of its
-                   buckets, so its exact min and max can fall in one of our
-                   buckets next to the bins'; they are kept only where they
-                   land in the same bucket (a histogram's min and max live
-                   in its first and last buckets). */
-                uint64_t lo = (uint64_t) json_number_value (json_object_get (lat, "min"));
-                uint64_t hi = (uint64_t) json_number_value (json_object_get (lat, "max"));
-                if (lo <= h[k].min && !(lo >> HIST_MAX_BITS) && !(h[k].min >> HIST_MAX_BITS)
-                    && histogram_index (lo) == histogram_index (h[k].min))
-                    h[k].min = lo;
-                if (hi >= h[k].max && !(hi >> HIST_MAX_BITS) && !(h[k].max >> HIST_MAX_BITS)
-                    && histogram_index (hi) == histogram_index (h[k].max))
-                    h[k].max = hi;
-                h[k].sum = (uint64_t) llround (mean * n);
-                h[k].sumsq = (unsigned __int128) ((sd * sd * (n > 1 ? n - 1 : n) / n + mean * mean) * n);
-            }
-        }
-        if (k != LK_CLAT)
-            continue;
-        json_t *p = json_object_get (lat, "percentile");
-        if (p && !json_is_object (p)) {
-            snprintf (err, errlen, "%s[%zu].%s.percentile: not an object", e->field, e->index, where);
-            return -1;
-        }
-        const char *key;
-        json_t *pv;
-        json_t *out = json_object ();
-        json_object_foreach (p, key, pv) {
-            char *end;
-            double q = strtod (key, &end);
-            if (end == key || *end || !(q > 0 && q <= 100) || !json_is_number (pv)
-                || json_number_value (pv) < 0) {
-                json_decref (out);
-                snprintf (err, errlen, "%s[%zu].%s.percentile: '%.32s': want \"PERCENT\": NANOSECONDS",
-                          e->field, e->index, where, key);
-                return -1;
-            }
-            char name[32];
-            snprintf (name, sizeof name, "p%g", q);
-            json_object_set_new (out, name, json_integer ((json_int_t) json_number_value (pv)));
-        }
-        *pct = out;
-    }
-    return 0;
-}
 
 /* The plan text of an import: fio's options as a job file. */
 static char *
@@ -248,132 +96,6 @@ agent_id (store_t *store, const entry_t *e, int64_t now)
     return id;
 }
 
-/* Checks the request and the document; fills e[] (one per kept entry). */
-static int
-check (json_t *req, json_t *fio, entry_t *e, int *n, json_t *steps, char *err, size_t errlen)
-{
-    const char *host = json_string_value (json_object_get (req, "host"));
-    if (!host)
-        host = "unknown";
-    if (!*host || strlen (host) + strlen (IMPORT_AGENT_PREFIX) > MSG_NAME_MAX
-        || utf8_invalid_at (host, strlen (host)) >= 0 || strchr (host, ':')) {
-        snprintf (err, errlen, "--host '%.64s': want 1..%zu characters, no ':'", host,
-                  MSG_NAME_MAX - strlen (IMPORT_AGENT_PREFIX));
-        return -1;
-    }
-    if (!json_is_string (json_object_get (fio, "fio version"))) {
-        snprintf (err, errlen, "no \"fio version\": is this fio's --output-format=json output?");
-        return -1;
-    }
-    json_t *list = json_object_get (fio, "client_stats");
-    const char *field = "client_stats";
-    if (!list) {
-        list = json_object_get (fio, "jobs");
-        field = "jobs";
-    }
-    if (!json_is_array (list) || json_array_size (list) == 0
-        || json_array_size (list) > IMPORT_ENTRIES_MAX) {
-        snprintf (err, errlen, "want a list \"jobs\" (or \"client_stats\", fio's client/server "
-                  "mode) of 1..%d entries", IMPORT_ENTRIES_MAX);
-        return -1;
-    }
-    bool client = strcmp (field, "client_stats") == 0;
-    size_t i;
-    json_t *x;
-    *n = 0;
-    json_array_foreach (list, i, x) {
-        entry_t *c = &e[*n];
-        memset (c, 0, sizeof *c);
-        c->field = field;
-        c->index = i;
-        c->entry = x;
-        const char *name = json_string_value (json_object_get (x, "jobname"));
-        if (!json_is_object (x) || !name || !*name || strlen (name) > MSG_NAME_MAX) {
-            snprintf (err, errlen, "%s[%zu].jobname: want 1..%d characters", field, i, MSG_NAME_MAX);
-            return -1;
-        }
-        if (client && strcmp (name, "All clients") == 0)
-            continue;       /* fio's sum over the servers */
-        if (client) {
-            const char *h = json_string_value (json_object_get (x, "hostname"));
-            json_t *port = json_object_get (x, "port");
-            if (!h || !*h || strlen (h) > 40) {
-                snprintf (err, errlen, "%s[%zu].hostname: want 1..40 characters", field, i);
-                return -1;
-            }
-            snprintf (c->host, sizeof c->host, "%s", h);
-            if (json_is_integer (port))
-                snprintf (c->agent, sizeof c->agent, "%s%s:%lld", IMPORT_AGENT_PREFIX, h,
-                          (long long) json_integer_value (port));
-            else
-                snprintf (c->agent, sizeof c->agent, "%s%s", IMPORT_AGENT_PREFIX, h);
-        } else {
-            snprintf (c->host, sizeof c->host, "%s", host);
-            snprintf (c->agent, sizeof c->agent, "%s%s", IMPORT_AGENT_PREFIX, host);
-        }
-        /* The step: one per job name, in order of appearance. */
-        c->step = -1;
-        size_t k;
-        json_t *sn;
-        json_array_foreach (steps, k, sn)
-            if (strcmp (json_string_value (sn), name) == 0)
-                c->step = (int) k;
-        if (c->step < 0) {
-            if (json_array_size (steps) >= JOB_MAX_STEPS) {
-                snprintf (err, errlen, "more than %d job names (steps)", JOB_MAX_STEPS);
-                return -1;
-            }
-            c->step = (int) json_array_size (steps);
-            json_array_append_new (steps, json_string (name));
-        }
-        /* The target: the job's filename, numbered when it repeats. */
-        const char *fn = option (fio, x, "filename");
-        char base[MSG_PATH_MAX + 1];
-        snprintf (base, sizeof base, "%s", fn && *fn ? fn : name);
-        snprintf (c->target, sizeof c->target, "%s", base);
-        for (int dup = 2;; dup++) {
-            bool taken = false;
-            for (int j = 0; j < *n; j++)
-                taken |= e[j].step == c->step && strcmp (e[j].agent, c->agent) == 0
-                         && strcmp (e[j].target, c->target) == 0;
-            if (!taken)
-                break;
-            snprintf (c->target, sizeof c->target, "%.*s #%d", MSG_PATH_MAX - 12, base, dup);
-        }
-        histogram_t h[LK_N];
-        json_t *pct;
-        for (int d = 0; d < 2; d++) {
-            if (direction (json_object_get (x, d ? "write" : "read"), c, d ? "write" : "read", h,
-                           &pct, err, errlen))
-                return -1;
-            json_decref (pct);
-        }
-        (*n)++;
-    }
-    if (*n == 0) {
-        snprintf (err, errlen, "no job entries besides fio's \"All clients\" sum");
-        return -1;
-    }
-    json_t *labels = json_object_get (req, "labels");
-    if (labels && (!json_is_object (labels) || json_object_size (labels) > IMPORT_LABELS_MAX)) {
-        snprintf (err, errlen, "labels: want at most %d KEY=VALUE", IMPORT_LABELS_MAX);
-        return -1;
-    }
-    const char *lk;
-    json_t *lv;
-    json_object_foreach (labels, lk, lv) {
-        size_t kl = strlen (lk);
-        if (kl == 0 || kl > 64 || strspn (lk, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                              "0123456789-_.") != kl
-            || !json_is_string (lv) || strlen (json_string_value (lv)) > 256) {
-            snprintf (err, errlen, "--label '%.64s': want KEY=VALUE, KEY of 1..64 letters, digits, "
-                      "'-', '_', '.', VALUE of at most 256 characters", lk);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 json_t *
 import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen)
 {
@@ -405,7 +127,7 @@ import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         snprintf (err, errlen, "out of memory");
         goto done;
     }
-    if (check (req, fio, e, &n, steps, err, errlen)) {
+    if (import_check (req, fio, e, &n, steps, err, errlen)) {
         char msg[1024];
         snprintf (msg, sizeof msg, "%s: %s", source, err);
         snprintf (err, errlen, "%s", msg);
@@ -485,17 +207,17 @@ import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         for (int i = 0; i < n && !first; i++)
             if (e[i].step == (int) si)
                 first = &e[i];
-        const char *rw = option (fio, first->entry, "rw");
+        const char *rw = import_option (fio, first->entry, "rw");
         if (!rw)
-            rw = option (fio, first->entry, "readwrite");
-        const char *bs = option (fio, first->entry, "bs");
-        const char *qd = option (fio, first->entry, "iodepth");
+            rw = import_option (fio, first->entry, "readwrite");
+        const char *bs = import_option (fio, first->entry, "bs");
+        const char *qd = import_option (fio, first->entry, "iodepth");
         uint64_t bsv = 0;
         if (bs && job_parse_size (bs, &bsv) != 0)
             bsv = 0;
-        const char *nj = option (fio, first->entry, "numjobs");
-        const char *mixr = option (fio, first->entry, "rwmixread");
-        const char *mixw = option (fio, first->entry, "rwmixwrite");
+        const char *nj = import_option (fio, first->entry, "numjobs");
+        const char *mixr = import_option (fio, first->entry, "rwmixread");
+        const char *mixw = import_option (fio, first->entry, "rwmixwrite");
         json_t *spec = json_pack ("{s:O, s:s, s:I, s:I, s:I, s:I, s:O?}", "name", sn,
             "rw", rw ? rw : "read", "bs", (json_int_t) (bs ? bsv : 4096),
             "iodepth", (json_int_t) (qd ? atoll (qd) : 1),
@@ -542,7 +264,7 @@ import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen)
             for (int d = 0; d < 2; d++) {
                 json_t *dj = json_object_get (e[i].entry, d ? "write" : "read");
                 json_t *pct;
-                direction (dj, &e[i], d ? "write" : "read", h, &pct, err, errlen);
+                import_direction (dj, &e[i], d ? "write" : "read", h, &pct, err, errlen);
                 has_bins |= h[LK_CLAT].count > 0;
                 json_t *clat = json_object_get (dj, "clat_ns");
                 char *pct_text = pct ? json_dumps (pct, JSON_COMPACT) : NULL;
