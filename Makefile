@@ -42,3 +42,21 @@ clean:
 fleet-test: build
 	IOFLEET_BIN=$(abspath $(BUILD))/bin bash tests/fleet/rack.sh
 	IOFLEET_BIN=$(abspath $(BUILD))/bin bash tests/fleet/rack.sh --throttle 2
+
+# libFuzzer harnesses (tests/fuzz, clang): build them in $(BUILD_FUZZ) and run
+# each for FUZZ_SECONDS from its seeds in tests/fuzz/corpus/ (copied to a
+# temporary corpus); fails if any crashed.  fuzz-smoke: 20 s each, for CI.
+BUILD_FUZZ   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+
+.PHONY: fuzz fuzz-smoke fuzz-build
+fuzz-build: deps
+	@cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DIOFLEET_FUZZ=ON >/dev/null
+	@cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz
+
+fuzz: fuzz-build
+	bash tests/fuzz/run $(BUILD_FUZZ) $(FUZZ_SECONDS)
+
+fuzz-smoke: fuzz-build
+	bash tests/fuzz/run $(BUILD_FUZZ) 20

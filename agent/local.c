@@ -27,6 +27,9 @@
 #define LOCAL_INTERVAL_NS NS_PER_SEC
 
 static volatile sig_atomic_t s_interrupted;
+/* --allow-write-formatted: devices written despite a signature. */
+static const char *s_formatted[TARGET_ALLOW_MAX];
+static int s_nformatted;
 
 static void
 on_signal (int sig)
@@ -46,13 +49,18 @@ usage (FILE *f)
 "fio does), with iofleet's engines (libaio, io_uring, psync, null), and prints\n"
 "the results as fio does.  Relative filenames resolve in the current\n"
 "directory.  Unlike a fleet run, any path the job file names may be used:\n"
-"you are running it yourself, as with fio.\n"
+"you are running it yourself, as with fio.  Writing a block device still\n"
+"passes the write guard: one that is mounted (or a partition of it), swap,\n"
+"the root or boot disk, held by dm/md/LVM, or that carries a partition table\n"
+"or file-system signature is refused, naming the rule.\n"
 "\n"
 "options:\n"
 "  --output-format FMT   text (default), json, or json+ (json with the\n"
 "                        latency histogram bins, as fio's json+)\n"
 "  --no-histograms       count I/Os but record no latencies (to measure what\n"
 "                        the histograms cost; latency figures are then empty)\n"
+"  --allow-write-formatted GLOB  write devices matching GLOB although they\n"
+"                        carry a partition table or signature (repeatable)\n"
 "  --help\n");
 }
 
@@ -126,8 +134,11 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
         snprintf (res[first].errmsg, sizeof res[first].errmsg, "getcwd: %s", strerror (errno));
         return -1;
     }
-    target_policy_t pol = { .workdir = cwd, .nallow = 1 };
+    target_policy_t pol = { .workdir = cwd, .nallow = 1, .nallow_write = 1,
+                            .nallow_formatted = s_nformatted };
     pol.allow[0] = "/*";
+    pol.allow_write[0] = "/*";
+    memcpy (pol.allow_formatted, s_formatted, sizeof s_formatted);
     int n = last - first, status = 0;
     struct job **jobs = calloc ((size_t) n, sizeof *jobs);
     dir_stats_t **iv = calloc ((size_t) n, sizeof *iv);
@@ -264,6 +275,14 @@ local_run (int argc, char **argv)
             format = argv[i] + 16;
         else if (strcmp (argv[i], "--no-histograms") == 0)
             histograms = false;
+        else if (strcmp (argv[i], "--allow-write-formatted") == 0 && i + 1 < argc) {
+            if (s_nformatted == TARGET_ALLOW_MAX || argv[i + 1][0] != '/') {
+                fprintf (stderr, "iofleet-agent run: --allow-write-formatted '%s': globs are "
+                         "absolute paths, at most %d of them\n", argv[i + 1], TARGET_ALLOW_MAX);
+                return 2;
+            }
+            s_formatted[s_nformatted++] = argv[++i];
+        }
         else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0) {
             usage (stdout);
             return 0;

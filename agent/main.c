@@ -11,6 +11,7 @@
 #include "selector.h"
 #include "step.h"
 #include "local.h"
+#include "curve.h"
 #include "log.h"
 #include "message.h"
 #include "targets.h"
@@ -28,6 +29,7 @@
 #define PING_PERIOD_NS      (1000 * NS_PER_MS)
 #define HELLO_RETRY_NS      (2000 * NS_PER_MS)
 #define SILENCE_REHELLO_NS  (5000 * NS_PER_MS)
+#define CURVE_REOPEN_NS     (3000 * NS_PER_MS)
 #define RESEND_AFTER_NS     (3000 * NS_PER_MS)
 
 typedef struct {
@@ -40,6 +42,10 @@ typedef struct {
 typedef struct {
     /* configuration */
     const char *endpoint;
+    const char *cert;               /* --cert NAME.cert_secret (CURVE) */
+    uint64_t opened_at;             /* when the socket was (re)opened, mono ns */
+    uint64_t reopen_logged_at;
+    const char *controller_key;     /* --controller-key controller.cert */
     char name[MSG_NAME_MAX + 1];
     Iofleet__Label labels[MSG_LABELS_MAX];
     Iofleet__Label *label_ptrs[MSG_LABELS_MAX];
@@ -90,17 +96,35 @@ usage (FILE *f)
 "Runs fio-style workloads that an iofleet controller sends, on this host's\n"
 "targets, and streams latency histograms back.  The agent connects out; it\n"
 "needs no inbound port.  It only ever touches paths its own --allow globs or\n"
-"--workdir cover, whatever the controller asks.\n"
+"--workdir cover, and writes outside --workdir only where --allow-write says,\n"
+"whatever the controller asks.\n"
 "\n"
 "options:\n"
 "  --controller ENDPOINT  controller's agent endpoint (required), e.g.\n"
 "                         tcp://ctl.example:5570\n"
+"  --cert FILE           CURVE: this agent's secret certificate (NAME.cert_secret\n"
+"                         of 'iofleet keys agent NAME DIR'); its NAME.cert goes in\n"
+"                         the controller's KEYDIR/agents/ to admit it\n"
+"  --controller-key FILE  CURVE: the controller's public certificate to pin\n"
+"                         (KEYDIR/controller.cert); with --cert, required for\n"
+"                         any controller not on this host\n"
 "  --name NAME            agent name, unique in the fleet (default: hostname)\n"
 "  --label KEY=VALUE      label for selecting agents (repeatable), e.g. rack=r12\n"
 "  --allow GLOB           allow targets whose resolved path matches GLOB\n"
 "                         (fnmatch, repeatable), e.g. '/dev/nvme*n1'\n"
 "  --workdir DIR          relative filenames of a plan resolve inside DIR, and\n"
 "                         DIR is allowed (files there are created as needed)\n"
+"  --allow-write GLOB     also let plans write targets outside --workdir whose\n"
+"                         resolved path matches GLOB (repeatable; --allow must\n"
+"                         match too); laying a file out to size= is a write.\n"
+"                         A block device is written only when it is unused: not\n"
+"                         mounted (nor a partition of it), not swap, not the\n"
+"                         root or boot disk, nothing stacked on it (dm, md,\n"
+"                         LVM), and blank: no partition table or file-system,\n"
+"                         RAID or LVM signature (libblkid)\n"
+"  --allow-write-formatted GLOB\n"
+"                         write such a device although it carries a partition\n"
+"                         table or signature (lifts only that rule)\n"
 "  --verbose              log debug messages\n"
 "  --sysfs-root DIR       read the hardware inventory from DIR instead of /sys\n"
 "  --procfs-root DIR      ... and DIR instead of /proc (with --etc-root DIR)\n"
@@ -616,10 +640,14 @@ parse_args (agent_t *a, int argc, char **argv)
 {
     static const struct option opts[] = {
         { "controller", required_argument, NULL, 'c' },
+        { "cert", required_argument, NULL, 1001 },
+        { "controller-key", required_argument, NULL, 1002 },
         { "name", required_argument, NULL, 'n' },
         { "label", required_argument, NULL, 'l' },
         { "allow", required_argument, NULL, 'a' },
         { "workdir", required_argument, NULL, 'w' },
+        { "allow-write", required_argument, NULL, 1101 },
+        { "allow-write-formatted", required_argument, NULL, 1102 },
         { "verbose", no_argument, NULL, 'v' },
         { "clock-shift-ms", required_argument, NULL, 'S' },
         { "sysfs-root", required_argument, NULL, 'Y' },
@@ -634,6 +662,8 @@ parse_args (agent_t *a, int argc, char **argv)
     while ((c = getopt_long (argc, argv, "c:n:l:a:w:vh", opts, NULL)) != -1) {
         switch (c) {
         case 'c': a->endpoint = optarg; break;
+        case 1001: a->cert = optarg; break;
+        case 1002: a->controller_key = optarg; break;
         case 'n':
             if (strlen (optarg) == 0 || strlen (optarg) > MSG_NAME_MAX) {
                 fprintf (stderr, "iofleet-agent: --name must be 1..%d characters\n", MSG_NAME_MAX);
@@ -667,6 +697,22 @@ parse_args (agent_t *a, int argc, char **argv)
             a->policy.allow[a->policy.nallow++] = optarg;
             break;
         case 'w': a->policy.workdir = optarg; break;
+        case 1101:
+            if (a->policy.nallow_write == TARGET_ALLOW_MAX || optarg[0] != '/') {
+                fprintf (stderr, "iofleet-agent: --allow-write '%s': globs are absolute paths, "
+                         "at most %d of them\n", optarg, TARGET_ALLOW_MAX);
+                return 2;
+            }
+            a->policy.allow_write[a->policy.nallow_write++] = optarg;
+            break;
+        case 1102:
+            if (a->policy.nallow_formatted == TARGET_ALLOW_MAX || optarg[0] != '/') {
+                fprintf (stderr, "iofleet-agent: --allow-write-formatted '%s': globs are "
+                         "absolute paths, at most %d of them\n", optarg, TARGET_ALLOW_MAX);
+                return 2;
+            }
+            a->policy.allow_formatted[a->policy.nallow_formatted++] = optarg;
+            break;
         case 'v': verbose = true; break;
         case 'S': {
             char *end;
@@ -709,6 +755,9 @@ parse_args (agent_t *a, int argc, char **argv)
         a->procfs_root = "/proc";
     if (!a->etc_root)
         a->etc_root = "/etc";
+    /* The write guard reads mounts, swaps and holders where the inventory does. */
+    a->policy.sysfs_root = a->sysfs_root;
+    a->policy.procfs_root = a->procfs_root;
     if (!a->name[0]) {
         char host[256] = "agent";
         gethostname (host, sizeof host - 1);
@@ -717,6 +766,34 @@ parse_args (agent_t *a, int argc, char **argv)
     }
     log_init ("iofleet-agent", verbose ? LL_DEBUG : LL_INFO);
     return 0;
+}
+
+/* The DEALER to the controller, with CURVE when configured, connecting.
+   NULL with err filled. */
+static zsock_t *
+open_socket (agent_t *a, char *err, size_t errlen)
+{
+    zsock_t *s = zsock_new (ZMQ_DEALER);
+    if (!s) {
+        snprintf (err, errlen, "cannot create a socket: %s", zmq_strerror (zmq_errno ()));
+        return NULL;
+    }
+    zsock_set_maxmsgsize (s, (int64_t) MSG_MAX_BYTES);
+    zsock_set_linger (s, 0);
+    zsock_set_sndhwm (s, 100000);
+    if ((a->cert || a->controller_key)
+        && curve_client_apply (s, a->cert, a->controller_key, err, errlen)) {
+        zsock_destroy (&s);
+        return NULL;
+    }
+    if (zsock_connect (s, "%s", a->endpoint) != 0) {
+        snprintf (err, errlen, "cannot connect to '%s': %s (expected tcp://HOST:PORT or "
+                  "ipc://PATH)", a->endpoint, zmq_strerror (zmq_errno ()));
+        zsock_destroy (&s);
+        return NULL;
+    }
+    a->opened_at = clock_mono_ns ();
+    return s;
 }
 
 int
@@ -731,18 +808,18 @@ main (int argc, char **argv)
         return rc;
     zsys_init ();
     zsys_set_logstream (NULL);
-    a->sock = zsock_new (ZMQ_DEALER);
-    if (!a->sock) {
-        log_err ("cannot create a socket: %s", zmq_strerror (zmq_errno ()));
-        return 1;
+    if (!a->cert && !a->controller_key && !endpoint_is_local (a->endpoint)) {
+        /* Unauthenticated, anyone on the path could pose as the controller
+           and order I/O on this host's drives. */
+        fprintf (stderr, "iofleet-agent: refusing to connect to '%s' without CURVE: pass --cert "
+                 "NAME.cert_secret and --controller-key controller.cert (iofleet keys), or use "
+                 "a controller on this host\n", a->endpoint);
+        return 2;
     }
-    zsock_set_maxmsgsize (a->sock, (int64_t) MSG_MAX_BYTES);
-    zsock_set_linger (a->sock, 0);
-    zsock_set_sndhwm (a->sock, 100000);
-    if (zsock_connect (a->sock, "%s", a->endpoint) != 0) {
-        log_err ("cannot connect to '%s': %s (expected tcp://HOST:PORT or ipc://PATH)",
-                 a->endpoint, zmq_strerror (zmq_errno ()));
-        zsock_destroy (&a->sock);
+    char err[1024];
+    a->sock = open_socket (a, err, sizeof err);
+    if (!a->sock) {
+        fprintf (stderr, "iofleet-agent: %s\n", err);
         return 2;
     }
     log_info ("agent '%s' connecting to %s; %d allow glob(s)%s%s", a->name, a->endpoint,
@@ -762,6 +839,26 @@ main (int argc, char **argv)
         } else if (zpoller_terminated (poller))
             break;
         uint64_t now = clock_mono_ns ();
+        /* A CURVE handshake the controller refused (key not allowed yet,
+           or a controller with another key) is not retried by ZeroMQ: open
+           a new connection now and then until it welcomes us. */
+        if (!a->welcomed && (a->cert || a->controller_key)
+            && now - a->opened_at > CURVE_REOPEN_NS) {
+            if (log_ratelimit (&a->reopen_logged_at, 60 * NS_PER_SEC))
+                log_warn ("no welcome from %s over CURVE after %.0f s: is this agent's key "
+                          "(%s) in the controller's KEYDIR/agents/, and --controller-key its "
+                          "controller.cert? retrying", a->endpoint,
+                          (double) (now - a->opened_at) / 1e9, a->cert);
+            zsock_t *fresh = open_socket (a, err, sizeof err);
+            if (fresh) {
+                zpoller_remove (poller, a->sock);
+                zsock_destroy (&a->sock);
+                a->sock = fresh;
+                zpoller_add (poller, a->sock);
+                send_hello (a);
+            } else
+                a->opened_at = now;
+        }
         if (!a->welcomed && now - a->last_hello > HELLO_RETRY_NS)
             send_hello (a);
         /* Ping fast until the clock estimate has samples to choose from. */

@@ -1,6 +1,7 @@
 /*  targets.c: see targets.h. */
 #define _GNU_SOURCE
 #include "targets.h"
+#include "guard.h"
 #include "log.h"
 #include "util.h"
 
@@ -29,12 +30,10 @@ path_under (const char *path, const char *dir)
 }
 
 static bool
-policy_allows (const target_policy_t *pol, const char *path, const char *workdir_real)
+glob_any (const char *const *globs, int n, const char *path)
 {
-    if (workdir_real && path_under (path, workdir_real))
-        return true;
-    for (int i = 0; i < pol->nallow; i++)
-        if (fnmatch (pol->allow[i], path, 0) == 0)
+    for (int i = 0; i < n; i++)
+        if (fnmatch (globs[i], path, 0) == 0)
             return true;
     return false;
 }
@@ -50,10 +49,12 @@ resolve_real (const char *path, char *out, size_t cap)
     if (errno != ENOENT)
         return -errno;
     /* A dangling symlink: creating "it" would create its target, wherever
-       that is.  Refuse rather than resolve it by hand. */
+       that is.  Refuse rather than resolve it by hand; but what exists now
+       may have been created since realpath() looked (another agent that
+       shares the file), and then resolves. */
     struct stat st;
     if (lstat (path, &st) == 0)
-        return -ELOOP;
+        return realpath (path, buf) ? str_copy (out, cap, buf) : -ELOOP;
     char tmp[PATH_MAX];
     if (str_copy (tmp, sizeof tmp, path))
         return -ENAMETOOLONG;
@@ -98,14 +99,16 @@ target_resolve (const target_policy_t *pol, const char *name, target_t *out,
         snprintf (err, errlen, "cannot resolve '%s': %s", joined, strerror (-rc));
         return rc;
     }
-    /* Check the name as written and as resolved: a symlink inside an allowed
-       directory must not lead to a device that is not allowed. */
-    if (!policy_allows (pol, out->path, workdir_real[0] ? workdir_real : NULL)) {
-        snprintf (err, errlen, "'%s' (resolved to '%s') is not allowed on this agent: "
-                  "start the agent with --allow '%s' (or a glob covering it)",
+    /* Checked as resolved: a symlink inside an allowed directory must not
+       lead to a device that is not allowed. */
+    out->in_workdir = workdir_real[0] && path_under (out->path, workdir_real);
+    if (!out->in_workdir && !glob_any (pol->allow, pol->nallow, out->path)) {
+        snprintf (err, errlen, "'%s' (resolved to '%s') is not allowed on this agent (rule: "
+                  "allow): start the agent with --allow '%s' (or a glob covering it)",
                   name, out->path, out->path);
         return -EACCES;
     }
+    out->pol = pol;
     return 0;
 }
 
@@ -157,6 +160,49 @@ layout (target_t *t, uint64_t from, uint64_t need, char *err, size_t errlen)
     return rc;
 }
 
+/* Whether t may be written (writes) or laid out (created, or extended to
+   need bytes), st its stat (NULL when it does not exist yet): outside the
+   workdir an --allow-write glob must match it, and a block device must
+   pass the write guard.  Returns 0, or -EACCES / the guard's -errno with
+   err naming the rule. */
+static int
+check_write (const target_t *t, const struct stat *st, bool writes, uint64_t need, char *err,
+             size_t errlen)
+{
+    const target_policy_t *pol = t->pol;
+    if (!pol) {
+        snprintf (err, errlen, "'%s' was not resolved against this agent's policy: refusing "
+                  "to write it", t->path);
+        return -EACCES;
+    }
+    if (!t->in_workdir && !glob_any (pol->allow_write, pol->nallow_write, t->path)) {
+        if (writes)
+            snprintf (err, errlen, "write to '%s' refused: no --allow-write glob matches it "
+                      "(rule: allow-write); start the agent with --allow-write '%s' (or a glob "
+                      "covering it) to let plans write there", t->path, t->path);
+        else
+            snprintf (err, errlen, "%s '%s' to %llu bytes refused: laying a file out writes "
+                      "it, and no --allow-write glob matches it (rule: allow-write); create the "
+                      "file beforehand, or start the agent with --allow-write '%s'",
+                      st ? "extending" : "creating", t->path, (unsigned long long) need, t->path);
+        return -EACCES;
+    }
+    if (writes && st && S_ISBLK (st->st_mode)) {
+        bool formatted_ok = glob_any (pol->allow_formatted, pol->nallow_formatted, t->path);
+        char why[768];
+        int rc = guard_block_write (pol->sysfs_root, pol->procfs_root, t->path, st->st_rdev,
+                                    !formatted_ok, why, sizeof why);
+        if (rc) {
+            snprintf (err, errlen, "write to '%s' refused: %s", t->path, why);
+            return rc;
+        }
+        if (formatted_ok)
+            log_info ("%s: writing without the signature check (--allow-write-formatted)",
+                      t->path);
+    }
+    return 0;
+}
+
 int
 target_open (target_t *t, bool direct, bool writes, uint64_t need, char *err, size_t errlen)
 {
@@ -172,6 +218,15 @@ target_open (target_t *t, bool direct, bool writes, uint64_t need, char *err, si
         return -EINVAL;
     }
     bool grow = !exists || (S_ISREG (st.st_mode) && (uint64_t) st.st_size < need);
+    /* Checked before anything is created or opened for writing. */
+    dev_t checked = 0;
+    if (writes || grow) {
+        int rc = check_write (t, exists ? &st : NULL, writes, need, err, errlen);
+        if (rc)
+            return rc;
+        if (exists && S_ISBLK (st.st_mode))
+            checked = st.st_rdev;
+    }
     if (!exists) {
         /* Exclusive and without following a link: the name was checked by
            target_resolve, and must still be what gets created. */
@@ -207,6 +262,14 @@ target_open (target_t *t, bool direct, bool writes, uint64_t need, char *err, si
         return -e;
     }
     t->is_block = S_ISBLK (st.st_mode);
+    /* What opened for writing must be the device the guard checked, not
+       one swapped in under the same name since. */
+    if (writes && t->is_block && st.st_rdev != checked) {
+        snprintf (err, errlen, "'%s' changed between the write guard's check and its opening; "
+                  "try again", t->path);
+        target_close (t);
+        return -EAGAIN;
+    }
     if (t->is_block) {
         if (ioctl (t->fd, BLKGETSIZE64, &t->size) < 0) {
             int e = errno;

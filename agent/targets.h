@@ -4,6 +4,14 @@
     The controller cannot make an agent touch a path its --allow globs and
     --workdir do not cover: the check is here, in the agent, on the path as
     resolved (symlinks followed), not on the name the plan used.
+
+    Writing is a second permission.  The workdir is the agent's scratch
+    space, written freely; anything else is written (a write workload, or a
+    file laid out to size=) only when an --allow-write glob matches it too,
+    and a block device only when the write guard (guard.h) finds it unused:
+    not mounted, not swap, not the system disk, nothing stacked on it, and
+    no partition table or file-system signature unless --allow-write-
+    formatted names it.  Every refusal says "(rule: NAME)".
 */
 #ifndef IOF_TARGETS_H
 #define IOF_TARGETS_H
@@ -18,6 +26,13 @@ typedef struct {
     const char *workdir;                    /* NULL: relative names refused */
     const char *allow[TARGET_ALLOW_MAX];    /* fnmatch(3) globs */
     int nallow;
+    /* Writes outside the workdir need a match here as well as in allow. */
+    const char *allow_write[TARGET_ALLOW_MAX];
+    int nallow_write;
+    /* Devices written although they carry a partition table or signature. */
+    const char *allow_formatted[TARGET_ALLOW_MAX];
+    int nallow_formatted;
+    const char *sysfs_root, *procfs_root;   /* for the write guard; NULL: /sys, /proc */
 } target_policy_t;
 
 typedef struct {
@@ -26,18 +41,22 @@ typedef struct {
     bool is_block;
     bool created;
     uint64_t size;          /* bytes of the file or device */
+    bool in_workdir;        /* under the policy's workdir: its scratch space */
+    const target_policy_t *pol;     /* resolved under it (NULL: never written) */
 } target_t;
 
-/* Resolves name against the policy into out->path.  Returns 0, or -EACCES /
-   -EINVAL with a reason in err that names the path and what to change. */
+/* Resolves name against the policy into out->path, and remembers pol (it
+   must outlive out) for target_open's write checks.  Returns 0, or -EACCES
+   / -EINVAL with a reason in err that names the path and what to change. */
 int target_resolve (const target_policy_t *pol, const char *name, target_t *out,
                     char *err, size_t errlen);
 
 /* Opens a resolved target (O_DIRECT when direct, read-write when writes).
    A regular file that does not exist is created and laid out (written with
    data, as fio does, so reads hit real blocks) up to need bytes; an existing
-   one shorter than need is extended the same way.  Returns 0 or -errno with
-   err filled. */
+   one shorter than need is extended the same way.  Writing and laying out
+   are checked first (allow-write, and the write guard for a block device).
+   Returns 0 or -errno with err filled. */
 int target_open (target_t *t, bool direct, bool writes, uint64_t need, char *err,
                  size_t errlen);
 

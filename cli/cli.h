@@ -45,6 +45,13 @@ void csv_json (FILE *f, json_t *v, bool last);
 /* A report as CSV: one line per target, group and fleet row. */
 void report_csv (FILE *f, json_t *report);
 
+/* CURVE for admin calls to a controller off this host: the CLI's secret
+   certificate and the controller's public one (NULL: none). */
+void client_set_curve (const char *secret_file, const char *server_cert);
+
+/* iofleet keys. */
+int cmd_keys (int argc, char **argv);
+
 /* iofleet demo. */
 int cmd_demo (int argc, char **argv);
 

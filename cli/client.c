@@ -1,12 +1,22 @@
 /*  client.c: the CLI side of the admin protocol (one JSON request over a
     ZeroMQ REQ socket, one JSON reply). */
 #include "cli.h"
+#include "curve.h"
 #include "util.h"
 
 #include <czmq.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+
+static const char *s_cert, *s_server_cert;
+
+void
+client_set_curve (const char *secret_file, const char *server_cert)
+{
+    s_cert = secret_file;
+    s_server_cert = server_cert;
+}
 
 json_t *
 client_call (const char *endpoint, json_t *req, int timeout_ms, char *err, size_t errlen)
@@ -26,6 +36,21 @@ client_call (const char *endpoint, json_t *req, int timeout_ms, char *err, size_
         return NULL;
     }
     zsock_set_linger (s, 0);
+    /* Replies are reports: large for a large fleet, but bounded. */
+    zsock_set_maxmsgsize (s, (int64_t) 256 << 20);
+    if (s_cert || s_server_cert) {
+        if (curve_client_apply (s, s_cert, s_server_cert, err, errlen)) {
+            zsock_destroy (&s);
+            return NULL;
+        }
+    } else if (!endpoint_is_local (endpoint)) {
+        snprintf (err, errlen, "%s is off this host: the controller only answers CURVE there; "
+                  "pass --cert NAME.cert_secret --controller-key controller.cert (or set "
+                  "IOFLEET_CERT and IOFLEET_CONTROLLER_KEY), with NAME.cert in its KEYDIR/admins/",
+                  endpoint);
+        zsock_destroy (&s);
+        return NULL;
+    }
     zsock_set_rcvtimeo (s, timeout_ms);
     zsock_set_sndtimeo (s, timeout_ms);
     if (zsock_connect (s, "%s", endpoint) != 0) {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CALL_TIMEOUT_MS   10000
@@ -30,7 +31,11 @@ usage (FILE *f)
 "at once; results are kept as latency histograms in the controller's database.\n"
 "\n"
 "commands:\n"
-"  agents [--json]                        agents known to the controller\n"
+"  agents [--json]                        agents known to the controller\n""  agents --rejected [--json]             CURVE keys the controller refused\n"
+"  keys init DIR                          the controller's CURVE certificate and\n"
+"                                         the allowlists DIR/agents/, DIR/admins/\n"
+"  keys agent NAME DIR                    an agent's (or admin's) certificate:\n"
+"                                         DIR/NAME.cert, DIR/NAME.cert_secret\n"
 "  inventory AGENT [--json]               an agent's host, controllers, drives\n"
 "  plan add NAME FILE                     store a fio job file as plan NAME\n"
 "                                         (a new version if NAME exists)\n"
@@ -77,7 +82,9 @@ usage (FILE *f)
 "                                         temporary files, the demo plan, a report\n"
 "\n"
 "The controller's admin endpoint comes from --controller, else IOFLEET_CONTROLLER,\n"
-"else %s.\n", default_admin_endpoint (admin, sizeof admin));
+"else %s.\n"
+"Off this host it needs CURVE: --cert NAME.cert_secret --controller-key FILE\n"
+"(or IOFLEET_CERT, IOFLEET_CONTROLLER_KEY), with NAME.cert in KEYDIR/admins/.\n", default_admin_endpoint (admin, sizeof admin));
 }
 
 static void
@@ -123,10 +130,47 @@ flag_json (int argc, char **argv, int first, bool *json)
     return 0;
 }
 
+/* iofleet agents --rejected: the CURVE keys the controller refused. */
+static int
+rejected (bool json)
+{
+    json_t *r = call (json_pack ("{s:s}", "cmd", "rejected"), CALL_TIMEOUT_MS);
+    if (!r)
+        return 1;
+    if (json)
+        print_json (r);
+    else {
+        printf ("%-42s %-7s %-22s %8s  %s\n", "public key", "as", "from", "attempts", "last (UTC)");
+        size_t i;
+        json_t *k;
+        json_array_foreach (r, i, k) {
+            char when[32];
+            time_t t = (time_t) (json_integer_value (json_object_get (k, "last_seen")) / 1000000000);
+            struct tm tm;
+            gmtime_r (&t, &tm);
+            strftime (when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+            printf ("%-42s %-7s %-22s %8lld  %s\n",
+                    json_string_value (json_object_get (k, "public_key")),
+                    json_string_value (json_object_get (k, "domain")),
+                    json_string_value (json_object_get (k, "address")),
+                    (long long) json_integer_value (json_object_get (k, "attempts")), when);
+        }
+        if (json_array_size (r) == 0)
+            printf ("(no key refused; without --keys the controller does not check keys)\n");
+    }
+    json_decref (r);
+    return 0;
+}
+
 static int
 cmd_agents (int argc, char **argv)
 {
     bool json = false;
+    if (argc >= 2 && strcmp (argv[1], "--rejected") == 0) {
+        if (flag_json (argc, argv, 2, &json))
+            return 2;
+        return rejected (json);
+    }
     if (flag_json (argc, argv, 1, &json))
         return 2;
     json_t *r = call (json_pack ("{s:s}", "cmd", "agents"), CALL_TIMEOUT_MS);
@@ -565,6 +609,7 @@ int
 main (int argc, char **argv)
 {
     char admin[512];
+    const char *cert = getenv ("IOFLEET_CERT"), *server_cert = getenv ("IOFLEET_CONTROLLER_KEY");
     s_endpoint = getenv ("IOFLEET_CONTROLLER");
     if (!s_endpoint || !*s_endpoint)
         s_endpoint = default_admin_endpoint (admin, sizeof admin);
@@ -574,6 +619,10 @@ main (int argc, char **argv)
             s_endpoint = argv[++i];
         else if (strncmp (argv[i], "--controller=", 13) == 0)
             s_endpoint = argv[i] + 13;
+        else if (strcmp (argv[i], "--cert") == 0 && i + 1 < argc)
+            cert = argv[++i];
+        else if (strcmp (argv[i], "--controller-key") == 0 && i + 1 < argc)
+            server_cert = argv[++i];
         else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0) {
             usage (stdout);
             return 0;
@@ -592,6 +641,7 @@ main (int argc, char **argv)
     zsys_init ();
     zsys_set_logstream (NULL);
     zsys_handler_set (NULL);
+    client_set_curve (cert && *cert ? cert : NULL, server_cert && *server_cert ? server_cert : NULL);
     signal (SIGINT, on_signal);
     signal (SIGTERM, on_signal);
     const char *cmd = argv[i];
@@ -599,6 +649,8 @@ main (int argc, char **argv)
     char **sub_argv = argv + i;
     if (strcmp (cmd, "agents") == 0)
         return cmd_agents (sub_argc, sub_argv);
+    if (strcmp (cmd, "keys") == 0)
+        return cmd_keys (sub_argc, sub_argv);
     if (strcmp (cmd, "plan") == 0)
         return cmd_plan (sub_argc, sub_argv);
     if (strcmp (cmd, "inventory") == 0)

@@ -1212,6 +1212,11 @@ s_parse_distribution (parser_t *p, int line, const char *key, const char *value,
                      key, SHOW, value);
             return -1;
         }
+        /* The agents take theta below 100 (message.c). */
+        if (theta >= 100) {
+            s_error (p, line, "%s=%.*s: the zipf theta must be below 100", key, SHOW, value);
+            return -1;
+        }
         job->random_distribution = JOB_DIST_ZIPF;
         job->zipf_theta = theta;
         return 0;
@@ -1419,6 +1424,21 @@ s_parse_steadystate (parser_t *p, int line, const char *key, const char *value,
     return 0;
 }
 
+/* Paths go to the agents in PREPARE, whose validation refuses control
+   characters (message.c); refuse them here, where the line is known.
+   Returns 0, or -1 with the error set. */
+static int
+s_check_path_text (parser_t *p, int line, const char *key, const char *value)
+{
+    for (const char *c = value; *c; c++)
+        if ((unsigned char) *c < 0x20 || *c == 0x7f) {
+            s_error (p, line, "%s holds control character 0x%02x at byte %zu", key,
+                     (unsigned char) *c, (size_t) (c - value) + 1);
+            return -1;
+        }
+    return 0;
+}
+
 /* True when path has a ".." component.  Can't fail. */
 static bool
 s_has_dotdot (const char *path)
@@ -1566,6 +1586,14 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
                      key, len, JOB_FILENAME_MAX - 1);
             return -1;
         }
+        if (s_check_path_text (p, line, key, value))
+            return -1;
+        /* Empty names between ':'s are skipped; a list of nothing else
+           would leave the job without a target. */
+        if (len && strspn (value, ":") == len) {
+            s_error (p, line, "%s=%.*s names no file", key, SHOW, value);
+            return -1;
+        }
         memcpy (job->filename, value, len + 1);
         return 0;
     }
@@ -1577,6 +1605,8 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
                      key, len, JOB_LATLOG_MAX - 1);
             return -1;
         }
+        if (s_check_path_text (p, line, key, value))
+            return -1;
         /* An agent writes a relative prefix inside its --workdir: one that
            climbs out with '..' could only be refused there, at run time. */
         if (value[0] != '/' && s_has_dotdot (value)) {
@@ -1870,6 +1900,14 @@ s_finish_job (parser_t *p, opts_t *o)
     }
     if (s_check_alignment (p, o))
         return -1;
+    /* Without filename= the target is named after the job (jobspec.c), and
+       a name of nothing but ':'s names no file. */
+    const char *dflt = job->sweep_of[0] ? job->sweep_of : job->name;
+    if (!job->filename[0] && strspn (dflt, ":") == strlen (dflt)) {
+        s_error (p, job->line, "job '%s' has no filename= and its name names no file; "
+                 "add filename=", dflt);
+        return -1;
+    }
     /* fio's HOWTO: "If it is set to 0 the iodepth value will be used." */
     if (job->iodepth_batch_submit == 0)
         job->iodepth_batch_submit = job->iodepth;

@@ -139,6 +139,8 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     }
     if (strcmp (cmd, "agents") == 0)
         return fleet_agents_json (ctl);
+    if (strcmp (cmd, "rejected") == 0)
+        return auth_rejected_json (ctl);
     if (strcmp (cmd, "inventory") == 0) {
         const char *agent = json_string_value (json_object_get (req, "agent"));
         if (!agent) {

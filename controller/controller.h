@@ -20,6 +20,7 @@
 
 typedef struct {
     uint8_t rid[256];           /* ZeroMQ routing id of its connection */
+    char key[41];               /* its CURVE public key (Z85), "" without CURVE */
     size_t rid_len;
     uint64_t id;                /* agents.id */
     char name[MSG_NAME_MAX + 1];
@@ -32,6 +33,7 @@ typedef struct {
 } peer_t;
 
 typedef struct runner runner_t;
+typedef struct auth auth_t;
 
 typedef struct {
     store_t *store;
@@ -39,11 +41,29 @@ typedef struct {
     zsock_t *admin;
     zlistx_t *peers;            /* peer_t *, owned */
     runner_t *runner;
+    auth_t *auth;               /* NULL: no CURVE (loopback and ipc only) */
     uint64_t interval_ns;       /* snapshot interval sent to agents */
     uint64_t prepare_timeout_ns;
     uint64_t bad_messages;
     uint64_t unknown_logged_at;
 } ctl_t;
+
+/* auth.c: CURVE allowlists and the ZAP handler. */
+/* Loads DIR/controller.cert(_secret) and the stores DIR/agents/ and
+   DIR/admins/, and binds the ZAP handler.  NULL with err filled. */
+auth_t *auth_new (const char *dir, char *err, size_t errlen);
+void auth_destroy (auth_t **self_p);
+/* The ZAP socket, for the event loop; auth_on_zap answers one request. */
+zsock_t *auth_socket (auth_t *self);
+void auth_on_zap (ctl_t *ctl);
+/* Makes s a CURVE server checked against the store of domain
+   ("agents" or "admins"). */
+void auth_server (auth_t *self, zsock_t *s, const char *domain);
+const char *auth_public_key (auth_t *self);
+/* True while key (Z85) is in the agents allowlist. */
+bool auth_agent_allowed (auth_t *self, const char *key);
+/* The refused keys, newest first. */
+json_t *auth_rejected_json (ctl_t *ctl);
 
 /* fleet.c */
 void fleet_on_message (ctl_t *ctl, zmsg_t *msg);

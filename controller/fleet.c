@@ -80,8 +80,39 @@ reject (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const char *reason)
     send_to (ctl, rid, rid_len, &env);
 }
 
+/* With CURVE: a name belongs to the key that registered it, as long as
+   that key stays allowed.  Returns 0, or -1 having sent REJECT. */
+static int
+check_name_key (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const char *name,
+                const char *key)
+{
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT public_key FROM agents WHERE name = ? AND public_key IS NOT NULL");
+    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
+    char owner[64] = "";
+    if (sqlite3_step (st) == SQLITE_ROW)
+        snprintf (owner, sizeof owner, "%s", (const char *) sqlite3_column_text (st, 0));
+    sqlite3_reset (st);
+    if (!owner[0] || strcmp (owner, key) == 0)
+        return 0;
+    if (!auth_agent_allowed (ctl->auth, owner)) {
+        log_warn ("agent '%s' now has key %s (its old key %s is no longer allowed)", name, key,
+                  owner);
+        return 0;
+    }
+    char reason[256];
+    snprintf (reason, sizeof reason, "the name '%s' belongs to another key, which is still "
+              "allowed; use another --name, or remove the old key's certificate first", name);
+    log_warn ("refused agent '%s' with key %s: the name is registered to key %s", name, key,
+              owner);
+    reject (ctl, rid, rid_len, reason);
+    store_count (ctl->store, "rejected_hellos", 1);
+    return -1;
+}
+
 static void
-on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *h)
+on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *h,
+          const char *key)
 {
     /* "fio:HOST" names the hosts of imported fio results (import.c). */
     if (strncmp (h->name, IMPORT_AGENT_PREFIX, strlen (IMPORT_AGENT_PREFIX)) == 0) {
@@ -91,22 +122,28 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
         return;
     }
     store_begin (ctl->store);
+    if (ctl->auth && check_name_key (ctl, rid, rid_len, h->name, key))
+        return;
     json_t *labels = labels_json (h);
     char *labels_text = json_dumps (labels, JSON_SORT_KEYS | JSON_COMPACT);
     json_decref (labels);
     uint64_t now = clock_real_ns ();
     sqlite3_stmt *st = store_stmt (ctl->store,
-        "INSERT INTO agents (name, hostname, kernel, agent_version, labels, first_seen, last_seen) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT (name) DO UPDATE SET "
+        "INSERT INTO agents (name, hostname, kernel, agent_version, labels, first_seen, last_seen, "
+        " public_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT (name) DO UPDATE SET "
         "hostname = excluded.hostname, kernel = excluded.kernel, "
         "agent_version = excluded.agent_version, labels = excluded.labels, "
-        "last_seen = excluded.last_seen");
+        "last_seen = excluded.last_seen, public_key = COALESCE (excluded.public_key, public_key)");
     sqlite3_bind_text (st, 1, h->name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text (st, 2, h->hostname, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text (st, 3, h->kernel, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text (st, 4, h->agent_version, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text (st, 5, labels_text ? labels_text : "{}", -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64 (st, 6, (sqlite3_int64) now);
+    if (key && *key)
+        sqlite3_bind_text (st, 7, key, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null (st, 7);
     free (labels_text);
     int rc = store_step_done (ctl->store, st, "store agent");
     uint64_t id = 0;
@@ -136,6 +173,7 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
         rid_len = sizeof p->rid;
     memcpy (p->rid, rid, rid_len);
     p->rid_len = rid_len;
+    snprintf (p->key, sizeof p->key, "%s", key ? key : "");
     p->id = id;
     str_copy (p->name, sizeof p->name, h->name);
     str_copy (p->hostname, sizeof p->hostname, h->hostname);
@@ -193,8 +231,21 @@ fleet_on_message (ctl_t *ctl, zmsg_t *msg)
         message_free (env);
         goto out;
     }
+    /* With CURVE, ZeroMQ tags every message with the sender's key (the
+       ZAP User-Id, auth.c): that, not the routing id, says who sent it. */
+    const char *key = ctl->auth ? zframe_meta (body, "User-Id") : "";
+    if (!key || (ctl->auth && strlen (key) != 40)) {
+        count_bad (ctl, p, "a message without a CURVE identity");
+        message_free (env);
+        goto out;
+    }
     if (env->body_case == IOFLEET__ENVELOPE__BODY_HELLO) {
-        on_hello (ctl, zframe_data (rid), zframe_size (rid), env->hello);
+        on_hello (ctl, zframe_data (rid), zframe_size (rid), env->hello, key);
+        message_free (env);
+        goto out;
+    }
+    if (p && strcmp (p->key, key) != 0) {
+        count_bad (ctl, p, "a message from another key than the agent registered with");
         message_free (env);
         goto out;
     }
@@ -249,8 +300,8 @@ fleet_agents_json (ctl_t *ctl)
     json_t *list = json_array ();
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT a.id, a.name, a.hostname, a.kernel, a.agent_version, a.labels, a.first_seen, "
-        " a.last_seen, i.hash, i.json FROM agents a LEFT JOIN inventories i ON i.id = a.inventory_id "
-        "WHERE a.imported = 0 ORDER BY a.name");
+        " a.last_seen, i.hash, i.json, a.public_key FROM agents a LEFT JOIN inventories i "
+        "ON i.id = a.inventory_id WHERE a.imported = 0 ORDER BY a.name");
     if (!st)
         return list;
     uint64_t now = clock_mono_ns ();
@@ -268,6 +319,9 @@ fleet_agents_json (ctl_t *ctl)
             "first_seen", (json_int_t) sqlite3_column_int64 (st, 6),
             "last_seen", (json_int_t) sqlite3_column_int64 (st, 7),
             "connected", p && p->connected);
+        if (sqlite3_column_type (st, 10) != SQLITE_NULL)
+            json_object_set_new (a, "public_key",
+                                 json_string ((const char *) sqlite3_column_text (st, 10)));
         if (sqlite3_column_type (st, 9) != SQLITE_NULL) {
             json_t *inv = json_loads ((const char *) sqlite3_column_text (st, 9), 0, NULL);
             json_object_set_new (a, "inventory_hash",

@@ -10,6 +10,10 @@
 
 static const char *const s_lat_keys[LK_N] = { "clat_ns", "slat_ns", "lat_ns" };
 
+/* Samples of one direction's bins: import.c merges up to IMPORT_ENTRIES_MAX
+   of them into the fleet's histogram, whose count must not wrap. */
+#define SAMPLES_MAX (UINT64_MAX / IMPORT_ENTRIES_MAX)
+
 
 /* A non-negative finite number at key of o (absent = 0 when optional). */
 static int
@@ -41,10 +45,10 @@ import_option (json_t *fio, json_t *entry, const char *key)
     return v;
 }
 
-/* Checks one direction of an entry; fills h[] from bins when present and
-   returns in *pct fio's percentiles ({"p99": ns, ...}, new reference). */
-int
-import_direction (json_t *d, const entry_t *e, const char *dir, histogram_t h[LK_N], json_t **pct,
+/* Body of import_direction: on error, *pct may hold a reference already
+   (the percentiles are read before the slat and lat checks). */
+static int
+direction (json_t *d, const entry_t *e, const char *dir, histogram_t h[LK_N], json_t **pct,
            char *err, size_t errlen)
 {
     double v;
@@ -94,6 +98,11 @@ import_direction (json_t *d, const entry_t *e, const char *dir, histogram_t h[LK
                               e->field, e->index, where, key);
                     return -1;
                 }
+                if ((uint64_t) json_integer_value (cnt) > SAMPLES_MAX - h[k].count) {
+                    snprintf (err, errlen, "%s[%zu].%s.bins: more than %llu samples", e->field,
+                              e->index, where, (unsigned long long) SAMPLES_MAX);
+                    return -1;
+                }
                 histogram_record_n (&h[k], ns, (uint64_t) json_integer_value (cnt));
             }
             /* fio's exact figures where it has them. */
@@ -113,8 +122,12 @@ import_direction (json_t *d, const entry_t *e, const char *dir, histogram_t h[LK
                 if (hi >= h[k].max && !(hi >> HIST_MAX_BITS) && !(h[k].max >> HIST_MAX_BITS)
                     && histogram_index (hi) == histogram_index (h[k].max))
                     h[k].max = hi;
-                h[k].sum = (uint64_t) llround (mean * n);
-                h[k].sumsq = (unsigned __int128) ((sd * sd * (n > 1 ? n - 1 : n) / n + mean * mean) * n);
+                /* Saturated: mean and stddev go up to 1e18 and N to 2^64,
+                   past what the conversions can hold. */
+                double sum = round (mean * n);
+                double sq = (sd * sd * (n > 1 ? n - 1 : n) / n + mean * mean) * n;
+                h[k].sum = sum < 0x1p64 ? (uint64_t) sum : UINT64_MAX;
+                h[k].sumsq = sq < 0x1p128 ? (unsigned __int128) sq : ~(unsigned __int128) 0;
             }
         }
         if (k != LK_CLAT)
@@ -131,10 +144,10 @@ import_direction (json_t *d, const entry_t *e, const char *dir, histogram_t h[LK
             char *end;
             double q = strtod (key, &end);
             if (end == key || *end || !(q > 0 && q <= 100) || !json_is_number (pv)
-                || json_number_value (pv) < 0) {
+                || !(json_number_value (pv) >= 0 && json_number_value (pv) <= 1e18)) {
                 json_decref (out);
-                snprintf (err, errlen, "%s[%zu].%s.percentile: '%.32s': want \"PERCENT\": NANOSECONDS",
-                          e->field, e->index, where, key);
+                snprintf (err, errlen, "%s[%zu].%s.percentile: '%.32s': want \"PERCENT\": "
+                          "NANOSECONDS (0..1e18)", e->field, e->index, where, key);
                 return -1;
             }
             char name[32];
@@ -144,6 +157,21 @@ import_direction (json_t *d, const entry_t *e, const char *dir, histogram_t h[LK
         *pct = out;
     }
     return 0;
+}
+
+/* Checks one direction of an entry; fills h[] from bins when present and
+   returns in *pct fio's percentiles ({"p99": ns, ...}, new reference, NULL
+   on error). */
+int
+import_direction (json_t *d, const entry_t *e, const char *dir, histogram_t h[LK_N], json_t **pct,
+           char *err, size_t errlen)
+{
+    int rc = direction (d, e, dir, h, pct, err, errlen);
+    if (rc) {
+        json_decref (*pct);
+        *pct = NULL;
+    }
+    return rc;
 }
 
 /* Checks the request and the document; fills e[] (one per kept entry). */

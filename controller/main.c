@@ -4,6 +4,7 @@
 */
 #define _GNU_SOURCE
 #include "controller.h"
+#include "curve.h"
 #include "log.h"
 #include "util.h"
 
@@ -34,7 +35,13 @@ usage (FILE *f)
 "options:\n"
 "  --db PATH              SQLite database (default %s)\n"
 "  --listen ENDPOINT      where agents connect (default %s)\n"
-"  --admin ENDPOINT       where the iofleet CLI connects (default %s)\n"
+"  --admin ENDPOINT       where the iofleet CLI connects (default %s;\n"
+"                         an ipc socket of mode 0600; tcp:// needs --keys and\n"
+"                         admits the keys in KEYDIR/admins/)\n"
+"  --keys DIR             CURVE: the controller's certificate DIR/controller.cert\n"
+"                         and the agents it admits, DIR/agents/*.cert (make them\n"
+"                         with 'iofleet keys init DIR'); required to listen on\n"
+"                         anything but loopback or ipc\n"
 "  --interval DURATION    snapshot interval asked of agents (default 1s; 10ms..60s)\n"
 "  --prepare-timeout DURATION\n"
 "                         how long agents may take to open and lay out targets\n"
@@ -97,12 +104,13 @@ main (int argc, char **argv)
         { "interval", required_argument, NULL, 'i' },
         { "prepare-timeout", required_argument, NULL, 't' },
         { "port-file", required_argument, NULL, 'p' },
+        { "keys", required_argument, NULL, 'k' },
         { "verbose", no_argument, NULL, 'v' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
-    const char *db = DEFAULT_DB, *listen = DEFAULT_LISTEN, *port_file = NULL;
+    const char *db = DEFAULT_DB, *listen = DEFAULT_LISTEN, *port_file = NULL, *keys = NULL;
     char admin_buf[512];
     const char *admin = default_admin_endpoint (admin_buf, sizeof admin_buf);
     static ctl_t ctl_s;
@@ -127,6 +135,7 @@ main (int argc, char **argv)
                 return 2;
             break;
         case 'p': port_file = optarg; break;
+        case 'k': keys = optarg; break;
         case 'v': verbose = true; break;
         case 'h': usage (stdout); return 0;
         case 'V': printf ("iofleet-controller %s (protocol %d)\n", IOF_VERSION,
@@ -140,6 +149,22 @@ main (int argc, char **argv)
         return 2;
     }
     log_init ("iofleet-controller", verbose ? LL_DEBUG : LL_INFO);
+    /* Without CURVE anyone who can reach the port can run I/O on the
+       fleet: only endpoints that stay on this host may go without it. */
+    if (!keys && !endpoint_is_local (listen)) {
+        fprintf (stderr, "iofleet-controller: refusing to listen on '%s' without CURVE: any host "
+                 "that reaches it could drive the fleet.  Create keys (iofleet keys init DIR) and "
+                 "pass --keys DIR, or listen on 127.0.0.1 or ipc:// for a local fleet\n", listen);
+        return 2;
+    }
+    if (!keys && !endpoint_is_local (admin)) {
+        fprintf (stderr, "iofleet-controller: refusing an admin endpoint '%s' off this host "
+                 "without CURVE: pass --keys DIR (the CLI's key goes in DIR/admins/) or use an "
+                 "ipc:// admin socket\n", admin);
+        return 2;
+    }
+    /* The database, its WAL and the admin socket: for this user only. */
+    umask (077);
 
     char err[1024];
     ctl->store = store_open (db, err, sizeof err);
@@ -149,8 +174,21 @@ main (int argc, char **argv)
     }
     zsys_init ();
     zsys_set_logstream (NULL);
+    if (keys) {
+        ctl->auth = auth_new (keys, err, sizeof err);
+        if (!ctl->auth) {
+            fprintf (stderr, "iofleet-controller: %s\n", err);
+            return 1;
+        }
+    }
     ctl->router = zsock_new (ZMQ_ROUTER);
     ctl->admin = zsock_new (ZMQ_REP);
+    zsock_set_maxmsgsize (ctl->admin, 64 << 20);
+    if (ctl->auth) {
+        auth_server (ctl->auth, ctl->router, "agents");
+        if (strncmp (admin, "tcp://", 6) == 0)
+            auth_server (ctl->auth, ctl->admin, "admins");
+    }
     zsock_set_maxmsgsize (ctl->router, (int64_t) MSG_MAX_BYTES);
     zsock_set_router_handover (ctl->router, 1);
     zsock_set_linger (ctl->router, 0);
@@ -187,15 +225,27 @@ main (int argc, char **argv)
     ctl->runner = runner_new (ctl);
     runner_recover (ctl);
     log_info ("iofleet-controller %s: database %s (schema %d), agents on %s, admin on %s",
-              IOF_VERSION, db, store_schema_version (ctl->store), bound, admin);
+              IOF_VERSION, db, store_schema_version (ctl->store), bound,
+              zsock_endpoint (ctl->admin) ? zsock_endpoint (ctl->admin) : admin);
+    if (ctl->auth)
+        log_info ("CURVE on: public key %s; agents admitted from %s/agents/",
+                  auth_public_key (ctl->auth), keys);
+    else
+        log_warn ("NO AUTHENTICATION: agents connect without CURVE on %s (allowed only because "
+                  "it stays on this host); use --keys DIR for a real fleet", bound);
 
     zpoller_t *poller = zpoller_new (ctl->router, ctl->admin, NULL);
+    if (ctl->auth)
+        zpoller_add (poller, auth_socket (ctl->auth));
     while (!zsys_interrupted) {
         void *which = zpoller_wait (poller, TICK_MS);
         if (zpoller_terminated (poller))
             break;
         if (which == ctl->admin)
             admin_on_request (ctl);
+        /* Handshakes wait on these answers: serve every one queued. */
+        while (ctl->auth && (zsock_events (auth_socket (ctl->auth)) & ZMQ_POLLIN))
+            auth_on_zap (ctl);
         /* Drain what is queued, then commit once. */
         for (int n = 0; n < BURST_MAX; n++) {
             zmsg_t *m = zmsg_recv_nowait (ctl->router);
@@ -215,6 +265,7 @@ main (int argc, char **argv)
     zlistx_destroy (&ctl->peers);
     zsock_destroy (&ctl->router);
     zsock_destroy (&ctl->admin);
+    auth_destroy (&ctl->auth);
     if (strncmp (admin, "ipc://", 6) == 0)
         unlink (admin + 6);
     store_close (&ctl->store);

@@ -1,4 +1,8 @@
-/*  test_targets.c: unit tests for agent/targets.c.
+/*  test_targets.c: unit tests for agent/targets.c and agent/guard.c.
+
+    Usage: test_targets FIXTURES   (tests/fixtures/sysfs: the write guard's
+    mount, holder and swap decisions run on its guard/, sata-ahci/ and
+    loop/ trees)
 
     Works in a fresh directory under /var/tmp (O_DIRECT needs a real file
     system, not tmpfs), removed at exit whatever the checks said:
@@ -15,6 +19,7 @@
 */
 #define _GNU_SOURCE
 #include "targets.h"
+#include "guard.h"
 #include "log.h"
 #include "testutil.h"
 
@@ -33,6 +38,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define STREQ(a, b)     (strcmp ((a), (b)) == 0)
@@ -542,6 +548,8 @@ test_open_refused (void)
     CHECK (rc == -ENOENT);
     memset (&t, 0, sizeof t);
     t.fd = -1;
+    t.pol = &pol;
+    t.in_workdir = true;
     snprintf (t.path, sizeof t.path, "%s", P ("work/sub/gone/file"));
     rc = target_open (&t, false, true, 4096, err, sizeof err);
     CHECK (rc == -ENOENT);
@@ -595,12 +603,12 @@ test_open_concurrent_create (void)
                 close (gate[1]);
                 if (read (gate[0], &c, 1) < 0)
                     _exit (3);
+                target_policy_t pol = { .workdir = work };
                 target_t t;
-                memset (&t, 0, sizeof t);
-                t.fd = -1;
-                snprintf (t.path, sizeof t.path, "%s", path);
                 char err[512];
-                int rc = target_open (&t, true, false, 1 << 20, err, sizeof err);
+                int rc = target_resolve (&pol, path, &t, err, sizeof err);
+                if (rc == 0)
+                    rc = target_open (&t, true, false, 1 << 20, err, sizeof err);
                 if (rc)
                     fprintf (stderr, "child %d: %s\n", k, err);
                 target_close (&t);
@@ -623,9 +631,267 @@ test_open_concurrent_create (void)
     }
 }
 
-int
-main (void)
+
+//  ---------------------------------------------------------------------
+//  Writing: --allow-write outside the workdir, for writes and layouts.
+
+static void
+test_write_policy (void)
 {
+    target_t t;
+    char err[2048];
+    char outglob[PATH_MAX], devglob[PATH_MAX];
+    snprintf (outglob, sizeof outglob, "%s/outside/*", tmp);
+    snprintf (devglob, sizeof devglob, "%s/dev-*", tmp);
+
+    //  The workdir is scratch space: written and laid out without a glob.
+    target_policy_t wd = { .workdir = work };
+    int rc = resolve (&wd, "w-new.dat", &t, err, sizeof err);
+    CHECK (rc == 0 && t.in_workdir && t.pol == &wd);
+    rc = rc ? rc : target_open (&t, false, true, 8192, err, sizeof err);
+    CHECK_MSG (rc == 0, "%d %s", rc, err);
+    target_close (&t);
+
+    //  Allowed to read, not to write: reads open, writes are refused
+    //  naming the rule and the flag, and nothing is opened.
+    target_policy_t ro = { .workdir = work, .allow = { outglob }, .nallow = 1 };
+    rc = resolve (&ro, P ("outside/secret"), &t, err, sizeof err);
+    CHECK (rc == 0 && !t.in_workdir);
+    rc = target_open (&t, false, false, 0, err, sizeof err);
+    CHECK_MSG (rc == 0, "%d %s", rc, err);
+    target_close (&t);
+    rc = target_open (&t, false, true, 0, err, sizeof err);
+    CHECK (rc == -EACCES && t.fd == -1);
+    CHECK_ERR (err, "(rule: allow-write)");
+    CHECK_ERR (err, "--allow-write");
+    CHECK_ERR (err, P ("outside/secret"));
+    static uint8_t buf[4096];
+    CHECK (read_at (P ("outside/secret"), buf, sizeof buf, 0) && all_bytes (buf, sizeof buf, 's'));
+
+    //  Laying a file out is a write: a read job may not create one, nor
+    //  extend a short one, outside the workdir without --allow-write.
+    rc = resolve (&ro, P ("outside/laid-out"), &t, err, sizeof err);
+    CHECK (rc == 0);
+    rc = target_open (&t, false, false, 8192, err, sizeof err);
+    CHECK (rc == -EACCES);
+    CHECK_ERR (err, "creating");
+    CHECK_ERR (err, "(rule: allow-write)");
+    CHECK (!exists (P ("outside/laid-out")));
+    rc = resolve (&ro, P ("outside/secret"), &t, err, sizeof err);
+    rc = rc ? rc : target_open (&t, false, false, 3 * 4096, err, sizeof err);
+    CHECK (rc == -EACCES);
+    CHECK_ERR (err, "extending");
+    CHECK (file_size (P ("outside/secret")) == 4096);
+
+    //  A symlink in the workdir to an allowed file outside: the write is
+    //  judged on the resolved path, so the workdir does not lend its
+    //  freedom to it.
+    rc = resolve (&ro, "link", &t, err, sizeof err);
+    CHECK (rc == 0 && STREQ (t.path, P ("outside/secret")) && !t.in_workdir);
+    rc = target_open (&t, false, true, 0, err, sizeof err);
+    CHECK (rc == -EACCES);
+    CHECK_ERR (err, "(rule: allow-write)");
+    //  ...nor does an --allow-write glob for some other place.
+    target_policy_t other = { .workdir = work, .allow = { outglob }, .nallow = 1,
+                              .allow_write = { devglob }, .nallow_write = 1 };
+    rc = resolve (&other, "link", &t, err, sizeof err);
+    rc = rc ? rc : target_open (&t, false, true, 0, err, sizeof err);
+    CHECK (rc == -EACCES);
+
+    //  With --allow-write: written, and laid out.
+    target_policy_t rw = { .workdir = work, .allow = { outglob }, .nallow = 1,
+                           .allow_write = { outglob }, .nallow_write = 1 };
+    rc = resolve (&rw, P ("outside/laid-out"), &t, err, sizeof err);
+    rc = rc ? rc : target_open (&t, false, false, 8192, err, sizeof err);
+    CHECK_MSG (rc == 0, "%d %s", rc, err);
+    CHECK (file_size (P ("outside/laid-out")) == 8192);
+    target_close (&t);
+    rc = resolve (&rw, "link", &t, err, sizeof err);
+    rc = rc ? rc : target_open (&t, false, true, 0, err, sizeof err);
+    CHECK_MSG (rc == 0, "%d %s", rc, err);
+    target_close (&t);
+
+    //  --allow-write alone does not allow: --allow is still needed.
+    target_policy_t wonly = { .workdir = work, .allow_write = { outglob }, .nallow_write = 1 };
+    rc = resolve (&wonly, P ("outside/secret"), &t, err, sizeof err);
+    CHECK (rc == -EACCES);
+    CHECK_ERR (err, "(rule: allow)");
+
+    //  A target that never went through target_resolve is never written.
+    memset (&t, 0, sizeof t);
+    t.fd = -1;
+    snprintf (t.path, sizeof t.path, "%s", P ("work/unresolved"));
+    rc = target_open (&t, false, true, 4096, err, sizeof err);
+    CHECK (rc == -EACCES && !exists (P ("work/unresolved")));
+    CHECK_ERR (err, "not resolved");
+}
+
+//  ---------------------------------------------------------------------
+//  The write guard's decisions on fixture trees (no device is touched).
+
+static const char *s_fixtures;
+
+//  guard_in_use on fixture NAME for MAJ:MIN; err gets the reason.
+static int
+in_use (const char *name, unsigned ma, unsigned mi, char *err, size_t errlen)
+{
+    char sys[PATH_MAX], proc[PATH_MAX];
+    snprintf (sys, sizeof sys, "%s/%s/sys", s_fixtures, name);
+    snprintf (proc, sizeof proc, "%s/%s/proc", s_fixtures, name);
+    err[0] = '\0';
+    return guard_in_use (sys, proc, makedev (ma, mi), err, errlen);
+}
+
+static void
+test_guard_in_use (void)
+{
+    char err[1024];
+    //  The system disk: / on LVM on sda2, /boot/efi on sda1.  The disk, its
+    //  partitions and the LV all hold a system file system; / wins over
+    //  /boot, and the message says through what.
+    int rc = in_use ("guard", 8, 0, err, sizeof err);
+    CHECK (rc == -EBUSY);
+    CHECK_ERR (err, "(rule: root-fs)");
+    CHECK_ERR (err, "dm-0 (vg0-root) on top of its partition sda2");
+    rc = in_use ("guard", 8, 2, err, sizeof err);
+    CHECK (rc == -EBUSY);
+    CHECK_ERR (err, "(rule: root-fs)");
+    rc = in_use ("guard", 253, 0, err, sizeof err);
+    CHECK (rc == -EBUSY);
+    CHECK_ERR (err, "it holds the root file system");
+    rc = in_use ("guard", 8, 1, err, sizeof err);
+    CHECK (rc == -EBUSY);
+    CHECK_ERR (err, "(rule: boot-fs)");
+    CHECK_ERR (err, "/boot/efi");
+
+    //  A partition mounted (found by number; the mount point unescaped).
+    rc = in_use ("guard", 8, 16, err, sizeof err);
+    CHECK (rc == -EBUSY);
+    CHECK_ERR (err, "(rule: mounted)");
+    CHECK_ERR (err, "its partition sdb1 is mounted at /srv/bulk data");
+    rc = in_use ("guard", 8, 17, err, sizeof err);
+    CHECK (rc == -EBUSY);
+    CHECK_ERR (err, "it is mounted at /srv/bulk data");
+
+    //  btrfs: mountinfo shows an anonymous 0:N; the source names the disk.
+    rc = in_use ("guard", 8, 80, err, sizeof err);
+    CHECK (rc == -EBUSY);
+    CHECK_ERR (err, "(rule: mounted)");
+    CHECK_ERR (err, "/srv/btrfs");
+
+    //  An md member, nothing mounted: held.
+    rc = in_use ("guard", 8, 32, err, sizeof err);
+    CHECK (rc == -EBUSY);
+    CHECK_ERR (err, "(rule: holders)");
+    CHECK_ERR (err, "md0 is stacked on it");
+
+    //  Swap on a partition, and swap on LVM (swap is named before holders).
+    rc = in_use ("guard", 8, 48, err, sizeof err);
+    CHECK (rc == -EBUSY);
+    CHECK_ERR (err, "(rule: swap)");
+    CHECK_ERR (err, "its partition sdd2 is active swap");
+    rc = in_use ("guard", 8, 49, err, sizeof err);       //  sdd1 itself is free
+    CHECK_MSG (rc == 0, "%d %s", rc, err);
+    rc = in_use ("guard", 8, 112, err, sizeof err);
+    CHECK (rc == -EBUSY);
+    CHECK_ERR (err, "(rule: swap)");
+    CHECK_ERR (err, "dm-1 (vg1-swap) on top of it");
+
+    //  Free: a blank disk, a partitioned one with nothing in use (the
+    //  signature rule is libblkid's, not this one's).
+    rc = in_use ("guard", 8, 64, err, sizeof err);
+    CHECK_MSG (rc == 0, "%d %s", rc, err);
+    rc = in_use ("guard", 8, 96, err, sizeof err);
+    CHECK_MSG (rc == 0, "%d %s", rc, err);
+
+    //  A device sysfs does not know: refused, never assumed free.
+    rc = in_use ("guard", 8, 200, err, sizeof err);
+    CHECK (rc == -ENOENT);
+    CHECK_ERR (err, "8:200");
+    CHECK_ERR (err, "(rule: holders)");
+
+    //  No mount table to read: refused (fail closed).
+    char sys[PATH_MAX];
+    snprintf (sys, sizeof sys, "%s/guard/sys", s_fixtures);
+    rc = guard_in_use (sys, P ("outside"), makedev (8, 64), err, sizeof err);
+    CHECK (rc < 0);
+    CHECK_ERR (err, "(rule: mounted)");
+
+    //  Older trees: no sysfs dev/block index, only proc/mounts by name.
+    rc = in_use ("sata-ahci", 8, 0, err, sizeof err);
+    CHECK (rc == -EBUSY);
+    CHECK_ERR (err, "its partition sda2 holds the root file system");
+    rc = in_use ("sata-ahci", 8, 1, err, sizeof err);
+    CHECK (rc == -EBUSY);
+    CHECK_ERR (err, "(rule: boot-fs)");
+    rc = in_use ("sata-ahci", 7, 1, err, sizeof err);
+    CHECK_MSG (rc == 0, "%d %s", rc, err);
+    rc = in_use ("loop", 7, 0, err, sizeof err);      //  held by dm-0 (vg-x) at /mnt/x
+    CHECK (rc == -EBUSY);
+    CHECK_ERR (err, "dm-0 (vg-x) on top of it is mounted at /mnt/x");
+    rc = in_use ("loop", 7, 1, err, sizeof err);
+    CHECK_MSG (rc == 0, "%d %s", rc, err);
+}
+
+//  Writes an image of 1 MiB of zeros with bytes at offsets.
+static void
+write_image (const char *path, const void *a, size_t alen, off_t aoff, const void *b,
+             size_t blen, off_t boff)
+{
+    write_file (path, 0, 1 << 20);
+    int fd = open (path, O_WRONLY | O_CLOEXEC);
+    CHECK (fd >= 0);
+    if (fd < 0)
+        return;
+    if (a)
+        CHECK (pwrite (fd, a, alen, aoff) == (ssize_t) alen);
+    if (b)
+        CHECK (pwrite (fd, b, blen, boff) == (ssize_t) blen);
+    close (fd);
+}
+
+static void
+test_guard_signature (void)
+{
+    char err[1024];
+    //  Blank: nothing found.
+    write_image (P ("blank.img"), NULL, 0, 0, NULL, 0, 0);
+    int rc = guard_signature (P ("blank.img"), 0, err, sizeof err);
+    CHECK_MSG (rc == 0, "%d %s", rc, err);
+
+    //  A DOS partition table with one partition.
+    uint8_t entry[16] = { 0x00, 0, 0, 0, 0x83, 0, 0, 0, 0x00, 0x08, 0, 0, 100, 0, 0, 0 };
+    uint8_t sig[2] = { 0x55, 0xaa };
+    write_image (P ("mbr.img"), entry, sizeof entry, 446, sig, sizeof sig, 510);
+    rc = guard_signature (P ("mbr.img"), 0, err, sizeof err);
+    CHECK (rc == -EEXIST);
+    CHECK_ERR (err, "partition table (dos)");
+    CHECK_ERR (err, "(rule: signature)");
+    CHECK_ERR (err, "--allow-write-formatted");
+
+    //  A swap signature (version 1 header, magic at the end of the page).
+    uint32_t hdr[2] = { 1, 255 };
+    write_image (P ("swap.img"), hdr, sizeof hdr, 1024, "SWAPSPACE2", 10, 4096 - 10);
+    rc = guard_signature (P ("swap.img"), 0, err, sizeof err);
+    CHECK (rc == -EEXIST);
+    CHECK_ERR (err, "(swap)");
+
+    //  What cannot be probed is refused, not taken as blank.
+    rc = guard_signature (P ("no-such.img"), 0, err, sizeof err);
+    CHECK (rc < 0);
+    CHECK_ERR (err, "(rule: signature)");
+    //  A probe that reads another device than the one checked: refused.
+    rc = guard_signature (P ("blank.img"), makedev (8, 64), err, sizeof err);
+    CHECK (rc == -EAGAIN);
+    unlink (P ("blank.img"));
+    unlink (P ("mbr.img"));
+    unlink (P ("swap.img"));
+}
+
+int
+main (int argc, char **argv)
+{
+    s_fixtures = argc > 1 ? argv[1] : "tests/fixtures/sysfs";
     log_init ("test_targets", LL_WARN);
     int fds0 = count_fds ();
     setup ();
@@ -636,6 +902,9 @@ main (void)
     test_open_extend ();
     test_open_refused ();
     test_open_concurrent_create ();
+    test_write_policy ();
+    test_guard_in_use ();
+    test_guard_signature ();
     CHECK_MSG (count_fds () == fds0, "fds: %d at start, %d at end", fds0, count_fds ());
     char dir[PATH_MAX];
     snprintf (dir, sizeof dir, "%s", tmp);

@@ -17,7 +17,7 @@ PATTERN="cannot read '$T/missing.fio'" \
 PATTERN='no controller at ipc://' \
   expect_error "$BIN/iofleet" agents
 PATTERN="cannot open database '/proc/nope/iofleet.db'.*--db" \
-  expect_error "$BIN/iofleet-controller" --db /proc/nope/iofleet.db --admin "ipc://$T/x.sock"
+  expect_error "$BIN/iofleet-controller" --db /proc/nope/iofleet.db --listen "tcp://127.0.0.1:*" --admin "ipc://$T/x.sock"
 ok "job file, missing file, unreachable controller, unwritable database"
 
 start_controller

@@ -6,8 +6,8 @@
 fleet_setup
 start_controller
 TARGET="$T/shared.dat"
-start_agent agent-1 --allow "$TARGET"
-start_agent agent-2 --allow "$TARGET"
+start_agent agent-1 --allow "$TARGET" --allow-write "$TARGET"   # laying it out writes it
+start_agent agent-2 --allow "$TARGET" --allow-write "$TARGET"
 start_agent agent-3                      # not allowed: refuses
 wait_agents 3
 cat >"$T/plan.fio" <<PLAN

@@ -250,9 +250,16 @@ if [ "$THROTTLE" -gt 0 ]; then
   fi
 fi
 
-# --- the controller, on the bridge address --------------------------------
+# --- the controller, on the bridge address, with CURVE ---------------------
+# Off loopback the controller refuses to run without keys: each agent gets
+# a certificate, allowed by copying its public half into keys/agents/.
 export IOFLEET_CONTROLLER="ipc://$T/admin.sock"
-"$BIN/iofleet-controller" --db "$T/iofleet.db" --listen "tcp://$NET.1:*" \
+cli keys init "$T/keys" >/dev/null || fail "iofleet keys init"
+for k in $(seq "$N"); do
+  cli keys agent "rack-agent-$k" "$T/agent-keys" >/dev/null || fail "iofleet keys agent $k"
+  cp "$T/agent-keys/rack-agent-$k.cert" "$T/keys/agents/"
+done
+"$BIN/iofleet-controller" --db "$T/iofleet.db" --listen "tcp://$NET.1:*" --keys "$T/keys" \
     --admin "$IOFLEET_CONTROLLER" --port-file "$T/agent-endpoint" >>"$T/controller.log" 2>&1 &
 CTL_PID=$!
 for _ in $(seq 100); do
@@ -269,7 +276,9 @@ ok "controller on $EP"
 # `ip netns exec` execs the agent: $! is the agent itself.
 for k in $(seq "$N"); do
   ip netns exec "iofleet-rack-$ID-$k" "$BIN/iofleet-agent" --controller "$EP" \
+      --cert "$T/agent-keys/rack-agent-$k.cert_secret" --controller-key "$T/keys/controller.cert" \
       --name "rack-agent-$k" --label rack=r1 --workdir "$T/agent-$k" --allow "${LOOPS[k]}" \
+      --allow-write "${LOOPS[k]}" \
       >>"$T/agent-$k.log" 2>&1 &
   AGENT_PIDS[k]=$!
   if [ "$k" = "$THROTTLE" ]; then
