@@ -79,8 +79,6 @@
 #define JOBFILE_MAX_BYTES   (1u << 20)      /* jobfile_load refuses more */
 #define SHOW                80              /* value bytes quoted in messages */
 #define FIO_PCT_LIST_MAX    20              /* fio's FIO_IO_U_LIST_MAX_LEN */
-#define THINKTIME_MAX_US    4294967295ull   /* fio keeps thinktime in a 32-bit
-                                               count of microseconds */
 #define ENGINES_SUPPORTED   "libaio, io_uring, psync, null"
 
 /* Real fio options (from fio's HOWTO, including aliases and engine
@@ -604,8 +602,8 @@ s_parse_bool (parser_t *p, int line, const char *key, const char *value, bool *o
 /* Parses a time of at most JOB_MAX_RUNTIME_S.  Returns 0, or -1 with the
    error set. */
 static int
-s_parse_duration (parser_t *p, int line, const char *key, const char *value,
-                  uint64_t *out_ns)
+s_parse_duration_upto (parser_t *p, int line, const char *key, const char *value,
+                       uint64_t max_s, const char *max_text, uint64_t *out_ns)
 {
     uint64_t ns;
     int rc = job_parse_time (value, &ns);
@@ -614,13 +612,20 @@ s_parse_duration (parser_t *p, int line, const char *key, const char *value,
                  key, SHOW, value);
         return -1;
     }
-    if (rc != 0 || ns > (uint64_t) JOB_MAX_RUNTIME_S * 1000000000u) {
-        s_error (p, line, "%s=%.*s is out of range (allowed: up to %ds, 7 days)",
-                 key, SHOW, value, JOB_MAX_RUNTIME_S);
+    if (rc != 0 || ns > max_s * 1000000000u) {
+        s_error (p, line, "%s=%.*s is out of range (allowed: up to %llus, %s)",
+                 key, SHOW, value, (unsigned long long) max_s, max_text);
         return -1;
     }
     *out_ns = ns;
     return 0;
+}
+
+static int
+s_parse_duration (parser_t *p, int line, const char *key, const char *value,
+                  uint64_t *out_ns)
+{
+    return s_parse_duration_upto (p, line, key, value, JOB_MAX_RUNTIME_S, "7 days", out_ns);
 }
 
 /* Parses ss_dur= or ss_ramp=: a duration in whole seconds, as fio's
@@ -631,7 +636,7 @@ s_parse_seconds (parser_t *p, int line, const char *key, const char *value,
                  uint64_t *out_ns)
 {
     uint64_t ns;
-    if (s_parse_duration (p, line, key, value, &ns))
+    if (s_parse_duration_upto (p, line, key, value, JOB_MAX_SS_S, "24 hours", &ns))
         return -1;
     if (ns % 1000000000u != 0) {
         s_error (p, line, "%s=%.*s is not a whole number of seconds (steady state "
@@ -902,12 +907,12 @@ s_parse_rate_part (parser_t *p, int line, const char *key, const char *value,
     int rc = job_parse_size (part, &v);
     if (rc == -EINVAL) {
         s_part_error (p, line, key, value, part, true,
-                      "is not a number (allowed: 0..4294967295)");
+                      "is not a number (allowed: 0..100000000)");
         return -1;
     }
-    if (rc != 0 || v > UINT32_MAX) {
+    if (rc != 0 || v > JOB_MAX_RATE_IOPS) {
         s_part_error (p, line, key, value, part, false,
-                      "is out of range (allowed: 0..4294967295)");
+                      "is out of range (allowed: 0..100000000)");
         return -1;
     }
     *out = (uint32_t) v;
@@ -1418,6 +1423,11 @@ s_parse_steadystate (parser_t *p, int line, const char *key, const char *value,
         }
         v = (double) bytes;
     }
+    if (!(v < JOB_MAX_SS_LIMIT)) {
+        s_error (p, line, "%s=%.*s: %.*s is out of range (allowed: below 1e18)",
+                 key, SHOW, value, SHOW, limit);
+        return -1;
+    }
     job->ss = ss;
     job->ss_limit = v;
     job->ss_pct = pct;
@@ -1623,7 +1633,8 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         return s_parse_duration (p, line, key, value, &job->runtime_ns);
 
     case OPT_RAMP_TIME:
-        return s_parse_duration (p, line, key, value, &job->ramp_time_ns);
+        return s_parse_duration_upto (p, line, key, value, JOB_MAX_DELAY_S, "1 hour",
+                                      &job->ramp_time_ns);
 
     case OPT_STARTDELAY:
         /* fio reads "startdelay=10-20" (or 10:20, 10,20) as a range to
@@ -1633,7 +1644,8 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
                      "by iofleet yet", key, SHOW, value);
             return -1;
         }
-        return s_parse_duration (p, line, key, value, &job->startdelay_ns);
+        return s_parse_duration_upto (p, line, key, value, JOB_MAX_DELAY_S, "1 hour",
+                                      &job->startdelay_ns);
 
     case OPT_THINKTIME: {
         /* Unlike runtime, a bare thinktime is in microseconds. */
@@ -1644,9 +1656,9 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
                      "5ms, 1s)", key, SHOW, value);
             return -1;
         }
-        if (rc != 0 || ns > THINKTIME_MAX_US * 1000) {
-            s_error (p, line, "%s=%.*s is out of range (allowed: up to %lluus, fio's limit)",
-                     key, SHOW, value, THINKTIME_MAX_US);
+        if (rc != 0 || ns > (uint64_t) JOB_MAX_DELAY_S * 1000000000u) {
+            s_error (p, line, "%s=%.*s is out of range (allowed: up to 1 hour)",
+                     key, SHOW, value);
             return -1;
         }
         job->thinktime_ns = ns;
@@ -2081,6 +2093,10 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         s_error (&p, 0, "no job file text");
         return NULL;
     }
+    if (strlen (text) > JOBFILE_MAX_BYTES) {
+        s_error (&p, 0, "%zu bytes (the limit is %u)", strlen (text), JOBFILE_MAX_BYTES);
+        return NULL;
+    }
     /* Plans are stored and reported as JSON text: UTF-8 only. */
     long bad = utf8_invalid_at (text, strlen (text));
     if (bad >= 0) {
@@ -2119,6 +2135,10 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
             *nl = '\0';
         if (line < INT32_MAX)
             line++;
+        if (strlen (s) > JOB_MAX_LINE) {
+            s_error (&p, line, "line of %zu bytes (the limit is %d)", strlen (s), JOB_MAX_LINE);
+            goto fail;
+        }
 
         if (line == 1 && strncmp (s, "\xEF\xBB\xBF", 3) == 0) {
             s_error (&p, line, "file starts with a UTF-8 byte order mark (fio rejects it too); "

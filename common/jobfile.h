@@ -31,6 +31,13 @@
 #define JOB_MAX_NUMJOBS   1024
 #define JOB_MAX_BS        (64u << 20)
 #define JOB_MAX_RUNTIME_S (7 * 24 * 3600)
+/* Limits the agents hold every PREPARE to (common/message.c); the parser
+   refuses beyond them so that a plan that is added can also run. */
+#define JOB_MAX_DELAY_S    3600             /* ramp_time, startdelay, thinktime */
+#define JOB_MAX_SS_S       (24 * 3600)      /* ss_dur, ss_ramp */
+#define JOB_MAX_RATE_IOPS  100000000u       /* rate_iops per direction */
+#define JOB_MAX_SS_LIMIT   1e18             /* steadystate=...:LIMIT, exclusive */
+#define JOB_MAX_LINE       8192             /* bytes per line of a job file */
 
 typedef enum {
     JOB_RW_READ = 0,        /* rw=read */

@@ -174,8 +174,8 @@ check_job_more (const Iofleet__JobSpec *j, char *err, size_t errlen)
     const uint64_t hour = 3600ull * 1000000000ull;
     if (j->startdelay_ns > hour || j->thinktime_ns > hour)
         return fail (err, errlen, "job.startdelay_ns / thinktime_ns over the limit of 1 hour");
-    if (j->rate_iops_read > 100000000 || j->rate_iops_write > 100000000)
-        return fail (err, errlen, "job.rate_iops over the limit of 100000000");
+    if (j->rate_iops_read > JOB_MAX_RATE_IOPS || j->rate_iops_write > JOB_MAX_RATE_IOPS)
+        return fail (err, errlen, "job.rate_iops over the limit of %u", JOB_MAX_RATE_IOPS);
     if ((unsigned) j->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF)
         return fail (err, errlen, "job.random_distribution %d, limit 0..1",
                      (int) j->random_distribution);

@@ -29,34 +29,6 @@ fail (const char *name, const char *what, const char *detail)
     abort ();
 }
 
-#define HOUR_NS     (3600ull * NS_PER_SEC)
-
-//  KNOWN, not yet decided: the parser takes these up to fio's limits
-//  (tests/test_jobfile.c pins ramp_time=7d, rate_iops=4294967295, thinktime
-//  up to 4294967295us), while message.c refuses them past tighter ones
-//  (tests/test_message.c pins 1 h, 1e8 IOPS, 1 h): such a plan is added
-//  but no agent takes its PREPARE.  Clamped here to the wire's limits so
-//  the check goes on for everything else; drop this once the two agree.
-static void
-clamp_known (Iofleet__JobSpec *s)
-{
-    if (s->ramp_time_ns > HOUR_NS)
-        s->ramp_time_ns = HOUR_NS;
-    if (s->startdelay_ns > HOUR_NS)
-        s->startdelay_ns = HOUR_NS;
-    if (s->thinktime_ns > HOUR_NS)
-        s->thinktime_ns = HOUR_NS;
-    if (s->rate_iops_read > 100000000)
-        s->rate_iops_read = 100000000;
-    if (s->rate_iops_write > 100000000)
-        s->rate_iops_write = 100000000;
-    if (s->ss_dur_ns > 24 * HOUR_NS)
-        s->ss_dur_ns = 24 * HOUR_NS;
-    if (s->ss_ramp_ns > 24 * HOUR_NS)
-        s->ss_ramp_ns = 24 * HOUR_NS;
-    if (!(s->ss_limit < 1e18))
-        s->ss_limit = 1e17;
-}
 
 //  Sends job j alone in a PREPARE, as the controller would, and unpacks it
 //  as the agent would.
@@ -65,7 +37,6 @@ check_wire (const job_t *j)
 {
     static jobspec_t js;
     jobspec_from_job (&js, j, NS_PER_SEC);
-    clamp_known (&js.spec);
     Iofleet__Prepare prep = IOFLEET__PREPARE__INIT;
     prep.run = 1;
     prep.job = &js.spec;
