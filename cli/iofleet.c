@@ -78,6 +78,9 @@ usage (FILE *f)
 "                                         client/server) as runs; json+ bins\n"
 "                                         become histograms, otherwise fio's\n"
 "                                         percentiles are kept as they are\n"
+"  db check [--json]                      the controller's database integrity check\n"
+"  db backup FILE [--json]                an online, checked copy of the database\n"
+"                                         (FILE on the controller's host)\n"
 "  demo [--agents N] [--keep] [--dir DIR] a local controller and N agents on\n"
 "                                         temporary files, the demo plan, a report\n"
 "\n"
@@ -440,6 +443,64 @@ cmd_run (int argc, char **argv)
     return strcmp (status, "complete") == 0 && !sla_failed ? 0 : 1;
 }
 
+/* iofleet db check | iofleet db backup FILE */
+static int
+cmd_db (int argc, char **argv)
+{
+    bool json = false;
+    if (argc >= 2 && strcmp (argv[1], "check") == 0) {
+        if (flag_json (argc, argv, 2, &json))
+            return 2;
+        json_t *r = call (json_pack ("{s:s}", "cmd", "db_check"), REPORT_TIMEOUT_MS * 10);
+        if (!r)
+            return 1;
+        bool ok = json_is_true (json_object_get (r, "ok"));
+        if (json)
+            print_json (r);
+        else {
+            printf ("database %s: %lld pages of %lld bytes (%.1f MiB)\n",
+                    ok ? "ok" : "DAMAGED", (long long) json_integer_value (json_object_get (r, "pages")),
+                    (long long) json_integer_value (json_object_get (r, "page_size")),
+                    (double) json_integer_value (json_object_get (r, "bytes")) / (1 << 20));
+            size_t i;
+            json_t *m;
+            json_array_foreach (json_object_get (r, "problems"), i, m)
+                printf ("  %s\n", json_string_value (m));
+        }
+        json_decref (r);
+        return ok ? 0 : 1;
+    }
+    if (argc >= 3 && strcmp (argv[1], "backup") == 0) {
+        if (flag_json (argc, argv, 3, &json))
+            return 2;
+        /* The path is on the controller's host; a relative one means this
+           directory when the CLI runs there too. */
+        char abs[4096];
+        const char *path = argv[2];
+        if (path[0] != '/' && getcwd (abs, sizeof abs - strlen (path) - 2)) {
+            strcat (abs, "/");
+            strcat (abs, path);
+            path = abs;
+        }
+        fprintf (stderr, "backing up the controller's database to %s ...\n", path);
+        json_t *r = call (json_pack ("{s:s, s:s}", "cmd", "db_backup", "path", path),
+                          REPORT_TIMEOUT_MS * 10);
+        if (!r)
+            return 1;
+        if (json)
+            print_json (r);
+        else
+            printf ("%s: %.1f MiB, %lld pages, in %.0f ms (checked)\n", path,
+                    (double) json_integer_value (json_object_get (r, "bytes")) / (1 << 20),
+                    (long long) json_integer_value (json_object_get (r, "pages")),
+                    json_number_value (json_object_get (r, "ms")));
+        json_decref (r);
+        return 0;
+    }
+    fprintf (stderr, "usage: iofleet db check [--json] | iofleet db backup FILE [--json]\n");
+    return 2;
+}
+
 static int
 cmd_runs (int argc, char **argv)
 {
@@ -651,6 +712,8 @@ main (int argc, char **argv)
         return cmd_agents (sub_argc, sub_argv);
     if (strcmp (cmd, "keys") == 0)
         return cmd_keys (sub_argc, sub_argv);
+    if (strcmp (cmd, "db") == 0)
+        return cmd_db (sub_argc, sub_argv);
     if (strcmp (cmd, "plan") == 0)
         return cmd_plan (sub_argc, sub_argv);
     if (strcmp (cmd, "inventory") == 0)

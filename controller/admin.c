@@ -186,6 +186,11 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         snprintf (err, errlen, "report format '%.32s': use json, fio-json or fio-json+", format);
         return NULL;
     }
+    if (strcmp (cmd, "db_check") == 0)
+        return store_check (ctl->store, err, errlen);
+    if (strcmp (cmd, "db_backup") == 0)
+        return store_backup (ctl->store, json_string_value (json_object_get (req, "path")), err,
+                             errlen);
     if (strcmp (cmd, "history") == 0)
         return history_json (ctl->store, req, err, errlen);
     if (strcmp (cmd, "import") == 0)

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Every statement is a literal in the code: this bounds them all. */
 #define STMT_CACHE 128
@@ -219,4 +221,102 @@ store_count (store_t *self, const char *name, int64_t delta)
     sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64 (st, 2, delta);
     store_step_done (self, st, "count");
+}
+
+json_t *
+store_check (store_t *self, char *err, size_t errlen)
+{
+    store_commit (self);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2 (self->db, "PRAGMA integrity_check", -1, &st, NULL) != SQLITE_OK) {
+        snprintf (err, errlen, "integrity check: %s", sqlite3_errmsg (self->db));
+        return NULL;
+    }
+    json_t *problems = json_array ();
+    int rc;
+    while ((rc = sqlite3_step (st)) == SQLITE_ROW) {
+        const char *m = (const char *) sqlite3_column_text (st, 0);
+        if (m && strcmp (m, "ok") != 0)
+            json_array_append_new (problems, json_string (m));
+    }
+    sqlite3_finalize (st);
+    if (rc != SQLITE_DONE) {
+        json_decref (problems);
+        snprintf (err, errlen, "integrity check: %s", sqlite3_errmsg (self->db));
+        return NULL;
+    }
+    int64_t pages = 0, page_size = 0;
+    if (sqlite3_prepare_v2 (self->db, "SELECT (SELECT page_count FROM pragma_page_count), "
+                            "(SELECT page_size FROM pragma_page_size)", -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step (st) == SQLITE_ROW) {
+            pages = sqlite3_column_int64 (st, 0);
+            page_size = sqlite3_column_int64 (st, 1);
+        }
+        sqlite3_finalize (st);
+    }
+    return json_pack ("{s:b, s:o, s:I, s:I, s:I}", "ok", json_array_size (problems) == 0,
+                      "problems", problems, "pages", (json_int_t) pages,
+                      "page_size", (json_int_t) page_size, "bytes", (json_int_t) (pages * page_size));
+}
+
+json_t *
+store_backup (store_t *self, const char *path, char *err, size_t errlen)
+{
+    if (!path || path[0] != '/') {
+        snprintf (err, errlen, "backup path '%s': give an absolute path on the controller's host",
+                  path ? path : "");
+        return NULL;
+    }
+    if (access (path, F_OK) == 0) {
+        snprintf (err, errlen, "backup path '%s' exists; not overwriting it (choose a new name)",
+                  path);
+        return NULL;
+    }
+    store_commit (self);
+    uint64_t t0 = clock_mono_ns ();
+    sqlite3 *dst = NULL;
+    if (sqlite3_open_v2 (path, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        snprintf (err, errlen, "backup path '%s': %s", path, dst ? sqlite3_errmsg (dst)
+                  : "cannot open");
+        sqlite3_close (dst);
+        unlink (path);
+        return NULL;
+    }
+    sqlite3_backup *b = sqlite3_backup_init (dst, "main", self->db, "main");
+    int rc = b ? SQLITE_OK : sqlite3_errcode (dst);
+    int pages = 0;
+    if (b) {
+        /* Some pages at a time; our own connection's writes between steps
+           restart it, which cannot happen here: this runs in the loop. */
+        do {
+            rc = sqlite3_backup_step (b, 1024);
+            if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+                sqlite3_sleep (10);
+        } while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
+        pages = sqlite3_backup_pagecount (b);
+        sqlite3_backup_finish (b);
+    }
+    char msg[512] = "";
+    if (rc != SQLITE_DONE)
+        snprintf (msg, sizeof msg, "%s", sqlite3_errmsg (dst));
+    else {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2 (dst, "PRAGMA quick_check", -1, &st, NULL) == SQLITE_OK) {
+            if (sqlite3_step (st) != SQLITE_ROW
+                || strcmp ((const char *) sqlite3_column_text (st, 0), "ok") != 0)
+                snprintf (msg, sizeof msg, "the copy failed its check");
+            sqlite3_finalize (st);
+        }
+    }
+    sqlite3_close (dst);
+    if (msg[0]) {
+        snprintf (err, errlen, "backup to '%s' failed: %s (disk full? the partial copy was "
+                  "removed)", path, msg);
+        unlink (path);
+        return NULL;
+    }
+    struct stat sb;
+    int64_t bytes = stat (path, &sb) == 0 ? (int64_t) sb.st_size : 0;
+    return json_pack ("{s:s, s:I, s:i, s:f}", "path", path, "bytes", (json_int_t) bytes,
+                      "pages", pages, "ms", (double) (clock_mono_ns () - t0) / 1e6);
 }

@@ -8,6 +8,7 @@
 #ifndef IOF_STORE_H
 #define IOF_STORE_H
 
+#include <jansson.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,6 +41,17 @@ sqlite3_stmt *store_stmt (store_t *self, const char *sql);
 /* Runs a statement built with store_stmt to completion (SQLITE_DONE).
    Returns 0 or -1 with the SQLite error logged with context what. */
 int store_step_done (store_t *self, sqlite3_stmt *st, const char *what);
+
+/* PRAGMA integrity_check: {"ok", "problems": [...], "pages", "page_size",
+   "bytes"}.  Commits the open transaction first.  NULL on a database
+   error (err filled). */
+json_t *store_check (store_t *self, char *err, size_t errlen);
+
+/* An online, consistent copy of the database into path (absolute, must
+   not exist), made with SQLite's backup API while the controller keeps
+   its connection, then checked (quick_check).  Returns {"path", "bytes",
+   "pages", "ms"} or NULL with err naming the path and what to do. */
+json_t *store_backup (store_t *self, const char *path, char *err, size_t errlen);
 
 /* Adds delta to the named counter (bad messages and the like). */
 void store_count (store_t *self, const char *name, int64_t delta);
