@@ -115,6 +115,27 @@ text_report (FILE *f, json_t *rep)
             if (strcmp (status, "done") != 0 || str (a, "message")[0])
                 fprintf (f, "    %-16s %s%s%s\n", str (a, "agent"), status,
                          str (a, "message")[0] ? ": " : "", str (a, "message"));
+            json_t *miss = json_object_get (a, "missing_intervals");
+            if (json_is_true (json_object_get (a, "incomplete")) && json_array_size (miss)) {
+                /* Ranges: "1-3, 7". */
+                char list[256] = "";
+                size_t len = 0, k = 0, nm = json_array_size (miss);
+                while (k < nm && len + 32 < sizeof list) {
+                    long long lo = (long long) json_integer_value (json_array_get (miss, k)), hi = lo;
+                    while (k + 1 < nm && json_integer_value (json_array_get (miss, k + 1)) == hi + 1)
+                        hi = (long long) json_integer_value (json_array_get (miss, ++k));
+                    k++;
+                    if (hi > lo)
+                        len += (size_t) snprintf (list + len, sizeof list - len, "%s%lld-%lld",
+                                                  len ? ", " : "", lo, hi);
+                    else
+                        len += (size_t) snprintf (list + len, sizeof list - len, "%s%lld",
+                                                  len ? ", " : "", lo);
+                }
+                fprintf (f, "    %-16s INCOMPLETE: missing interval(s) %s%s of 0-%.0f; its "
+                         "other intervals are counted\n", str (a, "agent"), list,
+                         k < nm ? ", ..." : "", num (a, "intervals_expected") - 1);
+            }
             json_array_foreach (json_object_get (a, "targets"), k, t) {
                 char sp[32];
                 const char *tp = short_path (str (t, "target"), sp, sizeof sp);

@@ -16,7 +16,7 @@
 #include "message.h"
 #include "store.h"
 
-#define CTL_SILENCE_LOST_NS   (15ull * 1000000000)  /* agent silent this long = lost */
+#define CTL_SILENCE_LOST_NS   (15ull * 1000000000)  /* default --lost-after */
 
 typedef struct {
     uint8_t rid[256];           /* ZeroMQ routing id of its connection */
@@ -44,6 +44,7 @@ typedef struct {
     auth_t *auth;               /* NULL: no CURVE (loopback and ipc only) */
     uint64_t interval_ns;       /* snapshot interval sent to agents */
     uint64_t prepare_timeout_ns;
+    uint64_t lost_after_ns;     /* an agent silent this long is lost */
     uint64_t bad_messages;
     uint64_t unknown_logged_at;
 } ctl_t;

@@ -286,7 +286,7 @@ fleet_tick (ctl_t *ctl)
 {
     uint64_t now = clock_mono_ns ();
     for (peer_t *p = zlistx_first (ctl->peers); p; p = zlistx_next (ctl->peers))
-        if (p->connected && now - p->last_seen > CTL_SILENCE_LOST_NS
+        if (p->connected && now - p->last_seen > ctl->lost_after_ns
             && !runner_agent_preparing (ctl, p->id)) {
             log_warn ("agent '%s' silent for %.0f s: marking it disconnected", p->name,
                       (double) (now - p->last_seen) / 1e9);

@@ -46,6 +46,8 @@ usage (FILE *f)
 "  --prepare-timeout DURATION\n"
 "                         how long agents may take to open and lay out targets\n"
 "                         before a step starts without them (default 120s)\n"
+"  --lost-after DURATION  an agent silent this long is lost (default 15s; 2s..1h);\n"
+"                         one that speaks again during the same step is taken back\n"
 "  --port-file PATH       write the bound agent endpoint here once listening\n"
 "                         (use with --listen tcp://127.0.0.1:* for a free port)\n"
 "  --verbose              log debug messages\n"
@@ -105,6 +107,7 @@ main (int argc, char **argv)
         { "prepare-timeout", required_argument, NULL, 't' },
         { "port-file", required_argument, NULL, 'p' },
         { "keys", required_argument, NULL, 'k' },
+        { "lost-after", required_argument, NULL, 'L' },
         { "verbose", no_argument, NULL, 'v' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
@@ -117,6 +120,7 @@ main (int argc, char **argv)
     ctl_t *ctl = &ctl_s;
     ctl->interval_ns = NS_PER_SEC;
     ctl->prepare_timeout_ns = 120 * NS_PER_SEC;
+    ctl->lost_after_ns = CTL_SILENCE_LOST_NS;
     bool verbose = false;
     int c;
     while ((c = getopt_long (argc, argv, "h", opts, NULL)) != -1) {
@@ -136,6 +140,11 @@ main (int argc, char **argv)
             break;
         case 'p': port_file = optarg; break;
         case 'k': keys = optarg; break;
+        case 'L':
+            if (parse_duration ("--lost-after", optarg, 2 * NS_PER_SEC, 3600 * NS_PER_SEC,
+                                &ctl->lost_after_ns))
+                return 2;
+            break;
         case 'v': verbose = true; break;
         case 'h': usage (stdout); return 0;
         case 'V': printf ("iofleet-controller %s (protocol %d)\n", IOF_VERSION,

@@ -757,6 +757,66 @@ sweeps_json (json_t *steps)
     return out;
 }
 
+/* Which intervals each agent of a step is missing.  The step's intervals
+   are 0..N-1, N one past the highest seq any agent delivered; an agent
+   that delivered fewer, or was lost or failed, is "incomplete", with its
+   "missing_intervals".  Its delivered intervals stay in every figure (the
+   rule: what was measured counts, what was not is listed), and the
+   step says which agents its figures hold incomplete data of
+   ("incomplete_agents"). */
+static void
+add_missing (store_t *store, int64_t run, int step, json_t *s)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT a.name, s.seq FROM snapshots s JOIN agents a ON a.id = s.agent_id "
+        "WHERE s.run_id = ? AND s.step_idx = ? GROUP BY s.agent_id, s.seq");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    json_t *seen = json_object ();             /* agent -> {seq: true} */
+    int64_t n = 0;
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        const char *agent = (const char *) sqlite3_column_text (st, 0);
+        int64_t seq = sqlite3_column_int64 (st, 1);
+        json_t *set = json_object_get (seen, agent);
+        if (!set) {
+            set = json_object ();
+            json_object_set_new (seen, agent, set);
+        }
+        char key[24];
+        snprintf (key, sizeof key, "%lld", (long long) seq);
+        json_object_set_new (set, key, json_true ());
+        n = seq + 1 > n ? seq + 1 : n;
+    }
+    sqlite3_reset (st);
+    json_t *incomplete = json_array ();
+    size_t i;
+    json_t *a;
+    json_array_foreach (json_object_get (s, "agents"), i, a) {
+        const char *name = json_string_value (json_object_get (a, "agent"));
+        const char *status = json_string_value (json_object_get (a, "status"));
+        json_t *set = json_object_get (seen, name);
+        json_t *missing = json_array ();
+        for (int64_t k = 0; k < n && json_array_size (missing) < 100000; k++) {
+            char key[24];
+            snprintf (key, sizeof key, "%lld", (long long) k);
+            if (!json_object_get (set, key))
+                json_array_append_new (missing, json_integer (k));
+        }
+        bool lost = status && (strcmp (status, "lost") == 0 || strcmp (status, "failed") == 0);
+        bool inc = json_array_size (missing) > 0 || (lost && json_object_size (set) > 0);
+        json_object_set_new (a, "intervals_expected", json_integer (n));
+        json_object_set_new (a, "missing_intervals", missing);
+        json_object_set_new (a, "incomplete", json_boolean (inc));
+        if (inc && json_object_size (set) > 0)
+            json_array_append_new (incomplete, json_string (name));
+    }
+    json_decref (seen);
+    json_object_set_new (s, "incomplete_rule", json_string (
+        "figures hold every interval that reached the controller; agents with missing "
+        "intervals are included and listed in incomplete_agents"));
+    json_object_set_new (s, "incomplete_agents", incomplete);
+}
+
 /* The fleet's merged figures of a step: {"read": {...}, "write": {...}}. */
 static json_t *
 fleet_json (store_t *store, int64_t run, int idx, const double *extra, int nextra)
@@ -866,6 +926,7 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, char *e
         add_intervals (store, run, idx, s);
         json_t *fleet = fleet_json (store, run, idx, extra, nextra);
         json_object_set_new (s, "fleet", fleet);
+        add_missing (store, run, idx, s);
         if (json_object_get (json_object_get (s, "job"), "sla")) {
             any_sla = true;
             sla_failed += add_sla (s);

@@ -45,6 +45,8 @@ typedef struct {
     uint32_t done_snapshots;
     uint64_t done_ops, done_bytes;
     uint64_t done_at;                   /* monotonic */
+    bool started;                       /* was sent START for this step */
+    int revived;                        /* times it came back after being lost */
     uint32_t contig;                    /* seqs 0..contig-1 are stored */
     uint8_t *seen;
     size_t nseen;
@@ -559,6 +561,7 @@ start_step (ctl_t *ctl)
             snprintf (p->msg, sizeof p->msg, "agent disconnected before START");
         } else {
             p->st = P_RUNNING;
+            p->started = true;
             /* A fresher estimate from a ping since READY, if any. */
             if (peer->delay_ns > 0) {
                 p->clock_offset = peer->offset_ns;
@@ -872,6 +875,19 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
         log_debug ("agent '%s': %s for run %llu step %u is not current; ignored", peer->name,
                    message_kind (env), (unsigned long long) run, step);
         return;
+    }
+    /* An agent marked lost while running this step (silent too long: a
+       flapping link, a stopped process) that speaks again has kept
+       measuring: take it back, and what it spooled meanwhile. */
+    if (p->st == P_LOST && p->started && r->phase == R_RUNNING
+        && (env->body_case == IOFLEET__ENVELOPE__BODY_SNAPSHOT
+            || env->body_case == IOFLEET__ENVELOPE__BODY_DONE)) {
+        p->st = P_RUNNING;
+        p->revived++;
+        p->msg[0] = '\0';     /* a message on a done agent means a shortfall */
+        log_warn ("run %lld: agent '%s' came back during step %d; resuming it", (long long) r->run,
+                  p->name, r->cur + 1);
+        save_step_agent (ctl, p, NULL);
     }
     switch (env->body_case) {
     case IOFLEET__ENVELOPE__BODY_READY: {
