@@ -11,10 +11,13 @@
 . "$(dirname "$0")/lib.sh"
 fleet_setup
 start_controller --lost-after 3s
-for k in 1 2 3; do start_agent "agent-$k"; done
+# Our own agents' pids (as started here; never looked up by name, which
+# could match another test's agents).
+declare -A APID
+for k in 1 2 3; do start_agent "agent-$k"; APID[agent-$k]=${PIDS[-1]}; done
 wait_agents 3
 I="$BIN/iofleet"
-pid_of () { pgrep -f -- "--name $1 --workdir" | head -1; }
+pid_of () { echo "${APID[$1]}"; }
 
 # Stored (agent, seq) rows per agent and the duplicates, for one run.
 intervals () {
@@ -60,6 +63,7 @@ ok "kill -9 agent-2 mid-step: run partial; agent-1 and agent-3 complete ($(awk -
 
 # --- SIGSTOP past --lost-after, then SIGCONT --------------------------------
 start_agent agent-2
+APID[agent-2]=${PIDS[-1]}
 wait_agents 3
 probe_plan p10 10
 run=$("$I" run p10) || fail "run p10"
