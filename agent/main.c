@@ -781,6 +781,11 @@ open_socket (agent_t *a, char *err, size_t errlen)
     zsock_set_maxmsgsize (s, (int64_t) MSG_MAX_BYTES);
     zsock_set_linger (s, 0);
     zsock_set_sndhwm (s, 100000);
+    /* ZMTP heartbeats: a connection that went dead (a pulled cable, a
+       rebooted switch) is noticed and redialed, besides our own pings. */
+    zsock_set_heartbeat_ivl (s, 1000);
+    zsock_set_heartbeat_timeout (s, 10000);
+    zsock_set_heartbeat_ttl (s, 20000);
     if ((a->cert || a->controller_key)
         && curve_client_apply (s, a->cert, a->controller_key, err, errlen)) {
         zsock_destroy (&s);

@@ -200,6 +200,9 @@ main (int argc, char **argv)
     }
     zsock_set_maxmsgsize (ctl->router, (int64_t) MSG_MAX_BYTES);
     zsock_set_router_handover (ctl->router, 1);
+    zsock_set_heartbeat_ivl (ctl->router, 1000);
+    zsock_set_heartbeat_timeout (ctl->router, 10000);
+    zsock_set_heartbeat_ttl (ctl->router, 20000);
     zsock_set_linger (ctl->router, 0);
     zsock_set_linger (ctl->admin, 0);
     zsock_set_sndhwm (ctl->router, 100000);
