@@ -7,6 +7,7 @@
     is checked on every member, and the most serious finding is reported. */
 #define _GNU_SOURCE
 #include "guard.h"
+#include "sysfs.h"
 #include "util.h"
 
 #include <blkid/blkid.h>
@@ -24,8 +25,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-/* sysfs attributes are at most a page. */
-#define ATTR_MAX 4096
 /* A mount table of many thousand container mounts still fits. */
 #define PROC_MAX (16u << 20)
 /* disk -> partition -> md -> LVM -> thin/crypt is 5 deep; the bounds keep a
@@ -74,34 +73,12 @@ note (finding_t *f, int rank, const char *fmt, ...)
     va_end (ap);
 }
 
-/* Formats a path into out.  Returns false when it did not fit. */
-static bool __attribute__ ((format (printf, 3, 4)))
-pathf (char *out, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start (ap, fmt);
-    int n = vsnprintf (out, cap, fmt, ap);
-    va_end (ap);
-    return n >= 0 && (size_t) n < cap;
-}
-
-/* Reads dir/name, trailing whitespace cut, into out.  Returns false (out
-   "") when missing, unreadable or empty. */
+/* Reads dir/name, trimmed, into out.  Returns false (out "") when
+   missing, unreadable or empty. */
 static bool
 read_attr (const char *dir, const char *name, char *out, size_t cap)
 {
-    char path[PATH_MAX];
-    out[0] = '\0';
-    char *buf = pathf (path, sizeof path, "%s/%s", dir, name)
-                ? file_read_all (path, ATTR_MAX, NULL) : NULL;
-    if (!buf)
-        return false;
-    size_t n = strlen (buf);
-    while (n > 0 && isspace ((unsigned char) buf[n - 1]))
-        buf[--n] = '\0';
-    str_copy (out, cap, buf);
-    free (buf);
-    return out[0] != '\0';
+    return sysfs_read_strf (out, cap, "%s/%s", dir, name);
 }
 
 /* The device number in dir/dev ("8:2").  Returns false when there is none. */
@@ -129,7 +106,7 @@ has_attr (const char *dir, const char *name)
 {
     char path[PATH_MAX];
     struct stat st;
-    return pathf (path, sizeof path, "%s/%s", dir, name) && stat (path, &st) == 0;
+    return sysfs_pathf (path, sizeof path, "%s/%s", dir, name) && stat (path, &st) == 0;
 }
 
 /* Searches dir's entries (through their symlinks) for the device dev, and
@@ -145,7 +122,7 @@ scan_for_dev (const char *dir, dev_t dev, bool parts, char *out)
     struct dirent *e;
     while (!found && (e = readdir (d))) {
         char path[PATH_MAX];
-        if (e->d_name[0] == '.' || !pathf (path, sizeof path, "%s/%s", dir, e->d_name)
+        if (e->d_name[0] == '.' || !sysfs_pathf (path, sizeof path, "%s/%s", dir, e->d_name)
             || !realpath (path, out))
             continue;
         if (dev_is (out, dev)) {
@@ -159,7 +136,7 @@ scan_for_dev (const char *dir, dev_t dev, bool parts, char *out)
         DIR *pd = opendir (disk);
         struct dirent *pe;
         while (pd && !found && (pe = readdir (pd)))
-            found = pe->d_name[0] != '.' && pathf (path, sizeof path, "%s/%s", disk, pe->d_name)
+            found = pe->d_name[0] != '.' && sysfs_pathf (path, sizeof path, "%s/%s", disk, pe->d_name)
                     && has_attr (path, "partition") && dev_is (path, dev)
                     && realpath (path, out);
         if (pd)
@@ -176,12 +153,12 @@ find_dev_dir (const char *sys, dev_t dev, char *out)
 {
     char path[PATH_MAX];
     /* The kernel's index by number (every kernel since 2.6.27). */
-    if (pathf (path, sizeof path, "%s/dev/block/%u:%u", sys, major (dev), minor (dev))
+    if (sysfs_pathf (path, sizeof path, "%s/dev/block/%u:%u", sys, major (dev), minor (dev))
         && realpath (path, out) && dev_is (out, dev))
         return true;
     /* Trees without it (some test fixtures): every disk and partition. */
-    return (pathf (path, sizeof path, "%s/class/block", sys) && scan_for_dev (path, dev, false, out))
-        || (pathf (path, sizeof path, "%s/block", sys) && scan_for_dev (path, dev, true, out));
+    return (sysfs_pathf (path, sizeof path, "%s/class/block", sys) && scan_for_dev (path, dev, false, out))
+        || (sysfs_pathf (path, sizeof path, "%s/block", sys) && scan_for_dev (path, dev, true, out));
 }
 
 /* Adds the device at dir and, recursively, what is stacked on it. */
@@ -210,13 +187,13 @@ add_member (members_t *ms, const char *dir, const char *name, const char *role,
         str_copy (m->role, sizeof m->role, role);
 
     char hdir[PATH_MAX];
-    DIR *d = pathf (hdir, sizeof hdir, "%s/holders", dir) ? opendir (hdir) : NULL;
+    DIR *d = sysfs_pathf (hdir, sizeof hdir, "%s/holders", dir) ? opendir (hdir) : NULL;
     if (!d)
         return;
     struct dirent *e;
     while ((e = readdir (d))) {
         char link[PATH_MAX], real[PATH_MAX];
-        if (e->d_name[0] == '.' || !pathf (link, sizeof link, "%s/%s", hdir, e->d_name))
+        if (e->d_name[0] == '.' || !sysfs_pathf (link, sizeof link, "%s/%s", hdir, e->d_name))
             continue;
         /* A holder link that does not resolve is still a holder. */
         if (!realpath (link, real))
@@ -295,13 +272,13 @@ check_mounts (const char *proc, const members_t *ms, finding_t *f, char *why, si
 {
     char path[PATH_MAX];
     bool info = true;
-    char *buf = pathf (path, sizeof path, "%s/self/mountinfo", proc)
+    char *buf = sysfs_pathf (path, sizeof path, "%s/self/mountinfo", proc)
                 ? file_read_all (path, PROC_MAX, NULL) : NULL;
     if (!buf) {
         info = false;
-        if (pathf (path, sizeof path, "%s/self/mounts", proc))
+        if (sysfs_pathf (path, sizeof path, "%s/self/mounts", proc))
             buf = file_read_all (path, PROC_MAX, NULL);
-        if (!buf && pathf (path, sizeof path, "%s/mounts", proc))
+        if (!buf && sysfs_pathf (path, sizeof path, "%s/mounts", proc))
             buf = file_read_all (path, PROC_MAX, NULL);
     }
     if (!buf) {
@@ -356,7 +333,7 @@ static int
 check_swaps (const char *proc, const members_t *ms, finding_t *f, char *why, size_t whylen)
 {
     char path[PATH_MAX];
-    char *buf = pathf (path, sizeof path, "%s/swaps", proc) ? file_read_all (path, PROC_MAX, NULL)
+    char *buf = sysfs_pathf (path, sizeof path, "%s/swaps", proc) ? file_read_all (path, PROC_MAX, NULL)
                                                            : NULL;
     if (!buf) {
         if (errno == ENOENT)
@@ -411,7 +388,7 @@ guard_in_use (const char *sysfs_root, const char *procfs_root, dev_t dev, char *
     struct dirent *e;
     while (d && (e = readdir (d))) {
         char part[PATH_MAX], role[NAME_MAX + 32];
-        if (e->d_name[0] == '.' || !pathf (part, sizeof part, "%s/%s", dir, e->d_name)
+        if (e->d_name[0] == '.' || !sysfs_pathf (part, sizeof part, "%s/%s", dir, e->d_name)
             || !has_attr (part, "partition"))
             continue;
         snprintf (role, sizeof role, "its partition %s", e->d_name);

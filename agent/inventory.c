@@ -6,6 +6,7 @@
     must never keep an agent from running a job. */
 #define _GNU_SOURCE
 #include "inventory.h"
+#include "sysfs.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -23,7 +24,6 @@
 #include <unistd.h>
 
 /* sysfs attributes are at most a page; the slack costs nothing. */
-#define ATTR_MAX (64u << 10)
 /* /proc/cpuinfo is about 1 KiB per CPU. */
 #define PROC_MAX (16u << 20)
 /* Bounds the holder chain (disk -> md -> dm) we follow for mounts. */
@@ -57,59 +57,6 @@ typedef struct {
 
 /* ---- small readers ---------------------------------------------------- */
 
-/* Formats a path into out.  Returns false when it did not fit. */
-static bool __attribute__ ((format (printf, 3, 4)))
-pathf (char *out, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start (ap, fmt);
-    int n = vsnprintf (out, cap, fmt, ap);
-    va_end (ap);
-    return n >= 0 && (size_t) n < cap;
-}
-
-/* Trims whitespace at both ends in place.  Returns s. */
-static char *
-trim (char *s)
-{
-    while (isspace ((unsigned char) *s))
-        s++;
-    size_t n = strlen (s);
-    while (n > 0 && isspace ((unsigned char) s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
-
-/* Reads the file at path, trimmed, into out (truncated to cap).  Returns
-   false with out "" when it is missing, unreadable (a directory too) or
-   empty. */
-static bool
-read_str (const char *path, char *out, size_t cap)
-{
-    out[0] = '\0';
-    char *buf = file_read_all (path, ATTR_MAX, NULL);
-    if (!buf)
-        return false;
-    str_copy (out, cap, trim (buf));
-    free (buf);
-    return out[0] != '\0';
-}
-
-static bool __attribute__ ((format (printf, 3, 4)))
-read_strf (char *out, size_t cap, const char *fmt, ...)
-{
-    char path[PATH_MAX];
-    va_list ap;
-    va_start (ap, fmt);
-    int n = vsnprintf (path, sizeof path, fmt, ap);
-    va_end (ap);
-    if (n < 0 || (size_t) n >= sizeof path) {
-        out[0] = '\0';
-        return false;
-    }
-    return read_str (path, out, cap);
-}
-
 /* Reads a decimal attribute.  Returns false when missing or not a number. */
 static bool __attribute__ ((format (printf, 2, 3)))
 read_u64f (uint64_t *v, const char *fmt, ...)
@@ -119,7 +66,7 @@ read_u64f (uint64_t *v, const char *fmt, ...)
     va_start (ap, fmt);
     int n = vsnprintf (path, sizeof path, fmt, ap);
     va_end (ap);
-    if (n < 0 || (size_t) n >= sizeof path || !read_str (path, buf, sizeof buf))
+    if (n < 0 || (size_t) n >= sizeof path || !sysfs_read_str (path, buf, sizeof buf))
         return false;
     return parse_u64 (buf, 0, UINT64_MAX, v) == 0;
 }
@@ -303,9 +250,9 @@ load_mounts (inv_t *inv)
 {
     char path[PATH_MAX];
     char *buf = NULL;
-    if (pathf (path, sizeof path, "%s/self/mounts", inv->proc))
+    if (sysfs_pathf (path, sizeof path, "%s/self/mounts", inv->proc))
         buf = file_read_all (path, PROC_MAX, NULL);
-    if (!buf && pathf (path, sizeof path, "%s/mounts", inv->proc))
+    if (!buf && sysfs_pathf (path, sizeof path, "%s/mounts", inv->proc))
         buf = file_read_all (path, PROC_MAX, NULL);
     if (buf) {
         char *save = NULL;
@@ -318,7 +265,7 @@ load_mounts (inv_t *inv)
         }
         free (buf);
     }
-    if (pathf (path, sizeof path, "%s/self/mountinfo", inv->proc)
+    if (sysfs_pathf (path, sizeof path, "%s/self/mountinfo", inv->proc)
         && (buf = file_read_all (path, PROC_MAX, NULL))) {
         char *save = NULL;
         for (char *line = strtok_r (buf, "\n", &save); line; line = strtok_r (NULL, "\n", &save)) {
@@ -340,8 +287,8 @@ mount_state (const inv_t *inv, const char *dir, const char *name, int depth,
              bool *mounted, bool *root)
 {
     char majmin[32], dmname[NAME_MAX + 1];
-    read_strf (majmin, sizeof majmin, "%s/dev", dir);
-    read_strf (dmname, sizeof dmname, "%s/dm/name", dir);
+    sysfs_read_strf (majmin, sizeof majmin, "%s/dev", dir);
+    sysfs_read_strf (dmname, sizeof dmname, "%s/dm/name", dir);
     for (int i = 0; i < inv->nmounts; i++) {
         const mount_t *m = &inv->mounts[i];
         if ((m->name[0] && (strcmp (m->name, name) == 0 || (dmname[0] && strcmp (m->name, dmname) == 0)))
@@ -353,7 +300,7 @@ mount_state (const inv_t *inv, const char *dir, const char *name, int depth,
     if (depth <= 0)
         return;
     char hdir[PATH_MAX];
-    if (!pathf (hdir, sizeof hdir, "%s/holders", dir))
+    if (!sysfs_pathf (hdir, sizeof hdir, "%s/holders", dir))
         return;
     DIR *d = opendir (hdir);
     if (!d)
@@ -361,7 +308,7 @@ mount_state (const inv_t *inv, const char *dir, const char *name, int depth,
     struct dirent *e;
     while ((e = readdir (d))) {
         char sub[PATH_MAX];
-        if (e->d_name[0] != '.' && pathf (sub, sizeof sub, "%s/%s", hdir, e->d_name))
+        if (e->d_name[0] != '.' && sysfs_pathf (sub, sizeof sub, "%s/%s", hdir, e->d_name))
             mount_state (inv, sub, e->d_name, depth - 1, mounted, root);
     }
     closedir (d);
@@ -376,9 +323,9 @@ pci_is_storage (const char *dir)
 {
     char buf[64];
     unsigned long v;
-    if (read_strf (buf, sizeof buf, "%s/class", dir) && parse_hex (buf, &v) && (v >> 16) == 0x01)
+    if (sysfs_read_strf (buf, sizeof buf, "%s/class", dir) && parse_hex (buf, &v) && (v >> 16) == 0x01)
         return true;
-    if (!read_strf (buf, sizeof buf, "%s/vendor", dir) || !parse_hex (buf, &v) || v != 0x1af4)
+    if (!sysfs_read_strf (buf, sizeof buf, "%s/vendor", dir) || !parse_hex (buf, &v) || v != 0x1af4)
         return false;
     DIR *d = opendir (dir);
     if (!d)
@@ -388,7 +335,7 @@ pci_is_storage (const char *dir)
     while (!storage && (e = readdir (d))) {
         char path[PATH_MAX], drv[NAME_MAX + 1];
         if (strncmp (e->d_name, "virtio", 6) == 0
-            && pathf (path, sizeof path, "%s/%s/driver", dir, e->d_name)
+            && sysfs_pathf (path, sizeof path, "%s/%s/driver", dir, e->d_name)
             && link_base (path, drv, sizeof drv))
             storage = !strcmp (drv, "virtio_blk") || !strcmp (drv, "virtio_scsi");
     }
@@ -420,7 +367,7 @@ static void
 scan_pci (inv_t *inv)
 {
     char bus[PATH_MAX];
-    if (!pathf (bus, sizeof bus, "%s/bus/pci/devices", inv->sys))
+    if (!sysfs_pathf (bus, sizeof bus, "%s/bus/pci/devices", inv->sys))
         return;
     DIR *d = opendir (bus);
     if (!d)
@@ -429,7 +376,7 @@ scan_pci (inv_t *inv)
     while ((e = readdir (d))) {
         char path[PATH_MAX], real[PATH_MAX];
         if (!is_pci_addr (e->d_name, strlen (e->d_name))
-            || !pathf (path, sizeof path, "%s/%s", bus, e->d_name))
+            || !sysfs_pathf (path, sizeof path, "%s/%s", bus, e->d_name))
             continue;
         add_ctrl (inv, e->d_name, realpath (path, real) ? real : path);
     }
@@ -461,11 +408,11 @@ pciids_lookup (const char *file, unsigned long vendor, unsigned long device,
                 break;  /* the vendor's devices are over */
             if (strtoul (line, &end, 16) == vendor && end == line + 4) {
                 in_vendor = true;
-                str_copy (vname, vcap, trim (end));
+                str_copy (vname, vcap, sysfs_trim (end));
             }
         } else if (in_vendor && line[0] == '\t' && isxdigit ((unsigned char) line[1])) {
             if (strtoul (line + 1, &end, 16) == device && end == line + 5) {
-                str_copy (dname, dcap, trim (end));
+                str_copy (dname, dcap, sysfs_trim (end));
                 break;
             }
         }
@@ -493,7 +440,7 @@ scsi_host_fw (const char *dir, int depth, char *out, size_t cap)
         char sub[PATH_MAX];
         struct stat st;
         if (e->d_name[0] == '.' || is_pci_addr (e->d_name, strlen (e->d_name))
-            || !pathf (sub, sizeof sub, "%s/%s", dir, e->d_name)
+            || !sysfs_pathf (sub, sizeof sub, "%s/%s", dir, e->d_name)
             || lstat (sub, &st) != 0 || !S_ISDIR (st.st_mode))
             continue;
         if (strcmp (e->d_name, "scsi_host") == 0) {
@@ -501,7 +448,7 @@ scsi_host_fw (const char *dir, int depth, char *out, size_t cap)
             struct dirent *he;
             while (h && !found && (he = readdir (h)))
                 for (size_t i = 0; he->d_name[0] != '.' && !found && i < sizeof attrs / sizeof attrs[0]; i++)
-                    found = read_strf (out, cap, "%s/%s/%s", sub, he->d_name, attrs[i]);
+                    found = sysfs_read_strf (out, cap, "%s/%s/%s", sub, he->d_name, attrs[i]);
             if (h)
                 closedir (h);
         } else if (depth > 0) {
@@ -517,7 +464,7 @@ static bool
 nvme_fw (const char *dir, char *out, size_t cap)
 {
     char ndir[PATH_MAX];
-    if (!pathf (ndir, sizeof ndir, "%s/nvme", dir))
+    if (!sysfs_pathf (ndir, sizeof ndir, "%s/nvme", dir))
         return false;
     DIR *d = opendir (ndir);
     if (!d)
@@ -526,7 +473,7 @@ nvme_fw (const char *dir, char *out, size_t cap)
     struct dirent *e;
     while (!found && (e = readdir (d)))
         if (strncmp (e->d_name, "nvme", 4) == 0)
-            found = read_strf (out, cap, "%s/%s/firmware_rev", ndir, e->d_name);
+            found = sysfs_read_strf (out, cap, "%s/%s/firmware_rev", ndir, e->d_name);
     closedir (d);
     return found;
 }
@@ -549,9 +496,9 @@ ctrl_json (inv_t *inv, const ctrl_t *c)
     char vid[64], did[64], cls[64], drv[NAME_MAX + 1], ver[256], fw[256];
     char vname[256], dname[256], path[PATH_MAX];
     unsigned long v = 0, dv = 0;
-    bool have_v = read_strf (vid, sizeof vid, "%s/vendor", c->dir) && parse_hex (vid, &v);
-    bool have_d = read_strf (did, sizeof did, "%s/device", c->dir) && parse_hex (did, &dv);
-    read_strf (cls, sizeof cls, "%s/class", c->dir);
+    bool have_v = sysfs_read_strf (vid, sizeof vid, "%s/vendor", c->dir) && parse_hex (vid, &v);
+    bool have_d = sysfs_read_strf (did, sizeof did, "%s/device", c->dir) && parse_hex (did, &dv);
+    sysfs_read_strf (cls, sizeof cls, "%s/class", c->dir);
     vname[0] = dname[0] = '\0';
     if (have_v)
         pciids_lookup (inv->pciids, v, have_d ? dv : ~0ul, vname, sizeof vname, dname, sizeof dname);
@@ -561,22 +508,22 @@ ctrl_json (inv_t *inv, const ctrl_t *c)
         snprintf (did, sizeof did, "0x%04lx", dv);
 
     ver[0] = '\0';
-    if (pathf (path, sizeof path, "%s/driver", c->dir) && link_base (path, drv, sizeof drv)) {
+    if (sysfs_pathf (path, sizeof path, "%s/driver", c->dir) && link_base (path, drv, sizeof drv)) {
         /* Modules are named with '_' where drivers may say '-' (virtio-pci). */
         char mod[NAME_MAX + 1];
         str_copy (mod, sizeof mod, drv);
         for (char *p = mod; *p; p++)
             if (*p == '-')
                 *p = '_';
-        read_strf (ver, sizeof ver, "%s/module/%s/version", inv->sys, mod);
+        sysfs_read_strf (ver, sizeof ver, "%s/module/%s/version", inv->sys, mod);
     }
     if (!nvme_fw (c->dir, fw, sizeof fw))
         scsi_host_fw (c->dir, SCSI_HOST_DEPTH, fw, sizeof fw);
 
     char cs[64], ms[64];
     uint64_t w;
-    read_strf (cs, sizeof cs, "%s/current_link_speed", c->dir);
-    read_strf (ms, sizeof ms, "%s/max_link_speed", c->dir);
+    sysfs_read_strf (cs, sizeof cs, "%s/current_link_speed", c->dir);
+    sysfs_read_strf (ms, sizeof ms, "%s/max_link_speed", c->dir);
     set (inv, o, "pci_address", jstr (c->addr));
     set (inv, o, "vendor_id", jstr (have_v ? vid : ""));
     set (inv, o, "device_id", jstr (have_d ? did : ""));
@@ -623,9 +570,9 @@ vpd80_serial (const char *dev, char *out, size_t cap)
     char path[PATH_MAX];
     size_t len;
     out[0] = '\0';
-    if (!pathf (path, sizeof path, "%s/vpd_pg80", dev))
+    if (!sysfs_pathf (path, sizeof path, "%s/vpd_pg80", dev))
         return false;
-    unsigned char *b = (unsigned char *) file_read_all (path, ATTR_MAX, &len);
+    unsigned char *b = (unsigned char *) file_read_all (path, SYSFS_ATTR_MAX, &len);
     if (!b)
         return false;
     if (len >= 4 && b[1] == 0x80) {
@@ -637,7 +584,7 @@ vpd80_serial (const char *dev, char *out, size_t cap)
         for (size_t i = 0; i < n; i++)
             out[i] = b[4 + i] >= 0x20 && b[4 + i] < 0x7f ? (char) b[4 + i] : ' ';
         out[n] = '\0';
-        memmove (out, trim (out), strlen (trim (out)) + 1);
+        memmove (out, sysfs_trim (out), strlen (sysfs_trim (out)) + 1);
     }
     free (b);
     return out[0] != '\0';
@@ -703,7 +650,7 @@ drive_json (inv_t *inv, const char *name)
         return NULL;
     }
     char bd[PATH_MAX], real[PATH_MAX], path[PATH_MAX];
-    pathf (bd, sizeof bd, "%s/block/%s", inv->sys, name);
+    sysfs_pathf (bd, sizeof bd, "%s/block/%s", inv->sys, name);
     /* rel: the device's place in the tree ("/devices/pci0000:00/..."), the
        part the patterns below look at.  Empty when the link dangles. */
     const char *rel = "";
@@ -719,34 +666,34 @@ drive_json (inv_t *inv, const char *name)
         memcpy (ctrl, rel + at, len);
         ctrl[len] = '\0';
         char dir[PATH_MAX];
-        if (pathf (dir, sizeof dir, "%s%.*s", inv->sys, (int) (at + (long) len), rel))
+        if (sysfs_pathf (dir, sizeof dir, "%s%.*s", inv->sys, (int) (at + (long) len), rel))
             add_ctrl (inv, ctrl, dir);
     }
     at = last_component (rel, is_scsi_host, &len);
     if (at >= 0)
-        read_strf (proc_name, sizeof proc_name, "%s%.*s/scsi_host/%.*s/proc_name",
+        sysfs_read_strf (proc_name, sizeof proc_name, "%s%.*s/scsi_host/%.*s/proc_name",
                    inv->sys, (int) (at + (long) len), rel, (int) len, rel + at);
-    if (pathf (path, sizeof path, "%s/device/driver", bd))
+    if (sysfs_pathf (path, sizeof path, "%s/device/driver", bd))
         link_base (path, drv, sizeof drv);
 
     char model[256], vendor[256], serial[256], wwn[256], fw[256], sched[256], buf[256];
-    read_strf (model, sizeof model, "%s/device/model", bd);
-    read_strf (vendor, sizeof vendor, "%s/device/vendor", bd);
-    if (!read_strf (serial, sizeof serial, "%s/device/serial", bd)
-        && !read_strf (serial, sizeof serial, "%s/serial", bd)
-        && pathf (path, sizeof path, "%s/device", bd))
+    sysfs_read_strf (model, sizeof model, "%s/device/model", bd);
+    sysfs_read_strf (vendor, sizeof vendor, "%s/device/vendor", bd);
+    if (!sysfs_read_strf (serial, sizeof serial, "%s/device/serial", bd)
+        && !sysfs_read_strf (serial, sizeof serial, "%s/serial", bd)
+        && sysfs_pathf (path, sizeof path, "%s/device", bd))
         vpd80_serial (path, serial, sizeof serial);
-    if (!read_strf (wwn, sizeof wwn, "%s/wwid", bd))
-        read_strf (wwn, sizeof wwn, "%s/device/wwid", bd);
-    if (!read_strf (fw, sizeof fw, "%s/device/firmware_rev", bd))
-        read_strf (fw, sizeof fw, "%s/device/rev", bd);
+    if (!sysfs_read_strf (wwn, sizeof wwn, "%s/wwid", bd))
+        sysfs_read_strf (wwn, sizeof wwn, "%s/device/wwid", bd);
+    if (!sysfs_read_strf (fw, sizeof fw, "%s/device/firmware_rev", bd))
+        sysfs_read_strf (fw, sizeof fw, "%s/device/rev", bd);
     sched[0] = '\0';
-    if (read_strf (buf, sizeof buf, "%s/queue/scheduler", bd))
+    if (sysfs_read_strf (buf, sizeof buf, "%s/queue/scheduler", bd))
         active_scheduler (buf, sched, sizeof sched);
 
     /* /dev names turn the '!' sysfs uses for '/' back (cciss!c0d0). */
     char dev[PATH_MAX];
-    pathf (dev, sizeof dev, "/dev/%s", name);
+    sysfs_pathf (dev, sizeof dev, "/dev/%s", name);
     for (char *p = dev; *p; p++)
         if (*p == '!')
             *p = '/';
@@ -780,18 +727,18 @@ drive_json (inv_t *inv, const char *name)
     /* Partitions are subdirectories with a "partition" attribute; the disk
        counts as mounted / held / boot when any of them is. */
     bool mounted = false, root = false, partitioned = false;
-    pathf (path, sizeof path, "%s/holders", bd);
+    sysfs_pathf (path, sizeof path, "%s/holders", bd);
     bool holders = dir_nonempty (path);
     mount_state (inv, bd, name, HOLDER_DEPTH, &mounted, &root);
     DIR *d = opendir (bd);
     struct dirent *e;
     while (d && (e = readdir (d))) {
         char part[PATH_MAX];
-        if (e->d_name[0] == '.' || !pathf (part, sizeof part, "%s/%s", bd, e->d_name)
-            || !pathf (path, sizeof path, "%s/partition", part) || !exists (path))
+        if (e->d_name[0] == '.' || !sysfs_pathf (part, sizeof part, "%s/%s", bd, e->d_name)
+            || !sysfs_pathf (path, sizeof path, "%s/partition", part) || !exists (path))
             continue;
         partitioned = true;
-        pathf (path, sizeof path, "%s/holders", part);
+        sysfs_pathf (path, sizeof path, "%s/holders", part);
         holders |= dir_nonempty (path);
         mount_state (inv, part, e->d_name, HOLDER_DEPTH, &mounted, &root);
     }
@@ -825,7 +772,7 @@ drives_json (inv_t *inv)
         return NULL;
     }
     char dir[PATH_MAX];
-    DIR *d = pathf (dir, sizeof dir, "%s/block", inv->sys) ? opendir (dir) : NULL;
+    DIR *d = sysfs_pathf (dir, sizeof dir, "%s/block", inv->sys) ? opendir (dir) : NULL;
     if (!d)
         return arr;
     char **names = NULL;
@@ -836,7 +783,7 @@ drives_json (inv_t *inv)
         if (skip_block (e->d_name))
             continue;
         /* Unbacked loop devices are the idle pool losetup allocates from. */
-        if (is_loop (e->d_name) && (!pathf (path, sizeof path, "%s/%s/loop/backing_file", dir, e->d_name)
+        if (is_loop (e->d_name) && (!sysfs_pathf (path, sizeof path, "%s/%s/loop/backing_file", dir, e->d_name)
                                     || !exists (path)))
             continue;
         char **nn = realloc (names, (n + 1) * sizeof *nn);
@@ -872,12 +819,12 @@ os_pretty_name (const char *etc, char *out, size_t cap)
 {
     char path[PATH_MAX];
     out[0] = '\0';
-    char *buf = pathf (path, sizeof path, "%s/os-release", etc) ? file_read_all (path, ATTR_MAX, NULL) : NULL;
+    char *buf = sysfs_pathf (path, sizeof path, "%s/os-release", etc) ? file_read_all (path, SYSFS_ATTR_MAX, NULL) : NULL;
     if (!buf)
         return;
     char *save = NULL;
     for (char *line = strtok_r (buf, "\n", &save); line; line = strtok_r (NULL, "\n", &save)) {
-        line = trim (line);
+        line = sysfs_trim (line);
         if (strncmp (line, "PRETTY_NAME=", 12))
             continue;
         char *v = line + 12;
@@ -901,15 +848,15 @@ host_json (inv_t *inv)
         return NULL;
     }
     char hostname[256], kernel[256], osr[256], boot[64], model[256] = "", path[PATH_MAX];
-    read_strf (hostname, sizeof hostname, "%s/sys/kernel/hostname", inv->proc);
-    read_strf (kernel, sizeof kernel, "%s/sys/kernel/osrelease", inv->proc);
-    read_strf (boot, sizeof boot, "%s/sys/kernel/random/boot_id", inv->proc);
+    sysfs_read_strf (hostname, sizeof hostname, "%s/sys/kernel/hostname", inv->proc);
+    sysfs_read_strf (kernel, sizeof kernel, "%s/sys/kernel/osrelease", inv->proc);
+    sysfs_read_strf (boot, sizeof boot, "%s/sys/kernel/random/boot_id", inv->proc);
     os_pretty_name (inv->etc, osr, sizeof osr);
 
     /* "processor : N" per logical CPU; "model name" on x86 and most arm64
        kernels, "cpu" on POWER. */
     uint64_t ncpu = 0;
-    char *buf = pathf (path, sizeof path, "%s/cpuinfo", inv->proc) ? file_read_all (path, PROC_MAX, NULL) : NULL;
+    char *buf = sysfs_pathf (path, sizeof path, "%s/cpuinfo", inv->proc) ? file_read_all (path, PROC_MAX, NULL) : NULL;
     if (buf) {
         char *save = NULL;
         for (char *line = strtok_r (buf, "\n", &save); line; line = strtok_r (NULL, "\n", &save)) {
@@ -917,17 +864,17 @@ host_json (inv_t *inv)
             if (!colon)
                 continue;
             *colon = '\0';
-            const char *key = trim (line);
+            const char *key = sysfs_trim (line);
             if (strcmp (key, "processor") == 0)
                 ncpu++;
             else if (!model[0] && (strcmp (key, "model name") == 0 || strcmp (key, "cpu") == 0))
-                str_copy (model, sizeof model, trim (colon + 1));
+                str_copy (model, sizeof model, sysfs_trim (colon + 1));
         }
         free (buf);
     }
     uint64_t memkb = 0;
     bool have_mem = false;
-    buf = pathf (path, sizeof path, "%s/meminfo", inv->proc) ? file_read_all (path, PROC_MAX, NULL) : NULL;
+    buf = sysfs_pathf (path, sizeof path, "%s/meminfo", inv->proc) ? file_read_all (path, PROC_MAX, NULL) : NULL;
     if (buf) {
         unsigned long long kb;
         char *p = strstr (buf, "MemTotal:");
@@ -967,7 +914,7 @@ find_pciids (inv_t *inv, const char *etc_root)
     static const char *const rel[] = { "usr/share/misc/pci.ids", "usr/share/hwdata/pci.ids" };
     inv->pciids[0] = '\0';
     for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++)
-        if (pathf (inv->pciids, sizeof inv->pciids, "%s/%s", base, rel[i])
+        if (sysfs_pathf (inv->pciids, sizeof inv->pciids, "%s/%s", base, rel[i])
             && access (inv->pciids, R_OK) == 0)
             return;
     inv->pciids[0] = '\0';
