@@ -72,30 +72,30 @@ significant (json_t *sa, json_t *sb, const char *metric)
     return d > 3 * se && (ma == 0 || d / fabs (ma) >= 0.02);
 }
 
+/* The element of list whose string member key equals value, or NULL. */
 static json_t *
-find_step (json_t *rep, const char *name)
+find_by (json_t *list, const char *key, const char *value)
 {
     size_t i;
-    json_t *s;
-    json_array_foreach (json_object_get (rep, "steps"), i, s) {
-        const char *n = json_string_value (json_object_get (s, "name"));
-        if (n && strcmp (n, name) == 0)
-            return s;
+    json_t *x;
+    json_array_foreach (list, i, x) {
+        const char *v = json_string_value (json_object_get (x, key));
+        if (v && strcmp (v, value) == 0)
+            return x;
     }
     return NULL;
 }
 
 static json_t *
+find_step (json_t *rep, const char *name)
+{
+    return find_by (json_object_get (rep, "steps"), "name", name);
+}
+
+static json_t *
 find_group (json_t *step, const char *value)
 {
-    size_t i;
-    json_t *g;
-    json_array_foreach (json_object_get (step, "groups"), i, g) {
-        const char *v = json_string_value (json_object_get (g, "value"));
-        if (v && strcmp (v, value) == 0)
-            return g;
-    }
-    return NULL;
+    return find_by (json_object_get (step, "groups"), "value", value);
 }
 
 /* Rows for one pair of {read, write} objects (fleet or a group). */

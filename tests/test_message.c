@@ -9,6 +9,7 @@
     first bad case, so the check count stays a count of properties.
 */
 #include "message.h"
+#include "proto_unknown.h"
 #include "jobfile.h"
 #include "util.h"
 #include "histogram.h"
@@ -1293,40 +1294,6 @@ test_size_limit (void)
 //  Whatever message_unpack returns must keep every bound (or be a flagged
 //  version mismatch), re-pack, and unpack again to the same bytes.
 //  Returns NULL or what is wrong; frees e.
-//  True when m or a message inside it kept fields this schema does not know.
-//  protobuf-c keeps them verbatim and packs them again, but a tag of 2^29
-//  or more does not survive that (the key overflows 32 bits).  iofleet
-//  never re-packs what it received, so such envelopes skip the re-pack
-//  check below.
-static bool
-has_unknown (const ProtobufCMessage *m)
-{
-    if (!m)
-        return false;
-    if (m->n_unknown_fields)
-        return true;
-    const ProtobufCMessageDescriptor *d = m->descriptor;
-    const char *base = (const char *) m;
-    for (unsigned i = 0; i < d->n_fields; i++) {
-        const ProtobufCFieldDescriptor *f = &d->fields[i];
-        if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-            continue;
-        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-            size_t n = *(const size_t *) (base + f->quantifier_offset);
-            ProtobufCMessage *const *v = *(ProtobufCMessage *const *const *) (base + f->offset);
-            for (size_t k = 0; k < n; k++)
-                if (has_unknown (v[k]))
-                    return true;
-            continue;
-        }
-        if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
-            && *(const uint32_t *) (base + f->quantifier_offset) != f->id)
-            continue;
-        if (has_unknown (*(ProtobufCMessage *const *) (base + f->offset)))
-            return true;
-    }
-    return false;
-}
 
 static const char *
 judge (envelope_t *e, int mm)
@@ -1335,7 +1302,7 @@ judge (envelope_t *e, int mm)
     if (mm) {
         if (e->version == IOF_PROTOCOL_VERSION)
             bad = "mismatch flagged for our own version";
-    } else if ((bad = bounds_broken (e)) == NULL && !has_unknown (&e->base)) {
+    } else if ((bad = bounds_broken (e)) == NULL && !proto_has_unknown (&e->base)) {
         size_t len = 0, len2 = 0;
         uint8_t *b1 = message_pack (e, &len);
         int mm2 = -1;

@@ -9,46 +9,13 @@
 */
 #include "histogram.h"
 #include "message.h"
+#include "proto_unknown.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-
-//  True when m or a message inside it kept fields this schema does not
-//  know: protobuf-c packs them again verbatim, but a tag of 2^29 or more
-//  does not survive that (see tests/test_message.c), so such envelopes skip
-//  the re-pack check.  iofleet never re-packs what it received.
-static bool
-has_unknown (const ProtobufCMessage *m)
-{
-    if (!m)
-        return false;
-    if (m->n_unknown_fields)
-        return true;
-    const ProtobufCMessageDescriptor *d = m->descriptor;
-    const char *base = (const char *) m;
-    for (unsigned i = 0; i < d->n_fields; i++) {
-        const ProtobufCFieldDescriptor *f = &d->fields[i];
-        if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-            continue;
-        if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-            size_t n = *(const size_t *) (base + f->quantifier_offset);
-            ProtobufCMessage *const *v = *(ProtobufCMessage *const *const *) (base + f->offset);
-            for (size_t k = 0; k < n; k++)
-                if (has_unknown (v[k]))
-                    return true;
-            continue;
-        }
-        if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
-            && *(const uint32_t *) (base + f->quantifier_offset) != f->id)
-            continue;
-        if (has_unknown (*(ProtobufCMessage *const *) (base + f->offset)))
-            return true;
-    }
-    return false;
-}
 
 //  Decodes every histogram of n target samples, as the runner does.
 static void
@@ -97,7 +64,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     if (e->body_case == IOFLEET__ENVELOPE__BODY_DONE)
         decode_samples (e->done->n_totals, e->done->totals);
 
-    if (!has_unknown (&e->base)) {
+    if (!proto_has_unknown (&e->base)) {
         size_t len = 0;
         uint8_t *buf = message_pack (e, &len);
         if (!buf)
