@@ -7,8 +7,10 @@
 #include "clock_sync.h"
 #include "histogram.h"
 #include "inventory.h"
+#include "jobfile.h"
 #include "job.h"
 #include "selector.h"
+#include "spool.h"
 #include "step.h"
 #include "local.h"
 #include "curve.h"
@@ -23,21 +25,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #define PING_PERIOD_NS      (1000 * NS_PER_MS)
-#define HELLO_RETRY_NS      (2000 * NS_PER_MS)
+#define HELLO_RETRY_NS      (1000 * NS_PER_MS)    /* doubling up to the max */
+#define HELLO_RETRY_MAX_NS  (8000 * NS_PER_MS)
 #define SILENCE_REHELLO_NS  (5000 * NS_PER_MS)
 #define CURVE_REOPEN_NS     (3000 * NS_PER_MS)
 #define RESEND_AFTER_NS     (3000 * NS_PER_MS)
-
-typedef struct {
-    uint32_t seq;           /* UINT32_MAX: the DONE message */
-    uint8_t *buf;
-    size_t len;
-    uint64_t sent_at;
-} spooled_t;
 
 typedef struct {
     /* configuration */
@@ -80,10 +77,10 @@ typedef struct {
     Iofleet__DirStats *dirs;                /* ntargets * 2 */
     uint8_t *hist_bufs;                     /* ntargets * 2 * 3 * HIST_WIRE_MAX */
     uint32_t nsnapshots;
-    spooled_t *spool;
-    size_t nspool, capspool;
-    uint64_t spool_run;
-    uint32_t spool_step;
+    spool_t *spool;                         /* unacknowledged, on disk */
+    const char *spool_dir;
+    uint64_t spool_max;
+    uint64_t hello_backoff;                 /* ns between HELLOs until welcomed */
 } agent_t;
 
 static void
@@ -92,6 +89,7 @@ usage (FILE *f)
     fprintf (f,
 "usage: iofleet-agent --controller tcp://HOST:PORT [options]\n"
 "       iofleet-agent run JOBFILE [--output-format text|json|json+]\n"
+"       iofleet-agent spool DIR [--json]\n"
 "\n"
 "Runs fio-style workloads that an iofleet controller sends, on this host's\n"
 "targets, and streams latency histograms back.  The agent connects out; it\n"
@@ -125,6 +123,13 @@ usage (FILE *f)
 "  --allow-write-formatted GLOB\n"
 "                         write such a device although it carries a partition\n"
 "                         table or signature (lifts only that rule)\n"
+"  --spool-dir DIR        keep what the controller has not acknowledged in DIR\n"
+"                         (default: $STATE_DIRECTORY, else\n"
+"                         /var/lib/iofleet-agent/NAME); one agent per DIR.  Put it\n"
+"                         on the system disk, not on a drive under test\n"
+"  --spool-max SIZE       bound of the spool (default 256m, at least 64k): when\n"
+"                         the controller stays away longer than that holds, the\n"
+"                         oldest unacknowledged snapshots are dropped and counted\n"
 "  --verbose              log debug messages\n"
 "  --sysfs-root DIR       read the hardware inventory from DIR instead of /sys\n"
 "  --procfs-root DIR      ... and DIR instead of /proc (with --etc-root DIR)\n"
@@ -133,7 +138,8 @@ usage (FILE *f)
 "\n"
 "iofleet-agent run JOBFILE runs a job file on this host alone, with no\n"
 "controller, and prints fio-like text or fio-compatible JSON (see\n"
-"iofleet-agent run --help).\n");
+"iofleet-agent run --help).  iofleet-agent spool DIR lists what a spool\n"
+"directory holds (also while its agent runs).\n");
 }
 
 /* This host's realtime clock, as the agent sees it: shifted only when a
@@ -236,55 +242,22 @@ on_pong (agent_t *a, const Iofleet__Pong *p)
     a->delay = clock_sync_delay (&a->sync);
 }
 
+/* Keeps a packed message until the controller acknowledges it, then sends
+   it.  Can't fail: a message the spool cannot hold is still sent once. */
 static void
-spool_add (agent_t *a, uint32_t seq, uint8_t *buf, size_t len)
+send_spooled (agent_t *a, uint64_t run, uint32_t step, uint32_t seq, uint8_t *buf, size_t len)
 {
-    if (a->nspool == a->capspool) {
-        size_t cap = a->capspool ? a->capspool * 2 : 64;
-        spooled_t *s = realloc (a->spool, cap * sizeof *s);
-        if (!s) {
-            log_err ("out of memory spooling snapshot %u; it is lost", seq);
-            free (buf);
-            return;
-        }
-        a->spool = s;
-        a->capspool = cap;
-    }
-    a->spool[a->nspool++] = (spooled_t) { seq, buf, len, clock_mono_ns () };
+    if (spool_put (a->spool, run, step, seq, buf, len) != 0)
+        log_err ("run %llu step %u: cannot spool message %u (out of memory); sent once, "
+                 "unprotected", (unsigned long long) run, step, seq);
+    send_raw (a, buf, len);
+    free (buf);
 }
 
-static void
-spool_ack (agent_t *a, uint64_t run, uint32_t step, uint32_t upto)
+static int
+resend_one (void *arg, const uint8_t *buf, size_t len)
 {
-    if (run != a->spool_run || step != a->spool_step)
-        return;
-    size_t j = 0;
-    for (size_t i = 0; i < a->nspool; i++) {
-        if (a->spool[i].seq <= upto)
-            free (a->spool[i].buf);
-        else
-            a->spool[j++] = a->spool[i];
-    }
-    a->nspool = j;
-}
-
-static void
-spool_resend (agent_t *a)
-{
-    uint64_t now = clock_mono_ns ();
-    for (size_t i = 0; i < a->nspool; i++)
-        if (now - a->spool[i].sent_at > RESEND_AFTER_NS) {
-            send_raw (a, a->spool[i].buf, a->spool[i].len);
-            a->spool[i].sent_at = now;
-        }
-}
-
-static void
-spool_clear (agent_t *a)
-{
-    for (size_t i = 0; i < a->nspool; i++)
-        free (a->spool[i].buf);
-    a->nspool = 0;
+    return send_raw (arg, buf, len);
 }
 
 static void
@@ -414,9 +387,13 @@ on_prepare (agent_t *a, const Iofleet__Prepare *p)
         return;
     }
     a->nsnapshots = 0;
-    spool_clear (a);
-    a->spool_run = p->run;
-    a->spool_step = p->step;
+    /* The controller has moved on: what other steps left unacknowledged
+       it no longer takes. */
+    uint64_t gone = spool_keep_only (a->spool, p->run, p->step);
+    if (gone)
+        log_warn ("spool: %llu unacknowledged message(s) of earlier steps let go: the controller "
+                  "is at run %llu step %u", (unsigned long long) gone,
+                  (unsigned long long) p->run, p->step);
 
     const char *paths[MSG_TARGETS_MAX];
     for (int i = 0; i < nt; i++)
@@ -527,15 +504,17 @@ pump_snapshots (agent_t *a)
             d.totals = a->sample_ptrs;
             d.n_totals = (size_t) nt;
             d.error = (char *) step_error (a->job);
+            d.spool_dropped = spool_dropped (a->spool, d.run, d.step);
             envelope_t env = IOFLEET__ENVELOPE__INIT;
             env.body_case = IOFLEET__ENVELOPE__BODY_DONE;
             env.done = &d;
             size_t len;
             uint8_t *buf = message_pack (&env, &len);
-            if (buf) {
-                send_raw (a, buf, len);
-                spool_add (a, UINT32_MAX, buf, len);
-            }
+            if (buf)
+                send_spooled (a, d.run, d.step, SPOOL_SEQ_DONE, buf, len);
+            else
+                log_err ("run %llu step %u: out of memory packing DONE; the controller will "
+                         "time the step out", (unsigned long long) d.run, d.step);
             log_info ("run %llu step %u done: %u snapshots%s%s", (unsigned long long) d.run,
                       d.step, d.snapshots, d.error[0] ? ", error: " : "", d.error);
             drop_job (a);
@@ -555,6 +534,7 @@ pump_snapshots (agent_t *a)
         s.t_end = mono_to_ctrl (a, t1);
         s.targets = a->sample_ptrs;
         s.n_targets = (size_t) nt;
+        s.spool_dropped = spool_dropped (a->spool, s.run, s.step);
         envelope_t env = IOFLEET__ENVELOPE__INIT;
         env.body_case = IOFLEET__ENVELOPE__BODY_SNAPSHOT;
         env.snapshot = &s;
@@ -564,8 +544,7 @@ pump_snapshots (agent_t *a)
             log_err ("out of memory packing snapshot %u; it is lost", seq);
             continue;
         }
-        send_raw (a, buf, len);
-        spool_add (a, seq, buf, len);
+        send_spooled (a, s.run, s.step, seq, buf, len);
         a->nsnapshots++;
     }
 }
@@ -592,8 +571,12 @@ on_message (agent_t *a, zframe_t *frame)
             log_info ("connected to %s as '%s' (agent id %llu)", a->endpoint, a->name,
                       (unsigned long long) env->welcome->agent_id);
         a->welcomed = true;
+        a->hello_backoff = HELLO_RETRY_NS;
         a->agent_id = env->welcome->agent_id;
         send_ping (a);
+        /* A new connection, maybe a new controller: everything it has not
+           acknowledged goes again now. */
+        spool_unsend (a->spool);
         break;
     case IOFLEET__ENVELOPE__BODY_REJECT:
         log_err ("controller rejected this agent: %s", env->reject->reason);
@@ -609,14 +592,14 @@ on_message (agent_t *a, zframe_t *frame)
         on_start (a, env->start);
         break;
     case IOFLEET__ENVELOPE__BODY_ACK:
-        spool_ack (a, env->ack->run, env->ack->step, env->ack->upto);
+        spool_ack (a->spool, env->ack->run, env->ack->step, env->ack->upto);
         break;
     case IOFLEET__ENVELOPE__BODY_ABORT:
         if (a->job && step_run (a->job) == env->abort->run) {
             log_warn ("run %llu aborted by the controller: %s",
                       (unsigned long long) env->abort->run, env->abort->reason);
             drop_job (a);
-            spool_clear (a);
+            spool_keep_only (a->spool, 0, 0);     /* runs start at 1: all of it */
         }
         break;
     case IOFLEET__ENVELOPE__BODY_ERROR:
@@ -648,6 +631,8 @@ parse_args (agent_t *a, int argc, char **argv)
         { "workdir", required_argument, NULL, 'w' },
         { "allow-write", required_argument, NULL, 1101 },
         { "allow-write-formatted", required_argument, NULL, 1102 },
+        { "spool-dir", required_argument, NULL, 1201 },
+        { "spool-max", required_argument, NULL, 1202 },
         { "verbose", no_argument, NULL, 'v' },
         { "clock-shift-ms", required_argument, NULL, 'S' },
         { "sysfs-root", required_argument, NULL, 'Y' },
@@ -712,6 +697,14 @@ parse_args (agent_t *a, int argc, char **argv)
                 return 2;
             }
             a->policy.allow_formatted[a->policy.nallow_formatted++] = optarg;
+            break;
+        case 1201: a->spool_dir = optarg; break;
+        case 1202:
+            if (job_parse_size (optarg, &a->spool_max) != 0 || a->spool_max < SPOOL_MAX_MIN) {
+                fprintf (stderr, "iofleet-agent: --spool-max '%s': a size of at least %lluk, "
+                         "e.g. 256m or 2g\n", optarg, SPOOL_MAX_MIN >> 10);
+                return 2;
+            }
             break;
         case 'v': verbose = true; break;
         case 'S': {
@@ -781,6 +774,9 @@ open_socket (agent_t *a, char *err, size_t errlen)
     zsock_set_maxmsgsize (s, (int64_t) MSG_MAX_BYTES);
     zsock_set_linger (s, 0);
     zsock_set_sndhwm (s, 100000);
+    /* Redial a lost controller quickly at first, then every 5 s at most. */
+    zsock_set_reconnect_ivl (s, 100);
+    zsock_set_reconnect_ivl_max (s, 5000);
     /* ZMTP heartbeats: a connection that went dead (a pulled cable, a
        rebooted switch) is noticed and redialed, besides our own pings. */
     zsock_set_heartbeat_ivl (s, 1000);
@@ -801,11 +797,134 @@ open_socket (agent_t *a, char *err, size_t errlen)
     return s;
 }
 
+/* Creates dir and its missing parents (0700).  Returns 0 or -errno. */
+static int
+mkdir_parents (const char *dir)
+{
+    char path[4096];
+    if (str_copy (path, sizeof path, dir) != 0)
+        return -ENAMETOOLONG;
+    for (char *p = path + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir (path, 0700) != 0 && errno != EEXIST)
+                return -errno;
+            *p = '/';
+        }
+    return mkdir (path, 0700) != 0 && errno != EEXIST ? -errno : 0;
+}
+
+/* Opens the spool (--spool-dir, or the default) and says what an earlier
+   run of this agent left in it.  Returns 0 or -1 with err filled. */
+static int
+open_spool (agent_t *a, char *err, size_t errlen)
+{
+    static char dflt[4096];
+    if (!a->spool_dir) {
+        const char *state = getenv ("STATE_DIRECTORY");    /* systemd StateDirectory= */
+        if (state && *state)
+            snprintf (dflt, sizeof dflt, "%s/spool", state);
+        else
+            snprintf (dflt, sizeof dflt, "/var/lib/iofleet-agent/%s", a->name);
+        a->spool_dir = dflt;
+        int rc = mkdir_parents (dflt);
+        if (rc) {
+            snprintf (err, errlen, "cannot create the spool directory '%s': %s (run as root, "
+                      "or pass --spool-dir DIR)", dflt, strerror (-rc));
+            return -1;
+        }
+    }
+    a->spool = spool_new (a->spool_dir, a->spool_max ? a->spool_max : SPOOL_MAX_DEFAULT, false,
+                          err, errlen);
+    if (!a->spool)
+        return -1;
+    spool_stats_t st;
+    spool_stats (a->spool, &st);
+    if (st.recovered)
+        log_info ("spool %s: %llu message(s) an earlier run of this agent had not delivered; "
+                  "sending them once the controller welcomes us", a->spool_dir,
+                  (unsigned long long) st.recovered);
+    return 0;
+}
+
+/* iofleet-agent spool DIR [--json]: what a spool directory holds. */
+static int
+spool_command (int argc, char **argv)
+{
+    bool json = false;
+    const char *dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp (argv[i], "--json") == 0)
+            json = true;
+        else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0) {
+            printf ("usage: iofleet-agent spool DIR [--json]\n\nLists the steps whose messages a "
+                    "spool directory (--spool-dir) holds: records, how many the controller has\n"
+                    "not acknowledged, the interval numbers, whether the step's DONE is there,\n"
+                    "and how many the spool dropped when it overflowed.  Read-only: safe while\n"
+                    "the agent runs (acknowledgements are not on disk, so records of a running\n"
+                    "agent count as unacknowledged until their segment is reclaimed).\n");
+            return 0;
+        } else if (!dir)
+            dir = argv[i];
+        else {
+            fprintf (stderr, "iofleet-agent spool: unexpected argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!dir) {
+        fprintf (stderr, "usage: iofleet-agent spool DIR [--json]\n");
+        return 2;
+    }
+    log_init ("iofleet-agent", LL_WARN);
+    char err[1024];
+    spool_t *sp = spool_new (dir, SPOOL_MAX_DEFAULT, true, err, sizeof err);
+    if (!sp) {
+        fprintf (stderr, "iofleet-agent spool: %s\n", err);
+        return 1;
+    }
+    json_t *steps = spool_steps_json (sp);
+    spool_stats_t st;
+    spool_stats (sp, &st);
+    spool_destroy (&sp);
+    if (!steps) {
+        fprintf (stderr, "iofleet-agent spool: out of memory\n");
+        return 1;
+    }
+    if (json) {
+        json_t *o = json_pack ("{s:s, s:I, s:I, s:I, s:o}", "dir", dir, "records",
+                               (json_int_t) st.records, "bytes", (json_int_t) st.bytes,
+                               "torn_bytes", (json_int_t) st.torn_bytes, "steps", steps);
+        json_dumpf (o, stdout, JSON_INDENT (2));
+        putchar ('\n');
+        json_decref (o);
+        return 0;
+    }
+    printf ("%s: %llu record(s), %llu bytes in %llu segment(s)%s\n", dir,
+            (unsigned long long) st.records, (unsigned long long) st.bytes,
+            (unsigned long long) st.segments, st.torn_bytes ? ", a torn tail at the end" : "");
+    size_t i;
+    json_t *o;
+    json_array_foreach (steps, i, o) {
+        json_t *first = json_object_get (o, "first_seq");
+        printf ("  run %lld step %lld: %lld record(s)", (long long) json_integer_value (json_object_get (o, "run")),
+                (long long) json_integer_value (json_object_get (o, "step")) + 1,
+                (long long) json_integer_value (json_object_get (o, "records")));
+        if (first)
+            printf (", intervals %lld-%lld", (long long) json_integer_value (first),
+                    (long long) json_integer_value (json_object_get (o, "last_seq")));
+        printf ("%s\n", json_is_true (json_object_get (o, "done")) ? ", DONE" : ", no DONE");
+    }
+    json_decref (steps);
+    return 0;
+}
+
 int
 main (int argc, char **argv)
 {
     if (argc >= 2 && strcmp (argv[1], "run") == 0)
         return local_run (argc - 1, argv + 1);
+    if (argc >= 2 && strcmp (argv[1], "spool") == 0)
+        return spool_command (argc - 1, argv + 1);
     static agent_t agent;
     agent_t *a = &agent;
     int rc = parse_args (a, argc, argv);
@@ -822,9 +941,15 @@ main (int argc, char **argv)
         return 2;
     }
     char err[1024];
+    if (open_spool (a, err, sizeof err)) {
+        fprintf (stderr, "iofleet-agent: %s\n", err);
+        return 2;
+    }
+    a->hello_backoff = HELLO_RETRY_NS;
     a->sock = open_socket (a, err, sizeof err);
     if (!a->sock) {
         fprintf (stderr, "iofleet-agent: %s\n", err);
+        spool_destroy (&a->spool);
         return 2;
     }
     log_info ("agent '%s' connecting to %s; %d allow glob(s)%s%s", a->name, a->endpoint,
@@ -864,8 +989,11 @@ main (int argc, char **argv)
             } else
                 a->opened_at = now;
         }
-        if (!a->welcomed && now - a->last_hello > HELLO_RETRY_NS)
+        if (!a->welcomed && now - a->last_hello > a->hello_backoff) {
             send_hello (a);
+            a->hello_backoff = a->hello_backoff * 2 > HELLO_RETRY_MAX_NS ? HELLO_RETRY_MAX_NS
+                                                                         : a->hello_backoff * 2;
+        }
         /* Ping fast until the clock estimate has samples to choose from. */
         uint64_t period = a->sync.nsamples < CLOCK_SYNC_N / 2 ? PING_PERIOD_NS / 10
                                                               : PING_PERIOD_NS;
@@ -876,15 +1004,20 @@ main (int argc, char **argv)
                       (double) (now - a->last_heard) / 1e9);
             a->welcomed = false;
             a->last_heard = now;
+            a->hello_backoff = HELLO_RETRY_NS;
             send_hello (a);
         }
         pump_snapshots (a);
-        spool_resend (a);
+        if (a->welcomed)
+            spool_resend (a->spool, now, RESEND_AFTER_NS, resend_one, a);
     }
-    log_info ("agent '%s' stopping", a->name);
+    spool_stats_t sst;
+    spool_stats (a->spool, &sst);
+    log_info ("agent '%s' stopping; spool holds %llu unacknowledged message(s), %llu dropped "
+              "by overflow since start", a->name, (unsigned long long) sst.unacked,
+              (unsigned long long) sst.dropped);
     drop_job (a);
-    spool_clear (a);
-    free (a->spool);
+    spool_destroy (&a->spool);
     zpoller_destroy (&poller);
     zsock_destroy (&a->sock);
     return 0;

@@ -211,14 +211,17 @@ cmd_demo (int argc, char **argv)
     }
     agent_ep[strcspn (agent_ep, "\n")] = '\0';
     for (int i = 0; i < nagents; i++) {
-        char name[32], workdir[PATH_MAX + 64], log[PATH_MAX + 64], label[32];
+        char name[32], workdir[PATH_MAX + 64], spool[PATH_MAX + 64], log[PATH_MAX + 64],
+             label[32];
         snprintf (name, sizeof name, "demo-agent-%d", i + 1);
         snprintf (workdir, sizeof workdir, "%s/%s", d->dir, name);
+        snprintf (spool, sizeof spool, "%s/%s.spool", d->dir, name);
         snprintf (log, sizeof log, "%s/%s.log", d->dir, name);
         snprintf (label, sizeof label, "slot=%d", i + 1);
         mkdir (workdir, 0755);
         char *aargv[] = { "iofleet-agent", "--controller", agent_ep, "--name", name,
-                          "--workdir", workdir, "--label", "demo=1", "--label", label, NULL };
+                          "--workdir", workdir, "--spool-dir", spool, "--label", "demo=1",
+                          "--label", label, NULL };
         d->agents[i] = spawn (d, aargv, log);
         if (d->agents[i] < 0) {
             free (agent_ep);

@@ -136,6 +136,11 @@ text_report (FILE *f, json_t *rep)
                          "other intervals are counted\n", str (a, "agent"), list,
                          k < nm ? ", ..." : "", num (a, "intervals_expected") - 1);
             }
+            if (num (a, "spool_dropped") > 0)
+                fprintf (f, "    %-16s spool overflowed: %.0f snapshot(s) let go before the "
+                         "controller acknowledged them (the controller was away longer than "
+                         "its --spool-max holds); any that never arrived are missing\n",
+                         str (a, "agent"), num (a, "spool_dropped"));
             json_array_foreach (json_object_get (a, "targets"), k, t) {
                 char sp[32];
                 const char *tp = short_path (str (t, "target"), sp, sizeof sp);

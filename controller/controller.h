@@ -30,6 +30,7 @@ typedef struct {
     int64_t offset_ns;          /* agent's estimate: controller = agent + offset */
     uint64_t delay_ns;
     uint64_t bad_logged_at;
+    uint64_t pid;               /* of the agent process, from HELLO */
 } peer_t;
 
 typedef struct runner runner_t;
@@ -85,6 +86,13 @@ void runner_tick (ctl_t *ctl);
    file, and is allowed to stay silent up to --prepare-timeout. */
 bool runner_agent_preparing (ctl_t *ctl, uint64_t agent_id);
 void runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env);
+/* Sends the acknowledgements of this tick if everything written in it is
+   stored (store_failures unchanged), else takes back what it marked
+   stored.  The event loop calls it after each tick's commit. */
+void runner_after_commit (ctl_t *ctl);
+/* The agent said HELLO from another process than before: its part of the
+   step in hand is lost (what its spool resends is still stored). */
+void runner_agent_restarted (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid, uint64_t new_pid);
 /* Queues a run of plan (latest version) on the named agents ("all" or a
    comma list).  The run fails at the first step where fewer than
    min_agents (0: one) are READY, or, with require_all, where any selected

@@ -168,7 +168,9 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
     if (!p) {
         p = calloc (1, sizeof *p);
         zlistx_add_end (ctl->peers, p);
-    }
+    } else if (p->pid && h->pid && p->pid != h->pid)
+        runner_agent_restarted (ctl, id, p->pid, h->pid);
+    p->pid = h->pid;
     if (rid_len > sizeof p->rid)
         rid_len = sizeof p->rid;
     memcpy (p->rid, rid, rid_len);

@@ -48,6 +48,10 @@ usage (FILE *f)
 "                         before a step starts without them (default 120s)\n"
 "  --lost-after DURATION  an agent silent this long is lost (default 15s; 2s..1h);\n"
 "                         one that speaks again during the same step is taken back\n"
+"  --db-sync full|normal  SQLite synchronous level (default full: a snapshot is\n"
+"                         acknowledged to its agent only once fsynced; normal\n"
+"                         survives a controller crash, not a power cut, and\n"
+"                         then loses acknowledged snapshots)\n"
 "  --port-file PATH       write the bound agent endpoint here once listening\n"
 "                         (use with --listen tcp://127.0.0.1:* for a free port)\n"
 "  --verbose              log debug messages\n"
@@ -108,12 +112,14 @@ main (int argc, char **argv)
         { "port-file", required_argument, NULL, 'p' },
         { "keys", required_argument, NULL, 'k' },
         { "lost-after", required_argument, NULL, 'L' },
+        { "db-sync", required_argument, NULL, 'S' },
         { "verbose", no_argument, NULL, 'v' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
     const char *db = DEFAULT_DB, *listen = DEFAULT_LISTEN, *port_file = NULL, *keys = NULL;
+    const char *db_sync = "full";
     char admin_buf[512];
     const char *admin = default_admin_endpoint (admin_buf, sizeof admin_buf);
     static ctl_t ctl_s;
@@ -144,6 +150,13 @@ main (int argc, char **argv)
             if (parse_duration ("--lost-after", optarg, 2 * NS_PER_SEC, 3600 * NS_PER_SEC,
                                 &ctl->lost_after_ns))
                 return 2;
+            break;
+        case 'S':
+            if (strcmp (optarg, "full") != 0 && strcmp (optarg, "normal") != 0) {
+                fprintf (stderr, "iofleet-controller: --db-sync '%s': full or normal\n", optarg);
+                return 2;
+            }
+            db_sync = optarg;
             break;
         case 'v': verbose = true; break;
         case 'h': usage (stdout); return 0;
@@ -176,7 +189,7 @@ main (int argc, char **argv)
     umask (077);
 
     char err[1024];
-    ctl->store = store_open (db, err, sizeof err);
+    ctl->store = store_open (db, strcmp (db_sync, "full") == 0, err, sizeof err);
     if (!ctl->store) {
         fprintf (stderr, "iofleet-controller: %s\n", err);
         return 1;
@@ -269,9 +282,11 @@ main (int argc, char **argv)
         fleet_tick (ctl);
         runner_tick (ctl);
         store_commit (ctl->store);
+        runner_after_commit (ctl);
     }
     log_info ("iofleet-controller stopping");
     store_commit (ctl->store);
+    runner_after_commit (ctl);
     zpoller_destroy (&poller);
     runner_destroy (&ctl->runner);
     zlistx_destroy (&ctl->peers);

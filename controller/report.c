@@ -500,7 +500,7 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
         " (SELECT i.hash FROM run_inventory ri JOIN inventories i ON i.id = ri.inventory_id "
         "   WHERE ri.run_id = sa.run_id AND ri.agent_id = sa.agent_id "
         "   AND ri.step_idx = sa.step_idx), "
-        " sa.targets, sa.target_drives "
+        " sa.targets, sa.target_drives, sa.spool_dropped, sa.restarted "
         "FROM step_agents sa JOIN agents a ON a.id = sa.agent_id "
         "WHERE sa.run_id = ? AND sa.step_idx = ? ORDER BY a.name");
     sqlite3_bind_int64 (st, 1, run);
@@ -514,6 +514,8 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
             "message", (const char *) sqlite3_column_text (st, 4),
             "snapshots_reported", sqlite3_column_int (st, 5),
             "snapshots", sqlite3_column_int (st, 7));
+        json_object_set_new (a, "spool_dropped", json_integer (sqlite3_column_int (st, 13)));
+        json_object_set_new (a, "restarted", json_boolean (sqlite3_column_int (st, 14)));
         if (sqlite3_column_type (st, 6) != SQLITE_NULL) {
             json_object_set_new (a, "actual_start", json_integer (sqlite3_column_int64 (st, 6)));
             json_object_set_new (a, "start_ns", json_integer (sqlite3_column_int64 (st, 6)));

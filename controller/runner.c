@@ -48,6 +48,8 @@ typedef struct {
     uint64_t done_at;                   /* monotonic */
     bool started;                       /* was sent START for this step */
     int revived;                        /* times it came back after being lost */
+    bool restarted;                     /* its process restarted during the step */
+    uint32_t spool_dropped;             /* its spool overflowed: never coming */
     uint32_t contig;                    /* seqs 0..contig-1 are stored */
     uint8_t *seen;
     size_t nseen;
@@ -58,8 +60,32 @@ typedef struct {
    come back before the step in hand goes on (see runner_recover). */
 typedef enum { R_IDLE, R_PREPARING, R_RUNNING, R_RECOVER } phase_t;
 
+/* An acknowledgement waits for the commit that stores what it covers. */
+typedef struct {
+    uint64_t agent_id;
+    int64_t run;
+    uint32_t step, upto;
+} ack_t;
+
+/* A snapshot marked stored in this tick, unmarked if the commit fails. */
+typedef struct {
+    uint64_t agent_id;
+    int64_t run;
+    int step;
+    uint32_t seq;
+} mark_t;
+
 struct runner {
     phase_t phase;
+    ack_t *acks;                        /* this tick's, sent after its commit */
+    size_t nacks, capacks;
+    mark_t *marks;
+    size_t nmarks, capmarks;
+    uint64_t failures_seen;             /* store_failures at the last commit */
+    bool held;                          /* the database cannot be written */
+    uint64_t held_since;                /* monotonic */
+    uint64_t probe_at;
+    uint64_t unstored, unstored_logged_at;  /* snapshots a failed commit lost */
     int64_t run;
     char plan_name[128];
     jobfile_t *plan;
@@ -84,6 +110,8 @@ spec_interval (ctl_t *ctl)
 {
     return ctl->interval_ns;
 }
+
+static void queue_ack (runner_t *r, const part_t *p, uint32_t upto);
 
 runner_t *
 runner_new (ctl_t *ctl)
@@ -110,6 +138,8 @@ runner_destroy (runner_t **self_p)
         return;
     free_parts (r);
     jobfile_destroy (&r->plan);
+    free (r->acks);
+    free (r->marks);
     free (r);
     *self_p = NULL;
 }
@@ -228,12 +258,13 @@ save_step_agent (ctl_t *ctl, const part_t *p, const char *targets_json)
     store_begin (ctl->store);
     sqlite3_stmt *st = store_stmt (ctl->store,
         "INSERT INTO step_agents (run_id, step_idx, agent_id, status, message, targets, "
-        " actual_start, snapshots, clock_offset_ns, clock_delay_ns) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, COALESCE(?6, '[]'), ?7, ?8, ?9, ?10) "
+        " actual_start, snapshots, clock_offset_ns, clock_delay_ns, spool_dropped, restarted) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, COALESCE(?6, '[]'), ?7, ?8, ?9, ?10, ?11, ?12) "
         "ON CONFLICT (run_id, step_idx, agent_id) DO UPDATE SET status = excluded.status, "
         "message = excluded.message, targets = COALESCE(?6, targets), "
         "actual_start = excluded.actual_start, snapshots = excluded.snapshots, "
-        "clock_offset_ns = excluded.clock_offset_ns, clock_delay_ns = excluded.clock_delay_ns");
+        "clock_offset_ns = excluded.clock_offset_ns, clock_delay_ns = excluded.clock_delay_ns, "
+        "spool_dropped = excluded.spool_dropped, restarted = excluded.restarted");
     sqlite3_bind_int64 (st, 1, r->run);
     sqlite3_bind_int (st, 2, r->cur);
     sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
@@ -248,6 +279,8 @@ save_step_agent (ctl_t *ctl, const part_t *p, const char *targets_json)
         sqlite3_bind_int64 (st, 9, p->clock_offset);
         sqlite3_bind_int64 (st, 10, (sqlite3_int64) p->clock_delay);
     }
+    sqlite3_bind_int64 (st, 11, p->spool_dropped);
+    sqlite3_bind_int (st, 12, p->restarted);
     store_step_done (ctl->store, st, "store step agent");
 }
 
@@ -357,6 +390,8 @@ begin_step (ctl_t *ctl)
         p->done_snapshots = 0;
         p->done_ops = p->done_bytes = 0;
         p->msg[0] = '\0';
+        p->restarted = false;
+        p->spool_dropped = 0;
         peer_t *peer = fleet_find_id (ctl, p->agent_id);
         if (!peer || !peer->connected || fleet_send (ctl, peer, &env) != 0) {
             p->st = P_LOST;
@@ -423,6 +458,9 @@ static void
 finish_step (ctl_t *ctl)
 {
     runner_t *r = ctl->runner;
+    /* What the step holds must be stored before its results are made. */
+    if (store_commit (ctl->store) != 0 || store_failing (ctl->store))
+        return;
     int ndone = 0, nbad = 0;
     uint64_t smin = UINT64_MAX, smax = 0;
     for (int i = 0; i < r->nparts; i++) {
@@ -451,6 +489,11 @@ finish_step (ctl_t *ctl)
     if (smax >= smin && smin != UINT64_MAX)
         sqlite3_bind_int64 (st, 3, (sqlite3_int64) (smax - smin));
     store_step_done (ctl->store, st, "store skew");
+    if (store_commit (ctl->store) != 0) {
+        log_err ("run %lld step %d: its results could not be stored; done again once the "
+                 "database can be written", (long long) r->run, r->cur + 1);
+        return;
+    }
     if (nbad == 0)
         r->steps_complete++;
     else if (ndone > 0)
@@ -459,7 +502,6 @@ finish_step (ctl_t *ctl)
               (long long) r->run, r->cur + 1, r->nsteps, step_job (r, r->cur)->name,
               status, ndone, nbad,
               smax >= smin && smin != UINT64_MAX ? (double) (smax - smin) / 1e6 : 0.0);
-    store_commit (ctl->store);
     r->cur++;
     if (r->cur < r->nsteps && !r->policy_failed)
         begin_step (ctl);
@@ -861,6 +903,33 @@ runner_tick (ctl_t *ctl)
             start_run (ctl, run);
         return;
     }
+    /* While the database cannot be written, the run holds: no step ends
+       (its results could not be stored) and no lost-interval verdict is
+       made; the agents keep what is not acknowledged.  A write now and
+       then finds out when it can go on. */
+    if (store_failing (ctl->store)) {
+        if (!r->held) {
+            r->held = true;
+            r->held_since = now;
+            log_warn ("run %lld: holding step %d until the database can be written",
+                      (long long) r->run, r->cur + 1);
+        }
+        if (log_ratelimit (&r->probe_at, NS_PER_SEC))
+            store_count (ctl->store, "db_write_retries", 1);
+        return;
+    }
+    if (r->held) {
+        /* The time held does not count against the agents. */
+        uint64_t held = now - r->held_since;
+        r->held = false;
+        if (r->deadline)
+            r->deadline += held;
+        for (int i = 0; i < r->nparts; i++)
+            if (r->parts[i].st == P_DONE_WAIT)
+                r->parts[i].done_at = now;
+        log_info ("run %lld: database writable again after %.0f s; step %d goes on",
+                  (long long) r->run, (double) held / 1e9, r->cur + 1);
+    }
     if (r->phase == R_RECOVER) {
         recover_tick (ctl, now);
         return;
@@ -899,8 +968,10 @@ runner_tick (ctl_t *ctl)
         if (p->st == P_DONE_WAIT && now - p->done_at > DONE_WAIT_NS) {
             p->st = P_DONE;
             snprintf (p->msg, sizeof p->msg, "reported %u snapshots, only %u stored in order; "
-                      "the rest never arrived", p->done_snapshots, p->contig);
+                      "the rest never arrived%s", p->done_snapshots, p->contig,
+                      p->spool_dropped ? " (its spool overflowed)" : "");
             save_step_agent (ctl, p, NULL);
+            queue_ack (r, p, UINT32_MAX);
         }
         busy |= p->st == P_RUNNING || p->st == P_DONE_WAIT;
     }
@@ -910,11 +981,11 @@ runner_tick (ctl_t *ctl)
 
 
 static void
-send_ack (ctl_t *ctl, peer_t *peer, uint32_t upto)
+send_ack (ctl_t *ctl, peer_t *peer, int64_t run, uint32_t step, uint32_t upto)
 {
     Iofleet__Ack a = IOFLEET__ACK__INIT;
-    a.run = (uint64_t) ctl->runner->run;
-    a.step = (uint32_t) ctl->runner->cur;
+    a.run = (uint64_t) run;
+    a.step = step;
     a.upto = upto;
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_ACK;
@@ -922,13 +993,92 @@ send_ack (ctl_t *ctl, peer_t *peer, uint32_t upto)
     fleet_send (ctl, peer, &env);
 }
 
+/* Acknowledges the current step's messages of p up to upto once this
+   tick's commit has stored them.  Can't fail: an acknowledgement that
+   cannot be queued is not sent, and the agent sends again. */
+static void
+queue_ack (runner_t *r, const part_t *p, uint32_t upto)
+{
+    for (size_t i = 0; i < r->nacks; i++)
+        if (r->acks[i].agent_id == p->agent_id && r->acks[i].run == r->run
+            && r->acks[i].step == (uint32_t) r->cur) {
+            if (upto > r->acks[i].upto)
+                r->acks[i].upto = upto;
+            return;
+        }
+    if (r->nacks == r->capacks) {
+        size_t cap = r->capacks ? r->capacks * 2 : 64;
+        ack_t *a = realloc (r->acks, cap * sizeof *a);
+        if (!a)
+            return;
+        r->acks = a;
+        r->capacks = cap;
+    }
+    r->acks[r->nacks++] = (ack_t) { p->agent_id, r->run, (uint32_t) r->cur, upto };
+}
+
+/* Remembers that seq of p was marked stored in this tick.  Returns 0, or
+   -1 when out of memory (then it is not marked). */
+static int
+note_mark (runner_t *r, const part_t *p, uint32_t seq)
+{
+    if (r->nmarks == r->capmarks) {
+        size_t cap = r->capmarks ? r->capmarks * 2 : 64;
+        mark_t *m = realloc (r->marks, cap * sizeof *m);
+        if (!m)
+            return -1;
+        r->marks = m;
+        r->capmarks = cap;
+    }
+    r->marks[r->nmarks++] = (mark_t) { p->agent_id, r->run, r->cur, seq };
+    return 0;
+}
+
+void
+runner_after_commit (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    uint64_t failures = store_failures (ctl->store);
+    if (failures == r->failures_seen) {
+        for (size_t i = 0; i < r->nacks; i++) {
+            peer_t *peer = fleet_find_id (ctl, r->acks[i].agent_id);
+            if (peer && peer->connected)
+                send_ack (ctl, peer, r->acks[i].run, r->acks[i].step, r->acks[i].upto);
+        }
+    } else {
+        /* Some write of this tick is not stored: take back every mark of
+           the tick (the agents send those snapshots again; storing is
+           idempotent) and send no acknowledgement. */
+        for (size_t i = 0; i < r->nmarks; i++) {
+            mark_t *m = &r->marks[i];
+            part_t *p = find_part (r, m->agent_id);
+            if (!p || m->run != r->run || m->step != r->cur || m->seq >= p->nseen)
+                continue;
+            p->seen[m->seq] = 0;
+            if (p->contig > m->seq)
+                p->contig = m->seq;
+            if (p->st == P_DONE && p->contig < p->done_snapshots)
+                p->st = P_DONE_WAIT;
+        }
+        r->unstored += r->nmarks;
+        if (r->nmarks && log_ratelimit (&r->unstored_logged_at, 60 * NS_PER_SEC))
+            log_warn ("run %lld step %d: %llu snapshot(s) not stored so far while the database "
+                      "fails; the agents keep them and send them again", (long long) r->run,
+                      r->cur + 1, (unsigned long long) r->unstored);
+        r->failures_seen = failures;
+    }
+    r->nacks = 0;
+    r->nmarks = 0;
+}
+
 static void
 maybe_done (ctl_t *ctl, peer_t *peer, part_t *p)
 {
+    (void) peer;
     if (p->st == P_DONE_WAIT && p->contig >= p->done_snapshots) {
         p->st = P_DONE;
         save_step_agent (ctl, p, NULL);
-        send_ack (ctl, peer, UINT32_MAX);
+        queue_ack (ctl->runner, p, UINT32_MAX);
     }
 }
 
@@ -938,8 +1088,11 @@ static void
 on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
 {
     runner_t *r = ctl->runner;
+    if (s->spool_dropped > p->spool_dropped)
+        p->spool_dropped = s->spool_dropped;
     if (s->seq < p->nseen && p->seen[s->seq]) {
-        send_ack (ctl, peer, p->contig ? p->contig - 1 : 0);
+        if (p->contig)
+            queue_ack (r, p, p->contig - 1);
         return;
     }
     static histogram_t h;
@@ -1022,12 +1175,63 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
         p->seen = seen;
         p->nseen = n;
     }
+    if (note_mark (r, p, s->seq))
+        return;
     p->seen[s->seq] = 1;
     while (p->contig < p->nseen && p->seen[p->contig])
         p->contig++;
     if (p->contig)
-        send_ack (ctl, peer, p->contig - 1);
+        queue_ack (r, p, p->contig - 1);
     maybe_done (ctl, peer, p);
+}
+
+/* Is this SNAPSHOT of an ended step already stored (a resend that crossed
+   its acknowledgement), or this DONE one of a step the agent finished?
+   Can't fail: false on a database error. */
+static bool
+stale_is_stored (ctl_t *ctl, const peer_t *peer, const envelope_t *env)
+{
+    sqlite3_stmt *st;
+    if (env->body_case == IOFLEET__ENVELOPE__BODY_DONE) {
+        st = store_stmt (ctl->store, "SELECT 1 FROM step_agents WHERE run_id = ? AND step_idx = ? "
+                                     "AND agent_id = ? AND status = 'done'");
+        if (!st)
+            return false;
+        sqlite3_bind_int64 (st, 1, (sqlite3_int64) env->done->run);
+        sqlite3_bind_int (st, 2, (int) env->done->step);
+    } else {
+        st = store_stmt (ctl->store, "SELECT 1 FROM snapshots WHERE run_id = ? AND step_idx = ? "
+                                     "AND agent_id = ? AND seq = ? LIMIT 1");
+        if (!st)
+            return false;
+        sqlite3_bind_int64 (st, 1, (sqlite3_int64) env->snapshot->run);
+        sqlite3_bind_int (st, 2, (int) env->snapshot->step);
+        sqlite3_bind_int (st, 4, (int) env->snapshot->seq);
+    }
+    sqlite3_bind_int64 (st, 3, (sqlite3_int64) peer->id);
+    bool stored = sqlite3_step (st) == SQLITE_ROW;
+    sqlite3_reset (st);
+    return stored;
+}
+
+void
+runner_agent_restarted (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid, uint64_t new_pid)
+{
+    runner_t *r = ctl->runner;
+    part_t *p = r->phase == R_PREPARING || r->phase == R_RUNNING ? find_part (r, agent_id) : NULL;
+    if (!p || (p->st != P_PREPARING && p->st != P_READY && p->st != P_RUNNING))
+        return;
+    /* Its workload died with the old process; what that one spooled is
+       still taken (on_snapshot), but nothing more will come. */
+    p->st = P_LOST;
+    p->restarted = true;
+    snprintf (p->msg, sizeof p->msg, "agent restarted during the step (pid %llu, then %llu): "
+              "its workload stopped there", (unsigned long long) old_pid,
+              (unsigned long long) new_pid);
+    log_warn ("run %lld step %d: agent '%s' restarted (pid %llu, then %llu); its part of the "
+              "step is lost from there", (long long) r->run, r->cur + 1, p->name,
+              (unsigned long long) old_pid, (unsigned long long) new_pid);
+    save_step_agent (ctl, p, NULL);
 }
 
 void
@@ -1055,12 +1259,28 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
     if (!p || (int64_t) run != r->run || step != (uint32_t) r->cur) {
         log_debug ("agent '%s': %s for run %llu step %u is not current; ignored", peer->name,
                    message_kind (env), (unsigned long long) run, step);
+        /* A step that ended without it (the agent was lost, restarted, or
+           its DONE timed out): its results are made, so let the agent's
+           spool forget it, and count it. */
+        if (env->body_case == IOFLEET__ENVELOPE__BODY_SNAPSHOT
+            || env->body_case == IOFLEET__ENVELOPE__BODY_DONE) {
+            if (stale_is_stored (ctl, peer, env)) {
+                send_ack (ctl, peer, (int64_t) run, step, UINT32_MAX);
+                return;
+            }
+            store_count (ctl->store, "late_agent_messages", 1);
+            if (log_ratelimit (&peer->bad_logged_at, 60 * NS_PER_SEC))
+                log_warn ("agent '%s' sent a %s of run %llu step %u, which has ended without "
+                          "it; not stored (counted as late_agent_messages)", peer->name,
+                          message_kind (env), (unsigned long long) run, step + 1);
+            send_ack (ctl, peer, (int64_t) run, step, UINT32_MAX);
+        }
         return;
     }
     /* An agent marked lost while running this step (silent too long: a
        flapping link, a stopped process) that speaks again has kept
        measuring: take it back, and what it spooled meanwhile. */
-    if (p->st == P_LOST && p->started && r->phase == R_RUNNING
+    if (p->st == P_LOST && p->started && !p->restarted && r->phase == R_RUNNING
         && (env->body_case == IOFLEET__ENVELOPE__BODY_SNAPSHOT
             || env->body_case == IOFLEET__ENVELOPE__BODY_DONE)) {
         p->st = P_RUNNING;
@@ -1124,13 +1344,19 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
         save_step_agent (ctl, p, NULL);
         break;
     case IOFLEET__ENVELOPE__BODY_SNAPSHOT:
-        if (p->st == P_RUNNING || p->st == P_DONE_WAIT || p->st == P_DONE)
+        /* A restarted agent's spool holds what its old process measured. */
+        if (p->st == P_RUNNING || p->st == P_DONE_WAIT || p->st == P_DONE
+            || (p->st == P_LOST && p->restarted))
             on_snapshot (ctl, peer, p, env->snapshot);
         break;
     case IOFLEET__ENVELOPE__BODY_DONE: {
-        if (p->st != P_RUNNING)
+        /* ... and maybe the DONE it sent just before it died. */
+        if (p->st != P_RUNNING && !(p->st == P_LOST && p->restarted))
             return;
         const Iofleet__Done *d = env->done;
+        if (d->spool_dropped > p->spool_dropped)
+            p->spool_dropped = d->spool_dropped;
+        p->msg[0] = '\0';
         p->done_snapshots = d->snapshots;
         p->actual_start = d->actual_start;
         p->done_ops = p->done_bytes = 0;

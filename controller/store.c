@@ -18,7 +18,12 @@
 
 struct store {
     sqlite3 *db;
+    char path[1024];
     bool in_tx;
+    uint64_t failures;          /* writes lost: statements or commits that failed */
+    bool failing;               /* since the last failure, no commit succeeded */
+    uint64_t failing_since;     /* monotonic ns */
+    uint64_t fail_logged_at;
     int nstmts;
     struct { const char *sql; sqlite3_stmt *st; } stmts[STMT_CACHE];
 };
@@ -33,6 +38,34 @@ exec (store_t *s, const char *sql, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+/* A write failed (rc: its SQLite result code): says so once, plainly, then
+   once a minute while it lasts.  Can't fail. */
+static void
+note_failure (store_t *self, const char *what, int rc)
+{
+    self->failures++;
+    uint64_t now = clock_mono_ns ();
+    if (!self->failing) {
+        self->failing = true;
+        self->failing_since = now;
+        self->fail_logged_at = now;
+        log_err ("database %s: cannot write (%s: %s)%s. Results are held: nothing more is "
+                 "acknowledged to the agents, which keep their snapshots spooled and send them "
+                 "again; runs pause; reads (reports, history) still answer. %s", self->path,
+                 what, sqlite3_errstr (rc),
+                 (rc & 0xff) == SQLITE_FULL ? ": the disk is full" : "",
+                 (rc & 0xff) == SQLITE_FULL ? "Free space on its file system; the controller "
+                 "goes on by itself when it can write again"
+                 : "Check the file system; the controller goes on by itself when it can write "
+                 "again");
+        return;
+    }
+    if (log_ratelimit (&self->fail_logged_at, 60 * NS_PER_SEC))
+        log_err ("database %s: still cannot write (%s) after %.0f s; %llu write(s) failed so far",
+                 self->path, sqlite3_errstr (rc), (double) (now - self->failing_since) / 1e9,
+                 (unsigned long long) self->failures);
 }
 
 static int
@@ -77,7 +110,7 @@ migrate (store_t *s, const char *path, char *err, size_t errlen)
 }
 
 store_t *
-store_open (const char *path, char *err, size_t errlen)
+store_open (const char *path, bool full_sync, char *err, size_t errlen)
 {
     store_t *s = calloc (1, sizeof *s);
     if (!s) {
@@ -93,11 +126,16 @@ store_open (const char *path, char *err, size_t errlen)
         store_close (&s);
         return NULL;
     }
+    str_copy (s->path, sizeof s->path, path);
     sqlite3_busy_timeout (s->db, 5000);
-    /* WAL: readers (reports) never block the writer; NORMAL sync is durable
-       across a process crash, which is what a daemon needs. */
+    /* WAL: readers (reports) never block the writer.  FULL: a commit is on
+       disk (fsynced) before it returns, and only then are the snapshots in
+       it acknowledged to their agents (one fsync per event-loop tick).
+       NORMAL (--db-sync normal) skips that fsync: a crash of the process
+       loses nothing, a power cut the last ticks. */
     if (exec (s, "PRAGMA journal_mode=WAL", why, sizeof why)
-        || exec (s, "PRAGMA synchronous=NORMAL", why, sizeof why)
+        || exec (s, full_sync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL", why,
+                 sizeof why)
         || exec (s, "PRAGMA foreign_keys=ON", why, sizeof why)) {
         snprintf (err, errlen, "cannot use database '%s': %s (check that the directory exists "
                   "and is writable, or pass another --db)", path, why);
@@ -149,7 +187,7 @@ store_begin (store_t *self)
         return 0;
     char why[256];
     if (exec (self, "BEGIN IMMEDIATE", why, sizeof why)) {
-        log_err ("database: BEGIN failed: %s", why);
+        note_failure (self, "BEGIN", sqlite3_extended_errcode (self->db));
         return -1;
     }
     self->in_tx = true;
@@ -164,9 +202,14 @@ store_commit (store_t *self)
     char why[256];
     self->in_tx = false;
     if (exec (self, "COMMIT", why, sizeof why)) {
-        log_err ("database: COMMIT failed: %s; rolling back this tick's writes", why);
+        note_failure (self, "COMMIT", sqlite3_extended_errcode (self->db));
         exec (self, "ROLLBACK", why, sizeof why);
         return -1;
+    }
+    if (self->failing) {
+        self->failing = false;
+        log_info ("database %s: writable again after %.0f s; held results are being stored",
+                  self->path, (double) (clock_mono_ns () - self->failing_since) / 1e9);
     }
     return 0;
 }
@@ -202,13 +245,26 @@ store_step_done (store_t *self, sqlite3_stmt *st, const char *what)
         return -1;
     int rc = sqlite3_step (st);
     if (rc != SQLITE_DONE) {
-        log_err ("database: %s: %s", what, sqlite3_errmsg (self->db));
+        rc = sqlite3_extended_errcode (self->db);
+        if (!self->failing)
+            log_err ("database: %s: %s", what, sqlite3_errmsg (self->db));
         sqlite3_reset (st);
+        /* On a full disk or an I/O error SQLite may roll the whole
+           transaction back: this tick's earlier writes are gone too. */
+        if (self->in_tx && sqlite3_get_autocommit (self->db))
+            self->in_tx = false;
+        int prim = rc & 0xff;
+        if (prim == SQLITE_FULL || prim == SQLITE_IOERR || prim == SQLITE_CANTOPEN
+            || prim == SQLITE_READONLY || prim == SQLITE_NOMEM || prim == SQLITE_CORRUPT)
+            note_failure (self, what, rc);
         return -1;
     }
     sqlite3_reset (st);
     return 0;
 }
+
+uint64_t store_failures (store_t *self) { return self->failures; }
+bool store_failing (store_t *self) { return self->failing; }
 
 void
 store_count (store_t *self, const char *name, int64_t delta)

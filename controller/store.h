@@ -1,6 +1,6 @@
 /*  store.h: the controller's SQLite database.
 
-    One connection, WAL mode, prepared statements.  Writes made while
+    One connection, WAL mode, synchronous=FULL, prepared statements.  Writes made while
     handling messages go into one transaction per event-loop tick
     (store_begin is idempotent; the loop calls store_commit once per tick),
     so a burst of snapshots costs one fsync, not one each.
@@ -17,9 +17,10 @@
 typedef struct store store_t;
 
 /* Opens (creating if needed) the database at path and applies every
-   embedded migration newer than its schema_version.  Returns NULL with a
+   embedded migration newer than its schema_version; full_sync: SQLite's
+   synchronous=FULL, else NORMAL.  Returns NULL with a
    message in err naming the path and what to do. */
-store_t *store_open (const char *path, char *err, size_t errlen);
+store_t *store_open (const char *path, bool full_sync, char *err, size_t errlen);
 
 void store_close (store_t **self_p);
 
@@ -52,6 +53,13 @@ json_t *store_check (store_t *self, char *err, size_t errlen);
    its connection, then checked (quick_check).  Returns {"path", "bytes",
    "pages", "ms"} or NULL with err naming the path and what to do. */
 json_t *store_backup (store_t *self, const char *path, char *err, size_t errlen);
+
+/* Writes lost so far (failed statements and commits: a full disk, an I/O
+   error); a caller that compares it before and after a commit knows
+   whether everything it wrote in between is stored.  Can't fail. */
+uint64_t store_failures (store_t *self);
+/* True from a failed write until the next commit that succeeds. */
+bool store_failing (store_t *self);
 
 /* Adds delta to the named counter (bad messages and the like). */
 void store_count (store_t *self, const char *name, int64_t delta);

@@ -7,6 +7,8 @@ BIN=${IOFLEET_BIN:?IOFLEET_BIN must point at the bin directory of a build}
 FIXTURES=${IOFLEET_FIXTURES:?IOFLEET_FIXTURES must point at tests/fixtures}
 PIDS=()
 T=""
+# Commands run at exit before $T is removed (unmounts and the like).
+AT_EXIT=()
 
 fail () { echo "FAIL: $*" >&2; exit 1; }
 ok () { echo "ok: $*"; }
@@ -19,6 +21,7 @@ cleanup () {
     kill -KILL "$p" 2>/dev/null || true
     wait "$p" 2>/dev/null || true
   done
+  for c in "${AT_EXIT[@]}"; do eval "$c" || true; done
   # Under -fsanitize, a daemon's report lands in its log: that fails the test.
   if [ -n "$T" ] && grep -lE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$T"/*.log >/dev/null 2>&1; then
     echo "FAIL: sanitizer report in $(grep -lE 'Sanitizer|runtime error:' "$T"/*.log | tr '\n' ' ')" >&2
@@ -41,7 +44,7 @@ fleet_setup () {
 # start_controller [extra args]: sets CTL_PID and AGENT_EP.
 start_controller () {
   rm -f "$T/agent-endpoint"
-  "$BIN/iofleet-controller" --db "$T/iofleet.db" --listen "${LISTEN:-tcp://127.0.0.1:*}" \
+  "$BIN/iofleet-controller" --db "${DB:-$T/iofleet.db}" --listen "${LISTEN:-tcp://127.0.0.1:*}" \
       --admin "$IOFLEET_CONTROLLER" --port-file "$T/agent-endpoint" "$@" \
       >>"$T/controller.log" 2>&1 &
   CTL_PID=$!
@@ -64,7 +67,8 @@ stop_controller () {
 start_agent () {
   local name=$1; shift
   mkdir -p "$T/$name"
-  "$BIN/iofleet-agent" --controller "$AGENT_EP" --name "$name" --workdir "$T/$name" "$@" \
+  "$BIN/iofleet-agent" --controller "$AGENT_EP" --name "$name" --workdir "$T/$name" \
+      --spool-dir "$T/$name.spool" "$@" \
       >>"$T/$name.log" 2>&1 &
   PIDS+=("$!")
 }

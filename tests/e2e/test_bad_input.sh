@@ -44,7 +44,7 @@ port_ep="ipc://$T/fake-controller.sock"
 "$BIN/hostile_peer" controller "$port_ep" /etc/iofleet-must-not-exist &
 HP=$!
 PIDS+=("$HP")
-"$BIN/iofleet-agent" --controller "$port_ep" --name victim --workdir "$T" >"$T/victim.log" 2>&1 &
+"$BIN/iofleet-agent" --controller "$port_ep" --name victim --workdir "$T" --spool-dir "$T/victim.spool" >"$T/victim.log" 2>&1 &
 VICTIM=$!
 PIDS+=("$VICTIM")
 wait "$HP" || fail "agent misbehaved against a hostile controller"

@@ -71,7 +71,7 @@ ok "a2 admitted after its certificate was copied into agents/"
 # No posing as another agent: a3's (allowed) key under a1's name.
 cp "$A/a3.cert" "$A/imp.cert"; cp "$A/a3.cert_secret" "$A/imp.cert_secret"
 mkdir -p "$T/imp"
-"$BIN/iofleet-agent" --controller "$AGENT_EP" --name a1 --workdir "$T/imp" \
+"$BIN/iofleet-agent" --controller "$AGENT_EP" --name a1 --workdir "$T/imp" --spool-dir "$T/imp.spool" \
   --cert "$A/imp.cert_secret" --controller-key "$K/controller.cert" >"$T/imp.log" 2>&1 &
 IMP=$!
 PIDS+=("$IMP")

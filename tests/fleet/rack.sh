@@ -277,7 +277,7 @@ ok "controller on $EP"
 for k in $(seq "$N"); do
   ip netns exec "iofleet-rack-$ID-$k" "$BIN/iofleet-agent" --controller "$EP" \
       --cert "$T/agent-keys/rack-agent-$k.cert_secret" --controller-key "$T/keys/controller.cert" \
-      --name "rack-agent-$k" --label rack=r1 --workdir "$T/agent-$k" --allow "${LOOPS[k]}" \
+      --name "rack-agent-$k" --label rack=r1 --workdir "$T/agent-$k" --spool-dir "$T/spool-$k" --allow "${LOOPS[k]}" \
       --allow-write "${LOOPS[k]}" \
       >>"$T/agent-$k.log" 2>&1 &
   AGENT_PIDS[k]=$!

@@ -207,7 +207,7 @@ AGENT_PID=""
 start_agent () {    # start_agent [extra args]: the one agent, wg-agent
   local args=() c
   for c in "${CASES[@]}"; do args+=(--allow "${DEV[$c]}" --allow-write "${DEV[$c]}"); done
-  "$BIN/iofleet-agent" --controller "$EP" --name wg-agent --workdir "$T/work" "${args[@]}" \
+  "$BIN/iofleet-agent" --controller "$EP" --name wg-agent --workdir "$T/work" --spool-dir "$T/spool" "${args[@]}" \
       --allow "$T/readonly.dat" "$@" >>"$T/agent.log" 2>&1 &
   AGENT_PID=$!
   PIDS+=("$AGENT_PID")
