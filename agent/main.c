@@ -211,6 +211,19 @@ send_hello (agent_t *a)
     h.pid = (uint64_t) getpid ();
     char *inv = inventory_text (a);
     h.inventory_json = inv ? inv : "";
+    /* What this process holds, so a controller can tell a reconnect from
+       a restart (then the workload it was waiting for is gone). */
+    uint64_t run;
+    uint32_t step;
+    if (a->job) {
+        h.job_run = step_run (a->job);
+        h.job_step = step_step (a->job);
+        h.job_state = IOFLEET__JOB_STATE__JOB_ACTIVE;
+    } else if (a->spool && spool_last_done (a->spool, &run, &step)) {
+        h.job_run = run;
+        h.job_step = step;
+        h.job_state = IOFLEET__JOB_STATE__JOB_FINISHED;
+    }
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_HELLO;
     env.hello = &h;
@@ -387,9 +400,9 @@ on_prepare (agent_t *a, const Iofleet__Prepare *p)
         return;
     }
     a->nsnapshots = 0;
-    /* The controller has moved on: what other steps left unacknowledged
-       it no longer takes. */
-    uint64_t gone = spool_keep_only (a->spool, p->run, p->step);
+    /* The controller has moved on (or prepares this step afresh): what
+       is still unacknowledged it no longer takes. */
+    uint64_t gone = spool_keep_only (a->spool, 0, 0);     /* runs start at 1: all of it */
     if (gone)
         log_warn ("spool: %llu unacknowledged message(s) of earlier steps let go: the controller "
                   "is at run %llu step %u", (unsigned long long) gone,
@@ -592,7 +605,13 @@ on_message (agent_t *a, zframe_t *frame)
         on_start (a, env->start);
         break;
     case IOFLEET__ENVELOPE__BODY_ACK:
-        spool_ack (a->spool, env->ack->run, env->ack->step, env->ack->upto);
+        /* upto counts (seq < upto); the spool's bound is inclusive. */
+        if (env->ack->upto == UINT32_MAX)
+            spool_ack (a->spool, env->ack->run, env->ack->step, UINT32_MAX);
+        else if (env->ack->upto > 0)
+            spool_ack (a->spool, env->ack->run, env->ack->step, env->ack->upto - 1);
+        spool_ack_seqs (a->spool, env->ack->run, env->ack->step, env->ack->seqs,
+                        env->ack->n_seqs);
         break;
     case IOFLEET__ENVELOPE__BODY_ABORT:
         if (a->job && step_run (a->job) == env->abort->run) {

@@ -41,6 +41,7 @@ typedef struct {
     uint32_t unacked;
     uint32_t nrecs;
     bool created;           /* by this process (else read at open) */
+    bool broken;            /* a short write could not be cut: append no more */
 } seg_t;
 
 typedef struct {
@@ -63,7 +64,8 @@ struct spool {
     uint8_t *scratch;
     size_t capscratch;
     spool_stats_t st;
-    uint64_t write_logged_at;
+    uint64_t write_logged_at, read_logged_at;
+    uint64_t mem_bytes;         /* held in memory (writes failed), bounded too */
 };
 
 static void
@@ -240,7 +242,35 @@ reclaim (spool_t *self)
         rec_t *r = &self->recs[k];
         if (r->mem && r->acked) {
             free (r->mem);
+            self->mem_bytes -= r->len;
             self->st.records--;
+            continue;
+        }
+        self->recs[j++] = *r;
+    }
+    self->nrecs = j;
+}
+
+/* Makes room for len more bytes in memory under max_bytes: the oldest
+   records held in memory go first (unacknowledged ones are counted as
+   dropped).  The last record (being put) is kept.  Can't fail. */
+static void
+drop_mem (spool_t *self, size_t len)
+{
+    size_t j = 0;
+    for (size_t k = 0; k < self->nrecs; k++) {
+        rec_t *r = &self->recs[k];
+        if (r->mem && k + 1 < self->nrecs && self->mem_bytes + len > self->max_bytes) {
+            if (!r->acked) {
+                self->st.unacked--;
+                self->st.dropped++;
+                drops_t *d = drops_for (self, r->run, r->step, true);
+                if (d)
+                    d->dropped++;
+            }
+            self->mem_bytes -= r->len;
+            self->st.records--;
+            free (r->mem);
             continue;
         }
         self->recs[j++] = *r;
@@ -509,6 +539,8 @@ static int
 write_record (spool_t *self, rec_t *r, const uint8_t *buf)
 {
     seg_t *s = &self->segs[self->nsegs - 1];
+    if (s->broken)
+        return -EIO;
     uint8_t hdr[HDR_BYTES];
     put_le32 (hdr, MAGIC);
     put_le32 (hdr + 4, r->len);
@@ -528,8 +560,10 @@ write_record (spool_t *self, rec_t *r, const uint8_t *buf)
         return 0;
     }
     int e = n < 0 ? errno : ENOSPC;
-    if (n > 0 && ftruncate (s->fd, (off_t) s->bytes) != 0)
+    if (n > 0 && ftruncate (s->fd, (off_t) s->bytes) != 0) {
         log_warn ("spool %s: cannot cut a short write: %s", self->dir, strerror (errno));
+        s->broken = true;
+    }
     return -e;
 }
 
@@ -542,7 +576,7 @@ spool_put (spool_t *self, uint64_t run, uint32_t step, uint32_t seq, const uint8
         return -EMSGSIZE;
     uint64_t need = HDR_BYTES + len;
     seg_t *s = &self->segs[self->nsegs - 1];
-    if (s->bytes > 0 && s->bytes + need > self->seg_bytes) {
+    if ((s->bytes > 0 && s->bytes + need > self->seg_bytes) || s->broken) {
         uint32_t no = s->no + 1;
         reclaim (self);
         int rc = new_segment (self, no);
@@ -571,6 +605,8 @@ spool_put (spool_t *self, uint64_t run, uint32_t step, uint32_t seq, const uint8
     r->sent_at = clock_mono_ns ();
     int rc = write_record (self, r, buf);
     if (rc) {
+        drop_mem (self, len);
+        r = &self->recs[self->nrecs - 1];   /* drop_mem moves records */
         r->mem = malloc (len ? len : 1);
         if (!r->mem) {
             self->nrecs--;
@@ -578,6 +614,7 @@ spool_put (spool_t *self, uint64_t run, uint32_t step, uint32_t seq, const uint8
         }
         if (len)    /* buf may be NULL then */
             memcpy (r->mem, buf, len);
+        self->mem_bytes += len;
         self->st.write_errors++;
         if (log_ratelimit (&self->write_logged_at, 60 * NS_PER_SEC))
             log_warn ("spool %s: cannot write: %s; keeping records in memory (%llu so far): "
@@ -612,6 +649,38 @@ spool_ack (spool_t *self, uint64_t run, uint32_t step, uint32_t upto)
             ack_rec (self, r);
     }
     reclaim (self);
+}
+
+void
+spool_ack_seqs (spool_t *self, uint64_t run, uint32_t step, const uint32_t *seqs, size_t n)
+{
+    if (n == 0)
+        return;
+    for (size_t i = 0; i < self->nrecs; i++) {
+        rec_t *r = &self->recs[i];
+        if (r->run != run || r->step != step || r->acked)
+            continue;
+        for (size_t k = 0; k < n; k++)
+            if (seqs[k] == r->seq) {
+                ack_rec (self, r);
+                break;
+            }
+    }
+    reclaim (self);
+}
+
+bool
+spool_last_done (spool_t *self, uint64_t *run, uint32_t *step)
+{
+    for (size_t i = self->nrecs; i-- > 0;) {
+        const rec_t *r = &self->recs[i];
+        if (r->seq == SPOOL_SEQ_DONE && !r->acked) {
+            *run = r->run;
+            *step = r->step;
+            return true;
+        }
+    }
+    return false;
 }
 
 uint64_t
@@ -649,9 +718,11 @@ spool_resend (spool_t *self, uint64_t now, uint64_t after_ns, spool_send_fn *sen
             seg_t *s = find_seg (self, r->seg);
             assert (s);
             if (pread (s->fd, self->scratch, r->len, (off_t) r->off) != (ssize_t) r->len) {
-                log_warn ("spool %s: cannot read back seq %u of run %llu step %u: %s",
-                          self->dir, r->seq, (unsigned long long) r->run, r->step,
-                          strerror (errno));
+                if (log_ratelimit (&self->read_logged_at, 60 * NS_PER_SEC))
+                    log_warn ("spool %s: cannot read back seq %u of run %llu step %u: %s; "
+                              "trying again later", self->dir, r->seq,
+                              (unsigned long long) r->run, r->step, strerror (errno));
+                r->sent_at = now ? now : 1;
                 continue;
             }
             buf = self->scratch;

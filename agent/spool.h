@@ -61,6 +61,15 @@ int spool_put (spool_t *self, uint64_t run, uint32_t step, uint32_t seq, const u
 /* The controller has records (run, step, seq <= upto).  Can't fail. */
 void spool_ack (spool_t *self, uint64_t run, uint32_t step, uint32_t upto);
 
+/* The controller has these seqs of (run, step), stored past a gap (or
+   refused for good).  Can't fail. */
+void spool_ack_seqs (spool_t *self, uint64_t run, uint32_t step, const uint32_t *seqs,
+                     size_t n);
+
+/* The newest step whose DONE is held unacknowledged: true with run and
+   step set, else false.  Can't fail. */
+bool spool_last_done (spool_t *self, uint64_t *run, uint32_t *step);
+
 /* Everything not of (run, step) is let go: the controller has moved on.
    Returns how many unacknowledged records that was.  Can't fail. */
 uint64_t spool_keep_only (spool_t *self, uint64_t run, uint32_t step);

@@ -266,6 +266,10 @@ validate (const envelope_t *e, char *err, size_t errlen)
             return -EINVAL;
         if (check_inventory ("hello.inventory_json", h->inventory_json, err, errlen))
             return -EINVAL;
+        if (h->job_state != IOFLEET__JOB_STATE__JOB_NONE
+            && h->job_state != IOFLEET__JOB_STATE__JOB_ACTIVE
+            && h->job_state != IOFLEET__JOB_STATE__JOB_FINISHED)
+            return fail (err, errlen, "hello.job_state %d unknown", (int) h->job_state);
         if (h->n_labels > MSG_LABELS_MAX)
             return fail (err, errlen, "hello.labels has %zu entries, limit %d", h->n_labels,
                          MSG_LABELS_MAX);
@@ -346,6 +350,9 @@ validate (const envelope_t *e, char *err, size_t errlen)
         return check_samples ("snapshot", s->n_targets, s->targets, err, errlen);
     }
     case IOFLEET__ENVELOPE__BODY_ACK:
+        if (e->ack->n_seqs > MSG_ACK_SEQS_MAX)
+            return fail (err, errlen, "ack.seqs has %zu entries, limit %d", e->ack->n_seqs,
+                         MSG_ACK_SEQS_MAX);
         return 0;
     case IOFLEET__ENVELOPE__BODY_DONE:
         if (e->done->run == 0)

@@ -13,7 +13,7 @@
 
 #include "iofleet.pb-c.h"
 
-#define IOF_PROTOCOL_VERSION   1
+#define IOF_PROTOCOL_VERSION   2      /* 2: Ack.upto counts, Ack.seqs, Hello.job_* */
 
 /* Bounds checked by message_unpack().  Any frame larger than MSG_MAX_BYTES
    is refused by the socket itself (ZMQ_MAXMSGSIZE). */
@@ -23,6 +23,7 @@
 #define MSG_LABELS_MAX         32
 #define MSG_LABEL_VALUE_MAX    256
 #define MSG_TARGETS_MAX        256
+#define MSG_ACK_SEQS_MAX       4096       /* seqs acknowledged past a gap */
 #define MSG_JOBS_MAX           64         /* jobs running together in a step */
 #define MSG_PATH_MAX           4096
 #define MSG_INVENTORY_MAX      (4u << 20) /* inventory JSON text */

@@ -90,9 +90,11 @@ void runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env);
    stored (store_failures unchanged), else takes back what it marked
    stored.  The event loop calls it after each tick's commit. */
 void runner_after_commit (ctl_t *ctl);
-/* The agent said HELLO from another process than before: its part of the
-   step in hand is lost (what its spool resends is still stored). */
-void runner_agent_restarted (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid, uint64_t new_pid);
+/* The agent said HELLO (old_pid: of its previous HELLO, 0 if unknown).  If
+   it no longer holds the step in hand it was part of, it restarted: its
+   part is lost (what its spool resends is still stored). */
+void runner_agent_hello (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid,
+                         const Iofleet__Hello *h);
 /* Queues a run of plan (latest version) on the named agents ("all" or a
    comma list).  The run fails at the first step where fewer than
    min_agents (0: one) are READY, or, with require_all, where any selected

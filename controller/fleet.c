@@ -165,11 +165,11 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
     peer_t *by_rid = find_rid (ctl, rid, rid_len);
     if (by_rid && by_rid != p)
         by_rid->connected = false;
+    uint64_t old_pid = p ? p->pid : 0;
     if (!p) {
         p = calloc (1, sizeof *p);
         zlistx_add_end (ctl->peers, p);
-    } else if (p->pid && h->pid && p->pid != h->pid)
-        runner_agent_restarted (ctl, id, p->pid, h->pid);
+    }
     p->pid = h->pid;
     if (rid_len > sizeof p->rid)
         rid_len = sizeof p->rid;
@@ -183,6 +183,8 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
     p->last_seen = clock_mono_ns ();
     log_info ("agent '%s' (id %llu, host %s, kernel %s, %zu label(s)) connected", p->name,
               (unsigned long long) id, h->hostname, h->kernel, h->n_labels);
+
+    runner_agent_hello (ctl, id, old_pid, h);
 
     Iofleet__Welcome w = IOFLEET__WELCOME__INIT;
     w.agent_id = id;

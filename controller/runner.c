@@ -49,6 +49,8 @@ typedef struct {
     bool started;                       /* was sent START for this step */
     int revived;                        /* times it came back after being lost */
     bool restarted;                     /* its process restarted during the step */
+    bool waited_out;                    /* DONE_WAIT ran out: msg says so */
+    bool totals_unknown;                /* resumed done: DONE's totals not kept */
     uint32_t spool_dropped;             /* its spool overflowed: never coming */
     uint32_t contig;                    /* seqs 0..contig-1 are stored */
     uint8_t *seen;
@@ -64,7 +66,9 @@ typedef enum { R_IDLE, R_PREPARING, R_RUNNING, R_RECOVER } phase_t;
 typedef struct {
     uint64_t agent_id;
     int64_t run;
-    uint32_t step, upto;
+    uint32_t step, upto;                /* seqs < upto stored; UINT32_MAX: all */
+    uint32_t *seqs;                     /* and these, past a gap */
+    size_t nseqs, capseqs;              /* the buffer outlives the tick */
 } ack_t;
 
 /* A snapshot marked stored in this tick, unmarked if the commit fails. */
@@ -138,6 +142,8 @@ runner_destroy (runner_t **self_p)
         return;
     free_parts (r);
     jobfile_destroy (&r->plan);
+    for (size_t i = 0; i < r->capacks; i++)
+        free (r->acks[i].seqs);
     free (r->acks);
     free (r->marks);
     free (r);
@@ -378,6 +384,13 @@ begin_step (ctl_t *ctl)
               r->nsteps, step_name (r, r->cur, name, sizeof name), r->nparts);
     r->start_at = 0;
     set_step (ctl, "preparing");
+    /* A step prepared again (after a controller restart) starts afresh:
+       rows of an attempt that did not finish would shadow the new ones. */
+    sqlite3_stmt *del = store_stmt (ctl->store,
+        "DELETE FROM snapshots WHERE run_id = ? AND step_idx = ?");
+    sqlite3_bind_int64 (del, 1, r->run);
+    sqlite3_bind_int (del, 2, r->cur);
+    store_step_done (ctl->store, del, "clear an earlier attempt's snapshots");
     for (int i = 0; i < r->nparts; i++) {
         part_t *p = &r->parts[i];
         free (p->seen);
@@ -391,6 +404,8 @@ begin_step (ctl_t *ctl)
         p->done_ops = p->done_bytes = 0;
         p->msg[0] = '\0';
         p->restarted = false;
+        p->waited_out = false;
+        p->totals_unknown = false;
         p->spool_dropped = 0;
         peer_t *peer = fleet_find_id (ctl, p->agent_id);
         if (!peer || !peer->connected || fleet_send (ctl, peer, &env) != 0) {
@@ -461,11 +476,12 @@ finish_step (ctl_t *ctl)
     /* What the step holds must be stored before its results are made. */
     if (store_commit (ctl->store) != 0 || store_failing (ctl->store))
         return;
+    uint64_t failures = store_failures (ctl->store);
     int ndone = 0, nbad = 0;
     uint64_t smin = UINT64_MAX, smax = 0;
     for (int i = 0; i < r->nparts; i++) {
         part_t *p = &r->parts[i];
-        if (p->st == P_DONE && !p->msg[0])
+        if (p->st == P_DONE && !p->msg[0] && !p->totals_unknown)
             check_totals (ctl, p);
         if (p->st == P_DONE && !p->msg[0])
             ndone++;
@@ -489,7 +505,7 @@ finish_step (ctl_t *ctl)
     if (smax >= smin && smin != UINT64_MAX)
         sqlite3_bind_int64 (st, 3, (sqlite3_int64) (smax - smin));
     store_step_done (ctl->store, st, "store skew");
-    if (store_commit (ctl->store) != 0) {
+    if (store_commit (ctl->store) != 0 || store_failures (ctl->store) != failures) {
         log_err ("run %lld step %d: its results could not be stored; done again once the "
                  "database can be written", (long long) r->run, r->cur + 1);
         return;
@@ -761,8 +777,8 @@ resume_run (ctl_t *ctl, int64_t run)
     r->recover_running = strcmp (cur_status, "running") == 0;
     if (r->recover_running) {
         st = store_stmt (ctl->store,
-            "SELECT agent_id, status, message, targets, actual_start, snapshots FROM step_agents "
-            "WHERE run_id = ? AND step_idx = ?");
+            "SELECT agent_id, status, message, targets, actual_start, snapshots, spool_dropped, "
+            " restarted FROM step_agents WHERE run_id = ? AND step_idx = ?");
         sqlite3_bind_int64 (st, 1, run);
         sqlite3_bind_int (st, 2, r->cur);
         while (sqlite3_step (st) == SQLITE_ROW) {
@@ -775,6 +791,12 @@ resume_run (ctl_t *ctl, int64_t run)
             p->ntargets = (uint32_t) json_array_size (tl);
             json_decref (tl);
             p->actual_start = (uint64_t) sqlite3_column_int64 (st, 4);
+            p->done_snapshots = (uint32_t) sqlite3_column_int (st, 5);
+            p->spool_dropped = (uint32_t) sqlite3_column_int (st, 6);
+            p->restarted = sqlite3_column_int (st, 7) != 0;
+            /* Its DONE's totals were checked against nothing yet, and are
+               gone: the stored rows are all there is. */
+            p->totals_unknown = p->st == P_DONE;
             /* START went out to every agent that got this far. */
             p->started = p->st == P_RUNNING || p->st == P_DONE_WAIT || p->st == P_DONE
                          || (p->st == P_LOST && p->ntargets > 0);
@@ -967,6 +989,7 @@ runner_tick (ctl_t *ctl)
         }
         if (p->st == P_DONE_WAIT && now - p->done_at > DONE_WAIT_NS) {
             p->st = P_DONE;
+            p->waited_out = true;
             snprintf (p->msg, sizeof p->msg, "reported %u snapshots, only %u stored in order; "
                       "the rest never arrived%s", p->done_snapshots, p->contig,
                       p->spool_dropped ? " (its spool overflowed)" : "");
@@ -974,6 +997,9 @@ runner_tick (ctl_t *ctl)
             queue_ack (r, p, UINT32_MAX);
         }
         busy |= p->st == P_RUNNING || p->st == P_DONE_WAIT;
+        /* A restarted agent resends what its old process spooled right
+           after its HELLO: the step waits for that to drain. */
+        busy |= p->st == P_LOST && p->restarted && now - p->done_at < DONE_WAIT_NS;
     }
     if (!busy)
         finish_step (ctl);
@@ -981,40 +1007,75 @@ runner_tick (ctl_t *ctl)
 
 
 static void
-send_ack (ctl_t *ctl, peer_t *peer, int64_t run, uint32_t step, uint32_t upto)
+send_ack (ctl_t *ctl, peer_t *peer, int64_t run, uint32_t step, uint32_t upto, uint32_t *seqs,
+          size_t nseqs)
 {
     Iofleet__Ack a = IOFLEET__ACK__INIT;
     a.run = (uint64_t) run;
     a.step = step;
     a.upto = upto;
+    a.seqs = seqs;
+    a.n_seqs = nseqs;
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_ACK;
     env.ack = &a;
     fleet_send (ctl, peer, &env);
 }
 
-/* Acknowledges the current step's messages of p up to upto once this
-   tick's commit has stored them.  Can't fail: an acknowledgement that
-   cannot be queued is not sent, and the agent sends again. */
-static void
-queue_ack (runner_t *r, const part_t *p, uint32_t upto)
+/* This tick's acknowledgement for p's messages of the current step, or
+   NULL when out of memory (then none is sent; the agent sends again). */
+static ack_t *
+ack_for (runner_t *r, const part_t *p)
 {
     for (size_t i = 0; i < r->nacks; i++)
         if (r->acks[i].agent_id == p->agent_id && r->acks[i].run == r->run
-            && r->acks[i].step == (uint32_t) r->cur) {
-            if (upto > r->acks[i].upto)
-                r->acks[i].upto = upto;
-            return;
-        }
+            && r->acks[i].step == (uint32_t) r->cur)
+            return &r->acks[i];
     if (r->nacks == r->capacks) {
         size_t cap = r->capacks ? r->capacks * 2 : 64;
         ack_t *a = realloc (r->acks, cap * sizeof *a);
         if (!a)
-            return;
+            return NULL;
+        memset (a + r->capacks, 0, (cap - r->capacks) * sizeof *a);
         r->acks = a;
         r->capacks = cap;
     }
-    r->acks[r->nacks++] = (ack_t) { p->agent_id, r->run, (uint32_t) r->cur, upto };
+    ack_t *a = &r->acks[r->nacks++];
+    a->agent_id = p->agent_id;
+    a->run = r->run;
+    a->step = (uint32_t) r->cur;
+    a->upto = 0;
+    a->nseqs = 0;
+    return a;
+}
+
+/* Acknowledges p's snapshots with seq < upto (UINT32_MAX: all, DONE too)
+   once this tick's commit has stored them.  Can't fail. */
+static void
+queue_ack (runner_t *r, const part_t *p, uint32_t upto)
+{
+    ack_t *a = ack_for (r, p);
+    if (a && upto > a->upto)
+        a->upto = upto;
+}
+
+/* ... and seq on its own (stored past a gap, or refused for good).
+   Can't fail: beyond MSG_ACK_SEQS_MAX a tick, the agent sends it again. */
+static void
+queue_ack_seq (runner_t *r, const part_t *p, uint32_t seq)
+{
+    ack_t *a = ack_for (r, p);
+    if (!a || a->nseqs == MSG_ACK_SEQS_MAX)
+        return;
+    if (a->nseqs == a->capseqs) {
+        size_t cap = a->capseqs ? a->capseqs * 2 : 16;
+        uint32_t *s = realloc (a->seqs, cap * sizeof *s);
+        if (!s)
+            return;
+        a->seqs = s;
+        a->capseqs = cap;
+    }
+    a->seqs[a->nseqs++] = seq;
 }
 
 /* Remembers that seq of p was marked stored in this tick.  Returns 0, or
@@ -1043,7 +1104,8 @@ runner_after_commit (ctl_t *ctl)
         for (size_t i = 0; i < r->nacks; i++) {
             peer_t *peer = fleet_find_id (ctl, r->acks[i].agent_id);
             if (peer && peer->connected)
-                send_ack (ctl, peer, r->acks[i].run, r->acks[i].step, r->acks[i].upto);
+                send_ack (ctl, peer, r->acks[i].run, r->acks[i].step, r->acks[i].upto,
+                          r->acks[i].seqs, r->acks[i].nseqs);
         }
     } else {
         /* Some write of this tick is not stored: take back every mark of
@@ -1057,8 +1119,14 @@ runner_after_commit (ctl_t *ctl)
             p->seen[m->seq] = 0;
             if (p->contig > m->seq)
                 p->contig = m->seq;
-            if (p->st == P_DONE && p->contig < p->done_snapshots)
+            if (p->st == P_DONE && p->contig < p->done_snapshots) {
                 p->st = P_DONE_WAIT;
+                if (p->waited_out)
+                    p->msg[0] = '\0';
+                p->waited_out = false;
+            }
+            if (p->st == P_DONE_WAIT)
+                p->done_at = clock_mono_ns ();      /* give the resends their time */
         }
         r->unstored += r->nmarks;
         if (r->nmarks && log_ratelimit (&r->unstored_logged_at, 60 * NS_PER_SEC))
@@ -1090,9 +1158,12 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
     runner_t *r = ctl->runner;
     if (s->spool_dropped > p->spool_dropped)
         p->spool_dropped = s->spool_dropped;
+    if (p->restarted)
+        p->done_at = clock_mono_ns ();      /* its spool is still draining */
     if (s->seq < p->nseen && p->seen[s->seq]) {
-        if (p->contig)
-            queue_ack (r, p, p->contig - 1);
+        queue_ack (r, p, p->contig);
+        if (s->seq >= p->contig)
+            queue_ack_seq (r, p, s->seq);
         return;
     }
     static histogram_t h;
@@ -1103,6 +1174,7 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
             store_count (ctl->store, "bad_agent_messages", 1);
             log_warn ("agent '%s': snapshot %u names target %u, it has %u; dropped", p->name,
                       s->seq, t->target, p->ntargets);
+            queue_ack_seq (r, p, s->seq);     /* refused for good: not again */
             return;
         }
         for (int k = 0; k < 2; k++) {
@@ -1125,6 +1197,7 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
                     store_count (ctl->store, "bad_agent_messages", 1);
                     log_warn ("agent '%s': snapshot %u target %u: the %s histogram %s; dropped",
                               p->name, s->seq, t->target, names[b], bad);
+                    queue_ack_seq (r, p, s->seq);
                     return;
                 }
             }
@@ -1180,8 +1253,9 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
     p->seen[s->seq] = 1;
     while (p->contig < p->nseen && p->seen[p->contig])
         p->contig++;
-    if (p->contig)
-        queue_ack (r, p, p->contig - 1);
+    queue_ack (r, p, p->contig);
+    if (s->seq >= p->contig)
+        queue_ack_seq (r, p, s->seq);
     maybe_done (ctl, peer, p);
 }
 
@@ -1215,22 +1289,40 @@ stale_is_stored (ctl_t *ctl, const peer_t *peer, const envelope_t *env)
 }
 
 void
-runner_agent_restarted (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid, uint64_t new_pid)
+runner_agent_hello (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid, const Iofleet__Hello *h)
 {
     runner_t *r = ctl->runner;
-    part_t *p = r->phase == R_PREPARING || r->phase == R_RUNNING ? find_part (r, agent_id) : NULL;
-    if (!p || (p->st != P_PREPARING && p->st != P_READY && p->st != P_RUNNING))
+    if (r->phase != R_PREPARING && r->phase != R_RUNNING && r->phase != R_RECOVER)
         return;
-    /* Its workload died with the old process; what that one spooled is
-       still taken (on_snapshot), but nothing more will come. */
+    part_t *p = find_part (r, agent_id);
+    if (!p || p->restarted)
+        return;
+    bool waiting = p->st == P_PREPARING || p->st == P_READY || p->st == P_RUNNING
+                   || (p->st == P_LOST && p->started);
+    bool holds = h->job_run == (uint64_t) r->run && h->job_step == (uint32_t) r->cur
+                 && h->job_state != IOFLEET__JOB_STATE__JOB_NONE;
+    if (!waiting || holds)
+        return;
+    /* A PREPARE may still be on its way to a live agent: only a new
+       process says the agent is gone then. */
+    if (p->st == P_PREPARING && !(old_pid && old_pid != h->pid))
+        return;
+    /* It came back without the workload it was running: that died with
+       an earlier process.  What that one spooled is still taken
+       (on_snapshot) for a while (the drain window in runner_tick), but
+       nothing more will come. */
+    char why[96] = "";
+    if (old_pid && old_pid != h->pid)
+        snprintf (why, sizeof why, " (pid %llu, then %llu)", (unsigned long long) old_pid,
+                  (unsigned long long) h->pid);
     p->st = P_LOST;
     p->restarted = true;
-    snprintf (p->msg, sizeof p->msg, "agent restarted during the step (pid %llu, then %llu): "
-              "its workload stopped there", (unsigned long long) old_pid,
-              (unsigned long long) new_pid);
-    log_warn ("run %lld step %d: agent '%s' restarted (pid %llu, then %llu); its part of the "
-              "step is lost from there", (long long) r->run, r->cur + 1, p->name,
-              (unsigned long long) old_pid, (unsigned long long) new_pid);
+    p->done_at = clock_mono_ns ();
+    snprintf (p->msg, sizeof p->msg, "agent restarted during the step%s: its workload stopped "
+              "there", why);
+    log_warn ("run %lld step %d: agent '%s' came back without this step's workload (restarted%s); "
+              "its part of the step is lost from there", (long long) r->run, r->cur + 1, p->name,
+              why);
     save_step_agent (ctl, p, NULL);
 }
 
@@ -1265,7 +1357,7 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
         if (env->body_case == IOFLEET__ENVELOPE__BODY_SNAPSHOT
             || env->body_case == IOFLEET__ENVELOPE__BODY_DONE) {
             if (stale_is_stored (ctl, peer, env)) {
-                send_ack (ctl, peer, (int64_t) run, step, UINT32_MAX);
+                send_ack (ctl, peer, (int64_t) run, step, UINT32_MAX, NULL, 0);
                 return;
             }
             store_count (ctl->store, "late_agent_messages", 1);
@@ -1273,7 +1365,7 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
                 log_warn ("agent '%s' sent a %s of run %llu step %u, which has ended without "
                           "it; not stored (counted as late_agent_messages)", peer->name,
                           message_kind (env), (unsigned long long) run, step + 1);
-            send_ack (ctl, peer, (int64_t) run, step, UINT32_MAX);
+            send_ack (ctl, peer, (int64_t) run, step, UINT32_MAX, NULL, 0);
         }
         return;
     }

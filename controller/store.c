@@ -22,6 +22,7 @@ struct store {
     bool in_tx;
     uint64_t failures;          /* writes lost: statements or commits that failed */
     bool failing;               /* since the last failure, no commit succeeded */
+    uint64_t failures_at_begin; /* a write failed in this transaction if different */
     uint64_t failing_since;     /* monotonic ns */
     uint64_t fail_logged_at;
     int nstmts;
@@ -191,6 +192,7 @@ store_begin (store_t *self)
         return -1;
     }
     self->in_tx = true;
+    self->failures_at_begin = self->failures;
     return 0;
 }
 
@@ -201,6 +203,13 @@ store_commit (store_t *self)
         return 0;
     char why[256];
     self->in_tx = false;
+    /* A write of this transaction failed (a snapshot stored for some
+       targets only, ...): none of it is kept, so nothing half-stored is
+       ever taken for stored.  Its writers see store_failures move. */
+    if (self->failures != self->failures_at_begin) {
+        exec (self, "ROLLBACK", why, sizeof why);
+        return -1;
+    }
     if (exec (self, "COMMIT", why, sizeof why)) {
         note_failure (self, "COMMIT", sqlite3_extended_errcode (self->db));
         exec (self, "ROLLBACK", why, sizeof why);
@@ -251,10 +260,11 @@ store_step_done (store_t *self, sqlite3_stmt *st, const char *what)
         sqlite3_reset (st);
         /* On a full disk or an I/O error SQLite may roll the whole
            transaction back: this tick's earlier writes are gone too. */
-        if (self->in_tx && sqlite3_get_autocommit (self->db))
+        bool rolled_back = self->in_tx && sqlite3_get_autocommit (self->db);
+        if (rolled_back)
             self->in_tx = false;
         int prim = rc & 0xff;
-        if (prim == SQLITE_FULL || prim == SQLITE_IOERR || prim == SQLITE_CANTOPEN
+        if (rolled_back || prim == SQLITE_FULL || prim == SQLITE_IOERR || prim == SQLITE_CANTOPEN
             || prim == SQLITE_READONLY || prim == SQLITE_NOMEM || prim == SQLITE_CORRUPT)
             note_failure (self, what, rc);
         return -1;

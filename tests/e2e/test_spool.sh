@@ -78,7 +78,7 @@ jq -e '.steps[0].agents[] | select(.agent == "s1") | .status == "lost" and .rest
   || fail "s1 not reported as restarted: $(jq -c '.steps[0].agents[] | select(.agent == "s1")' "$T/r1.json")"
 jq -e '.steps[0].agents[] | select(.agent == "s2") | .status == "done" and .incomplete == false' \
   "$T/r1.json" >/dev/null || fail "s2 not complete"
-grep -q "agent 's1' restarted" "$T/controller.log" || fail "controller did not log the restart"
+grep -q "agent 's1' came back without this step's workload (restarted (pid" "$T/controller.log" || fail "controller did not log the restart"
 grep -q "an earlier run of this agent had not delivered" "$T/s1.log" || fail "s1 did not say what it recovered"
 ok "controller stopped, s1 killed and restarted: s1 $((last + 1)) of $((last + 1)) measured intervals stored, s2 $want2 of $want2, 0 duplicates"
 
@@ -89,6 +89,24 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 [ "$n" = 0 ] || fail "s2's spool still holds $n unacknowledged records after the run"
+
+# --- the same with the agent alone in its run: the step must wait for the
+# restarted agent's spool to drain before it ends ------------------------------
+probe_plan p6 6
+run1=$("$I" run p6 --agents s2) || fail "run p6"
+wait_step_running "$run1"
+sleep 1
+kill -STOP "$CTL_PID"
+sleep 2
+kill -KILL "${APID[s2]}"
+wait "${APID[s2]}" 2>/dev/null || true
+last1=$("$BIN/iofleet-agent" spool "$T/s2.spool" --json | jq --argjson r "$run1" '[.steps[] | select(.run == $r) | .last_seq] | max')
+start_agent s2; APID[s2]=${PIDS[-1]}
+kill -CONT "$CTL_PID"
+[ "$(wait_run "$run1")" = failed ] || fail "run of one restarted agent: not failed"
+got=$(intervals "$run1")
+[ "$got" = "s2|$((last1 + 1))|0|$last1" ] || fail "lone s2 stored '$got', measured 0-$last1"
+ok "lone agent killed and restarted: $((last1 + 1)) of $((last1 + 1)) measured intervals stored (run failed: its only agent was lost)"
 
 # --- spool overflow -------------------------------------------------------------
 start_agent s3 --spool-max 64k; APID[s3]=${PIDS[-1]}
