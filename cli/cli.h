@@ -24,19 +24,23 @@ void text_summary (FILE *f, json_t *report);
 const char *wait_run (const char *endpoint, long long run, volatile int *interrupted,
                       char *err, size_t errlen);
 
-/* iofleet compare: rows {"step", "group", "metric", "a", "b", "delta_pct",
-   "significant"} for the steps both reports have (matched by name). */
-json_t *compare_reports (json_t *a, json_t *b);
-/* The same rows for two groups of one run (report made with --by key):
-   value va as A, vb as B, per step. */
-json_t *compare_groups (json_t *rep, const char *key, const char *va, const char *vb);
-/* Prints the rows (text table or JSON) and returns how many are
+/* iofleet compare (rows: common/compare.h).  Prints the rows (text table or JSON) and returns how many are
    significant regressions beyond fail_pct percent (fail_pct < 0: none
    counted). */
 int compare_print (FILE *f, json_t *rows, double fail_pct, const char *format);
 
 /* history.c: iofleet history, iofleet import, and CSV output. */
 int cmd_history (const char *endpoint, int argc, char **argv);
+/* --since: "30d", "12h", "2w", "90m", or a date "2026-01-31" or
+   "2026-01-31T12:00:00Z" (UTC).  Returns 0 with *ns since the epoch, or -1. */
+int parse_since (const char *s, int64_t *ns);
+
+/* schedule.c: iofleet schedule, regressions, gc. */
+int cmd_schedule (const char *endpoint, int argc, char **argv);
+int cmd_regressions (const char *endpoint, int argc, char **argv);
+int cmd_gc (const char *endpoint, int argc, char **argv);
+/* Tests only: the scheduler clock of a controller started with --test-clock. */
+int cmd_test_clock (const char *endpoint, int argc, char **argv);
 int cmd_import (const char *endpoint, int argc, char **argv);
 /* One CSV field (quoted when it needs to be), then ',' or, last, '\n'. */
 void csv_field (FILE *f, const char *s, bool last);

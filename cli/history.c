@@ -116,7 +116,7 @@ report_csv (FILE *f, json_t *rep)
 
 /* --since: "30d", "12h", "2w", "90m", or a date "2026-01-31" or
    "2026-01-31T12:00:00Z" (UTC).  Returns 0 with *ns since the epoch. */
-static int
+int
 parse_since (const char *s, int64_t *ns)
 {
     char *end;

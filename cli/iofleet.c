@@ -1,6 +1,7 @@
 /*  iofleet: the command line for an iofleet controller. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "compare.h"
 #include "jobfile.h"
 #include "util.h"
 
@@ -78,6 +79,18 @@ usage (FILE *f)
 "                                         client/server) as runs; json+ bins\n"
 "                                         become histograms, otherwise fio's\n"
 "                                         percentiles are kept as they are\n"
+"  schedule add NAME --cron EXPR --plan PLAN [--agents SEL] [--baseline last-pass|RUN]\n"
+"           [--fail-on-regression PCT] [--by KEY] [--tz ZONE] [--overlap wait|skip]\n"
+"           [--no-catch-up]               run PLAN on a cron schedule and compare each\n"
+"                                         run with its baseline (iofleet schedule --help)\n"
+"  schedule list [--json] | rm NAME | run-now NAME\n"
+"  regressions [--since 7d] [--schedule NAME] [--json]\n"
+"                                         what scheduled runs found worse than their\n"
+"                                         baseline\n"
+"  gc --keep-intervals AGE [--json]       drop per-interval data of runs older than\n"
+"                                         AGE (30d); results and histograms stay\n"
+"  test-clock [EPOCH]                     (tests only) read or set the scheduler clock of\n"
+"                                         a controller started with --test-clock\n"
 "  db check [--json]                      the controller's database integrity check\n"
 "  db backup FILE [--json]                an online, checked copy of the database\n"
 "                                         (FILE on the controller's host)\n"
@@ -732,6 +745,14 @@ main (int argc, char **argv)
         return cmd_history (s_endpoint, sub_argc, sub_argv);
     if (strcmp (cmd, "import") == 0)
         return cmd_import (s_endpoint, sub_argc, sub_argv);
+    if (strcmp (cmd, "schedule") == 0)
+        return cmd_schedule (s_endpoint, sub_argc, sub_argv);
+    if (strcmp (cmd, "regressions") == 0)
+        return cmd_regressions (s_endpoint, sub_argc, sub_argv);
+    if (strcmp (cmd, "gc") == 0)
+        return cmd_gc (s_endpoint, sub_argc, sub_argv);
+    if (strcmp (cmd, "test-clock") == 0)
+        return cmd_test_clock (s_endpoint, sub_argc, sub_argv);
     fprintf (stderr, "iofleet: unknown command '%s' (see iofleet --help)\n", cmd);
     return 2;
 }

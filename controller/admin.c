@@ -195,6 +195,11 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         return history_json (ctl->store, req, err, errlen);
     if (strcmp (cmd, "import") == 0)
         return import_fio (ctl, req, err, errlen);
+    static const char *sched_cmds[] = { "schedule_add", "schedule_list", "schedule_rm",
+                                        "schedule_run_now", "regressions", "gc", "test_clock" };
+    for (size_t i = 0; i < sizeof sched_cmds / sizeof *sched_cmds; i++)
+        if (strcmp (cmd, sched_cmds[i]) == 0)
+            return sched_admin (ctl, cmd, req, err, errlen);
     snprintf (err, errlen, "unknown command '%.64s' (this controller is version %s)", cmd,
               IOF_VERSION);
     return NULL;

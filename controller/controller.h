@@ -35,6 +35,7 @@ typedef struct {
 
 typedef struct runner runner_t;
 typedef struct auth auth_t;
+typedef struct sched sched_t;
 
 typedef struct {
     store_t *store;
@@ -42,6 +43,7 @@ typedef struct {
     zsock_t *admin;
     zlistx_t *peers;            /* peer_t *, owned */
     runner_t *runner;
+    sched_t *sched;
     auth_t *auth;               /* NULL: no CURVE (loopback and ipc only) */
     uint64_t interval_ns;       /* snapshot interval sent to agents */
     uint64_t prepare_timeout_ns;
@@ -132,6 +134,27 @@ json_t *import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen);
 
 /* admin.c */
 void admin_on_request (ctl_t *ctl);
+
+/* schedule.c: cron schedules, verdicts against baselines, the
+   --on-regression hook, gc. */
+/* hook: --on-regression CMD or NULL; test_clock: --test-clock EPOCH, or 0
+   for the real clock.  NULL when out of memory. */
+sched_t *sched_new (const char *hook, int64_t test_clock);
+void sched_destroy (sched_t **self_p);
+/* Once at start: hooks the last controller left running are recorded as
+   interrupted.  Can't fail. */
+void sched_start (ctl_t *ctl);
+/* The scheduler's clock, Unix seconds. */
+int64_t sched_now (ctl_t *ctl);
+/* Fires what is due (a missed fire runs once, if catch-up is on), and
+   starts and reaps the hook.  Can't fail (errors are logged). */
+void sched_tick (ctl_t *ctl);
+/* A run ended: if a schedule queued it, its verdict against the baseline
+   and its regressions are recorded.  Can't fail. */
+void sched_on_run_end (ctl_t *ctl, int64_t run, const char *status);
+/* Admin commands schedule_add, schedule_list, schedule_rm,
+   schedule_run_now, regressions, gc, test_clock.  NULL with err filled. */
+json_t *sched_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t errlen);
 
 /* report.c */
 /* The report of a run as JSON, or NULL with err filled (unknown run).

@@ -48,6 +48,13 @@ usage (FILE *f)
 "                         before a step starts without them (default 120s)\n"
 "  --lost-after DURATION  an agent silent this long is lost (default 15s; 2s..1h);\n"
 "                         one that speaks again during the same step is taken back\n"
+"  --on-regression CMD    run CMD (with /bin/sh -c) when a scheduled run regressed\n"
+"                         against its baseline; its stdin is the regressions as\n"
+"                         JSON; it is stopped after 60 s; exit 0 = delivered,\n"
+"                         anything else is logged and kept as the fire's hook\n"
+"                         status (iofleet regressions); it never changes a verdict\n"
+"  --test-clock EPOCH     (tests only) the scheduler's clock starts at EPOCH (Unix\n"
+"                         seconds) and can be set with the admin test_clock command\n"
 "  --db-sync full|normal  SQLite synchronous level (default full: a snapshot is\n"
 "                         acknowledged to its agent only once fsynced; normal\n"
 "                         survives a controller crash, not a power cut, and\n"
@@ -113,13 +120,16 @@ main (int argc, char **argv)
         { "keys", required_argument, NULL, 'k' },
         { "lost-after", required_argument, NULL, 'L' },
         { "db-sync", required_argument, NULL, 'S' },
+        { "on-regression", required_argument, NULL, 'R' },
+        { "test-clock", required_argument, NULL, 'C' },
         { "verbose", no_argument, NULL, 'v' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
     const char *db = DEFAULT_DB, *listen = DEFAULT_LISTEN, *port_file = NULL, *keys = NULL;
-    const char *db_sync = "full";
+    const char *db_sync = "full", *hook = NULL;
+    int64_t test_clock = 0;
     char admin_buf[512];
     const char *admin = default_admin_endpoint (admin_buf, sizeof admin_buf);
     static ctl_t ctl_s;
@@ -158,6 +168,17 @@ main (int argc, char **argv)
             }
             db_sync = optarg;
             break;
+        case 'R': hook = optarg; break;
+        case 'C': {
+            char *end;
+            long long t = strtoll (optarg, &end, 10);
+            if (*end || t <= 0) {
+                fprintf (stderr, "iofleet-controller: --test-clock '%s': Unix seconds\n", optarg);
+                return 2;
+            }
+            test_clock = t;
+            break;
+        }
         case 'v': verbose = true; break;
         case 'h': usage (stdout); return 0;
         case 'V': printf ("iofleet-controller %s (protocol %d)\n", IOF_VERSION,
@@ -248,6 +269,12 @@ main (int argc, char **argv)
     ctl->peers = zlistx_new ();
     zlistx_set_destructor (ctl->peers, (zlistx_destructor_fn *) zstr_free);
     ctl->runner = runner_new (ctl);
+    ctl->sched = sched_new (hook, test_clock);
+    if (!ctl->runner || !ctl->sched) {
+        fprintf (stderr, "iofleet-controller: out of memory\n");
+        return 1;
+    }
+    sched_start (ctl);
     runner_recover (ctl);
     log_info ("iofleet-controller %s: database %s (schema %d), agents on %s, admin on %s",
               IOF_VERSION, db, store_schema_version (ctl->store), bound,
@@ -281,6 +308,7 @@ main (int argc, char **argv)
         }
         fleet_tick (ctl);
         runner_tick (ctl);
+        sched_tick (ctl);
         store_commit (ctl->store);
         runner_after_commit (ctl);
     }
@@ -289,6 +317,7 @@ main (int argc, char **argv)
     runner_after_commit (ctl);
     zpoller_destroy (&poller);
     runner_destroy (&ctl->runner);
+    sched_destroy (&ctl->sched);
     zlistx_destroy (&ctl->peers);
     zsock_destroy (&ctl->router);
     zsock_destroy (&ctl->admin);

@@ -850,7 +850,7 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, char *e
 {
     sqlite3_stmt *st = store_stmt (store,
         "SELECT p.name, p.version, r.status, r.message, r.created_at, r.started_at, r.finished_at, "
-        " r.origin, r.labels "
+        " r.origin, r.labels, r.intervals_dropped_at "
         "FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
     if (sqlite3_step (st) != SQLITE_ROW) {
@@ -872,6 +872,10 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, char *e
     json_object_set_new (rep, "origin", json_string ((const char *) sqlite3_column_text (st, 7)));
     json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 8), 0, NULL);
     json_object_set_new (rep, "labels", labels ? labels : json_object ());
+    /* gc dropped the per-interval snapshots: results stay, series do not. */
+    if (sqlite3_column_type (st, 9) != SQLITE_NULL)
+        json_object_set_new (rep, "intervals_dropped_at",
+                             json_integer (sqlite3_column_int64 (st, 9)));
     sqlite3_reset (st);
 
     json_t *steps = json_array ();

@@ -436,6 +436,7 @@ finish_run (ctl_t *ctl)
                   r->steps_partial);
     set_run_status (ctl, r->run, status, msg);
     log_info ("run %lld %s%s%s", (long long) r->run, status, msg[0] ? ": " : "", msg);
+    sched_on_run_end (ctl, r->run, status);
     jobfile_destroy (&r->plan);
     free_parts (r);
     r->phase = R_IDLE;

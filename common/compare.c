@@ -1,5 +1,7 @@
-/*  compare.c: iofleet compare RUN_A RUN_B: per step and group, IOPS,
-    bandwidth and clat percentiles of both runs and the change in percent.
+/*  compare.c: two run reports side by side (iofleet compare, and the
+    controller's check of a scheduled run against its baseline): per step
+    and group, IOPS, bandwidth and clat percentiles of both and the change
+    in percent.
 
     A change counts as significant when it stands out of the runs' own
     interval-to-interval noise: Welch's comparison of the per-interval
@@ -9,8 +11,7 @@
     per-interval series; p99.9, and a step with fewer than 2 intervals,
     have no noise estimate and say "significant": null.
 */
-#include "cli.h"
-#include "util.h"
+#include "compare.h"
 
 #include <math.h>
 #include <string.h>
@@ -154,64 +155,18 @@ compare_reports (json_t *ra, json_t *rb)
     return rows;
 }
 
-int
-compare_print (FILE *f, json_t *rows, double fail_pct, const char *format)
+bool
+compare_is_regression (json_t *row, double fail_pct)
 {
-    bool json = strcmp (format, "json") == 0;
-    int regressions = 0;
-    size_t i;
-    json_t *r;
-    json_array_foreach (rows, i, r) {
-        const char *metric = json_string_value (json_object_get (r, "metric"));
-        double d = num (r, "delta_pct");
-        bool lower_better = metric[0] == 'p';
-        json_t *sig = json_object_get (r, "significant");
-        bool worse = lower_better ? d > fail_pct : d < -fail_pct;
-        /* Only a change shown to stand out of the noise fails the gate:
-           without a noise estimate (null) the delta is reported, not judged. */
-        if (fail_pct >= 0 && worse && json_is_true (sig))
-            regressions++;
-    }
-    if (json) {
-        char *text = json_dumps (rows, JSON_INDENT (2));
-        if (text)
-            fprintf (f, "%s\n", text);
-        free (text);
-        return regressions;
-    }
-    if (strcmp (format, "csv") == 0) {
-        static const char *cols[] = { "step", "group", "metric", "a", "b", "delta_pct",
-                                      "significant" };
-        for (int k = 0; k < 7; k++)
-            csv_field (f, cols[k], k == 6);
-        json_array_foreach (rows, i, r)
-            for (int k = 0; k < 7; k++)
-                csv_json (f, json_object_get (r, cols[k]), k == 6);
-        return regressions;
-    }
-    fprintf (f, "%-28s %-22s %-6s %12s %12s %9s  %s\n", "step", "group", "metric", "A", "B",
-             "delta", "significant");
-    json_array_foreach (rows, i, r) {
-        const char *metric = json_string_value (json_object_get (r, "metric"));
-        char a[32], b[32];
-        if (metric[0] == 'p') {
-            fmt_lat (num (r, "a"), a, sizeof a);
-            fmt_lat (num (r, "b"), b, sizeof b);
-        } else if (strcmp (metric, "bw") == 0) {
-            fmt_bw (num (r, "a"), a, sizeof a);
-            fmt_bw (num (r, "b"), b, sizeof b);
-        } else {
-            fmt_iops (num (r, "a"), a, sizeof a);
-            fmt_iops (num (r, "b"), b, sizeof b);
-        }
-        json_t *sig = json_object_get (r, "significant");
-        fprintf (f, "%-28.28s %-22.22s %-6s %12s %12s %+8.1f%%  %s\n",
-                 json_string_value (json_object_get (r, "step")),
-                 json_string_value (json_object_get (r, "group")), metric, a, b,
-                 num (r, "delta_pct"), json_is_null (sig) ? "n/a (no noise estimate)"
-                                       : json_is_true (sig) ? "yes" : "no");
-    }
-    return regressions;
+    const char *metric = json_string_value (json_object_get (row, "metric"));
+    if (!metric || fail_pct < 0)
+        return false;
+    double d = num (row, "delta_pct");
+    bool lower_better = metric[0] == 'p';
+    bool worse = lower_better ? d > fail_pct : d < -fail_pct;
+    /* Only a change shown to stand out of the noise is a regression:
+       without a noise estimate (null) the delta is reported, not judged. */
+    return worse && json_is_true (json_object_get (row, "significant"));
 }
 
 json_t *

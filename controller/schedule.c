@@ -1,0 +1,834 @@
+/*  schedule.c: nightly runs.  Cron schedules that queue runs, the verdict
+    of each scheduled run against its baseline (regressions recorded in the
+    database), the --on-regression hook, and gc of per-interval data.
+
+    Times here are Unix seconds on the scheduler's clock: the real clock,
+    or with --test-clock EPOCH one that starts at EPOCH and can be set by
+    tests (admin "test_clock").
+*/
+#define _GNU_SOURCE
+#include "compare.h"
+#include "controller.h"
+#include "cron.h"
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CATCH_UP_AFTER_S   90       /* later than this past due: it was missed */
+#define START_GRACE_NS     (10 * NS_PER_SEC)    /* for agents to reconnect */
+#define HOOK_TIMEOUT_NS    (60 * NS_PER_SEC)
+#define HOOK_KILL_NS       (5 * NS_PER_SEC)
+#define NAME_MAX_LEN       64
+
+struct sched {
+    bool test_clock;
+    int64_t clock_base;             /* scheduler seconds at mono_base */
+    uint64_t mono_base;
+    uint64_t checked_at;            /* monotonic */
+    uint64_t started_at;            /* monotonic */
+    const char *hook;               /* --on-regression CMD, or NULL */
+    pid_t hook_pid;
+    int64_t hook_fire;
+    uint64_t hook_started;          /* monotonic */
+    bool hook_termed;
+    char hook_file[64];
+};
+
+sched_t *
+sched_new (const char *hook, int64_t test_clock)
+{
+    sched_t *s = calloc (1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->hook = hook;
+    s->mono_base = clock_mono_ns ();
+    s->started_at = s->mono_base;
+    s->test_clock = test_clock > 0;
+    s->clock_base = test_clock > 0 ? test_clock : 0;
+    return s;
+}
+
+void
+sched_destroy (sched_t **self_p)
+{
+    sched_t *s = *self_p;
+    if (!s)
+        return;
+    if (s->hook_pid > 0)
+        log_warn ("controller stopping while the --on-regression hook (pid %d) runs; left "
+                  "running", (int) s->hook_pid);
+    if (s->hook_file[0])
+        unlink (s->hook_file);
+    free (s);
+    *self_p = NULL;
+}
+
+int64_t
+sched_now (ctl_t *ctl)
+{
+    sched_t *s = ctl->sched;
+    if (!s->test_clock)
+        return (int64_t) (clock_real_ns () / NS_PER_SEC);
+    return s->clock_base + (int64_t) ((clock_mono_ns () - s->mono_base) / NS_PER_SEC);
+}
+
+static int64_t
+real_s (void)
+{
+    return (int64_t) (clock_real_ns () / NS_PER_SEC);
+}
+
+/* "2026-12-01 02:00 UTC", for logs. */
+static const char *
+fmt_when (int64_t t, char *buf, size_t cap)
+{
+    struct tm utc;
+    time_t tt = (time_t) t;
+    gmtime_r (&tt, &utc);
+    strftime (buf, cap, "%Y-%m-%d %H:%M UTC", &utc);
+    return buf;
+}
+
+/* The schedule's next due time after `after`.  Returns 0 or -1 (err). */
+static int
+next_due (const char *expr, const char *tz, int64_t after, int64_t *out, char *err,
+          size_t errlen)
+{
+    cron_t c;
+    if (cron_parse (expr, &c, err, errlen))
+        return -1;
+    int rc = cron_next (&c, tz, after, out);
+    if (rc == -EINVAL) {
+        snprintf (err, errlen, "unknown time zone '%s' (an IANA name such as Europe/Berlin; "
+                  "see /usr/share/zoneinfo)", tz);
+        return -1;
+    }
+    if (rc) {
+        snprintf (err, errlen, "cron '%s' never fires in the next 5 years", expr);
+        return -1;
+    }
+    return 0;
+}
+
+static bool
+fleet_busy (ctl_t *ctl, int64_t *run)
+{
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT id FROM runs WHERE status IN ('queued', 'running') ORDER BY id LIMIT 1");
+    bool busy = st && sqlite3_step (st) == SQLITE_ROW;
+    *run = busy ? sqlite3_column_int64 (st, 0) : 0;
+    if (st)
+        sqlite3_reset (st);
+    return busy;
+}
+
+/* Queues the schedule's run (or records why not).  Returns the fire's id
+   and the run (0 when skipped) in *run_out, or -1 (err). */
+static int64_t
+fire (ctl_t *ctl, const char *name, int64_t due, const char *kind, int64_t *run_out, char *err,
+      size_t errlen)
+{
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT plan, agents, overlap FROM schedules WHERE name = ?");
+    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step (st) != SQLITE_ROW) {
+        sqlite3_reset (st);
+        snprintf (err, errlen, "no schedule named '%s' (see 'iofleet schedule list')", name);
+        return -1;
+    }
+    char plan[256], agents[1024] = "", overlap[8];
+    str_copy (plan, sizeof plan, (const char *) sqlite3_column_text (st, 0));
+    bool has_agents = sqlite3_column_type (st, 1) != SQLITE_NULL;
+    if (has_agents)
+        str_copy (agents, sizeof agents, (const char *) sqlite3_column_text (st, 1));
+    str_copy (overlap, sizeof overlap, (const char *) sqlite3_column_text (st, 2));
+    sqlite3_reset (st);
+
+    char skipped[512] = "";
+    int64_t run = 0, busy_run;
+    /* Runs never overlap (the runner takes one at a time, so no agent runs
+       two workloads); "wait" queues behind the one in hand, "skip" does
+       not run this time. */
+    if (strcmp (overlap, "skip") == 0 && fleet_busy (ctl, &busy_run))
+        snprintf (skipped, sizeof skipped, "run %lld was queued or running (overlap skip)",
+                  (long long) busy_run);
+    else {
+        char why[512];
+        json_t *res = runner_submit (ctl, plan, has_agents ? agents : NULL, 0, false, why,
+                                     sizeof why);
+        if (res)
+            run = json_integer_value (json_object_get (res, "run"));
+        else
+            snprintf (skipped, sizeof skipped, "could not queue a run: %s", why);
+        json_decref (res);
+    }
+    store_begin (ctl->store);
+    st = store_stmt (ctl->store,
+        "INSERT INTO fires (schedule, due_at, fired_at, kind, run_id, skipped) "
+        "VALUES (?, ?, ?, ?, ?, ?)");
+    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 2, due);
+    sqlite3_bind_int64 (st, 3, sched_now (ctl));
+    sqlite3_bind_text (st, 4, kind, -1, SQLITE_STATIC);
+    if (run)
+        sqlite3_bind_int64 (st, 5, run);
+    sqlite3_bind_text (st, 6, skipped, -1, SQLITE_TRANSIENT);
+    if (store_step_done (ctl->store, st, "record a fire")) {
+        snprintf (err, errlen, "could not record the fire (database error; see the log)");
+        return -1;
+    }
+    int64_t id = sqlite3_last_insert_rowid (store_db (ctl->store));
+    char when[64];
+    if (run)
+        log_info ("schedule '%s' (%s, due %s): queued run %lld of plan '%s'", name, kind,
+                  fmt_when (due, when, sizeof when), (long long) run, plan);
+    else
+        log_warn ("schedule '%s' (%s, due %s): no run: %s", name, kind,
+                  fmt_when (due, when, sizeof when), skipped);
+    *run_out = run;
+    return id;
+}
+
+/* Starts the --on-regression hook for the oldest fire waiting for it. */
+static void
+hook_start (ctl_t *ctl)
+{
+    sched_t *s = ctl->sched;
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT id, schedule, run_id, baseline_run FROM fires WHERE hook_status = 'pending' "
+        "ORDER BY id LIMIT 1");
+    if (!st || sqlite3_step (st) != SQLITE_ROW) {
+        if (st)
+            sqlite3_reset (st);
+        return;
+    }
+    int64_t fire_id = sqlite3_column_int64 (st, 0);
+    json_t *doc = json_pack ("{s:I, s:s, s:I, s:I, s:[]}", "fire", (json_int_t) fire_id,
+                             "schedule", (const char *) sqlite3_column_text (st, 1),
+                             "run", (json_int_t) sqlite3_column_int64 (st, 2),
+                             "baseline", (json_int_t) sqlite3_column_int64 (st, 3),
+                             "regressions");
+    sqlite3_reset (st);
+    st = store_stmt (ctl->store,
+        "SELECT step, grp, metric, a, b, delta_pct FROM regressions WHERE fire_id = ? "
+        "ORDER BY id");
+    sqlite3_bind_int64 (st, 1, fire_id);
+    while (sqlite3_step (st) == SQLITE_ROW)
+        json_array_append_new (json_object_get (doc, "regressions"), json_pack (
+            "{s:s, s:s, s:s, s:f, s:f, s:f}", "step", (const char *) sqlite3_column_text (st, 0),
+            "group", (const char *) sqlite3_column_text (st, 1),
+            "metric", (const char *) sqlite3_column_text (st, 2),
+            "a", sqlite3_column_double (st, 3), "b", sqlite3_column_double (st, 4),
+            "delta_pct", sqlite3_column_double (st, 5)));
+    sqlite3_reset (st);
+    char *text = json_dumps (doc, JSON_INDENT (2));
+    json_decref (doc);
+    const char *tmp = getenv ("TMPDIR");
+    snprintf (s->hook_file, sizeof s->hook_file, "%.40s/iofleet-hook.XXXXXX",
+              tmp && *tmp ? tmp : "/tmp");
+    int fd = text ? mkstemp (s->hook_file) : -1;
+    const char *status = NULL;
+    if (fd < 0 || write (fd, text, strlen (text)) != (ssize_t) strlen (text)
+        || lseek (fd, 0, SEEK_SET) != 0)
+        status = "failed: cannot write its input file";
+    free (text);
+    pid_t pid = status ? -1 : fork ();
+    if (pid == 0) {
+        /* Its own process group, so a timeout stops its children too. */
+        setpgid (0, 0);
+        dup2 (fd, STDIN_FILENO);
+        close (fd);
+        char v[32];
+        snprintf (v, sizeof v, "%lld", (long long) fire_id);
+        setenv ("IOFLEET_FIRE", v, 1);
+        execl ("/bin/sh", "sh", "-c", s->hook, (char *) NULL);
+        _exit (127);
+    }
+    if (fd >= 0)
+        close (fd);
+    if (pid < 0 && !status)
+        status = "failed: cannot fork";
+    if (status) {
+        unlink (s->hook_file);
+        s->hook_file[0] = '\0';
+    } else {
+        s->hook_pid = pid;
+        s->hook_fire = fire_id;
+        s->hook_started = clock_mono_ns ();
+        s->hook_termed = false;
+        status = "running";
+        log_info ("fire %lld: --on-regression hook started (pid %d)", (long long) fire_id,
+                  (int) pid);
+    }
+    store_begin (ctl->store);
+    st = store_stmt (ctl->store, "UPDATE fires SET hook_status = ? WHERE id = ?");
+    sqlite3_bind_text (st, 1, status, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 2, fire_id);
+    store_step_done (ctl->store, st, "record the hook");
+}
+
+/* Reaps the hook when it ends; stops it past HOOK_TIMEOUT_NS. */
+static void
+hook_poll (ctl_t *ctl)
+{
+    sched_t *s = ctl->sched;
+    int wst;
+    pid_t rc = waitpid (s->hook_pid, &wst, WNOHANG);
+    uint64_t age = clock_mono_ns () - s->hook_started;
+    if (rc == 0) {
+        if (age > HOOK_TIMEOUT_NS && !s->hook_termed) {
+            log_warn ("fire %lld: --on-regression hook still running after %.0f s; stopping it",
+                      (long long) s->hook_fire, (double) HOOK_TIMEOUT_NS / 1e9);
+            kill (-s->hook_pid, SIGTERM);
+            s->hook_termed = true;
+        } else if (age > HOOK_TIMEOUT_NS + HOOK_KILL_NS)
+            kill (-s->hook_pid, SIGKILL);
+        return;
+    }
+    char status[64];
+    if (rc < 0)
+        snprintf (status, sizeof status, "failed: lost track of it (%s)", strerror (errno));
+    else if (s->hook_termed)
+        snprintf (status, sizeof status, "timed out after %.0f s", (double) HOOK_TIMEOUT_NS / 1e9);
+    else if (WIFEXITED (wst) && WEXITSTATUS (wst) == 0)
+        snprintf (status, sizeof status, "ok");
+    else if (WIFEXITED (wst))
+        snprintf (status, sizeof status, "failed: exit %d", WEXITSTATUS (wst));
+    else
+        snprintf (status, sizeof status, "failed: signal %d", WTERMSIG (wst));
+    if (strcmp (status, "ok") == 0)
+        log_info ("fire %lld: --on-regression hook done", (long long) s->hook_fire);
+    else
+        log_warn ("fire %lld: --on-regression hook %s", (long long) s->hook_fire, status);
+    store_begin (ctl->store);
+    sqlite3_stmt *st = store_stmt (ctl->store, "UPDATE fires SET hook_status = ? WHERE id = ?");
+    sqlite3_bind_text (st, 1, status, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 2, s->hook_fire);
+    store_step_done (ctl->store, st, "record the hook");
+    unlink (s->hook_file);
+    s->hook_file[0] = '\0';
+    s->hook_pid = 0;
+}
+
+void
+sched_tick (ctl_t *ctl)
+{
+    sched_t *s = ctl->sched;
+    if (s->hook_pid > 0)
+        hook_poll (ctl);
+    uint64_t mono = clock_mono_ns ();
+    if (mono - s->checked_at < 200 * NS_PER_MS)
+        return;
+    /* Just started: the agents are still reconnecting; a fire now would
+       find none. */
+    if (mono - s->started_at < START_GRACE_NS)
+        return;
+    s->checked_at = mono;
+    if (s->hook && s->hook_pid == 0)
+        hook_start (ctl);
+    int64_t now = sched_now (ctl);
+    /* Collected first: firing writes to the table being read. */
+    json_t *due = json_array ();
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT name, cron, tz, next_fire, catch_up FROM schedules WHERE next_fire <= ? "
+        "ORDER BY next_fire, name");
+    if (!st) {
+        json_decref (due);
+        return;
+    }
+    sqlite3_bind_int64 (st, 1, now);
+    while (sqlite3_step (st) == SQLITE_ROW)
+        json_array_append_new (due, json_pack ("{s:s, s:s, s:s, s:I, s:b}",
+            "name", (const char *) sqlite3_column_text (st, 0),
+            "cron", (const char *) sqlite3_column_text (st, 1),
+            "tz", (const char *) sqlite3_column_text (st, 2),
+            "next", (json_int_t) sqlite3_column_int64 (st, 3),
+            "catch_up", sqlite3_column_int (st, 4)));
+    sqlite3_reset (st);
+    size_t i;
+    json_t *d;
+    json_array_foreach (due, i, d) {
+        const char *name = json_string_value (json_object_get (d, "name"));
+        int64_t next = json_integer_value (json_object_get (d, "next"));
+        char err[512];
+        int64_t run;
+        /* Due long ago: the controller was down (or the clock jumped).
+           However many fires were missed, at most one runs now. */
+        if (now - next > CATCH_UP_AFTER_S) {
+            if (json_is_true (json_object_get (d, "catch_up")))
+                fire (ctl, name, next, "catch-up", &run, err, sizeof err);
+            else {
+                char when[64];
+                log_warn ("schedule '%s': the fire due %s was missed (the controller was "
+                          "down) and catch-up is off; waiting for the next", name,
+                          fmt_when (next, when, sizeof when));
+            }
+        } else
+            fire (ctl, name, next, "scheduled", &run, err, sizeof err);
+        int64_t after = next > now ? next : now, nn;
+        if (next_due (json_string_value (json_object_get (d, "cron")),
+                      json_string_value (json_object_get (d, "tz")), after, &nn, err,
+                      sizeof err)) {
+            log_err ("schedule '%s': %s; it will not fire again", name, err);
+            nn = INT64_MAX;
+        }
+        store_begin (ctl->store);
+        sqlite3_stmt *up = store_stmt (ctl->store,
+            "UPDATE schedules SET next_fire = ? WHERE name = ?");
+        sqlite3_bind_int64 (up, 1, nn);
+        sqlite3_bind_text (up, 2, name, -1, SQLITE_TRANSIENT);
+        store_step_done (ctl->store, up, "store the next fire");
+    }
+    json_decref (due);
+}
+
+void
+sched_on_run_end (ctl_t *ctl, int64_t run, const char *status)
+{
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT f.id, f.schedule, s.baseline, s.fail_on_regression, s.by_key FROM fires f "
+        "JOIN schedules s ON s.name = f.schedule WHERE f.run_id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    if (sqlite3_step (st) != SQLITE_ROW) {
+        sqlite3_reset (st);
+        return;         /* not a scheduled run */
+    }
+    int64_t fire_id = sqlite3_column_int64 (st, 0);
+    char name[NAME_MAX_LEN + 1], baseline[32], by[64] = "";
+    str_copy (name, sizeof name, (const char *) sqlite3_column_text (st, 1));
+    str_copy (baseline, sizeof baseline, (const char *) sqlite3_column_text (st, 2));
+    double fail_pct = sqlite3_column_double (st, 3);
+    if (sqlite3_column_type (st, 4) != SQLITE_NULL)
+        str_copy (by, sizeof by, (const char *) sqlite3_column_text (st, 4));
+    sqlite3_reset (st);
+
+    int64_t base = 0;
+    if (strcmp (baseline, "last-pass") == 0) {
+        st = store_stmt (ctl->store,
+            "SELECT run_id FROM fires WHERE schedule = ? AND id < ? AND run_id IS NOT NULL "
+            "AND verdict IN ('pass', 'no-baseline') ORDER BY id DESC LIMIT 1");
+        sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64 (st, 2, fire_id);
+        if (sqlite3_step (st) == SQLITE_ROW)
+            base = sqlite3_column_int64 (st, 0);
+        sqlite3_reset (st);
+    } else
+        base = strtoll (baseline, NULL, 10);
+
+    const char *verdict;
+    int nreg = 0;
+    char err[512] = "";
+    if (strcmp (status, "complete") != 0)
+        verdict = "failed";
+    else if (!base)
+        verdict = "no-baseline";
+    else {
+        json_t *ra = report_json (ctl->store, base, by[0] ? by : NULL, NULL, err, sizeof err);
+        json_t *rb = ra ? report_json (ctl->store, run, by[0] ? by : NULL, NULL, err, sizeof err)
+                        : NULL;
+        if (!ra || !rb) {
+            log_err ("schedule '%s': run %lld against baseline %lld: %s", name, (long long) run,
+                     (long long) base, err);
+            verdict = "no-baseline";
+        } else {
+            json_t *rows = compare_reports (ra, rb);
+            int64_t now = real_s ();
+            store_begin (ctl->store);
+            size_t i;
+            json_t *row;
+            json_array_foreach (rows, i, row) {
+                if (!compare_is_regression (row, fail_pct))
+                    continue;
+                nreg++;
+                sqlite3_stmt *ins = store_stmt (ctl->store,
+                    "INSERT INTO regressions (fire_id, schedule, run_id, baseline_run, step, "
+                    " grp, metric, a, b, delta_pct, significant, recorded_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)");
+                sqlite3_bind_int64 (ins, 1, fire_id);
+                sqlite3_bind_text (ins, 2, name, -1, SQLITE_TRANSIENT);
+                sqlite3_bind_int64 (ins, 3, run);
+                sqlite3_bind_int64 (ins, 4, base);
+                sqlite3_bind_text (ins, 5, json_string_value (json_object_get (row, "step")), -1,
+                                   SQLITE_TRANSIENT);
+                sqlite3_bind_text (ins, 6, json_string_value (json_object_get (row, "group")), -1,
+                                   SQLITE_TRANSIENT);
+                sqlite3_bind_text (ins, 7, json_string_value (json_object_get (row, "metric")), -1,
+                                   SQLITE_TRANSIENT);
+                sqlite3_bind_double (ins, 8, json_number_value (json_object_get (row, "a")));
+                sqlite3_bind_double (ins, 9, json_number_value (json_object_get (row, "b")));
+                sqlite3_bind_double (ins, 10, json_number_value (json_object_get (row, "delta_pct")));
+                sqlite3_bind_int64 (ins, 11, now);
+                store_step_done (ctl->store, ins, "record a regression");
+            }
+            json_decref (rows);
+            verdict = nreg ? "regressed" : "pass";
+        }
+        json_decref (ra);
+        json_decref (rb);
+    }
+    store_begin (ctl->store);
+    st = store_stmt (ctl->store,
+        "UPDATE fires SET verdict = ?, baseline_run = ?, hook_status = ? WHERE id = ?");
+    sqlite3_bind_text (st, 1, verdict, -1, SQLITE_STATIC);
+    if (base)
+        sqlite3_bind_int64 (st, 2, base);
+    sqlite3_bind_text (st, 3, nreg && ctl->sched->hook ? "pending" : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int64 (st, 4, fire_id);
+    store_step_done (ctl->store, st, "record the verdict");
+    if (nreg)
+        log_warn ("schedule '%s': run %lld regressed against run %lld: %d significant change(s) "
+                  "for the worse beyond %.1f%% (iofleet regressions)", name, (long long) run,
+                  (long long) base, nreg, fail_pct);
+    else
+        log_info ("schedule '%s': run %lld %s%s%lld", name, (long long) run, verdict,
+                  base ? " against run " : "", (long long) base);
+}
+
+/* --- admin commands ---------------------------------------------------- */
+
+static bool
+name_ok (const char *name)
+{
+    if (!name || !*name || strlen (name) > NAME_MAX_LEN)
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!(*p == '-' || *p == '_' || *p == '.' || (*p >= '0' && *p <= '9')
+              || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+            return false;
+    return true;
+}
+
+static json_t *
+schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    const char *name = json_string_value (json_object_get (req, "name"));
+    const char *expr = json_string_value (json_object_get (req, "cron"));
+    const char *plan = json_string_value (json_object_get (req, "plan"));
+    const char *tz = json_string_value (json_object_get (req, "tz"));
+    const char *agents = json_string_value (json_object_get (req, "agents"));
+    const char *baseline = json_string_value (json_object_get (req, "baseline"));
+    const char *by = json_string_value (json_object_get (req, "by"));
+    const char *overlap = json_string_value (json_object_get (req, "overlap"));
+    json_t *pct = json_object_get (req, "fail_on_regression");
+    if (!name_ok (name)) {
+        snprintf (err, errlen, "schedule name: 1..%d characters of A-Z a-z 0-9 . _ -",
+                  NAME_MAX_LEN);
+        return NULL;
+    }
+    if (!expr || !plan) {
+        snprintf (err, errlen, "schedule add needs --cron EXPR and --plan PLAN");
+        return NULL;
+    }
+    if (!tz || !*tz)
+        tz = "UTC";
+    if (!baseline)
+        baseline = "last-pass";
+    if (strcmp (baseline, "last-pass") != 0) {
+        char *end;
+        long long b = strtoll (baseline, &end, 10);
+        if (*end || b <= 0) {
+            snprintf (err, errlen, "--baseline '%.64s': last-pass or a run id", baseline);
+            return NULL;
+        }
+    }
+    if (!overlap)
+        overlap = "wait";
+    if (strcmp (overlap, "wait") != 0 && strcmp (overlap, "skip") != 0) {
+        snprintf (err, errlen, "--overlap '%.32s': wait or skip", overlap);
+        return NULL;
+    }
+    double fail_pct = 10;
+    if (pct) {
+        if (!json_is_number (pct) || json_number_value (pct) < 0
+            || json_number_value (pct) > 1000) {
+            snprintf (err, errlen, "--fail-on-regression: a percentage 0..1000");
+            return NULL;
+        }
+        fail_pct = json_number_value (pct);
+    }
+    int64_t next;
+    if (next_due (expr, tz, sched_now (ctl), &next, err, errlen))
+        return NULL;
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT 1 FROM plans WHERE name = ? LIMIT 1");
+    sqlite3_bind_text (st, 1, plan, -1, SQLITE_TRANSIENT);
+    bool known = sqlite3_step (st) == SQLITE_ROW;
+    sqlite3_reset (st);
+    if (!known) {
+        snprintf (err, errlen, "no plan named '%s'; add it with 'iofleet plan add %s FILE'", plan,
+                  plan);
+        return NULL;
+    }
+    store_begin (ctl->store);
+    st = store_stmt (ctl->store,
+        "INSERT INTO schedules (name, cron, tz, plan, agents, baseline, fail_on_regression, "
+        " by_key, overlap, catch_up, created_at, next_fire) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (st, 2, expr, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (st, 3, tz, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (st, 4, plan, -1, SQLITE_TRANSIENT);
+    if (agents)
+        sqlite3_bind_text (st, 5, agents, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (st, 6, baseline, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double (st, 7, fail_pct);
+    if (by)
+        sqlite3_bind_text (st, 8, by, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (st, 9, overlap, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int (st, 10, !json_is_false (json_object_get (req, "catch_up")));
+    sqlite3_bind_int64 (st, 11, real_s ());
+    sqlite3_bind_int64 (st, 12, next);
+    if (sqlite3_step (st) != SQLITE_DONE) {
+        int rc = sqlite3_extended_errcode (store_db (ctl->store));
+        sqlite3_reset (st);
+        if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+            snprintf (err, errlen, "a schedule named '%s' exists; remove it first (iofleet "
+                      "schedule rm %s)", name, name);
+        else
+            snprintf (err, errlen, "could not store the schedule: %s",
+                      sqlite3_errmsg (store_db (ctl->store)));
+        return NULL;
+    }
+    sqlite3_reset (st);
+    if (store_commit (ctl->store)) {
+        snprintf (err, errlen, "could not store the schedule (database error; see the log)");
+        return NULL;
+    }
+    char when[64];
+    log_info ("schedule '%s' added: cron '%s' %s, plan '%s'; next fire %s", name, expr, tz, plan,
+              fmt_when (next, when, sizeof when));
+    return json_pack ("{s:s, s:I}", "name", name, "next_fire", (json_int_t) next);
+}
+
+static json_t *
+schedule_list (ctl_t *ctl)
+{
+    json_t *list = json_array ();
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT s.name, s.cron, s.tz, s.plan, s.agents, s.baseline, s.fail_on_regression, "
+        " s.by_key, s.overlap, s.catch_up, s.next_fire, "
+        " (SELECT f.due_at FROM fires f WHERE f.schedule = s.name ORDER BY f.id DESC LIMIT 1), "
+        " (SELECT f.run_id FROM fires f WHERE f.schedule = s.name ORDER BY f.id DESC LIMIT 1), "
+        " (SELECT f.verdict FROM fires f WHERE f.schedule = s.name ORDER BY f.id DESC LIMIT 1), "
+        " (SELECT f.skipped FROM fires f WHERE f.schedule = s.name ORDER BY f.id DESC LIMIT 1) "
+        "FROM schedules s ORDER BY s.name");
+    while (st && sqlite3_step (st) == SQLITE_ROW) {
+        json_t *o = json_pack ("{s:s, s:s, s:s, s:s, s:s, s:f, s:s, s:b, s:I}",
+            "name", (const char *) sqlite3_column_text (st, 0),
+            "cron", (const char *) sqlite3_column_text (st, 1),
+            "tz", (const char *) sqlite3_column_text (st, 2),
+            "plan", (const char *) sqlite3_column_text (st, 3),
+            "baseline", (const char *) sqlite3_column_text (st, 5),
+            "fail_on_regression", sqlite3_column_double (st, 6),
+            "overlap", (const char *) sqlite3_column_text (st, 8),
+            "catch_up", sqlite3_column_int (st, 9),
+            "next_fire", (json_int_t) sqlite3_column_int64 (st, 10));
+        if (sqlite3_column_type (st, 4) != SQLITE_NULL)
+            json_object_set_new (o, "agents", json_string ((const char *) sqlite3_column_text (st, 4)));
+        if (sqlite3_column_type (st, 7) != SQLITE_NULL)
+            json_object_set_new (o, "by", json_string ((const char *) sqlite3_column_text (st, 7)));
+        if (sqlite3_column_type (st, 11) != SQLITE_NULL) {
+            json_t *last = json_pack ("{s:I, s:s, s:s}",
+                "due_at", (json_int_t) sqlite3_column_int64 (st, 11),
+                "verdict", (const char *) sqlite3_column_text (st, 13),
+                "skipped", (const char *) sqlite3_column_text (st, 14));
+            if (sqlite3_column_type (st, 12) != SQLITE_NULL)
+                json_object_set_new (last, "run", json_integer (sqlite3_column_int64 (st, 12)));
+            json_object_set_new (o, "last_fire", last);
+        }
+        json_array_append_new (list, o);
+    }
+    if (st)
+        sqlite3_reset (st);
+    return list;
+}
+
+static json_t *
+schedule_rm (ctl_t *ctl, const char *name, char *err, size_t errlen)
+{
+    store_begin (ctl->store);
+    sqlite3_stmt *st = store_stmt (ctl->store, "DELETE FROM schedules WHERE name = ?");
+    sqlite3_bind_text (st, 1, name ? name : "", -1, SQLITE_TRANSIENT);
+    if (store_step_done (ctl->store, st, "remove a schedule")) {
+        snprintf (err, errlen, "could not remove it (database error; see the log)");
+        return NULL;
+    }
+    if (sqlite3_changes (store_db (ctl->store)) == 0) {
+        snprintf (err, errlen, "no schedule named '%s' (see 'iofleet schedule list')",
+                  name ? name : "");
+        return NULL;
+    }
+    log_info ("schedule '%s' removed (its fires and regressions are kept)", name);
+    return json_pack ("{s:s}", "removed", name);
+}
+
+/* Lists recorded regressions, newest first. */
+static json_t *
+regressions_list (ctl_t *ctl, json_t *req)
+{
+    json_t *since = json_object_get (req, "since");     /* Unix seconds */
+    const char *sched = json_string_value (json_object_get (req, "schedule"));
+    json_t *list = json_array ();
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT r.schedule, r.run_id, r.baseline_run, r.step, r.grp, r.metric, r.a, r.b, "
+        " r.delta_pct, r.recorded_at, f.hook_status FROM regressions r "
+        "JOIN fires f ON f.id = r.fire_id WHERE r.recorded_at >= ? "
+        "AND (?2 IS NULL OR r.schedule = ?2) ORDER BY r.id DESC");
+    sqlite3_bind_int64 (st, 1, json_is_integer (since) ? json_integer_value (since) : 0);
+    if (sched)
+        sqlite3_bind_text (st, 2, sched, -1, SQLITE_TRANSIENT);
+    while (st && sqlite3_step (st) == SQLITE_ROW)
+        json_array_append_new (list, json_pack (
+            "{s:s, s:I, s:I, s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:s}",
+            "schedule", (const char *) sqlite3_column_text (st, 0),
+            "run", (json_int_t) sqlite3_column_int64 (st, 1),
+            "baseline", (json_int_t) sqlite3_column_int64 (st, 2),
+            "step", (const char *) sqlite3_column_text (st, 3),
+            "group", (const char *) sqlite3_column_text (st, 4),
+            "metric", (const char *) sqlite3_column_text (st, 5),
+            "a", sqlite3_column_double (st, 6), "b", sqlite3_column_double (st, 7),
+            "delta_pct", sqlite3_column_double (st, 8),
+            "recorded_at", (json_int_t) sqlite3_column_int64 (st, 9),
+            "hook", (const char *) sqlite3_column_text (st, 10)));
+    if (st)
+        sqlite3_reset (st);
+    return list;
+}
+
+static int64_t
+db_bytes (ctl_t *ctl)
+{
+    sqlite3_stmt *st;
+    int64_t bytes = 0;
+    if (sqlite3_prepare_v2 (store_db (ctl->store), "SELECT (SELECT page_count FROM "
+                            "pragma_page_count) * (SELECT page_size FROM pragma_page_size)", -1,
+                            &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step (st) == SQLITE_ROW)
+            bytes = sqlite3_column_int64 (st, 0);
+        sqlite3_finalize (st);
+    }
+    return bytes;
+}
+
+/* Drops per-interval snapshots of runs that ended more than keep_s ago;
+   results and merged histograms stay.  Then VACUUM gives the space back. */
+static json_t *
+gc (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    json_t *keep = json_object_get (req, "keep_intervals_s");
+    if (!json_is_integer (keep) || json_integer_value (keep) < 0) {
+        snprintf (err, errlen, "gc needs --keep-intervals AGE, e.g. 30d");
+        return NULL;
+    }
+    uint64_t t0 = clock_mono_ns ();
+    int64_t before = db_bytes (ctl);
+    int64_t cutoff_ns = (int64_t) clock_real_ns () - json_integer_value (keep) * (int64_t) NS_PER_SEC;
+    if (store_commit (ctl->store)) {
+        snprintf (err, errlen, "database error before gc; see the log");
+        return NULL;
+    }
+    store_begin (ctl->store);
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "UPDATE runs SET intervals_dropped_at = ? WHERE intervals_dropped_at IS NULL "
+        "AND status NOT IN ('queued', 'running') AND COALESCE(finished_at, created_at) < ? "
+        "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = runs.id)");
+    sqlite3_bind_int64 (st, 1, (sqlite3_int64) clock_real_ns ());
+    sqlite3_bind_int64 (st, 2, cutoff_ns);
+    int runs = 0;
+    if (store_step_done (ctl->store, st, "gc: mark runs") == 0)
+        runs = sqlite3_changes (store_db (ctl->store));
+    st = store_stmt (ctl->store,
+        "DELETE FROM snapshots WHERE run_id IN (SELECT id FROM runs WHERE "
+        "intervals_dropped_at IS NOT NULL)");
+    int64_t rows = 0;
+    if (store_step_done (ctl->store, st, "gc: drop snapshots") == 0)
+        rows = sqlite3_changes (store_db (ctl->store));
+    if (store_commit (ctl->store)) {
+        snprintf (err, errlen, "gc could not commit (database error; see the log); nothing "
+                  "was removed");
+        return NULL;
+    }
+    char *msg = NULL;
+    if (sqlite3_exec (store_db (ctl->store), "VACUUM", NULL, NULL, &msg) != SQLITE_OK
+        || sqlite3_exec (store_db (ctl->store), "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL,
+                         NULL) != SQLITE_OK) {
+        log_warn ("gc: VACUUM failed: %s; the space is reused, not given back", msg ? msg : "?");
+        sqlite3_free (msg);
+    }
+    int64_t after = db_bytes (ctl);
+    double ms = (double) (clock_mono_ns () - t0) / 1e6;
+    log_info ("gc: per-interval snapshots of %d run(s) ended over %lld s ago dropped (%lld "
+              "rows); database %lld -> %lld bytes in %.0f ms", runs,
+              (long long) json_integer_value (keep), (long long) rows, (long long) before,
+              (long long) after, ms);
+    return json_pack ("{s:i, s:I, s:I, s:I, s:f}", "runs", runs, "snapshot_rows",
+                      (json_int_t) rows, "bytes_before", (json_int_t) before, "bytes_after",
+                      (json_int_t) after, "ms", ms);
+}
+
+void
+sched_start (ctl_t *ctl)
+{
+    store_begin (ctl->store);
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "UPDATE fires SET hook_status = 'interrupted: the controller stopped while it ran' "
+        "WHERE hook_status = 'running'");
+    store_step_done (ctl->store, st, "close interrupted hooks");
+}
+
+json_t *
+sched_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t errlen)
+{
+    if (strcmp (cmd, "schedule_add") == 0)
+        return schedule_add (ctl, req, err, errlen);
+    if (strcmp (cmd, "schedule_list") == 0)
+        return schedule_list (ctl);
+    if (strcmp (cmd, "schedule_rm") == 0)
+        return schedule_rm (ctl, json_string_value (json_object_get (req, "name")), err, errlen);
+    if (strcmp (cmd, "schedule_run_now") == 0) {
+        const char *name = json_string_value (json_object_get (req, "name"));
+        int64_t run;
+        int64_t id = fire (ctl, name ? name : "", sched_now (ctl), "manual", &run, err, errlen);
+        if (id < 0)
+            return NULL;
+        if (!run) {
+            sqlite3_stmt *st = store_stmt (ctl->store, "SELECT skipped FROM fires WHERE id = ?");
+            sqlite3_bind_int64 (st, 1, id);
+            if (sqlite3_step (st) == SQLITE_ROW)
+                snprintf (err, errlen, "%s", (const char *) sqlite3_column_text (st, 0));
+            sqlite3_reset (st);
+            return NULL;
+        }
+        return json_pack ("{s:I, s:I}", "fire", (json_int_t) id, "run", (json_int_t) run);
+    }
+    if (strcmp (cmd, "regressions") == 0)
+        return regressions_list (ctl, req);
+    if (strcmp (cmd, "gc") == 0)
+        return gc (ctl, req, err, errlen);
+    if (strcmp (cmd, "test_clock") == 0) {
+        /* Tests only: fires due at 02:00 without waiting for 02:00. */
+        sched_t *s = ctl->sched;
+        json_t *set = json_object_get (req, "set");
+        if (!s->test_clock) {
+            snprintf (err, errlen, "test_clock needs a controller started with --test-clock");
+            return NULL;
+        }
+        if (json_is_integer (set)) {
+            s->clock_base = json_integer_value (set);
+            s->mono_base = clock_mono_ns ();
+            s->checked_at = 0;
+        }
+        return json_pack ("{s:I}", "now", (json_int_t) sched_now (ctl));
+    }
+    return NULL;
+}
