@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,8 +118,9 @@ schedule_add (const char *endpoint, int argc, char **argv)
             json_object_set_new (req, "catch_up", json_false ());
         else if (strcmp (argv[i], "--fail-on-regression") == 0 && i + 1 < argc) {
             char *end;
-            double pct = strtod (argv[++i], &end);
-            if (*end || pct < 0 || pct > 1000) {
+            const char *arg = argv[++i];
+            double pct = strtod (arg, &end);
+            if (end == arg || *end || !(pct >= 0 && pct <= 1000)) {
                 fprintf (stderr, "iofleet schedule add: --fail-on-regression '%s': a "
                          "percentage 0..1000\n", argv[i]);
                 json_decref (req);

@@ -169,7 +169,8 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         }
         return runner_submit (ctl, plan, json_string_value (json_object_get (req, "agents")),
                               min ? (int) json_integer_value (min) : 0,
-                              json_is_true (json_object_get (req, "require_all")), err, errlen);
+                              json_is_true (json_object_get (req, "require_all")), true, err,
+                              errlen);
     }
     if (strcmp (cmd, "status") == 0 || strcmp (cmd, "report") == 0) {
         int64_t run = run_arg (req, err, errlen);

@@ -101,8 +101,10 @@ void runner_agent_hello (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid,
    comma list).  The run fails at the first step where fewer than
    min_agents (0: one) are READY, or, with require_all, where any selected
    agent is not.  Returns a JSON result or NULL with err filled. */
+/* Queues a run; commit: make it durable now (else the caller's
+   transaction, or the tick's, does). */
 json_t *runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
-                       bool require_all, char *err, size_t errlen);
+                       bool require_all, bool commit, char *err, size_t errlen);
 json_t *runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen);
 
 /* The parsed job as JSON (plans.steps, steps.spec).  Can't fail. */
@@ -170,6 +172,9 @@ json_t *history_json (store_t *store, json_t *req, char *err, size_t errlen);
 /* Adds "groups" (merged per value of `by`, or one group "all" when NULL)
    and "outliers" to a step of a report.  Returns 0, or -1 with err for a
    `by` that is not one. */
+/* Is by a grouping key (agent, transport, drive.model, label.KEY, ...)?
+   Returns 0, or -1 with err naming the keys. */
+int groups_key_check (const char *by, char *err, size_t errlen);
 int groups_add (store_t *store, int64_t run, int step, json_t *step_json, const char *by,
                 json_t *where, char *err, size_t errlen);
 /* The run in fio's JSON (json+ with bins when plus): one job entry per

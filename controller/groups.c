@@ -67,6 +67,21 @@ run_labels (store_t *store, int64_t run)
     return l;
 }
 
+int
+groups_key_check (const char *by, char *err, size_t errlen)
+{
+    static const char *keys[] = { "agent", "host", "transport", "drive.model", "drive.firmware",
+                                  "hba.model", "hba.firmware" };
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strcmp (by, keys[i]) == 0)
+            return 0;
+    if (strncmp (by, "label.", 6) == 0 && by[6] && strlen (by) < 64)
+        return 0;
+    snprintf (err, errlen, "--by '%.64s': use transport, drive.model, drive.firmware, hba.model, "
+              "hba.firmware, host, agent or label.KEY", by);
+    return -1;
+}
+
 /* The group value of one target of one agent for `by`.  Returns 0, or -1
    for a `by` that is not one (err filled). */
 static int

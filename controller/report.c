@@ -1038,12 +1038,18 @@ json_t *
 report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errlen)
 {
     sqlite3_stmt *st = store_stmt (store,
-        "SELECT p.name, p.text, r.started_at FROM runs r JOIN plans p ON p.id = r.plan_id "
-        "WHERE r.id = ?");
+        "SELECT p.name, p.text, r.started_at, r.intervals_dropped_at FROM runs r "
+        "JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
     if (sqlite3_step (st) != SQLITE_ROW) {
         sqlite3_reset (st);
         snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
+        return NULL;
+    }
+    if (sqlite3_column_type (st, 3) != SQLITE_NULL) {
+        sqlite3_reset (st);
+        snprintf (err, errlen, "run %lld: its per-interval data was removed by iofleet gc, and "
+                  "fio's format is made from it; use --format json or text", (long long) run);
         return NULL;
     }
     char plan_err[512];

@@ -255,6 +255,10 @@ set_run_status (ctl_t *ctl, int64_t run, const char *status, const char *message
     sqlite3_bind_text (st, 3, message, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64 (st, 4, (sqlite3_int64) clock_real_ns ());
     store_step_done (ctl->store, st, "update run status");
+    /* However a run ends, a schedule that queued it gets its verdict. */
+    if (strcmp (status, "complete") == 0 || strcmp (status, "partial") == 0
+        || strcmp (status, "failed") == 0)
+        sched_on_run_end (ctl, run, status);
 }
 
 static void
@@ -436,7 +440,6 @@ finish_run (ctl_t *ctl)
                   r->steps_partial);
     set_run_status (ctl, r->run, status, msg);
     log_info ("run %lld %s%s%s", (long long) r->run, status, msg[0] ? ": " : "", msg);
-    sched_on_run_end (ctl, r->run, status);
     jobfile_destroy (&r->plan);
     free_parts (r);
     r->phase = R_IDLE;
@@ -1602,7 +1605,7 @@ select_agents (ctl_t *ctl, const char *agents, uint64_t *ids, int max, char *err
 
 json_t *
 runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
-               bool require_all, char *err, size_t errlen)
+               bool require_all, bool commit, char *err, size_t errlen)
 {
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT id, version FROM plans WHERE name = ? ORDER BY version DESC LIMIT 1");
@@ -1648,7 +1651,8 @@ runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
         peer_t *p = fleet_find_id (ctl, ids[i]);
         json_array_append_new (names, json_string (p ? p->name : "?"));
     }
-    store_commit (ctl->store);
+    if (commit)
+        store_commit (ctl->store);
     log_info ("run %lld of plan '%s' queued on %d agent(s)", (long long) run, plan, n);
     return json_pack ("{s:I, s:s, s:s, s:o}", "run", (json_int_t) run, "plan", plan,
                       "status", "queued", "agents", names);

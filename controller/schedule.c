@@ -24,11 +24,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CATCH_UP_AFTER_S   90       /* later than this past due: it was missed */
 #define START_GRACE_NS     (10 * NS_PER_SEC)    /* for agents to reconnect */
 #define HOOK_TIMEOUT_NS    (60 * NS_PER_SEC)
 #define HOOK_KILL_NS       (5 * NS_PER_SEC)
 #define NAME_MAX_LEN       64
+#define AGENTS_MAX_LEN     1024     /* a selector: names, or KEY=GLOB conditions */
 
 struct sched {
     bool test_clock;
@@ -36,12 +36,13 @@ struct sched {
     uint64_t mono_base;
     uint64_t checked_at;            /* monotonic */
     uint64_t started_at;            /* monotonic */
+    int64_t started_clock;          /* the scheduler clock when it started */
     const char *hook;               /* --on-regression CMD, or NULL */
     pid_t hook_pid;
     int64_t hook_fire;
     uint64_t hook_started;          /* monotonic */
     bool hook_termed;
-    char hook_file[64];
+    char hook_file[4096];
 };
 
 sched_t *
@@ -55,6 +56,7 @@ sched_new (const char *hook, int64_t test_clock)
     s->started_at = s->mono_base;
     s->test_clock = test_clock > 0;
     s->clock_base = test_clock > 0 ? test_clock : 0;
+    s->started_clock = test_clock > 0 ? test_clock : (int64_t) (clock_real_ns () / NS_PER_SEC);
     return s;
 }
 
@@ -99,25 +101,25 @@ fmt_when (int64_t t, char *buf, size_t cap)
     return buf;
 }
 
-/* The schedule's next due time after `after`.  Returns 0 or -1 (err). */
+/* The schedule's next due time after `after`.  Returns 0, -ERANGE (it
+   never fires again) or another -errno (err filled). */
 static int
 next_due (const char *expr, const char *tz, int64_t after, int64_t *out, char *err,
           size_t errlen)
 {
     cron_t c;
     if (cron_parse (expr, &c, err, errlen))
-        return -1;
-    int rc = cron_next (&c, tz, after, out);
-    if (rc == -EINVAL) {
+        return -EINVAL;
+    /* UTC needs no zone file. */
+    int rc = cron_next (&c, tz && strcmp (tz, "UTC") != 0 ? tz : NULL, after, out);
+    if (rc == -EINVAL)
         snprintf (err, errlen, "unknown time zone '%s' (an IANA name such as Europe/Berlin; "
                   "see /usr/share/zoneinfo)", tz);
-        return -1;
-    }
-    if (rc) {
+    else if (rc == -ERANGE)
         snprintf (err, errlen, "cron '%s' never fires in the next 5 years", expr);
-        return -1;
-    }
-    return 0;
+    else if (rc)
+        snprintf (err, errlen, "cron '%s': %s", expr, strerror (-rc));
+    return rc;
 }
 
 static bool
@@ -132,39 +134,48 @@ fleet_busy (ctl_t *ctl, int64_t *run)
     return busy;
 }
 
-/* Queues the schedule's run (or records why not).  Returns the fire's id
-   and the run (0 when skipped) in *run_out, or -1 (err). */
+/* Queues the schedule's run (or records why not), and stores next as its
+   next due time (-1: leave it) in the same transaction.  Returns the
+   fire's id with the run (0 when skipped) in *run_out, or -1 (err). */
 static int64_t
-fire (ctl_t *ctl, const char *name, int64_t due, const char *kind, int64_t *run_out, char *err,
-      size_t errlen)
+fire (ctl_t *ctl, const char *name, int64_t due, const char *kind, int64_t next,
+      int64_t *run_out, char *err, size_t errlen)
 {
     sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT plan, agents, overlap FROM schedules WHERE name = ?");
+        "SELECT plan, agents, overlap, "
+        " (SELECT f.run_id FROM fires f JOIN runs r ON r.id = f.run_id "
+        "  WHERE f.schedule = s.name AND r.status = 'queued' LIMIT 1) "
+        "FROM schedules s WHERE name = ?");
     sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
     if (sqlite3_step (st) != SQLITE_ROW) {
         sqlite3_reset (st);
         snprintf (err, errlen, "no schedule named '%s' (see 'iofleet schedule list')", name);
         return -1;
     }
-    char plan[256], agents[1024] = "", overlap[8];
+    char plan[256], agents[AGENTS_MAX_LEN + 1] = "", overlap[8];
     str_copy (plan, sizeof plan, (const char *) sqlite3_column_text (st, 0));
     bool has_agents = sqlite3_column_type (st, 1) != SQLITE_NULL;
     if (has_agents)
         str_copy (agents, sizeof agents, (const char *) sqlite3_column_text (st, 1));
     str_copy (overlap, sizeof overlap, (const char *) sqlite3_column_text (st, 2));
+    int64_t waiting = sqlite3_column_int64 (st, 3);
     sqlite3_reset (st);
 
     char skipped[512] = "";
     int64_t run = 0, busy_run;
+    store_begin (ctl->store);
     /* Runs never overlap (the runner takes one at a time, so no agent runs
        two workloads); "wait" queues behind the one in hand, "skip" does
-       not run this time. */
-    if (strcmp (overlap, "skip") == 0 && fleet_busy (ctl, &busy_run))
+       not run this time.  Either way one run of a schedule waits at most:
+       a schedule slower than its period does not pile runs up. */
+    if (waiting)
+        snprintf (skipped, sizeof skipped, "its run %lld is still queued", (long long) waiting);
+    else if (strcmp (overlap, "skip") == 0 && fleet_busy (ctl, &busy_run))
         snprintf (skipped, sizeof skipped, "run %lld was queued or running (overlap skip)",
                   (long long) busy_run);
     else {
         char why[512];
-        json_t *res = runner_submit (ctl, plan, has_agents ? agents : NULL, 0, false, why,
+        json_t *res = runner_submit (ctl, plan, has_agents ? agents : NULL, 0, false, false, why,
                                      sizeof why);
         if (res)
             run = json_integer_value (json_object_get (res, "run"));
@@ -183,11 +194,19 @@ fire (ctl_t *ctl, const char *name, int64_t due, const char *kind, int64_t *run_
     if (run)
         sqlite3_bind_int64 (st, 5, run);
     sqlite3_bind_text (st, 6, skipped, -1, SQLITE_TRANSIENT);
-    if (store_step_done (ctl->store, st, "record a fire")) {
+    int rc = store_step_done (ctl->store, st, "record a fire");
+    int64_t id = sqlite3_last_insert_rowid (store_db (ctl->store));
+    if (next >= 0) {
+        st = store_stmt (ctl->store, "UPDATE schedules SET next_fire = ? WHERE name = ?");
+        sqlite3_bind_int64 (st, 1, next);
+        sqlite3_bind_text (st, 2, name, -1, SQLITE_TRANSIENT);
+        rc |= store_step_done (ctl->store, st, "store the next fire");
+    }
+    /* The run, its fire and the next due time: all stored, or none. */
+    if (rc || store_commit (ctl->store)) {
         snprintf (err, errlen, "could not record the fire (database error; see the log)");
         return -1;
     }
-    int64_t id = sqlite3_last_insert_rowid (store_db (ctl->store));
     char when[64];
     if (run)
         log_info ("schedule '%s' (%s, due %s): queued run %lld of plan '%s'", name, kind,
@@ -234,26 +253,46 @@ hook_start (ctl_t *ctl)
     char *text = json_dumps (doc, JSON_INDENT (2));
     json_decref (doc);
     const char *tmp = getenv ("TMPDIR");
-    snprintf (s->hook_file, sizeof s->hook_file, "%.40s/iofleet-hook.XXXXXX",
-              tmp && *tmp ? tmp : "/tmp");
+    int n = snprintf (s->hook_file, sizeof s->hook_file, "%s/iofleet-hook.XXXXXX",
+                      tmp && *tmp ? tmp : "/tmp");
+    if (n < 0 || (size_t) n >= sizeof s->hook_file)
+        snprintf (s->hook_file, sizeof s->hook_file, "/tmp/iofleet-hook.XXXXXX");
     int fd = text ? mkstemp (s->hook_file) : -1;
     const char *status = NULL;
     if (fd < 0 || write (fd, text, strlen (text)) != (ssize_t) strlen (text)
         || lseek (fd, 0, SEEK_SET) != 0)
         status = "failed: cannot write its input file";
     free (text);
+    /* Everything the child needs is made before fork: ZeroMQ's threads run
+       in this process, so the child only calls async-signal-safe functions. */
+    extern char **environ;
+    size_t nenv = 0;
+    while (environ[nenv])
+        nenv++;
+    char **envp = calloc (nenv + 2, sizeof *envp);
+    char fire_var[48];
+    snprintf (fire_var, sizeof fire_var, "IOFLEET_FIRE=%lld", (long long) fire_id);
+    if (envp) {
+        size_t k = 0;
+        for (size_t e = 0; e < nenv; e++)
+            if (strncmp (environ[e], "IOFLEET_FIRE=", 13) != 0)
+                envp[k++] = environ[e];
+        envp[k] = fire_var;
+    } else if (!status)
+        status = "failed: out of memory";
+    char *argv[] = { "sh", "-c", (char *) s->hook, NULL };
     pid_t pid = status ? -1 : fork ();
     if (pid == 0) {
         /* Its own process group, so a timeout stops its children too. */
         setpgid (0, 0);
         dup2 (fd, STDIN_FILENO);
         close (fd);
-        char v[32];
-        snprintf (v, sizeof v, "%lld", (long long) fire_id);
-        setenv ("IOFLEET_FIRE", v, 1);
-        execl ("/bin/sh", "sh", "-c", s->hook, (char *) NULL);
+        execve ("/bin/sh", argv, envp);
         _exit (127);
     }
+    if (pid > 0)
+        setpgid (pid, pid);     /* also here: no race with a kill right after */
+    free (envp);
     if (fd >= 0)
         close (fd);
     if (pid < 0 && !status)
@@ -295,6 +334,9 @@ hook_poll (ctl_t *ctl)
             kill (-s->hook_pid, SIGKILL);
         return;
     }
+    /* The shell is gone; after a timeout, whatever it started goes too. */
+    if (s->hook_termed)
+        kill (-s->hook_pid, SIGKILL);
     char status[64];
     if (rc < 0)
         snprintf (status, sizeof status, "failed: lost track of it (%s)", strerror (errno));
@@ -359,35 +401,43 @@ sched_tick (ctl_t *ctl)
     json_t *d;
     json_array_foreach (due, i, d) {
         const char *name = json_string_value (json_object_get (d, "name"));
-        int64_t next = json_integer_value (json_object_get (d, "next"));
+        const char *expr = json_string_value (json_object_get (d, "cron"));
+        const char *tz = json_string_value (json_object_get (d, "tz"));
+        int64_t due_at = json_integer_value (json_object_get (d, "next")), next, run;
         char err[512];
-        int64_t run;
-        /* Due long ago: the controller was down (or the clock jumped).
-           However many fires were missed, at most one runs now. */
-        if (now - next > CATCH_UP_AFTER_S) {
-            if (json_is_true (json_object_get (d, "catch_up")))
-                fire (ctl, name, next, "catch-up", &run, err, sizeof err);
-            else {
-                char when[64];
-                log_warn ("schedule '%s': the fire due %s was missed (the controller was "
-                          "down) and catch-up is off; waiting for the next", name,
-                          fmt_when (next, when, sizeof when));
-            }
-        } else
-            fire (ctl, name, next, "scheduled", &run, err, sizeof err);
-        int64_t after = next > now ? next : now, nn;
-        if (next_due (json_string_value (json_object_get (d, "cron")),
-                      json_string_value (json_object_get (d, "tz")), after, &nn, err,
-                      sizeof err)) {
-            log_err ("schedule '%s': %s; it will not fire again", name, err);
-            nn = INT64_MAX;
+        /* Due before this controller started: missed while it was down.
+           However many fires were missed, at most one (the newest) runs. */
+        bool missed = due_at < s->started_clock;
+        for (int k = 0; missed && k < 100000; k++) {
+            int64_t t;
+            if (next_due (expr, tz, due_at, &t, err, sizeof err) || t > now)
+                break;
+            due_at = t;
         }
-        store_begin (ctl->store);
-        sqlite3_stmt *up = store_stmt (ctl->store,
-            "UPDATE schedules SET next_fire = ? WHERE name = ?");
-        sqlite3_bind_int64 (up, 1, nn);
-        sqlite3_bind_text (up, 2, name, -1, SQLITE_TRANSIENT);
-        store_step_done (ctl->store, up, "store the next fire");
+        int rc = next_due (expr, tz, due_at > now ? due_at : now, &next, err, sizeof err);
+        if (rc == -ERANGE) {
+            log_err ("schedule '%s': %s; it will not fire again", name, err);
+            next = INT64_MAX;
+        } else if (rc) {
+            log_err ("schedule '%s': %s; trying again in a minute", name, err);
+            next = now + 60;
+        }
+        if (missed && !json_is_true (json_object_get (d, "catch_up"))) {
+            char when[64];
+            log_warn ("schedule '%s': the fire due %s was missed (the controller was down) and "
+                      "catch-up is off; waiting for the next", name,
+                      fmt_when (due_at, when, sizeof when));
+            store_begin (ctl->store);
+            sqlite3_stmt *up = store_stmt (ctl->store,
+                "UPDATE schedules SET next_fire = ? WHERE name = ?");
+            sqlite3_bind_int64 (up, 1, next);
+            sqlite3_bind_text (up, 2, name, -1, SQLITE_TRANSIENT);
+            store_step_done (ctl->store, up, "store the next fire");
+            continue;
+        }
+        if (fire (ctl, name, due_at, missed ? "catch-up" : "scheduled", next, &run, err,
+                  sizeof err) < 0)
+            log_err ("schedule '%s': %s", name, err);
     }
     json_decref (due);
 }
@@ -396,17 +446,21 @@ void
 sched_on_run_end (ctl_t *ctl, int64_t run, const char *status)
 {
     sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT f.id, f.schedule, s.baseline, s.fail_on_regression, s.by_key FROM fires f "
-        "JOIN schedules s ON s.name = f.schedule WHERE f.run_id = ?");
+        "SELECT f.id, f.schedule, s.baseline, s.fail_on_regression, s.by_key, s.plan FROM fires f "
+        "LEFT JOIN schedules s ON s.name = f.schedule WHERE f.run_id = ?");
     sqlite3_bind_int64 (st, 1, run);
     if (sqlite3_step (st) != SQLITE_ROW) {
         sqlite3_reset (st);
         return;         /* not a scheduled run */
     }
     int64_t fire_id = sqlite3_column_int64 (st, 0);
-    char name[NAME_MAX_LEN + 1], baseline[32], by[64] = "";
+    char name[NAME_MAX_LEN + 1], baseline[32] = "", by[64] = "", plan[256] = "";
     str_copy (name, sizeof name, (const char *) sqlite3_column_text (st, 1));
-    str_copy (baseline, sizeof baseline, (const char *) sqlite3_column_text (st, 2));
+    bool removed = sqlite3_column_type (st, 2) == SQLITE_NULL;     /* schedule rm since */
+    if (!removed) {
+        str_copy (baseline, sizeof baseline, (const char *) sqlite3_column_text (st, 2));
+        str_copy (plan, sizeof plan, (const char *) sqlite3_column_text (st, 5));
+    }
     double fail_pct = sqlite3_column_double (st, 3);
     if (sqlite3_column_type (st, 4) != SQLITE_NULL)
         str_copy (by, sizeof by, (const char *) sqlite3_column_text (st, 4));
@@ -414,11 +468,15 @@ sched_on_run_end (ctl_t *ctl, int64_t run, const char *status)
 
     int64_t base = 0;
     if (strcmp (baseline, "last-pass") == 0) {
+        /* Of this plan: a schedule removed and added again under the same
+           name for another plan does not compare across plans. */
         st = store_stmt (ctl->store,
-            "SELECT run_id FROM fires WHERE schedule = ? AND id < ? AND run_id IS NOT NULL "
-            "AND verdict IN ('pass', 'no-baseline') ORDER BY id DESC LIMIT 1");
+            "SELECT f.run_id FROM fires f JOIN runs r ON r.id = f.run_id "
+            "JOIN plans p ON p.id = r.plan_id WHERE f.schedule = ? AND f.id < ? "
+            "AND f.verdict IN ('pass', 'no-baseline') AND p.name = ? ORDER BY f.id DESC LIMIT 1");
         sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64 (st, 2, fire_id);
+        sqlite3_bind_text (st, 3, plan, -1, SQLITE_TRANSIENT);
         if (sqlite3_step (st) == SQLITE_ROW)
             base = sqlite3_column_int64 (st, 0);
         sqlite3_reset (st);
@@ -430,6 +488,8 @@ sched_on_run_end (ctl_t *ctl, int64_t run, const char *status)
     char err[512] = "";
     if (strcmp (status, "complete") != 0)
         verdict = "failed";
+    else if (removed)
+        verdict = "unjudged";       /* its schedule (baseline, limits) is gone */
     else if (!base)
         verdict = "no-baseline";
     else {
@@ -437,16 +497,24 @@ sched_on_run_end (ctl_t *ctl, int64_t run, const char *status)
         json_t *rb = ra ? report_json (ctl->store, run, by[0] ? by : NULL, NULL, err, sizeof err)
                         : NULL;
         if (!ra || !rb) {
-            log_err ("schedule '%s': run %lld against baseline %lld: %s", name, (long long) run,
-                     (long long) base, err);
-            verdict = "no-baseline";
+            /* Never a baseline itself: a pass nobody checked would be one. */
+            log_err ("schedule '%s': run %lld against baseline %lld: %s; not judged", name,
+                     (long long) run, (long long) base, err);
+            verdict = "unjudged";
+        } else if (json_object_get (ra, "intervals_dropped_at")) {
+            log_err ("schedule '%s': baseline run %lld lost its per-interval data to gc: no "
+                     "significance can be judged against it; run %lld not judged (set another "
+                     "--baseline)", name, (long long) base, (long long) run);
+            verdict = "unjudged";
         } else {
             json_t *rows = compare_reports (ra, rb);
             int64_t now = real_s ();
             store_begin (ctl->store);
             size_t i;
             json_t *row;
+            int judged = 0;
             json_array_foreach (rows, i, row) {
+                judged += json_is_boolean (json_object_get (row, "significant"));
                 if (!compare_is_regression (row, fail_pct))
                     continue;
                 nreg++;
@@ -471,7 +539,13 @@ sched_on_run_end (ctl_t *ctl, int64_t run, const char *status)
                 store_step_done (ctl->store, ins, "record a regression");
             }
             json_decref (rows);
-            verdict = nreg ? "regressed" : "pass";
+            /* No row with a noise estimate (steps of one interval, no step
+               in common): nothing could be judged, so it is no pass. */
+            verdict = nreg ? "regressed" : judged ? "pass" : "unjudged";
+            if (!judged && !nreg)
+                log_warn ("schedule '%s': run %lld and baseline %lld have no per-second series to "
+                          "judge significance (no step in common, or steps of one interval); "
+                          "not judged", name, (long long) run, (long long) base);
         }
         json_decref (ra);
         json_decref (rb);
@@ -538,6 +612,25 @@ schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         long long b = strtoll (baseline, &end, 10);
         if (*end || b <= 0) {
             snprintf (err, errlen, "--baseline '%.64s': last-pass or a run id", baseline);
+            return NULL;
+        }
+    }
+    if (by && groups_key_check (by, err, errlen))
+        return NULL;
+    if (agents && strlen (agents) > AGENTS_MAX_LEN) {
+        snprintf (err, errlen, "--agents: %zu characters, limit %d (use KEY=GLOB conditions such "
+                  "as rack=r12)", strlen (agents), AGENTS_MAX_LEN);
+        return NULL;
+    }
+    if (strcmp (baseline, "last-pass") != 0) {
+        sqlite3_stmt *q = store_stmt (ctl->store,
+            "SELECT status FROM runs WHERE id = ? AND status IN ('complete', 'partial')");
+        sqlite3_bind_int64 (q, 1, strtoll (baseline, NULL, 10));
+        bool found = sqlite3_step (q) == SQLITE_ROW;
+        sqlite3_reset (q);
+        if (!found) {
+            snprintf (err, errlen, "--baseline %s: no finished run with that id (see 'iofleet "
+                      "runs')", baseline);
             return NULL;
         }
     }
@@ -730,6 +823,12 @@ gc (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         snprintf (err, errlen, "gc needs --keep-intervals AGE, e.g. 30d");
         return NULL;
     }
+    int64_t busy;
+    if (fleet_busy (ctl, &busy)) {
+        snprintf (err, errlen, "run %lld is queued or running; gc pauses the controller while it "
+                  "compacts the database: run it between runs", (long long) busy);
+        return NULL;
+    }
     uint64_t t0 = clock_mono_ns ();
     int64_t before = db_bytes (ctl);
     int64_t cutoff_ns = (int64_t) clock_real_ns () - json_integer_value (keep) * (int64_t) NS_PER_SEC;
@@ -741,7 +840,12 @@ gc (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     sqlite3_stmt *st = store_stmt (ctl->store,
         "UPDATE runs SET intervals_dropped_at = ? WHERE intervals_dropped_at IS NULL "
         "AND status NOT IN ('queued', 'running') AND COALESCE(finished_at, created_at) < ? "
-        "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = runs.id)");
+        "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = runs.id) "
+        /* Baselines keep their series: significance is judged against them. */
+        "AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.baseline = CAST(runs.id AS TEXT)) "
+        "AND NOT EXISTS (SELECT 1 FROM schedules s WHERE runs.id = (SELECT f.run_id FROM fires f "
+        "  WHERE f.schedule = s.name AND f.verdict IN ('pass', 'no-baseline') "
+        "  ORDER BY f.id DESC LIMIT 1))");
     sqlite3_bind_int64 (st, 1, (sqlite3_int64) clock_real_ns ());
     sqlite3_bind_int64 (st, 2, cutoff_ns);
     int runs = 0;
@@ -798,7 +902,7 @@ sched_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t errlen)
     if (strcmp (cmd, "schedule_run_now") == 0) {
         const char *name = json_string_value (json_object_get (req, "name"));
         int64_t run;
-        int64_t id = fire (ctl, name ? name : "", sched_now (ctl), "manual", &run, err, errlen);
+        int64_t id = fire (ctl, name ? name : "", sched_now (ctl), "manual", -1, &run, err, errlen);
         if (id < 0)
             return NULL;
         if (!run) {

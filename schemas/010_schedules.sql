@@ -28,7 +28,8 @@ CREATE TABLE fires (
     run_id      INTEGER REFERENCES runs(id),
     skipped     TEXT NOT NULL DEFAULT '',  -- why no run was queued
     baseline_run INTEGER,
-    verdict     TEXT NOT NULL DEFAULT '' CHECK (verdict IN ('','pass','regressed','failed','no-baseline')),
+    verdict     TEXT NOT NULL DEFAULT '' CHECK (verdict IN ('','pass','regressed','failed',
+                                                            'no-baseline','unjudged')),
     hook_status TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX fires_schedule ON fires (schedule, id);

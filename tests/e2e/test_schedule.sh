@@ -11,6 +11,7 @@
 fleet_setup
 I="$BIN/iofleet"
 utc () { date -u -d "$1" +%s; }
+q () { sqlite3 -cmd ".timeout 5000" "$T/iofleet.db" "$1"; }
 # Agents reconnect to the restarted controller: a fixed endpoint.
 LISTEN="ipc://$T/agents.sock"
 HOOK="cat > '$T'/hook-\$IOFLEET_FIRE.json"
@@ -33,6 +34,12 @@ done
   && fail "unknown time zone accepted"
 grep -q "time zone" "$T/bad.err" || fail "time zone error: $(cat "$T/bad.err")"
 "$I" schedule add bad --cron '0 2 * * *' --plan nosuchplan 2>"$T/bad.err" && fail "unknown plan accepted"
+"$I" schedule add bad --cron '0 2 * * *' --plan nightly --by drive.firmwre 2>"$T/bad.err" \
+  && fail "unknown --by accepted"
+grep -q "by 'drive.firmwre'" "$T/bad.err" || fail "--by error: $(cat "$T/bad.err")"
+"$I" schedule add bad --cron '0 2 * * *' --plan nightly --baseline 999 2>"$T/bad.err" \
+  && fail "unknown --baseline run accepted"
+grep -q "baseline 999: no finished run" "$T/bad.err" || fail "--baseline error: $(cat "$T/bad.err")"
 ok "invalid cron expressions, zones and plans refused, naming the field"
 
 "$I" schedule add nightly --cron '0 2 * * *' --plan nightly --by agent \
@@ -44,7 +51,7 @@ grep -q "next fire 2026-12-01 02:00 UTC" "$T/add.out" || fail "next fire: $(cat 
 fire_run () {   # fire_run SCHEDULE N: the run of its Nth fire, once queued
   # (a controller holds fires for 10 s after it starts, for agents to return)
   for _ in $(seq 300); do
-    r=$(sqlite3 "$T/iofleet.db" "SELECT run_id FROM fires WHERE schedule = '$1' ORDER BY id LIMIT 1 OFFSET $(($2 - 1))")
+    r=$(q "SELECT run_id FROM fires WHERE schedule = '$1' ORDER BY id LIMIT 1 OFFSET $(($2 - 1))")
     [ -n "$r" ] && { echo "$r"; return 0; }
     sleep 0.1
   done
@@ -59,7 +66,7 @@ wait_run () {
   done
   echo "$s"
 }
-verdict () { sqlite3 "$T/iofleet.db" "SELECT verdict FROM fires WHERE run_id = $1"; }
+verdict () { q "SELECT verdict FROM fires WHERE run_id = $1"; }
 throttle_s2 () {  # throttle_s2 RUN: s2 stopped half of the time while RUN runs
   for _ in $(seq 300); do
     [ "$("$I" runs --json | jq -r --argjson r "$1" '.[] | select(.id == $r) | .status')" = running ] && break
@@ -107,14 +114,14 @@ for _ in $(seq 100); do ls "$T"/hook-*.json >/dev/null 2>&1 && break; sleep 0.1;
 hook=$(ls "$T"/hook-*.json 2>/dev/null | head -1)
 [ -n "$hook" ] || fail "the --on-regression hook did not run"
 for _ in $(seq 50); do
-  [ "$(sqlite3 "$T/iofleet.db" "SELECT hook_status FROM fires WHERE run_id = $run2")" = ok ] && break
+  [ "$(q "SELECT hook_status FROM fires WHERE run_id = $run2")" = ok ] && break
   sleep 0.1
 done
 jq -e --argjson r "$run2" '.run == $r and .schedule == "nightly"
       and (.regressions | map(select(.group == "agent=s2" and .metric == "iops")) | length == 1)' \
   "$hook" >/dev/null || fail "hook input: $(cat "$hook")"
-[ "$(sqlite3 "$T/iofleet.db" "SELECT hook_status FROM fires WHERE run_id = $run2")" = ok ] \
-  || fail "hook status: $(sqlite3 "$T/iofleet.db" "SELECT hook_status FROM fires WHERE run_id = $run2")"
+[ "$(q "SELECT hook_status FROM fires WHERE run_id = $run2")" = ok ] \
+  || fail "hook status: $(q "SELECT hook_status FROM fires WHERE run_id = $run2")"
 d=$(jq --argjson r "$run2" '.[] | select(.run == $r and .group == "agent=s2" and .metric == "iops") | .delta_pct' "$T/reg.json")
 ok "day 2: run $run2 regressed against run $run1: agent=s2 IOPS ${d%.*}%; recorded; hook ran with it (exit 0)"
 
@@ -126,33 +133,39 @@ wait_agents 2
 "$I" schedule list --json >"$T/list.json"
 jq -e 'map(.name) == ["nightly", "nocatch"]' "$T/list.json" >/dev/null || fail "schedules lost: $(cat "$T/list.json")"
 run3=$(fire_run nightly 3) || fail "no catch-up fire"
-[ "$(sqlite3 "$T/iofleet.db" "SELECT kind || ' ' || due_at FROM fires WHERE run_id = $run3")" = "catch-up $(utc '2026-12-03 02:00:00')" ] \
-  || fail "catch-up fire: $(sqlite3 "$T/iofleet.db" "SELECT kind, due_at FROM fires WHERE run_id = $run3")"
+[ "$(q "SELECT kind || ' ' || due_at FROM fires WHERE run_id = $run3")" = "catch-up $(utc '2026-12-03 02:00:00')" ] \
+  || fail "catch-up fire: $(q "SELECT kind, due_at FROM fires WHERE run_id = $run3")"
 throttle_s2 "$run3"
 for _ in $(seq 100); do
-  [ "$(sqlite3 "$T/iofleet.db" "SELECT hook_status FROM fires WHERE run_id = $run3")" = "failed: exit 3" ] && break
+  [ "$(q "SELECT hook_status FROM fires WHERE run_id = $run3")" = "failed: exit 3" ] && break
   sleep 0.1
 done
 [ "$(verdict "$run3")" = regressed ] || fail "run $run3 verdict '$(verdict "$run3")'"
-[ "$(sqlite3 "$T/iofleet.db" "SELECT baseline_run FROM fires WHERE run_id = $run3")" = "$run1" ] \
+[ "$(q "SELECT baseline_run FROM fires WHERE run_id = $run3")" = "$run1" ] \
   || fail "run $run3's baseline is not the last pass ($run1)"
-[ "$(sqlite3 "$T/iofleet.db" "SELECT hook_status FROM fires WHERE run_id = $run3")" = "failed: exit 3" ] \
-  || fail "failing hook status: $(sqlite3 "$T/iofleet.db" "SELECT hook_status FROM fires WHERE run_id = $run3")"
-n=$(sqlite3 "$T/iofleet.db" "SELECT COUNT(*) FROM fires WHERE schedule = 'nocatch'")
+[ "$(q "SELECT hook_status FROM fires WHERE run_id = $run3")" = "failed: exit 3" ] \
+  || fail "failing hook status: $(q "SELECT hook_status FROM fires WHERE run_id = $run3")"
+n=$(q "SELECT COUNT(*) FROM fires WHERE schedule = 'nocatch'")
 [ "$n" = 2 ] || fail "nocatch (--no-catch-up) fired after the restart: $n fires"
-[ "$(sqlite3 "$T/iofleet.db" "SELECT COUNT(*) FROM fires WHERE schedule = 'nightly'")" = 3 ] \
+[ "$(q "SELECT COUNT(*) FROM fires WHERE schedule = 'nightly'")" = 3 ] \
   || fail "the missed fire ran more than once"
 jq -e --arg n "$(utc '2026-12-04 02:30:00')" '.[] | select(.name == "nocatch") | .next_fire == ($n | tonumber)' \
   <("$I" schedule list --json) >/dev/null || fail "nocatch's next fire"
 ok "after a restart: both schedules kept; nightly's missed 02:00 ran once at 04:00 (catch-up, run $run3, regressed against the last pass $run1; the failing hook recorded as 'failed: exit 3'); nocatch (--no-catch-up) waits for Dec 4 02:30"
 
-# --- gc: per-interval data goes, results stay -----------------------------------
-rows=$(sqlite3 "$T/iofleet.db" "SELECT COUNT(*) FROM snapshots")
+# --- gc: per-interval data goes, results stay; baselines keep theirs ---------
+# Baselines now: run $run1 (nightly's last pass), run $runn (nocatch's first).
+keep="$run1, $runn"
+drop=$(q "SELECT COUNT(*) FROM snapshots WHERE run_id NOT IN ($keep)")
+kept=$(q "SELECT COUNT(*) FROM snapshots WHERE run_id IN ($keep)")
+[ "$drop" -gt 0 ] && [ "$kept" -gt 0 ] || fail "nothing to gc ($drop) or keep ($kept)"
 "$I" gc --keep-intervals 0 >"$T/gc.out" || fail "gc"
-grep -qE "gc: [0-9]+ run\(s\), $rows snapshot rows dropped; database .* MiB -> .* MiB" "$T/gc.out" \
-  || fail "gc output: $(cat "$T/gc.out") (had $rows rows)"
-[ "$(sqlite3 "$T/iofleet.db" "SELECT COUNT(*) FROM snapshots")" = 0 ] || fail "snapshots left after gc"
-"$I" report "$run1" --format json | jq -e '.steps[0].fleet.read.iops > 0' >/dev/null \
-  || fail "report of run $run1 lost its results after gc"
-"$I" report "$run1" | grep -q "removed by iofleet gc" || fail "text report does not say gc removed the intervals"
-ok "$(cat "$T/gc.out"); the report of run $run1 still has its results"
+grep -qE "gc: [0-9]+ run\(s\), $drop snapshot rows dropped; database .* MiB -> .* MiB" "$T/gc.out" \
+  || fail "gc output: $(cat "$T/gc.out") (expected $drop rows)"
+[ "$(q "SELECT COUNT(*) FROM snapshots")" = "$kept" ] || fail "gc touched the baselines' intervals"
+"$I" report "$run2" --format json | jq -e '.steps[0].fleet.read.iops > 0 and .intervals_dropped_at > 0' >/dev/null \
+  || fail "report of run $run2 lost its results after gc"
+"$I" report "$run2" | grep -q "removed by iofleet gc" || fail "text report does not say gc removed the intervals"
+"$I" report "$run2" --format fio-json >/dev/null 2>"$T/fj.err" && fail "fio-json of a gc'd run"
+grep -q "removed by iofleet gc" "$T/fj.err" || fail "fio-json error: $(cat "$T/fj.err")"
+ok "$(cat "$T/gc.out"); baselines $keep kept their $kept rows; run $run2's report still has its results"
