@@ -55,6 +55,10 @@ usage (FILE *f)
 "                                         hba.F, drive.F of the inventory\n"
 "                                         (hba.firmware=16.*, drive.transport=nvme)\n"
 "  runs [--json]                          runs and their status\n"
+"  watch RUN [--json]                     a run's progress until it ends (per step: a\n"
+"                                         bar, time left, the last interval's fleet\n"
+"                                         IOPS and p99, agents by state, outliers),\n"
+"                                         then its summary; exit status as run --wait\n"
 "  compare A B [--by KEY] [--format text|json|csv] [--fail-on-regression PCT]\n"
 "                                         run B against run A per step (and\n"
 "                                         group): IOPS, bw, p50, p99, p99.9 and\n"
@@ -377,6 +381,8 @@ report_to (FILE *f, long long run, const char *format, const char *by, json_t *w
     return rc;
 }
 
+static int watch (long long run, bool json);
+
 static int
 cmd_run (int argc, char **argv)
 {
@@ -430,6 +436,14 @@ cmd_run (int argc, char **argv)
     fprintf (stderr, "run %lld queued on %zu agent(s)\n", run,
              json_array_size (json_object_get (r, "agents")));
     json_decref (r);
+    return watch (run, json);
+}
+
+/* Shows a run's progress until it ends, then its summary.  Exit 0 only
+   for a complete run that meets its SLA. */
+static int
+watch (long long run, bool json)
+{
     char err[1024];
     const char *status = wait_run (s_endpoint, run, &g_interrupted, err, sizeof err);
     if (!status) {
@@ -454,6 +468,29 @@ cmd_run (int argc, char **argv)
         fprintf (stderr, "run %lld: SLA failed (see iofleet report %lld)\n", run, run);
     json_decref (rep);
     return strcmp (status, "complete") == 0 && !sla_failed ? 0 : 1;
+}
+
+/* iofleet watch RUN [--json] */
+static int
+cmd_watch (int argc, char **argv)
+{
+    bool json = false;
+    long long run = 0;
+    for (int i = 1; i < argc; i++) {
+        char *end;
+        if (strcmp (argv[i], "--json") == 0)
+            json = true;
+        else if ((run = strtoll (argv[i], &end, 10)) <= 0 || *end) {
+            fprintf (stderr, "usage: iofleet watch RUN [--json]   (RUN: a run id, see iofleet "
+                     "runs)\n");
+            return 2;
+        }
+    }
+    if (run <= 0) {
+        fprintf (stderr, "usage: iofleet watch RUN [--json]\n");
+        return 2;
+    }
+    return watch (run, json);
 }
 
 /* iofleet db check | iofleet db backup FILE */
@@ -737,6 +774,8 @@ main (int argc, char **argv)
         return cmd_runs (sub_argc, sub_argv);
     if (strcmp (cmd, "report") == 0)
         return cmd_report (sub_argc, sub_argv);
+    if (strcmp (cmd, "watch") == 0)
+        return cmd_watch (sub_argc, sub_argv);
     if (strcmp (cmd, "compare") == 0)
         return cmd_compare (sub_argc, sub_argv);
     if (strcmp (cmd, "demo") == 0)

@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 static double
@@ -243,6 +244,53 @@ text_summary (FILE *f, json_t *rep)
     }
 }
 
+/* One progress line of a running step into line: a bar of elapsed against
+   planned time, the time left, the last interval's fleet IOPS and p99,
+   the agents by state and the outliers of that interval. */
+static void
+progress_line (json_t *st, long long run, bool bar, char *line, size_t cap)
+{
+    int step = (int) num (st, "step");
+    double el = num (st, "elapsed_s"), plan = num (st, "planned_s");
+    size_t off = (size_t) snprintf (line, cap, "run %lld step %d/%d %s: %s", run, step + 1,
+                                    (int) num (st, "steps"), str (st, "step_name"),
+                                    str (st, "phase"));
+#define ADD(...) do { if (off < cap) off += (size_t) snprintf (line + off, cap - off, __VA_ARGS__); } while (0)
+    if (strcmp (str (st, "phase"), "running") == 0 && plan > 0) {
+        double f = el / plan > 1 ? 1 : el / plan;
+        if (bar) {
+            char b[21];
+            int k = (int) (f * 20 + 0.5);
+            for (int i = 0; i < 20; i++)
+                b[i] = i < k ? '#' : '.';
+            b[20] = '\0';
+            ADD (" [%s]", b);
+        }
+        ADD (" %.0f/%.0f s, %.0f s left", el, plan, plan > el ? plan - el : 0);
+    } else if (strcmp (str (st, "phase"), "running") == 0)
+        ADD (" %.0f s", el);
+    json_t *li = json_object_get (st, "last_interval");
+    if (li) {
+        char iops[32], p99[32] = "-";
+        fmt_iops (num (li, "iops"), iops, sizeof iops);
+        if (json_object_get (li, "p99"))
+            fmt_lat (num (li, "p99"), p99, sizeof p99);
+        ADD (" | interval %lld: %s IOPS, p99 %s", (long long) num (li, "seq"), iops, p99);
+    }
+    const char *k;
+    json_t *v;
+    int first = 1;
+    json_object_foreach (json_object_get (st, "agents"), k, v) {
+        ADD ("%s%lld %s", first ? " | agents " : ", ", (long long) json_integer_value (v), k);
+        first = 0;
+    }
+    size_t i;
+    json_t *o;
+    json_array_foreach (json_object_get (li, "outliers"), i, o)
+        ADD (" | OUTLIER %s %+.0f%% IOPS", str (o, "agent"), num (o, "delta_pct"));
+#undef ADD
+}
+
 const char *
 wait_run (const char *endpoint, long long run, volatile int *interrupted, char *err,
           size_t errlen)
@@ -250,7 +298,8 @@ wait_run (const char *endpoint, long long run, volatile int *interrupted, char *
     static char status[32];
     bool tty = isatty (STDERR_FILENO);
     int last_step = -1;
-    const char *last_phase = "";
+    char last_phase[32] = "";
+    uint64_t last_print = 0;
     int failures = 0;
     while (!*interrupted) {
         json_t *req = json_pack ("{s:s, s:I}", "cmd", "status", "run", (json_int_t) run);
@@ -273,29 +322,27 @@ wait_run (const char *endpoint, long long run, volatile int *interrupted, char *
         }
         int step = json_object_get (st, "step") ? (int) num (st, "step") : -1;
         const char *phase = str (st, "phase");
-        char line[256];
+        char line[512];
         if (step < 0)
             snprintf (line, sizeof line, "run %lld %s", run, s);
-        else {
-            char agents[128] = "";
-            const char *k;
-            json_t *v;
-            size_t off = 0;
-            json_object_foreach (json_object_get (st, "agents"), k, v)
-                off += (size_t) snprintf (agents + off, sizeof agents - off > 0 ? sizeof agents - off : 0,
-                                          "%s%lld %s", off ? ", " : "", (long long) json_integer_value (v), k);
-            snprintf (line, sizeof line, "run %lld step %d/%d %s: %s %.0f/%.0f s [%s]", run,
-                      step + 1, (int) num (st, "steps"), str (st, "step_name"), phase,
-                      num (st, "elapsed_s"), num (st, "planned_s"), agents);
-        }
-        if (tty)
+        else
+            progress_line (st, run, tty, line, sizeof line);
+        /* Not a terminal (a log, CI): plain lines, at each change of step or
+           phase and every 5 s. */
+        uint64_t now = clock_mono_ns ();
+        if (tty) {
+            struct winsize ws;
+            int cols = ioctl (STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col : 200;
+            if ((int) strlen (line) >= cols)
+                line[cols - 1] = '\0';
             fprintf (stderr, "\r\033[K%s", line);
-        else if (step != last_step || strcmp (phase, last_phase) != 0)
+        } else if (step != last_step || strcmp (phase, last_phase) != 0
+                   || now - last_print > 5 * NS_PER_SEC) {
             fprintf (stderr, "%s\n", line);
+            last_print = now;
+        }
         last_step = step;
-        static char phase_buf[32];
-        snprintf (phase_buf, sizeof phase_buf, "%s", phase);
-        last_phase = phase_buf;
+        snprintf (last_phase, sizeof last_phase, "%s", phase);
         json_decref (st);
         usleep (500 * 1000);
     }

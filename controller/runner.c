@@ -13,6 +13,7 @@
 #include "jobfile.h"
 #include "jobspec.h"
 #include "log.h"
+#include "outliers.h"
 #include "util.h"
 
 #include <errno.h>
@@ -1658,6 +1659,80 @@ runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
                       "status", "queued", "agents", names);
 }
 
+/* The step's newest interval every running agent has delivered: fleet
+   IOPS and p99 from the merged histograms, and the agents whose IOPS
+   stand out in it (as the report's outliers).  Adds "last_interval" to o;
+   nothing before the first interval.  Can't fail. */
+static void
+add_live (ctl_t *ctl, json_t *o)
+{
+    runner_t *r = ctl->runner;
+    int64_t seq = -1;
+    for (int i = 0; i < r->nparts; i++) {
+        const part_t *p = &r->parts[i];
+        if ((p->st == P_RUNNING || p->st == P_DONE_WAIT) && p->contig > 0
+            && (seq < 0 || (int64_t) p->contig - 1 < seq))
+            seq = (int64_t) p->contig - 1;
+    }
+    if (seq < 0)
+        return;
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT s.agent_id, s.read_ops + s.write_ops, s.t_start, s.t_end, s.read_hist, "
+        " s.write_hist FROM snapshots s WHERE s.run_id = ? AND s.step_idx = ? AND s.seq = ? "
+        "ORDER BY s.agent_id");
+    if (!st)
+        return;
+    sqlite3_bind_int64 (st, 1, r->run);
+    sqlite3_bind_int (st, 2, r->cur);
+    sqlite3_bind_int (st, 3, (int) seq);
+    static histogram_t fleet, h;
+    histogram_reset (&fleet);
+    double ops[MSG_TARGETS_MAX * 4];
+    uint64_t ids[MSG_TARGETS_MAX * 4];
+    int n = 0;
+    uint64_t total = 0, window = 0;
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        uint64_t id = (uint64_t) sqlite3_column_int64 (st, 0);
+        uint64_t v = (uint64_t) sqlite3_column_int64 (st, 1);
+        uint64_t t0 = (uint64_t) sqlite3_column_int64 (st, 2), t1 = (uint64_t) sqlite3_column_int64 (st, 3);
+        total += v;
+        if (t1 > t0 && t1 - t0 > window)
+            window = t1 - t0;
+        if (n > 0 && ids[n - 1] == id)
+            ops[n - 1] += (double) v;       /* another target of the same agent */
+        else if (n < (int) (sizeof ops / sizeof *ops)) {
+            ids[n] = id;
+            ops[n++] = (double) v;
+        }
+        for (int c = 4; c <= 5; c++)
+            if (sqlite3_column_type (st, c) == SQLITE_BLOB
+                && histogram_decode (&h, sqlite3_column_blob (st, c),
+                                     (size_t) sqlite3_column_bytes (st, c)) == 0)
+                histogram_merge (&fleet, &h);
+    }
+    sqlite3_reset (st);
+    if (!window)
+        return;
+    double secs = (double) window / 1e9;
+    json_t *li = json_pack ("{s:I, s:f, s:I}", "seq", (json_int_t) seq,
+                            "iops", (double) total / secs, "ops", (json_int_t) total);
+    if (fleet.count)
+        json_object_set_new (li, "p99", json_integer ((json_int_t) histogram_percentile (&fleet, 99.0)));
+    json_t *outl = json_array ();
+    double median, score[sizeof ops / sizeof *ops];
+    bool flagged[sizeof ops / sizeof *ops];
+    if (n >= 3 && outliers_find (ops, n, &median, score, flagged) > 0)
+        for (int i = 0; i < n; i++) {
+            part_t *p = flagged[i] ? find_part (r, ids[i]) : NULL;
+            if (p)
+                json_array_append_new (outl, json_pack ("{s:s, s:f, s:f, s:f}", "agent", p->name,
+                    "iops", ops[i] / secs, "median_iops", median / secs,
+                    "delta_pct", median > 0 ? 100.0 * (ops[i] - median) / median : 0.0));
+        }
+    json_object_set_new (li, "outliers", outl);
+    json_object_set_new (o, "last_interval", li);
+}
+
 json_t *
 runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen)
 {
@@ -1699,6 +1774,8 @@ runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen)
             json_object_set_new (agents, s, json_integer (c ? json_integer_value (c) + 1 : 1));
         }
         json_object_set_new (o, "agents", agents);
+        if (r->phase == R_RUNNING)
+            add_live (ctl, o);
     }
     return o;
 }
