@@ -25,6 +25,7 @@
 #define STEP_GRACE_NS         (60 * NS_PER_SEC)   /* past the planned end */
 #define DONE_WAIT_NS          (10 * NS_PER_SEC)   /* for resent snapshots */
 #define RECOVER_WAIT_NS       (30 * NS_PER_SEC)   /* for agents after a restart */
+#define RESTART_DRAIN_NS      (3 * NS_PER_SEC)    /* a restarted agent's spool, resent at once */
 
 typedef enum {
     P_PREPARING, P_READY, P_REFUSED, P_RUNNING, P_DONE_WAIT, P_DONE, P_FAILED, P_LOST,
@@ -1004,7 +1005,7 @@ runner_tick (ctl_t *ctl)
         busy |= p->st == P_RUNNING || p->st == P_DONE_WAIT;
         /* A restarted agent resends what its old process spooled right
            after its HELLO: the step waits for that to drain. */
-        busy |= p->st == P_LOST && p->restarted && now - p->done_at < DONE_WAIT_NS;
+        busy |= p->st == P_LOST && p->restarted && now - p->done_at < RESTART_DRAIN_NS;
     }
     if (!busy)
         finish_step (ctl);

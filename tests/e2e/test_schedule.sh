@@ -19,7 +19,7 @@ start_controller --test-clock "$(utc '2026-12-01 01:58:00')" --on-regression "$H
 declare -A APID
 for a in s1 s2; do start_agent "$a"; APID[$a]=${PIDS[-1]}; done
 wait_agents 2
-probe_plan nightly 6
+probe_plan nightly 4
 
 # --- cron expressions are checked, naming the field ---------------------------
 for bad in '0 25 * * *|hour' '61 2 * * *|minute' '0 2 32 * *|day' '0 2 * 13 *|month' \

@@ -46,7 +46,7 @@ wait_step_running () {
 }
 
 # --- agent killed while the controller is away -------------------------------
-probe_plan p12 12
+probe_plan p12 9
 run=$("$I" run p12) || fail "run p12"
 wait_step_running "$run"
 sleep 2
