@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "compare.h"
+#include "html_report.h"
 #include "jobfile.h"
 #include "util.h"
 
@@ -63,12 +64,17 @@ usage (FILE *f)
 "                                         run B against run A per step (and\n"
 "                                         group): IOPS, bw, p50, p99, p99.9 and\n"
 "                                         the change in %%, with its significance\n"
+"  compare A B --format html -o FILE [--by KEY]\n"
+"                                         the same as one HTML file (charts of\n"
+"                                         the changes, regressions highlighted)\n"
 "  compare RUN --a KEY=V1 --b KEY=V2      two groups of one run, e.g. --a\n"
 "                                         label.bay=onboard --b label.bay=expander\n"
-"  report RUN [--format FMT] [--by KEY] [--where KEY=GLOB]...\n"
+"  report RUN [--format FMT] [--by KEY] [--where KEY=GLOB]... [-o FILE]\n"
 "                                         a run's full report; FMT: text, json,\n"
 "                                         csv, fio-json or fio-json+ (fio's format,\n"
-"                                         one job per step and agent); KEY groups\n"
+"                                         one job per step and agent), or html\n"
+"                                         (one self-contained file with charts,\n"
+"                                         needs -o FILE, - for stdout); KEY groups\n"
 "                                         it: transport, drive.model, drive.firmware,\n"
 "                                         hba.model, hba.firmware, host, agent,\n"
 "                                         label.KEY; outliers are flagged per group;\n"
@@ -582,11 +588,15 @@ static int
 cmd_report (int argc, char **argv)
 {
     long long run = 0;
-    const char *format = "text", *by = NULL;
+    const char *format = "text", *by = NULL, *out = NULL;
     json_t *where = json_array ();
     for (int i = 1; i < argc; i++) {
         if (strcmp (argv[i], "--by") == 0 && i + 1 < argc) {
             by = argv[++i];
+            continue;
+        }
+        if ((strcmp (argv[i], "-o") == 0 || strcmp (argv[i], "--output") == 0) && i + 1 < argc) {
+            out = argv[++i];
             continue;
         }
         if (strcmp (argv[i], "--where") == 0 && i + 1 < argc) {
@@ -596,9 +606,9 @@ cmd_report (int argc, char **argv)
         if (strcmp (argv[i], "--format") == 0 && i + 1 < argc) {
             format = argv[++i];
             if (strcmp (format, "json") && strcmp (format, "text") && strcmp (format, "fio-json")
-                && strcmp (format, "fio-json+") && strcmp (format, "csv")) {
-                fprintf (stderr, "iofleet report: --format '%s': use text, json, csv, fio-json or "
-                         "fio-json+\n", format);
+                && strcmp (format, "fio-json+") && strcmp (format, "csv") && strcmp (format, "html")) {
+                fprintf (stderr, "iofleet report: --format '%s': use text, json, csv, fio-json, "
+                         "fio-json+ or html\n", format);
                 json_decref (where);
                 return 2;
             }
@@ -609,17 +619,73 @@ cmd_report (int argc, char **argv)
             if (parse_u64 (argv[i], 1, INT64_MAX, &v)) {
                 fprintf (stderr, "iofleet report: '%s' is not a run id (see iofleet runs)\n",
                          argv[i]);
+                json_decref (where);
                 return 2;
             }
             run = (long long) v;
         } else {
             fprintf (stderr, "iofleet report: unexpected argument '%s'\n", argv[i]);
+            json_decref (where);
             return 2;
         }
     }
     if (!run) {
         fprintf (stderr, "iofleet report: which run? e.g. iofleet report 3 (see iofleet runs)\n");
+        json_decref (where);
         return 2;
+    }
+    bool html = strcmp (format, "html") == 0;
+    if (html != (out != NULL)) {
+        fprintf (stderr, html ? "iofleet report: --format html writes a file: give -o FILE "
+                                "(or -o - for stdout)\n"
+                              : "iofleet report: -o is for --format html; redirect the other "
+                                "formats (> FILE)\n");
+        json_decref (where);
+        return 2;
+    }
+    if (html) {
+        json_t *req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) run,
+                                 "format", "json");
+        if (by)
+            json_object_set_new (req, "by", json_string (by));
+        if (json_array_size (where))
+            json_object_set (req, "where", where);
+        json_decref (where);
+        json_t *r = call (req, REPORT_TIMEOUT_MS);
+        if (!r)
+            return 1;
+        /* Each agent's inventory, for the report's inventory section; one
+           that cannot be had is left out (the report says what it has). */
+        json_t *inv = json_object ();
+        size_t i, j;
+        json_t *s, *a;
+        json_array_foreach (json_object_get (r, "steps"), i, s)
+            json_array_foreach (json_object_get (s, "agents"), j, a) {
+                const char *name = json_string_value (json_object_get (a, "agent"));
+                if (!name || json_object_get (inv, name) || json_object_size (inv) >= 256)
+                    continue;
+                char err[256];
+                json_t *ireq = json_pack ("{s:s, s:s}", "cmd", "inventory", "agent", name);
+                json_t *ir = client_call (s_endpoint, ireq, CALL_TIMEOUT_MS, err, sizeof err);
+                json_decref (ireq);
+                json_object_set_new (inv, name, ir ? ir : json_null ());
+            }
+        json_t *clean = json_object ();
+        const char *k;
+        json_t *v;
+        json_object_foreach (inv, k, v)
+            if (json_is_object (v))
+                json_object_set (clean, k, v);
+        json_decref (inv);
+        char err[512];
+        int rc = html_report_write (out, r, clean, err, sizeof err);
+        if (rc)
+            fprintf (stderr, "iofleet report: %s\n", err);
+        const char *verdict = json_string_value (json_object_get (r, "verdict"));
+        int status = rc ? 1 : verdict && strcmp (verdict, "fail") == 0 ? 1 : 0;
+        json_decref (clean);
+        json_decref (r);
+        return status;
     }
     int rc = report_to (stdout, run, format, by, json_array_size (where) ? where : NULL);
     json_decref (where);
@@ -631,20 +697,24 @@ cmd_compare (int argc, char **argv)
 {
     long long runs[2] = { 0, 0 };
     int nruns = 0;
-    const char *by = NULL, *ga = NULL, *gb = NULL, *format = "text";
+    const char *by = NULL, *ga = NULL, *gb = NULL, *format = "text", *out = NULL;
     double fail_pct = -1;
     for (int i = 1; i < argc; i++) {
         uint64_t v;
         if (strcmp (argv[i], "--by") == 0 && i + 1 < argc)
             by = argv[++i];
+        else if ((strcmp (argv[i], "-o") == 0 || strcmp (argv[i], "--output") == 0) && i + 1 < argc)
+            out = argv[++i];
         else if (strcmp (argv[i], "--a") == 0 && i + 1 < argc)
             ga = argv[++i];
         else if (strcmp (argv[i], "--b") == 0 && i + 1 < argc)
             gb = argv[++i];
         else if (strcmp (argv[i], "--format") == 0 && i + 1 < argc) {
             format = argv[++i];
-            if (strcmp (format, "json") && strcmp (format, "text") && strcmp (format, "csv")) {
-                fprintf (stderr, "iofleet compare: --format '%s': use text, json or csv\n", format);
+            if (strcmp (format, "json") && strcmp (format, "text") && strcmp (format, "csv")
+                && strcmp (format, "html")) {
+                fprintf (stderr, "iofleet compare: --format '%s': use text, json, csv or html\n",
+                         format);
                 return 2;
             }
         } else if (strcmp (argv[i], "--fail-on-regression") == 0 && i + 1 < argc) {
@@ -661,6 +731,19 @@ cmd_compare (int argc, char **argv)
             fprintf (stderr, "iofleet compare: unexpected argument '%s'\n", argv[i]);
             return 2;
         }
+    }
+    bool html = strcmp (format, "html") == 0;
+    if (html != (out != NULL)) {
+        fprintf (stderr, html ? "iofleet compare: --format html writes a file: give -o FILE "
+                                "(or -o - for stdout)\n"
+                              : "iofleet compare: -o is for --format html; redirect the other "
+                                "formats (> FILE)\n");
+        return 2;
+    }
+    if (html && (ga || gb)) {
+        fprintf (stderr, "iofleet compare: --format html compares two runs (A B); for two groups "
+                 "of one run use text, json or csv\n");
+        return 2;
     }
     if (ga || gb) {
         /* Two groups of one run: --a KEY=VALUE --b KEY=VALUE. */
@@ -707,7 +790,23 @@ cmd_compare (int argc, char **argv)
     if (json_array_size (rows) == 0)
         fprintf (stderr, "iofleet compare: runs %lld and %lld have no step name in common\n",
                  runs[0], runs[1]);
-    int regressions = compare_print (stdout, rows, fail_pct, format);
+    int regressions;
+    if (html) {
+        char err[512];
+        regressions = 0;
+        size_t i;
+        json_t *row;
+        json_array_foreach (rows, i, row)
+            regressions += compare_is_regression (row, fail_pct);
+        if (html_compare_write (out, rep[0], rep[1], rows, fail_pct, err, sizeof err)) {
+            fprintf (stderr, "iofleet compare: %s\n", err);
+            json_decref (rows);
+            json_decref (rep[0]);
+            json_decref (rep[1]);
+            return 1;
+        }
+    } else
+        regressions = compare_print (stdout, rows, fail_pct, format);
     if (regressions)
         fprintf (stderr, "iofleet compare: %d regression(s) beyond %.1f%%\n", regressions, fail_pct);
     json_decref (rows);

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Checks an HTML report of iofleet against the report JSON it came from.
+
+    html_check.py report HTML REPORT_JSON
+    html_check.py compare HTML REPORT_A_JSON REPORT_B_JSON ROWS_JSON
+
+Stdlib only.  Exits 1 with "FAIL: ..." lines on stderr; on success prints
+one line of JSON with what it counted (file size, charts, series, points).
+"""
+import json
+import os
+import re
+import sys
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+errors = []
+
+
+def fail(msg):
+    errors.append(msg)
+
+
+class Doc(HTMLParser):
+    """Collects the attributes that could fetch something, and the text."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.refs = []
+        self.tags = {}
+        self.text = []
+        self.in_style = False
+        self.regression_rows = 0
+        self.compare_rows = 0
+
+    def handle_starttag(self, tag, attrs):
+        self.tags[tag] = self.tags.get(tag, 0) + 1
+        self.in_style = tag == "style"
+        for k, v in attrs:
+            if k in ("src", "href", "xlink:href", "action", "poster", "srcset", "data",
+                     "background", "formaction") and v is not None:
+                self.refs.append((tag, k, v))
+            if k == "style" and v and "url(" in v:
+                self.refs.append((tag, "style", v))
+        if tag == "tr":
+            cls = dict(attrs).get("class") or ""
+            if "regression" in cls.split():
+                self.regression_rows += 1
+
+    def handle_endtag(self, tag):
+        if tag == "style":
+            self.in_style = False
+
+    def handle_data(self, data):
+        if not self.in_style:
+            self.text.append(data)
+
+
+def no_external(html, doc):
+    for tag, attr, v in doc.refs:
+        if attr == "style":
+            for u in re.findall(r"url\(\s*['\"]?([^'\")]*)", v):
+                if not u.startswith("#"):
+                    fail(f"<{tag} style> fetches {u!r}")
+        elif not v.startswith("#"):
+            fail(f"<{tag} {attr}={v!r}>: a reference out of the file")
+    for pat, what in ((r"(?i)https?:", "an http(s): URL"), (r"(?i)<script", "a <script>"),
+                      (r"(?i)<link\b", "a <link>"), (r"(?i)@import", "a CSS @import"),
+                      (r"(?i)<iframe|<object|<embed|<img\b", "an embedded object")):
+        if re.search(pat, html):
+            fail(f"the file holds {what}")
+    for u in re.findall(r"url\(\s*['\"]?([^'\")]*)", html):
+        if not u.startswith("#"):
+            fail(f"url({u}) points out of the file")
+    # '//' as a scheme-relative URL in any attribute.
+    for m in re.finditer(r"=\s*\"\s*//", html):
+        fail(f"a scheme-relative URL at offset {m.start()}")
+    text = " ".join(doc.text)
+    if re.search(r"(?i)\b(nan|inf|infinity)\b", text):
+        fail("the text shows nan or inf: " + re.search(r"(?i).{0,40}\b(nan|inf|infinity)\b.{0,20}", text).group(0))
+
+
+def charts(html):
+    """Every <svg>, parsed as XML: [(kind, title, [(series, points)])]."""
+    out = []
+    for m in re.finditer(r"<svg\b.*?</svg>", html, re.S):
+        try:
+            root = ET.fromstring(m.group(0))
+        except ET.ParseError as e:
+            fail(f"an <svg> does not parse: {e}: {m.group(0)[:120]}")
+            continue
+        if "chart" not in (root.get("class") or "").split() or not root.get("data-chart"):
+            fail(f"an <svg> without class=chart and data-chart: {m.group(0)[:120]}")
+            continue
+        title = root.findtext("title") or ""
+        series = []
+        for g in root.iter("g"):
+            if "series" in (g.get("class") or "").split():
+                pts = [e for e in g.iter() if "pt" in (e.get("class") or "").split()]
+                series.append((g.get("data-series"), len(pts)))
+        out.append((root.get("data-chart"), title, series))
+    return out
+
+
+def of_kind(ch, kind):
+    return [c for c in ch if c[0] == kind]
+
+
+def check_report(html, rep, ch):
+    steps = rep.get("steps") or []
+    # Sweeps: per swept job one IOPS and one p99 chart, a series per group,
+    # a point per depth.
+    sw = rep.get("sweeps") or []
+    keys = []
+    for s in sw:
+        k = (s.get("sweep"), s.get("rw"), s.get("bs"))
+        if k not in keys:
+            keys.append(k)
+    for kind in ("sweep-iops", "sweep-p99"):
+        got = of_kind(ch, kind)
+        if len(got) != len(keys):
+            fail(f"{len(got)} {kind} charts for {len(keys)} swept jobs")
+        for k, c in zip(keys, got):
+            curves = [s for s in sw if (s.get("sweep"), s.get("rw"), s.get("bs")) == k]
+            grouped = [s for s in curves if "group" in s]
+            want = grouped or curves
+            names = [s.get("group", "fleet") for s in want]
+            if [n for n, _ in c[2]] != names:
+                fail(f"{kind} {k}: series {[n for n, _ in c[2]]}, want {names}")
+            for (n, npt), s in zip(c[2], want):
+                if npt != len(s["points"]):
+                    fail(f"{kind} {k} series {n}: {npt} points for {len(s['points'])} depths")
+    # Per step: percentiles, intervals, heatmap, in step order.
+    pc, ic, hc = of_kind(ch, "percentiles"), of_kind(ch, "intervals-iops"), of_kind(ch, "heatmap")
+    measured = [s for s in steps if any((s.get("fleet") or {}).get(d, {}).get("ops", 0) > 0
+                                        for d in ("read", "write"))]
+    if len(pc) != len(measured):
+        fail(f"{len(pc)} percentile charts for {len(measured)} steps with I/O")
+    for s, c in zip(measured, pc):
+        groups = [g for g in s.get("groups") or [] if g.get("by") != "all"]
+        dirs = [d for d in ("read", "write") if s["fleet"][d]["ops"] > 0]
+        want = len(groups) * len(dirs) if groups else len(dirs)
+        if len(c[2]) != want:
+            fail(f"percentiles of {s['name']}: {len(c[2])} series, want {want}")
+        for n, npt in c[2]:
+            if npt != 5:
+                fail(f"percentiles of {s['name']} series {n}: {npt} points, want 5")
+    with_iv = [s for s in steps if s.get("intervals")]
+    if len(ic) != len(with_iv):
+        fail(f"{len(ic)} interval charts for {len(with_iv)} steps with intervals")
+    for s, c in zip(with_iv, ic):
+        npt = dict(c[2]).get("fleet")
+        if npt != len(s["intervals"]):
+            fail(f"intervals of {s['name']}: {npt} points for {len(s['intervals'])} intervals")
+    if len(hc) != len(measured):
+        fail(f"{len(hc)} heatmaps for {len(measured)} steps with I/O")
+    for s, c in zip(measured, hc):
+        hosts = len(s["agents"])
+        targets = len({t["target"].rsplit("/", 1)[-1] for a in s["agents"] for t in a["targets"]})
+        cells = sum(n for _, n in c[2])
+        if len(c[2]) != hosts or cells != hosts * targets:
+            fail(f"heatmap of {s['name']}: {len(c[2])} rows, {cells} cells; want {hosts} x {targets}")
+    for s in steps:
+        if f'id="step-{steps.index(s)}"' not in html:
+            fail(f"no section for step {s['name']}")
+
+
+def check_compare(html, a, b, rows, ch, doc):
+    step_names = []
+    for r in rows:
+        if r["step"] not in step_names:
+            step_names.append(r["step"])
+    bars = of_kind(ch, "compare-delta")
+    if len(bars) != len(step_names):
+        fail(f"{len(bars)} change charts for {len(step_names)} steps")
+    for name, c in zip(step_names, bars):
+        rs = [r for r in rows if r["step"] == name]
+        metrics = list(dict.fromkeys(r["metric"] for r in rs))
+        if [n for n, _ in c[2]] != metrics:
+            fail(f"change chart of {name}: series {[n for n, _ in c[2]]}, want {metrics}")
+        for n, npt in c[2]:
+            want = len([r for r in rs if r["metric"] == n and r.get("delta_pct") is not None])
+            if npt != want:
+                fail(f"change chart of {name} {n}: {npt} bars, want {want}")
+    curves = of_kind(ch, "compare-percentiles")
+    if len(curves) != len(step_names):
+        fail(f"{len(curves)} overlaid percentile charts for {len(step_names)} steps")
+    for c in curves:
+        if len(c[2]) < 2 or any(n != 5 for _, n in c[2]):
+            fail(f"overlaid percentiles {c[1]}: {c[2]}")
+        if not any(s.startswith("A ") for s, _ in c[2]) or not any(s.startswith("B ") for s, _ in c[2]):
+            fail(f"overlaid percentiles {c[1]}: not both A and B: {c[2]}")
+    worse = [r for r in rows if r.get("significant") is True
+             and ((r["delta_pct"] > 0) if r["metric"].startswith("p") else (r["delta_pct"] < 0))]
+    if doc.regression_rows != len(worse):
+        fail(f"{doc.regression_rows} rows highlighted as regressions, want {len(worse)}")
+    return len(worse)
+
+
+def main():
+    mode, path = sys.argv[1], sys.argv[2]
+    html = open(path, encoding="utf-8").read()
+    doc = Doc()
+    doc.feed(html)
+    doc.close()
+    no_external(html, doc)
+    ch = charts(html)
+    info = {"file": os.path.basename(path), "bytes": os.path.getsize(path), "charts": len(ch),
+            "series": sum(len(c[2]) for c in ch), "points": sum(n for c in ch for _, n in c[2]),
+            "kinds": {}}
+    for c in ch:
+        info["kinds"][c[0]] = info["kinds"].get(c[0], 0) + 1
+    if mode == "report":
+        rep = json.load(open(sys.argv[3]))
+        check_report(html, rep, ch)
+    elif mode == "compare":
+        a, b, rows = (json.load(open(p)) for p in sys.argv[3:6])
+        info["regressions"] = check_compare(html, a, b, rows, ch, doc)
+    else:
+        fail(f"unknown mode {mode}")
+    for e in errors:
+        print("FAIL: " + e, file=sys.stderr)
+    if errors:
+        sys.exit(1)
+    print(json.dumps(info, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
