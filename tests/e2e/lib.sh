@@ -83,6 +83,18 @@ wait_agents () {
   fail "only $n of $1 agents connected"
 }
 
+# wait_run RUN: waits (up to 90 s) until the run is neither queued nor
+# running, and prints its status.
+wait_run () {
+  local s=""
+  for _ in $(seq 900); do
+    s=$("$BIN/iofleet" runs --json | jq -r --argjson r "$1" '.[] | select(.id == $r) | .status')
+    [ "$s" = running ] || [ "$s" = queued ] || break
+    sleep 0.1
+  done
+  echo "$s"
+}
+
 # probe_plan NAME RUNTIME [OPTION...]: adds plan NAME, one step "probe" of
 # 4k random reads at QD4 on probe.dat in each agent's workdir, plus OPTIONs.
 probe_plan () {

@@ -25,15 +25,6 @@ intervals () {
     FROM snapshots s JOIN agents a ON a.id = s.agent_id WHERE s.run_id = $1 GROUP BY a.name ORDER BY a.name"
 }
 
-wait_run () {
-  local s=""
-  for _ in $(seq 600); do
-    s=$("$I" runs --json | jq -r --argjson r "$1" '.[] | select(.id == $r) | .status')
-    [ "$s" = running ] || [ "$s" = queued ] || break
-    sleep 0.1
-  done
-  echo "$s"
-}
 
 # --- kill -9 one agent mid-step ---------------------------------------------
 probe_plan p4 4

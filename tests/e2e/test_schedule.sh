@@ -57,15 +57,6 @@ fire_run () {   # fire_run SCHEDULE N: the run of its Nth fire, once queued
   done
   return 1
 }
-wait_run () {
-  local s=""
-  for _ in $(seq 600); do
-    s=$("$I" runs --json | jq -r --argjson r "$1" '.[] | select(.id == $r) | .status')
-    [ "$s" = running ] || [ "$s" = queued ] || break
-    sleep 0.1
-  done
-  echo "$s"
-}
 verdict () { q "SELECT verdict FROM fires WHERE run_id = $1"; }
 throttle_s2 () {  # throttle_s2 RUN: s2 stopped half of the time while RUN runs
   for _ in $(seq 300); do

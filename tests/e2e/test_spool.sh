@@ -27,15 +27,6 @@ intervals () {
     FROM snapshots s JOIN agents a ON a.id = s.agent_id WHERE s.run_id = $1 GROUP BY a.name ORDER BY a.name"
 }
 
-wait_run () {
-  local s=""
-  for _ in $(seq 900); do
-    s=$("$I" runs --json | jq -r --argjson r "$1" '.[] | select(.id == $r) | .status')
-    [ "$s" = running ] || [ "$s" = queued ] || break
-    sleep 0.1
-  done
-  echo "$s"
-}
 
 wait_step_running () {
   for _ in $(seq 300); do
