@@ -956,8 +956,38 @@ cmp_double (const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Hosts x targets, coloured by each target's p99 against the median of all
-   targets of the step (groups do not list their members in the report). */
+/* The median of the p99 (direction dn) of the step's targets in group
+   (NULL: of all of them).  NAN when none has one. */
+static double
+median_p99 (json_t *agents, const char *dn, const char *group)
+{
+    size_t i, k, n = 0, cap = 0;
+    json_t *a, *t;
+    json_array_foreach (agents, i, a)
+        cap += json_array_size (json_object_get (a, "targets"));
+    double *all = malloc ((cap + 1) * sizeof *all), med = NAN;
+    if (!all)
+        return NAN;
+    json_array_foreach (agents, i, a)
+        json_array_foreach (json_object_get (a, "targets"), k, t) {
+            json_t *dj = json_object_get (t, dn);
+            double p99 = num (json_object_get (dj, "percentiles"), "p99");
+            if (group && strcmp (str (t, "group"), group))
+                continue;
+            if (has_ops (dj) && isfinite (p99) && p99 > 0)
+                all[n++] = p99;
+        }
+    if (n) {
+        qsort (all, n, sizeof *all, cmp_double);
+        med = n % 2 ? all[n / 2] : (all[n / 2 - 1] + all[n / 2]) / 2;
+    }
+    free (all);
+    return med;
+}
+
+/* Hosts x targets, coloured by each target's p99 against the median p99 of
+   its group's targets ("group" on each target, with --by), else against
+   the median of all targets of the step. */
 static void
 heatmap (FILE *f, json_t *s)
 {
@@ -969,7 +999,7 @@ heatmap (FILE *f, json_t *s)
     json_t *a, *t;
     json_t *colidx = json_object ();
     json_t *cols = json_array ();
-    size_t nval = 0;
+    bool by_group = false;
     json_array_foreach (agents, i, a)
         json_array_foreach (json_object_get (a, "targets"), k, t) {
             const char *bn = base_name (str (t, "target"));
@@ -977,11 +1007,12 @@ heatmap (FILE *f, json_t *s)
                 json_object_set_new (colidx, bn, json_integer ((json_int_t) nc++));
                 json_array_append_new (cols, json_string (bn));
             }
-            nval++;
+            by_group |= json_is_string (json_object_get (t, "group"));
         }
+    const char *by = str (json_array_get (json_object_get (s, "groups"), 0), "by");
     char title[512];
-    snprintf (title, sizeof title, "p99 (%s) per host and target against the step's median: %s", dn,
-              str (s, "name"));
+    snprintf (title, sizeof title, "p99 (%s) per host and target against %s: %s", dn,
+              by_group ? "its group's median" : "the step's median", str (s, "name"));
     if (!nr || !nc) {
         fputs ("<figure class=\"fig nodata\"><p><b>", f);
         esc (f, title);
@@ -990,26 +1021,15 @@ heatmap (FILE *f, json_t *s)
         json_decref (cols);
         return;
     }
-    double *v = malloc (nr * nc * sizeof *v), *all = malloc ((nval + 1) * sizeof *all);
+    double *v = malloc (nr * nc * sizeof *v), *refs = malloc (nr * nc * sizeof *refs);
     char **tips = calloc (nr * nc, sizeof *tips), **rows = calloc (nr, sizeof *rows);
+    char **groups = calloc (nr * nc, sizeof *groups);
     const char **colv = calloc (nc, sizeof *colv);
-    if (!v || !all || !tips || !rows || !colv)
+    if (!v || !refs || !tips || !groups || !rows || !colv)
         goto done;
-    size_t n = 0;
     for (size_t c = 0; c < nr * nc; c++)
-        v[c] = NAN;
-    json_array_foreach (agents, i, a)
-        json_array_foreach (json_object_get (a, "targets"), k, t) {
-            json_t *dj = json_object_get (t, dn);
-            double p99 = num (json_object_get (dj, "percentiles"), "p99");
-            if (has_ops (dj) && isfinite (p99) && p99 > 0)
-                all[n++] = p99;
-        }
-    double med = NAN;
-    if (n) {
-        qsort (all, n, sizeof *all, cmp_double);
-        med = n % 2 ? all[n / 2] : (all[n / 2 - 1] + all[n / 2]) / 2;
-    }
+        v[c] = refs[c] = NAN;
+    double step_med = median_p99 (agents, dn, NULL);
     json_array_foreach (agents, i, a) {
         const char *host = str (a, "hostname"), *ag = str (a, "agent");
         char row[512];
@@ -1022,14 +1042,24 @@ heatmap (FILE *f, json_t *s)
             json_t *dj = json_object_get (t, dn);
             double p99 = num (json_object_get (dj, "percentiles"), "p99");
             size_t c = (size_t) json_integer_value (json_object_get (colidx, base_name (str (t, "target"))));
+            const char *g = json_string_value (json_object_get (t, "group"));
+            double med = g ? median_p99 (agents, dn, g) : step_med;
             if (!has_ops (dj) || !isfinite (p99) || p99 <= 0 || !(med > 0))
                 continue;
             double dev = 100.0 * (p99 - med) / med;
-            char tip[1024], b1[32], b2[32];
-            snprintf (tip, sizeof tip, "%s %s: p99 %s, median of the step's targets %s, %+.1f%%",
-                      row, str (t, "target"), f_lat (p99, b1, sizeof b1), f_lat (med, b2, sizeof b2), dev);
+            char tip[1024], b1[32], b2[32], ref[320];
+            if (g)
+                snprintf (ref, sizeof ref, "median of group %s=%s", by, g);
+            else
+                snprintf (ref, sizeof ref, "median of the step's targets");
+            snprintf (tip, sizeof tip, "%s %s: p99 %s, %s %s, %+.1f%%", row, str (t, "target"),
+                      f_lat (p99, b1, sizeof b1), ref, f_lat (med, b2, sizeof b2), dev);
             v[i * nc + c] = dev;
+            refs[i * nc + c] = med;
+            free (tips[i * nc + c]);
             tips[i * nc + c] = strdup (tip);
+            free (groups[i * nc + c]);
+            groups[i * nc + c] = g ? strdup (g) : NULL;
         }
     }
     for (size_t c = 0; c < nc; c++)
@@ -1037,23 +1067,32 @@ heatmap (FILE *f, json_t *s)
     for (size_t r = 0; r < nr; r++)
         if (!rows[r])
             goto done;
-    char legend[160], b[32];
-    snprintf (legend, sizeof legend, "p99 vs median %s (blue: faster, red: slower; %% shown)",
-              f_lat (med, b, sizeof b));
+    char legend[400], b[32];
+    if (by_group)
+        snprintf (legend, sizeof legend, "p99 vs the median of its group (--by %.200s) (blue: "
+                  "faster, red: slower; %% shown)", by);
+    else
+        snprintf (legend, sizeof legend, "p99 vs the step's median %s (no --by) (blue: faster, "
+                  "red: slower; %% shown)", f_lat (step_med, b, sizeof b));
     svg_heatmap (f, "heatmap", title, nr, (const char *const *) rows, nc, colv, v,
-                 (const char *const *) tips, HEATMAP_CLAMP_PCT, "%", legend);
+                 (const char *const *) tips, (const char *const *) groups, refs,
+                 HEATMAP_CLAMP_PCT, "%", legend);
 done:
-    if (tips)
-        for (size_t c = 0; c < nr * nc; c++)
+    for (size_t c = 0; c < nr * nc; c++) {
+        if (tips)
             free (tips[c]);
+        if (groups)
+            free (groups[c]);
+    }
     if (rows)
         for (size_t r = 0; r < nr; r++)
             free (rows[r]);
     free (tips);
+    free (groups);
     free (rows);
     free (colv);
     free (v);
-    free (all);
+    free (refs);
     json_decref (colidx);
     json_decref (cols);
 }
@@ -1242,9 +1281,11 @@ method (FILE *f, json_t *rep)
     else
         fputs ("figures hold every interval that reached the controller; agents with missing "
                "intervals are included and listed", f);
-    fputs (".</li>\n<li><b>Heatmaps</b>: each target's p99 against the median p99 of all the "
-           "step's targets (the report does not list a group's members), clamped at &#177;50% "
-           "for the colour; the exact value is in each cell's tooltip.</li>\n</ul>\n", f);
+    fputs (".</li>\n<li><b>Heatmaps</b>: each target's p99 against the median p99 of the "
+           "targets of its own group when the report was made with --by (each cell's data-group "
+           "and data-median say which), else against the median p99 of all the step's targets; "
+           "clamped at &#177;50% for the colour; the exact value is in each cell's tooltip."
+           "</li>\n</ul>\n", f);
     json_t *steps = json_object_get (rep, "steps");
     if (json_array_size (steps)) {
         fputs ("<table><thead><tr><th class=\"l\">step</th><th>window intervals</th>"
@@ -1361,6 +1402,55 @@ run_cells (FILE *f, json_t *rep, const char *field)
     else
         fprintf (f, "%zu", json_array_size (json_object_get (rep, "steps")));
     fputs ("</td>", f);
+}
+
+/* The completion-latency histograms of A and B for direction dn of a step,
+   overlaid: each bin as the fraction of that run's I/Os, so runs of
+   different length compare.  Only when both runs measured dn. */
+static void
+compare_histogram (FILE *f, json_t *a, json_t *b, const char *name, const char *dn)
+{
+    json_t *d[2], *h[2];
+    for (int k = 0; k < 2; k++) {
+        d[k] = json_object_get (json_object_get (step_named (k ? b : a, name), "fleet"), dn);
+        h[k] = json_object_get (d[k], "histogram");
+    }
+    if (!has_ops (d[0]) || !has_ops (d[1]))
+        return;
+    char title[512], b1[32], b2[32], sname[64], tip[256];
+    snprintf (title, sizeof title, "Fleet %s latency histograms, A and B: %s", dn, name);
+    svg_chart_t *c = svg_chart_new ("compare-histogram", title, SVG_STEPS);
+    if (!c)
+        return;
+    svg_chart_axis (c, 'x', SVG_LOG10, "completion latency (8 bins an octave)", fmt_lat);
+    svg_chart_axis (c, 'y', SVG_LINEAR, "fraction of the run's I/Os", NULL);
+    bool both = json_array_size (h[0]) && json_array_size (h[1]);
+    for (int k = 0; k < 2 && both; k++) {
+        double total = 0;
+        size_t i;
+        json_t *bin;
+        json_array_foreach (h[k], i, bin)
+            total += Z (json_number_value (json_array_get (bin, 2)));
+        snprintf (sname, sizeof sname, "%s (run %s)", k ? "B" : "A",
+                  run_id (k ? b : a, b1, sizeof b1));
+        svg_chart_series (c, sname);
+        svg_chart_data (c, "bins", (double) json_array_size (h[k]));
+        json_array_foreach (h[k], i, bin) {
+            double lo = json_number_value (json_array_get (bin, 0));
+            double hi = json_number_value (json_array_get (bin, 1));
+            double n = json_number_value (json_array_get (bin, 2));
+            double frac = total > 0 ? n / total : 0;
+            snprintf (tip, sizeof tip, "%s %s: %s to %s: %.3f%% of the I/Os (%.0f)", sname, dn,
+                      f_lat (lo, b1, sizeof b1), f_lat (hi, b2, sizeof b2), 100 * frac, n);
+            /* A first bin from 0 ns cannot sit on a log scale: from hi / 2. */
+            if (svg_chart_bin (c, lo > 0 ? lo : hi / 2, hi, frac, tip) == 0) {
+                svg_chart_data (c, "frac", frac);
+            }
+        }
+    }
+    svg_chart_write (c, f, "a run has no latency histogram for this direction (an imported "
+                     "run without fio's json+ bins, or a controller without histograms)");
+    svg_chart_destroy (&c);
 }
 
 void
@@ -1492,6 +1582,8 @@ html_compare (FILE *f, json_t *a, json_t *b, json_t *rows, double fail_pct)
             svg_chart_write (c, f, "neither run measured I/O in this step");
             svg_chart_destroy (&c);
         }
+        compare_histogram (f, a, b, name, "read");
+        compare_histogram (f, a, b, name, "write");
         fputs ("</div>\n<table class=\"compare\"><thead><tr><th class=\"l\">group</th>"
                "<th class=\"l\">metric</th><th>A</th><th>B</th><th>change</th>"
                "<th class=\"l\">significant</th><th class=\"l\">verdict</th></tr></thead>"

@@ -779,6 +779,8 @@ cmd_compare (int argc, char **argv)
                                  "format", "json");
         if (by)
             json_object_set_new (req, "by", json_string (by));
+        if (html) /* the overlaid latency histograms */
+            json_object_set_new (req, "histograms", json_true ());
         rep[k] = call (req, REPORT_TIMEOUT_MS);
         if (!rep[k]) {
             if (k)

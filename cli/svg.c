@@ -24,14 +24,19 @@ static const char *s_dash[] = { "", "6 3", "2 2", "8 3 2 3" };
 
 typedef struct {
     double x, y;
+    double x0, x1;      /* steps: the bin [x0, x1) */
     char *tip;
     int flags;
+    char *dname;        /* svg_chart_data: data-DNAME="dval" (NULL: none) */
+    double dval;
 } point_t;
 
 typedef struct {
     char *name;
     point_t *pt;
     size_t n, cap;
+    char *dname;
+    double dval;
 } series_t;
 
 typedef enum { ANN_MARK, ANN_HLINE, ANN_VBAND } ann_kind_t;
@@ -89,9 +94,12 @@ svg_chart_destroy (svg_chart_t **self_p)
     if (!self)
         return;
     for (size_t i = 0; i < self->nseries; i++) {
-        for (size_t k = 0; k < self->series[i].n; k++)
+        for (size_t k = 0; k < self->series[i].n; k++) {
             free (self->series[i].pt[k].tip);
+            free (self->series[i].pt[k].dname);
+        }
         free (self->series[i].pt);
+        free (self->series[i].dname);
         free (self->series[i].name);
     }
     for (size_t i = 0; i < self->ncat; i++)
@@ -148,6 +156,17 @@ svg_chart_series (svg_chart_t *self, const char *name)
     return 0;
 }
 
+/* Writes ' data-NAME="V"' (nothing when name is NULL). */
+static void
+data_attr (FILE *f, const char *name, double v)
+{
+    if (!name)
+        return;
+    fputs (" data-", f);
+    svg_esc (f, name);
+    fprintf (f, "=\"%.9g\"", v);
+}
+
 /* Can v be placed on an axis of this scale? */
 static bool
 drawable (svg_scale_t scale, double v)
@@ -159,8 +178,9 @@ drawable (svg_scale_t scale, double v)
     return scale == SVG_LINEAR || v > 0;
 }
 
-int
-svg_chart_point (svg_chart_t *self, double x, double y, const char *tip, int flags)
+static int
+add_point (svg_chart_t *self, double x, double y, double x0, double x1, const char *tip,
+           int flags)
 {
     if (!self->nseries)
         return -EINVAL;
@@ -177,13 +197,50 @@ svg_chart_point (svg_chart_t *self, double x, double y, const char *tip, int fla
         s->cap = cap;
     }
     point_t *p = &s->pt[s->n];
+    memset (p, 0, sizeof *p);
     p->x = x;
     p->y = y;
+    p->x0 = x0;
+    p->x1 = x1;
     p->flags = flags;
     p->tip = dup (tip);
     if (tip && !p->tip)
         return -ENOMEM;
     s->n++;
+    return 0;
+}
+
+int
+svg_chart_point (svg_chart_t *self, double x, double y, const char *tip, int flags)
+{
+    return add_point (self, x, y, x, x, tip, flags);
+}
+
+int
+svg_chart_bin (svg_chart_t *self, double x0, double x1, double y, const char *tip)
+{
+    if (!drawable (self->ax[0].scale, x0) || !drawable (self->ax[0].scale, x1) || !(x1 > x0))
+        return -EDOM;
+    double x = self->ax[0].scale == SVG_LINEAR ? (x0 + x1) / 2 : sqrt (x0 * x1);
+    return add_point (self, x, y, x0, x1, tip, 0);
+}
+
+int
+svg_chart_data (svg_chart_t *self, const char *name, double v)
+{
+    if (!self->nseries)
+        return -EINVAL;
+    series_t *s = &self->series[self->nseries - 1];
+    char **dn = s->n ? &s->pt[s->n - 1].dname : &s->dname;
+    char *d = dup (name);
+    if (!d)
+        return -ENOMEM;
+    free (*dn);
+    *dn = d;
+    if (s->n)
+        s->pt[s->n - 1].dval = v;
+    else
+        s->dval = v;
     return 0;
 }
 
@@ -397,24 +454,25 @@ marker (FILE *f, size_t i, double x, double y, const point_t *p, const char *ser
     const char *alert = p->flags & SVG_PT_ALERT ? " stroke=\"#000\" stroke-width=\"2.5\"" : "";
     switch (i % 4) {
     case 0:
-        fprintf (f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"%s>",
+        fprintf (f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"%s",
                  x, y, r, col, alert);
         break;
     case 1:
         fprintf (f, "<rect class=\"pt\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-                 "fill=\"%s\"%s>", x - r, y - r, 2 * r, 2 * r, col, alert);
+                 "fill=\"%s\"%s", x - r, y - r, 2 * r, 2 * r, col, alert);
         break;
     case 2:
-        fprintf (f, "<path class=\"pt\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"%s>",
+        fprintf (f, "<path class=\"pt\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"%s",
                  x, y - r * 1.2, x + r * 1.2, y + r, x - r * 1.2, y + r, col, alert);
         break;
     default:
         fprintf (f, "<path class=\"pt\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" "
-                 "fill=\"#fff\" stroke=\"%s\" stroke-width=\"%s\">", x, y - r * 1.3, x + r * 1.3, y,
+                 "fill=\"#fff\" stroke=\"%s\" stroke-width=\"%s\"", x, y - r * 1.3, x + r * 1.3, y,
                  x, y + r * 1.3, x - r * 1.3, y, col, p->flags & SVG_PT_ALERT ? "3" : "1.8");
         break;
     }
-    fputs ("<title>", f);
+    data_attr (f, p->dname, p->dval);
+    fputs ("><title>", f);
     svg_esc (f, p->tip ? p->tip : series);
     fputs ("</title>", f);
     fputs (i % 4 == 0 ? "</circle>" : i % 4 == 1 ? "</rect>" : "</path>", f);
@@ -537,7 +595,7 @@ svg_chart_write (svg_chart_t *self, FILE *f, const char *nodata)
     for (size_t i = 0; i < self->nseries; i++)
         for (size_t k = 0; k < self->series[i].n; k++) {
             point_t *p = &self->series[i].pt[k];
-            xlo = fmin (xlo, p->x), xhi = fmax (xhi, p->x);
+            xlo = fmin (xlo, fmin (p->x, p->x0)), xhi = fmax (xhi, fmax (p->x, p->x1));
             ylo = fmin (ylo, p->y), yhi = fmax (yhi, p->y);
         }
     for (size_t i = 0; i < self->nann; i++) {
@@ -601,9 +659,11 @@ svg_chart_write (svg_chart_t *self, FILE *f, const char *nodata)
             fprintf (f, "<g class=\"legend\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                      "stroke=\"%s\" stroke-width=\"%s\" stroke-dasharray=\"%s\"/>", lx, ly, lx + 22,
                      ly, s_colour[i % NCOLOUR], self->style == SVG_BARS ? "8" : "2",
-                     self->style == SVG_BARS ? "" : s_dash[(i / 2) % NDASH]);
+                     self->style == SVG_BARS ? ""
+                     : s_dash[(self->style == SVG_STEPS ? i : i / 2) % NDASH]);
             if (self->style != SVG_BARS) {
-                point_t p = { 0, 0, NULL, 0 };
+                point_t p;
+                memset (&p, 0, sizeof p);
                 fputs ("<g class=\"key\">", f);
                 marker (f, i, lx + 11, ly, &p, self->series[i].name);
                 fputs ("</g>", f);
@@ -623,7 +683,9 @@ svg_chart_write (svg_chart_t *self, FILE *f, const char *nodata)
         series_t *s = &self->series[i];
         fputs ("<g class=\"series\" data-series=\"", f);
         svg_esc (f, s->name);
-        fputs ("\">", f);
+        fputs ("\"", f);
+        data_attr (f, s->dname, s->dval);
+        fputs (">", f);
         if (self->style == SVG_BARS) {
             for (size_t k = 0; k < s->n; k++) {
                 point_t *p = &s->pt[k];
@@ -644,6 +706,27 @@ svg_chart_write (svg_chart_t *self, FILE *f, const char *nodata)
                 svg_esc (f, p->tip ? p->tip : s->name);
                 fputs ("</title></rect>", f);
             }
+        } else if (self->style == SVG_STEPS) {
+            /* The outline of each bin; down to 0 where bins are not adjacent. */
+            double y0 = py (self, &fr, fmax (0, self->ax[1].lo));
+            fprintf (f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+                     "stroke-dasharray=\"%s\" d=\"", s_colour[i % NCOLOUR], s_dash[i % NDASH]);
+            for (size_t k = 0; k < s->n; k++) {
+                point_t *p = &s->pt[k];
+                double ya = py (self, &fr, p->y);
+                if (k == 0 || s->pt[k - 1].x1 != p->x0)
+                    fprintf (f, "M%.1f %.1fL%.1f %.1f", px (self, &fr, p->x0), y0,
+                             px (self, &fr, p->x0), ya);
+                else
+                    fprintf (f, "L%.1f %.1f", px (self, &fr, p->x0), ya);
+                fprintf (f, "L%.1f %.1f", px (self, &fr, p->x1), ya);
+                if (k + 1 == s->n || s->pt[k + 1].x0 != p->x1)
+                    fprintf (f, "L%.1f %.1f", px (self, &fr, p->x1), y0);
+            }
+            fputs ("\"/>", f);
+            for (size_t k = 0; k < s->n; k++)
+                marker (f, i, px (self, &fr, s->pt[k].x), py (self, &fr, s->pt[k].y), &s->pt[k],
+                        s->name);
         } else {
             if (s->n > 1) {
                 fprintf (f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
@@ -691,7 +774,8 @@ cut (const char *s, size_t n, char *buf, size_t cap)
 void
 svg_heatmap (FILE *f, const char *kind, const char *title, size_t nrows,
              const char *const *rows, size_t ncols, const char *const *cols, const double *v,
-             const char *const *tips, double clamp, const char *unit, const char *legend)
+             const char *const *tips, const char *const *groups, const double *refs,
+             double clamp, const char *unit, const char *legend)
 {
     size_t cells = 0;
     for (size_t i = 0; i < nrows * ncols; i++)
@@ -751,7 +835,15 @@ svg_heatmap (FILE *f, const char *kind, const char *title, size_t nrows,
             double t = clamp > 0 ? val / clamp : 0;
             diverging (t, col, sizeof col);
             fprintf (f, "<rect class=\"pt cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                     "height=\"%.1f\" fill=\"%s\"><title>", x + 1, y + 1, cw - 2, ch - 2, col);
+                     "height=\"%.1f\" fill=\"%s\"", x + 1, y + 1, cw - 2, ch - 2, col);
+            if (groups && groups[r * ncols + c]) {
+                fputs (" data-group=\"", f);
+                svg_esc (f, groups[r * ncols + c]);
+                fputs ("\"", f);
+            }
+            if (refs)
+                data_attr (f, "median", refs[r * ncols + c]);
+            fputs ("><title>", f);
             svg_esc (f, tips && tips[r * ncols + c] ? tips[r * ncols + c] : rows[r]);
             fprintf (f, "</title></rect><text class=\"cellv\" x=\"%.1f\" y=\"%.1f\" "
                      "text-anchor=\"middle\" fill=\"%s\">%+.0f", x + cw / 2, y + ch / 2 + 4,

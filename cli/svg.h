@@ -31,7 +31,9 @@ typedef enum {
 
 typedef enum {
     SVG_LINES,      /* a polyline and a marker per point */
-    SVG_BARS        /* grouped bars; x is the category index (svg_chart_category) */
+    SVG_BARS,       /* grouped bars; x is the category index (svg_chart_category) */
+    SVG_STEPS       /* histograms: the outline of each bin (svg_chart_bin), a marker
+                       at each bin's middle */
 } svg_style_t;
 
 /* Point flags. */
@@ -67,6 +69,17 @@ int svg_chart_series (svg_chart_t *self, const char *name);
    -ENOMEM. */
 int svg_chart_point (svg_chart_t *self, double x, double y, const char *tip, int flags);
 
+/* Steps: appends the bin [x0, x1) of height y to the last series; its
+   point (marker) is at the bin's middle (geometric on a log scale).
+   Returns 0, -EDOM (x0 or x1 cannot be drawn, x1 <= x0), -EINVAL or
+   -ENOMEM. */
+int svg_chart_bin (svg_chart_t *self, double x0, double x1, double y, const char *tip);
+
+/* Writes data-NAME="v" (%.9g) on the last point of the last series, or on
+   the series itself while it has no point: figures for tests and tools.
+   Returns 0, -EINVAL (no series) or -ENOMEM. */
+int svg_chart_data (svg_chart_t *self, const char *name, double v);
+
 /* An annotation: a ring around (x, y) with a label (a knee, a capacity).
    Returns 0, -EDOM or -ENOMEM. */
 int svg_chart_mark (svg_chart_t *self, double x, double y, const char *label);
@@ -90,12 +103,14 @@ void svg_chart_write (svg_chart_t *self, FILE *f, const char *nodata);
 /* A heatmap: nrows x ncols cells, value v[r * ncols + c] (NAN: no cell),
    its tooltip tips[r * ncols + c] (may be NULL), coloured from blue
    (-clamp) through white to red (+clamp); each row is a series, each cell
-   a point.  unit follows the value in cells and the legend ("%").  Can't
-   fail. */
+   a point.  groups[r * ncols + c] (NULL, or NULL entries: none) becomes
+   the cell's data-group, refs[r * ncols + c] (NULL: none) its data-median:
+   what the cell was measured against.  unit follows the value in cells and
+   the legend ("%").  Can't fail. */
 void svg_heatmap (FILE *f, const char *kind, const char *title, size_t nrows,
                   const char *const *rows, size_t ncols, const char *const *cols,
-                  const double *v, const char *const *tips, double clamp, const char *unit,
-                  const char *legend);
+                  const double *v, const char *const *tips, const char *const *groups,
+                  const double *refs, double clamp, const char *unit, const char *legend);
 
 /* Writes s escaped for HTML and XML text or attributes (& < > " '),
    control characters replaced by '?'.  NULL writes nothing.  Can't fail. */

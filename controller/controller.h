@@ -180,6 +180,10 @@ int groups_add (store_t *store, int64_t run, int step, json_t *step_json, const 
 /* The run in fio's JSON (json+ with bins when plus): one job entry per
    step and agent, "hostname" = the agent's name.  NULL with err filled. */
 json_t *report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errlen);
+/* Adds to each step's fleet read and write its merged completion-latency
+   histogram, 8 bins an octave: "histogram": [[low_ns, high_ns, count]...]
+   (nonzero bins).  Can't fail (a step without one gets none). */
+void report_add_histograms (store_t *store, int64_t run, json_t *rep);
 /* Computes and stores results and fleet_results of a finished step. */
 int report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_ns);
 

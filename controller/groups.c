@@ -366,6 +366,10 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
         }
         if (!match)
             continue;
+        /* The target says its group: the heatmap colours it against its
+           group's median. */
+        if (by)
+            json_object_set_new (tj, "group", json_string (value));
         json_array_append_new (members, json_pack ("{s:O, s:O, s:s, s:O?, s:O?}",
             "agent", json_object_get (aj, "agent"), "target", json_object_get (tj, "target"),
             "group", value, "read", json_object_get (tj, "read"),

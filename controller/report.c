@@ -1304,3 +1304,45 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
                              "--since, --step or --where", HISTORY_ROWS_MAX));
     return out;
 }
+
+void
+report_add_histograms (store_t *store, int64_t run, json_t *rep)
+{
+    static histogram_t h;
+    size_t i;
+    json_t *s;
+    json_array_foreach (json_object_get (rep, "steps"), i, s) {
+        json_t *fleet = json_object_get (s, "fleet");
+        sqlite3_stmt *st = store_stmt (store,
+            "SELECT direction, hist FROM fleet_results WHERE run_id = ? AND step_idx = ?");
+        if (!st || !fleet)
+            continue;
+        sqlite3_bind_int64 (st, 1, run);
+        sqlite3_bind_int (st, 2, (int) json_integer_value (json_object_get (s, "index")));
+        while (sqlite3_step (st) == SQLITE_ROW) {
+            json_t *d = json_object_get (fleet, (const char *) sqlite3_column_text (st, 0));
+            const void *blob = sqlite3_column_blob (st, 1);
+            int len = sqlite3_column_bytes (st, 1);
+            if (!d || !blob || len <= 0 || histogram_decode (&h, blob, (size_t) len) != 0
+                || h.count == 0)
+                continue;
+            /* 8 bins an octave (the stored histogram has 128): enough to
+               draw, small enough to ship. */
+            json_t *bins = json_array ();
+            for (uint32_t b = 0; b < HIST_NBUCKETS; b += HIST_SUB / 8) {
+                uint64_t n = 0;
+                for (uint32_t k = b; k < b + HIST_SUB / 8 && k < HIST_NBUCKETS; k++)
+                    n += h.buckets[k];
+                if (!n)
+                    continue;
+                uint32_t last = b + HIST_SUB / 8 - 1;
+                json_array_append_new (bins, json_pack ("[I, I, I]",
+                    (json_int_t) histogram_bucket_low (b),
+                    (json_int_t) (histogram_bucket_low (last) + histogram_bucket_width (last)),
+                    (json_int_t) n));
+            }
+            json_object_set_new (d, "histogram", bins);
+        }
+        sqlite3_reset (st);
+    }
+}

@@ -81,7 +81,7 @@ def no_external(html, doc):
 
 
 def charts(html):
-    """Every <svg>, parsed as XML: [(kind, title, [(series, points)])]."""
+    """Every <svg>, parsed as XML: [(kind, title, [(series, points)], [(<g>, [pt])])]."""
     out = []
     for m in re.finditer(r"<svg\b.*?</svg>", html, re.S):
         try:
@@ -93,12 +93,13 @@ def charts(html):
             fail(f"an <svg> without class=chart and data-chart: {m.group(0)[:120]}")
             continue
         title = root.findtext("title") or ""
-        series = []
+        series, elems = [], []
         for g in root.iter("g"):
             if "series" in (g.get("class") or "").split():
                 pts = [e for e in g.iter() if "pt" in (e.get("class") or "").split()]
                 series.append((g.get("data-series"), len(pts)))
-        out.append((root.get("data-chart"), title, series))
+                elems.append((g, pts))
+        out.append((root.get("data-chart"), title, series, elems))
     return out
 
 
@@ -160,9 +161,91 @@ def check_report(html, rep, ch):
         cells = sum(n for _, n in c[2])
         if len(c[2]) != hosts or cells != hosts * targets:
             fail(f"heatmap of {s['name']}: {len(c[2])} rows, {cells} cells; want {hosts} x {targets}")
+    # Each cell is measured against the median p99 of its own group's
+    # targets ("group" on the target, with --by), else of the step's.
+    info = {"heatmap_cells": 0, "heatmap_grouped_cells": 0, "heatmap_groups": 0}
+    for s, c in zip(measured, hc):
+        fl = s["fleet"]
+        dn = "read" if fl["read"]["ops"] > 0 or not fl["write"]["ops"] > 0 else "write"
+
+        def p99(t):
+            d = t.get(dn) or {}
+            v = (d.get("percentiles") or {}).get("p99")
+            return v if d.get("ops", 0) > 0 and isinstance(v, (int, float)) and v > 0 else None
+
+        def median(g):
+            v = sorted(p99(t) for a in s["agents"] for t in a["targets"]
+                       if p99(t) is not None and (g is None or t.get("group") == g))
+            n = len(v)
+            return None if not n else v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+        cols = list(dict.fromkeys(t["target"].rsplit("/", 1)[-1] for a in s["agents"] for t in a["targets"]))
+        groups = set()
+        for a, (g, pts) in zip(s["agents"], c[3]):
+            want = []
+            for col in cols:
+                ts = [t for t in a["targets"] if t["target"].rsplit("/", 1)[-1] == col]
+                t = ts[-1] if ts else None
+                if t is not None and p99(t) is not None and median(t.get("group")):
+                    want.append(t)
+            if len(want) != len(pts):
+                fail(f"heatmap of {s['name']} row {a['agent']}: {len(pts)} cells, want {len(want)}")
+                continue
+            for t, e in zip(want, pts):
+                grp, med = t.get("group"), median(t.get("group"))
+                if e.get("data-group") != grp:
+                    fail(f"heatmap of {s['name']} {a['agent']} {t['target']}: data-group "
+                         f"{e.get('data-group')!r}, the JSON says {grp!r}")
+                try:
+                    got = float(e.get("data-median"))
+                except (TypeError, ValueError):
+                    got = None
+                if got is None or abs(got - med) > 1e-6 * med:
+                    fail(f"heatmap of {s['name']} {a['agent']} {t['target']}: data-median "
+                         f"{e.get('data-median')}, want {med} (median p99 of "
+                         f"{'group ' + grp if grp else 'the step'})")
+                info["heatmap_cells"] += 1
+                if grp is not None:
+                    info["heatmap_grouped_cells"] += 1
+                    groups.add(grp)
+        info["heatmap_groups"] += len(groups)
     for s in steps:
         if f'id="step-{steps.index(s)}"' not in html:
             fail(f"no section for step {s['name']}")
+    return info
+
+
+def check_histograms(a, b, step_names, ch):
+    """One overlaid histogram chart per step and direction both runs
+    measured: series A and B, a point per bin (data-bins, from the JSON),
+    fractions (data-frac) summing to 1."""
+    def step(rep, name):
+        return next((s for s in rep.get("steps") or [] if s.get("name") == name), {})
+    want = [(n, d) for n in step_names for d in ("read", "write")
+            if all(((step(r, n).get("fleet") or {}).get(d) or {}).get("ops", 0) > 0 for r in (a, b))]
+    hist = of_kind(ch, "compare-histogram")
+    if len(hist) != len(want):
+        fail(f"{len(hist)} overlaid histogram charts for {len(want)} step directions both runs measured")
+    bins = 0
+    for (n, d), c in zip(want, hist):
+        if f": {n}" not in c[1] or f" {d} " not in c[1]:
+            fail(f"histogram chart {c[1]!r} is not {d} of {n}")
+        names = [sn for sn, _ in c[2]]
+        want_names = [f"A (run {a.get('run')})", f"B (run {b.get('run')})"]
+        if names != want_names:
+            fail(f"histogram {c[1]}: series {names}, want {want_names}")
+        for g, pts in c[3]:
+            nb = g.get("data-bins")
+            if nb is None or int(float(nb)) != len(pts) or not pts:
+                fail(f"histogram {c[1]} {g.get('data-series')}: {len(pts)} points for data-bins={nb}")
+            bins += len(pts)
+            try:
+                total = sum(float(e.get("data-frac")) for e in pts)
+            except (TypeError, ValueError):
+                fail(f"histogram {c[1]} {g.get('data-series')}: a point without data-frac")
+                continue
+            if abs(total - 1) > 1e-6:
+                fail(f"histogram {c[1]} {g.get('data-series')}: fractions sum to {total!r}")
+    return len(hist), bins
 
 
 def check_compare(html, a, b, rows, ch, doc):
@@ -194,7 +277,8 @@ def check_compare(html, a, b, rows, ch, doc):
              and ((r["delta_pct"] > 0) if r["metric"].startswith("p") else (r["delta_pct"] < 0))]
     if doc.regression_rows != len(worse):
         fail(f"{doc.regression_rows} rows highlighted as regressions, want {len(worse)}")
-    return len(worse)
+    nh, nbins = check_histograms(a, b, step_names, ch)
+    return {"regressions": len(worse), "histogram_charts": nh, "histogram_bins": nbins}
 
 
 def main():
@@ -212,10 +296,10 @@ def main():
         info["kinds"][c[0]] = info["kinds"].get(c[0], 0) + 1
     if mode == "report":
         rep = json.load(open(sys.argv[3]))
-        check_report(html, rep, ch)
+        info.update(check_report(html, rep, ch))
     elif mode == "compare":
         a, b, rows = (json.load(open(p)) for p in sys.argv[3:6])
-        info["regressions"] = check_compare(html, a, b, rows, ch, doc)
+        info.update(check_compare(html, a, b, rows, ch, doc))
     else:
         fail(f"unknown mode {mode}")
     for e in errors:

@@ -6,6 +6,7 @@
 # IOFLEET_HTML_SCREENSHOT=FILE.png keeps a 1280-wide shot of the report's top.
 . "$(dirname "$0")/lib.sh"
 CHECK="$(dirname "$0")/../html_check.py"
+export PYTHONDONTWRITEBYTECODE=1   # nothing written into the source tree
 fleet_setup
 start_controller
 for a in a1 a2 a3; do start_agent "$a" --label rack=r1; done
@@ -61,6 +62,21 @@ python3 "$CHECK" report "$T/r1.html" "$T/r1.json" >"$T/r1.check" || fail "report
 python3 "$CHECK" report "$T/r1-plain.html" "$T/r1-plain.json" >"$T/r1p.check" || fail "report: see above"
 python3 "$CHECK" compare "$T/cmp.html" "$T/r1.json" "$T/r2.json" "$T/rows.json" >"$T/cmp.check" \
   || fail "compare: see above"
+# With --by agent every heatmap cell is against its own group (its agent):
+# html_check.py matched each cell's data-group and data-median to the JSON;
+# without --by, against the step's median and no cell has a group.
+jq -e '[.steps[].agents[] | .agent as $a | .targets[] | .group == $a] | length > 0 and all' "$T/r1.json" >/dev/null \
+  || fail "--by agent: targets without their group in the JSON"
+jq -e '.heatmap_cells > 0 and .heatmap_grouped_cells == .heatmap_cells and .heatmap_groups >= 3' "$T/r1.check" >/dev/null \
+  || fail "--by agent heatmap cells not grouped: $(cat "$T/r1.check")"
+jq -e '.heatmap_cells > 0 and .heatmap_grouped_cells == 0' "$T/r1p.check" >/dev/null \
+  || fail "heatmap without --by has grouped cells: $(cat "$T/r1p.check")"
+grep -q 'vs the median of its group (--by agent)' "$T/r1.html" || fail "--by agent heatmap legend"
+grep -q "vs the step&#39;s median\|vs the step's median" "$T/r1-plain.html" || fail "plain heatmap legend"
+# Overlaid histograms: one chart per step and direction both runs measured
+# (qd x3 read, mix read + write: 5), A and B in each.
+jq -e '.histogram_charts == 5 and .histogram_bins > 10' "$T/cmp.check" >/dev/null \
+  || fail "compare histograms: $(cat "$T/cmp.check")"
 ok "report --by agent: $(cat "$T/r1.check")"
 ok "report (fleet): $(cat "$T/r1p.check")"
 ok "compare: $(cat "$T/cmp.check")"
