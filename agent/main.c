@@ -11,6 +11,7 @@
 #include "job.h"
 #include "selector.h"
 #include "spool.h"
+#include "simulate.h"
 #include "step.h"
 #include "local.h"
 #include "curve.h"
@@ -83,6 +84,10 @@ typedef struct {
     uint64_t hello_backoff;                 /* ns between HELLOs until welcomed */
 } agent_t;
 
+/* --simulate N --targets K: N virtual agents in this process (simulate.h). */
+static int sim_agents, sim_targets = 4;
+static bool name_given;
+
 static void
 usage (FILE *f)
 {
@@ -130,6 +135,10 @@ usage (FILE *f)
 "  --spool-max SIZE       bound of the spool (default 256m, at least 64k): when\n"
 "                         the controller stays away longer than that holds, the\n"
 "                         oldest unacknowledged snapshots are dropped and counted\n"
+"  --simulate N           (load testing) run N virtual agents in this process,\n"
+"                         each with its own connection, named NAME-00001..\n"
+"                         (--name, default sim); no I/O: synthetic snapshots\n"
+"  --targets K            virtual NVMe drives per simulated agent (default 4)\n"
 "  --verbose              log debug messages\n"
 "  --sysfs-root DIR       read the hardware inventory from DIR instead of /sys\n"
 "  --procfs-root DIR      ... and DIR instead of /proc (with --etc-root DIR)\n"
@@ -652,6 +661,8 @@ parse_args (agent_t *a, int argc, char **argv)
         { "allow-write-formatted", required_argument, NULL, 1102 },
         { "spool-dir", required_argument, NULL, 1201 },
         { "spool-max", required_argument, NULL, 1202 },
+        { "simulate", required_argument, NULL, 1301 },
+        { "targets", required_argument, NULL, 1302 },
         { "verbose", no_argument, NULL, 'v' },
         { "clock-shift-ms", required_argument, NULL, 'S' },
         { "sysfs-root", required_argument, NULL, 'Y' },
@@ -674,6 +685,7 @@ parse_args (agent_t *a, int argc, char **argv)
                 return 2;
             }
             str_copy (a->name, sizeof a->name, optarg);
+            name_given = true;
             break;
         case 'l': {
             char *eq = strchr (optarg, '=');
@@ -725,6 +737,22 @@ parse_args (agent_t *a, int argc, char **argv)
                 return 2;
             }
             break;
+        case 1301:
+        case 1302: {
+            char *end;
+            long v = strtol (optarg, &end, 10);
+            long max = c == 1301 ? 100000 : MSG_TARGETS_MAX;
+            if (*end || v < 1 || v > max) {
+                fprintf (stderr, "iofleet-agent: --%s '%s': a number, 1..%ld\n",
+                         c == 1301 ? "simulate" : "targets", optarg, max);
+                return 2;
+            }
+            if (c == 1301)
+                sim_agents = (int) v;
+            else
+                sim_targets = (int) v;
+            break;
+        }
         case 'v': verbose = true; break;
         case 'S': {
             char *end;
@@ -958,6 +986,18 @@ main (int argc, char **argv)
                  "NAME.cert_secret and --controller-key controller.cert (iofleet keys), or use "
                  "a controller on this host\n", a->endpoint);
         return 2;
+    }
+    if (sim_agents) {
+        if (name_given && strlen (a->name) > MSG_NAME_MAX - 6) {
+            fprintf (stderr, "iofleet-agent: --name prefix for --simulate: at most %d "
+                     "characters\n", MSG_NAME_MAX - 6);
+            return 2;
+        }
+        sim_config_t cfg = { .endpoint = a->endpoint, .cert = a->cert,
+                             .controller_key = a->controller_key,
+                             .prefix = name_given ? a->name : "sim",
+                             .nagents = sim_agents, .ntargets = sim_targets };
+        return sim_run (&cfg);      /* --spool-dir is accepted and ignored */
     }
     char err[1024];
     if (open_spool (a, err, sizeof err)) {

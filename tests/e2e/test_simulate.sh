@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# iofleet-agent --simulate: 50 virtual agents x 4 virtual NVMe drives in one
+# process run a 3 s plan on filename=@all; the report must add up exactly.
+. "$(dirname "$0")/lib.sh"
+fleet_setup
+start_controller
+"$BIN/iofleet-agent" --controller "$AGENT_EP" --simulate 50 --targets 4 \
+    --spool-dir "$T/simspool" >>"$T/sim.log" 2>&1 &
+SIM_PID=$!
+PIDS+=("$SIM_PID")
+wait_agents 50
+[ "$("$BIN/iofleet" agents --json | jq '[.[] | select(.connected) | .name | select(startswith("sim-"))] | unique | length')" = 50 ] \
+  || fail "not 50 distinct sim-NNNNN agents"
+ok "50 simulated agents connected"
+
+printf '[sim]\nfilename=@all\nioengine=null\nrw=randread\nbs=4k\niodepth=4\nruntime=3\ntime_based\n' >"$T/sim.fio"
+"$BIN/iofleet" plan add sim "$T/sim.fio" >/dev/null || fail "plan add"
+t0=$(date +%s.%N)
+out=$("$BIN/iofleet" run sim --agents all --wait --json 2>"$T/run.err") \
+  || { cat "$T/run.err" >&2; fail "run --wait exited non-zero"; }
+t1=$(date +%s.%N)
+run=$(jq -r '.run' <<<"$out")
+[ "$(jq -r '.status' <<<"$out")" = complete ] || fail "run status $(jq -r .status <<<"$out")"
+ok "run $run complete in $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}') s"
+
+"$BIN/iofleet" report "$run" --format json >"$T/report.json"
+R="$T/report.json"
+jq -e '.steps[0].agents | length == 50' "$R" >/dev/null \
+  || fail "report has $(jq '.steps[0].agents|length' "$R") agents"
+jq -e '.steps[0].agents | all(.status == "done" and (.targets | length) == 4)' "$R" >/dev/null \
+  || fail "agents: $(jq -c '[.steps[0].agents[] | [.agent, .status, (.targets|length)]] | .[0:5]' "$R")"
+jq -e '.steps[0].agents | all(.targets | map(.path // .target // "") | tostring | test("/dev/sim"))' "$R" >/dev/null \
+  || echo "note: target paths not shown as /dev/simN/dI: $(jq -c '.steps[0].agents[0].targets[0] | keys' "$R")"
+ok "50 agents x 4 targets, all done"
+
+jq -e '.steps[0] | ([.agents[].targets[].read.ops] | add) as $sum
+       | $sum > 0 and .fleet.read.ops == $sum and .fleet.read.histogram_count == $sum
+         and .fleet.write.ops == 0' "$R" >/dev/null \
+  || fail "fleet read ops $(jq '.steps[0].fleet.read.ops' "$R") != sum of targets $(jq '[.steps[0].agents[].targets[].read.ops] | add' "$R")"
+ok "fleet read ops $(jq '.steps[0].fleet.read.ops' "$R") = sum of the agents' target ops"
+
+# Every agent's intervals are 0..N-1, none missing, all stored.
+n=$(jq '.steps[0].agents[0].snapshots' "$R")
+[ "$n" -ge 3 ] && [ "$n" -le 4 ] || fail "snapshots per agent: $n, want 3 (runtime 3 s / interval 1 s)"
+jq -e --argjson n "$n" '.steps[0].agents | all(.snapshots == $n and .snapshots_reported == $n)' "$R" >/dev/null \
+  || fail "snapshot counts $(jq -c '[.steps[0].agents[] | [.snapshots, .snapshots_reported]] | unique' "$R")"
+want=$(seq 0 $((n - 1)) | paste -sd,)
+got=$(sqlite3 "$T/iofleet.db" "SELECT group_concat(c, ',') FROM (SELECT COUNT(DISTINCT agent_id || '/' || target) c FROM snapshots WHERE run_id = $run AND step_idx = 0 GROUP BY seq ORDER BY seq)")
+[ "$got" = "$(for _ in $(seq "$n"); do echo 200; done | paste -sd,)" ] \
+  || fail "per-interval (agent, target) rows $got, want 200 in each of $n"
+seqs=$(sqlite3 "$T/iofleet.db" "SELECT group_concat(seq, ',') FROM (SELECT DISTINCT seq FROM snapshots WHERE run_id = $run AND step_idx = 0 ORDER BY seq)")
+[ "$seqs" = "$want" ] || fail "intervals $seqs, want $want"
+jq -e --argjson n "$n" '.steps[0].intervals | length == $n and all(.agents == 50 and .read.histogram_count == .read.ops)' "$R" >/dev/null \
+  || fail "report intervals: $(jq -c '[.steps[0].intervals[] | [.seq, .agents, .read.ops]]' "$R")"
+ok "every agent has intervals $want, none missing"
+
+p50=$(jq '.steps[0].fleet.read.percentiles.p50' "$R")
+awk -v p="$p50" 'BEGIN { exit !(p > 40000 && p < 120000) }' \
+  || fail "fleet p50 $p50 ns, want 80 us +-50%"
+ok "fleet p50 $p50 ns (synthetic median 80000 ns), p99 $(jq '.steps[0].fleet.read.percentiles.p99' "$R") ns"
+
+kill -0 "$SIM_PID" || fail "simulator died"
+kill -TERM "$SIM_PID"
+wait "$SIM_PID" || fail "simulator exited with $? on SIGTERM"
+grep 'agents welcomed' "$T/sim.log" | tail -n 1
+ok "simulator stopped cleanly"
