@@ -9,6 +9,7 @@
 #include "inventory.h"
 #include "jobfile.h"
 #include "job.h"
+#include "link.h"
 #include "selector.h"
 #include "spool.h"
 #include "simulate.h"
@@ -813,34 +814,9 @@ parse_args (agent_t *a, int argc, char **argv)
 static zsock_t *
 open_socket (agent_t *a, char *err, size_t errlen)
 {
-    zsock_t *s = zsock_new (ZMQ_DEALER);
-    if (!s) {
-        snprintf (err, errlen, "cannot create a socket: %s", zmq_strerror (zmq_errno ()));
-        return NULL;
-    }
-    zsock_set_maxmsgsize (s, (int64_t) MSG_MAX_BYTES);
-    zsock_set_linger (s, 0);
-    zsock_set_sndhwm (s, 100000);
-    /* Redial a lost controller quickly at first, then every 5 s at most. */
-    zsock_set_reconnect_ivl (s, 100);
-    zsock_set_reconnect_ivl_max (s, 5000);
-    /* ZMTP heartbeats: a connection that went dead (a pulled cable, a
-       rebooted switch) is noticed and redialed, besides our own pings. */
-    zsock_set_heartbeat_ivl (s, 1000);
-    zsock_set_heartbeat_timeout (s, 10000);
-    zsock_set_heartbeat_ttl (s, 20000);
-    if ((a->cert || a->controller_key)
-        && curve_client_apply (s, a->cert, a->controller_key, err, errlen)) {
-        zsock_destroy (&s);
-        return NULL;
-    }
-    if (zsock_connect (s, "%s", a->endpoint) != 0) {
-        snprintf (err, errlen, "cannot connect to '%s': %s (expected tcp://HOST:PORT or "
-                  "ipc://PATH)", a->endpoint, zmq_strerror (zmq_errno ()));
-        zsock_destroy (&s);
-        return NULL;
-    }
-    a->opened_at = clock_mono_ns ();
+    zsock_t *s = link_open (a->endpoint, a->cert, a->controller_key, err, errlen);
+    if (s)
+        a->opened_at = clock_mono_ns ();
     return s;
 }
 

@@ -10,8 +10,8 @@
 #define _GNU_SOURCE
 #include "simulate.h"
 
-#include "curve.h"
 #include "histogram.h"
+#include "link.h"
 #include "log.h"
 #include "message.h"
 #include "util.h"
@@ -248,28 +248,10 @@ static int
 open_socket (sim_t *s, sim_agent_t *a)
 {
     char err[1024];
-    zsock_t *z = zsock_new (ZMQ_DEALER);
+    zsock_t *z = link_open (s->cfg->endpoint, s->cfg->cert, s->cfg->controller_key, err,
+                            sizeof err);
     if (!z) {
-        log_err ("%s: cannot create a socket: %s", a->name, zmq_strerror (zmq_errno ()));
-        return -1;
-    }
-    zsock_set_maxmsgsize (z, (int64_t) MSG_MAX_BYTES);
-    zsock_set_linger (z, 0);
-    zsock_set_sndhwm (z, 100000);
-    zsock_set_reconnect_ivl (z, 100);
-    zsock_set_reconnect_ivl_max (z, 5000);
-    zsock_set_heartbeat_ivl (z, 1000);
-    zsock_set_heartbeat_timeout (z, 10000);
-    zsock_set_heartbeat_ttl (z, 20000);
-    if ((s->cfg->cert || s->cfg->controller_key)
-        && curve_client_apply (z, s->cfg->cert, s->cfg->controller_key, err, sizeof err)) {
         log_err ("%s: %s", a->name, err);
-        zsock_destroy (&z);
-        return -1;
-    }
-    if (zsock_connect (z, "%s", s->cfg->endpoint) != 0) {
-        log_err ("cannot connect to '%s': %s", s->cfg->endpoint, zmq_strerror (zmq_errno ()));
-        zsock_destroy (&z);
         return -1;
     }
     zsock_destroy (&a->sock);

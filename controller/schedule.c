@@ -801,16 +801,9 @@ regressions_list (ctl_t *ctl, json_t *req)
 static int64_t
 db_bytes (ctl_t *ctl)
 {
-    sqlite3_stmt *st;
-    int64_t bytes = 0;
-    if (sqlite3_prepare_v2 (store_db (ctl->store), "SELECT (SELECT page_count FROM "
-                            "pragma_page_count) * (SELECT page_size FROM pragma_page_size)", -1,
-                            &st, NULL) == SQLITE_OK) {
-        if (sqlite3_step (st) == SQLITE_ROW)
-            bytes = sqlite3_column_int64 (st, 0);
-        sqlite3_finalize (st);
-    }
-    return bytes;
+    int64_t pages, page_size;
+    store_size (ctl->store, &pages, &page_size);
+    return pages * page_size;
 }
 
 /* Drops per-interval snapshots of runs that ended more than keep_s ago;

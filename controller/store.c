@@ -289,6 +289,21 @@ store_count (store_t *self, const char *name, int64_t delta)
     store_step_done (self, st, "count");
 }
 
+void
+store_size (store_t *self, int64_t *pages, int64_t *page_size)
+{
+    sqlite3_stmt *st;
+    *pages = *page_size = 0;
+    if (sqlite3_prepare_v2 (self->db, "SELECT (SELECT page_count FROM pragma_page_count), "
+                            "(SELECT page_size FROM pragma_page_size)", -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step (st) == SQLITE_ROW) {
+            *pages = sqlite3_column_int64 (st, 0);
+            *page_size = sqlite3_column_int64 (st, 1);
+        }
+        sqlite3_finalize (st);
+    }
+}
+
 json_t *
 store_check (store_t *self, char *err, size_t errlen)
 {
@@ -312,14 +327,7 @@ store_check (store_t *self, char *err, size_t errlen)
         return NULL;
     }
     int64_t pages = 0, page_size = 0;
-    if (sqlite3_prepare_v2 (self->db, "SELECT (SELECT page_count FROM pragma_page_count), "
-                            "(SELECT page_size FROM pragma_page_size)", -1, &st, NULL) == SQLITE_OK) {
-        if (sqlite3_step (st) == SQLITE_ROW) {
-            pages = sqlite3_column_int64 (st, 0);
-            page_size = sqlite3_column_int64 (st, 1);
-        }
-        sqlite3_finalize (st);
-    }
+    store_size (self, &pages, &page_size);
     return json_pack ("{s:b, s:o, s:I, s:I, s:I}", "ok", json_array_size (problems) == 0,
                       "problems", problems, "pages", (json_int_t) pages,
                       "page_size", (json_int_t) page_size, "bytes", (json_int_t) (pages * page_size));

@@ -43,6 +43,9 @@ sqlite3_stmt *store_stmt (store_t *self, const char *sql);
    Returns 0 or -1 with the SQLite error logged with context what. */
 int store_step_done (store_t *self, sqlite3_stmt *st, const char *what);
 
+/* The database's pages and page size (both 0 on an error).  Can't fail. */
+void store_size (store_t *self, int64_t *pages, int64_t *page_size);
+
 /* PRAGMA integrity_check: {"ok", "problems": [...], "pages", "page_size",
    "bytes"}.  Commits the open transaction first.  NULL on a database
    error (err filled). */
