@@ -91,6 +91,7 @@ typedef struct {
     double iops, median_ns;
     /* counters for the stat line */
     uint64_t snaps_sent, snaps_acked, resent, steps_done;
+    uint64_t snap_bytes, target_intervals;  /* first sends: the wire cost */
 } sim_t;
 
 static uint64_t
@@ -502,6 +503,8 @@ send_snapshot (sim_t *s, sim_agent_t *a)
     send_kept (s, a, &a->slots[seq], &env);
     a->next_seq++;
     s->snaps_sent++;
+    s->snap_bytes += a->slots[seq].len;
+    s->target_intervals += (uint64_t) a->nt;
 }
 
 static void
@@ -693,11 +696,13 @@ stat_line (sim_t *s, uint64_t now, uint64_t *last_at, double *last_cpu, uint64_t
     for (int i = 0; i < s->cfg->nagents; i++)
         welcomed += s->agents[i].welcomed;
     fprintf (stderr, "iofleet-agent simulate: %d/%d agents welcomed, snapshots sent %llu "
-             "acked %llu resent %llu (%.1f/s), steps done %llu, CPU %.1f%%\n", welcomed,
+             "acked %llu resent %llu (%.1f/s), steps done %llu, CPU %.1f%%, %.0f bytes per "
+             "target-interval on the wire\n", welcomed,
              s->cfg->nagents, (unsigned long long) s->snaps_sent,
              (unsigned long long) s->snaps_acked, (unsigned long long) s->resent,
              wall > 0 ? (double) (s->snaps_sent - *last_sent) / wall : 0.0,
-             (unsigned long long) s->steps_done, wall > 0 ? 100 * (cpu - *last_cpu) / wall : 0.0);
+             (unsigned long long) s->steps_done, wall > 0 ? 100 * (cpu - *last_cpu) / wall : 0.0,
+             s->target_intervals ? (double) s->snap_bytes / (double) s->target_intervals : 0.0);
     *last_at = now;
     *last_cpu = cpu;
     *last_sent = s->snaps_sent;
@@ -727,6 +732,15 @@ sim_run (const sim_config_t *cfg)
     for (int j = 0; j < SIM_NQ; j++)
         s->expz[j] = exp (SIM_SIGMA * probit ((j + 0.5) / SIM_NQ));
     histogram_reset (&s->hist);
+    /* Each virtual agent is a ZeroMQ socket: its connection and its
+       mailbox are two descriptors. */
+    long want = 2L * n + 256;
+    if (fd_limit_raise (want) < want) {
+        fprintf (stderr, "iofleet-agent: %d simulated agents need about %ld open files; the hard "
+                 "limit is lower (ulimit -Hn): simulate fewer per process\n", n, want);
+        return 1;
+    }
+    zsys_set_max_sockets ((size_t) n + 64);
     s->agents = calloc ((size_t) n, sizeof *s->agents);
     s->items = calloc ((size_t) n, sizeof *s->items);
     s->hist_bufs = malloc ((size_t) MSG_TARGETS_MAX * 2 * HIST_WIRE_MAX);

@@ -56,6 +56,10 @@ usage (FILE *f)
 "                                         hba.F, drive.F of the inventory\n"
 "                                         (hba.firmware=16.*, drive.transport=nvme)\n"
 "  runs [--json]                          runs and their status\n"
+"  stats [--json]                         what the controller took in since it\n"
+"                                         started: snapshots stored, ingest lag\n"
+"                                         (end of interval to committed), commit\n"
+"                                         times, its RSS and CPU, database size\n"
 "  watch RUN [--json]                     a run's progress until it ends (per step: a\n"
 "                                         bar, time left, the last interval's fleet\n"
 "                                         IOPS and p99, agents by state, outliers),\n"
@@ -558,6 +562,51 @@ cmd_db (int argc, char **argv)
 }
 
 static int
+cmd_stats (int argc, char **argv)
+{
+    bool json = false;
+    if (flag_json (argc, argv, 1, &json))
+        return 2;
+    json_t *r = call (json_pack ("{s:s}", "cmd", "stats"), CALL_TIMEOUT_MS);
+    if (!r)
+        return 1;
+    if (json) {
+        print_json (r);
+        json_decref (r);
+        return 0;
+    }
+    json_t *a = json_object_get (r, "agents"), *in = json_object_get (r, "ingest");
+    json_t *pr = json_object_get (r, "process");
+#define I(o, k) ((long long) json_integer_value (json_object_get (o, k)))
+#define F(o, k) json_number_value (json_object_get (o, k))
+    printf ("controller %s, up %.0f s; agents: %lld connected of %lld known\n",
+            json_string_value (json_object_get (r, "version")), F (r, "uptime_s"),
+            I (a, "connected"), I (a, "known"));
+    printf ("ingest: %lld snapshots stored (%lld target rows), %lld messages, %.1f MiB received, "
+            "%lld commits\n", I (in, "snapshots"), I (in, "target_snapshots"), I (in, "messages"),
+            (double) I (in, "bytes") / 1048576.0, I (in, "commits"));
+    static const char *what[] = { "lag", "end of interval -> committed", "commit",
+                                  "one tick's commit" };
+    for (int k = 0; k < 4; k += 2) {
+        json_t *h = json_object_get (in, what[k]);
+        printf ("  %-30s p50 %.1f ms, p99 %.1f ms, max %.1f ms (%lld)\n", what[k + 1],
+                F (h, "p50_ms"), F (h, "p99_ms"), F (h, "max_ms"), I (h, "count"));
+    }
+    printf ("process: RSS %.1f MiB (peak %.1f MiB), CPU %.1f s user + %.1f s system\n",
+            (double) I (pr, "rss_kib") / 1024, (double) I (pr, "rss_peak_kib") / 1024,
+            F (pr, "cpu_user_s"), F (pr, "cpu_system_s"));
+    printf ("database: %.1f MiB\n", (double) I (json_object_get (r, "database"), "bytes") / 1048576.0);
+    const char *k;
+    json_t *v;
+    json_object_foreach (json_object_get (r, "counters"), k, v)
+        printf ("counter %s: %lld\n", k, (long long) json_integer_value (v));
+#undef I
+#undef F
+    json_decref (r);
+    return 0;
+}
+
+static int
 cmd_runs (int argc, char **argv)
 {
     bool json = false;
@@ -871,6 +920,8 @@ main (int argc, char **argv)
         return cmd_inventory (sub_argc, sub_argv);
     if (strcmp (cmd, "run") == 0)
         return cmd_run (sub_argc, sub_argv);
+    if (strcmp (cmd, "stats") == 0)
+        return cmd_stats (sub_argc, sub_argv);
     if (strcmp (cmd, "runs") == 0)
         return cmd_runs (sub_argc, sub_argv);
     if (strcmp (cmd, "report") == 0)

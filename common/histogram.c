@@ -46,6 +46,32 @@ histogram_reset (histogram_t *h)
     h->min = UINT64_MAX;
 }
 
+//  The buckets that can be non-empty: [*lo, *hi).  By the invariants
+//  (min and max lie in the first and last non-empty buckets, max
+//  overflowed iff anything did), nothing outside them is.  Returns false
+//  when there are none.
+static bool
+s_used (const histogram_t *h, uint32_t *lo, uint32_t *hi)
+{
+    if (h->count == h->overflow)
+        return false;
+    *lo = histogram_index (h->min);
+    *hi = h->overflow ? HIST_NBUCKETS : histogram_index (h->max) + 1;
+    return true;
+}
+
+void
+histogram_clear (histogram_t *h)
+{
+    //  Can't fail.
+    uint32_t lo, hi;
+    if (s_used (h, &lo, &hi))
+        memset (&h->buckets[lo], 0, (hi - lo) * sizeof h->buckets[0]);
+    h->count = h->overflow = h->max = h->sum = 0;
+    h->sumsq = 0;
+    h->min = UINT64_MAX;
+}
+
 uint64_t
 histogram_bucket_low (uint32_t i)
 {
@@ -83,8 +109,10 @@ histogram_merge (histogram_t *dst, const histogram_t *src)
         dst->min = src->min;
     if (src->max > dst->max)
         dst->max = src->max;
-    for (uint32_t i = 0; i < HIST_NBUCKETS; i++)
-        dst->buckets[i] += src->buckets[i];
+    uint32_t lo, hi;
+    if (s_used (src, &lo, &hi))
+        for (uint32_t i = lo; i < hi; i++)
+            dst->buckets[i] += src->buckets[i];
 }
 
 //  Returns ceil(p/100 * n) clamped to [1, n], for n > 0.  Can't fail.
@@ -238,8 +266,10 @@ histogram_encode (const histogram_t *h, uint8_t *buf, size_t cap)
     //  HIST_WIRE_MAX suffices whatever the struct holds: at most 81 header
     //  bytes, one 2-byte first gap, 1-byte gaps after it (wider gaps mean
     //  fewer buckets) and 10-byte counts.
+    uint32_t lo = 0, hi = 0;
+    s_used (h, &lo, &hi);
     uint64_t n = 0;
-    for (uint32_t i = 0; i < HIST_NBUCKETS; i++)
+    for (uint32_t i = lo; i < hi; i++)
         n += h->buckets[i] != 0;
 
     uint64_t head [] = {
@@ -255,7 +285,7 @@ histogram_encode (const histogram_t *h, uint8_t *buf, size_t cap)
             return -ENOSPC;
 
     uint32_t next = 0;              //  previous index + 1
-    for (uint32_t i = 0; i < HIST_NBUCKETS; i++) {
+    for (uint32_t i = lo; i < hi; i++) {
         if (h->buckets[i] == 0)
             continue;
         if (s_put_varint (buf, cap, &pos, i - next)
@@ -266,10 +296,11 @@ histogram_encode (const histogram_t *h, uint8_t *buf, size_t cap)
     return (int) pos;
 }
 
-//  Body of histogram_decode, into a reset h.  Returns 0 or -EINVAL; h is
-//  garbage on error.
+//  Parses an encoded histogram: its exact figures into *fig (buckets
+//  untouched) and, unless into is NULL, its bucket counts added to into's.
+//  Returns 0 or -EINVAL; on error fig and into are garbage.
 static int
-s_decode (histogram_t *h, const uint8_t *buf, size_t len)
+s_parse (const uint8_t *buf, size_t len, histogram_t *fig, histogram_t *into)
 {
     size_t pos = 0;
     if (len < 1 || buf [pos++] != HIST_WIRE_VERSION)
@@ -302,7 +333,8 @@ s_decode (histogram_t *h, const uint8_t *buf, size_t len)
         //  match a forged count.
         if (__builtin_add_overflow (total, c, &total))
             return -EINVAL;
-        h->buckets[i] = c;
+        if (into)
+            into->buckets[i] += c;
         if (k == 0)
             first = i;
         last = i;
@@ -315,6 +347,9 @@ s_decode (histogram_t *h, const uint8_t *buf, size_t len)
         //  The one encoding of the empty histogram: everything 0.
         if (f [MIN] || f [MAX] || f [SUM] || f [SQLO] || f [SQHI])
             return -EINVAL;
+        fig->count = fig->overflow = fig->max = fig->sum = 0;
+        fig->sumsq = 0;
+        fig->min = UINT64_MAX;
         return 0;
     }
     uint64_t min = f [MIN], max = f [MAX];
@@ -339,12 +374,12 @@ s_decode (histogram_t *h, const uint8_t *buf, size_t len)
     if (max >= HIST_LIMIT || histogram_index (max) != last)
         return -EINVAL;
 
-    h->count = f [COUNT];
-    h->overflow = f [OVERFLOW];
-    h->min = min;
-    h->max = max;
-    h->sum = f [SUM];
-    h->sumsq = (unsigned __int128) f [SQHI] << 64 | f [SQLO];
+    fig->count = f [COUNT];
+    fig->overflow = f [OVERFLOW];
+    fig->min = min;
+    fig->max = max;
+    fig->sum = f [SUM];
+    fig->sumsq = (unsigned __int128) f [SQHI] << 64 | f [SQLO];
     return 0;
 }
 
@@ -354,8 +389,38 @@ histogram_decode (histogram_t *h, const uint8_t *buf, size_t len)
     //  Returns -EINVAL on any malformed input (see the top of this file);
     //  h is then reset.  buf may be NULL when len is 0.
     histogram_reset (h);
-    int rc = s_decode (h, buf, len);
+    int rc = s_parse (buf, len, h, h);
     if (rc)
         histogram_reset (h);
     return rc;
+}
+
+int
+histogram_decode_add (histogram_t *h, const uint8_t *buf, size_t len)
+{
+    //  Checks everything first, so a malformed buffer changes nothing.
+    histogram_t fig;
+    if (s_parse (buf, len, &fig, NULL))
+        return -EINVAL;
+    s_parse (buf, len, &fig, h);
+    h->count += fig.count;
+    h->overflow += fig.overflow;
+    h->sum += fig.sum;
+    h->sumsq += fig.sumsq;
+    if (fig.count && fig.min < h->min)
+        h->min = fig.min;
+    if (fig.count && fig.max > h->max)
+        h->max = fig.max;
+    return 0;
+}
+
+int
+histogram_check (const uint8_t *buf, size_t len, uint64_t *count)
+{
+    histogram_t fig;
+    if (s_parse (buf, len, &fig, NULL))
+        return -EINVAL;
+    if (count)
+        *count = fig.count;
+    return 0;
 }

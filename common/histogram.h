@@ -46,6 +46,12 @@ typedef struct {
 /* Sets h to the empty histogram.  This function can't fail. */
 void histogram_reset (histogram_t *h);
 
+/* The same for an h that is a histogram already (reset, recorded,
+   merged, decoded) or all zero bytes: clears only the buckets its min and
+   max span, so it costs what h holds, not the ~35 KB of the struct.
+   Can't fail. */
+void histogram_clear (histogram_t *h);
+
 /* Bucket index of value v (v < 2^HIST_MAX_BITS).  Can't fail. */
 static inline uint32_t
 histogram_index (uint64_t v)
@@ -98,7 +104,8 @@ histogram_record_n (histogram_t *h, uint64_t v, uint64_t n)
 uint64_t histogram_bucket_low (uint32_t i);
 uint64_t histogram_bucket_width (uint32_t i);
 
-/* Adds every sample of src into dst.  Can't fail. */
+/* Adds every sample of src into dst (only the buckets src's min and max
+   span are visited).  Can't fail. */
 void histogram_merge (histogram_t *dst, const histogram_t *src);
 
 /* Value at percentile p (0 < p <= 100), see the header comment.
@@ -123,5 +130,15 @@ int histogram_encode (const histogram_t *h, uint8_t *buf, size_t cap);
    or figures that contradict the buckets (count != sum of buckets +
    overflow, min > max).  h is left reset on error. */
 int histogram_decode (histogram_t *h, const uint8_t *buf, size_t len);
+
+/* Adds the samples encoded in buf to h, as histogram_decode into a
+   scratch histogram and histogram_merge would, at the cost of the encoded
+   bytes only.  Returns 0, or -EINVAL for what histogram_decode refuses;
+   h is then unchanged. */
+int histogram_decode_add (histogram_t *h, const uint8_t *buf, size_t len);
+
+/* Checks buf as histogram_decode would, without a histogram; *count (if
+   not NULL) gets its sample count.  Returns 0 or -EINVAL. */
+int histogram_check (const uint8_t *buf, size_t len, uint64_t *count);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -193,4 +194,21 @@ utf8_invalid_at (const char *str, size_t len)
         i += n + 1;
     }
     return -1;
+}
+
+long
+fd_limit_raise (long want)
+{
+    struct rlimit rl;
+    if (getrlimit (RLIMIT_NOFILE, &rl) != 0)
+        return -1;
+    if (rl.rlim_cur != RLIM_INFINITY && (long) rl.rlim_cur < want) {
+        rlim_t to = (rlim_t) want;
+        if (rl.rlim_max != RLIM_INFINITY && to > rl.rlim_max)
+            to = rl.rlim_max;
+        rl.rlim_cur = to;
+        setrlimit (RLIMIT_NOFILE, &rl);
+        getrlimit (RLIMIT_NOFILE, &rl);
+    }
+    return rl.rlim_cur == RLIM_INFINITY ? want : (long) rl.rlim_cur;
 }

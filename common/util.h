@@ -15,6 +15,11 @@
 uint64_t clock_real_ns (void);
 uint64_t clock_mono_ns (void);
 
+/* Raises this process's open-file limit to at least want (up to the hard
+   limit): a controller holds a socket per agent.  Returns the soft limit
+   now in force. */
+long fd_limit_raise (long want);
+
 /* Sleeps for ns nanoseconds (restarting on EINTR).  Can't fail. */
 void sleep_ns (uint64_t ns);
 

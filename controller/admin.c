@@ -1,6 +1,6 @@
 /*  admin.c: the CLI's endpoint.  One JSON request, one JSON reply:
       {"cmd": "agents" | "inventory" | "plan_add" | "plan_list" | "run" | "runs" | "status"
-              | "report" | "history" | "import", ...}
+              | "report" | "history" | "import" | "stats", ...}
       -> {"ok": true, "result": ...} or {"ok": false, "error": "what went wrong and what to do"}
 */
 #include "controller.h"
@@ -8,7 +8,9 @@
 #include "log.h"
 #include "util.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 /* Large enough for the fio JSON of an import (json+ of many jobs). */
 #define ADMIN_MAX_REQUEST (64u << 20)
@@ -130,6 +132,63 @@ run_arg (json_t *req, char *err, size_t errlen)
 }
 
 static json_t *
+ns_summary (const histogram_t *h)
+{
+    return json_pack ("{s:I, s:f, s:f, s:f, s:f}", "count", (json_int_t) h->count,
+                      "p50_ms", (double) histogram_percentile (h, 50) / 1e6,
+                      "p99_ms", (double) histogram_percentile (h, 99) / 1e6,
+                      "max_ms", h->count ? (double) h->max / 1e6 : 0.0,
+                      "mean_ms", histogram_mean (h) / 1e6);
+}
+
+/* The "stats" command: what this controller took in since it started,
+   and what it costs (the bench/fleet-scale figures come from here). */
+static json_t *
+stats_json (ctl_t *ctl)
+{
+    const ingest_stats_t *is = ctl->stats;
+    int connected = 0, known = 0;
+    for (peer_t *p = zlistx_first (ctl->peers); p; p = zlistx_next (ctl->peers)) {
+        known++;
+        connected += p->connected;
+    }
+    struct rusage ru;
+    getrusage (RUSAGE_SELF, &ru);
+    long rss = 0, hwm = 0;
+    FILE *f = fopen ("/proc/self/status", "r");
+    char line[256];
+    while (f && fgets (line, sizeof line, f)) {
+        sscanf (line, "VmRSS: %ld", &rss);
+        sscanf (line, "VmHWM: %ld", &hwm);
+    }
+    if (f)
+        fclose (f);
+    int64_t pages = 0, page_size = 0;
+    store_size (ctl->store, &pages, &page_size);
+    json_t *counters = json_object ();
+    sqlite3_stmt *st = store_stmt (ctl->store, "SELECT name, value FROM counters ORDER BY name");
+    while (st && sqlite3_step (st) == SQLITE_ROW)
+        json_object_set_new (counters, (const char *) sqlite3_column_text (st, 0),
+                             json_integer (sqlite3_column_int64 (st, 1)));
+    if (st)
+        sqlite3_reset (st);
+    return json_pack ("{s:s, s:f, s:{s:i, s:i}, s:{s:I, s:I, s:I, s:I, s:I, s:o, s:o}, "
+                      "s:{s:I, s:I, s:f, s:f}, s:{s:I}, s:o}",
+        "version", IOF_VERSION,
+        "uptime_s", (double) (clock_mono_ns () - is->started) / 1e9,
+        "agents", "known", known, "connected", connected,
+        "ingest", "messages", (json_int_t) is->messages, "bytes", (json_int_t) is->bytes,
+        "snapshots", (json_int_t) is->snapshots, "target_snapshots", (json_int_t) is->rows,
+        "commits", (json_int_t) is->commits, "lag", ns_summary (&is->lag),
+        "commit", ns_summary (&is->commit),
+        "process", "rss_kib", (json_int_t) rss, "rss_peak_kib", (json_int_t) hwm,
+        "cpu_user_s", (double) ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+        "cpu_system_s", (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
+        "database", "bytes", (json_int_t) (pages * page_size),
+        "counters", counters);
+}
+
+static json_t *
 dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
 {
     const char *cmd = json_string_value (json_object_get (req, "cmd"));
@@ -139,6 +198,8 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     }
     if (strcmp (cmd, "agents") == 0)
         return fleet_agents_json (ctl);
+    if (strcmp (cmd, "stats") == 0)
+        return stats_json (ctl);
     if (strcmp (cmd, "rejected") == 0)
         return auth_rejected_json (ctl);
     if (strcmp (cmd, "inventory") == 0) {

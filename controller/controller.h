@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "histogram.h"
 #include "jobfile.h"
 #include "message.h"
 #include "store.h"
@@ -33,6 +34,16 @@ typedef struct {
     uint64_t pid;               /* of the agent process, from HELLO */
 } peer_t;
 
+/* What the controller took in since it started (iofleet stats). */
+typedef struct {
+    uint64_t started;           /* monotonic ns */
+    uint64_t messages, bytes;   /* from agents */
+    uint64_t snapshots, rows;   /* snapshots stored (committed), their target rows */
+    uint64_t commits;
+    histogram_t lag;            /* ns: end of a snapshot's interval -> committed */
+    histogram_t commit;         /* ns: one tick's COMMIT */
+} ingest_stats_t;
+
 typedef struct runner runner_t;
 typedef struct auth auth_t;
 typedef struct sched sched_t;
@@ -50,6 +61,7 @@ typedef struct {
     uint64_t lost_after_ns;     /* an agent silent this long is lost */
     uint64_t bad_messages;
     uint64_t unknown_logged_at;
+    ingest_stats_t *stats;
 } ctl_t;
 
 /* auth.c: CURVE allowlists and the ZAP handler. */
@@ -125,6 +137,33 @@ enum { LK_CLAT = 0, LK_SLAT, LK_LAT, LK_N };
 
 /* FNV-1a of text as 16 hex digits.  Can't fail. */
 void hash_text (const char *s, char out[17]);
+
+/* series.c: the fleet's time series of the step in hand (fleet_intervals,
+   011_fleet_intervals.sql), kept as snapshots are stored. */
+typedef struct series series_t;
+typedef struct {
+    uint32_t agents;                /* agents whose snapshot is in */
+    uint64_t t_start, t_end, span_ns;
+    uint64_t ops[2], bytes[2];      /* read, write */
+    histogram_t hist[2];            /* completion latency, merged */
+    double *who_ops;                /* per agent (runner's part index), -1: none */
+    bool who_known;                 /* false: reloaded from its row, who_ops unknown */
+} series_interval_t;
+series_t *series_new (void);
+void series_destroy (series_t **self_p);
+/* A new step of run (nwho agents): forgets everything held. */
+void series_reset (series_t *self, int64_t run, int step, int nwho);
+/* Forgets what is held, keeping the step: a commit failed, the rows are
+   what was committed. */
+void series_forget (series_t *self);
+/* Adds a stored snapshot of agent who (its histograms checked already).
+   Returns 0, or -1 on a database error (counted by the store). */
+int series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot *s);
+/* Writes the intervals changed since the last call (the store's commit
+   hook calls it).  Returns 0 or -1. */
+int series_flush (series_t *self, store_t *store);
+/* Interval seq of the step in hand, or NULL if no agent delivered it. */
+const series_interval_t *series_get (series_t *self, store_t *store, uint32_t seq);
 
 /* import.c */
 /* Agent names of imported results are IMPORT_AGENT_PREFIX + fio's host. */

@@ -184,10 +184,13 @@ flag (json_t *outliers, const char *group, const char *metric, json_t **who, con
 {
     if (n < 3)
         return;
-    double score[GROUPS_MAX], median;
-    bool flagged[GROUPS_MAX];
-    if (n > GROUPS_MAX)
-        n = GROUPS_MAX;
+    double *score = malloc ((size_t) n * sizeof *score), median;
+    bool *flagged = malloc ((size_t) n * sizeof *flagged);
+    if (!score || !flagged) {
+        free (score);
+        free (flagged);
+        return;
+    }
     outliers_find (v, n, &median, score, flagged);
     for (int i = 0; i < n; i++)
         if (flagged[i]) {
@@ -202,17 +205,21 @@ flag (json_t *outliers, const char *group, const char *metric, json_t **who, con
                                                               : json_real (score[i]));
             json_array_append_new (outliers, o);
         }
+    free (score);
+    free (flagged);
 }
 
 /* Each group's per-interval series, as the fleet's "intervals" of a step
    (seq, iops, bw, and per direction ops, iops, p50, p99), so that compare
    can judge a group's change against its own interval-to-interval noise.
-   members: {agent, target, group}; values[0..n) the groups' values. */
+   by_key: the members {agent, target, group} by "agent\x1ftarget";
+   values[0..n) the groups' values. */
 static void
-group_intervals (store_t *store, int64_t run, int step, json_t *members, json_t **out,
+group_intervals (store_t *store, int64_t run, int step, json_t *by_key, json_t **out,
                  const char *const *values, int n)
 {
-    /* (agent, target index) -> group, through the step's target lists. */
+    /* (agent, target index) -> group, through the step's target lists
+       and the members by "agent\x1ftarget". */
     json_t *index = json_object ();
     sqlite3_stmt *st = store_stmt (store,
         "SELECT a.name, sa.targets FROM step_agents sa JOIN agents a ON a.id = sa.agent_id "
@@ -222,20 +229,20 @@ group_intervals (store_t *store, int64_t run, int step, json_t *members, json_t 
     while (sqlite3_step (st) == SQLITE_ROW) {
         const char *agent = (const char *) sqlite3_column_text (st, 0);
         json_t *tl = json_loads ((const char *) sqlite3_column_text (st, 1), 0, NULL);
-        size_t ti, mi;
-        json_t *t, *m;
-        json_array_foreach (tl, ti, t)
-            json_array_foreach (members, mi, m)
-                if (strcmp (json_string_value (json_object_get (m, "agent")), agent) == 0
-                    && json_string_value (t)
-                    && strcmp (json_string_value (json_object_get (m, "target")),
-                               json_string_value (t)) == 0)
-                    for (int g = 0; g < n; g++)
-                        if (strcmp (values[g], json_string_value (json_object_get (m, "group"))) == 0) {
-                            char key[MSG_NAME_MAX + 32];
-                            snprintf (key, sizeof key, "%s\x1f%zu", agent, ti);
-                            json_object_set_new (index, key, json_integer (g));
-                        }
+        size_t ti;
+        json_t *t;
+        json_array_foreach (tl, ti, t) {
+            if (!json_string_value (t))
+                continue;
+            char key[MSG_NAME_MAX + MSG_TEXT_MAX + 32];
+            snprintf (key, sizeof key, "%s\x1f%s", agent, json_string_value (t));
+            json_t *m = json_object_get (by_key, key);
+            for (int g = 0; m && g < n; g++)
+                if (strcmp (values[g], json_string_value (json_object_get (m, "group"))) == 0) {
+                    snprintf (key, sizeof key, "%s\x1f%zu", agent, ti);
+                    json_object_set_new (index, key, json_integer (g));
+                }
+        }
         json_decref (tl);
     }
     sqlite3_reset (st);
@@ -243,7 +250,6 @@ group_intervals (store_t *store, int64_t run, int step, json_t *members, json_t 
     histogram_t *h = calloc ((size_t) n * 2, sizeof (histogram_t));
     uint64_t (*ops)[2] = calloc ((size_t) n, sizeof *ops), (*bytes)[2] = calloc ((size_t) n, sizeof *bytes);
     uint64_t *span = calloc ((size_t) n, sizeof *span), *rows = calloc ((size_t) n, sizeof *rows);
-    static histogram_t tmp;
     for (int g = 0; g < n; g++)
         out[g] = json_array ();
     if (!h || !ops || !bytes || !span || !rows)
@@ -279,8 +285,8 @@ group_intervals (store_t *store, int64_t run, int step, json_t *members, json_t 
                 json_object_set_new (iv, "iops", json_real (iops));
                 json_object_set_new (iv, "bw", json_real (bw));
                 json_array_append_new (out[g], iv);
-                histogram_reset (&h[g * 2]);
-                histogram_reset (&h[g * 2 + 1]);
+                histogram_clear (&h[g * 2]);
+                histogram_clear (&h[g * 2 + 1]);
                 ops[g][0] = ops[g][1] = bytes[g][0] = bytes[g][1] = 0;
                 span[g] = rows[g] = 0;
             }
@@ -303,8 +309,8 @@ group_intervals (store_t *store, int64_t run, int step, json_t *members, json_t 
             bytes[g][d] += (uint64_t) sqlite3_column_int64 (st, c + 1);
             const void *blob = sqlite3_column_blob (st, c + 2);
             int len = sqlite3_column_bytes (st, c + 2);
-            if (blob && len > 0 && histogram_decode (&tmp, blob, (size_t) len) == 0)
-                histogram_merge (&h[g * 2 + d], &tmp);
+            if (blob && len > 0)
+                histogram_decode_add (&h[g * 2 + d], blob, (size_t) len);
         }
     }
     sqlite3_reset (st);
@@ -348,12 +354,12 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
             char *err, size_t errlen)
 {
     static group_t groups[GROUPS_MAX];
-    static histogram_t tmp;
     int ngroups = 0;
     const char *key = by ? by : "all";
     /* Members (targets) and their group, from the step's agents. */
     json_t *agents = json_object_get (s, "agents");
     json_t *members = json_array ();
+    json_t *by_key = json_object ();        /* "agent\x1ftarget" -> member */
     size_t ai, ti;
     json_t *aj, *tj;
     json_array_foreach (agents, ai, aj) json_array_foreach (json_object_get (aj, "targets"), ti, tj) {
@@ -362,6 +368,7 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
         if ((by && group_value (store, run, step, by, aj, tj, value, sizeof value, err, errlen))
             || member_matches (store, run, step, where, aj, tj, &match, err, errlen)) {
             json_decref (members);
+            json_decref (by_key);
             return -1;
         }
         if (!match)
@@ -370,10 +377,18 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
            group's median. */
         if (by)
             json_object_set_new (tj, "group", json_string (value));
-        json_array_append_new (members, json_pack ("{s:O, s:O, s:s, s:O?, s:O?}",
+        json_t *m = json_pack ("{s:O, s:O, s:s, s:O?, s:O?}",
             "agent", json_object_get (aj, "agent"), "target", json_object_get (tj, "target"),
             "group", value, "read", json_object_get (tj, "read"),
-            "write", json_object_get (tj, "write")));
+            "write", json_object_get (tj, "write"));
+        json_array_append_new (members, m);
+        const char *an = json_string_value (json_object_get (aj, "agent"));
+        const char *tn = json_string_value (json_object_get (tj, "target"));
+        if (an && tn) {
+            char k[MSG_NAME_MAX + MSG_TEXT_MAX + 32];
+            snprintf (k, sizeof k, "%s\x1f%s", an, tn);
+            json_object_set (by_key, k, m);
+        }
     }
     /* Merge each member's stored histograms into its group. */
     sqlite3_stmt *st = store_stmt (store,
@@ -386,12 +401,9 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
         const char *agent = (const char *) sqlite3_column_text (st, 0);
         const char *target = (const char *) sqlite3_column_text (st, 1);
         int d = strcmp ((const char *) sqlite3_column_text (st, 2), "write") == 0;
-        size_t mi;
-        json_t *m, *found = NULL;
-        json_array_foreach (members, mi, m)
-            if (strcmp (json_string_value (json_object_get (m, "agent")), agent) == 0
-                && strcmp (json_string_value (json_object_get (m, "target")), target) == 0)
-                found = m;
+        char k[MSG_NAME_MAX + MSG_TEXT_MAX + 32];
+        snprintf (k, sizeof k, "%s\x1f%s", agent, target);
+        json_t *found = json_object_get (by_key, k);
         if (!found && json_array_size (where))
             continue;           /* filtered out */
         group_t *g = group_of (groups, &ngroups,
@@ -405,10 +417,11 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
         g->targets += d == 0;
         const void *blob = sqlite3_column_blob (st, 7);
         int len = sqlite3_column_bytes (st, 7);
-        if (blob && len > 0 && histogram_decode (&tmp, blob, (size_t) len) == 0)
-            histogram_merge (&g->hist[d], &tmp);
+        uint64_t count = 0;
+        if (blob && len > 0 && histogram_check (blob, (size_t) len, &count) == 0)
+            histogram_decode_add (&g->hist[d], blob, (size_t) len);
         if (sqlite3_column_type (st, 8) != SQLITE_NULL && sqlite3_column_int64 (st, 3) > 0
-            && (!blob || len <= 0 || tmp.count == 0)) {
+            && count == 0) {
             g->nohist[d]++;
             json_decref (g->pct[d]);
             g->pct[d] = json_loads ((const char *) sqlite3_column_text (st, 8), 0, NULL);
@@ -420,7 +433,13 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
     const char *values[GROUPS_MAX];
     for (int i = 0; i < ngroups; i++)
         values[i] = groups[i].value;
-    group_intervals (store, run, step, members, series, values, ngroups);
+    /* The one group of everything is the fleet: its series is the step's
+       (when the caller computed it). */
+    json_t *fleet_series = json_object_get (s, "intervals");
+    if (!by && json_array_size (where) == 0 && ngroups == 1 && fleet_series)
+        series[0] = json_incref (fleet_series);
+    else
+        group_intervals (store, run, step, by_key, series, values, ngroups);
     for (int i = 0; i < ngroups; i++)
         json_array_append_new (gl, json_pack ("{s:s, s:s, s:i, s:o, s:o, s:o}", "by", key,
             "value", groups[i].value, "targets", groups[i].targets,
@@ -434,14 +453,16 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
     /* Outliers within each group: each target's IOPS and p99 (of its
        busier direction), and each agent's IOPS over its targets. */
     json_t *outliers = json_array ();
-    for (int g = 0; g < ngroups; g++) {
-        json_t *who[GROUPS_MAX];
-        double iops[GROUPS_MAX], p99[GROUPS_MAX];
+    size_t nm = json_array_size (members);
+    json_t **who = calloc (nm ? nm : 1, sizeof *who);
+    double *iops = calloc (nm ? nm : 1, sizeof *iops), *p99 = calloc (nm ? nm : 1, sizeof *p99);
+    json_t *agent_at = json_object ();      /* agent -> its index in who, this group */
+    for (int g = 0; g < ngroups && who && iops && p99 && agent_at; g++) {
         int n = 0;
         size_t mi;
         json_t *m;
         json_array_foreach (members, mi, m) {
-            if (strcmp (json_string_value (json_object_get (m, "group")), groups[g].value) || n == GROUPS_MAX)
+            if (strcmp (json_string_value (json_object_get (m, "group")), groups[g].value))
                 continue;
             json_t *r = json_object_get (m, "read"), *w = json_object_get (m, "write");
             double ri = json_number_value (json_object_get (r, "iops"));
@@ -458,29 +479,31 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
         for (int i = 0; i < n; i++)
             json_decref (who[i]);
         /* Agents of the group: their IOPS summed over their targets. */
-        json_t *awho[GROUPS_MAX];
-        double aiops[GROUPS_MAX];
         int na = 0;
+        json_object_clear (agent_at);
         json_array_foreach (members, mi, m) {
             if (strcmp (json_string_value (json_object_get (m, "group")), groups[g].value))
                 continue;
             const char *agent = json_string_value (json_object_get (m, "agent"));
-            int k = 0;
-            while (k < na && strcmp (json_string_value (json_object_get (awho[k], "agent")), agent))
-                k++;
-            if (k == na) {
-                if (na == GROUPS_MAX)
-                    continue;
-                awho[na] = json_pack ("{s:s, s:n}", "agent", agent, "target");
-                aiops[na++] = 0;
+            json_t *at = json_object_get (agent_at, agent);
+            int k = at ? (int) json_integer_value (at) : na;
+            if (!at) {
+                json_object_set_new (agent_at, agent, json_integer (na));
+                who[na] = json_pack ("{s:s, s:n}", "agent", agent, "target");
+                iops[na++] = 0;
             }
-            aiops[k] += json_number_value (json_object_get (json_object_get (m, "read"), "iops"))
-                      + json_number_value (json_object_get (json_object_get (m, "write"), "iops"));
+            iops[k] += json_number_value (json_object_get (json_object_get (m, "read"), "iops"))
+                     + json_number_value (json_object_get (json_object_get (m, "write"), "iops"));
         }
-        flag (outliers, groups[g].value, "host_iops", awho, aiops, na);
+        flag (outliers, groups[g].value, "host_iops", who, iops, na);
         for (int i = 0; i < na; i++)
-            json_decref (awho[i]);
+            json_decref (who[i]);
     }
+    free (who);
+    free (iops);
+    free (p99);
+    json_decref (agent_at);
+    json_decref (by_key);
     json_object_set_new (s, "outliers", outliers);
     json_decref (members);
     return 0;

@@ -9,6 +9,8 @@
 #include "util.h"
 
 #include <errno.h>
+
+#define CTL_FDS_WANTED 65536
 #include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -215,6 +217,11 @@ main (int argc, char **argv)
         fprintf (stderr, "iofleet-controller: %s\n", err);
         return 1;
     }
+    /* A socket per connected agent, plus the database's files. */
+    long fds = fd_limit_raise (CTL_FDS_WANTED);
+    if (fds < 4096)
+        log_warn ("open-file limit %ld (hard limit): about %ld agents can connect; raise it "
+                  "(LimitNOFILE= in the unit, ulimit -n) for a larger fleet", fds, fds - 64);
     zsys_init ();
     zsys_set_logstream (NULL);
     if (keys) {
@@ -266,6 +273,14 @@ main (int argc, char **argv)
             return 1;
         }
     }
+    ctl->stats = calloc (1, sizeof *ctl->stats);
+    if (!ctl->stats) {
+        fprintf (stderr, "iofleet-controller: out of memory\n");
+        return 1;
+    }
+    ctl->stats->started = clock_mono_ns ();
+    histogram_reset (&ctl->stats->lag);
+    histogram_reset (&ctl->stats->commit);
     ctl->peers = zlistx_new ();
     zlistx_set_destructor (ctl->peers, (zlistx_destructor_fn *) zstr_free);
     ctl->runner = runner_new (ctl);
@@ -303,13 +318,20 @@ main (int argc, char **argv)
             zmsg_t *m = zmsg_recv_nowait (ctl->router);
             if (!m)
                 break;
+            ctl->stats->messages++;
+            ctl->stats->bytes += zmsg_content_size (m);
             fleet_on_message (ctl, m);
             zmsg_destroy (&m);
         }
         fleet_tick (ctl);
         runner_tick (ctl);
         sched_tick (ctl);
-        store_commit (ctl->store);
+        if (store_in_tx (ctl->store)) {
+            uint64_t t0 = clock_mono_ns ();
+            store_commit (ctl->store);
+            histogram_record (&ctl->stats->commit, clock_mono_ns () - t0);
+            ctl->stats->commits++;
+        }
         runner_after_commit (ctl);
     }
     log_info ("iofleet-controller stopping");
@@ -325,5 +347,6 @@ main (int argc, char **argv)
     if (strncmp (admin, "ipc://", 6) == 0)
         unlink (admin + 6);
     store_close (&ctl->store);
+    free (ctl->stats);
     return 0;
 }

@@ -29,14 +29,11 @@ typedef struct {
 } acc_t;
 
 static int
-add_blob (histogram_t *into, const void *blob, int len, histogram_t *tmp)
+add_blob (histogram_t *into, const void *blob, int len)
 {
     if (!blob || len <= 0)
         return 0;
-    if (histogram_decode (tmp, blob, (size_t) len) != 0)
-        return -1;
-    histogram_merge (into, tmp);
-    return 0;
+    return histogram_decode_add (into, blob, (size_t) len) ? -1 : 0;
 }
 
 static json_t *
@@ -98,13 +95,30 @@ save_result (store_t *store, int64_t run, int step, const acc_t *a, const char *
     return 0;
 }
 
+/* Empties a (all zero bytes, or used before): its figures zeroed, its
+   histograms cleared at the cost of what they hold.  Can't fail. */
+static void
+acc_reset (acc_t *a)
+{
+    for (int d = 0; d < 2; d++)
+        for (int k = 0; k < LK_N; k++)
+            histogram_clear (&a->hist[d][k]);
+    a->agent_id = 0;
+    a->target = 0;
+    a->snapshots = 0;
+    a->window_ns = 0;
+    memset (a->ops, 0, sizeof a->ops);
+    memset (a->bytes, 0, sizeof a->bytes);
+    memset (a->errors, 0, sizeof a->errors);
+}
+
 int
 report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_ns)
 {
     (void) interval_ns;
     store_begin (store);
     static acc_t acc;
-    static histogram_t tmp, fleet[2][LK_N];
+    static histogram_t fleet[2][LK_N];
     uint64_t fops[2] = { 0, 0 }, fbytes[2] = { 0, 0 }, ferr[2] = { 0, 0 };
     double fiops[2] = { 0, 0 }, fbw[2] = { 0, 0 };
     for (int d = 0; d < 2; d++)
@@ -154,10 +168,7 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
         if (rc != SQLITE_ROW)
             break;
         if (!have) {
-            memset (&acc, 0, sizeof acc);
-            for (int d = 0; d < 2; d++)
-                for (int k = 0; k < LK_N; k++)
-                    histogram_reset (&acc.hist[d][k]);
+            acc_reset (&acc);
             acc.agent_id = agent;
             acc.target = target;
             have = true;
@@ -171,7 +182,7 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
             acc.errors[d] += (uint64_t) sqlite3_column_int64 (st, c + 2);
             for (int k = 0; k < LK_N; k++)
                 if (add_blob (&acc.hist[d][k], sqlite3_column_blob (st, c + 3 + k),
-                              sqlite3_column_bytes (st, c + 3 + k), &tmp))
+                              sqlite3_column_bytes (st, c + 3 + k)))
                     bad++;
         }
     }
@@ -281,58 +292,99 @@ add_imported (json_t *o, sqlite3_stmt *st, int col_pct, int col_stats)
         json_object_set_new (o, "lat_ns", json_null ());
 }
 
-/* The fleet time series of a step: interval k merged over every agent
-   (ops and bytes summed, clat histograms merged), and the common window:
-   the intervals every agent that measured took part in.  Adds "intervals",
-   "window" and "outside_window" to step. */
+/* The fleet series being built: its intervals, and the common window. */
+typedef struct {
+    json_t *intervals;
+    int nagents_total;                  /* agents that delivered anything */
+    int first_full, last_full;
+    int64_t win_start, win_end;
+} series_json_t;
+
+/* Appends interval seq (nagents agents, their spans summing to span_sum)
+   to v.  Can't fail. */
 static void
-add_intervals (store_t *store, int64_t run, int step, json_t *step_json)
+emit_interval (series_json_t *v, int seq, uint64_t t0, uint64_t t1, int nagents,
+               uint64_t span_sum, const uint64_t ops[2], const uint64_t bytes[2],
+               const histogram_t h[2])
 {
-    static histogram_t h[2], tmp;
-    json_t *intervals = json_array ();
+    double secs = nagents ? (double) span_sum / nagents / 1e9 : 0;
+    json_t *iv = json_pack ("{s:i, s:I, s:I, s:i}", "seq", seq, "start_ns", (json_int_t) t0,
+                            "end_ns", (json_int_t) t1, "agents", nagents);
+    double iops = 0, bw = 0;
+    for (int d = 0; d < 2; d++) {
+        iops += secs > 0 ? (double) ops[d] / secs : 0;
+        bw += secs > 0 ? (double) bytes[d] / secs : 0;
+        json_object_set_new (iv, d ? "write" : "read", json_pack (
+            "{s:I, s:I, s:f, s:I, s:I, s:I}", "ops", (json_int_t) ops[d],
+            "bytes", (json_int_t) bytes[d], "iops", secs > 0 ? (double) ops[d] / secs : 0,
+            "histogram_count", (json_int_t) h[d].count,
+            "p50", (json_int_t) histogram_percentile (&h[d], 50),
+            "p99", (json_int_t) histogram_percentile (&h[d], 99)));
+    }
+    json_object_set_new (iv, "iops", json_real (iops));
+    json_object_set_new (iv, "bw", json_real (bw));
+    json_array_append_new (v->intervals, iv);
+    if (nagents == v->nagents_total) {
+        if (v->first_full < 0) {
+            v->first_full = seq;
+            v->win_start = (int64_t) t0;
+        }
+        v->last_full = seq;
+        v->win_end = (int64_t) t1;
+    }
+}
+
+/* The series from the step's fleet_intervals rows (series.c keeps them).
+   Returns the number of rows (0: none, compute it from the snapshots). */
+static int
+intervals_from_rows (store_t *store, int64_t run, int step, series_json_t *v)
+{
+    static histogram_t h[2];
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT seq, agents, t_start, t_end, span_ns, read_ops, read_bytes, read_hist, "
+        " write_ops, write_bytes, write_hist FROM fleet_intervals "
+        "WHERE run_id = ? AND step_idx = ? ORDER BY seq");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    int n = 0;
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        uint64_t ops[2], bytes[2];
+        for (int d = 0; d < 2; d++) {
+            int c = 5 + d * 3;
+            ops[d] = (uint64_t) sqlite3_column_int64 (st, c);
+            bytes[d] = (uint64_t) sqlite3_column_int64 (st, c + 1);
+            histogram_clear (&h[d]);
+            add_blob (&h[d], sqlite3_column_blob (st, c + 2), sqlite3_column_bytes (st, c + 2));
+        }
+        emit_interval (v, sqlite3_column_int (st, 0), (uint64_t) sqlite3_column_int64 (st, 2),
+                       (uint64_t) sqlite3_column_int64 (st, 3), sqlite3_column_int (st, 1),
+                       (uint64_t) sqlite3_column_int64 (st, 4), ops, bytes, h);
+        n++;
+    }
+    sqlite3_reset (st);
+    return n;
+}
+
+/* The same from every snapshot of the step (runs stored before
+   011_fleet_intervals). */
+static void
+intervals_from_snapshots (store_t *store, int64_t run, int step, series_json_t *v)
+{
+    static histogram_t h[2];
     sqlite3_stmt *st = store_stmt (store,
         "SELECT seq, agent_id, t_start, t_end, read_ops, read_bytes, read_hist, "
-        " write_ops, write_bytes, write_hist, "
-        " (SELECT COUNT(DISTINCT agent_id) FROM snapshots x WHERE x.run_id = s.run_id "
-        "   AND x.step_idx = s.step_idx) "
+        " write_ops, write_bytes, write_hist "
         "FROM snapshots s WHERE run_id = ? AND step_idx = ? ORDER BY seq, agent_id, target");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
-    int cur = -1, nagents_total = 0, nagents = 0;
+    int cur = -1, nagents = 0;
     int64_t last_agent = -1;
     uint64_t t0 = 0, t1 = 0, span_sum = 0, ops[2] = { 0, 0 }, bytes[2] = { 0, 0 };
-    int64_t win_start = -1, win_end = -1;
-    int first_full = -1, last_full = -1;
     for (;;) {
         int rc = sqlite3_step (st);
         int seq = rc == SQLITE_ROW ? sqlite3_column_int (st, 0) : -1;
-        if (cur >= 0 && seq != cur) {
-            double secs = nagents ? (double) span_sum / nagents / 1e9 : 0;
-            json_t *iv = json_pack ("{s:i, s:I, s:I, s:i}", "seq", cur, "start_ns",
-                                    (json_int_t) t0, "end_ns", (json_int_t) t1, "agents", nagents);
-            double iops = 0, bw = 0;
-            for (int d = 0; d < 2; d++) {
-                iops += secs > 0 ? (double) ops[d] / secs : 0;
-                bw += secs > 0 ? (double) bytes[d] / secs : 0;
-                json_object_set_new (iv, d ? "write" : "read", json_pack (
-                    "{s:I, s:I, s:f, s:I, s:I, s:I}", "ops", (json_int_t) ops[d],
-                    "bytes", (json_int_t) bytes[d], "iops", secs > 0 ? (double) ops[d] / secs : 0,
-                    "histogram_count", (json_int_t) h[d].count,
-                    "p50", (json_int_t) histogram_percentile (&h[d], 50),
-                    "p99", (json_int_t) histogram_percentile (&h[d], 99)));
-            }
-            json_object_set_new (iv, "iops", json_real (iops));
-            json_object_set_new (iv, "bw", json_real (bw));
-            json_array_append_new (intervals, iv);
-            if (nagents == nagents_total) {
-                if (first_full < 0) {
-                    first_full = cur;
-                    win_start = (int64_t) t0;
-                }
-                last_full = cur;
-                win_end = (int64_t) t1;
-            }
-        }
+        if (cur >= 0 && seq != cur)
+            emit_interval (v, cur, t0, t1, nagents, span_sum, ops, bytes, h);
         if (rc != SQLITE_ROW)
             break;
         int64_t agent = sqlite3_column_int64 (st, 1);
@@ -346,9 +398,8 @@ add_intervals (store_t *store, int64_t run, int step, json_t *step_json)
             t1 = a1;
             span_sum = 0;
             ops[0] = ops[1] = bytes[0] = bytes[1] = 0;
-            histogram_reset (&h[0]);
-            histogram_reset (&h[1]);
-            nagents_total = sqlite3_column_int (st, 10);
+            histogram_clear (&h[0]);
+            histogram_clear (&h[1]);
         }
         if (agent != last_agent) {
             nagents++;
@@ -361,15 +412,37 @@ add_intervals (store_t *store, int64_t run, int step, json_t *step_json)
             int c = 4 + d * 3;
             ops[d] += (uint64_t) sqlite3_column_int64 (st, c);
             bytes[d] += (uint64_t) sqlite3_column_int64 (st, c + 1);
-            add_blob (&h[d], sqlite3_column_blob (st, c + 2), sqlite3_column_bytes (st, c + 2),
-                      &tmp);
+            add_blob (&h[d], sqlite3_column_blob (st, c + 2), sqlite3_column_bytes (st, c + 2));
         }
     }
     sqlite3_reset (st);
-    json_object_set_new (step_json, "intervals", intervals);
+}
+
+/* The fleet time series of a step: interval k merged over every agent
+   (ops and bytes summed, clat histograms merged), and the common window:
+   the intervals every agent that measured took part in.  Adds "intervals",
+   "window" and "outside_window" to step. */
+static void
+add_intervals (store_t *store, int64_t run, int step, json_t *step_json)
+{
+    series_json_t v = { json_array (), 0, -1, -1, -1, -1 };
+    /* The agents that delivered anything (one seek each). */
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT COUNT(*) FROM step_agents sa WHERE sa.run_id = ? AND sa.step_idx = ? "
+        "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = sa.run_id "
+        " AND s.step_idx = sa.step_idx AND s.agent_id = sa.agent_id)");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    if (sqlite3_step (st) == SQLITE_ROW)
+        v.nagents_total = sqlite3_column_int (st, 0);
+    sqlite3_reset (st);
+    if (intervals_from_rows (store, run, step, &v) == 0)
+        intervals_from_snapshots (store, run, step, &v);
+    int first_full = v.first_full, last_full = v.last_full;
+    json_object_set_new (step_json, "intervals", v.intervals);
     if (first_full >= 0)
         json_object_set_new (step_json, "window", json_pack ("{s:I, s:I, s:i, s:i}",
-            "start_ns", (json_int_t) win_start, "end_ns", (json_int_t) win_end,
+            "start_ns", (json_int_t) v.win_start, "end_ns", (json_int_t) v.win_end,
             "first_seq", first_full, "last_seq", last_full));
     else
         json_object_set_new (step_json, "window", json_null ());
@@ -977,7 +1050,6 @@ fio_acc_free (fio_acc_t *a)
 static int
 fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, fio_acc_t *a)
 {
-    static histogram_t tmp;
     for (int d = 0; d < 2; d++)
         for (int k = 0; k < LK_N; k++)
             histogram_reset (&a->hist[d][k]);
@@ -1027,7 +1099,7 @@ fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, fio_acc_t *a
             }
             for (int k = 0; k < LK_N; k++)
                 add_blob (&a->hist[d][k], sqlite3_column_blob (st, c + 3 + k),
-                          sqlite3_column_bytes (st, c + 3 + k), &tmp);
+                          sqlite3_column_bytes (st, c + 3 + k));
         }
     }
     sqlite3_reset (st);

@@ -79,6 +79,8 @@ typedef struct {
     int64_t run;
     int step;
     uint32_t seq;
+    uint32_t rows;                      /* targets stored */
+    uint64_t t_end;                     /* its interval's end, controller clock */
 } mark_t;
 
 struct runner {
@@ -109,6 +111,8 @@ struct runner {
     bool policy_failed;
     char policy_msg[256];
     bool recover_running;               /* R_RECOVER: the step was running */
+    series_t *series;                   /* the step's fleet time series */
+    store_t *store;                     /* for the commit hook */
 };
 
 static uint64_t
@@ -119,11 +123,28 @@ spec_interval (ctl_t *ctl)
 
 static void queue_ack (runner_t *r, const part_t *p, uint32_t upto);
 
+/* The store's commit hook: the fleet intervals go in with the snapshots. */
+static void
+flush_series (void *arg)
+{
+    runner_t *r = arg;
+    series_flush (r->series, r->store);
+}
+
 runner_t *
 runner_new (ctl_t *ctl)
 {
-    (void) ctl;
-    return calloc (1, sizeof (runner_t));
+    runner_t *r = calloc (1, sizeof (runner_t));
+    if (!r)
+        return NULL;
+    r->series = series_new ();
+    if (!r->series) {
+        free (r);
+        return NULL;
+    }
+    r->store = ctl->store;
+    store_on_commit (ctl->store, flush_series, r);
+    return r;
 }
 
 static void
@@ -148,6 +169,9 @@ runner_destroy (runner_t **self_p)
         free (r->acks[i].seqs);
     free (r->acks);
     free (r->marks);
+    if (r->store)
+        store_on_commit (r->store, NULL, NULL);
+    series_destroy (&r->series);
     free (r);
     *self_p = NULL;
 }
@@ -397,6 +421,11 @@ begin_step (ctl_t *ctl)
     sqlite3_bind_int64 (del, 1, r->run);
     sqlite3_bind_int (del, 2, r->cur);
     store_step_done (ctl->store, del, "clear an earlier attempt's snapshots");
+    del = store_stmt (ctl->store, "DELETE FROM fleet_intervals WHERE run_id = ? AND step_idx = ?");
+    sqlite3_bind_int64 (del, 1, r->run);
+    sqlite3_bind_int (del, 2, r->cur);
+    store_step_done (ctl->store, del, "clear an earlier attempt's fleet intervals");
+    series_reset (r->series, r->run, r->cur, r->nparts);
     for (int i = 0; i < r->nparts; i++) {
         part_t *p = &r->parts[i];
         free (p->seen);
@@ -842,6 +871,7 @@ resume_run (ctl_t *ctl, int64_t run)
                 p->contig++;
         }
     }
+    series_reset (r->series, r->run, r->cur, r->nparts);
     r->phase = R_RECOVER;
     r->deadline = clock_mono_ns () + RECOVER_WAIT_NS;
     log_warn ("run %lld: resuming at step %d/%d (%s when the controller stopped); waiting up to "
@@ -1087,7 +1117,7 @@ queue_ack_seq (runner_t *r, const part_t *p, uint32_t seq)
 /* Remembers that seq of p was marked stored in this tick.  Returns 0, or
    -1 when out of memory (then it is not marked). */
 static int
-note_mark (runner_t *r, const part_t *p, uint32_t seq)
+note_mark (runner_t *r, const part_t *p, const Iofleet__Snapshot *s)
 {
     if (r->nmarks == r->capmarks) {
         size_t cap = r->capmarks ? r->capmarks * 2 : 64;
@@ -1097,7 +1127,8 @@ note_mark (runner_t *r, const part_t *p, uint32_t seq)
         r->marks = m;
         r->capmarks = cap;
     }
-    r->marks[r->nmarks++] = (mark_t) { p->agent_id, r->run, r->cur, seq };
+    r->marks[r->nmarks++] = (mark_t) { p->agent_id, r->run, r->cur, s->seq,
+                                       (uint32_t) s->n_targets, s->t_end };
     return 0;
 }
 
@@ -1107,6 +1138,13 @@ runner_after_commit (ctl_t *ctl)
     runner_t *r = ctl->runner;
     uint64_t failures = store_failures (ctl->store);
     if (failures == r->failures_seen) {
+        uint64_t now = clock_real_ns ();
+        ingest_stats_t *is = ctl->stats;
+        for (size_t i = 0; i < r->nmarks; i++) {
+            is->snapshots++;
+            is->rows += r->marks[i].rows;
+            histogram_record (&is->lag, now > r->marks[i].t_end ? now - r->marks[i].t_end : 0);
+        }
         for (size_t i = 0; i < r->nacks; i++) {
             peer_t *peer = fleet_find_id (ctl, r->acks[i].agent_id);
             if (peer && peer->connected)
@@ -1134,6 +1172,7 @@ runner_after_commit (ctl_t *ctl)
             if (p->st == P_DONE_WAIT)
                 p->done_at = clock_mono_ns ();      /* give the resends their time */
         }
+        series_forget (r->series);
         r->unstored += r->nmarks;
         if (r->nmarks && log_ratelimit (&r->unstored_logged_at, 60 * NS_PER_SEC))
             log_warn ("run %lld step %d: %llu snapshot(s) not stored so far while the database "
@@ -1172,7 +1211,6 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
             queue_ack_seq (r, p, s->seq);
         return;
     }
-    static histogram_t h;
     for (size_t i = 0; i < s->n_targets; i++) {
         const Iofleet__TargetSample *t = s->targets[i];
         const Iofleet__DirStats *d[2] = { t->read, t->write };
@@ -1193,11 +1231,12 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
             for (int b = 0; b < 3 && !bad; b++) {
                 if (b > 0 && blobs[b]->len == 0)
                     continue;       /* slat/lat are optional */
-                if (histogram_decode (&h, blobs[b]->data, blobs[b]->len) != 0)
+                uint64_t count;
+                if (histogram_check (blobs[b]->data, blobs[b]->len, &count) != 0)
                     bad = "does not decode";
                 /* Failed I/Os are counted as errors, never as latency samples;
                    a run without histograms sends empty ones. */
-                else if (h.count != d[k]->ops && h.count != 0)
+                else if (count != d[k]->ops && count != 0)
                     bad = "holds another number of samples than ops";
                 if (bad) {
                     store_count (ctl->store, "bad_agent_messages", 1);
@@ -1243,6 +1282,8 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
         if (store_step_done (ctl->store, st, "store snapshot"))
             return;         /* not acked: the agent will send it again */
     }
+    if (series_add (r->series, ctl->store, (int) (p - r->parts), s))
+        return;             /* the tick rolls back; sent again */
     if (s->seq >= p->nseen) {
         size_t n = p->nseen ? p->nseen : 64;
         while (n <= s->seq)
@@ -1254,7 +1295,7 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
         p->seen = seen;
         p->nseen = n;
     }
-    if (note_mark (r, p, s->seq))
+    if (note_mark (r, p, s))
         return;
     p->seen[s->seq] = 1;
     while (p->contig < p->nseen && p->seen[p->contig])
@@ -1677,59 +1718,53 @@ add_live (ctl_t *ctl, json_t *o)
     }
     if (seq < 0)
         return;
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT s.agent_id, s.read_ops + s.write_ops, s.t_start, s.t_end, s.read_hist, "
-        " s.write_hist FROM snapshots s WHERE s.run_id = ? AND s.step_idx = ? AND s.seq = ? "
-        "ORDER BY s.agent_id");
-    if (!st)
+    const series_interval_t *iv = series_get (r->series, ctl->store, (uint32_t) seq);
+    if (!iv || !iv->agents || iv->span_ns == 0)
         return;
-    sqlite3_bind_int64 (st, 1, r->run);
-    sqlite3_bind_int (st, 2, r->cur);
-    sqlite3_bind_int (st, 3, (int) seq);
-    static histogram_t fleet, h;
-    histogram_reset (&fleet);
-    double ops[MSG_TARGETS_MAX * 4];
-    uint64_t ids[MSG_TARGETS_MAX * 4];
-    int n = 0;
-    uint64_t total = 0, window = 0;
-    while (sqlite3_step (st) == SQLITE_ROW) {
-        uint64_t id = (uint64_t) sqlite3_column_int64 (st, 0);
-        uint64_t v = (uint64_t) sqlite3_column_int64 (st, 1);
-        uint64_t t0 = (uint64_t) sqlite3_column_int64 (st, 2), t1 = (uint64_t) sqlite3_column_int64 (st, 3);
-        total += v;
-        if (t1 > t0 && t1 - t0 > window)
-            window = t1 - t0;
-        if (n > 0 && ids[n - 1] == id)
-            ops[n - 1] += (double) v;       /* another target of the same agent */
-        else if (n < (int) (sizeof ops / sizeof *ops)) {
-            ids[n] = id;
-            ops[n++] = (double) v;
-        }
-        for (int c = 4; c <= 5; c++)
-            if (sqlite3_column_type (st, c) == SQLITE_BLOB
-                && histogram_decode (&h, sqlite3_column_blob (st, c),
-                                     (size_t) sqlite3_column_bytes (st, c)) == 0)
-                histogram_merge (&fleet, &h);
-    }
-    sqlite3_reset (st);
-    if (!window)
-        return;
-    double secs = (double) window / 1e9;
+    /* IOPS over the agents' mean span, as the report's intervals. */
+    double secs = (double) iv->span_ns / iv->agents / 1e9;
+    uint64_t total = iv->ops[0] + iv->ops[1];
+    static histogram_t fleet;
+    histogram_clear (&fleet);
+    histogram_merge (&fleet, &iv->hist[0]);
+    histogram_merge (&fleet, &iv->hist[1]);
     json_t *li = json_pack ("{s:I, s:f, s:I}", "seq", (json_int_t) seq,
                             "iops", (double) total / secs, "ops", (json_int_t) total);
     if (fleet.count)
         json_object_set_new (li, "p99", json_integer ((json_int_t) histogram_percentile (&fleet, 99.0)));
+    /* Each agent's ops of the interval, for its outliers. */
+    static double *ops;
+    static int *idx, cap;
+    if (r->nparts > cap) {
+        double *o = realloc (ops, (size_t) r->nparts * sizeof *o);
+        if (o)
+            ops = o;
+        int *x = realloc (idx, (size_t) r->nparts * sizeof *x);
+        if (x)
+            idx = x;
+        if (o && x)
+            cap = r->nparts;
+    }
+    int n = 0;
+    for (int i = 0; iv->who_known && i < r->nparts && i < cap; i++)
+        if (iv->who_ops[i] >= 0) {
+            idx[n] = i;
+            ops[n++] = iv->who_ops[i];
+        }
     json_t *outl = json_array ();
-    double median, score[sizeof ops / sizeof *ops];
-    bool flagged[sizeof ops / sizeof *ops];
-    if (n >= 3 && outliers_find (ops, n, &median, score, flagged) > 0)
+    double median;
+    double *score = malloc ((size_t) (n ? n : 1) * sizeof *score);
+    bool *flagged = malloc ((size_t) (n ? n : 1) * sizeof *flagged);
+    if (score && flagged && n >= 3 && outliers_find (ops, n, &median, score, flagged) > 0)
         for (int i = 0; i < n; i++) {
-            part_t *p = flagged[i] ? find_part (r, ids[i]) : NULL;
+            part_t *p = flagged[i] ? &r->parts[idx[i]] : NULL;
             if (p)
                 json_array_append_new (outl, json_pack ("{s:s, s:f, s:f, s:f}", "agent", p->name,
                     "iops", ops[i] / secs, "median_iops", median / secs,
                     "delta_pct", median > 0 ? 100.0 * (ops[i] - median) / median : 0.0));
         }
+    free (score);
+    free (flagged);
     json_object_set_new (li, "outliers", outl);
     json_object_set_new (o, "last_interval", li);
 }

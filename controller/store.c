@@ -27,7 +27,16 @@ struct store {
     uint64_t fail_logged_at;
     int nstmts;
     struct { const char *sql; sqlite3_stmt *st; } stmts[STMT_CACHE];
+    void (*on_commit) (void *arg);
+    void *on_commit_arg;
 };
+
+void
+store_on_commit (store_t *self, void (*fn) (void *arg), void *arg)
+{
+    self->on_commit = fn;
+    self->on_commit_arg = arg;
+}
 
 static int
 exec (store_t *s, const char *sql, char *err, size_t errlen)
@@ -166,6 +175,7 @@ store_close (store_t **self_p)
 }
 
 sqlite3 *store_db (store_t *self) { return self->db; }
+bool store_in_tx (store_t *self) { return self->in_tx; }
 
 int
 store_schema_version (store_t *self)
@@ -202,6 +212,8 @@ store_commit (store_t *self)
     if (!self->in_tx)
         return 0;
     char why[256];
+    if (self->on_commit)
+        self->on_commit (self->on_commit_arg);
     self->in_tx = false;
     /* A write of this transaction failed (a snapshot stored for some
        targets only, ...): none of it is kept, so nothing half-stored is

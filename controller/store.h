@@ -32,8 +32,14 @@ int store_schema_version (store_t *self);
 
 /* Opens the tick's transaction if none is open.  Returns 0 or -1. */
 int store_begin (store_t *self);
+/* Is a transaction open?  Can't fail. */
+bool store_in_tx (store_t *self);
 /* Commits the open transaction, if any.  Returns 0 or -1 (logged). */
 int store_commit (store_t *self);
+/* fn(arg) runs in every store_commit of an open transaction, just before
+   COMMIT, to write what it keeps back (its writes fail the commit like
+   any other).  One hook; NULL removes it. */
+void store_on_commit (store_t *self, void (*fn) (void *arg), void *arg);
 
 /* Returns a cached prepared statement for sql (reset, bindings cleared), or
    NULL (logged).  The statement stays owned by the store. */

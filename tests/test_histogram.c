@@ -327,6 +327,38 @@ test_distribution (const dist_t *d)
     CHECK (histogram_decode (b, buf, (size_t) len) == 0);
     CHECK_MSG (histogram_equal (b, all), "%s: round trip", d->name);
 
+    //  decode_add equals decode + merge; check counts without decoding;
+    //  clear leaves exactly the empty histogram (every bucket zero).
+    histogram_t *da = hist_new (), *want = hist_new ();
+    histogram_record (da, 7);
+    histogram_record (da, 123456789);
+    histogram_record (want, 7);
+    histogram_record (want, 123456789);
+    histogram_merge (want, all);
+    CHECK_MSG (histogram_decode_add (da, buf, (size_t) len) == 0 && histogram_equal (da, want),
+               "%s: decode_add", d->name);
+    uint64_t cnt = 0;
+    CHECK_MSG (histogram_check (buf, (size_t) len, &cnt) == 0 && cnt == all->count,
+               "%s: check count %llu", d->name, (unsigned long long) cnt);
+    histogram_t *empty = hist_new ();
+    histogram_clear (da);
+    CHECK_MSG (memcmp (da, empty, sizeof *da) == 0, "%s: clear", d->name);
+    histogram_t *zero = calloc (1, sizeof *zero);
+    if (!zero)
+        exit (2);
+    histogram_clear (zero);             //  all zero bytes: becomes the empty one
+    CHECK (memcmp (zero, empty, sizeof *zero) == 0);
+    free (zero);
+    CHECK (histogram_decode_add (da, buf, (size_t) len) == 0 && histogram_equal (da, all));
+    //  A malformed buffer adds nothing.
+    memcpy (want, da, sizeof *da);
+    CHECK (histogram_decode_add (da, buf, (size_t) len - 1) == -EINVAL);
+    CHECK (histogram_check (buf, (size_t) len - 1, NULL) == -EINVAL);
+    CHECK_MSG (memcmp (da, want, sizeof *da) == 0, "%s: failed decode_add changed h", d->name);
+    free (da);
+    free (want);
+    free (empty);
+
     //  Every smaller capacity is -ENOSPC, never an overrun (ASan watches
     //  the copy that is exactly cap bytes long).
     uint32_t bad = 0;
@@ -401,6 +433,18 @@ test_overflow (void)
     CHECK (histogram_decode (g, buf, (size_t) len) == 0);
     CHECK (histogram_equal (g, h));
     CHECK (g->max == UINT64_MAX && histogram_percentile (g, 100) == UINT64_MAX);
+
+    //  Merge and clear visit the buckets min..max span, the last bucket
+    //  included when anything overflowed.
+    histogram_t *m = hist_new (), *empty = hist_new ();
+    histogram_merge (m, h);
+    CHECK (histogram_equal (m, h) && m->buckets[HIST_NBUCKETS - 1] == 1);
+    CHECK (histogram_decode_add (m, buf, (size_t) len) == 0 && m->count == 2 * h->count
+           && m->buckets[HIST_NBUCKETS - 1] == 2 && m->overflow == 2 * h->overflow);
+    histogram_clear (m);
+    CHECK (memcmp (m, empty, sizeof *m) == 0);
+    free (m);
+    free (empty);
 
     //  Only overflow samples.
     histogram_reset (h);
@@ -497,7 +541,8 @@ test_encoding (void)
     //  still suffices.
     for (uint32_t i = 0; i < HIST_NBUCKETS; i++)
         h->buckets[i] = UINT64_MAX;
-    h->count = h->overflow = h->min = h->max = h->sum = UINT64_MAX;
+    h->count = h->overflow = h->max = h->sum = UINT64_MAX;
+    h->min = 0;                 //  the buckets min..max span: all of them
     h->sumsq = ~(unsigned __int128) 0;
     len = histogram_encode (h, buf, sizeof buf);
     CHECK_MSG (len > 0 && (size_t) len <= HIST_WIRE_MAX, "len %d", len);

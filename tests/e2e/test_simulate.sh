@@ -59,6 +59,28 @@ awk -v p="$p50" 'BEGIN { exit !(p > 40000 && p < 120000) }' \
   || fail "fleet p50 $p50 ns, want 80 us +-50%"
 ok "fleet p50 $p50 ns (synthetic median 80000 ns), p99 $(jq '.steps[0].fleet.read.percentiles.p99' "$R") ns"
 
+# The fleet series kept at ingest (fleet_intervals) is the snapshots' sum,
+# and the report built from it equals the one computed from the snapshots.
+got=$(sqlite3 "$T/iofleet.db" "SELECT group_concat(seq || ':' || agents || ':' || read_ops, ',') FROM (SELECT * FROM fleet_intervals WHERE run_id = $run AND step_idx = 0 ORDER BY seq)")
+want=$(sqlite3 "$T/iofleet.db" "SELECT group_concat(seq || ':' || n || ':' || ops, ',') FROM (SELECT seq, COUNT(DISTINCT agent_id) n, SUM(read_ops) ops FROM snapshots WHERE run_id = $run AND step_idx = 0 GROUP BY seq ORDER BY seq)")
+[ -n "$got" ] && [ "$got" = "$want" ] || fail "fleet_intervals $got, snapshots say $want"
+jq -S '.steps[0].intervals' "$R" >"$T/iv.rows"
+sqlite3 "$T/iofleet.db" "DELETE FROM fleet_intervals WHERE run_id = $run"
+"$BIN/iofleet" report "$run" --format json | jq -S '.steps[0].intervals' >"$T/iv.scan"
+cmp -s "$T/iv.rows" "$T/iv.scan" || fail "intervals from fleet_intervals differ from the snapshots': $(diff "$T/iv.rows" "$T/iv.scan" | head -5)"
+ok "fleet_intervals: $n rows = the snapshots per interval; the report is the same either way"
+
+# iofleet stats: every stored snapshot counted, with its ingest lag.
+S=$("$BIN/iofleet" stats --json)
+jq -e --argjson n "$n" '.ingest.snapshots == 50 * $n and .ingest.target_snapshots == 200 * $n
+       and .ingest.lag.count == .ingest.snapshots and .ingest.lag.p99_ms > 0
+       and .ingest.lag.max_ms >= .ingest.lag.p99_ms and .agents.connected == 50
+       and .process.rss_kib > 0 and .database.bytes > 0' <<<"$S" >/dev/null \
+  || fail "stats: $(jq -c '{agents, ingest: (.ingest | {snapshots, target_snapshots, lag})}' <<<"$S")"
+"$BIN/iofleet" stats | grep -q "^ingest: $((50 * n)) snapshots stored ($((200 * n)) target rows)" \
+  || fail "stats text: $("$BIN/iofleet" stats | head -3)"
+ok "stats: $((50 * n)) snapshots, lag p50 $(jq .ingest.lag.p50_ms <<<"$S") ms p99 $(jq .ingest.lag.p99_ms <<<"$S") ms"
+
 kill -0 "$SIM_PID" || fail "simulator died"
 kill -TERM "$SIM_PID"
 wait "$SIM_PID" || fail "simulator exited with $? on SIGTERM"
