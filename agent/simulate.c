@@ -14,6 +14,7 @@
 #include "link.h"
 #include "log.h"
 #include "message.h"
+#include "spool.h"
 #include "util.h"
 
 #include <czmq.h>
@@ -41,6 +42,7 @@ typedef struct {
     uint8_t *buf;
     size_t len, cap;
     uint64_t sent_at;               /* mono ns; 0: to be sent */
+    uint8_t resends;                /* backs off as the spool's (spool.h) */
     bool used, acked;
 } slot_t;
 
@@ -164,6 +166,7 @@ send_kept (sim_t *s, sim_agent_t *a, slot_t *slot, envelope_t *env)
     slot->len = iofleet__envelope__pack (env, slot->buf);
     slot->used = true;
     slot->acked = false;
+    slot->resends = 0;
     slot->sent_at = clock_mono_ns ();
     zmq_send (a->zs, slot->buf, slot->len, ZMQ_DONTWAIT);
 }
@@ -583,7 +586,7 @@ on_message (sim_t *s, sim_agent_t *a, const uint8_t *data, size_t len)
         /* A new connection: everything unacknowledged goes again now. */
         for (uint32_t i = 0; i < a->nslots; i++)
             if (a->slots[i].used && !a->slots[i].acked)
-                a->slots[i].sent_at = 0;
+                a->slots[i].sent_at = 0, a->slots[i].resends = 0;
         break;
     case IOFLEET__ENVELOPE__BODY_REJECT:
         log_err ("%s: controller rejected this agent: %s", a->name, env->reject->reason);
@@ -668,9 +671,15 @@ tick (sim_t *s, sim_agent_t *a, uint64_t now, uint64_t real)
     if (a->welcomed)
         for (uint32_t i = 0; i < a->nslots; i++) {
             slot_t *sl = &a->slots[i];
-            if (sl->used && !sl->acked && (!sl->sent_at || since (now, sl->sent_at) >= SIM_RESEND_NS)) {
-                if (sl->sent_at)
+            uint64_t wait = SIM_RESEND_NS << (sl->resends < 5 ? sl->resends : 5);
+            if (wait > SPOOL_RESEND_MAX_NS)
+                wait = SPOOL_RESEND_MAX_NS;
+            if (sl->used && !sl->acked && (!sl->sent_at || since (now, sl->sent_at) >= wait)) {
+                if (sl->sent_at) {
                     s->resent++;
+                    if (sl->resends < UINT8_MAX)
+                        sl->resends++;
+                }
                 zmq_send (a->zs, sl->buf, sl->len, ZMQ_DONTWAIT);
                 sl->sent_at = now;
             }

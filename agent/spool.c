@@ -30,6 +30,7 @@ typedef struct {
     uint64_t off;           /* of the payload in the segment */
     uint32_t len;
     uint64_t sent_at;       /* monotonic ns, 0 = never */
+    uint8_t resends;        /* since the last (re)connection: backs off */
     bool acked;
     uint8_t *mem;           /* the payload, when it could not be written */
 } rec_t;
@@ -704,7 +705,13 @@ spool_resend (spool_t *self, uint64_t now, uint64_t after_ns, spool_send_fn *sen
     int sent = 0;
     for (size_t i = 0; i < self->nrecs; i++) {
         rec_t *r = &self->recs[i];
-        if (r->acked || (r->sent_at && now - r->sent_at < after_ns))
+        /* A controller that is slow to acknowledge is busy, not deaf (a
+           connection does not lose messages; a new one resends all):
+           after_ns, then twice, four times... up to SPOOL_RESEND_MAX_NS. */
+        uint64_t wait = after_ns << (r->resends < 5 ? r->resends : 5);
+        if (wait > SPOOL_RESEND_MAX_NS)
+            wait = SPOOL_RESEND_MAX_NS > after_ns ? SPOOL_RESEND_MAX_NS : after_ns;
+        if (r->acked || (r->sent_at && now - r->sent_at < wait))
             continue;
         const uint8_t *buf = r->mem;
         if (!buf) {
@@ -729,6 +736,8 @@ spool_resend (spool_t *self, uint64_t now, uint64_t after_ns, spool_send_fn *sen
         }
         if (send (arg, buf, r->len) != 0)
             break;
+        if (r->sent_at && r->resends < UINT8_MAX)
+            r->resends++;
         r->sent_at = now ? now : 1;
         sent++;
     }
@@ -739,7 +748,7 @@ void
 spool_unsend (spool_t *self)
 {
     for (size_t i = 0; i < self->nrecs; i++)
-        self->recs[i].sent_at = 0;
+        self->recs[i].sent_at = 0, self->recs[i].resends = 0;
 }
 
 uint32_t

@@ -78,7 +78,10 @@ typedef int (spool_send_fn) (void *arg, const uint8_t *buf, size_t len);
 
 /* Calls send, in the order they were put, for every unacknowledged record
    not sent in the last after_ns (records read at open count as never
-   sent).  Stops at the first send that fails.  Returns the number sent. */
+   sent), backing off: a record resent k times since spool_unsend waits
+   after_ns * 2^k, at most SPOOL_RESEND_MAX_NS.  Stops at the first send
+   that fails.  Returns the number sent. */
+#define SPOOL_RESEND_MAX_NS (60ull * 1000000000)
 int spool_resend (spool_t *self, uint64_t now, uint64_t after_ns, spool_send_fn *send,
                   void *arg);
 

@@ -151,8 +151,10 @@ histogram_percentile (const histogram_t *h, double p)
     if (rank > h->count - h->overflow)
         return h->max;
 
+    //  Nothing lies below min's bucket.
     uint64_t seen = 0;
-    for (uint32_t i = 0; i < HIST_NBUCKETS; i++) {
+    uint32_t lo = h->min < HIST_LIMIT ? histogram_index (h->min) : 0;
+    for (uint32_t i = lo; i < HIST_NBUCKETS; i++) {
         seen += h->buckets[i];
         if (seen >= rank) {
             //  Width-1 buckets have width / 2 == 0: the value itself.
@@ -402,7 +404,16 @@ histogram_decode_add (histogram_t *h, const uint8_t *buf, size_t len)
     histogram_t fig;
     if (s_parse (buf, len, &fig, NULL))
         return -EINVAL;
-    s_parse (buf, len, &fig, h);
+    histogram_add_checked (h, buf, len);
+    return 0;
+}
+
+void
+histogram_add_checked (histogram_t *h, const uint8_t *buf, size_t len)
+{
+    histogram_t fig;
+    if (s_parse (buf, len, &fig, h))
+        return;             //  not checked after all: a wrong caller
     h->count += fig.count;
     h->overflow += fig.overflow;
     h->sum += fig.sum;
@@ -411,7 +422,6 @@ histogram_decode_add (histogram_t *h, const uint8_t *buf, size_t len)
         h->min = fig.min;
     if (fig.count && fig.max > h->max)
         h->max = fig.max;
-    return 0;
 }
 
 int

@@ -137,6 +137,10 @@ int histogram_decode (histogram_t *h, const uint8_t *buf, size_t len);
    h is then unchanged. */
 int histogram_decode_add (histogram_t *h, const uint8_t *buf, size_t len);
 
+/* histogram_decode_add for a buf that passed histogram_check: one pass
+   instead of two.  Can't fail. */
+void histogram_add_checked (histogram_t *h, const uint8_t *buf, size_t len);
+
 /* Checks buf as histogram_decode would, without a histogram; *count (if
    not NULL) gets its sample count.  Returns 0 or -EINVAL. */
 int histogram_check (const uint8_t *buf, size_t len, uint64_t *count);

@@ -22,7 +22,9 @@
 #define DEFAULT_DB      "/var/lib/iofleet/iofleet.db"
 #define DEFAULT_LISTEN  "tcp://0.0.0.0:5570"
 #define TICK_MS         50
-#define BURST_MAX       1000    /* messages handled per tick before committing */
+#define BURST_MAX       250     /* messages handled per tick before committing: a
+                                   fleet's synchronized snapshots are stored (and
+                                   acknowledged) a quarter-thousand at a time */
 
 static void
 usage (FILE *f)
@@ -308,7 +310,9 @@ main (int argc, char **argv)
         void *which = zpoller_wait (poller, TICK_MS);
         if (zpoller_terminated (poller))
             break;
-        if (which == ctl->admin)
+        /* The agents' socket comes first in the poller: under load it is
+           always ready, so the admin socket is asked for itself. */
+        if (which == ctl->admin || (zsock_events (ctl->admin) & ZMQ_POLLIN))
             admin_on_request (ctl);
         /* Handshakes wait on these answers: serve every one queued. */
         while (ctl->auth && (zsock_events (auth_socket (ctl->auth)) & ZMQ_POLLIN))

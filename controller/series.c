@@ -220,7 +220,7 @@ series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot *s)
             ops += d[k]->ops;
             /* Checked by the caller before it stored the snapshot. */
             if (d[k]->histogram.len)
-                histogram_decode_add (&iv->hist[k], d[k]->histogram.data, d[k]->histogram.len);
+                histogram_add_checked (&iv->hist[k], d[k]->histogram.data, d[k]->histogram.len);
         }
     }
     if (iv->agents == 0 || s->t_start < iv->t_start)

@@ -600,33 +600,42 @@ test_after_ns (void)
     CHECK (resend (sp, base + 11 * S, after) == 5);
     check_sent_range ("due", 3, 1, 0, 4);
     CHECK (resend (sp, base + 12 * S, after) == 0);
-    CHECK (resend (sp, base + 20 * S, after) == 0);     // 9 s after
-    CHECK (resend (sp, base + 22 * S, after) == 5);     // 11 s after
+    //  Each resend waits twice as long as the last (a busy controller is
+    //  not flooded), at most SPOOL_RESEND_MAX_NS (60 s).
+    CHECK (resend (sp, base + 22 * S, after) == 0);     // 11 s after: waits 20
+    CHECK (resend (sp, base + 32 * S, after) == 5);     // 21 s after
     check_sent_range ("due again", 3, 1, 0, 4);
+    CHECK (resend (sp, base + 70 * S, after) == 0);     // 38 s after: waits 40
+    CHECK (resend (sp, base + 73 * S, after) == 5);
+    CHECK (resend (sp, base + 132 * S, after) == 0);    // 59 s: 80 capped to 60
+    CHECK (resend (sp, base + 134 * S, after) == 5);
+    check_sent_range ("capped", 3, 1, 0, 4);
 
-    //  Unsend: all due at once, whenever they were sent.
+    //  Unsend (a new connection): all due at once, whenever they were
+    //  sent, and the backoff starts again.
     spool_unsend (sp);
-    CHECK (resend (sp, base + 23 * S, after) == 5);
+    CHECK (resend (sp, base + 135 * S, after) == 5);
     check_sent_range ("after unsend", 3, 1, 0, 4);
-    CHECK (resend (sp, base + 24 * S, after) == 0);
+    CHECK (resend (sp, base + 136 * S, after) == 0);
+    CHECK (resend (sp, base + 146 * S, after) == 5);    // 11 s after: waits 10 again
 
-    //  A new record (put at ~base) is due at base + 25 s, the others not.
+    //  A new record (put at ~base) is due now, the others not.
     CHECK (put (sp, 3, 1, 5, 100) == 0);
-    CHECK (resend (sp, base + 25 * S, after) == 1);
+    CHECK (resend (sp, base + 147 * S, after) == 1);
     check_sent_range ("only the new one", 3, 1, 5, 5);
 
     //  A failed send leaves the record due.
     spool_unsend (sp);
     sink_reset (2);
-    CHECK (spool_resend (sp, base + 30 * S, after, sink_send, &s_sink) == 2);
-    CHECK (resend (sp, base + 30 * S, after) == 4);
+    CHECK (spool_resend (sp, base + 150 * S, after, sink_send, &s_sink) == 2);
+    CHECK (resend (sp, base + 150 * S, after) == 4);
     check_sent_range ("the rest after a failed send", 3, 1, 2, 5);
-    CHECK (resend (sp, base + 30 * S, after) == 0);
+    CHECK (resend (sp, base + 150 * S, after) == 0);
 
     //  Acknowledged: never again, unsend or not.
     spool_ack (sp, 3, 1, 3);
     spool_unsend (sp);
-    CHECK (resend (sp, base + 31 * S, after) == 2);
+    CHECK (resend (sp, base + 151 * S, after) == 2);
     check_sent_range ("unacked after unsend", 3, 1, 4, 5);
     spool_destroy (&sp);
 }
