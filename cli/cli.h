@@ -11,6 +11,11 @@
    that says what went wrong and what to do. */
 json_t *client_call (const char *endpoint, json_t *req, int timeout_ms, char *err,
                      size_t errlen);
+/* The same, the result as compact JSON text (free it), passed through
+   from the reply unparsed: a fleet's report is tens of megabytes.  NULL
+   with err filled. */
+char *client_call_text (const char *endpoint, json_t *req, int timeout_ms, char *err,
+                        size_t errlen);
 
 /* Prints the text form of a report (iofleet report --format text). */
 void text_report (FILE *f, json_t *report);

@@ -18,8 +18,9 @@ client_set_curve (const char *secret_file, const char *server_cert)
     s_server_cert = server_cert;
 }
 
-json_t *
-client_call (const char *endpoint, json_t *req, int timeout_ms, char *err, size_t errlen)
+/* Sends req, returns the reply's text (zstr_free it) or NULL with err. */
+static char *
+roundtrip (const char *endpoint, json_t *req, int timeout_ms, char *err, size_t errlen)
 {
     /* An ipc endpoint whose socket file is missing means no controller:
        say so now rather than after a timeout. */
@@ -60,22 +61,30 @@ client_call (const char *endpoint, json_t *req, int timeout_ms, char *err, size_
         return NULL;
     }
     char *text = json_dumps (req, JSON_COMPACT);
-    json_t *result = NULL;
+    char *reply = NULL;
     if (!text || zstr_send (s, text) != 0) {
         snprintf (err, errlen, "cannot send to the controller at %s: %s", endpoint,
                   zmq_strerror (zmq_errno ()));
         goto out;
     }
-    char *reply = zstr_recv (s);
-    if (!reply) {
+    reply = zstr_recv (s);
+    if (!reply)
         snprintf (err, errlen, "the controller at %s did not answer within %d s: is "
                   "iofleet-controller running there? (set --controller or IOFLEET_CONTROLLER)",
                   endpoint, timeout_ms / 1000);
-        goto out;
-    }
+out:
+    free (text);
+    zsock_destroy (&s);
+    return reply;
+}
+
+/* The result (or the error) of a reply's text.  NULL with err filled. */
+static json_t *
+parse_reply (const char *endpoint, const char *reply, char *err, size_t errlen)
+{
+    json_t *result = NULL;
     json_error_t jerr;
     json_t *r = json_loads (reply, 0, &jerr);
-    zstr_free (&reply);
     if (!r || !json_is_object (r)) {
         snprintf (err, errlen, "the controller at %s sent a reply that is not JSON: %s", endpoint,
                   r ? "wrong type" : jerr.text);
@@ -87,8 +96,42 @@ client_call (const char *endpoint, json_t *req, int timeout_ms, char *err, size_
         json_incref (result);
     }
     json_decref (r);
-out:
-    free (text);
-    zsock_destroy (&s);
     return result;
+}
+
+json_t *
+client_call (const char *endpoint, json_t *req, int timeout_ms, char *err, size_t errlen)
+{
+    char *reply = roundtrip (endpoint, req, timeout_ms, err, errlen);
+    if (!reply)
+        return NULL;
+    json_t *result = parse_reply (endpoint, reply, err, errlen);
+    zstr_free (&reply);
+    return result;
+}
+
+/* The controller writes a success as exactly this, then the result. */
+#define REPLY_OK "{\"ok\":true,\"result\":"
+
+char *
+client_call_text (const char *endpoint, json_t *req, int timeout_ms, char *err, size_t errlen)
+{
+    char *reply = roundtrip (endpoint, req, timeout_ms, err, errlen);
+    if (!reply)
+        return NULL;
+    size_t n = strlen (reply), k = strlen (REPLY_OK);
+    if (n > k && strncmp (reply, REPLY_OK, k) == 0 && reply[n - 1] == '}') {
+        reply[n - 1] = '\0';
+        memmove (reply, reply + k, n - k);
+        return reply;
+    }
+    json_t *result = parse_reply (endpoint, reply, err, errlen);
+    zstr_free (&reply);
+    if (!result)
+        return NULL;
+    char *text = json_dumps (result, JSON_COMPACT | JSON_ENCODE_ANY);
+    json_decref (result);
+    if (!text)
+        snprintf (err, errlen, "out of memory");
+    return text;
 }

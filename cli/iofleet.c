@@ -375,6 +375,30 @@ report_to (FILE *f, long long run, const char *format, const char *by, json_t *w
         json_object_set_new (req, "by", json_string (by));
     if (where)
         json_object_set (req, "where", where);
+    if (!text && !csv) {
+        /* Passed through as the controller wrote it (compact): a fleet's
+           report is tens of megabytes, parsed and indented again it
+           would cost more than building it. */
+        char err[1024];
+        char *body = client_call_text (s_endpoint, req, REPORT_TIMEOUT_MS, err, sizeof err);
+        json_decref (req);
+        if (!body) {
+            fprintf (stderr, "iofleet: %s\n", err);
+            return -1;
+        }
+        fputs (body, f);
+        fputc ('\n', f);
+        /* The report puts its verdict first. */
+        int rc = strncmp (body, "{\"verdict\":\"fail\"", 17) == 0 ? 1 : 0;
+        if (strncmp (body, "{\"verdict\":", 11) != 0) {
+            json_t *r = json_loads (body, 0, NULL);
+            const char *verdict = json_string_value (json_object_get (r, "verdict"));
+            rc = verdict && strcmp (verdict, "fail") == 0 ? 1 : 0;
+            json_decref (r);
+        }
+        free (body);
+        return rc;
+    }
     json_t *r = call (req, REPORT_TIMEOUT_MS);
     if (!r)
         return -1;

@@ -172,6 +172,12 @@ stats_json (ctl_t *ctl)
                              json_integer (sqlite3_column_int64 (st, 1)));
     if (st)
         sqlite3_reset (st);
+    uint64_t ck[4];
+    store_checkpoints (ctl->store, &ck[0], &ck[1], &ck[2], &ck[3]);
+    json_object_set_new (counters, "checkpoints", json_integer ((json_int_t) ck[0]));
+    json_object_set_new (counters, "checkpoints_busy", json_integer ((json_int_t) ck[1]));
+    json_object_set_new (counters, "checkpoints_failed", json_integer ((json_int_t) ck[2]));
+    json_object_set_new (counters, "wal_pages", json_integer ((json_int_t) ck[3]));
     return json_pack ("{s:s, s:f, s:{s:i, s:i}, s:{s:I, s:I, s:I, s:I, s:I, s:o, s:o}, "
                       "s:{s:I, s:I, s:f, s:f}, s:{s:I}, s:o}",
         "version", IOF_VERSION,
@@ -295,12 +301,23 @@ admin_on_request (ctl_t *ctl)
         json_decref (req);
     }
     zmsg_destroy (&msg);
-    json_t *reply = result ? json_pack ("{s:b, s:o}", "ok", 1, "result", result)
-                           : json_pack ("{s:b, s:s}", "ok", 0, "error", err);
-    if (!result)
+    /* A success is written as exactly {"ok":true,"result":RESULT}: the CLI
+       passes a report's text through without parsing it. */
+    char *text = NULL;
+    if (result) {
+        char *body = json_dumps (result, JSON_COMPACT | JSON_ENCODE_ANY);
+        json_decref (result);
+        size_t n = body ? strlen (body) : 0;
+        text = body ? malloc (n + 32) : NULL;
+        if (text)
+            snprintf (text, n + 32, "{\"ok\":true,\"result\":%s}", body);
+        free (body);
+    } else {
         store_count (ctl->store, "admin_errors", 1);
-    char *text = json_dumps (reply, JSON_COMPACT);
-    json_decref (reply);
+        json_t *reply = json_pack ("{s:b, s:s}", "ok", 0, "error", err);
+        text = json_dumps (reply, JSON_COMPACT);
+        json_decref (reply);
+    }
     zstr_send (ctl->admin, text ? text : "{\"ok\":false,\"error\":\"out of memory\"}");
     free (text);
 }

@@ -931,7 +931,9 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, char *e
         snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
         return NULL;
     }
-    json_t *rep = json_pack ("{s:I, s:s, s:i, s:s, s:s, s:I}",
+    /* "verdict" first (its value is set at the end): a reader of the text
+       sees it without parsing the rest (iofleet report --format json). */
+    json_t *rep = json_pack ("{s:s, s:I, s:s, s:i, s:s, s:s, s:I}", "verdict", "none",
         "run", (json_int_t) run,
         "plan", (const char *) sqlite3_column_text (st, 0),
         "plan_version", sqlite3_column_int (st, 1),

@@ -7,10 +7,12 @@
 #include <assert.h>
 #include <czmq.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Every statement is a literal in the code: this bounds them all. */
@@ -29,7 +31,116 @@ struct store {
     struct { const char *sql; sqlite3_stmt *st; } stmts[STMT_CACHE];
     void (*on_commit) (void *arg);
     void *on_commit_arg;
+    /* The checkpointer: its own connection and thread (see checkpointer). */
+    sqlite3 *ck_db;
+    pthread_t ck_thread;
+    bool ck_running, ck_stop;
+    pthread_mutex_t ck_mu;
+    pthread_cond_t ck_cv;
+    uint64_t ck_runs, ck_busy, ck_failed;
+    uint64_t ck_wal_frames, ck_frames;  /* the WAL at the last run, and how much of it is copied */
 };
+
+/* Copies the WAL into the database file every CK_EVERY_MS, on its own
+   thread and connection: the event loop's commits then only append to
+   the WAL and fsync it, instead of stopping every few megabytes for a
+   checkpoint (copy, fsync of the database file).  PASSIVE: it never
+   waits for the writer, and a WAL wholly copied is started again from
+   its beginning by the writer's next transaction.  The writer keeps
+   SQLite's own checkpoint as a backstop (wal_autocheckpoint, larger). */
+#define CK_EVERY_MS 200
+#define CK_BACKSTOP_PAGES 16384
+
+static void *
+checkpointer (void *arg)
+{
+    store_t *s = arg;
+    pthread_mutex_lock (&s->ck_mu);
+    while (!s->ck_stop) {
+        struct timespec ts;
+        clock_gettime (CLOCK_REALTIME, &ts);
+        ts.tv_nsec += CK_EVERY_MS * 1000000L;
+        ts.tv_sec += ts.tv_nsec / 1000000000L;
+        ts.tv_nsec %= 1000000000L;
+        pthread_cond_timedwait (&s->ck_cv, &s->ck_mu, &ts);
+        if (s->ck_stop)
+            break;
+        pthread_mutex_unlock (&s->ck_mu);
+        int log_frames = 0, copied = 0;
+        int rc = sqlite3_wal_checkpoint_v2 (s->ck_db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+                                            &log_frames, &copied);
+        pthread_mutex_lock (&s->ck_mu);
+        s->ck_runs++;
+        if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+            s->ck_busy++;
+        else if (rc != SQLITE_OK)
+            s->ck_failed++;     /* the disk is full, say: the WAL keeps it all */
+        else {
+            s->ck_wal_frames = log_frames > 0 ? (uint64_t) log_frames : 0;
+            s->ck_frames = copied > 0 ? (uint64_t) copied : 0;
+        }
+    }
+    pthread_mutex_unlock (&s->ck_mu);
+    return NULL;
+}
+
+/* Starts the checkpointer; without it (no thread, no connection) SQLite
+   checkpoints in the writer as before.  Can't fail. */
+static void
+checkpointer_start (store_t *s, bool full_sync)
+{
+    if (sqlite3_open_v2 (s->path, &s->ck_db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK
+        || sqlite3_exec (s->ck_db, full_sync ? "PRAGMA synchronous=FULL"
+                                             : "PRAGMA synchronous=NORMAL", NULL, NULL, NULL)
+           != SQLITE_OK) {
+        log_warn ("database %s: no background checkpointer (%s); SQLite checkpoints in the "
+                  "writer", s->path, s->ck_db ? sqlite3_errmsg (s->ck_db) : "out of memory");
+        sqlite3_close (s->ck_db);
+        s->ck_db = NULL;
+        return;
+    }
+    pthread_mutex_init (&s->ck_mu, NULL);
+    pthread_cond_init (&s->ck_cv, NULL);
+    if (pthread_create (&s->ck_thread, NULL, checkpointer, s) != 0) {
+        sqlite3_close (s->ck_db);
+        s->ck_db = NULL;
+        return;
+    }
+    s->ck_running = true;
+    char sql[64];
+    snprintf (sql, sizeof sql, "PRAGMA wal_autocheckpoint=%d", CK_BACKSTOP_PAGES);
+    sqlite3_exec (s->db, sql, NULL, NULL, NULL);
+}
+
+static void
+checkpointer_stop (store_t *s)
+{
+    if (s->ck_running) {
+        pthread_mutex_lock (&s->ck_mu);
+        s->ck_stop = true;
+        pthread_cond_signal (&s->ck_cv);
+        pthread_mutex_unlock (&s->ck_mu);
+        pthread_join (s->ck_thread, NULL);
+        s->ck_running = false;
+    }
+    sqlite3_close (s->ck_db);
+    s->ck_db = NULL;
+}
+
+void
+store_checkpoints (store_t *self, uint64_t *runs, uint64_t *busy, uint64_t *failed,
+                   uint64_t *wal_frames)
+{
+    *runs = *busy = *failed = *wal_frames = 0;
+    if (!self->ck_running)
+        return;
+    pthread_mutex_lock (&self->ck_mu);
+    *runs = self->ck_runs;
+    *busy = self->ck_busy;
+    *failed = self->ck_failed;
+    *wal_frames = self->ck_wal_frames;
+    pthread_mutex_unlock (&self->ck_mu);
+}
 
 void
 store_on_commit (store_t *self, void (*fn) (void *arg), void *arg)
@@ -160,6 +271,7 @@ store_open (const char *path, bool full_sync, char *err, size_t errlen)
         store_close (&s);
         return NULL;
     }
+    checkpointer_start (s, full_sync);
     return s;
 }
 
@@ -171,6 +283,7 @@ store_close (store_t **self_p)
         return;
     if (s->in_tx)
         store_commit (s);
+    checkpointer_stop (s);
     for (int i = 0; i < s->nstmts; i++)
         sqlite3_finalize (s->stmts[i].st);
     sqlite3_close (s->db);

@@ -1,6 +1,8 @@
 /*  store.h: the controller's SQLite database.
 
-    One connection, WAL mode, synchronous=FULL, prepared statements.  Writes made while
+    One connection, WAL mode, synchronous=FULL, prepared statements; a
+    second connection on its own thread only copies the WAL into the
+    database file (checkpoints), off the event loop.  Writes made while
     handling messages go into one transaction per event-loop tick
     (store_begin is idempotent; the loop calls store_commit once per tick),
     so a burst of snapshots costs one fsync, not one each.
@@ -32,6 +34,11 @@ int store_schema_version (store_t *self);
 
 /* Opens the tick's transaction if none is open.  Returns 0 or -1. */
 int store_begin (store_t *self);
+/* The background checkpointer's counts: runs, runs the writer kept
+   busy, failures (the WAL keeps everything then), and the WAL's size in
+   frames (pages) at its last run.  All 0 without one.  Can't fail. */
+void store_checkpoints (store_t *self, uint64_t *runs, uint64_t *busy, uint64_t *failed,
+                        uint64_t *wal_frames);
 /* Is a transaction open?  Can't fail. */
 bool store_in_tx (store_t *self);
 /* Commits the open transaction, if any.  Returns 0 or -1 (logged). */
