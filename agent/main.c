@@ -622,6 +622,12 @@ on_message (agent_t *a, zframe_t *frame)
             spool_ack (a->spool, env->ack->run, env->ack->step, env->ack->upto - 1);
         spool_ack_seqs (a->spool, env->ack->run, env->ack->step, env->ack->seqs,
                         env->ack->n_seqs);
+        /* The controller lost what it had not acknowledged: again, now. */
+        if (env->ack->resend) {
+            log_info ("the controller asks for every unacknowledged message again (its "
+                      "database works again)");
+            spool_unsend (a->spool);
+        }
         break;
     case IOFLEET__ENVELOPE__BODY_ABORT:
         if (a->job && step_run (a->job) == env->abort->run) {

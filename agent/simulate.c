@@ -561,6 +561,10 @@ on_ack (sim_t *s, sim_agent_t *a, const Iofleet__Ack *k)
             s->snaps_acked++;
         }
     }
+    if (k->resend)
+        for (uint32_t i = 0; i < a->nslots; i++)
+            if (a->slots[i].used && !a->slots[i].acked)
+                a->slots[i].sent_at = 0, a->slots[i].resends = 0;
     if (k->upto == UINT32_MAX && a->state == S_DONE_SENT)
         drop_job (a);
 }

@@ -122,6 +122,8 @@ spec_interval (ctl_t *ctl)
 }
 
 static void queue_ack (runner_t *r, const part_t *p, uint32_t upto);
+static void send_ack (ctl_t *ctl, peer_t *peer, int64_t run, uint32_t step, uint32_t upto,
+                      uint32_t *seqs, size_t nseqs, bool resend);
 
 /* The store's commit hook: the fleet intervals go in with the snapshots. */
 static void
@@ -982,9 +984,16 @@ runner_tick (ctl_t *ctl)
         r->held = false;
         if (r->deadline)
             r->deadline += held;
-        for (int i = 0; i < r->nparts; i++)
-            if (r->parts[i].st == P_DONE_WAIT)
-                r->parts[i].done_at = now;
+        for (int i = 0; i < r->nparts; i++) {
+            part_t *p = &r->parts[i];
+            if (p->st == P_DONE_WAIT)
+                p->done_at = now;
+            /* What failed to be stored comes again now, not after the
+               agents' backed-off resend timers. */
+            peer_t *peer = fleet_find_id (ctl, p->agent_id);
+            if (peer && peer->connected && p->st != P_LOST && p->st != P_REFUSED)
+                send_ack (ctl, peer, r->run, (uint32_t) r->cur, p->contig, NULL, 0, true);
+        }
         log_info ("run %lld: database writable again after %.0f s; step %d goes on",
                   (long long) r->run, (double) held / 1e9, r->cur + 1);
     }
@@ -1044,9 +1053,10 @@ runner_tick (ctl_t *ctl)
 
 static void
 send_ack (ctl_t *ctl, peer_t *peer, int64_t run, uint32_t step, uint32_t upto, uint32_t *seqs,
-          size_t nseqs)
+          size_t nseqs, bool resend)
 {
     Iofleet__Ack a = IOFLEET__ACK__INIT;
+    a.resend = resend;
     a.run = (uint64_t) run;
     a.step = step;
     a.upto = upto;
@@ -1149,7 +1159,7 @@ runner_after_commit (ctl_t *ctl)
             peer_t *peer = fleet_find_id (ctl, r->acks[i].agent_id);
             if (peer && peer->connected)
                 send_ack (ctl, peer, r->acks[i].run, r->acks[i].step, r->acks[i].upto,
-                          r->acks[i].seqs, r->acks[i].nseqs);
+                          r->acks[i].seqs, r->acks[i].nseqs, false);
         }
     } else {
         /* Some write of this tick is not stored: take back every mark of
@@ -1404,7 +1414,7 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
         if (env->body_case == IOFLEET__ENVELOPE__BODY_SNAPSHOT
             || env->body_case == IOFLEET__ENVELOPE__BODY_DONE) {
             if (stale_is_stored (ctl, peer, env)) {
-                send_ack (ctl, peer, (int64_t) run, step, UINT32_MAX, NULL, 0);
+                send_ack (ctl, peer, (int64_t) run, step, UINT32_MAX, NULL, 0, false);
                 return;
             }
             store_count (ctl->store, "late_agent_messages", 1);
@@ -1412,7 +1422,7 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
                 log_warn ("agent '%s' sent a %s of run %llu step %u, which has ended without "
                           "it; not stored (counted as late_agent_messages)", peer->name,
                           message_kind (env), (unsigned long long) run, step + 1);
-            send_ack (ctl, peer, (int64_t) run, step, UINT32_MAX, NULL, 0);
+            send_ack (ctl, peer, (int64_t) run, step, UINT32_MAX, NULL, 0, false);
         }
         return;
     }
