@@ -746,14 +746,16 @@ sim_run (const sim_config_t *cfg)
         s->expz[j] = exp (SIM_SIGMA * probit ((j + 0.5) / SIM_NQ));
     histogram_reset (&s->hist);
     /* Each virtual agent is a ZeroMQ socket: its connection and its
-       mailbox are two descriptors. */
-    long want = 2L * n + 256;
+       mailbox are two descriptors (twice that while sockets are replaced). */
+    long want = 4L * n + 256;
     if (fd_limit_raise (want) < want) {
         fprintf (stderr, "iofleet-agent: %d simulated agents need about %ld open files; the hard "
                  "limit is lower (ulimit -Hn): simulate fewer per process\n", n, want);
         return 1;
     }
-    zsys_set_max_sockets ((size_t) n + 64);
+    /* Twice: with CURVE a socket not welcomed in 3 s is replaced, and the
+       old one lingers in ZeroMQ's reaper a while. */
+    zsys_set_max_sockets (2 * (size_t) n + 64);
     s->agents = calloc ((size_t) n, sizeof *s->agents);
     s->items = calloc ((size_t) n, sizeof *s->items);
     s->hist_bufs = malloc ((size_t) MSG_TARGETS_MAX * 2 * HIST_WIRE_MAX);

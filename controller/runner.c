@@ -1150,11 +1150,22 @@ runner_after_commit (ctl_t *ctl)
     if (failures == r->failures_seen) {
         uint64_t now = clock_real_ns ();
         ingest_stats_t *is = ctl->stats;
+        uint64_t worst = 0;
+        const mark_t *late = NULL;
         for (size_t i = 0; i < r->nmarks; i++) {
+            uint64_t lag = now > r->marks[i].t_end ? now - r->marks[i].t_end : 0;
             is->snapshots++;
             is->rows += r->marks[i].rows;
-            histogram_record (&is->lag, now > r->marks[i].t_end ? now - r->marks[i].t_end : 0);
+            histogram_record (&is->lag, lag);
+            if (lag > worst) {
+                worst = lag;
+                late = &r->marks[i];
+            }
         }
+        if (late && worst > ctl->interval_ns / 2)
+            log_debug ("ingest: %zu snapshot(s) committed, the latest %.0f ms after its interval "
+                       "ended (seq %u of agent id %llu)", r->nmarks, (double) worst / 1e6,
+                       late->seq, (unsigned long long) late->agent_id);
         for (size_t i = 0; i < r->nacks; i++) {
             peer_t *peer = fleet_find_id (ctl, r->acks[i].agent_id);
             if (peer && peer->connected)
