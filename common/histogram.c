@@ -298,11 +298,20 @@ histogram_encode (const histogram_t *h, uint8_t *buf, size_t cap)
     return (int) pos;
 }
 
-//  Parses an encoded histogram: its exact figures into *fig (buckets
-//  untouched) and, unless into is NULL, its bucket counts added to into's.
-//  Returns 0 or -EINVAL; on error fig and into are garbage.
+//  The exact figures of an encoded histogram.
+typedef struct {
+    uint64_t count, overflow, min, max, sum;
+    unsigned __int128 sumsq;
+} s_fig_t;
+
+//  Parses an encoded histogram: its exact figures into *fig; unless into
+//  is NULL its bucket counts are added to into's, and unless idx is NULL
+//  they are listed in idx[] and cnt[] (*npairs of them; room for
+//  HIST_NBUCKETS).  Returns 0 or -EINVAL; on error the outputs are
+//  garbage.
 static int
-s_parse (const uint8_t *buf, size_t len, histogram_t *fig, histogram_t *into)
+s_parse (const uint8_t *buf, size_t len, s_fig_t *fig, histogram_t *into, uint16_t *idx,
+         uint64_t *cnt, uint32_t *npairs)
 {
     size_t pos = 0;
     if (len < 1 || buf [pos++] != HIST_WIRE_VERSION)
@@ -337,6 +346,10 @@ s_parse (const uint8_t *buf, size_t len, histogram_t *fig, histogram_t *into)
             return -EINVAL;
         if (into)
             into->buckets[i] += c;
+        if (idx) {
+            idx[k] = (uint16_t) i;
+            cnt[k] = c;
+        }
         if (k == 0)
             first = i;
         last = i;
@@ -344,6 +357,8 @@ s_parse (const uint8_t *buf, size_t len, histogram_t *fig, histogram_t *into)
     }
     if (pos != len || total != f [COUNT])
         return -EINVAL;
+    if (npairs)
+        *npairs = (uint32_t) f [NPAIRS];
 
     if (f [COUNT] == 0) {
         //  The one encoding of the empty histogram: everything 0.
@@ -385,50 +400,65 @@ s_parse (const uint8_t *buf, size_t len, histogram_t *fig, histogram_t *into)
     return 0;
 }
 
+static void
+s_add_fig (histogram_t *h, const s_fig_t *fig)
+{
+    h->count += fig->count;
+    h->overflow += fig->overflow;
+    h->sum += fig->sum;
+    h->sumsq += fig->sumsq;
+    if (fig->count && fig->min < h->min)
+        h->min = fig->min;
+    if (fig->count && fig->max > h->max)
+        h->max = fig->max;
+}
+
 int
 histogram_decode (histogram_t *h, const uint8_t *buf, size_t len)
 {
     //  Returns -EINVAL on any malformed input (see the top of this file);
     //  h is then reset.  buf may be NULL when len is 0.
     histogram_reset (h);
-    int rc = s_parse (buf, len, h, h);
-    if (rc)
+    s_fig_t fig;
+    if (s_parse (buf, len, &fig, h, NULL, NULL, NULL)) {
         histogram_reset (h);
-    return rc;
+        return -EINVAL;
+    }
+    s_add_fig (h, &fig);
+    return 0;
 }
 
 int
 histogram_decode_add (histogram_t *h, const uint8_t *buf, size_t len)
 {
-    //  Checks everything first, so a malformed buffer changes nothing.
-    histogram_t fig;
-    if (s_parse (buf, len, &fig, NULL))
+    //  One pass into a list of the pairs, checked whole before any is
+    //  added, so a malformed buffer changes nothing.
+    static _Thread_local uint16_t idx[HIST_NBUCKETS];
+    static _Thread_local uint64_t cnt[HIST_NBUCKETS];
+    s_fig_t fig;
+    uint32_t n;
+    if (s_parse (buf, len, &fig, NULL, idx, cnt, &n))
         return -EINVAL;
-    histogram_add_checked (h, buf, len);
+    for (uint32_t k = 0; k < n; k++)
+        h->buckets[idx[k]] += cnt[k];
+    s_add_fig (h, &fig);
     return 0;
 }
 
 void
 histogram_add_checked (histogram_t *h, const uint8_t *buf, size_t len)
 {
-    histogram_t fig;
-    if (s_parse (buf, len, &fig, h))
+    s_fig_t fig;
+    if (s_parse (buf, len, &fig, h, NULL, NULL, NULL))
         return;             //  not checked after all: a wrong caller
-    h->count += fig.count;
-    h->overflow += fig.overflow;
-    h->sum += fig.sum;
-    h->sumsq += fig.sumsq;
-    if (fig.count && fig.min < h->min)
-        h->min = fig.min;
-    if (fig.count && fig.max > h->max)
-        h->max = fig.max;
+    s_add_fig (h, &fig);
 }
 
 int
 histogram_check (const uint8_t *buf, size_t len, uint64_t *count)
 {
-    histogram_t fig;
-    if (s_parse (buf, len, &fig, NULL))
+    s_fig_t fig;
+    if (s_parse (buf, len, &fig, NULL, NULL, NULL, NULL))
         return -EINVAL;
     if (count)
         *count = fig.count;

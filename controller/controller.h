@@ -19,8 +19,10 @@
 
 #define CTL_SILENCE_LOST_NS   (15ull * 1000000000)  /* default --lost-after */
 
+#define PEER_RID_MAX 256          /* ZeroMQ routing ids are at most 255 bytes */
+
 typedef struct {
-    uint8_t rid[256];           /* ZeroMQ routing id of its connection */
+    uint8_t rid[PEER_RID_MAX];  /* ZeroMQ routing id of its connection */
     char key[41];               /* its CURVE public key (Z85), "" without CURVE */
     size_t rid_len;
     uint64_t id;                /* agents.id */
@@ -53,6 +55,9 @@ typedef struct {
     zsock_t *router;
     zsock_t *admin;
     zlistx_t *peers;            /* peer_t *, owned */
+    zhashx_t *peer_by_rid;      /* hex routing id -> peer_t * (fleet.c) */
+    zhashx_t *peer_by_id;       /* agent id (decimal) -> peer_t * */
+    zhashx_t *peer_by_name;
     runner_t *runner;
     sched_t *sched;
     auth_t *auth;               /* NULL: no CURVE (loopback and ipc only) */
@@ -82,6 +87,9 @@ bool auth_agent_allowed (auth_t *self, const char *key);
 json_t *auth_rejected_json (ctl_t *ctl);
 
 /* fleet.c */
+/* The peer list and its maps; fleet_destroy frees the peers. */
+void fleet_init (ctl_t *ctl);
+void fleet_destroy (ctl_t *ctl);
 void fleet_on_message (ctl_t *ctl, zmsg_t *msg);
 void fleet_tick (ctl_t *ctl);
 peer_t *fleet_find_id (ctl_t *ctl, uint64_t agent_id);
@@ -223,7 +231,12 @@ json_t *report_fio_json (store_t *store, int64_t run, bool plus, char *err, size
    histogram, 8 bins an octave: "histogram": [[low_ns, high_ns, count]...]
    (nonzero bins).  Can't fail (a step without one gets none). */
 void report_add_histograms (store_t *store, int64_t run, json_t *rep);
-/* Computes and stores results and fleet_results of a finished step. */
-int report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_ns);
+/* Computes and stores results and fleet_results of a finished step, in
+   one pass over its snapshots; totals (if not NULL) gets each agent's
+   stored ops and bytes (read + write) on the way.  Returns 0, or -1 when
+   a stored histogram did not decode (logged). */
+typedef void (report_agent_fn) (void *arg, uint64_t agent_id, uint64_t ops, uint64_t bytes);
+int report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_ns,
+                          report_agent_fn *totals, void *arg);
 
 #endif

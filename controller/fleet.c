@@ -6,31 +6,63 @@
 
 #include <string.h>
 
+/* Peers are found by routing id (every message), agent id (every
+   acknowledgement) and name (HELLO) through three maps over the list, so
+   a thousand agents cost a lookup each, not a walk of the list. */
+static void
+rid_key (const uint8_t *rid, size_t len, char out[2 * PEER_RID_MAX + 1])
+{
+    static const char hex[] = "0123456789abcdef";
+    if (len > PEER_RID_MAX)
+        len = PEER_RID_MAX;
+    for (size_t i = 0; i < len; i++) {
+        out[2 * i] = hex[rid[i] >> 4];
+        out[2 * i + 1] = hex[rid[i] & 15];
+    }
+    out[2 * len] = '\0';
+}
+
+void
+fleet_init (ctl_t *ctl)
+{
+    ctl->peers = zlistx_new ();
+    zlistx_set_destructor (ctl->peers, (zlistx_destructor_fn *) zstr_free);
+    ctl->peer_by_rid = zhashx_new ();
+    ctl->peer_by_id = zhashx_new ();
+    ctl->peer_by_name = zhashx_new ();
+}
+
+void
+fleet_destroy (ctl_t *ctl)
+{
+    zhashx_destroy (&ctl->peer_by_rid);
+    zhashx_destroy (&ctl->peer_by_id);
+    zhashx_destroy (&ctl->peer_by_name);
+    zlistx_destroy (&ctl->peers);
+}
+
 static peer_t *
 find_rid (ctl_t *ctl, const uint8_t *rid, size_t len)
 {
-    for (peer_t *p = zlistx_first (ctl->peers); p; p = zlistx_next (ctl->peers))
-        if (p->rid_len == len && memcmp (p->rid, rid, len) == 0)
-            return p;
-    return NULL;
+    char key[2 * PEER_RID_MAX + 1];
+    if (len > PEER_RID_MAX)
+        return NULL;
+    rid_key (rid, len, key);
+    return zhashx_lookup (ctl->peer_by_rid, key);
 }
 
 peer_t *
 fleet_find_id (ctl_t *ctl, uint64_t agent_id)
 {
-    for (peer_t *p = zlistx_first (ctl->peers); p; p = zlistx_next (ctl->peers))
-        if (p->id == agent_id)
-            return p;
-    return NULL;
+    char key[24];
+    snprintf (key, sizeof key, "%llu", (unsigned long long) agent_id);
+    return zhashx_lookup (ctl->peer_by_id, key);
 }
 
 peer_t *
 fleet_find_name (ctl_t *ctl, const char *name)
 {
-    for (peer_t *p = zlistx_first (ctl->peers); p; p = zlistx_next (ctl->peers))
-        if (strcmp (p->name, name) == 0)
-            return p;
-    return NULL;
+    return zhashx_lookup (ctl->peer_by_name, name);
 }
 
 static int
@@ -166,17 +198,32 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
     if (by_rid && by_rid != p)
         by_rid->connected = false;
     uint64_t old_pid = p ? p->pid : 0;
+    char k[2 * PEER_RID_MAX + 1];
     if (!p) {
         p = calloc (1, sizeof *p);
+        if (!p) {
+            reject (ctl, rid, rid_len, "controller out of memory; see its log");
+            return;
+        }
         zlistx_add_end (ctl->peers, p);
+        str_copy (p->name, sizeof p->name, h->name);
+        zhashx_update (ctl->peer_by_name, p->name, p);
+    } else {
+        rid_key (p->rid, p->rid_len, k);
+        if (zhashx_lookup (ctl->peer_by_rid, k) == p)
+            zhashx_delete (ctl->peer_by_rid, k);
     }
     p->pid = h->pid;
     if (rid_len > sizeof p->rid)
         rid_len = sizeof p->rid;
     memcpy (p->rid, rid, rid_len);
     p->rid_len = rid_len;
+    rid_key (p->rid, p->rid_len, k);
+    zhashx_update (ctl->peer_by_rid, k, p);
     snprintf (p->key, sizeof p->key, "%s", key ? key : "");
     p->id = id;
+    snprintf (k, sizeof k, "%llu", (unsigned long long) id);
+    zhashx_update (ctl->peer_by_id, k, p);
     str_copy (p->name, sizeof p->name, h->name);
     str_copy (p->hostname, sizeof p->hostname, h->hostname);
     p->connected = true;

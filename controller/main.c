@@ -283,8 +283,7 @@ main (int argc, char **argv)
     ctl->stats->started = clock_mono_ns ();
     histogram_reset (&ctl->stats->lag);
     histogram_reset (&ctl->stats->commit);
-    ctl->peers = zlistx_new ();
-    zlistx_set_destructor (ctl->peers, (zlistx_destructor_fn *) zstr_free);
+    fleet_init (ctl);
     ctl->runner = runner_new (ctl);
     ctl->sched = sched_new (hook, test_clock);
     if (!ctl->runner || !ctl->sched) {
@@ -344,7 +343,7 @@ main (int argc, char **argv)
     zpoller_destroy (&poller);
     runner_destroy (&ctl->runner);
     sched_destroy (&ctl->sched);
-    zlistx_destroy (&ctl->peers);
+    fleet_destroy (ctl);
     zsock_destroy (&ctl->router);
     zsock_destroy (&ctl->admin);
     auth_destroy (&ctl->auth);

@@ -113,10 +113,12 @@ acc_reset (acc_t *a)
 }
 
 int
-report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_ns)
+report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_ns,
+                      report_agent_fn *totals, void *arg)
 {
     (void) interval_ns;
     store_begin (store);
+    uint64_t agent_ops = 0, agent_bytes = 0;  /* of last_agent, for totals */
     static acc_t acc;
     static histogram_t fleet[2][LK_N];
     uint64_t fops[2] = { 0, 0 }, fbytes[2] = { 0, 0 }, ferr[2] = { 0, 0 };
@@ -144,11 +146,16 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
         if (have && (rc != SQLITE_ROW || agent != acc.agent_id || target != acc.target)) {
             /* Flush the finished (agent, target). */
             if (acc.agent_id != last_agent) {
+                if (nagents && totals)
+                    totals (arg, last_agent, agent_ops, agent_bytes);
+                agent_ops = agent_bytes = 0;
                 json_decref (targets);
                 targets = targets_of (store, run, step, acc.agent_id);
                 nagents++;
                 last_agent = acc.agent_id;
             }
+            agent_ops += acc.ops[0] + acc.ops[1];
+            agent_bytes += acc.bytes[0] + acc.bytes[1];
             json_t *name = json_array_get (targets, (size_t) acc.target);
             char fallback[32];
             snprintf (fallback, sizeof fallback, "#%d", acc.target);
@@ -187,6 +194,8 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
         }
     }
     sqlite3_reset (st);
+    if (nagents && totals)
+        totals (arg, last_agent, agent_ops, agent_bytes);
     json_decref (targets);
     if (bad)
         log_err ("run %lld step %d: %d stored histogram(s) did not decode", (long long) run,

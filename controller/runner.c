@@ -55,6 +55,7 @@ typedef struct {
     bool totals_unknown;                /* resumed done: DONE's totals not kept */
     uint32_t spool_dropped;             /* its spool overflowed: never coming */
     uint32_t contig;                    /* seqs 0..contig-1 are stored */
+    uint64_t stored_ops, stored_bytes;  /* summed at the step's end */
     uint8_t *seen;
     size_t nseen;
     int steps_done;
@@ -480,23 +481,13 @@ finish_run (ctl_t *ctl)
 }
 
 /* DONE carries the agent's own totals; they must equal the sum of the
-   snapshots stored, or something measured was lost.  Notes it in p->msg. */
+   snapshots stored (p->stored_*, summed by report_finalize_step), or
+   something measured was lost.  Notes it in p->msg. */
 static void
 check_totals (ctl_t *ctl, part_t *p)
 {
     runner_t *r = ctl->runner;
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT COALESCE(SUM(read_ops + write_ops), 0), COALESCE(SUM(read_bytes + write_bytes), 0) "
-        "FROM snapshots WHERE run_id = ? AND step_idx = ? AND agent_id = ?");
-    sqlite3_bind_int64 (st, 1, r->run);
-    sqlite3_bind_int (st, 2, r->cur);
-    sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
-    uint64_t ops = 0, bytes = 0;
-    if (sqlite3_step (st) == SQLITE_ROW) {
-        ops = (uint64_t) sqlite3_column_int64 (st, 0);
-        bytes = (uint64_t) sqlite3_column_int64 (st, 1);
-    }
-    sqlite3_reset (st);
+    uint64_t ops = p->stored_ops, bytes = p->stored_bytes;
     if (ops == p->done_ops && bytes == p->done_bytes)
         return;
     snprintf (p->msg, sizeof p->msg, "agent reported %llu ops / %llu bytes, stored snapshots "
@@ -507,15 +498,32 @@ check_totals (ctl_t *ctl, part_t *p)
 }
 
 static void
+stored_totals (void *arg, uint64_t agent_id, uint64_t ops, uint64_t bytes)
+{
+    part_t *p = find_part (arg, agent_id);
+    if (p) {
+        p->stored_ops = ops;
+        p->stored_bytes = bytes;
+    }
+}
+
+static void
 finish_step (ctl_t *ctl)
 {
     runner_t *r = ctl->runner;
-    /* What the step holds must be stored before its results are made. */
+    /* What the step holds must be stored before its results are made;
+       once it is, its acknowledgements go now, not after the results. */
     if (store_commit (ctl->store) != 0 || store_failing (ctl->store))
         return;
+    runner_after_commit (ctl);
     uint64_t failures = store_failures (ctl->store);
     int ndone = 0, nbad = 0;
     uint64_t smin = UINT64_MAX, smax = 0;
+    /* The results, and each agent's stored totals for check_totals: one
+       pass over the step's snapshots. */
+    for (int i = 0; i < r->nparts; i++)
+        r->parts[i].stored_ops = r->parts[i].stored_bytes = 0;
+    report_finalize_step (ctl->store, r->run, r->cur, ctl->interval_ns, stored_totals, r);
     for (int i = 0; i < r->nparts; i++) {
         part_t *p = &r->parts[i];
         if (p->st == P_DONE && !p->msg[0] && !p->totals_unknown)
@@ -532,7 +540,6 @@ finish_step (ctl_t *ctl)
         }
         save_step_agent (ctl, p, NULL);
     }
-    report_finalize_step (ctl->store, r->run, r->cur, ctl->interval_ns);
     const char *status = nbad == 0 ? "complete" : ndone > 0 ? "partial" : "failed";
     set_step (ctl, status);
     sqlite3_stmt *st = store_stmt (ctl->store,

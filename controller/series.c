@@ -183,9 +183,9 @@ slot_for (series_t *self, store_t *store, uint32_t seq)
             sl->last_use = ++self->clock;
             return sl;
         }
-        if (!victim || !sl->used || (victim->used && sl->last_use < victim->last_use))
-            if (!victim || victim->used)
-                victim = sl;
+        /* An empty slot, else the least recently used. */
+        if (!victim || (victim->used && (!sl->used || sl->last_use < victim->last_use)))
+            victim = sl;
     }
     if (victim->used && victim->dirty && write_slot (self, store, victim))
         return NULL;

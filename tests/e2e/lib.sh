@@ -97,6 +97,17 @@ wait_run () {
 
 # probe_plan NAME RUNTIME [OPTION...]: adds plan NAME, one step "probe" of
 # 4k random reads at QD4 on probe.dat in each agent's workdir, plus OPTIONs.
+# The fleet series kept at ingest (fleet_intervals) equals the sum of the
+# snapshots of each interval of RUN's step STEP (default 0): the agents
+# delivering it and their read and write ops.
+check_fleet_intervals () {
+  local run=$1 step=${2:-0} db=${DB:-$T/iofleet.db} got want
+  got=$(sqlite3 "$db" "SELECT group_concat(seq || ':' || agents || ':' || read_ops || ':' || write_ops, ',') FROM (SELECT * FROM fleet_intervals WHERE run_id = $run AND step_idx = $step ORDER BY seq)")
+  want=$(sqlite3 "$db" "SELECT group_concat(seq || ':' || n || ':' || r || ':' || w, ',') FROM (SELECT seq, COUNT(DISTINCT agent_id) n, SUM(read_ops) r, SUM(write_ops) w FROM snapshots WHERE run_id = $run AND step_idx = $step GROUP BY seq ORDER BY seq)")
+  [ -n "$want" ] || fail "run $run step $step has no snapshots"
+  [ "$got" = "$want" ] || fail "fleet_intervals of run $run step $step: $got; the snapshots say $want"
+}
+
 probe_plan () {
   local name=$1 runtime=$2
   shift 2

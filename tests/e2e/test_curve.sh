@@ -60,7 +60,7 @@ jq -e --arg k "$(key_of "$A/a1.cert")" '[.[] | select(.connected)] | length == 1
        and .[0].name == "a1" and .[0].public_key == $k' "$T/agents.json" >/dev/null \
   || fail "connected agents: $(jq -c '[.[] | {name, connected, public_key}]' "$T/agents.json")"
 "$I" agents --rejected >"$T/rej.txt"
-grep -qF "$k2" "$T/rej.txt" || fail "agents --rejected text lacks a2's key"
+grep -qF -e "$k2" "$T/rej.txt" || fail "agents --rejected text lacks a2's key"
 ok "only a1 registered; a2 (unknown key) refused, logged and listed; a3 (wrong controller key) not connected"
 
 # Allowing a key: copy its certificate; no restart.

@@ -61,9 +61,7 @@ ok "fleet p50 $p50 ns (synthetic median 80000 ns), p99 $(jq '.steps[0].fleet.rea
 
 # The fleet series kept at ingest (fleet_intervals) is the snapshots' sum,
 # and the report built from it equals the one computed from the snapshots.
-got=$(sqlite3 "$T/iofleet.db" "SELECT group_concat(seq || ':' || agents || ':' || read_ops, ',') FROM (SELECT * FROM fleet_intervals WHERE run_id = $run AND step_idx = 0 ORDER BY seq)")
-want=$(sqlite3 "$T/iofleet.db" "SELECT group_concat(seq || ':' || n || ':' || ops, ',') FROM (SELECT seq, COUNT(DISTINCT agent_id) n, SUM(read_ops) ops FROM snapshots WHERE run_id = $run AND step_idx = 0 GROUP BY seq ORDER BY seq)")
-[ -n "$got" ] && [ "$got" = "$want" ] || fail "fleet_intervals $got, snapshots say $want"
+check_fleet_intervals "$run"
 jq -S '.steps[0].intervals' "$R" >"$T/iv.rows"
 sqlite3 "$T/iofleet.db" "DELETE FROM fleet_intervals WHERE run_id = $run"
 "$BIN/iofleet" report "$run" --format json | jq -S '.steps[0].intervals' >"$T/iv.scan"
