@@ -155,7 +155,8 @@ typedef struct {
     uint64_t ops[2], bytes[2];      /* read, write */
     histogram_t hist[2];            /* completion latency, merged */
     double *who_ops;                /* per agent (runner's part index), -1: none */
-    bool who_known;                 /* false: reloaded from its row, who_ops unknown */
+    bool who_known;                 /* false: who_ops unknown (reloaded from its
+                                       row, or no memory for them) */
 } series_interval_t;
 series_t *series_new (void);
 void series_destroy (series_t **self_p);

@@ -31,7 +31,8 @@ typedef struct {
 struct series {
     int64_t run;
     int step;
-    int nwho;
+    int nwho, capwho;                   /* agents of the step; who_ops' room */
+    bool who_ok;                        /* who_ops holds every agent of the step */
     uint64_t clock;                     /* use counter, for eviction */
     slot_t slots[SERIES_RING];
     uint8_t hist_buf[HIST_WIRE_MAX];
@@ -60,7 +61,7 @@ series_destroy (series_t **self_p)
 }
 
 static void
-slot_empty (slot_t *sl)
+slot_empty (series_t *self, slot_t *sl)
 {
     sl->used = sl->dirty = false;
     series_interval_t *iv = &sl->iv;
@@ -69,7 +70,9 @@ slot_empty (slot_t *sl)
     iv->ops[0] = iv->ops[1] = iv->bytes[0] = iv->bytes[1] = 0;
     histogram_clear (&iv->hist[0]);
     histogram_clear (&iv->hist[1]);
-    iv->who_known = true;
+    iv->who_known = self->who_ok;
+    for (int k = 0; k < self->nwho; k++)
+        iv->who_ops[k] = -1;
 }
 
 void
@@ -77,29 +80,30 @@ series_reset (series_t *self, int64_t run, int step, int nwho)
 {
     self->run = run;
     self->step = step;
-    for (int i = 0; i < SERIES_RING; i++) {
-        slot_t *sl = &self->slots[i];
-        slot_empty (sl);
-        if (nwho > self->nwho || !sl->iv.who_ops) {
-            double *w = realloc (sl->iv.who_ops, (size_t) (nwho ? nwho : 1) * sizeof *w);
+    if (nwho > self->capwho) {
+        bool grown = true;
+        for (int i = 0; i < SERIES_RING; i++) {
+            double *w = realloc (self->slots[i].iv.who_ops, (size_t) nwho * sizeof *w);
             if (w)
-                sl->iv.who_ops = w;
+                self->slots[i].iv.who_ops = w;
+            else
+                grown = false;
         }
+        if (grown)
+            self->capwho = nwho;
     }
-    if (nwho > self->nwho)
-        self->nwho = nwho;
+    /* Out of memory: no agent's figures (no live outliers), the rest holds. */
+    self->who_ok = nwho <= self->capwho;
+    self->nwho = self->who_ok ? nwho : 0;
     for (int i = 0; i < SERIES_RING; i++)
-        if (self->slots[i].iv.who_ops)
-            for (int k = 0; k < nwho; k++)
-                self->slots[i].iv.who_ops[k] = -1;
-    self->nwho = nwho;
+        slot_empty (self, &self->slots[i]);
 }
 
 void
 series_forget (series_t *self)
 {
     for (int i = 0; i < SERIES_RING; i++)
-        slot_empty (&self->slots[i]);
+        slot_empty (self, &self->slots[i]);
 }
 
 static int
@@ -189,11 +193,9 @@ slot_for (series_t *self, store_t *store, uint32_t seq)
     }
     if (victim->used && victim->dirty && write_slot (self, store, victim))
         return NULL;
-    slot_empty (victim);
-    for (int k = 0; k < self->nwho; k++)
-        victim->iv.who_ops[k] = -1;
+    slot_empty (self, victim);
     if (load_slot (self, store, victim, seq)) {
-        slot_empty (victim);
+        slot_empty (self, victim);
         return NULL;
     }
     victim->used = true;
@@ -230,7 +232,7 @@ series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot *s)
     iv->agents++;
     if (s->t_end > s->t_start)
         iv->span_ns += s->t_end - s->t_start;
-    if (who >= 0 && who < self->nwho && iv->who_ops)
+    if (who >= 0 && who < self->nwho)
         iv->who_ops[who] = (double) ops;
     sl->dirty = true;
     return 0;
