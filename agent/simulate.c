@@ -543,6 +543,16 @@ send_done (sim_t *s, sim_agent_t *a)
     s->steps_done++;
 }
 
+/* Everything unacknowledged goes again at the next tick, its backoff
+   started over (as spool_unsend). */
+static void
+unsend (sim_agent_t *a)
+{
+    for (uint32_t i = 0; i < a->nslots; i++)
+        if (a->slots[i].used && !a->slots[i].acked)
+            a->slots[i].sent_at = 0, a->slots[i].resends = 0;
+}
+
 static void
 on_ack (sim_t *s, sim_agent_t *a, const Iofleet__Ack *k)
 {
@@ -562,9 +572,7 @@ on_ack (sim_t *s, sim_agent_t *a, const Iofleet__Ack *k)
         }
     }
     if (k->resend)
-        for (uint32_t i = 0; i < a->nslots; i++)
-            if (a->slots[i].used && !a->slots[i].acked)
-                a->slots[i].sent_at = 0, a->slots[i].resends = 0;
+        unsend (a);
     if (k->upto == UINT32_MAX && a->state == S_DONE_SENT)
         drop_job (a);
 }
@@ -588,9 +596,7 @@ on_message (sim_t *s, sim_agent_t *a, const uint8_t *data, size_t len)
         a->hello_backoff = SIM_HELLO_RETRY_NS;
         send_ping (s, a);
         /* A new connection: everything unacknowledged goes again now. */
-        for (uint32_t i = 0; i < a->nslots; i++)
-            if (a->slots[i].used && !a->slots[i].acked)
-                a->slots[i].sent_at = 0, a->slots[i].resends = 0;
+        unsend (a);
         break;
     case IOFLEET__ENVELOPE__BODY_REJECT:
         log_err ("%s: controller rejected this agent: %s", a->name, env->reject->reason);
@@ -675,9 +681,7 @@ tick (sim_t *s, sim_agent_t *a, uint64_t now, uint64_t real)
     if (a->welcomed)
         for (uint32_t i = 0; i < a->nslots; i++) {
             slot_t *sl = &a->slots[i];
-            uint64_t wait = SIM_RESEND_NS << (sl->resends < 5 ? sl->resends : 5);
-            if (wait > SPOOL_RESEND_MAX_NS)
-                wait = SPOOL_RESEND_MAX_NS;
+            uint64_t wait = spool_resend_wait (SIM_RESEND_NS, sl->resends);
             if (sl->used && !sl->acked && (!sl->sent_at || since (now, sl->sent_at) >= wait)) {
                 if (sl->sent_at) {
                     s->resent++;

@@ -699,6 +699,15 @@ spool_keep_only (spool_t *self, uint64_t run, uint32_t step)
     return n;
 }
 
+uint64_t
+spool_resend_wait (uint64_t after_ns, unsigned resends)
+{
+    uint64_t wait = after_ns << (resends < 5 ? resends : 5);
+    if (wait > SPOOL_RESEND_MAX_NS)
+        wait = SPOOL_RESEND_MAX_NS > after_ns ? SPOOL_RESEND_MAX_NS : after_ns;
+    return wait;
+}
+
 int
 spool_resend (spool_t *self, uint64_t now, uint64_t after_ns, spool_send_fn *send, void *arg)
 {
@@ -708,9 +717,7 @@ spool_resend (spool_t *self, uint64_t now, uint64_t after_ns, spool_send_fn *sen
         /* A controller that is slow to acknowledge is busy, not deaf (a
            connection does not lose messages; a new one resends all):
            after_ns, then twice, four times... up to SPOOL_RESEND_MAX_NS. */
-        uint64_t wait = after_ns << (r->resends < 5 ? r->resends : 5);
-        if (wait > SPOOL_RESEND_MAX_NS)
-            wait = SPOOL_RESEND_MAX_NS > after_ns ? SPOOL_RESEND_MAX_NS : after_ns;
+        uint64_t wait = spool_resend_wait (after_ns, r->resends);
         if (r->acked || (r->sent_at && now - r->sent_at < wait))
             continue;
         const uint8_t *buf = r->mem;

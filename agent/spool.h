@@ -82,6 +82,11 @@ typedef int (spool_send_fn) (void *arg, const uint8_t *buf, size_t len);
    after_ns * 2^k, at most SPOOL_RESEND_MAX_NS.  Stops at the first send
    that fails.  Returns the number sent. */
 #define SPOOL_RESEND_MAX_NS (60ull * 1000000000)
+
+/* How long a message resent `resends` times waits before the next copy:
+   after_ns * 2^resends, at most SPOOL_RESEND_MAX_NS (or after_ns, when
+   that is longer).  Can't fail. */
+uint64_t spool_resend_wait (uint64_t after_ns, unsigned resends);
 int spool_resend (spool_t *self, uint64_t now, uint64_t after_ns, spool_send_fn *send,
                   void *arg);
 
