@@ -15,6 +15,7 @@
 #include "simulate.h"
 #include "step.h"
 #include "local.h"
+#include "config.h"
 #include "curve.h"
 #include "log.h"
 #include "message.h"
@@ -24,13 +25,16 @@
 #include <czmq.h>
 #include <errno.h>
 #include <getopt.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <systemd/sd-daemon.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#define DEFAULT_CONFIG      "/etc/iofleet/agent.conf"
 #define PING_PERIOD_NS      (1000 * NS_PER_MS)
 #define HELLO_RETRY_NS      (1000 * NS_PER_MS)    /* doubling up to the max */
 #define HELLO_RETRY_MAX_NS  (8000 * NS_PER_MS)
@@ -48,6 +52,7 @@ typedef struct {
     char name[MSG_NAME_MAX + 1];
     Iofleet__Label labels[MSG_LABELS_MAX];
     Iofleet__Label *label_ptrs[MSG_LABELS_MAX];
+    char label_text[MSG_LABELS_MAX][MSG_NAME_MAX + MSG_LABEL_VALUE_MAX + 2];   /* KEY\0VALUE */
     int nlabels;
     target_policy_t policy;
     const char *sysfs_root, *procfs_root, *etc_root;
@@ -103,7 +108,15 @@ usage (FILE *f)
 "--workdir cover, and writes outside --workdir only where --allow-write says,\n"
 "whatever the controller asks.\n"
 "\n"
-"options:\n"
+"options (each is also a key of the configuration file: 'controller = ...';\n"
+"repeatable ones may repeat there too):\n"
+"  --config FILE          read options from FILE (INI, keys = the long options\n"
+"                         below; default " DEFAULT_CONFIG " when it exists);\n"
+"                         flags given here override the file (a repeatable one\n"
+"                         given here replaces the file's list)\n"
+"  --no-config            read no configuration file\n"
+"  --check-config         check the file and flags, print the settings in force\n"
+"                         and where each came from, and exit (0: it would start)\n"
 "  --controller ENDPOINT  controller's agent endpoint (required), e.g.\n"
 "                         tcp://ctl.example:5570\n"
 "  --cert FILE           CURVE: this agent's secret certificate (NAME.cert_secret\n"
@@ -144,6 +157,7 @@ usage (FILE *f)
 "  --sysfs-root DIR       read the hardware inventory from DIR instead of /sys\n"
 "  --procfs-root DIR      ... and DIR instead of /proc (with --etc-root DIR)\n"
 "  --clock-shift-ms MS    (tests only) pretend this host's clock is off by MS\n"
+"  --test-protocol N      (tests only) speak wire protocol N, as another release\n"
 "  --help, --version\n"
 "\n"
 "iofleet-agent run JOBFILE runs a job file on this host alone, with no\n"
@@ -572,6 +586,32 @@ pump_snapshots (agent_t *a)
     }
 }
 
+/* A message of another protocol version: the controller runs another
+   iofleet release.  Its REJECT names both releases; whatever it is, the
+   agent says so and keeps saying hello (slowly), so that it joins once one
+   side is upgraded, rather than exiting into a restart loop. */
+static void
+on_other_protocol (agent_t *a, const envelope_t *env)
+{
+    a->bad_messages++;
+    a->welcomed = false;
+    a->hello_backoff = HELLO_RETRY_MAX_NS;
+    if (!log_ratelimit (&a->bad_logged_at, 60 * NS_PER_SEC))
+        return;
+    if (env->body_case == IOFLEET__ENVELOPE__BODY_REJECT && env->reject->reason)
+        log_err ("the controller refuses this agent: %.400s; retrying every %.0f s",
+                 env->reject->reason, (double) HELLO_RETRY_MAX_NS / 1e9);
+    else
+        log_err ("the controller speaks protocol %u%s%s; this agent runs iofleet %s (protocol "
+                 "%u): upgrade the older side; retrying every %.0f s", env->version,
+                 env->body_case == IOFLEET__ENVELOPE__BODY_WELCOME
+                 && env->welcome->controller_version && *env->welcome->controller_version
+                 ? ", iofleet " : "",
+                 env->body_case == IOFLEET__ENVELOPE__BODY_WELCOME
+                 && env->welcome->controller_version ? env->welcome->controller_version : "",
+                 IOF_VERSION, message_protocol (), (double) HELLO_RETRY_MAX_NS / 1e9);
+}
+
 static void
 on_message (agent_t *a, zframe_t *frame)
 {
@@ -579,20 +619,28 @@ on_message (agent_t *a, zframe_t *frame)
     int mismatch;
     envelope_t *env = message_unpack (zframe_data (frame), zframe_size (frame), &mismatch,
                                       err, sizeof err);
-    if (!env || mismatch) {
+    if (env && mismatch) {
+        on_other_protocol (a, env);
+        message_free (env);
+        return;
+    }
+    if (!env) {
         a->bad_messages++;
         if (log_ratelimit (&a->bad_logged_at, 60 * NS_PER_SEC))
             log_warn ("dropped a bad message from the controller (%llu so far): %s",
                       (unsigned long long) a->bad_messages, err);
-        message_free (env);
         return;
     }
     a->last_heard = clock_mono_ns ();
     switch (env->body_case) {
     case IOFLEET__ENVELOPE__BODY_WELCOME:
         if (!a->welcomed)
-            log_info ("connected to %s as '%s' (agent id %llu)", a->endpoint, a->name,
-                      (unsigned long long) env->welcome->agent_id);
+            log_info ("connected to %s as '%s' (agent id %llu); controller iofleet %s, agent "
+                      "iofleet %s, protocol %u", a->endpoint, a->name,
+                      (unsigned long long) env->welcome->agent_id,
+                      *env->welcome->controller_version ? env->welcome->controller_version
+                                                        : "before 0.2.0",
+                      IOF_VERSION, message_protocol ());
         a->welcomed = true;
         a->hello_backoff = HELLO_RETRY_NS;
         a->agent_id = env->welcome->agent_id;
@@ -653,145 +701,180 @@ on_message (agent_t *a, zframe_t *frame)
     message_free (env);
 }
 
+/* The agent's options; each is also a key of its configuration file. */
+static const struct option agent_opts[] = {
+    { "controller", required_argument, NULL, 'c' },
+    { "cert", required_argument, NULL, 1001 },
+    { "controller-key", required_argument, NULL, 1002 },
+    { "name", required_argument, NULL, 'n' },
+    { "label", required_argument, NULL, 'l' },
+    { "allow", required_argument, NULL, 'a' },
+    { "workdir", required_argument, NULL, 'w' },
+    { "allow-write", required_argument, NULL, 1101 },
+    { "allow-write-formatted", required_argument, NULL, 1102 },
+    { "spool-dir", required_argument, NULL, 1201 },
+    { "spool-max", required_argument, NULL, 1202 },
+    { "simulate", required_argument, NULL, 1301 },
+    { "targets", required_argument, NULL, 1302 },
+    { "verbose", no_argument, NULL, 'v' },
+    { "clock-shift-ms", required_argument, NULL, 'S' },
+    { "sysfs-root", required_argument, NULL, 'Y' },
+    { "procfs-root", required_argument, NULL, 'P' },
+    { "etc-root", required_argument, NULL, 'E' },
+    { "test-protocol", required_argument, NULL, 1401 },
+    { "config", required_argument, NULL, CONFIG_OPT_FILE },
+    { "no-config", no_argument, NULL, CONFIG_OPT_NONE },
+    { "check-config", no_argument, NULL, CONFIG_OPT_CHECK },
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, 'V' },
+    { NULL, 0, NULL, 0 },
+};
+static const char *const agent_repeatable[] = {
+    "label", "allow", "allow-write", "allow-write-formatted", NULL
+};
+static bool verbose;
+
+/* A glob of --allow, --allow-write or --allow-write-formatted into list
+   (n of TARGET_ALLOW_MAX).  Returns 0 or 2 (printed). */
 static int
-parse_args (agent_t *a, int argc, char **argv)
+add_glob (const char **list, int *n, const char *where, const char *v)
 {
-    static const struct option opts[] = {
-        { "controller", required_argument, NULL, 'c' },
-        { "cert", required_argument, NULL, 1001 },
-        { "controller-key", required_argument, NULL, 1002 },
-        { "name", required_argument, NULL, 'n' },
-        { "label", required_argument, NULL, 'l' },
-        { "allow", required_argument, NULL, 'a' },
-        { "workdir", required_argument, NULL, 'w' },
-        { "allow-write", required_argument, NULL, 1101 },
-        { "allow-write-formatted", required_argument, NULL, 1102 },
-        { "spool-dir", required_argument, NULL, 1201 },
-        { "spool-max", required_argument, NULL, 1202 },
-        { "simulate", required_argument, NULL, 1301 },
-        { "targets", required_argument, NULL, 1302 },
-        { "verbose", no_argument, NULL, 'v' },
-        { "clock-shift-ms", required_argument, NULL, 'S' },
-        { "sysfs-root", required_argument, NULL, 'Y' },
-        { "procfs-root", required_argument, NULL, 'P' },
-        { "etc-root", required_argument, NULL, 'E' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
-        { NULL, 0, NULL, 0 },
-    };
-    int c;
-    bool verbose = false;
-    while ((c = getopt_long (argc, argv, "c:n:l:a:w:vh", opts, NULL)) != -1) {
-        switch (c) {
-        case 'c': a->endpoint = optarg; break;
-        case 1001: a->cert = optarg; break;
-        case 1002: a->controller_key = optarg; break;
-        case 'n':
-            if (strlen (optarg) == 0 || strlen (optarg) > MSG_NAME_MAX) {
-                fprintf (stderr, "iofleet-agent: --name must be 1..%d characters\n", MSG_NAME_MAX);
-                return 2;
-            }
-            str_copy (a->name, sizeof a->name, optarg);
-            name_given = true;
-            break;
-        case 'l': {
-            char *eq = strchr (optarg, '=');
-            if (!eq || eq == optarg || a->nlabels == MSG_LABELS_MAX
-                || eq - optarg > MSG_NAME_MAX || strlen (eq + 1) > MSG_LABEL_VALUE_MAX) {
-                fprintf (stderr, "iofleet-agent: --label '%s': expected KEY=VALUE (key up to %d "
-                         "characters, value up to %d, at most %d labels)\n", optarg,
-                         MSG_NAME_MAX, MSG_LABEL_VALUE_MAX, MSG_LABELS_MAX);
-                return 2;
-            }
-            *eq = '\0';
-            iofleet__label__init (&a->labels[a->nlabels]);
-            a->labels[a->nlabels].key = optarg;
-            a->labels[a->nlabels].value = eq + 1;
-            a->label_ptrs[a->nlabels] = &a->labels[a->nlabels];
-            a->nlabels++;
-            break;
-        }
-        case 'a':
-            if (a->policy.nallow == TARGET_ALLOW_MAX || optarg[0] != '/') {
-                fprintf (stderr, "iofleet-agent: --allow '%s': globs are absolute paths, at "
-                         "most %d of them\n", optarg, TARGET_ALLOW_MAX);
-                return 2;
-            }
-            a->policy.allow[a->policy.nallow++] = optarg;
-            break;
-        case 'w': a->policy.workdir = optarg; break;
-        case 1101:
-            if (a->policy.nallow_write == TARGET_ALLOW_MAX || optarg[0] != '/') {
-                fprintf (stderr, "iofleet-agent: --allow-write '%s': globs are absolute paths, "
-                         "at most %d of them\n", optarg, TARGET_ALLOW_MAX);
-                return 2;
-            }
-            a->policy.allow_write[a->policy.nallow_write++] = optarg;
-            break;
-        case 1102:
-            if (a->policy.nallow_formatted == TARGET_ALLOW_MAX || optarg[0] != '/') {
-                fprintf (stderr, "iofleet-agent: --allow-write-formatted '%s': globs are "
-                         "absolute paths, at most %d of them\n", optarg, TARGET_ALLOW_MAX);
-                return 2;
-            }
-            a->policy.allow_formatted[a->policy.nallow_formatted++] = optarg;
-            break;
-        case 1201: a->spool_dir = optarg; break;
-        case 1202:
-            if (job_parse_size (optarg, &a->spool_max) != 0 || a->spool_max < SPOOL_MAX_MIN) {
-                fprintf (stderr, "iofleet-agent: --spool-max '%s': a size of at least %lluk, "
-                         "e.g. 256m or 2g\n", optarg, SPOOL_MAX_MIN >> 10);
-                return 2;
-            }
-            break;
-        case 1301:
-        case 1302: {
-            char *end;
-            long v = strtol (optarg, &end, 10);
-            long max = c == 1301 ? 100000 : MSG_TARGETS_MAX;
-            if (*end || v < 1 || v > max) {
-                fprintf (stderr, "iofleet-agent: --%s '%s': a number, 1..%ld\n",
-                         c == 1301 ? "simulate" : "targets", optarg, max);
-                return 2;
-            }
-            if (c == 1301)
-                sim_agents = (int) v;
-            else
-                sim_targets = (int) v;
-            break;
-        }
-        case 'v': verbose = true; break;
-        case 'S': {
-            char *end;
-            long ms = strtol (optarg, &end, 10);
-            if (*end || ms < -3600000 || ms > 3600000) {
-                fprintf (stderr, "iofleet-agent: --clock-shift-ms '%s': milliseconds, "
-                         "-3600000..3600000\n", optarg);
-                return 2;
-            }
-            a->clock_shift = (int64_t) ms * (int64_t) NS_PER_MS;
-            break;
-        }
-        case 'Y': a->sysfs_root = optarg; break;
-        case 'P': a->procfs_root = optarg; break;
-        case 'E': a->etc_root = optarg; break;
-        case 'h': usage (stdout); exit (0);
-        case 'V': printf ("iofleet-agent %s\n", IOF_VERSION); exit (0);
-        default: usage (stderr); return 2;
-        }
-    }
-    if (optind < argc) {
-        fprintf (stderr, "iofleet-agent: unexpected argument '%s' (see --help)\n", argv[optind]);
+    if (*n == TARGET_ALLOW_MAX || v[0] != '/') {
+        fprintf (stderr, "iofleet-agent: %s '%s': globs are absolute paths, at most %d of "
+                 "them\n", where, v, TARGET_ALLOW_MAX);
         return 2;
     }
+    list[(*n)++] = v;
+    return 0;
+}
+
+/* config_apply_fn: one option, from the file or the command line. */
+static int
+apply_option (void *arg, int c, const char *v, const char *where, bool from_cli)
+{
+    agent_t *a = arg;
+    /* A repeatable option on the command line replaces the file's list. */
+    static bool cli_seen[4];
+    int list = c == 'l' ? 0 : c == 'a' ? 1 : c == 1101 ? 2 : c == 1102 ? 3 : -1;
+    if (list >= 0 && from_cli && !cli_seen[list]) {
+        cli_seen[list] = true;
+        if (list == 0)
+            a->nlabels = 0;
+        else if (list == 1)
+            a->policy.nallow = 0;
+        else if (list == 2)
+            a->policy.nallow_write = 0;
+        else
+            a->policy.nallow_formatted = 0;
+    }
+    switch (c) {
+    case 'c': a->endpoint = v; break;
+    case 1001: a->cert = v; break;
+    case 1002: a->controller_key = v; break;
+    case 'n':
+        if (strlen (v) == 0 || strlen (v) > MSG_NAME_MAX) {
+            fprintf (stderr, "iofleet-agent: %s '%s': 1..%d characters\n", where, v,
+                     MSG_NAME_MAX);
+            return 2;
+        }
+        str_copy (a->name, sizeof a->name, v);
+        name_given = true;
+        break;
+    case 'l': {
+        const char *eq = strchr (v, '=');
+        if (!eq || eq == v || a->nlabels == MSG_LABELS_MAX || eq - v > MSG_NAME_MAX
+            || strlen (eq + 1) > MSG_LABEL_VALUE_MAX) {
+            fprintf (stderr, "iofleet-agent: %s '%s': expected KEY=VALUE (key up to %d "
+                     "characters, value up to %d, at most %d labels)\n", where, v,
+                     MSG_NAME_MAX, MSG_LABEL_VALUE_MAX, MSG_LABELS_MAX);
+            return 2;
+        }
+        char *key = a->label_text[a->nlabels];
+        str_copy (key, sizeof a->label_text[0], v);
+        key[eq - v] = '\0';
+        iofleet__label__init (&a->labels[a->nlabels]);
+        a->labels[a->nlabels].key = key;
+        a->labels[a->nlabels].value = key + (eq - v) + 1;
+        a->label_ptrs[a->nlabels] = &a->labels[a->nlabels];
+        a->nlabels++;
+        break;
+    }
+    case 'a': return add_glob (a->policy.allow, &a->policy.nallow, where, v);
+    case 'w': a->policy.workdir = v; break;
+    case 1101: return add_glob (a->policy.allow_write, &a->policy.nallow_write, where, v);
+    case 1102: return add_glob (a->policy.allow_formatted, &a->policy.nallow_formatted, where, v);
+    case 1201: a->spool_dir = v; break;
+    case 1202:
+        if (job_parse_size (v, &a->spool_max) != 0 || a->spool_max < SPOOL_MAX_MIN) {
+            fprintf (stderr, "iofleet-agent: %s '%s': a size of at least %lluk, e.g. 256m or "
+                     "2g\n", where, v, SPOOL_MAX_MIN >> 10);
+            return 2;
+        }
+        break;
+    case 1301:
+    case 1302: {
+        char *end;
+        long n = strtol (v, &end, 10);
+        long max = c == 1301 ? 100000 : MSG_TARGETS_MAX;
+        if (*end || n < 1 || n > max) {
+            fprintf (stderr, "iofleet-agent: %s '%s': a number, 1..%ld\n", where, v, max);
+            return 2;
+        }
+        if (c == 1301)
+            sim_agents = (int) n;
+        else
+            sim_targets = (int) n;
+        break;
+    }
+    case 'v': verbose = true; break;
+    case 'S': {
+        char *end;
+        long ms = strtol (v, &end, 10);
+        if (*end || ms < -3600000 || ms > 3600000) {
+            fprintf (stderr, "iofleet-agent: %s '%s': milliseconds, -3600000..3600000\n", where,
+                     v);
+            return 2;
+        }
+        a->clock_shift = (int64_t) ms * (int64_t) NS_PER_MS;
+        break;
+    }
+    case 1401: {
+        uint64_t n;
+        if (parse_u64 (v, 1, 1000, &n) != 0) {
+            fprintf (stderr, "iofleet-agent: %s '%s': a protocol version, 1..1000\n", where, v);
+            return 2;
+        }
+        message_set_protocol ((uint32_t) n);
+        break;
+    }
+    case 'Y': a->sysfs_root = v; break;
+    case 'P': a->procfs_root = v; break;
+    case 'E': a->etc_root = v; break;
+    case 'h': usage (stdout); exit (0);
+    case 'V': printf ("iofleet-agent %s (protocol %d)\n", IOF_VERSION, IOF_PROTOCOL_VERSION);
+        exit (0);
+    default: usage (stderr); return 2;
+    }
+    return 0;
+}
+
+/* Reads the configuration file and the command line into a.  Returns 0 or
+   the exit status (2), the error printed. */
+static int
+parse_args (agent_t *a, config_t *cfg, int argc, char **argv)
+{
+    int rc = config_parse (cfg, argc, argv, DEFAULT_CONFIG, apply_option, a);
+    if (rc)
+        return rc;
     if (!a->endpoint) {
-        fprintf (stderr, "iofleet-agent: --controller ENDPOINT is required, e.g. "
-                 "--controller tcp://ctl.example:5570 (see --help)\n");
+        fprintf (stderr, "iofleet-agent: no controller: pass --controller ENDPOINT, or set "
+                 "'controller = ENDPOINT' in %s, e.g. tcp://ctl.example:5570 (see --help)\n",
+                 config_file (cfg)[0] ? config_file (cfg) : DEFAULT_CONFIG);
         return 2;
     }
     if (a->policy.workdir) {
         if (access (a->policy.workdir, W_OK | X_OK) != 0) {
-            fprintf (stderr, "iofleet-agent: --workdir '%s': %s (create it, or point at a "
+            fprintf (stderr, "iofleet-agent: workdir '%s': %s (create it, or point at a "
                      "writable directory)\n", a->policy.workdir, strerror (errno));
             return 2;
         }
@@ -947,18 +1030,64 @@ spool_command (int argc, char **argv)
     return 0;
 }
 
-int
-main (int argc, char **argv)
+/* --check-config: what would stop this configuration from working, found
+   without connecting.  Returns the exit status (0: it would start). */
+static int
+check_config (agent_t *a, const config_t *cfg)
 {
-    if (argc >= 2 && strcmp (argv[1], "run") == 0)
-        return local_run (argc - 1, argv + 1);
-    if (argc >= 2 && strcmp (argv[1], "spool") == 0)
-        return spool_command (argc - 1, argv + 1);
-    static agent_t agent;
-    agent_t *a = &agent;
-    int rc = parse_args (a, argc, argv);
-    if (rc)
-        return rc;
+    int bad = 0;
+    if (!a->cert != !a->controller_key && !endpoint_is_local (a->endpoint)) {
+        fprintf (stderr, "iofleet-agent: CURVE needs both cert and controller-key for a "
+                 "controller off this host\n");
+        bad++;
+    } else if (!a->cert && !endpoint_is_local (a->endpoint)) {
+        fprintf (stderr, "iofleet-agent: controller '%s' is off this host: CURVE (cert and "
+                 "controller-key) is required\n", a->endpoint);
+        bad++;
+    }
+    if (strncmp (a->endpoint, "tcp://", 6) != 0 && strncmp (a->endpoint, "ipc://", 6) != 0) {
+        fprintf (stderr, "iofleet-agent: controller '%s': expected tcp://HOST:PORT or "
+                 "ipc://PATH\n", a->endpoint);
+        bad++;
+    }
+    /* The certificates load as they would for the connection (which is
+       not opened). */
+    char err[1024];
+    zsock_t *s = zsock_new (ZMQ_DEALER);
+    if ((a->cert || a->controller_key)
+        && (!s || curve_client_apply (s, a->cert, a->controller_key, err, sizeof err))) {
+        fprintf (stderr, "iofleet-agent: %s\n", s ? err : "cannot create a socket");
+        bad++;
+    }
+    zsock_destroy (&s);
+    for (int i = 0; i < a->policy.nallow + a->policy.nallow_write; i++) {
+        const char *g = i < a->policy.nallow ? a->policy.allow[i]
+                                             : a->policy.allow_write[i - a->policy.nallow];
+        glob_t gl;
+        if (glob (g, GLOB_NOSORT, NULL, &gl) != 0)
+            printf ("# note: %s matches nothing on this host now\n", g);
+        else
+            globfree (&gl);
+    }
+    if (a->spool_dir && access (a->spool_dir, F_OK) == 0 && access (a->spool_dir, W_OK | X_OK)) {
+        fprintf (stderr, "iofleet-agent: spool-dir '%s': %s\n", a->spool_dir, strerror (errno));
+        bad++;
+    }
+    config_print (cfg, stdout);
+    if (bad) {
+        fprintf (stderr, "iofleet-agent: configuration %s: %d problem(s) above\n",
+                 config_file (cfg)[0] ? config_file (cfg) : "(command line)", bad);
+        return 2;
+    }
+    printf ("# configuration OK\n");
+    return 0;
+}
+
+/* Connects to the controller and serves it until SIGINT or SIGTERM.
+   Returns the exit status. */
+static int
+serve (agent_t *a)
+{
     zsys_init ();
     zsys_set_logstream (NULL);
     if (!a->cert && !a->controller_key && !endpoint_is_local (a->endpoint)) {
@@ -997,6 +1126,9 @@ main (int argc, char **argv)
               a->policy.nallow, a->policy.workdir ? ", workdir " : "",
               a->policy.workdir ? a->policy.workdir : "");
     send_hello (a);
+    /* Ready: configured, spool open, dialing (ZeroMQ keeps redialing a
+       controller that is not up yet). */
+    sd_notifyf (0, "READY=1\nSTATUS=agent '%s', controller %s", a->name, a->endpoint);
     zpoller_t *poller = zpoller_new (a->sock, NULL);
     while (!zsys_interrupted) {
         int timeout_ms = a->running ? 10 : 200;
@@ -1052,6 +1184,7 @@ main (int argc, char **argv)
         if (a->welcomed)
             spool_resend (a->spool, now, RESEND_AFTER_NS, resend_one, a);
     }
+    sd_notify (0, "STOPPING=1");
     spool_stats_t sst;
     spool_stats (a->spool, &sst);
     log_info ("agent '%s' stopping; spool holds %llu unacknowledged message(s), %llu dropped "
@@ -1062,4 +1195,24 @@ main (int argc, char **argv)
     zpoller_destroy (&poller);
     zsock_destroy (&a->sock);
     return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+    if (argc >= 2 && strcmp (argv[1], "run") == 0)
+        return local_run (argc - 1, argv + 1);
+    if (argc >= 2 && strcmp (argv[1], "spool") == 0)
+        return spool_command (argc - 1, argv + 1);
+    static agent_t agent;
+    config_t *cfg = config_new ("iofleet-agent", "agent", agent_opts, agent_repeatable);
+    if (!cfg) {
+        fprintf (stderr, "iofleet-agent: out of memory\n");
+        return 1;
+    }
+    int rc = parse_args (&agent, cfg, argc, argv);
+    if (!rc)
+        rc = config_check_only (cfg) ? check_config (&agent, cfg) : serve (&agent);
+    config_destroy (&cfg);
+    return rc;
 }

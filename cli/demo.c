@@ -193,7 +193,7 @@ cmd_demo (int argc, char **argv)
 
     char ctl_log[PATH_MAX + 64];
     snprintf (ctl_log, sizeof ctl_log, "%s/controller.log", d->dir);
-    char *cargv[] = { "iofleet-controller", "--db", db, "--listen", "tcp://127.0.0.1:*",
+    char *cargv[] = { "iofleet-controller", "--no-config", "--db", db, "--listen", "tcp://127.0.0.1:*",
                       "--admin", admin, "--port-file", portfile, NULL };
     d->controller = spawn (d, cargv, ctl_log);
     if (d->controller < 0)
@@ -219,7 +219,7 @@ cmd_demo (int argc, char **argv)
         snprintf (log, sizeof log, "%s/%s.log", d->dir, name);
         snprintf (label, sizeof label, "slot=%d", i + 1);
         mkdir (workdir, 0755);
-        char *aargv[] = { "iofleet-agent", "--controller", agent_ep, "--name", name,
+        char *aargv[] = { "iofleet-agent", "--no-config", "--controller", agent_ep, "--name", name,
                           "--workdir", workdir, "--spool-dir", spool, "--label", "demo=1",
                           "--label", label, NULL };
         d->agents[i] = spawn (d, aargv, log);

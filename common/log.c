@@ -4,24 +4,55 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static const char *s_prog = "iofleet";
 static log_level_t s_level = LL_INFO;
+static bool s_journal;
+
+/* Whether stderr is the journal's stream systemd gave this service: the
+   device and inode in $JOURNAL_STREAM are those of fd 2 (a redirected
+   stderr of a child keeps the variable, not the stream). */
+static bool
+stderr_is_journal (void)
+{
+    const char *js = getenv ("JOURNAL_STREAM");
+    unsigned long long dev, ino;
+    struct stat st;
+    if (!js || sscanf (js, "%llu:%llu", &dev, &ino) != 2 || fstat (2, &st) != 0)
+        return false;
+    return (unsigned long long) st.st_dev == dev && (unsigned long long) st.st_ino == ino;
+}
 
 void
 log_init (const char *prog, log_level_t level)
 {
     s_prog = prog;
     s_level = level;
+    s_journal = stderr_is_journal ();
 }
+
+bool log_to_journal (void) { return s_journal; }
 
 void
 log_msg (log_level_t level, const char *fmt, ...)
 {
     static const char *names[] = { "E", "W", "I", "D" };
+    static const int priority[] = { 3, 4, 6, 7 };      /* syslog's err..debug */
     if (level > s_level)
         return;
+    if (s_journal) {
+        /* journald stamps the time and the program; "<N>" is the level. */
+        char line[2048];
+        va_list ap;
+        va_start (ap, fmt);
+        vsnprintf (line, sizeof line, fmt, ap);
+        va_end (ap);
+        fprintf (stderr, "<%d>%s\n", priority[level], line);
+        return;
+    }
     char when[32];
     struct timespec ts;
     clock_gettime (CLOCK_REALTIME, &ts);

@@ -1,5 +1,7 @@
-/*  log.h: one-line logs to stderr: "TIME PROG LEVEL message".
-    Daemons log here; the CLI prints its own errors. */
+/*  log.h: one-line logs to stderr: "TIME PROG LEVEL message", or under
+    systemd, when stderr is the journal, "<PRIORITY>message" (journald adds
+    the time and the program).  Daemons log here; the CLI prints its own
+    errors. */
 #ifndef IOF_LOG_H
 #define IOF_LOG_H
 
@@ -8,8 +10,12 @@
 
 typedef enum { LL_ERR = 0, LL_WARN, LL_INFO, LL_DEBUG } log_level_t;
 
-/* Sets the program name and the most verbose level printed. */
+/* Sets the program name and the most verbose level printed, and whether
+   stderr is the journal.  Can't fail. */
 void log_init (const char *prog, log_level_t level);
+
+/* Whether lines go to the journal (log_init found $JOURNAL_STREAM on fd 2). */
+bool log_to_journal (void);
 
 void log_msg (log_level_t level, const char *fmt, ...)
     __attribute__ ((format (printf, 2, 3)));

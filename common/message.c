@@ -289,7 +289,8 @@ validate (const envelope_t *e, char *err, size_t errlen)
             || e->welcome->interval_ns > MSG_INTERVAL_MAX_NS)
             return fail (err, errlen, "welcome.interval_ns %llu out of range",
                          (unsigned long long) e->welcome->interval_ns);
-        return 0;
+        return check_text ("welcome.controller_version", e->welcome->controller_version,
+                           MSG_NAME_MAX, false, err, errlen);      /* empty before 0.2.0 */
     case IOFLEET__ENVELOPE__BODY_REJECT:
         return check_text ("reject.reason", e->reject->reason, MSG_TEXT_MAX, false, err,
                            errlen);
@@ -371,10 +372,15 @@ validate (const envelope_t *e, char *err, size_t errlen)
     }
 }
 
+static uint32_t s_protocol = IOF_PROTOCOL_VERSION;
+
+void message_set_protocol (uint32_t version) { s_protocol = version; }
+uint32_t message_protocol (void) { return s_protocol; }
+
 uint8_t *
 message_pack (envelope_t *env, size_t *len)
 {
-    env->version = IOF_PROTOCOL_VERSION;
+    env->version = s_protocol;
     size_t n = iofleet__envelope__get_packed_size (env);
     uint8_t *buf = malloc (n ? n : 1);
     if (!buf)
@@ -401,10 +407,9 @@ message_unpack (const uint8_t *buf, size_t len, int *version_mismatch, char *err
         fail (err, errlen, "not a valid iofleet envelope (%zu bytes failed to parse)", len);
         return NULL;
     }
-    if (e->version != IOF_PROTOCOL_VERSION) {
+    if (e->version != s_protocol) {
         *version_mismatch = 1;
-        fail (err, errlen, "protocol version %u, this side speaks %u", e->version,
-              IOF_PROTOCOL_VERSION);
+        fail (err, errlen, "protocol version %u, this side speaks %u", e->version, s_protocol);
         return e;
     }
     if (validate (e, err, errlen) != 0) {

@@ -36,6 +36,12 @@ typedef Iofleet__Envelope envelope_t;
    buffer (free()) and its length in *len, or NULL on allocation failure. */
 uint8_t *message_pack (envelope_t *env, size_t *len);
 
+/* The protocol version this process speaks: IOF_PROTOCOL_VERSION, unless a
+   test set another (iofleet-agent --test-protocol) to play an agent of
+   another release.  Can't fail. */
+void message_set_protocol (uint32_t version);
+uint32_t message_protocol (void);
+
 /* Parses and validates len bytes.  Returns the envelope (free with
    message_free), or NULL with a one-line reason in err naming the field and
    the limit.  A well-formed envelope with another protocol version is

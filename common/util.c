@@ -153,7 +153,10 @@ const char *
 default_admin_endpoint (char *buf, size_t cap)
 {
     const char *xdg = getenv ("XDG_RUNTIME_DIR");
-    if (xdg && *xdg)
+    const char *rt = getenv ("RUNTIME_DIRECTORY");     /* systemd's RuntimeDirectory= */
+    if (rt && *rt && !strchr (rt, ':'))
+        snprintf (buf, cap, "ipc://%s/admin.sock", rt);
+    else if (xdg && *xdg)
         snprintf (buf, cap, "ipc://%s/iofleet/admin.sock", xdg);
     else if (geteuid () == 0)
         snprintf (buf, cap, "ipc:///run/iofleet/admin.sock");

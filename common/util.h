@@ -9,7 +9,9 @@
 #define NS_PER_SEC  1000000000ull
 #define NS_PER_MS   1000000ull
 
-#define IOF_VERSION "0.1.0"
+#ifndef IOF_VERSION
+#error "IOF_VERSION comes from project(VERSION) in CMakeLists.txt"
+#endif
 
 /* CLOCK_REALTIME and CLOCK_MONOTONIC in ns.  Can't fail. */
 uint64_t clock_real_ns (void);
@@ -48,8 +50,10 @@ const char *fmt_iops (double v, char *buf, size_t cap);
 char *file_read_all (const char *path, size_t max, size_t *len_out);
 
 /* The admin endpoint used when none is given: an ipc socket in
-   $XDG_RUNTIME_DIR/iofleet/, else /run/iofleet/ for root, else
-   /tmp/iofleet-UID/.  Writes "ipc://PATH" into buf.  Can't fail. */
+   $RUNTIME_DIRECTORY/ (a systemd service's RuntimeDirectory=, /run/iofleet
+   for the packaged controller), else $XDG_RUNTIME_DIR/iofleet/, else
+   /run/iofleet/ for root, else /tmp/iofleet-UID/.  Writes "ipc://PATH"
+   into buf.  Can't fail. */
 const char *default_admin_endpoint (char *buf, size_t cap);
 
 #endif

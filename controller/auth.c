@@ -32,8 +32,9 @@ struct auth {
     zhashx_t *logged;           /* key -> last log time (ns) */
 };
 
-auth_t *
-auth_new (const char *dir, char *err, size_t errlen)
+/* DIR/controller.cert with its secret key, or NULL with err filled. */
+static zcert_t *
+load_cert (const char *dir, char *err, size_t errlen)
 {
     char path[4096];
     snprintf (path, sizeof path, "%s/controller.cert", dir);
@@ -43,11 +44,30 @@ auth_new (const char *dir, char *err, size_t errlen)
     for (int i = 0; secret && i < 32; i++)
         has |= secret[i] != 0;
     if (!has) {
-        snprintf (err, errlen, "--keys '%s': no controller certificate with its secret key "
+        snprintf (err, errlen, "keys '%s': no controller certificate with its secret key "
                   "(%s and %s_secret); create them with: iofleet keys init %s", dir, path, path, dir);
         zcert_destroy (&cert);
-        return NULL;
     }
+    return cert;
+}
+
+int
+auth_check (const char *dir, char *err, size_t errlen)
+{
+    zcert_t *cert = load_cert (dir, err, errlen);
+    if (!cert)
+        return -1;
+    zcert_destroy (&cert);
+    return 0;
+}
+
+auth_t *
+auth_new (const char *dir, char *err, size_t errlen)
+{
+    zcert_t *cert = load_cert (dir, err, errlen);
+    if (!cert)
+        return NULL;
+    char path[4096];
     auth_t *self = calloc (1, sizeof *self);
     self->cert = cert;
     snprintf (path, sizeof path, "%s/agents", dir);

@@ -73,6 +73,9 @@ typedef struct {
 /* Loads DIR/controller.cert(_secret) and the stores DIR/agents/ and
    DIR/admins/, and binds the ZAP handler.  NULL with err filled. */
 auth_t *auth_new (const char *dir, char *err, size_t errlen);
+/* Whether DIR holds the controller's certificate with its secret key, as
+   auth_new needs.  Returns 0, or -1 with err filled. */
+int auth_check (const char *dir, char *err, size_t errlen);
 void auth_destroy (auth_t **self_p);
 /* The ZAP socket, for the event loop; auth_on_zap answers one request. */
 zsock_t *auth_socket (auth_t *self);

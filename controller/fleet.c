@@ -236,6 +236,7 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
     Iofleet__Welcome w = IOFLEET__WELCOME__INIT;
     w.agent_id = id;
     w.interval_ns = ctl->interval_ns;
+    w.controller_version = IOF_VERSION;
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_WELCOME;
     env.welcome = &w;
@@ -273,10 +274,17 @@ fleet_on_message (ctl_t *ctl, zmsg_t *msg)
         goto out;
     }
     if (mismatch) {
-        char reason[256];
-        snprintf (reason, sizeof reason, "protocol version mismatch: agent speaks %u, "
-                  "controller speaks %u; run the same iofleet version on both",
-                  env->version, IOF_PROTOCOL_VERSION);
+        /* A Hello of another protocol still parses as far as its first
+           fields: name the agent's release when it says it. */
+        const Iofleet__Hello *h = env->body_case == IOFLEET__ENVELOPE__BODY_HELLO ? env->hello
+                                                                                 : NULL;
+        char reason[MSG_TEXT_MAX + 1];
+        snprintf (reason, sizeof reason, "protocol version mismatch: agent%s%.64s runs iofleet "
+                  "%.64s (protocol %u), controller runs iofleet %s (protocol %u); upgrade the "
+                  "older side (releases speaking the same protocol interoperate)",
+                  h && h->name && *h->name ? " " : "", h && h->name ? h->name : "",
+                  h && h->agent_version && *h->agent_version ? h->agent_version : "(unknown)",
+                  env->version, IOF_VERSION, IOF_PROTOCOL_VERSION);
         count_bad (ctl, p, reason);
         reject (ctl, zframe_data (rid), zframe_size (rid), reason);
         message_free (env);

@@ -4,6 +4,7 @@
 */
 #define _GNU_SOURCE
 #include "controller.h"
+#include "config.h"
 #include "curve.h"
 #include "log.h"
 #include "util.h"
@@ -17,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#define DEFAULT_CONFIG  "/etc/iofleet/controller.conf"
 #define DEFAULT_DB      "/var/lib/iofleet/iofleet.db"
 #define DEFAULT_LISTEN  "tcp://0.0.0.0:5570"
 #define TICK_MS         50
@@ -36,7 +39,13 @@ usage (FILE *f)
 "Stores test plans and results in SQLite and runs plans across the agents\n"
 "that connect to it.  Use the 'iofleet' command to talk to it.\n"
 "\n"
-"options:\n"
+"options (each is also a key of the configuration file: 'db = PATH'):\n"
+"  --config FILE          read options from FILE (INI, keys = the long options\n"
+"                         below; default %s when it exists);\n"
+"                         flags given here override the file\n"
+"  --no-config            read no configuration file\n"
+"  --check-config         check the file and flags, print the settings in force\n"
+"                         and where each came from, and exit (0: it would start)\n"
 "  --db PATH              SQLite database (default %s)\n"
 "  --listen ENDPOINT      where agents connect (default %s)\n"
 "  --admin ENDPOINT       where the iofleet CLI connects (default %s;\n"
@@ -67,7 +76,7 @@ usage (FILE *f)
 "                         (use with --listen tcp://127.0.0.1:* for a free port)\n"
 "  --verbose              log debug messages\n"
 "  --help, --version\n",
-             DEFAULT_DB, DEFAULT_LISTEN, default_admin_endpoint (admin, sizeof admin));
+             DEFAULT_CONFIG, DEFAULT_DB, DEFAULT_LISTEN, default_admin_endpoint (admin, sizeof admin));
 }
 
 static int
@@ -111,110 +120,158 @@ prepare_ipc (const char *endpoint)
     return 0;
 }
 
-int
-main (int argc, char **argv)
+/* What the command line and the configuration file set. */
+typedef struct {
+    ctl_t *ctl;
+    const char *db, *listen, *admin, *port_file, *keys, *db_sync, *hook;
+    int64_t test_clock;
+    bool verbose;
+} settings_t;
+
+/* config_apply_fn: one option, from the file or the command line. */
+static int
+apply_option (void *arg, int code, const char *v, const char *where, bool from_cli)
 {
-    static const struct option opts[] = {
-        { "db", required_argument, NULL, 'd' },
-        { "listen", required_argument, NULL, 'l' },
-        { "admin", required_argument, NULL, 'a' },
-        { "interval", required_argument, NULL, 'i' },
-        { "prepare-timeout", required_argument, NULL, 't' },
-        { "port-file", required_argument, NULL, 'p' },
-        { "keys", required_argument, NULL, 'k' },
-        { "lost-after", required_argument, NULL, 'L' },
-        { "db-sync", required_argument, NULL, 'S' },
-        { "on-regression", required_argument, NULL, 'R' },
-        { "test-clock", required_argument, NULL, 'C' },
-        { "verbose", no_argument, NULL, 'v' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
-        { NULL, 0, NULL, 0 },
-    };
-    const char *db = DEFAULT_DB, *listen = DEFAULT_LISTEN, *port_file = NULL, *keys = NULL;
-    const char *db_sync = "full", *hook = NULL;
-    int64_t test_clock = 0;
-    char admin_buf[512];
-    const char *admin = default_admin_endpoint (admin_buf, sizeof admin_buf);
-    static ctl_t ctl_s;
-    ctl_t *ctl = &ctl_s;
-    ctl->interval_ns = NS_PER_SEC;
-    ctl->prepare_timeout_ns = 120 * NS_PER_SEC;
-    ctl->lost_after_ns = CTL_SILENCE_LOST_NS;
-    bool verbose = false;
-    int c;
-    while ((c = getopt_long (argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd': db = optarg; break;
-        case 'l': listen = optarg; break;
-        case 'a': admin = optarg; break;
-        case 'i':
-            if (parse_duration ("--interval", optarg, MSG_INTERVAL_MIN_NS, MSG_INTERVAL_MAX_NS,
-                                &ctl->interval_ns))
-                return 2;
-            break;
-        case 't':
-            if (parse_duration ("--prepare-timeout", optarg, NS_PER_SEC, 3600 * NS_PER_SEC,
-                                &ctl->prepare_timeout_ns))
-                return 2;
-            break;
-        case 'p': port_file = optarg; break;
-        case 'k': keys = optarg; break;
-        case 'L':
-            if (parse_duration ("--lost-after", optarg, 2 * NS_PER_SEC, 3600 * NS_PER_SEC,
-                                &ctl->lost_after_ns))
-                return 2;
-            break;
-        case 'S':
-            if (strcmp (optarg, "full") != 0 && strcmp (optarg, "normal") != 0) {
-                fprintf (stderr, "iofleet-controller: --db-sync '%s': full or normal\n", optarg);
-                return 2;
-            }
-            db_sync = optarg;
-            break;
-        case 'R': hook = optarg; break;
-        case 'C': {
-            char *end;
-            long long t = strtoll (optarg, &end, 10);
-            if (*end || t <= 0) {
-                fprintf (stderr, "iofleet-controller: --test-clock '%s': Unix seconds\n", optarg);
-                return 2;
-            }
-            test_clock = t;
-            break;
+    settings_t *s = arg;
+    ctl_t *ctl = s->ctl;
+    (void) from_cli;
+    switch (code) {
+    case 'd': s->db = v; break;
+    case 'l': s->listen = v; break;
+    case 'a': s->admin = v; break;
+    case 'i':
+        return parse_duration (where, v, MSG_INTERVAL_MIN_NS, MSG_INTERVAL_MAX_NS,
+                               &ctl->interval_ns) ? 2 : 0;
+    case 't':
+        return parse_duration (where, v, NS_PER_SEC, 3600 * NS_PER_SEC,
+                               &ctl->prepare_timeout_ns) ? 2 : 0;
+    case 'p': s->port_file = v; break;
+    case 'k': s->keys = v; break;
+    case 'L':
+        return parse_duration (where, v, 2 * NS_PER_SEC, 3600 * NS_PER_SEC,
+                               &ctl->lost_after_ns) ? 2 : 0;
+    case 'S':
+        if (strcmp (v, "full") != 0 && strcmp (v, "normal") != 0) {
+            fprintf (stderr, "iofleet-controller: %s '%s': full or normal\n", where, v);
+            return 2;
         }
-        case 'v': verbose = true; break;
-        case 'h': usage (stdout); return 0;
-        case 'V': printf ("iofleet-controller %s (protocol %d)\n", IOF_VERSION,
-                          IOF_PROTOCOL_VERSION); return 0;
-        default: usage (stderr); return 2;
+        s->db_sync = v;
+        break;
+    case 'R': s->hook = v; break;
+    case 'C': {
+        char *end;
+        long long t = strtoll (v, &end, 10);
+        if (*end || t <= 0) {
+            fprintf (stderr, "iofleet-controller: %s '%s': Unix seconds\n", where, v);
+            return 2;
         }
+        s->test_clock = t;
+        break;
     }
-    if (optind < argc) {
-        fprintf (stderr, "iofleet-controller: unexpected argument '%s' (see --help)\n",
-                 argv[optind]);
-        return 2;
+    case 'v': s->verbose = true; break;
+    case 'h': usage (stdout); exit (0);
+    case 'V': printf ("iofleet-controller %s (protocol %d)\n", IOF_VERSION,
+                      IOF_PROTOCOL_VERSION); exit (0);
+    default: usage (stderr); return 2;
     }
-    log_init ("iofleet-controller", verbose ? LL_DEBUG : LL_INFO);
-    /* Without CURVE anyone who can reach the port can run I/O on the
-       fleet: only endpoints that stay on this host may go without it. */
-    if (!keys && !endpoint_is_local (listen)) {
+    return 0;
+}
+
+/* Whether dir (of path, when path names a file in it) lets this user
+   create files: the database's WAL and journal live beside it.  Returns 0,
+   or -1 after printing what is wrong. */
+static int
+check_dir_of (const char *what, const char *path)
+{
+    char copy[4096];
+    str_copy (copy, sizeof copy, path);
+    const char *dir = dirname (copy);
+    if (access (dir, W_OK | X_OK) != 0) {
+        fprintf (stderr, "iofleet-controller: %s '%s': its directory %s: %s\n", what, path, dir,
+                 strerror (errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Without CURVE anyone who can reach the port can run I/O on the fleet:
+   only endpoints that stay on this host may go without it.  Returns 0, or
+   -1 after saying why. */
+static int
+check_curve (const settings_t *set)
+{
+    if (!set->keys && !endpoint_is_local (set->listen)) {
         fprintf (stderr, "iofleet-controller: refusing to listen on '%s' without CURVE: any host "
                  "that reaches it could drive the fleet.  Create keys (iofleet keys init DIR) and "
-                 "pass --keys DIR, or listen on 127.0.0.1 or ipc:// for a local fleet\n", listen);
-        return 2;
+                 "set keys = DIR (--keys DIR), or listen on 127.0.0.1 or ipc:// for a local "
+                 "fleet\n", set->listen);
+        return -1;
     }
-    if (!keys && !endpoint_is_local (admin)) {
+    if (!set->keys && !endpoint_is_local (set->admin)) {
         fprintf (stderr, "iofleet-controller: refusing an admin endpoint '%s' off this host "
-                 "without CURVE: pass --keys DIR (the CLI's key goes in DIR/admins/) or use an "
-                 "ipc:// admin socket\n", admin);
+                 "without CURVE: set keys = DIR (--keys DIR; the CLI's key goes in DIR/admins/) "
+                 "or use an ipc:// admin socket\n", set->admin);
+        return -1;
+    }
+    return 0;
+}
+
+/* --check-config: what would stop this configuration from starting, found
+   without starting it.  Returns the exit status (0: it would start). */
+static int
+check_config (const settings_t *set, const config_t *cfg)
+{
+    int bad = check_curve (set) != 0;
+    char err[1024];
+    if (access (set->db, F_OK) == 0) {
+        if (access (set->db, R_OK | W_OK) != 0) {
+            fprintf (stderr, "iofleet-controller: db '%s': %s\n", set->db, strerror (errno));
+            bad++;
+        }
+    }
+    bad += check_dir_of ("db", set->db) != 0;
+    if (set->keys && auth_check (set->keys, err, sizeof err) != 0) {
+        fprintf (stderr, "iofleet-controller: %s\n", err);
+        bad++;
+    }
+    if (strncmp (set->admin, "ipc://", 6) == 0) {
+        char copy[4096];
+        str_copy (copy, sizeof copy, set->admin + 6);
+        char *dir = dirname (copy);
+        /* prepare_ipc creates the socket's directory, not its parents */
+        if (access (dir, F_OK) != 0)
+            bad += check_dir_of ("admin", dir) != 0;
+    }
+    if (set->port_file)
+        bad += check_dir_of ("port-file", set->port_file) != 0;
+    config_print (cfg, stdout);
+    if (bad) {
+        fprintf (stderr, "iofleet-controller: configuration %s: %d problem(s) above\n",
+                 config_file (cfg)[0] ? config_file (cfg) : "(command line)", bad);
         return 2;
     }
+    printf ("# configuration OK\n");
+    return 0;
+}
+
+/* Starts the controller with these settings and serves until SIGINT or
+   SIGTERM.  Returns the exit status: 2 for a configuration that cannot
+   work, 1 when starting failed, 0 after a clean stop. */
+static int
+run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
+{
+    const char *db = set->db, *listen = set->listen, *admin = set->admin;
+    const char *keys = set->keys, *port_file = set->port_file;
+    log_init ("iofleet-controller", set->verbose ? LL_DEBUG : LL_INFO);
+    if (config_check_only (cfg))
+        return check_config (set, cfg);
+    if (check_curve (set) != 0)
+        return 2;
     /* The database, its WAL and the admin socket: for this user only. */
     umask (077);
 
     char err[1024];
-    ctl->store = store_open (db, strcmp (db_sync, "full") == 0, err, sizeof err);
+    ctl->store = store_open (db, strcmp (set->db_sync, "full") == 0, err, sizeof err);
     if (!ctl->store) {
         fprintf (stderr, "iofleet-controller: %s\n", err);
         return 1;
@@ -285,7 +342,7 @@ main (int argc, char **argv)
     histogram_reset (&ctl->stats->commit);
     fleet_init (ctl);
     ctl->runner = runner_new (ctl);
-    ctl->sched = sched_new (hook, test_clock);
+    ctl->sched = sched_new (set->hook, set->test_clock);
     if (!ctl->runner || !ctl->sched) {
         fprintf (stderr, "iofleet-controller: out of memory\n");
         return 1;
@@ -302,6 +359,9 @@ main (int argc, char **argv)
         log_warn ("NO AUTHENTICATION: agents connect without CURVE on %s (allowed only because "
                   "it stays on this host); use --keys DIR for a real fleet", bound);
 
+    /* Type=notify units start what depends on the controller now. */
+    sd_notifyf (0, "READY=1\nSTATUS=agents on %s, database schema %d", bound,
+                store_schema_version (ctl->store));
     zpoller_t *poller = zpoller_new (ctl->router, ctl->admin, NULL);
     if (ctl->auth)
         zpoller_add (poller, auth_socket (ctl->auth));
@@ -337,6 +397,7 @@ main (int argc, char **argv)
         }
         runner_after_commit (ctl);
     }
+    sd_notify (0, "STOPPING=1");
     log_info ("iofleet-controller stopping");
     store_commit (ctl->store);
     runner_after_commit (ctl);
@@ -352,4 +413,51 @@ main (int argc, char **argv)
     store_close (&ctl->store);
     free (ctl->stats);
     return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "db", required_argument, NULL, 'd' },
+        { "listen", required_argument, NULL, 'l' },
+        { "admin", required_argument, NULL, 'a' },
+        { "interval", required_argument, NULL, 'i' },
+        { "prepare-timeout", required_argument, NULL, 't' },
+        { "port-file", required_argument, NULL, 'p' },
+        { "keys", required_argument, NULL, 'k' },
+        { "lost-after", required_argument, NULL, 'L' },
+        { "db-sync", required_argument, NULL, 'S' },
+        { "on-regression", required_argument, NULL, 'R' },
+        { "test-clock", required_argument, NULL, 'C' },
+        { "verbose", no_argument, NULL, 'v' },
+        { "config", required_argument, NULL, CONFIG_OPT_FILE },
+        { "no-config", no_argument, NULL, CONFIG_OPT_NONE },
+        { "check-config", no_argument, NULL, CONFIG_OPT_CHECK },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 },
+    };
+    char admin_buf[512];
+    static ctl_t ctl_s;
+    ctl_t *ctl = &ctl_s;
+    ctl->interval_ns = NS_PER_SEC;
+    ctl->prepare_timeout_ns = 120 * NS_PER_SEC;
+    ctl->lost_after_ns = CTL_SILENCE_LOST_NS;
+    settings_t set = { .ctl = ctl, .db = DEFAULT_DB, .listen = DEFAULT_LISTEN,
+                       .admin = default_admin_endpoint (admin_buf, sizeof admin_buf),
+                       .db_sync = "full" };
+    config_t *cfg = config_new ("iofleet-controller", "controller", opts, NULL);
+    if (!cfg) {
+        fprintf (stderr, "iofleet-controller: out of memory\n");
+        return 1;
+    }
+    int rc = config_parse (cfg, argc, argv, DEFAULT_CONFIG, apply_option, &set);
+    if (rc) {
+        config_destroy (&cfg);
+        return rc;
+    }
+    rc = run (ctl, &set, cfg);
+    config_destroy (&cfg);
+    return rc;
 }

@@ -42,9 +42,14 @@ fleet_setup () {
 }
 
 # start_controller [extra args]: sets CTL_PID and AGENT_EP.
+# A configuration file on this machine (/etc/iofleet) never leaks into a
+# test: --no-config unless the test passes --config itself.
+no_config () { [[ " $* " == *" --config "* ]] || echo --no-config; }
+
 start_controller () {
   rm -f "$T/agent-endpoint"
-  "$BIN/iofleet-controller" --db "${DB:-$T/iofleet.db}" --listen "${LISTEN:-tcp://127.0.0.1:*}" \
+  # shellcheck disable=SC2046
+  "$BIN/iofleet-controller" $(no_config "$@") --db "${DB:-$T/iofleet.db}" --listen "${LISTEN:-tcp://127.0.0.1:*}" \
       --admin "$IOFLEET_CONTROLLER" --port-file "$T/agent-endpoint" "$@" \
       >>"$T/controller.log" 2>&1 &
   CTL_PID=$!
@@ -67,7 +72,8 @@ stop_controller () {
 start_agent () {
   local name=$1; shift
   mkdir -p "$T/$name"
-  "$BIN/iofleet-agent" --controller "$AGENT_EP" --name "$name" --workdir "$T/$name" \
+  # shellcheck disable=SC2046
+  "$BIN/iofleet-agent" $(no_config "$@") --controller "$AGENT_EP" --name "$name" --workdir "$T/$name" \
       --spool-dir "$T/$name.spool" "$@" \
       >>"$T/$name.log" 2>&1 &
   PIDS+=("$!")

@@ -166,9 +166,10 @@ as_agent (const char *endpoint)
     /* Wrong protocol version: REJECT naming both versions. */
     send_env (s, NULL, &hello, 99);
     e = recv_kind (s, false, IOFLEET__ENVELOPE__BODY_REJECT, 5000, NULL);
-    char both[64];
-    snprintf (both, sizeof both, "controller speaks %d", IOF_PROTOCOL_VERSION);
-    EXPECT (e && strstr (e->reject->reason, "99") && strstr (e->reject->reason, both),
+    char both[128];
+    snprintf (both, sizeof both, "controller runs iofleet %s (protocol %d)", IOF_VERSION,
+              IOF_PROTOCOL_VERSION);
+    EXPECT (e && strstr (e->reject->reason, "(protocol 99)") && strstr (e->reject->reason, both),
             "version 99 not rejected with both versions named (got: %s)",
             e ? e->reject->reason : "nothing");
     message_free (e);
