@@ -7,6 +7,8 @@
 #include <assert.h>
 #include <czmq.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +191,126 @@ note_failure (store_t *self, const char *what, int rc)
                  (unsigned long long) self->failures);
 }
 
+/* fsync of path and of the directory that holds it, so that a copy just
+   written survives a power cut under its name.  Returns 0 or -errno. */
+static int
+fsync_file_and_dir (const char *path)
+{
+    char dir[1100];
+    str_copy (dir, sizeof dir, path);
+    int rc = 0;
+    const char *names[2] = { path, dirname (dir) };
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        int fd = open (names[i], O_RDONLY | O_CLOEXEC | (i ? O_DIRECTORY : 0));
+        if (fd < 0 || fsync (fd) != 0)
+            rc = -errno;
+        if (fd >= 0)
+            close (fd);
+    }
+    return rc;
+}
+
+/* A consistent copy of src's main database into path with SQLite's
+   online backup API, checked (quick_check) and fsynced.  path is created
+   here (mode 0600), never overwritten.  Returns 0 with *pages, or -EEXIST
+   when path exists, -errno when it cannot be created (msg: why), -EIO when
+   the copy failed (msg: SQLite's reason; the partial copy is removed). */
+static int
+backup_copy (sqlite3 *src, const char *path, int *pages, char *msg, size_t msglen)
+{
+    *pages = 0;
+    int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        int e = errno;
+        snprintf (msg, msglen, "%s", strerror (e));
+        return -e;
+    }
+    close (fd);
+    sqlite3 *dst = NULL;
+    msg[0] = '\0';
+    if (sqlite3_open_v2 (path, &dst, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        snprintf (msg, msglen, "%s", dst ? sqlite3_errmsg (dst) : "out of memory");
+        sqlite3_close (dst);
+        unlink (path);
+        return -EIO;
+    }
+    sqlite3_backup *b = sqlite3_backup_init (dst, "main", src, "main");
+    int rc = b ? SQLITE_OK : sqlite3_errcode (dst);
+    if (b) {
+        /* Some pages at a time; our own connection's writes between steps
+           restart it, which cannot happen here: this runs in the loop. */
+        do {
+            rc = sqlite3_backup_step (b, 1024);
+            if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+                sqlite3_sleep (10);
+        } while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
+        *pages = sqlite3_backup_pagecount (b);
+        sqlite3_backup_finish (b);
+    }
+    if (rc != SQLITE_DONE)
+        snprintf (msg, msglen, "%s", sqlite3_errmsg (dst));
+    else {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2 (dst, "PRAGMA quick_check", -1, &st, NULL) == SQLITE_OK) {
+            if (sqlite3_step (st) != SQLITE_ROW
+                || strcmp ((const char *) sqlite3_column_text (st, 0), "ok") != 0)
+                snprintf (msg, msglen, "the copy failed its check");
+            sqlite3_finalize (st);
+        }
+    }
+    if (sqlite3_close (dst) != SQLITE_OK && !msg[0])
+        snprintf (msg, msglen, "%s", sqlite3_errmsg (dst));
+    int e;
+    if (!msg[0] && (e = fsync_file_and_dir (path)) != 0)
+        snprintf (msg, msglen, "fsync: %s", strerror (-e));
+    if (msg[0]) {
+        unlink (path);
+        return -EIO;
+    }
+    return 0;
+}
+
+/* Before the migrations take a database from schema old to newest: a copy
+   as it is, <path>.schema<old>.bak (or .schema<old>.<unix-seconds>.bak
+   when that exists; an earlier backup is never overwritten), so that an
+   upgrade can be undone by putting the old database and the old
+   controller back.  Returns 0, or -1 with err saying that the database
+   was not touched and what to do. */
+static int
+backup_before_migrate (store_t *s, const char *path, int old, int newest, char *err,
+                       size_t errlen)
+{
+    char bak[1100], msg[512];
+    int pages;
+    snprintf (bak, sizeof bak, "%s.schema%d.bak", path, old);
+    int rc = backup_copy (s->db, bak, &pages, msg, sizeof msg);
+    if (rc == -EEXIST) {
+        snprintf (bak, sizeof bak, "%s.schema%d.%lld.bak", path, old,
+                  (long long) (clock_real_ns () / 1000000000ULL));
+        rc = backup_copy (s->db, bak, &pages, msg, sizeof msg);
+    }
+    if (rc) {
+        int64_t npages = 0, page_size = 0;
+        char todo[256];
+        store_size (s, &npages, &page_size);
+        if (rc == -EACCES || rc == -EPERM || rc == -EROFS)
+            snprintf (todo, sizeof todo, "Let the controller's user write in the database's "
+                      "directory, or move the database to one it can write");
+        else
+            snprintf (todo, sizeof todo, "Free space where the backup goes (it needs about %lld "
+                      "bytes), or move the database to a file system with room",
+                      (long long) (npages * page_size));
+        snprintf (err, errlen, "database %s: schema %d -> %d needs a backup first, and it could "
+                  "not be written to %s: %s. The database was not touched (still schema %d). "
+                  "%s, then start the controller again", path, old, newest, bak, msg, old, todo);
+        return -1;
+    }
+    struct stat sb;
+    log_info ("database %s: schema %d -> %d, backup written to %s (%lld bytes)", path, old,
+              newest, bak, stat (bak, &sb) == 0 ? (long long) sb.st_size : 0LL);
+    return 0;
+}
+
 static int
 migrate (store_t *s, const char *path, char *err, size_t errlen)
 {
@@ -206,6 +328,11 @@ migrate (store_t *s, const char *path, char *err, size_t errlen)
                   "%d; use a newer iofleet-controller", path, current, newest);
         return -1;
     }
+    /* Nothing is written before this copy exists: the CREATE above is a
+       no-op on a database that has a version. */
+    if (current > 0 && current < newest
+        && backup_before_migrate (s, path, current, newest, err, errlen))
+        return -1;
     for (int i = 0; i < schema_nmigrations; i++) {
         const schema_migration_t *m = &schema_migrations[i];
         if (m->version <= current)
@@ -470,52 +597,23 @@ store_backup (store_t *self, const char *path, char *err, size_t errlen)
                   path ? path : "");
         return NULL;
     }
-    if (access (path, F_OK) == 0) {
+    store_commit (self);
+    uint64_t t0 = clock_mono_ns ();
+    char msg[512];
+    int pages = 0;
+    int rc = backup_copy (self->db, path, &pages, msg, sizeof msg);
+    if (rc == -EEXIST) {
         snprintf (err, errlen, "backup path '%s' exists; not overwriting it (choose a new name)",
                   path);
         return NULL;
     }
-    store_commit (self);
-    uint64_t t0 = clock_mono_ns ();
-    sqlite3 *dst = NULL;
-    if (sqlite3_open_v2 (path, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-        snprintf (err, errlen, "backup path '%s': %s", path, dst ? sqlite3_errmsg (dst)
-                  : "cannot open");
-        sqlite3_close (dst);
-        unlink (path);
-        return NULL;
-    }
-    sqlite3_backup *b = sqlite3_backup_init (dst, "main", self->db, "main");
-    int rc = b ? SQLITE_OK : sqlite3_errcode (dst);
-    int pages = 0;
-    if (b) {
-        /* Some pages at a time; our own connection's writes between steps
-           restart it, which cannot happen here: this runs in the loop. */
-        do {
-            rc = sqlite3_backup_step (b, 1024);
-            if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
-                sqlite3_sleep (10);
-        } while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
-        pages = sqlite3_backup_pagecount (b);
-        sqlite3_backup_finish (b);
-    }
-    char msg[512] = "";
-    if (rc != SQLITE_DONE)
-        snprintf (msg, sizeof msg, "%s", sqlite3_errmsg (dst));
-    else {
-        sqlite3_stmt *st;
-        if (sqlite3_prepare_v2 (dst, "PRAGMA quick_check", -1, &st, NULL) == SQLITE_OK) {
-            if (sqlite3_step (st) != SQLITE_ROW
-                || strcmp ((const char *) sqlite3_column_text (st, 0), "ok") != 0)
-                snprintf (msg, sizeof msg, "the copy failed its check");
-            sqlite3_finalize (st);
-        }
-    }
-    sqlite3_close (dst);
-    if (msg[0]) {
+    if (rc == -EIO) {
         snprintf (err, errlen, "backup to '%s' failed: %s (disk full? the partial copy was "
                   "removed)", path, msg);
-        unlink (path);
+        return NULL;
+    }
+    if (rc) {
+        snprintf (err, errlen, "backup path '%s': %s", path, msg);
         return NULL;
     }
     struct stat sb;

@@ -20,8 +20,12 @@ typedef struct store store_t;
 
 /* Opens (creating if needed) the database at path and applies every
    embedded migration newer than its schema_version; full_sync: SQLite's
-   synchronous=FULL, else NORMAL.  Returns NULL with a
-   message in err naming the path and what to do. */
+   synchronous=FULL, else NORMAL.  A database made by an older controller
+   (schema version > 0) is first copied, with SQLite's backup API, to
+   <path>.schema<OLD>.bak (<path>.schema<OLD>.<unix-seconds>.bak if that
+   exists), fsynced, and logged; when that copy cannot be written nothing
+   is migrated.  Returns NULL with a message in err naming the path and
+   what to do. */
 store_t *store_open (const char *path, bool full_sync, char *err, size_t errlen);
 
 void store_close (store_t **self_p);
@@ -66,7 +70,7 @@ json_t *store_check (store_t *self, char *err, size_t errlen);
 
 /* An online, consistent copy of the database into path (absolute, must
    not exist), made with SQLite's backup API while the controller keeps
-   its connection, then checked (quick_check).  Returns {"path", "bytes",
+   its connection, then checked (quick_check) and fsynced.  Returns {"path", "bytes",
    "pages", "ms"} or NULL with err naming the path and what to do. */
 json_t *store_backup (store_t *self, const char *path, char *err, size_t errlen);
 

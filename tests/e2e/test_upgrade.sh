@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# Upgrades: a database made by an older iofleet (tests/fixtures/upgrade:
+# schemaV.db, made by the controller of schema V itself, with what that
+# version's CLI said about its run next to it) migrates when the current
+# controller starts on it, after a backup:
+#  - the log names the migration and the backup; the backup is a checked
+#    copy of the old database (same .dump, still schema V);
+#  - the migrated database is at the newest schema of schemas/;
+#  - every recorded output of the old CLI (report in json, text, csv,
+#    fio-json, fio-json+; runs; plan list; history) is what the current
+#    CLI prints, before and after a restart, and the restart neither
+#    migrates nor backs up again;
+#  - an existing backup is never overwritten (a timestamped name instead);
+#  - (root) when the backup cannot be written (a full file system), the
+#    controller refuses to start, says why and what to do, and leaves the
+#    database as it was.
+#
+# Text is compared as it is; JSON parsed, keys sorted (python3, exact
+# integers): since schema 12 the CLI passes the report's JSON through as
+# the controller wrote it, compact and with "verdict" first.  Normalized,
+# and nothing else (see jcmp):
+#  - "fio version" of fio-json and fio-json+ names the controller that
+#    wrote the output ("iofleet-VERSION"): the old one's must be an
+#    iofleet release, the new one's this controller's;
+#  - fields added since: in the report, a group's "intervals" gained
+#    agents, start_ns, end_ns, read.bytes, read.histogram_count,
+#    write.bytes and write.histogram_count in 9fe5ea8 (schema 11: the
+#    group of the whole fleet is the step's own series).  They are removed
+#    from the new output only where the old output lacks them (schema 10),
+#    after checking that the "all" group's series is the step's series.
+. "$(dirname "$0")/lib.sh"
+command -v sqlite3 >/dev/null || { echo "skip: sqlite3 is not installed"; exit 77; }
+command -v python3 >/dev/null || { echo "skip: python3 is not installed"; exit 77; }
+UP=$FIXTURES/upgrade
+SCHEMAS=$FIXTURES/../../schemas
+NEWEST=$(find "$SCHEMAS" -maxdepth 1 -name '[0-9]*_*.sql' -printf '%f\n' \
+         | sed 's/_.*//; s/^0*//' | sort -n | tail -1)
+[ -n "$NEWEST" ] || fail "no migrations in $SCHEMAS"
+fleet_setup
+I="$BIN/iofleet"
+
+# jcmp OLD NEW: the old version's JSON output OLD and the current one's
+# NEW are the same but for what the header says is normalized; prints a
+# diff and returns 1 otherwise.
+jcmp () {
+  python3 - "$1" "$2" "$CUR" <<'PY'
+import difflib, json, sys
+old = json.load(open(sys.argv[1]))
+new = json.load(open(sys.argv[2]))
+cur = sys.argv[3]
+if isinstance(old, dict) and "fio version" in old:
+    if not str(old["fio version"]).startswith("iofleet-"):
+        sys.exit("old fio version %r" % old["fio version"])
+    if new.get("fio version") != "iofleet-" + cur:
+        sys.exit("new fio version %r, this controller is %s" % (new.get("fio version"), cur))
+    old["fio version"] = new["fio version"]
+# Added to a group's intervals in 9fe5ea8.
+ADDED = ["agents", "start_ns", "end_ns", "read.bytes", "read.histogram_count",
+         "write.bytes", "write.histogram_count"]
+if isinstance(old, dict) and isinstance(new, dict):
+    for so, sn in zip(old.get("steps", []), new.get("steps", [])):
+        for go, gn in zip(so.get("groups", []), sn.get("groups", [])):
+            if gn.get("by") == "all" and gn.get("intervals") != sn.get("intervals"):
+                sys.exit("step %s: the fleet group's series is not the step's" % sn.get("index"))
+            for io, iv in zip(go.get("intervals", []), gn.get("intervals", [])):
+                for k in ADDED:
+                    *path, leaf = k.split(".")
+                    a, b = io, iv
+                    for q in path:
+                        a, b = a.get(q, {}), b.get(q, {})
+                    if leaf not in a:
+                        b.pop(leaf, None)
+a = json.dumps(old, sort_keys=True, indent=1).splitlines()
+b = json.dumps(new, sort_keys=True, indent=1).splitlines()
+d = list(difflib.unified_diff(a, b, "old", "new", lineterm="", n=2))
+print("\n".join(d[:60]))
+sys.exit(1 if d else 0)
+PY
+}
+# The release of the controller under test, as its fio-json names it.
+CUR=$("$BIN/iofleet-controller" --version | awk '{ print $2 }')
+[ -n "$CUR" ] || fail "iofleet-controller --version"
+
+# same_outputs V: everything recorded next to schemaV.db is what the
+# current CLI says now.
+same_outputs () {
+  local v=$1 f name run n=0
+  for f in "$UP/schema$v".*; do
+    name=${f#"$UP/schema$v."}
+    case $name in
+      db) continue ;;
+      report-*) run=${name#report-}; run=${run%%.*} ;;
+    esac
+    case $name in
+      report-*.fio-plus.json) "$I" report "$run" --format fio-json+ >"$T/got" ;;
+      report-*.fio.json) "$I" report "$run" --format fio-json >"$T/got" ;;
+      report-*.json) "$I" report "$run" --format json >"$T/got" ;;
+      report-*.txt) "$I" report "$run" >"$T/got" ;;
+      report-*.csv) "$I" report "$run" --format csv >"$T/got" ;;
+      runs.json) "$I" runs --json >"$T/got" ;;
+      runs.txt) "$I" runs >"$T/got" ;;
+      plans.json) "$I" plan list --json >"$T/got" ;;
+      history.json) "$I" history --format json >"$T/got" ;;
+      history.txt) "$I" history >"$T/got" ;;
+      *) fail "no rule to compare $f: add one to $0" ;;
+    esac
+    case $name in
+      *.json) jcmp "$f" "$T/got" >"$T/diff" 2>&1 ;;
+      *) diff -u "$f" "$T/got" >"$T/diff" ;;
+    esac || fail "schema $v: $name differs from what the old version printed:
+$(head -n 60 "$T/diff")"
+    n=$((n + 1))
+  done
+  [ "$n" -ge 5 ] || fail "schema $v: only $n recorded outputs"
+  echo "$n"
+}
+
+dump () { sqlite3 "$1" .dump; }
+version () { sqlite3 "$1" 'SELECT MAX(version) FROM schema_version'; }
+
+# Stops the controller and forgets its pid (no stale pid for the trap).
+stop_ctl () {
+  stop_controller
+  local keep=() p
+  for p in "${PIDS[@]}"; do [ "$p" = "$CTL_PID" ] || keep+=("$p"); done
+  PIDS=("${keep[@]}")
+}
+
+fixtures=$(find "$UP" -maxdepth 1 -name 'schema*.db' -printf '%f\n' | sed 's/^schema//; s/\.db$//' | sort -n)
+[ -n "$fixtures" ] || fail "no fixtures in $UP"
+for v in $fixtures; do
+  [ "$v" -lt "$NEWEST" ] || fail "fixture schema$v.db is not older than the newest schema $NEWEST"
+  d=$T/v$v
+  mkdir "$d"
+  # The fixture is only read through copies: SQLite writes beside a
+  # database it opens (-wal, -shm), and the source tree stays as it is.
+  cp "$UP/schema$v.db" "$d/fixture.db"
+  cp "$UP/schema$v.db" "$d/iofleet.db"
+  dump "$d/fixture.db" >"$d/fixture.dump"
+  [ "$(version "$d/fixture.db")" = "$v" ] || fail "schema$v.db is at schema $(version "$d/fixture.db")"
+
+  DB=$d/iofleet.db
+  start_controller
+  bak=$DB.schema$v.bak
+  grep -qF "database $DB: schema $v -> $NEWEST, backup written to $bak (" "$T/controller.log" \
+    || fail "schema $v: no backup line in the log: $(grep -F "database $DB" "$T/controller.log")"
+  line=$(grep -F "backup written to $bak" "$T/controller.log")
+  # Backup first, then the migrations.
+  grep -F "database $DB" "$T/controller.log" | head -1 | grep -qF "backup written" \
+    || fail "schema $v: something came before the backup: $(grep -F "database $DB" "$T/controller.log")"
+  [ -f "$bak" ] || fail "schema $v: no backup file $bak"
+  [ "$(stat -c %a "$bak")" = 600 ] || fail "schema $v: backup mode $(stat -c %a "$bak")"
+  bytes=$(sed -n 's/.*(\([0-9]*\) bytes)$/\1/p' <<<"$line")
+  [ "$bytes" = "$(stat -c %s "$bak")" ] || fail "schema $v: the log says $bytes bytes, the backup has $(stat -c %s "$bak")"
+  [ "$(sqlite3 "$bak" 'PRAGMA integrity_check')" = ok ] || fail "schema $v: the backup fails integrity_check"
+  [ "$(version "$bak")" = "$v" ] || fail "schema $v: the backup is at schema $(version "$bak")"
+  dump "$bak" | diff -q "$d/fixture.dump" - >/dev/null || fail "schema $v: the backup's .dump differs from the fixture's"
+  [ "$(version "$DB")" = "$NEWEST" ] || fail "schema $v: migrated to $(version "$DB"), not $NEWEST"
+  # Every migration after v, in order, each logged once.
+  want=$(find "$SCHEMAS" -maxdepth 1 -name '[0-9]*_*.sql' -printf '%f\n' | sort \
+         | awk -F_ -v v="$v" '$1 + 0 > v')
+  got=$(sed -n "s|.*database $DB: applied migration ||p" "$T/controller.log")
+  [ "$got" = "$want" ] || fail "schema $v: migrations applied: $(echo $got); expected $(echo $want)"
+  ok "schema $v -> $NEWEST: ${line#*iofleet-controller I }; the backup holds the fixture as it was"
+
+  n=$(same_outputs "$v")
+  ok "schema $v: the current CLI prints the old version's $n recorded outputs"
+
+  # Restart: nothing to migrate, no second backup, the same outputs.
+  stop_ctl
+  mv "$T/controller.log" "$T/v$v-first.log"
+  start_controller
+  if grep -E "backup written|applied migration" "$T/controller.log"; then
+    fail "schema $v: the restart migrated or backed up again"
+  fi
+  [ "$(find "$d" -name 'iofleet.db.schema*.bak' | wc -l)" = 1 ] || fail "schema $v: backups after the restart: $(ls "$d")"
+  n=$(same_outputs "$v")
+  stop_ctl
+  mv "$T/controller.log" "$T/v$v-restart.log"
+  ok "schema $v: restarted at schema $(version "$DB"): no migration, no backup, the same $n outputs"
+done
+
+# A new database has nothing to back up.
+mkdir "$T/fresh"
+DB=$T/fresh/iofleet.db
+start_controller
+stop_ctl
+mv "$T/controller.log" "$T/fresh.log"
+[ "$(version "$DB")" = "$NEWEST" ] || fail "a new database is at schema $(version "$DB")"
+if grep -q "backup written" "$T/fresh.log" || ls "$T/fresh" | grep -q '\.bak$'; then
+  fail "a new database was backed up: $(ls "$T/fresh")"
+fi
+ok "a new database starts at schema $NEWEST without a backup"
+
+# A backup of that name exists already: it is kept, and the new one is
+# timestamped.
+v=$(head -1 <<<"$fixtures")
+d=$T/again
+mkdir "$d"
+cp "$UP/schema$v.db" "$d/iofleet.db"
+echo "an earlier backup" >"$d/iofleet.db.schema$v.bak"
+DB=$d/iofleet.db
+start_controller
+stop_ctl
+mv "$T/controller.log" "$T/again.log"
+[ "$(cat "$d/iofleet.db.schema$v.bak")" = "an earlier backup" ] || fail "an existing backup was overwritten"
+bak=$(grep -o "backup written to $d/iofleet.db.schema$v.[0-9]*.bak" "$T/again.log" | sed 's/^backup written to //') \
+  || fail "no timestamped backup: $(cat "$T/again.log")"
+[ -f "$bak" ] && [ "$(version "$bak")" = "$v" ] || fail "timestamped backup $bak"
+ok "an existing backup stays; the new one is $(basename "$bak")"
+
+# No room for the backup: a small tmpfs holds the database with half its
+# size free.  The controller must refuse and leave the database alone.
+if [ "$(id -u)" != 0 ]; then
+  echo "skip: the refusal on a full file system needs root (mounts a tmpfs)"
+  exit 0
+fi
+mkdir "$T/full"
+size=$(stat -c %s "$UP/schema$v.db")
+mount -t tmpfs -o "size=$(( (size + size / 2 + 4095) / 4096 * 4 ))k,mode=0700" iofleet-test-upgrade "$T/full"
+AT_EXIT+=("umount '$T/full'")
+cp "$UP/schema$v.db" "$T/full/iofleet.db"
+DB=$T/full/iofleet.db
+rc=0
+# No configuration file of this host, where the controller reads one.
+nocfg=()
+"$BIN/iofleet-controller" --help 2>&1 | grep -q -- --no-config && nocfg=(--no-config)
+# Were it to start, it would run: timeout stops it (124).
+timeout 20 "$BIN/iofleet-controller" "${nocfg[@]}" --db "$DB" --listen "tcp://127.0.0.1:*" \
+  --admin "ipc://$T/full.sock" >"$T/refused.log" 2>&1 || rc=$?
+[ "$rc" != 0 ] && [ "$rc" != 124 ] || fail "the controller started without room for its backup (exit $rc)"
+msg=$(cat "$T/refused.log")
+for want in "database $DB: schema $v -> $NEWEST needs a backup first" "$DB.schema$v.bak" \
+            "database or disk is full" "The database was not touched (still schema $v)" \
+            "Free space where the backup goes (it needs about " "move the database"; do
+  grep -qF "$want" <<<"$msg" || fail "refusal lacks '$want': $msg"
+done
+if grep -q "applied migration" <<<"$msg"; then fail "migrated without a backup: $msg"; fi
+cmp -s "$DB" "$UP/schema$v.db" || fail "the database changed although the controller refused"
+[ "$(version "$DB")" = "$v" ] || fail "refused, yet at schema $(version "$DB")"
+dump "$DB" | diff -q "$T/v$v/fixture.dump" - >/dev/null || fail "the refused database's .dump changed"
+[ ! -e "$DB.schema$v.bak" ] || fail "a partial backup was left behind"
+ok "no room for the backup: exit $rc, '$(grep -o "could not be written.*touched[^.]*" <<<"$msg")'; database unchanged"
