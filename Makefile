@@ -30,7 +30,7 @@ test-asan: deps
 	@cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DIOFLEET_SANITIZE=ON >/dev/null
 	@cmake --build $(BUILD_ASAN) -j $(JOBS)
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure --timeout 300 -LE fleet
+	  ctest --output-on-failure --timeout 300 -LE 'fleet|package'
 
 bench: build
 	bench/run
@@ -63,3 +63,11 @@ fuzz: fuzz-build
 
 fuzz-smoke: fuzz-build
 	bash tests/fuzz/run $(BUILD_FUZZ) 10
+
+# Debian packages iofleet-controller, iofleet-agent and iofleet-cli
+# (packaging/package.cmake, docs/deploy.md) in $(BUILD)/packages.
+.PHONY: package
+package: build
+	@rm -f $(BUILD)/packages/*.deb
+	@cmake --build $(BUILD) --target package
+	@ls -1 $(abspath $(BUILD))/packages/*.deb

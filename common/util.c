@@ -156,10 +156,10 @@ default_admin_endpoint (char *buf, size_t cap)
     const char *rt = getenv ("RUNTIME_DIRECTORY");     /* systemd's RuntimeDirectory= */
     if (rt && *rt && !strchr (rt, ':'))
         snprintf (buf, cap, "ipc://%s/admin.sock", rt);
+    else if (geteuid () == 0)   /* not a root login's /run/user/0: the service's socket */
+        snprintf (buf, cap, "ipc:///run/iofleet/admin.sock");
     else if (xdg && *xdg)
         snprintf (buf, cap, "ipc://%s/iofleet/admin.sock", xdg);
-    else if (geteuid () == 0)
-        snprintf (buf, cap, "ipc:///run/iofleet/admin.sock");
     else
         snprintf (buf, cap, "ipc:///tmp/iofleet-%u/admin.sock", (unsigned) geteuid ());
     return buf;

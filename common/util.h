@@ -51,8 +51,9 @@ char *file_read_all (const char *path, size_t max, size_t *len_out);
 
 /* The admin endpoint used when none is given: an ipc socket in
    $RUNTIME_DIRECTORY/ (a systemd service's RuntimeDirectory=, /run/iofleet
-   for the packaged controller), else $XDG_RUNTIME_DIR/iofleet/, else
-   /run/iofleet/ for root, else /tmp/iofleet-UID/.  Writes "ipc://PATH"
+   for the packaged controller), else /run/iofleet/ for root (whatever its
+   login session's $XDG_RUNTIME_DIR), else $XDG_RUNTIME_DIR/iofleet/, else
+   /tmp/iofleet-UID/.  Writes "ipc://PATH"
    into buf.  Can't fail. */
 const char *default_admin_endpoint (char *buf, size_t cap);
 

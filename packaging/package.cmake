@@ -1,0 +1,109 @@
+# Install rules and Debian packages (CPack DEB), one package per program:
+#
+#   iofleet-controller  the controller, its systemd unit, /etc/iofleet/controller.conf;
+#                       its postinst creates the system user 'iofleet'
+#   iofleet-agent       the agent, its unit, /etc/iofleet/agent.conf
+#   iofleet-cli         the 'iofleet' command
+#
+# 'make package' builds them into BUILD/packages; docs/deploy.md says how to
+# install, configure, upgrade and remove them.  Included at the end of the
+# top-level CMakeLists.txt, after the targets it installs.
+
+# The units name /usr/bin/... and the daemons read /etc/iofleet/*.conf: a
+# plain 'cmake --install' goes where the packages go unless told otherwise.
+if(CMAKE_INSTALL_PREFIX_INITIALIZED_TO_DEFAULT)
+  set(CMAKE_INSTALL_PREFIX /usr CACHE PATH "Install prefix" FORCE)
+endif()
+include(GNUInstallDirs)
+
+# Debian 12 keeps packaged units in /lib/systemd/system (the usrmerge
+# moratorium: files move to /usr/lib only with dpkg's help).
+set(IOFLEET_SYSTEMD_UNITDIR /lib/systemd/system CACHE PATH
+    "Where the packages put the systemd units")
+set(IOFLEET_PACKAGE_MAINTAINER "iofleet maintainers <iofleet@localhost>" CACHE STRING
+    "Maintainer field of the Debian packages (Name <address>)")
+
+set(_pkg ${CMAKE_CURRENT_LIST_DIR})
+# The daemons read these paths whatever the prefix: they are absolute.
+set(_etc /etc/iofleet)
+set(_doc ${CMAKE_INSTALL_DATAROOTDIR}/doc)
+
+install(TARGETS iofleet-controller RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT controller)
+install(FILES ${_pkg}/systemd/iofleet-controller.service
+        DESTINATION ${IOFLEET_SYSTEMD_UNITDIR} COMPONENT controller)
+install(FILES ${_pkg}/etc/controller.conf DESTINATION ${_etc} COMPONENT controller)
+install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/deploy.md
+        DESTINATION ${_doc}/iofleet-controller COMPONENT controller)
+
+install(TARGETS iofleet-agent RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT agent)
+install(FILES ${_pkg}/systemd/iofleet-agent.service
+        DESTINATION ${IOFLEET_SYSTEMD_UNITDIR} COMPONENT agent)
+install(FILES ${_pkg}/etc/agent.conf DESTINATION ${_etc} COMPONENT agent)
+install(FILES ${CMAKE_SOURCE_DIR}/docs/deploy.md DESTINATION ${_doc}/iofleet-agent COMPONENT agent)
+
+install(TARGETS iofleet RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
+install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${_doc}/iofleet-cli COMPONENT cli)
+
+# --- CPack: three .deb files ------------------------------------------------
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME iofleet)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_CONTACT "${IOFLEET_PACKAGE_MAINTAINER}")
+set(CPACK_PACKAGE_DIRECTORY ${CMAKE_BINARY_DIR}/packages)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES TRUE)
+set(CPACK_COMPONENTS_ALL controller agent cli)
+
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)           # NAME_VERSION-RELEASE_ARCH.deb
+set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
+set(CPACK_DEBIAN_PACKAGE_SECTION admin)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_SOURCE iofleet)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)            # Depends: from the binaries' libraries
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)   # scripts 0755, conffiles 0644
+
+set(CPACK_DEBIAN_CONTROLLER_PACKAGE_NAME iofleet-controller)
+set(CPACK_DEBIAN_CONTROLLER_PACKAGE_DEPENDS "adduser")     # postinst: adduser --system
+set(CPACK_DEBIAN_CONTROLLER_PACKAGE_RECOMMENDS "iofleet-cli")
+set(CPACK_DEBIAN_CONTROLLER_PACKAGE_SUGGESTS "iofleet-agent")
+set(CPACK_DEBIAN_CONTROLLER_DESCRIPTION
+"iofleet controller: storage qualification plans, runs and results
+iofleet runs fio-style job files on many servers at the same moment and
+keeps every latency sample as a mergeable histogram.
+
+The controller stores plans and results in SQLite (/var/lib/iofleet) and
+drives runs across the agents that connect to it.  It runs as the system
+user 'iofleet' under a hardened systemd unit.  Talk to it with the
+'iofleet' command (package iofleet-cli).")
+
+set(CPACK_DEBIAN_AGENT_PACKAGE_NAME iofleet-agent)
+set(CPACK_DEBIAN_AGENT_PACKAGE_SUGGESTS "iofleet-cli")
+set(CPACK_DEBIAN_AGENT_DESCRIPTION
+"iofleet agent: runs storage workloads for an iofleet controller
+iofleet runs fio-style job files on many servers at the same moment and
+keeps every latency sample as a mergeable histogram.
+
+The agent runs on each server under test: it connects out to the
+controller, runs the I/O (libaio, io_uring, O_DIRECT) on the targets its
+configuration allows, and streams latency histograms back.  It runs as
+root: it opens raw block devices.  Configure /etc/iofleet/agent.conf,
+then start iofleet-agent.service.")
+
+set(CPACK_DEBIAN_CLI_PACKAGE_NAME iofleet-cli)
+set(CPACK_DEBIAN_CLI_DESCRIPTION
+"iofleet command line: plans, runs and reports of an iofleet controller
+iofleet runs fio-style job files on many servers at the same moment and
+keeps every latency sample as a mergeable histogram.
+
+The 'iofleet' command adds plans, starts and watches runs, prints and
+compares reports (text, JSON, CSV, fio JSON, HTML) and makes the CURVE
+keys of a fleet.")
+
+foreach(c controller agent)
+  string(TOUPPER ${c} C)
+  set(CPACK_DEBIAN_${C}_PACKAGE_CONTROL_EXTRA
+      "${_pkg}/debian/${c}/conffiles;${_pkg}/debian/${c}/postinst;${_pkg}/debian/${c}/prerm;${_pkg}/debian/${c}/postrm")
+endforeach()
+
+include(CPack)
