@@ -1073,14 +1073,7 @@ check_config (agent_t *a, const config_t *cfg)
         fprintf (stderr, "iofleet-agent: spool-dir '%s': %s\n", a->spool_dir, strerror (errno));
         bad++;
     }
-    config_print (cfg, stdout);
-    if (bad) {
-        fprintf (stderr, "iofleet-agent: configuration %s: %d problem(s) above\n",
-                 config_file (cfg)[0] ? config_file (cfg) : "(command line)", bad);
-        return 2;
-    }
-    printf ("# configuration OK\n");
-    return 0;
+    return config_verdict (cfg, bad, stdout);
 }
 
 /* Connects to the controller and serves it until SIGINT or SIGTERM.

@@ -407,3 +407,16 @@ config_print (const config_t *self, FILE *f)
         }
     }
 }
+
+int
+config_verdict (const config_t *self, int problems, FILE *f)
+{
+    config_print (self, f);
+    if (problems) {
+        fprintf (stderr, "%s: configuration %s: %d problem(s) above\n", self->prog,
+                 self->path ? self->path : "(command line)", problems);
+        return 2;
+    }
+    fprintf (f, "# configuration OK\n");
+    return 0;
+}

@@ -64,4 +64,9 @@ const char *config_file (const config_t *self);
    line, the command line, or the default) to f.  Can't fail. */
 void config_print (const config_t *self, FILE *f);
 
+/* The end of --check-config: config_print to f, then "# configuration OK"
+   when problems is 0, else a count of the problems (said on stderr before).
+   Returns the exit status: 0, or 2 with problems. */
+int config_verdict (const config_t *self, int problems, FILE *f);
+
 #endif

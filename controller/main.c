@@ -244,14 +244,7 @@ check_config (const settings_t *set, const config_t *cfg)
     }
     if (set->port_file)
         bad += check_dir_of ("port-file", set->port_file) != 0;
-    config_print (cfg, stdout);
-    if (bad) {
-        fprintf (stderr, "iofleet-controller: configuration %s: %d problem(s) above\n",
-                 config_file (cfg)[0] ? config_file (cfg) : "(command line)", bad);
-        return 2;
-    }
-    printf ("# configuration OK\n");
-    return 0;
+    return config_verdict (cfg, bad, stdout);
 }
 
 /* Starts the controller with these settings and serves until SIGINT or

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "testutil.h"
+#include "util.h"
 
 #include <stdbool.h>
 #include <unistd.h>
@@ -234,6 +235,29 @@ test_flags_override_the_file (void)
     const char *check[] = { "--check-config", "--no-config", NULL };
     CHECK (parse (check, NULL, &s, &cfg, &err) == 0);
     CHECK (config_check_only (cfg));
+    buf = NULL;
+    f = open_memstream (&buf, &len);
+    CHECK (config_verdict (cfg, 0, f) == 0);
+    fclose (f);
+    CHECK_STR_CONTAINS (buf, "# configuration OK");
+    free (buf);
+    buf = NULL;
+    f = open_memstream (&buf, &len);
+    fflush (stderr);
+    int saved = dup (2);
+    FILE *ef = fopen (errpath, "w+");
+    dup2 (fileno (ef), 2);
+    CHECK (config_verdict (cfg, 3, f) == 2);
+    fflush (stderr);
+    dup2 (saved, 2);
+    close (saved);
+    fclose (ef);
+    fclose (f);
+    CHECK (strstr (buf, "configuration OK") == NULL);
+    free (buf);
+    char *errtext = file_read_all (errpath, 4096, NULL);
+    CHECK_STR_CONTAINS (errtext, "prog: configuration (command line): 3 problem(s) above");
+    free (errtext);
     config_destroy (&cfg);
 }
 
