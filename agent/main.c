@@ -686,10 +686,14 @@ on_message (agent_t *a, zframe_t *frame)
         }
         break;
     case IOFLEET__ENVELOPE__BODY_ERROR:
-        /* The controller does not know us (it restarted): introduce again. */
-        log_warn ("controller: %s", env->error->message);
-        a->welcomed = false;
-        send_hello (a);
+        /* The controller does not know us (it restarted): introduce again.
+           It answers every message of ours it had queued so; one hello
+           (and one line) for the lot. */
+        if (a->welcomed || clock_mono_ns () - a->last_hello >= HELLO_RETRY_NS) {
+            log_warn ("controller: %s", env->error->message);
+            a->welcomed = false;
+            send_hello (a);
+        }
         break;
     default:
         a->bad_messages++;

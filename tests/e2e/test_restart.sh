@@ -57,3 +57,11 @@ done <<<"$rows"
   and all(.[]; all(.agents[]; .status == "done" and .incomplete == false))' >/dev/null \
   || fail "report after the restart: $("$I" report "$run" --format json | jq -c "[.steps[] | {status, a: [.agents[] | [.agent, .status, .incomplete, .missing_intervals]]}]")"
 ok "controller killed with steps at ($killed_at), restarted: run $run complete, $total intervals stored of $total reported, 0 lost, 0 duplicated"
+# The controller answers each message it had queued from an agent it no
+# longer knows with "send hello first": one hello and one line per agent
+# for the lot (there were 5-6 per reconnection).
+for k in 1 2 3; do
+  n=$(grep -c "controller: .*hello first" "$T/agent-$k.log" || true)
+  [ "$n" -le 1 ] || fail "agent-$k said hello again $n times after one restart: $(grep "hello first" "$T/agent-$k.log")"
+done
+ok "after the restart: at most one 'send hello first' line per agent"
