@@ -1202,7 +1202,7 @@ main (int argc, char **argv)
     if (argc >= 2 && strcmp (argv[1], "spool") == 0)
         return spool_command (argc - 1, argv + 1);
     static agent_t agent;
-    config_t *cfg = config_new ("iofleet-agent", "agent", agent_opts, agent_repeatable);
+    config_t *cfg = config_new ("iofleet-agent", "agent", "c:n:l:a:w:vh", agent_opts, agent_repeatable);
     if (!cfg) {
         fprintf (stderr, "iofleet-agent: out of memory\n");
         return 1;

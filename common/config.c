@@ -19,6 +19,7 @@ typedef struct {
 
 struct _config_t {
     const char *prog, *section;
+    const char *shortopts;          /* getopt's, e.g. "c:n:vh" */
     const struct option *opts;
     int nopts;
     const char *const *repeatable;
@@ -29,14 +30,15 @@ struct _config_t {
 };
 
 config_t *
-config_new (const char *prog, const char *section, const struct option *opts,
-            const char *const *repeatable)
+config_new (const char *prog, const char *section, const char *shortopts,
+            const struct option *opts, const char *const *repeatable)
 {
     config_t *self = calloc (1, sizeof *self);
     if (!self)
         return NULL;
     self->prog = prog;
     self->section = section;
+    self->shortopts = shortopts;
     self->opts = opts;
     while (opts[self->nopts].name)
         self->nopts++;
@@ -279,29 +281,13 @@ opt_by_code (const config_t *self, int code)
     return -1;
 }
 
-/* The getopt short-option string: every option with a printable code. */
-static void
-short_opts (const config_t *self, char *buf, size_t cap)
-{
-    size_t n = 0;
-    buf[n++] = ':';     /* a missing argument is told apart from an unknown option */
-    for (int i = 0; i < self->nopts && n + 3 < cap; i++) {
-        int c = self->opts[i].val;
-        if (c > ' ' && c < 127 && !strchr (buf, c)) {
-            buf[n++] = (char) c;
-            if (self->opts[i].has_arg == required_argument)
-                buf[n++] = ':';
-        }
-    }
-    buf[n] = '\0';
-}
-
 int
 config_parse (config_t *self, int argc, char **argv, const char *default_path,
               config_apply_fn *apply, void *arg)
 {
+    /* ':' first: a missing value is told apart from an unknown option */
     char shorts[128];
-    short_opts (self, shorts, sizeof shorts);
+    snprintf (shorts, sizeof shorts, ":%s", self->shortopts ? self->shortopts : "");
     /* First the options that say which file to read (and none at all for
        --help or --version: a broken file must not hide the help). */
     const char *path = NULL;
@@ -346,7 +332,12 @@ config_parse (config_t *self, int argc, char **argv, const char *default_path,
     optind = 0;
     while ((c = getopt_long (argc, argv, shorts, self->opts, NULL)) != -1) {
         if (c == '?' || c == ':') {
-            const char *bad = argv[optind - 1];
+            char bad[256];
+            const char *last = argv[optind - 1];
+            if (strncmp (last, "--", 2) == 0 || !optopt)
+                snprintf (bad, sizeof bad, "%.*s", (int) strcspn (last, "="), last);
+            else
+                snprintf (bad, sizeof bad, "-%c", optopt);
             if (c == ':')
                 fprintf (stderr, "%s: option '%s' needs a value (see --help)\n", self->prog, bad);
             else

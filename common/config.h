@@ -39,11 +39,12 @@ typedef int (config_apply_fn) (void *arg, int code, const char *value, const cha
                                bool from_cli);
 
 /* A reader for the program prog ("iofleet-agent", for messages) whose files
-   have section [section], with the getopt table opts (terminated by a zero
-   entry, which must outlive the reader) of which the long names in
-   repeatable (NULL-terminated) may repeat.  NULL when out of memory. */
-config_t *config_new (const char *prog, const char *section, const struct option *opts,
-                      const char *const *repeatable);
+   have section [section], with getopt's short options shortopts ("c:n:vh",
+   or NULL for none) and long options opts (terminated by a zero entry; it
+   must outlive the reader) of which the long names in repeatable
+   (NULL-terminated) may repeat.  NULL when out of memory. */
+config_t *config_new (const char *prog, const char *section, const char *shortopts,
+                      const struct option *opts, const char *const *repeatable);
 void config_destroy (config_t **self_p);
 
 /* Reads the file (--config PATH, else default_path when it exists, none

@@ -440,7 +440,7 @@ main (int argc, char **argv)
     settings_t set = { .ctl = ctl, .db = DEFAULT_DB, .listen = DEFAULT_LISTEN,
                        .admin = default_admin_endpoint (admin_buf, sizeof admin_buf),
                        .db_sync = "full" };
-    config_t *cfg = config_new ("iofleet-controller", "controller", opts, NULL);
+    config_t *cfg = config_new ("iofleet-controller", "controller", "h", opts, NULL);
     if (!cfg) {
         fprintf (stderr, "iofleet-controller: out of memory\n");
         return 1;

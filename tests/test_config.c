@@ -106,7 +106,7 @@ parse (const char *const *args, const char *default_path, settings_t *s, config_
         argv[argc++] = (char *) args[i];
     argv[argc] = NULL;
     memset (s, 0, sizeof *s);
-    config_t *cfg = config_new ("prog", "prog", opts, repeatable);
+    config_t *cfg = config_new ("prog", "prog", "d:l:vh", opts, repeatable);
     CHECK (cfg != NULL);
     fflush (stderr);
     int saved = dup (2);
@@ -326,6 +326,12 @@ test_bad_command_lines (void)
     const char *badnum[] = { "--no-config", "--num", "x", NULL };
     CHECK (parse (badnum, NULL, &s, NULL, &err) == 2);
     CHECK_STR_CONTAINS (err, "--num 'x': a number");
+    const char *badshort[] = { "--no-config", "-x", NULL };
+    CHECK (parse (badshort, NULL, &s, NULL, &err) == 2);
+    CHECK_STR_CONTAINS (err, "unknown option '-x'");
+    const char *noshort[] = { "--no-config", "-d", NULL };
+    CHECK (parse (noshort, NULL, &s, NULL, &err) == 2);
+    CHECK_STR_CONTAINS (err, "option '-d' needs a value");
     const char *shortopt[] = { "--no-config", "-d", "/short.db", "-v", NULL };
     CHECK (parse (shortopt, NULL, &s, NULL, &err) == 0);
     CHECK (s.db && strcmp (s.db, "/short.db") == 0 && s.verbose);
