@@ -192,6 +192,13 @@ rejected (bool json)
     return 0;
 }
 
+static const char *
+jstr (json_t *o, const char *key)
+{
+    const char *s = json_string_value (json_object_get (o, key));
+    return s ? s : "-";
+}
+
 static int
 cmd_agents (int argc, char **argv)
 {
@@ -209,16 +216,19 @@ cmd_agents (int argc, char **argv)
     if (json)
         print_json (r);
     else {
-        printf ("%-20s %-12s %-20s %-24s %s\n", "name", "state", "host", "kernel", "labels");
+        /* The release beside each agent: a rolling upgrade shows who is on what. */
+        printf ("%-20s %-12s %-20s %-8s %-24s %s\n", "name", "state", "host", "release", "kernel",
+                "labels");
         size_t i;
         json_t *a;
         json_array_foreach (r, i, a) {
             char *labels = json_dumps (json_object_get (a, "labels"), JSON_COMPACT | JSON_SORT_KEYS);
-            printf ("%-20s %-12s %-20s %-24s %s\n",
+            printf ("%-20s %-12s %-20s %-8s %-24s %s\n",
                     json_string_value (json_object_get (a, "name")),
                     json_is_true (json_object_get (a, "connected")) ? "connected" : "gone",
                     json_string_value (json_object_get (a, "hostname")),
-                    json_string_value (json_object_get (a, "kernel")), labels ? labels : "{}");
+                    jstr (a, "version"), json_string_value (json_object_get (a, "kernel")),
+                    labels ? labels : "{}");
             free (labels);
         }
         if (json_array_size (r) == 0)
@@ -227,13 +237,6 @@ cmd_agents (int argc, char **argv)
     }
     json_decref (r);
     return 0;
-}
-
-static const char *
-jstr (json_t *o, const char *key)
-{
-    const char *s = json_string_value (json_object_get (o, key));
-    return s ? s : "-";
 }
 
 static int

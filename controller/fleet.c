@@ -228,8 +228,9 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
     str_copy (p->hostname, sizeof p->hostname, h->hostname);
     p->connected = true;
     p->last_seen = clock_mono_ns ();
-    log_info ("agent '%s' (id %llu, host %s, kernel %s, %zu label(s)) connected", p->name,
-              (unsigned long long) id, h->hostname, h->kernel, h->n_labels);
+    log_info ("agent '%s' (id %llu, host %s, kernel %s, iofleet %s, %zu label(s)) connected",
+              p->name, (unsigned long long) id, h->hostname, h->kernel,
+              *h->agent_version ? h->agent_version : "(unknown)", h->n_labels);
 
     runner_agent_hello (ctl, id, old_pid, h);
 

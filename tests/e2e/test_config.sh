@@ -172,6 +172,10 @@ PIDS+=("$!")
 wait_agents 1
 "$BIN/iofleet" agents --json | jq -e '.[] | select(.name == "cf1") | .labels.rack == "r7" and .labels.hba == "lsi-9500"' >/dev/null \
   || fail "labels from agent.conf not seen: $("$BIN/iofleet" agents --json | jq -c '.[].labels')"
+"$BIN/iofleet" agents | grep -qE "^cf1 +connected +[^ ]+ +$VERSION " \
+  || fail "iofleet agents does not show cf1's release: $("$BIN/iofleet" agents)"
+grep -q "agent 'cf1' (id [0-9]*, host .*, iofleet $VERSION, 2 label(s)) connected" "$T/controller.log" \
+  || fail "the controller did not log cf1's release: $(grep cf1 "$T/controller.log" | head -2)"
 probe_plan cfgplan 2
 run=$("$BIN/iofleet" run cfgplan --agents all --wait --json 2>/dev/null | jq -r .run)
 "$BIN/iofleet" report "$run" --format json >"$T/report.json"
