@@ -28,6 +28,37 @@ set(_pkg ${CMAKE_CURRENT_LIST_DIR})
 set(_etc /etc/iofleet)
 set(_doc ${CMAKE_INSTALL_DATAROOTDIR}/doc)
 
+# Manual pages, generated at build time from each program's --help
+# (help2man) with the FILES / SEE ALSO of packaging/man/*.h2m; gzipped as
+# Debian wants them.
+find_program(HELP2MAN help2man REQUIRED)
+set(_man ${CMAKE_BINARY_DIR}/man)
+file(MAKE_DIRECTORY ${_man})
+set(_man_pages)
+foreach(spec "iofleet-controller|8|stores storage qualification plans and results, drives runs across agents"
+             "iofleet-agent|8|runs storage qualification workloads for an iofleet controller"
+             "iofleet|1|the iofleet command line: plans, runs, reports, comparisons, keys")
+  string(REPLACE "|" ";" spec "${spec}")
+  list(GET spec 0 prog)
+  list(GET spec 1 section)
+  list(GET spec 2 name)
+  add_custom_command(
+    OUTPUT ${_man}/${prog}.${section}.gz
+    COMMAND ${HELP2MAN} --no-info --section=${section} --name=${name}
+            --include=${_pkg}/man/${prog}.h2m --output=${_man}/${prog}.${section}
+            $<TARGET_FILE:${prog}>
+    COMMAND gzip -9nf ${_man}/${prog}.${section}
+    DEPENDS ${prog} ${_pkg}/man/${prog}.h2m
+    COMMENT "help2man ${prog}.${section}")
+  list(APPEND _man_pages ${_man}/${prog}.${section}.gz)
+endforeach()
+add_custom_target(man ALL DEPENDS ${_man_pages})
+
+install(FILES ${_man}/iofleet-controller.8.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man8
+        COMPONENT controller)
+install(FILES ${_man}/iofleet-agent.8.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man8 COMPONENT agent)
+install(FILES ${_man}/iofleet.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT cli)
+
 install(TARGETS iofleet-controller RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT controller)
 install(FILES ${_pkg}/systemd/iofleet-controller.service
         DESTINATION ${IOFLEET_SYSTEMD_UNITDIR} COMPONENT controller)

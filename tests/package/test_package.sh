@@ -150,12 +150,24 @@ R=-rw-r--r--
 X=-rwxr-xr-x
 expect_files iofleet-controller /usr/bin/iofleet-controller:$X \
   $UNITDIR/iofleet-controller.service:$R /etc/iofleet/controller.conf:$R \
-  /usr/share/doc/iofleet-controller/README.md:$R /usr/share/doc/iofleet-controller/deploy.md:$R
+  /usr/share/doc/iofleet-controller/README.md:$R /usr/share/doc/iofleet-controller/deploy.md:$R \
+  /usr/share/man/man8/iofleet-controller.8.gz:$R
 expect_files iofleet-agent /usr/bin/iofleet-agent:$X \
   $UNITDIR/iofleet-agent.service:$R /etc/iofleet/agent.conf:$R \
-  /usr/share/doc/iofleet-agent/deploy.md:$R
-expect_files iofleet-cli /usr/bin/iofleet:$X /usr/share/doc/iofleet-cli/README.md:$R
-ok "contents: root:root, binaries 0755, units and configuration 0644"
+  /usr/share/doc/iofleet-agent/deploy.md:$R /usr/share/man/man8/iofleet-agent.8.gz:$R
+expect_files iofleet-cli /usr/bin/iofleet:$X /usr/share/doc/iofleet-cli/README.md:$R \
+  /usr/share/man/man1/iofleet.1.gz:$R
+# The manual pages are the programs' own --help, with the files they use.
+for m in man8/iofleet-controller.8:--check-config:/etc/iofleet/controller.conf \
+         man8/iofleet-agent.8:--check-config:/etc/iofleet/agent.conf man1/iofleet.1:report:IOFLEET_CONTROLLER; do
+  IFS=: read -r page opt file <<<"$m"
+  deb=${DEB[$( case $page in *controller*) echo iofleet-controller ;; *agent*) echo iofleet-agent ;; *) echo iofleet-cli ;; esac )]}
+  # roff escapes dashes (\-): read it without backslashes
+  text=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/share/man/$page.gz" | gzip -dc | tr -d '\\')
+  grep -qF -- "$opt" <<<"$text" && grep -qF -- "$file" <<<"$text" \
+    || fail "man page $page lacks '$opt' or '$file'"
+done
+ok "contents: root:root, binaries 0755, units, configuration and manual pages 0644"
 
 # --- 3. install ---------------------------------------------------------------
 # dpkg_do ARGS...: dpkg, waiting out another dpkg holding the lock.
@@ -449,7 +461,7 @@ dpkg_do --purge "${PKGS[@]}" || fail "dpkg --purge: $(tail -n 5 "$T/dpkg.log")"
 left=$(ls -d /usr/bin/iofleet* /etc/iofleet /var/lib/iofleet /var/lib/iofleet-agent /run/iofleet \
           $UNITDIR/iofleet-* /etc/systemd/system/iofleet-* /etc/systemd/system/*/iofleet-* \
           /var/lib/systemd/deb-systemd-helper-*/*iofleet* /var/lib/systemd/deb-systemd-helper-*/*/iofleet* \
-          /usr/share/doc/iofleet-* 2>/dev/null || true)
+          /usr/share/doc/iofleet-* /usr/share/man/man*/iofleet* 2>/dev/null || true)
 [ -z "$left" ] || fail "purge left: $left"
 ! getent passwd "$SVC_USER" >/dev/null || fail "purge left the user $SVC_USER"
 ! getent group "$SVC_USER" >/dev/null || fail "purge left the group $SVC_USER"
