@@ -37,6 +37,8 @@ for d in controller agent; do
   extra=()
   [ "$d" = agent ] && extra=(--controller tcp://127.0.0.1:1)
   all=$(keys_of "iofleet-$d" "${extra[@]}")
+  # (the agent's controller was given as a flag above, so not a default)
+  [ "$d" = agent ] && all="controller $all"
   [ "$(wc -w <<<"$all")" -ge 10 ] || fail "iofleet-$d: found only '$all' as keys"
   "$BIN/iofleet-$d" --config "$T/cfg/$d-all.conf" --check-config >"$T/$d-all.out" 2>"$T/$d-all.err" \
     || fail "iofleet-$d --check-config of every key: $(cat "$T/$d-all.err")"
