@@ -18,13 +18,15 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Option codes config_parse handles itself; put them in the daemon's
-   option table as { "config", required_argument, NULL, CONFIG_OPT_FILE },
-   { "no-config", no_argument, NULL, CONFIG_OPT_NONE } and
-   { "check-config", no_argument, NULL, CONFIG_OPT_CHECK }. */
+/* Option codes config_parse handles itself: put CONFIG_OPTIONS in the
+   daemon's option table. */
 #define CONFIG_OPT_FILE   0x7f00
 #define CONFIG_OPT_NONE   0x7f01
 #define CONFIG_OPT_CHECK  0x7f02
+#define CONFIG_OPTIONS                                              \
+    { "config", required_argument, NULL, CONFIG_OPT_FILE },         \
+    { "no-config", no_argument, NULL, CONFIG_OPT_NONE },            \
+    { "check-config", no_argument, NULL, CONFIG_OPT_CHECK }
 
 #define CONFIG_LINE_MAX   4096          /* bytes in one line of a file */
 #define CONFIG_FILE_MAX   (1 << 20)     /* bytes in a file */

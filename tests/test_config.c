@@ -21,9 +21,7 @@ static const struct option opts[] = {
     { "label", required_argument, NULL, O_LABEL },
     { "verbose", no_argument, NULL, O_VERBOSE },
     { "num", required_argument, NULL, O_NUM },
-    { "config", required_argument, NULL, CONFIG_OPT_FILE },
-    { "no-config", no_argument, NULL, CONFIG_OPT_NONE },
-    { "check-config", no_argument, NULL, CONFIG_OPT_CHECK },
+    CONFIG_OPTIONS,
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
