@@ -25,6 +25,8 @@
 #define DEFAULT_DB      "/var/lib/iofleet/iofleet.db"
 #define DEFAULT_LISTEN  "tcp://0.0.0.0:5570"
 #define TICK_MS         50
+#define EXIT_DATABASE   3       /* the database cannot be opened, backed up or
+                                   migrated: a restart would not fix it */
 #define BURST_MAX       250     /* messages handled per tick before committing: a
                                    fleet's synchronized snapshots are stored (and
                                    acknowledged) a quarter-thousand at a time */
@@ -75,7 +77,11 @@ usage (FILE *f)
 "  --port-file PATH       write the bound agent endpoint here once listening\n"
 "                         (use with --listen tcp://127.0.0.1:* for a free port)\n"
 "  --verbose              log debug messages\n"
-"  --help, --version\n",
+"  --help, --version\n"
+"\n"
+"exit status: 0 stopped by SIGTERM or SIGINT; 1 could not start; 2 bad\n"
+"configuration or flags; 3 the database cannot be opened, backed up before a\n"
+"migration, or migrated (restarting will not help: the message says what will)\n",
              DEFAULT_CONFIG, DEFAULT_DB, DEFAULT_LISTEN, default_admin_endpoint (admin, sizeof admin));
 }
 
@@ -177,6 +183,20 @@ apply_option (void *arg, int code, const char *v, const char *where, bool from_c
     return 0;
 }
 
+/* store_progress_fn: a backup or migration at start-up shows in the log
+   (every 5 s) and in systemctl status, and keeps a Type=notify unit's
+   start timeout from killing it half-way. */
+static void
+on_progress (void *arg, const char *text, uint64_t expect_ns)
+{
+    static uint64_t logged_at;
+    (void) arg;
+    if (log_ratelimit (&logged_at, 5 * NS_PER_SEC))
+        log_info ("%s", text);
+    sd_notifyf (0, "STATUS=%s\nEXTEND_TIMEOUT_USEC=%llu", text,
+                (unsigned long long) (expect_ns / 1000));
+}
+
 /* Whether dir (of path, when path names a file in it) lets this user
    create files: the database's WAL and journal live beside it.  Returns 0,
    or -1 after printing what is wrong. */
@@ -264,10 +284,11 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     umask (077);
 
     char err[1024];
-    ctl->store = store_open (db, strcmp (set->db_sync, "full") == 0, err, sizeof err);
+    ctl->store = store_open (db, strcmp (set->db_sync, "full") == 0, on_progress, NULL, err,
+                             sizeof err);
     if (!ctl->store) {
         fprintf (stderr, "iofleet-controller: %s\n", err);
-        return 1;
+        return EXIT_DATABASE;
     }
     /* A socket per connected agent, plus the database's files. */
     long fds = fd_limit_raise (CTL_FDS_WANTED);

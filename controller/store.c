@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,16 +211,45 @@ fsync_file_and_dir (const char *path)
     return rc;
 }
 
+/* Tells progress (when given) what a long step is doing. */
+static void
+say (store_progress_fn *progress, void *arg, uint64_t expect_ns, const char *fmt, ...)
+    __attribute__ ((format (printf, 4, 5)));
+static void
+say (store_progress_fn *progress, void *arg, uint64_t expect_ns, const char *fmt, ...)
+{
+    if (!progress)
+        return;
+    char text[512];
+    va_list ap;
+    va_start (ap, fmt);
+    vsnprintf (text, sizeof text, fmt, ap);
+    va_end (ap);
+    progress (arg, text, expect_ns);
+}
+
 /* A consistent copy of src's main database into path with SQLite's
-   online backup API, checked (quick_check) and fsynced.  path is created
-   here (mode 0600), never overwritten.  Returns 0 with *pages, or -EEXIST
-   when path exists, -errno when it cannot be created (msg: why), -EIO when
-   the copy failed (msg: SQLite's reason; the partial copy is removed). */
+   online backup API, checked (quick_check) and fsynced.  It is written as
+   path.partial (mode 0600) and linked to path only once complete, so path
+   never names a partial copy, and an existing path is never overwritten.
+   Returns 0 with *pages, or -EEXIST when path exists, -errno when the copy
+   cannot be created (msg: why), -EIO when the copy failed (msg: SQLite's
+   reason; the partial copy is removed). */
 static int
-backup_copy (sqlite3 *src, const char *path, int *pages, char *msg, size_t msglen)
+backup_copy (sqlite3 *src, const char *path, int *pages, store_progress_fn *progress,
+             void *arg, char *msg, size_t msglen)
 {
     *pages = 0;
-    int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    msg[0] = '\0';
+    char partial[1200], journal[1300];
+    snprintf (partial, sizeof partial, "%s.partial", path);
+    snprintf (journal, sizeof journal, "%s-journal", partial);
+    /* What a killed copy left: never a backup. */
+    unlink (partial);
+    unlink (journal);
+    if (access (path, F_OK) == 0)
+        return -EEXIST;
+    int fd = open (partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0) {
         int e = errno;
         snprintf (msg, msglen, "%s", strerror (e));
@@ -227,11 +257,10 @@ backup_copy (sqlite3 *src, const char *path, int *pages, char *msg, size_t msgle
     }
     close (fd);
     sqlite3 *dst = NULL;
-    msg[0] = '\0';
-    if (sqlite3_open_v2 (path, &dst, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+    if (sqlite3_open_v2 (partial, &dst, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
         snprintf (msg, msglen, "%s", dst ? sqlite3_errmsg (dst) : "out of memory");
         sqlite3_close (dst);
-        unlink (path);
+        unlink (partial);
         return -EIO;
     }
     sqlite3_backup *b = sqlite3_backup_init (dst, "main", src, "main");
@@ -240,9 +269,14 @@ backup_copy (sqlite3 *src, const char *path, int *pages, char *msg, size_t msgle
         /* Some pages at a time; our own connection's writes between steps
            restart it, which cannot happen here: this runs in the loop. */
         do {
-            rc = sqlite3_backup_step (b, 1024);
+            rc = sqlite3_backup_step (b, 4096);
             if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
                 sqlite3_sleep (10);
+            int total = sqlite3_backup_pagecount (b);
+            if (rc == SQLITE_OK && total > 0)
+                say (progress, arg, 60 * NS_PER_SEC, "backing up to %s: %d of %d pages (%.0f%%)",
+                     path, total - sqlite3_backup_remaining (b), total,
+                     100.0 * (total - sqlite3_backup_remaining (b)) / total);
         } while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
         *pages = sqlite3_backup_pagecount (b);
         sqlite3_backup_finish (b);
@@ -250,24 +284,33 @@ backup_copy (sqlite3 *src, const char *path, int *pages, char *msg, size_t msgle
     if (rc != SQLITE_DONE)
         snprintf (msg, msglen, "%s", sqlite3_errmsg (dst));
     else {
-        sqlite3_stmt *st;
-        if (sqlite3_prepare_v2 (dst, "PRAGMA quick_check", -1, &st, NULL) == SQLITE_OK) {
-            if (sqlite3_step (st) != SQLITE_ROW
-                || strcmp ((const char *) sqlite3_column_text (st, 0), "ok") != 0)
-                snprintf (msg, msglen, "the copy failed its check");
-            sqlite3_finalize (st);
-        }
+        say (progress, arg, 600 * NS_PER_SEC, "checking the backup %s", path);
+        sqlite3_stmt *st = NULL;
+        const char *res = NULL;
+        if (sqlite3_prepare_v2 (dst, "PRAGMA quick_check", -1, &st, NULL) == SQLITE_OK
+            && sqlite3_step (st) == SQLITE_ROW)
+            res = (const char *) sqlite3_column_text (st, 0);
+        if (!res || strcmp (res, "ok") != 0)
+            snprintf (msg, msglen, "the copy failed its check (quick_check: %s)",
+                      res ? res : sqlite3_errmsg (dst));
+        sqlite3_finalize (st);
     }
     if (sqlite3_close (dst) != SQLITE_OK && !msg[0])
         snprintf (msg, msglen, "%s", sqlite3_errmsg (dst));
-    int e;
-    if (!msg[0] && (e = fsync_file_and_dir (path)) != 0)
-        snprintf (msg, msglen, "fsync: %s", strerror (-e));
-    if (msg[0]) {
-        unlink (path);
-        return -EIO;
+    int code = msg[0] ? -EIO : 0;                                 /* 0 or -errno */
+    if (!code && (code = fsync_file_and_dir (partial)) != 0)
+        snprintf (msg, msglen, "fsync: %s", strerror (-code));
+    /* link(2), not rename(2): a path that appeared meanwhile stays. */
+    if (!code && link (partial, path) != 0) {
+        code = -errno;
+        snprintf (msg, msglen, "%s", strerror (-code));
     }
-    return 0;
+    unlink (partial);
+    if (!code && (code = fsync_file_and_dir (path)) != 0) {
+        snprintf (msg, msglen, "fsync: %s", strerror (-code));
+        unlink (path);
+    }
+    return code;
 }
 
 /* Before the migrations take a database from schema old to newest: a copy
@@ -277,29 +320,37 @@ backup_copy (sqlite3 *src, const char *path, int *pages, char *msg, size_t msgle
    controller back.  Returns 0, or -1 with err saying that the database
    was not touched and what to do. */
 static int
-backup_before_migrate (store_t *s, const char *path, int old, int newest, char *err,
-                       size_t errlen)
+backup_before_migrate (store_t *s, const char *path, int old, int newest,
+                       store_progress_fn *progress, void *arg, char *err, size_t errlen)
 {
     char bak[1100], msg[512];
     int pages;
     snprintf (bak, sizeof bak, "%s.schema%d.bak", path, old);
-    int rc = backup_copy (s->db, bak, &pages, msg, sizeof msg);
+    int rc = backup_copy (s->db, bak, &pages, progress, arg, msg, sizeof msg);
     if (rc == -EEXIST) {
         snprintf (bak, sizeof bak, "%s.schema%d.%lld.bak", path, old,
                   (long long) (clock_real_ns () / 1000000000ULL));
-        rc = backup_copy (s->db, bak, &pages, msg, sizeof msg);
+        rc = backup_copy (s->db, bak, &pages, progress, arg, msg, sizeof msg);
     }
     if (rc) {
         int64_t npages = 0, page_size = 0;
-        char todo[256];
+        char todo[400];
         store_size (s, &npages, &page_size);
-        if (rc == -EACCES || rc == -EPERM || rc == -EROFS)
+        if (rc == -EROFS)
+            snprintf (todo, sizeof todo, "The directory is read-only (under the packaged unit "
+                      "only /var/lib/iofleet is writable: keep the database there, or add "
+                      "ReadWritePaths= with 'systemctl edit iofleet-controller')");
+        else if (rc == -EACCES || rc == -EPERM)
             snprintf (todo, sizeof todo, "Let the controller's user write in the database's "
                       "directory, or move the database to one it can write");
-        else
+        else if (rc == -ENOSPC || rc == -EDQUOT || rc == -EIO)
             snprintf (todo, sizeof todo, "Free space where the backup goes (it needs about %lld "
                       "bytes), or move the database to a file system with room",
                       (long long) (npages * page_size));
+        else if (rc == -EEXIST)
+            snprintf (todo, sizeof todo, "Move the earlier backups out of the way");
+        else
+            snprintf (todo, sizeof todo, "Fix what the error says");
         snprintf (err, errlen, "database %s: schema %d -> %d needs a backup first, and it could "
                   "not be written to %s: %s. The database was not touched (still schema %d). "
                   "%s, then start the controller again", path, old, newest, bak, msg, old, todo);
@@ -312,7 +363,8 @@ backup_before_migrate (store_t *s, const char *path, int old, int newest, char *
 }
 
 static int
-migrate (store_t *s, const char *path, char *err, size_t errlen)
+migrate (store_t *s, const char *path, store_progress_fn *progress, void *arg, char *err,
+         size_t errlen)
 {
     char why[512];
     if (exec (s, "CREATE TABLE IF NOT EXISTS schema_version ("
@@ -331,12 +383,15 @@ migrate (store_t *s, const char *path, char *err, size_t errlen)
     /* Nothing is written before this copy exists: the CREATE above is a
        no-op on a database that has a version. */
     if (current > 0 && current < newest
-        && backup_before_migrate (s, path, current, newest, err, errlen))
+        && backup_before_migrate (s, path, current, newest, progress, arg, err, errlen))
         return -1;
     for (int i = 0; i < schema_nmigrations; i++) {
         const schema_migration_t *m = &schema_migrations[i];
         if (m->version <= current)
             continue;
+        /* One statement list: no progress within it, so a long allowance. */
+        say (progress, arg, 3600 * NS_PER_SEC, "database %s: applying migration %s", path,
+             m->name);
         if (exec (s, "BEGIN IMMEDIATE", why, sizeof why) || exec (s, m->sql, why, sizeof why)) {
             exec (s, "ROLLBACK", why, sizeof why);
             snprintf (err, errlen, "%s: migration %s failed: %s", path, m->name, why);
@@ -358,7 +413,8 @@ migrate (store_t *s, const char *path, char *err, size_t errlen)
 }
 
 store_t *
-store_open (const char *path, bool full_sync, char *err, size_t errlen)
+store_open (const char *path, bool full_sync, store_progress_fn *progress, void *arg,
+            char *err, size_t errlen)
 {
     store_t *s = calloc (1, sizeof *s);
     if (!s) {
@@ -394,7 +450,7 @@ store_open (const char *path, bool full_sync, char *err, size_t errlen)
         store_close (&s);
         return NULL;
     }
-    if (migrate (s, path, err, errlen)) {
+    if (migrate (s, path, progress, arg, err, errlen)) {
         store_close (&s);
         return NULL;
     }
@@ -601,10 +657,16 @@ store_backup (store_t *self, const char *path, char *err, size_t errlen)
     uint64_t t0 = clock_mono_ns ();
     char msg[512];
     int pages = 0;
-    int rc = backup_copy (self->db, path, &pages, msg, sizeof msg);
+    int rc = backup_copy (self->db, path, &pages, NULL, NULL, msg, sizeof msg);
     if (rc == -EEXIST) {
         snprintf (err, errlen, "backup path '%s' exists; not overwriting it (choose a new name)",
                   path);
+        return NULL;
+    }
+    if (rc == -EROFS) {
+        snprintf (err, errlen, "backup path '%s': read-only file system (under the packaged "
+                  "unit the controller writes only in /var/lib/iofleet: back up there, or add "
+                  "ReadWritePaths= with 'systemctl edit iofleet-controller')", path);
         return NULL;
     }
     if (rc == -EIO) {

@@ -18,15 +18,22 @@
 
 typedef struct store store_t;
 
+/* What a long step of store_open (a backup, a migration) is doing, as a
+   line of text, and how long it may take before it says more (for a
+   service manager's start timeout).  Called from store_open's thread. */
+typedef void (store_progress_fn) (void *arg, const char *text, uint64_t expect_ns);
+
 /* Opens (creating if needed) the database at path and applies every
    embedded migration newer than its schema_version; full_sync: SQLite's
    synchronous=FULL, else NORMAL.  A database made by an older controller
    (schema version > 0) is first copied, with SQLite's backup API, to
    <path>.schema<OLD>.bak (<path>.schema<OLD>.<unix-seconds>.bak if that
    exists), fsynced, and logged; when that copy cannot be written nothing
-   is migrated.  Returns NULL with a message in err naming the path and
-   what to do. */
-store_t *store_open (const char *path, bool full_sync, char *err, size_t errlen);
+   is migrated.  progress (may be NULL) hears about the backup and each
+   migration.  Returns NULL with a message in err naming the path and what
+   to do. */
+store_t *store_open (const char *path, bool full_sync, store_progress_fn *progress, void *arg,
+                     char *err, size_t errlen);
 
 void store_close (store_t **self_p);
 
