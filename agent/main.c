@@ -1032,21 +1032,27 @@ spool_command (int argc, char **argv)
     return 0;
 }
 
+/* Unauthenticated, anyone on the path could pose as the controller and
+   order I/O on this host's drives: off this host, CURVE it is (both
+   certificates; curve_client_apply says which is missing).  Returns 0, or
+   -1 after saying why. */
+static int
+check_curve (const agent_t *a)
+{
+    if (a->cert || a->controller_key || endpoint_is_local (a->endpoint))
+        return 0;
+    fprintf (stderr, "iofleet-agent: refusing to connect to '%s' without CURVE: set cert = "
+             "NAME.cert_secret and controller-key = controller.cert (--cert, --controller-key; "
+             "iofleet keys), or use a controller on this host\n", a->endpoint);
+    return -1;
+}
+
 /* --check-config: what would stop this configuration from working, found
    without connecting.  Returns the exit status (0: it would start). */
 static int
 check_config (agent_t *a, const config_t *cfg)
 {
-    int bad = 0;
-    if (!a->cert != !a->controller_key && !endpoint_is_local (a->endpoint)) {
-        fprintf (stderr, "iofleet-agent: CURVE needs both cert and controller-key for a "
-                 "controller off this host\n");
-        bad++;
-    } else if (!a->cert && !endpoint_is_local (a->endpoint)) {
-        fprintf (stderr, "iofleet-agent: controller '%s' is off this host: CURVE (cert and "
-                 "controller-key) is required\n", a->endpoint);
-        bad++;
-    }
+    int bad = check_curve (a) != 0;
     if (strncmp (a->endpoint, "tcp://", 6) != 0 && strncmp (a->endpoint, "ipc://", 6) != 0) {
         fprintf (stderr, "iofleet-agent: controller '%s': expected tcp://HOST:PORT or "
                  "ipc://PATH\n", a->endpoint);
@@ -1085,14 +1091,8 @@ serve (agent_t *a)
 {
     zsys_init ();
     zsys_set_logstream (NULL);
-    if (!a->cert && !a->controller_key && !endpoint_is_local (a->endpoint)) {
-        /* Unauthenticated, anyone on the path could pose as the controller
-           and order I/O on this host's drives. */
-        fprintf (stderr, "iofleet-agent: refusing to connect to '%s' without CURVE: pass --cert "
-                 "NAME.cert_secret and --controller-key controller.cert (iofleet keys), or use "
-                 "a controller on this host\n", a->endpoint);
+    if (check_curve (a) != 0)
         return 2;
-    }
     if (sim_agents) {
         if (name_given && strlen (a->name) > MSG_NAME_MAX - 6) {
             fprintf (stderr, "iofleet-agent: --name prefix for --simulate: at most %d "

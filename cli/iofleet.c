@@ -114,7 +114,7 @@ usage (FILE *f)
 "The controller's admin endpoint comes from --controller, else IOFLEET_CONTROLLER,\n"
 "else %s.\n"
 "Off this host it needs CURVE: --cert NAME.cert_secret --controller-key FILE\n"
-"(or IOFLEET_CERT, IOFLEET_CONTROLLER_KEY), with NAME.cert in KEYDIR/admins/.\n", default_admin_endpoint (admin, sizeof admin));
+"(or IOFLEET_CERT, IOFLEET_CONTROLLER_KEY), with NAME.cert in KEYDIR/admins/.\n", default_admin_endpoint (admin, sizeof admin, false));
 }
 
 static void
@@ -900,7 +900,7 @@ main (int argc, char **argv)
     const char *cert = getenv ("IOFLEET_CERT"), *server_cert = getenv ("IOFLEET_CONTROLLER_KEY");
     s_endpoint = getenv ("IOFLEET_CONTROLLER");
     if (!s_endpoint || !*s_endpoint)
-        s_endpoint = default_admin_endpoint (admin, sizeof admin);
+        s_endpoint = default_admin_endpoint (admin, sizeof admin, false);
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp (argv[i], "--controller") == 0 && i + 1 < argc)

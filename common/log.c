@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -34,7 +35,6 @@ log_init (const char *prog, log_level_t level)
     s_journal = stderr_is_journal ();
 }
 
-bool log_to_journal (void) { return s_journal; }
 
 void
 log_msg (log_level_t level, const char *fmt, ...)
@@ -43,13 +43,16 @@ log_msg (log_level_t level, const char *fmt, ...)
     static const int priority[] = { 3, 4, 6, 7 };      /* syslog's err..debug */
     if (level > s_level)
         return;
+    char line[2048];
+    va_list ap;
+    va_start (ap, fmt);
+    vsnprintf (line, sizeof line, fmt, ap);
+    va_end (ap);
     if (s_journal) {
-        /* journald stamps the time and the program; "<N>" is the level. */
-        char line[2048];
-        va_list ap;
-        va_start (ap, fmt);
-        vsnprintf (line, sizeof line, fmt, ap);
-        va_end (ap);
+        /* journald stamps the time and the program; "<N>" is the level,
+           and a line break would start a line without one. */
+        for (char *p = line; (p = strchr (p, '\n')); )
+            *p = ' ';
         fprintf (stderr, "<%d>%s\n", priority[level], line);
         return;
     }
@@ -59,12 +62,6 @@ log_msg (log_level_t level, const char *fmt, ...)
     struct tm tm;
     gmtime_r (&ts.tv_sec, &tm);
     strftime (when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-
-    char line[2048];
-    va_list ap;
-    va_start (ap, fmt);
-    vsnprintf (line, sizeof line, fmt, ap);
-    va_end (ap);
     /* One fprintf per line so lines from threads do not interleave. */
     fprintf (stderr, "%s.%03ldZ %s %s %s\n", when, ts.tv_nsec / 1000000, s_prog,
              names[level], line);

@@ -14,8 +14,6 @@ typedef enum { LL_ERR = 0, LL_WARN, LL_INFO, LL_DEBUG } log_level_t;
    stderr is the journal.  Can't fail. */
 void log_init (const char *prog, log_level_t level);
 
-/* Whether lines go to the journal (log_init found $JOURNAL_STREAM on fd 2). */
-bool log_to_journal (void);
 
 void log_msg (log_level_t level, const char *fmt, ...)
     __attribute__ ((format (printf, 2, 3)));

@@ -150,10 +150,12 @@ file_read_all (const char *path, size_t max, size_t *len_out)
 }
 
 const char *
-default_admin_endpoint (char *buf, size_t cap)
+default_admin_endpoint (char *buf, size_t cap, bool service)
 {
     const char *xdg = getenv ("XDG_RUNTIME_DIR");
-    const char *rt = getenv ("RUNTIME_DIRECTORY");     /* systemd's RuntimeDirectory= */
+    /* systemd's RuntimeDirectory=: the controller's own, not that of any
+       service that happens to run the CLI */
+    const char *rt = service ? getenv ("RUNTIME_DIRECTORY") : NULL;
     if (rt && *rt && !strchr (rt, ':'))
         snprintf (buf, cap, "ipc://%s/admin.sock", rt);
     else if (geteuid () == 0)   /* not a root login's /run/user/0: the service's socket */

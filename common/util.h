@@ -50,11 +50,11 @@ const char *fmt_iops (double v, char *buf, size_t cap);
 char *file_read_all (const char *path, size_t max, size_t *len_out);
 
 /* The admin endpoint used when none is given: an ipc socket in
-   $RUNTIME_DIRECTORY/ (a systemd service's RuntimeDirectory=, /run/iofleet
-   for the packaged controller), else /run/iofleet/ for root (whatever its
+   $RUNTIME_DIRECTORY/ for the controller (service: its systemd unit's
+   RuntimeDirectory=, /run/iofleet when packaged), else /run/iofleet/ for root (whatever its
    login session's $XDG_RUNTIME_DIR), else $XDG_RUNTIME_DIR/iofleet/, else
    /tmp/iofleet-UID/.  Writes "ipc://PATH"
    into buf.  Can't fail. */
-const char *default_admin_endpoint (char *buf, size_t cap);
+const char *default_admin_endpoint (char *buf, size_t cap, bool service);
 
 #endif

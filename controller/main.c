@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
@@ -82,7 +84,7 @@ usage (FILE *f)
 "exit status: 0 stopped by SIGTERM or SIGINT; 1 could not start; 2 bad\n"
 "configuration or flags; 3 the database cannot be opened, backed up before a\n"
 "migration, or migrated (restarting will not help: the message says what will)\n",
-             DEFAULT_CONFIG, DEFAULT_DB, DEFAULT_LISTEN, default_admin_endpoint (admin, sizeof admin));
+             DEFAULT_CONFIG, DEFAULT_DB, DEFAULT_LISTEN, default_admin_endpoint (admin, sizeof admin, true));
 }
 
 static int
@@ -109,12 +111,37 @@ parse_duration (const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64
     return 0;
 }
 
-/* For ipc:// endpoints: create the socket's directory (0700) if needed. */
+/* Whether a process accepts connections on the unix socket at path.
+   ZeroMQ's ipc bind replaces the file, so a second controller would take
+   over a running one's socket without a word. */
+static bool
+ipc_in_use (const char *path)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    if (strlen (path) >= sizeof sa.sun_path)
+        return false;
+    strcpy (sa.sun_path, path);
+    int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return false;
+    bool used = connect (fd, (struct sockaddr *) &sa, sizeof sa) == 0;
+    close (fd);
+    return used;
+}
+
+/* For ipc:// endpoints: refuse one that a running process serves, and
+   create the socket's directory (0700) if needed. */
 static int
-prepare_ipc (const char *endpoint)
+prepare_ipc (const char *what, const char *endpoint)
 {
     if (strncmp (endpoint, "ipc://", 6) != 0)
         return 0;
+    if (ipc_in_use (endpoint + 6)) {
+        fprintf (stderr, "iofleet-controller: %s '%s' is in use: another controller is running "
+                 "there (systemctl status iofleet-controller?); stop it, or choose another "
+                 "endpoint\n", what, endpoint);
+        return -1;
+    }
     char path[4096];
     str_copy (path, sizeof path, endpoint + 6);
     char *dir = dirname (path);
@@ -282,6 +309,9 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         return 2;
     /* The database, its WAL and the admin socket: for this user only. */
     umask (077);
+    /* Before the database: a second controller must not touch it. */
+    if (prepare_ipc ("listen", listen) || prepare_ipc ("admin", admin))
+        return 1;
 
     char err[1024];
     ctl->store = store_open (db, strcmp (set->db_sync, "full") == 0, on_progress, NULL, err,
@@ -327,7 +357,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
                  "running there? choose another --listen)\n", listen, zmq_strerror (zmq_errno ()));
         return 1;
     }
-    if (prepare_ipc (admin) || zsock_bind (ctl->admin, "%s", admin) < 0) {
+    if (zsock_bind (ctl->admin, "%s", admin) < 0) {
         fprintf (stderr, "iofleet-controller: cannot open the admin endpoint '%s': %s (another "
                  "controller running? choose another --admin)\n", admin,
                  zmq_strerror (zmq_errno ()));
@@ -457,7 +487,7 @@ main (int argc, char **argv)
     ctl->prepare_timeout_ns = 120 * NS_PER_SEC;
     ctl->lost_after_ns = CTL_SILENCE_LOST_NS;
     settings_t set = { .ctl = ctl, .db = DEFAULT_DB, .listen = DEFAULT_LISTEN,
-                       .admin = default_admin_endpoint (admin_buf, sizeof admin_buf),
+                       .admin = default_admin_endpoint (admin_buf, sizeof admin_buf, true),
                        .db_sync = "full" };
     config_t *cfg = config_new ("iofleet-controller", "controller", "h", opts, NULL);
     if (!cfg) {

@@ -389,9 +389,11 @@ migrate (store_t *s, const char *path, store_progress_fn *progress, void *arg, c
         const schema_migration_t *m = &schema_migrations[i];
         if (m->version <= current)
             continue;
-        /* One statement list: no progress within it, so a long allowance. */
-        say (progress, arg, 3600 * NS_PER_SEC, "database %s: applying migration %s", path,
-             m->name);
+        /* One statement list: no progress within it, so a long allowance
+           (a new database's are instant: nothing to say). */
+        if (current > 0)
+            say (progress, arg, 3600 * NS_PER_SEC, "database %s: applying migration %s", path,
+                 m->name);
         if (exec (s, "BEGIN IMMEDIATE", why, sizeof why) || exec (s, m->sql, why, sizeof why)) {
             exec (s, "ROLLBACK", why, sizeof why);
             snprintf (err, errlen, "%s: migration %s failed: %s", path, m->name, why);

@@ -130,11 +130,12 @@ import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 s.bind(sys.argv[1])
 s.settimeout(30)
-got = 0
+ready = 0
 try:
-    while got < 2:
-        print(s.recv(4096).decode().replace("\n", " | "), flush=True)
-        got += 1
+    while ready < 2:
+        m = s.recv(4096).decode()
+        print(m.replace("\n", " | "), flush=True)
+        ready += "READY=1" in m
 except socket.timeout:
     pass
 EOF
@@ -219,3 +220,17 @@ ok "protocol 1 agent refused with both releases named; it keeps retrying"
 grep -qF "controller iofleet $VERSION, agent iofleet $VERSION, protocol 2" "$T/cf1.log" \
   || fail "the agent did not log the controller's release: $(grep connected "$T/cf1.log")"
 ok "agent logs the controller's release when welcomed"
+
+# --- a second controller on the same admin socket ----------------------------
+# ZeroMQ's ipc bind would replace the socket file: the second one must
+# refuse, before it touches a database, and the first keeps serving.
+rc=0
+"$BIN/iofleet-controller" --no-config --db "$T/second.db" --listen 'tcp://127.0.0.1:*' \
+  --admin "$IOFLEET_CONTROLLER" >"$T/second.out" 2>&1 || rc=$?
+[ "$rc" = 1 ] || fail "a second controller on the same admin socket exited $rc: $(cat "$T/second.out")"
+grep -qF "admin '$IOFLEET_CONTROLLER' is in use: another controller is running there" "$T/second.out" \
+  || fail "second controller: $(cat "$T/second.out")"
+[ ! -e "$T/second.db" ] || fail "the refused controller created its database"
+"$BIN/iofleet" agents --json | jq -e 'any(.[]; .name == "cf1")' >/dev/null \
+  || fail "the first controller stopped answering after the refused one"
+ok "a second controller on a served admin socket is refused before touching anything"
