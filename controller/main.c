@@ -277,6 +277,12 @@ check_config (const settings_t *set, const config_t *cfg)
         }
     }
     bad += check_dir_of ("db", set->db) != 0;
+    char up[600];
+    if (store_check_upgrade (set->db, up, sizeof up) != 0) {
+        fprintf (stderr, "iofleet-controller: %s\n", up);
+        bad++;
+    } else if (up[0])
+        printf ("# note: %s\n", up);
     if (set->keys && auth_check (set->keys, err, sizeof err) != 0) {
         fprintf (stderr, "iofleet-controller: %s\n", err);
         bad++;

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <pthread.h>
+#include <sys/statvfs.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -491,6 +492,51 @@ store_schema_version (store_t *self)
         sqlite3_finalize (st);
     }
     return v;
+}
+
+int
+store_check_upgrade (const char *path, char *msg, size_t msglen)
+{
+    msg[0] = '\0';
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        sqlite3_close (db);
+        return 0;           /* store_open will say what is wrong */
+    }
+    sqlite3_stmt *st = NULL;
+    int v = 0;
+    int64_t bytes = 0;
+    if (sqlite3_prepare_v2 (db, "SELECT COALESCE(MAX(version), 0) FROM schema_version", -1, &st,
+                            NULL) == SQLITE_OK && sqlite3_step (st) == SQLITE_ROW)
+        v = sqlite3_column_int (st, 0);
+    sqlite3_finalize (st);
+    st = NULL;
+    if (sqlite3_prepare_v2 (db, "SELECT page_count * page_size FROM pragma_page_count, "
+                            "pragma_page_size", -1, &st, NULL) == SQLITE_OK
+        && sqlite3_step (st) == SQLITE_ROW)
+        bytes = sqlite3_column_int64 (st, 0);
+    sqlite3_finalize (st);
+    sqlite3_close (db);
+    int newest = schema_nmigrations ? schema_migrations[schema_nmigrations - 1].version : 0;
+    if (v == 0 || v >= newest)
+        return 0;
+    char dir[1100];
+    str_copy (dir, sizeof dir, path);
+    struct statvfs vfs;
+    if (statvfs (dirname (dir), &vfs) != 0)
+        return 0;
+    uint64_t need = (uint64_t) bytes, free_b = (uint64_t) vfs.f_bavail * vfs.f_frsize;
+    if (free_b >= need) {
+        snprintf (msg, msglen, "database %s is at schema %d: starting will back it up (%llu "
+                  "bytes, %llu free) and migrate it to %d", path, v, (unsigned long long) need,
+                  (unsigned long long) free_b, newest);
+        return 0;
+    }
+    snprintf (msg, msglen, "database %s is at schema %d: starting must back it up before "
+              "migrating it to %d, which needs %llu bytes where it is, and %llu are free; free "
+              "space or move the database first", path, v, newest, (unsigned long long) need,
+              (unsigned long long) free_b);
+    return -1;
 }
 
 int

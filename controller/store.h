@@ -37,6 +37,13 @@ store_t *store_open (const char *path, bool full_sync, store_progress_fn *progre
 
 void store_close (store_t **self_p);
 
+/* For --check-config, without writing anything: whether the database at
+   path, when at an older schema, has room beside it for the backup that
+   store_open would write before migrating.  Returns 0 (msg says what the
+   start will do, or is empty when nothing), or -1 with msg saying how much
+   is missing and what to do. */
+int store_check_upgrade (const char *path, char *msg, size_t msglen);
+
 /* The raw handle, for queries that live with their callers (report.c). */
 sqlite3 *store_db (store_t *self);
 

@@ -140,6 +140,12 @@ for v in $fixtures; do
   [ "$(version "$d/fixture.db")" = "$v" ] || fail "schema$v.db is at schema $(version "$d/fixture.db")"
 
   DB=$d/iofleet.db
+  # --check-config says what a start will do, and writes nothing.
+  "$BIN/iofleet-controller" --no-config --db "$DB" --listen 'tcp://127.0.0.1:1' --admin "ipc://$d/c.sock" \
+    --check-config >"$d/check.out" 2>&1 || fail "schema $v: --check-config: $(cat "$d/check.out")"
+  grep -qE "^# note: database $DB is at schema $v: starting will back it up \([0-9]+ bytes, [0-9]+ free\) and migrate it to $NEWEST$" "$d/check.out" \
+    || fail "schema $v: --check-config note: $(cat "$d/check.out")"
+  cmp -s "$DB" "$d/fixture.db" && [ ! -e "$DB.schema$v.bak" ] || fail "schema $v: --check-config wrote something"
   # What systemd would hear: the backup and each migration with a start
   # timeout extension, then READY.
   python3 - "$d/notify.sock" >"$d/notify.txt" 2>&1 <<'PY' &
@@ -256,6 +262,13 @@ fi
 AT_EXIT+=("umount '$T/full'")
 cp "$UP/schema$v.db" "$T/full/iofleet.db"
 DB=$T/full/iofleet.db
+# --check-config (the package runs it before restarting on an upgrade)
+# sees it coming.
+rc=0
+"$BIN/iofleet-controller" --no-config --db "$DB" --listen 'tcp://127.0.0.1:1' --admin "ipc://$T/full.sock" \
+  --check-config >"$T/fullcheck.out" 2>&1 || rc=$?
+[ "$rc" = 2 ] && grep -qE "database $DB is at schema $v: starting must back it up before migrating it to $NEWEST, which needs [0-9]+ bytes where it is, and [0-9]+ are free; free space or move the database first" "$T/fullcheck.out" \
+  || fail "--check-config on a database without room for its backup: exit $rc: $(cat "$T/fullcheck.out")"
 rc=0
 # No configuration file of this host, where the controller reads one.
 nocfg=()
