@@ -95,7 +95,10 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)            # Depends: from the binaries' 
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)   # scripts 0755, conffiles 0644
 
 set(CPACK_DEBIAN_CONTROLLER_PACKAGE_NAME iofleet-controller)
-set(CPACK_DEBIAN_CONTROLLER_PACKAGE_DEPENDS "adduser")     # postinst: adduser --system
+# Besides what dpkg-shlibdeps finds: adduser (postinst: adduser --system) and
+# init-system-helpers (the maintainer scripts' deb-systemd-helper and
+# deb-systemd-invoke).
+set(CPACK_DEBIAN_CONTROLLER_PACKAGE_DEPENDS "adduser, init-system-helpers")
 set(CPACK_DEBIAN_CONTROLLER_PACKAGE_RECOMMENDS "iofleet-cli")
 set(CPACK_DEBIAN_CONTROLLER_PACKAGE_SUGGESTS "iofleet-agent")
 set(CPACK_DEBIAN_CONTROLLER_DESCRIPTION
@@ -109,6 +112,7 @@ user 'iofleet' under a hardened systemd unit.  Talk to it with the
 'iofleet' command (package iofleet-cli).")
 
 set(CPACK_DEBIAN_AGENT_PACKAGE_NAME iofleet-agent)
+set(CPACK_DEBIAN_AGENT_PACKAGE_DEPENDS "init-system-helpers")
 set(CPACK_DEBIAN_AGENT_PACKAGE_SUGGESTS "iofleet-cli")
 set(CPACK_DEBIAN_AGENT_DESCRIPTION
 "iofleet agent: runs storage workloads for an iofleet controller

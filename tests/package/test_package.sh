@@ -4,7 +4,8 @@
 # installed systemd units say (user, directories, environment, command line:
 # read from the unit files), run a plan through the installed CLI against a
 # configuration written the way an operator would, then remove and purge
-# and check that nothing is left.
+# and check that nothing is left but the system user and group (Debian
+# practice: purge keeps them), which the test then deletes itself.
 #
 # Exits 77 (skipped) when not root, or when this machine already has an
 # iofleet installation (packages, /etc/iofleet, /var/lib/iofleet*, the user
@@ -43,6 +44,8 @@ chmod 0755 "$T"                  # the controller's user writes its log here
 W=$(mktemp -d "${IOFLEET_TEST_DIR:-/var/tmp}/iofleet-package-work.XXXXXX")
 PIDS=()
 INSTALLED=0
+OUR_USER=0                       # 1: the user/group iofleet, if any, were made by this test
+MOUNTS=()                        # bind mounts this test made (purge of a mount point)
 
 # Whatever happened: stop what was started, purge what was installed, and
 # remove whatever the packages would have (all of it is ours: see above).
@@ -56,16 +59,22 @@ cleanup () {
     kill -KILL "$p" 2>/dev/null
     wait "$p" 2>/dev/null
   done
+  for m in "${MOUNTS[@]}"; do umount "$m"; done
   if [ "$INSTALLED" = 1 ]; then
     dpkg --purge "${PKGS[@]}" >"$T/purge-cleanup.log" 2>&1 \
       || { echo "cleanup: dpkg --purge failed:" >&2; cat "$T/purge-cleanup.log" >&2; }
-    if getent passwd "$SVC_USER" >/dev/null; then userdel "$SVC_USER"; fi
-    if getent group "$SVC_USER" >/dev/null; then groupdel "$SVC_USER"; fi
     rm -rf /etc/iofleet /var/lib/iofleet /var/lib/iofleet-agent /run/iofleet
     rm -f /etc/systemd/system/iofleet-*.service /etc/systemd/system/*.wants/iofleet-*.service
     rm -rf /var/lib/systemd/deb-systemd-helper-enabled/*iofleet* \
            /var/lib/systemd/deb-systemd-helper-enabled/*/iofleet-* \
            /var/lib/systemd/deb-systemd-helper-masked/iofleet-*
+    if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
+  fi
+  # Purge keeps the system user and group: they are the test's to delete
+  # (none existed when it began, or it would have skipped).
+  if [ "$OUR_USER" = 1 ]; then
+    if getent passwd "$SVC_USER" >/dev/null; then userdel "$SVC_USER"; fi
+    if getent group "$SVC_USER" >/dev/null; then groupdel "$SVC_USER"; fi
   fi
   if [ $rc -ne 0 ]; then
     for f in "$T"/*.log; do [ -f "$f" ] && { echo "--- $f"; tail -n 30 "$f"; }; done >&2
@@ -112,6 +121,8 @@ for p in "${PKGS[@]}"; do
 done
 # dpkg-shlibdeps found each binary's libraries.
 for l in adduser libsqlite3-0 libprotobuf-c1 libsystemd0; do has_dep iofleet-controller Depends "$l"; done
+# The maintainer scripts call deb-systemd-helper and deb-systemd-invoke.
+for p in iofleet-controller iofleet-agent; do has_dep "$p" Depends init-system-helpers; done
 for l in libaio1 liburing2 libblkid1 libsystemd0 zlib1g libprotobuf-c1; do has_dep iofleet-agent Depends "$l"; done
 has_dep iofleet-controller Recommends iofleet-cli
 has_dep iofleet-agent Suggests iofleet-cli
@@ -131,7 +142,7 @@ for c in controller agent; do
   done
 done
 [ ! -e "$T/ctl-cli/conffiles" ] || fail "iofleet-cli has conffiles"
-ok "control data: version $version, Depends from dpkg-shlibdeps (+adduser), conffiles, scripts 0755"
+ok "control data: version $version, Depends from dpkg-shlibdeps (+adduser, +init-system-helpers), conffiles, scripts 0755"
 
 # Contents: root:root, modes, and nothing outside these places.
 # expect_files PKG PATH:MODE...: exactly these regular files.
@@ -182,6 +193,7 @@ dpkg_do () {
   return 1
 }
 INSTALLED=1
+OUR_USER=1
 dpkg_do -i "${DEB[@]}" \
   || fail "dpkg -i failed: $(grep -E 'depends on|dpkg: error' "$T/dpkg.log" | head -n 5)
 (a library missing? scripts/install-deps installs what iofleet links)"
@@ -246,9 +258,54 @@ PY
   fail "notify listener for $1 did not start"
 }
 
+# Capability numbers (linux/capability.h), by the names units use
+# (lowercased, without CAP_).
+declare -A CAPBIT=()
+i=0
+for c in chown dac_override dac_read_search fowner fsetid kill setgid setuid setpcap \
+         linux_immutable net_bind_service net_broadcast net_admin net_raw ipc_lock ipc_owner \
+         sys_module sys_rawio sys_chroot sys_ptrace sys_pacct sys_admin sys_boot sys_nice \
+         sys_resource sys_time sys_tty_config mknod lease audit_write audit_control setfcap \
+         mac_override mac_admin syslog wake_alarm block_suspend audit_read perfmon bpf \
+         checkpoint_restore; do
+  CAPBIT[$c]=$i
+  i=$((i + 1))
+done
+
+# unit_caps UNIT: UNIT_CAPS= the capabilities of the unit's
+# CapabilityBoundingSet=, lowercased without CAP_ (none: an empty set);
+# status 1 when the unit sets none (the bounding set is left whole).
+# Assignments add up; an empty one resets to the empty set.
+unit_caps () {
+  local line c
+  declare -A set=()
+  UNIT_CAPS=()
+  [ "$(unit_get "$1" CapabilityBoundingSet | wc -l)" -gt 0 ] || return 1
+  while IFS= read -r line; do
+    [ -n "$line" ] || { set=(); continue; }
+    case $line in '~'*) fail "$1: CapabilityBoundingSet=~... (a deny list): this test cannot follow it" ;; esac
+    for c in $line; do
+      c=${c,,}
+      c=${c#cap_}
+      [ -n "${CAPBIT[$c]:-}" ] || fail "$1: CapabilityBoundingSet= names '$c', unknown to this test"
+      set[$c]=1
+    done
+  done < <(unit_get "$1" CapabilityBoundingSet)
+  [ "${#set[@]}" -eq 0 ] || mapfile -t UNIT_CAPS < <(printf '%s\n' "${!set[@]}" | sort)
+}
+
+# cap_mask NAME...: the mask of those capabilities, as /proc/PID/status
+# shows it (16 hex digits).
+cap_mask () {
+  local m=0 c
+  for c in "$@"; do m=$((m | (1 << CAPBIT[$c]))); done
+  printf '%016x' "$m"
+}
+
 # start_unit UNIT: runs ExecStart= as systemd would for this unit: as
-# User=/Group= with its groups, NoNewPrivileges=, an empty
-# CapabilityBoundingSet=, UMask=, LimitNOFILE=; StateDirectory= and
+# User=/Group= with its groups, NoNewPrivileges=, CapabilityBoundingSet=
+# (no inheritable capabilities, as without AmbientCapabilities=), UMask=,
+# LimitNOFILE=; StateDirectory= and
 # RuntimeDirectory= created and owned by that user, with their modes;
 # a clean environment holding Environment=, STATE_DIRECTORY,
 # RUNTIME_DIRECTORY, NOTIFY_SOCKET and JOURNAL_STREAM (its stderr: the log).
@@ -289,7 +346,18 @@ start_unit () {
   env+=("JOURNAL_STREAM=$(stat -c '%d:%i' "$log")")
   setpriv_opts=("--reuid=$user" "--regid=$group" --init-groups)
   [ "$(unit_one "$u" NoNewPrivileges)" != yes ] || setpriv_opts+=(--no-new-privs)
-  if unit_get "$u" CapabilityBoundingSet | grep -qx ''; then setpriv_opts+=(--bounding-set=-all); fi
+  if unit_caps "$u"; then
+    local bnd=-all c
+    for c in "${UNIT_CAPS[@]}"; do bnd+=",+$c"; done
+    setpriv_opts+=("--bounding-set=$bnd")
+    printf -v "CAPBND_${u//-/_}" '%s' "$(cap_mask "${UNIT_CAPS[@]}")"
+    printf -v "CAPS_${u//-/_}" '%s' "$(IFS=,; echo "${UNIT_CAPS[*]:-none}")"
+  else
+    printf -v "CAPBND_${u//-/_}" '%s' ''
+  fi
+  [ -z "$(unit_get "$u" AmbientCapabilities | tr -d ' ')" ] \
+    || fail "$u: AmbientCapabilities= this test does not follow"
+  setpriv_opts+=(--inh-caps=-all)
   (
     umask "$umask"
     # (a container's hard limit may be lower than the unit's: keep that)
@@ -319,7 +387,7 @@ stop_unit () {
 
 for u in iofleet-controller iofleet-agent; do
   [ "$(unit_one $u Type)" = notify ] || fail "$u: Type=$(unit_one $u Type), not notify"
-  [ "$(unit_one $u RestartPreventExitStatus)" = 2 ] || fail "$u: no RestartPreventExitStatus=2"
+  unit_get $u RestartPreventExitStatus | tr ' ' '\n' | grep -qx 2 || fail "$u: no RestartPreventExitStatus=2"
 done
 [ "$(unit_one iofleet-controller User)" = "$SVC_USER" ] || fail "the controller's unit does not run as $SVC_USER"
 [ -z "$(unit_one iofleet-agent User)" ] || fail "the agent's unit sets User= (it needs root for raw devices)"
@@ -373,6 +441,22 @@ ok "operator's configuration passes --check-config"
 start_unit iofleet-controller
 start_unit iofleet-agent
 ok "both daemons started as their units say and sent READY=1"
+
+# proc_caps PID FIELD: the capability mask FIELD (CapBnd, CapEff...) of PID.
+proc_caps () { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
+[ -n "$CAPBND_iofleet_controller" ] || fail "the controller's unit sets no CapabilityBoundingSet="
+[ "$CAPBND_iofleet_controller" = 0000000000000000 ] \
+  || fail "the controller's unit allows capabilities: $CAPS_iofleet_controller"
+[ -n "$CAPBND_iofleet_agent" ] || fail "the agent's unit sets no CapabilityBoundingSet="
+for u in iofleet-controller iofleet-agent; do
+  pid=PID_${u//-/_} want=CAPBND_${u//-/_}
+  got=$(proc_caps "${!pid}" CapBnd)
+  [ "$got" = "${!want}" ] || fail "$u: CapBnd $got, its unit says ${!want}"
+  [ "$(proc_caps "${!pid}" CapInh)" = 0000000000000000 ] || fail "$u: CapInh $(proc_caps "${!pid}" CapInh)"
+done
+[ "$(proc_caps "$PID_iofleet_controller" CapEff)" = 0000000000000000 ] \
+  || fail "the controller has capabilities: CapEff $(proc_caps "$PID_iofleet_controller" CapEff)"
+ok "capabilities: agent's CapBnd $CAPBND_iofleet_agent ($CAPS_iofleet_agent, its unit's), controller's $CAPBND_iofleet_controller"
 
 [ "$(ps -o user= -p "$PID_iofleet_controller")" = "$SVC_USER" ] \
   || fail "the controller runs as $(ps -o user= -p "$PID_iofleet_controller")"
@@ -457,14 +541,50 @@ done
 getent passwd "$SVC_USER" >/dev/null || fail "dpkg -r deleted the user"
 ok "remove: programs and units gone; database, configuration and user kept"
 
+# A state directory that is a mount point (its own file system, say): purge
+# empties it, leaves the directory and succeeds.  A bind mount onto itself
+# makes one, where this machine lets root mount.
+for d in /var/lib/iofleet /var/lib/iofleet-agent; do
+  if mount --bind "$d" "$d" 2>/dev/null; then MOUNTS+=("$d"); fi
+done
 dpkg_do --purge "${PKGS[@]}" || fail "dpkg --purge: $(tail -n 5 "$T/dpkg.log")"
+for d in "${MOUNTS[@]}"; do
+  [ -d "$d" ] || fail "purge removed the mount point $d (how?)"
+  [ -z "$(ls -A "$d")" ] || fail "purge left in the mount point $d: $(ls -A "$d")"
+  grep -qF "$d emptied but not removed" "$T/dpkg.log" || fail "purge did not say it kept the mount point $d"
+  umount "$d"
+  rmdir "$d" || fail "under the mount point, purge left $d: $(ls -A "$d")"
+done
+mounted=${MOUNTS[*]}
+MOUNTS=()
+if [ -n "$mounted" ]; then
+  ok "purge with mount points (${mounted// /, }): emptied and kept, purge succeeded"
+else
+  echo "note: root cannot mount here: the purge of a mount point was not tried"
+fi
 left=$(ls -d /usr/bin/iofleet* /etc/iofleet /var/lib/iofleet /var/lib/iofleet-agent /run/iofleet \
           $UNITDIR/iofleet-* /etc/systemd/system/iofleet-* /etc/systemd/system/*/iofleet-* \
           /var/lib/systemd/deb-systemd-helper-*/*iofleet* /var/lib/systemd/deb-systemd-helper-*/*/iofleet* \
           /usr/share/doc/iofleet-* /usr/share/man/man*/iofleet* 2>/dev/null || true)
 [ -z "$left" ] || fail "purge left: $left"
-! getent passwd "$SVC_USER" >/dev/null || fail "purge left the user $SVC_USER"
-! getent group "$SVC_USER" >/dev/null || fail "purge left the group $SVC_USER"
 [ -z "$(dpkg-query -W 'iofleet*' 2>/dev/null)" ] || fail "dpkg still lists: $(dpkg-query -W 'iofleet*')"
-ok "purge: nothing left (programs, units, /etc/iofleet, database, spool, user, dpkg's records)"
+# Debian practice: the user and group stay (files it owns may remain; a
+# new user given its uid would own them).
+[ "$(id -u "$SVC_USER" 2>/dev/null)" = "$uid" ] || fail "purge deleted the user $SVC_USER"
+getent group "$SVC_USER" >/dev/null || fail "purge deleted the group $SVC_USER"
+ok "purge: nothing left (programs, units, /etc/iofleet, database, spool, dpkg's records) but the user and group $SVC_USER"
+
+# Deleting the user as docs/deploy.md says: nothing of its own left first.
+owned=$(find /etc /var /run /srv -xdev -user "$SVC_USER" 2>/dev/null | head -n 5 || true)
+[ -z "$owned" ] || fail "files owned by $SVC_USER after purge: $owned"
+if command -v deluser >/dev/null; then
+  deluser --system "$SVC_USER" >"$T/deluser.log" 2>&1 || fail "deluser --system $SVC_USER: $(cat "$T/deluser.log")"
+else
+  userdel "$SVC_USER" || fail "userdel $SVC_USER"
+fi
+if getent group "$SVC_USER" >/dev/null; then groupdel "$SVC_USER" || fail "groupdel $SVC_USER"; fi
+! getent passwd "$SVC_USER" >/dev/null || fail "the user $SVC_USER is still there"
+! getent group "$SVC_USER" >/dev/null || fail "the group $SVC_USER is still there"
+OUR_USER=0
+ok "the test deleted the user and group $SVC_USER (deluser --system), as deploy.md says"
 echo "package test: $((SECONDS - start)) s in all"

@@ -58,6 +58,7 @@ I="$B/iofleet"
 "$B/iofleet-controller" --db "$R/iofleet.db" --listen "tcp://127.0.0.1:*" \
   --admin "$IOFLEET_CONTROLLER" --port-file "$R/agent-endpoint" >"$R/controller.log" 2>&1 &
 CTL=$!
+PIDS+=("$CTL")                   # each one stopped by cleanup from the moment it runs
 for _ in $(seq 100); do [ -s "$R/agent-endpoint" ] && break; sleep 0.05; done
 [ -s "$R/agent-endpoint" ] || { echo "$0: the controller did not start" >&2; exit 1; }
 AGENTS=()
@@ -68,8 +69,8 @@ for k in 1 2; do
     --sysfs-root "$HW/sys" --procfs-root "$HW/proc" --etc-root "$HW/etc" \
     >"$R/agent-$k.log" 2>&1 &
   AGENTS+=("$!")
+  PIDS+=("$!")
 done
-PIDS=("${AGENTS[@]}" "$CTL")
 n=0
 for _ in $(seq 100); do
   n=$("$I" agents --json 2>/dev/null | jq '[.[] | select(.connected)] | length' || echo 0)
