@@ -291,8 +291,11 @@ check_config (const settings_t *set, const config_t *cfg)
         char copy[4096];
         str_copy (copy, sizeof copy, set->admin + 6);
         char *dir = dirname (copy);
-        /* prepare_ipc creates the socket's directory, not its parents */
-        if (access (dir, F_OK) != 0)
+        /* prepare_ipc creates the socket's directory, not its parents;
+           under a unit, systemd creates RuntimeDirectory= at start (and
+           removes it at stop) */
+        const char *rt = getenv ("RUNTIME_DIRECTORY");
+        if (access (dir, F_OK) != 0 && !(rt && strcmp (rt, dir) == 0))
             bad += check_dir_of ("admin", dir) != 0;
     }
     if (set->port_file)

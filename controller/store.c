@@ -498,6 +498,12 @@ int
 store_check_upgrade (const char *path, char *msg, size_t msglen)
 {
     msg[0] = '\0';
+    /* A WAL database opened even read-only gets -wal and -shm files: those
+       this look creates (an empty WAL), it removes. */
+    char wal[1100], shm[1100];
+    snprintf (wal, sizeof wal, "%s-wal", path);
+    snprintf (shm, sizeof shm, "%s-shm", path);
+    bool had_wal = access (wal, F_OK) == 0, had_shm = access (shm, F_OK) == 0;
     sqlite3 *db = NULL;
     if (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
         sqlite3_close (db);
@@ -517,6 +523,12 @@ store_check_upgrade (const char *path, char *msg, size_t msglen)
         bytes = sqlite3_column_int64 (st, 0);
     sqlite3_finalize (st);
     sqlite3_close (db);
+    struct stat sb;
+    if (!had_wal && stat (wal, &sb) == 0 && sb.st_size == 0) {
+        unlink (wal);
+        if (!had_shm)
+            unlink (shm);
+    }
     int newest = schema_nmigrations ? schema_migrations[schema_nmigrations - 1].version : 0;
     if (v == 0 || v >= newest)
         return 0;

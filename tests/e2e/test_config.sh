@@ -123,6 +123,17 @@ printf 'label = rack=r1\nlabel = row=2\nallow = /dev/nvme*n1\n' >"$T/cfg/rep.con
 grep -qE "^allow = /dev/nvme\*n1 +# $T/cfg/rep.conf:3: allow$" "$T/rep.out" || fail "allow from file lost"
 ok "flags override the file; a repeatable flag replaces the file's list"
 
+# The admin socket's directory: one that cannot be made is a problem, but
+# not when it is the unit's RuntimeDirectory= (systemd makes it at start
+# and removes it at stop, when the package's postinst checks).
+gone=/nonexistent-iofleet-$$/iofleet
+"$BIN/iofleet-controller" --no-config --db "$T/x.db" --listen tcp://127.0.0.1:1 \
+  --admin "ipc://$gone/admin.sock" --check-config >/dev/null 2>"$T/err" && fail "an admin directory that cannot be made passed"
+grep -qF "admin '$gone': its directory" "$T/err" || fail "admin directory: $(cat "$T/err")"
+RUNTIME_DIRECTORY=$gone "$BIN/iofleet-controller" --no-config --db "$T/x.db" --listen tcp://127.0.0.1:1 \
+  --check-config >"$T/rt.out" 2>&1 || fail "the unit's runtime directory, not there yet, failed the check: $(cat "$T/rt.out")"
+ok "--check-config: a missing admin directory is a problem unless it is the unit's RuntimeDirectory="
+
 # --- daemons configured by files alone run a plan ---------------------------
 NOTIFY="$T/notify.sock"
 python3 - "$NOTIFY" >"$T/notify.txt" 2>&1 <<'EOF' &
