@@ -7,6 +7,7 @@
 #include "steadystate.h"
 #include "util.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -57,7 +58,21 @@ typedef struct {
     uint32_t next_target;
     uint64_t bytes_issued;          /* toward io_limit */
     uint64_t stamp;                 /* write-buffer stamp counter */
-    uint64_t rate_next[2];          /* rate_iops: earliest next issue, per direction */
+    /* Pacing, as fio's rate_ddir/usec_for_io/handle_thinktime: the next
+       issue per direction is a quota counted from rate_epoch (fio's
+       td->epoch, restarted when the ramp ends), so a stall is caught up. */
+    uint64_t rate_epoch;
+    uint64_t rate_bytes[2];         /* issued since rate_epoch */
+    uint64_t rate_next[2];          /* ns after rate_epoch; 0 = now */
+    uint64_t completed;             /* I/Os reaped, for thinktime */
+    uint64_t think_last;            /* `completed` at the last think */
+    /* The I/O loop's state, shared by reap, quiesce and fill. */
+    io_unit_t **free_units;         /* a stack of idle units */
+    io_unit_t **batch;              /* units being submitted together */
+    unsigned nfree, inflight;
+    uint32_t k;                     /* current interval */
+    bool measuring, stopping;
+    uint64_t now;                   /* the latest clock read */
     dir_stats_t *slot[2];           /* ntargets * 2 each */
     _Atomic uint32_t published;     /* intervals 0..published-1 are published */
     _Atomic uint32_t consumed;      /* intervals 0..consumed-1 were collected */
@@ -88,7 +103,9 @@ struct job {
     bool time_based;
     bool histograms;
     uint64_t runtime_ns, ramp_ns, startdelay_ns, interval_ns, thinktime_ns;
-    uint64_t rate_period[2];        /* ns between I/Os per direction, 0 = no cap */
+    uint64_t rate_bps[2];           /* fio's td->rate_bps: rate_iops x min bs; 0 = no cap */
+    uint64_t rate_period[2];        /* rate_iops with bssplit: ns per I/O (fio's last_usec) */
+    bool paced;                     /* rate_iops or thinktime: I/Os are issued one by one */
     uint64_t seed;
     off_mode_t off_mode;
     double zipf_theta;
@@ -219,27 +236,30 @@ stamp_buffer (worker_t *w, io_unit_t *u)
     }
 }
 
-/* Fills u with the next I/O of worker w.  Can't fail. */
+/* The direction of worker w's next I/O by rw and rwmixread.  Can't fail. */
+static io_dir_t
+pick_dir (worker_t *w)
+{
+    iojob_t *j = w->job;
+    switch (j->rw) {
+    case IOFLEET__RW__RW_READ:
+    case IOFLEET__RW__RW_RANDREAD:
+        return IO_READ;
+    case IOFLEET__RW__RW_WRITE:
+    case IOFLEET__RW__RW_RANDWRITE:
+        return IO_WRITE;
+    default:
+        return (rng_next (w->rng) % 100) < j->rwmixread ? IO_READ : IO_WRITE;
+    }
+}
+
+/* Fills u with worker w's next I/O, of direction dir.  Can't fail. */
 static void
-prep_unit (worker_t *w, io_unit_t *u)
+prep_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
 {
     iojob_t *j = w->job;
     uint32_t t = w->next_target;
     w->next_target = (t + 1) % (uint32_t) j->ntargets;
-    io_dir_t dir;
-    switch (j->rw) {
-    case IOFLEET__RW__RW_READ:
-    case IOFLEET__RW__RW_RANDREAD:
-        dir = IO_READ;
-        break;
-    case IOFLEET__RW__RW_WRITE:
-    case IOFLEET__RW__RW_RANDWRITE:
-        dir = IO_WRITE;
-        break;
-    default:
-        dir = (rng_next (w->rng) % 100) < j->rwmixread ? IO_READ : IO_WRITE;
-        break;
-    }
     u->len = pick_bs (w, dir);
     w->bytes_issued += u->len;
     u->offset = offsets_next (w->offsets[t], u->len, rng_next (w->rng));
@@ -286,26 +306,36 @@ sleep_until (uint64_t mono)
         ;
 }
 
-/* Holds an I/O of direction d back to its rate_iops, and thinks thinktime.
-   Returns the clock after waiting (now when nothing waited). */
-static uint64_t
-pace (worker_t *w, io_dir_t d, uint64_t now)
+/* How late a 1 us nanosleep wakes on this host, at worst of 10 (fio's
+   ns_granularity in fio_time_init). */
+static uint64_t s_sleep_granularity;
+static pthread_once_t s_granularity_once = PTHREAD_ONCE_INIT;
+
+static void
+measure_granularity (void)
 {
-    iojob_t *j = w->job;
-    if (j->thinktime_ns) {
-        sleep_ns (j->thinktime_ns);
-        now = clock_mono_ns ();
+    for (int i = 0; i < 10; i++) {
+        uint64_t t0 = clock_mono_ns ();
+        struct timespec ts = { 0, 1000 };
+        nanosleep (&ts, NULL);
+        uint64_t dt = clock_mono_ns () - t0;
+        if (dt > s_sleep_granularity)
+            s_sleep_granularity = dt;
     }
-    if (j->rate_period[d]) {
-        if (w->rate_next[d] > now) {
-            sleep_until (w->rate_next[d]);
-            now = clock_mono_ns ();
-        }
-        /* No bursts to catch up after a stall: the cap is a rate, not a quota. */
-        uint64_t base = w->rate_next[d] > now - j->rate_period[d] ? w->rate_next[d] : now;
-        w->rate_next[d] = base + j->rate_period[d];
-    }
-    return now;
+}
+
+/* Sleeps until the clock `mono` and spins the last stretch a sleep would
+   overshoot, as fio's usec_sleep does, so rate and thinktime waits end when
+   they should and not a timer slack later.  Can't fail. */
+static void
+sleep_precise_until (uint64_t mono)
+{
+    pthread_once (&s_granularity_once, measure_granularity);
+    uint64_t now = clock_mono_ns ();
+    if (mono > now + s_sleep_granularity)
+        sleep_until (mono - s_sleep_granularity);
+    while (clock_mono_ns () < mono)
+        ;
 }
 
 /* Appends v in decimal at p and returns the new end.  Can't fail. */
@@ -397,18 +427,17 @@ lat_log_close (worker_t *w)
 }
 
 /* Queues units[0..n) (already prepared) with the job's submit batching,
-   stamping start and issue times.  `now` is the latest clock read.
-   Returns the number now in flight from this call, or -errno (error set). */
+   stamping start and issue times, and counts them in flight.  Returns 0,
+   or -errno with the worker's error set and the worker stopping. */
 static int
-submit (worker_t *w, io_unit_t **units, unsigned n, uint64_t now)
+submit (worker_t *w, io_unit_t **units, unsigned n)
 {
     iojob_t *j = w->job;
-    unsigned queued = 0, done = 0;
+    unsigned queued = 0;
     io_unit_t *batch[64];
+    uint64_t now = w->now;
     for (unsigned i = 0; i < n; i++) {
         io_unit_t *u = units[i];
-        if (j->thinktime_ns || j->rate_period[u->dir])
-            now = pace (w, u->dir, now);
         /* slat starts here.  The clock read that ended the previous submit
            is reused when nothing waited in between: the difference is the
            few ns of preparing this unit, and it halves clock reads. */
@@ -417,24 +446,255 @@ submit (worker_t *w, io_unit_t **units, unsigned n, uint64_t now)
         if (rc < 0) {
             snprintf (w->error, sizeof w->error, "%s: queueing an I/O failed: %s",
                       j->ops->name, strerror (-rc));
+            w->stopping = true;
             return rc;
         }
         batch[queued++] = u;
         if (queued == j->batch_submit || queued == 64 || i + 1 == n) {
             rc = j->ops->commit (&w->engine);
-            now = clock_mono_ns ();
+            now = w->now = clock_mono_ns ();
             if (rc < 0) {
                 snprintf (w->error, sizeof w->error, "%s: submit failed: %s", j->ops->name,
                           strerror (-rc));
+                w->stopping = true;
                 return rc;
             }
             for (unsigned k = 0; k < queued; k++)
                 batch[k]->t_issue = now;
-            done += queued;
+            w->inflight += queued;
             queued = 0;
         }
     }
-    return (int) done;
+    return 0;
+}
+
+/* Moves the worker's measurement on to the clock `now`: starts measuring at
+   measure_start (restarting the rate quota there when a ramp ran, as fio's
+   reset_all_stats does) and publishes the intervals `now` has passed.
+   Can't fail. */
+static void
+advance (worker_t *w, uint64_t now)
+{
+    iojob_t *j = w->job;
+    if (!w->measuring && now >= j->measure_start) {
+        w->measuring = true;
+        if (j->ramp_ns) {
+            w->rate_epoch = now;
+            w->rate_bytes[0] = w->rate_bytes[1] = 0;
+            w->rate_next[0] = w->rate_next[1] = 0;
+            w->think_last = w->think_last > w->completed ? w->think_last - w->completed : 0;
+            w->completed = 0;
+        }
+    }
+    while (w->measuring && now >= interval_end (j, w->k) && interval_end (j, w->k) < j->measure_end)
+        publish (w, &w->k);
+}
+
+/* Reaps between min and max completions, waiting at most timeout ns, and
+   files them into the interval they completed in; their units go back to
+   the free stack.  An I/O that completes after the end of a time-based run
+   still counts, as in fio, which drains and counts what it issued.
+   Returns the number reaped, or -1 with the worker's error set (it then
+   stops at once). */
+static int
+reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
+{
+    iojob_t *j = w->job;
+    int n = j->ops->getevents (&w->engine, min, max, timeout);
+    if (n < 0) {
+        snprintf (w->error, sizeof w->error, "%s: reaping completions failed: %s",
+                  j->ops->name, strerror (-n));
+        w->stopping = true;
+        return -1;
+    }
+    uint64_t now = w->now = clock_mono_ns ();
+    /* Close the intervals this moment has passed, before filing the
+       completions reaped now into the interval they belong to. */
+    advance (w, now);
+    const bool counted = w->measuring;
+    const bool hist = j->histograms;
+    dir_stats_t *slot = w->slot[w->k % 2];
+    for (int i = 0; i < n; i++) {
+        io_unit_t *u = j->ops->event (&w->engine, (unsigned) i);
+        assert (w->inflight > 0 && w->nfree < w->depth);
+        w->inflight--;
+        w->completed++;
+        w->free_units[w->nfree++] = u;
+        dir_stats_t *d = &slot[u->target * 2 + u->dir];
+        if (u->res != (int64_t) u->len) {
+            if (counted)
+                d->errors++;
+            if (!w->error[0])
+                snprintf (w->error, sizeof w->error, "%s of %u bytes at offset %llu of '%s' "
+                          "failed: %s", u->dir == IO_READ ? "read" : "write", u->len,
+                          (unsigned long long) u->offset, j->targets[u->target].path,
+                          u->res < 0 ? strerror ((int) -u->res) : "short transfer");
+            w->stopping = true;
+            continue;
+        }
+        if (counted) {
+            d->ops++;
+            d->bytes += u->len;
+            if (hist) {
+                histogram_record (&d->slat, u->t_issue - u->t_start);
+                histogram_record (&d->clat, now - u->t_issue);
+                histogram_record (&d->lat, now - u->t_start);
+            }
+            /* Logged exactly when counted: the log holds the I/Os of
+               the reported figures, no ramp. */
+            if (w->lat_log && lat_log_add (w, u, now) < 0)
+                w->stopping = true;
+        }
+    }
+    if (now >= j->measure_end || atomic_load_explicit (&j->stop, memory_order_relaxed))
+        w->stopping = true;
+    return n;
+}
+
+/* Waits for every I/O in flight and files it, as fio's io_u_quiesce does
+   before a rate or thinktime sleep, so no completion waits out the sleep
+   unreaped and the latency measured is the device's.  Returns 0, or -1 when
+   reaping failed (the worker's error is set). */
+static int
+quiesce (worker_t *w)
+{
+    while (w->inflight > 0)
+        if (reap (w, w->inflight, w->depth, REAP_TIMEOUT_MAX_NS) < 0)
+            return -1;
+    return 0;
+}
+
+/* Sleeps until the clock `until`, waking at each interval's end to publish
+   it and at least every REAP_TIMEOUT_MAX_NS to notice a stop.  Returns early
+   with the worker stopping when the run ends or is stopped.  Can't fail. */
+static void
+pace_sleep (worker_t *w, uint64_t until)
+{
+    iojob_t *j = w->job;
+    while (w->now < until) {
+        uint64_t t = until;
+        if (t - w->now > REAP_TIMEOUT_MAX_NS)
+            t = w->now + REAP_TIMEOUT_MAX_NS;
+        if (w->measuring && interval_end (j, w->k) < t)
+            t = interval_end (j, w->k);
+        else if (!w->measuring && j->measure_start > w->now && j->measure_start < t)
+            t = j->measure_start;
+        if (t == until)
+            sleep_precise_until (t);
+        else
+            sleep_until (t);
+        w->now = clock_mono_ns ();
+        advance (w, w->now);
+        if (w->now >= j->measure_end || atomic_load_explicit (&j->stop, memory_order_relaxed)) {
+            w->stopping = true;
+            return;
+        }
+    }
+}
+
+/* fio's rate_ddir: the direction to issue next, given that d was drawn.
+   A direction behind its quota goes now; when d is ahead, the other one
+   goes if it is behind; when both are ahead, the worker quiesces and
+   sleeps until the earlier is due and issues that one.  Can't fail (a
+   failed reap leaves the worker stopping). */
+static io_dir_t
+rate_dir (worker_t *w, io_dir_t d)
+{
+    iojob_t *j = w->job;
+    uint64_t t = w->now - w->rate_epoch;
+    if (w->rate_next[d] <= t)
+        return d;
+    io_dir_t o = d == IO_READ ? IO_WRITE : IO_READ;
+    uint64_t due = w->rate_next[d];
+    if (j->rw == IOFLEET__RW__RW_RW || j->rw == IOFLEET__RW__RW_RANDRW) {
+        if (rw_has (j->rw, j->rwmixread, o)) {
+            if (w->rate_next[o] <= t)
+                return o;
+            if (w->rate_next[o] < due) {
+                due = w->rate_next[o];
+                d = o;
+            }
+        }
+    }
+    if (quiesce (w) == 0)
+        pace_sleep (w, w->rate_epoch + due);
+    return d;
+}
+
+/* Counts an issued I/O of len bytes toward direction d's quota (fio's
+   usec_for_io: issued bytes over rate_iops x min bs, or one period per I/O
+   when the direction has a bssplit).  Can't fail. */
+static void
+rate_account (worker_t *w, io_dir_t d, uint32_t len)
+{
+    iojob_t *j = w->job;
+    if (!j->rate_bps[d])
+        return;
+    if (j->rate_period[d]) {
+        w->rate_next[d] += j->rate_period[d];
+        return;
+    }
+    w->rate_bytes[d] += len;
+    uint64_t secs = w->rate_bytes[d] / j->rate_bps[d];
+    uint64_t rem = w->rate_bytes[d] % j->rate_bps[d];
+    w->rate_next[d] = secs * NS_PER_SEC + (uint64_t) ((unsigned __int128) rem * NS_PER_SEC
+                                                      / j->rate_bps[d]);
+}
+
+/* fio's handle_thinktime with thinktime_blocks=1 counted at completion:
+   once an I/O completed since the last think, quiesce and sleep thinktime.
+   Can't fail (a failed reap leaves the worker stopping). */
+static void
+think (worker_t *w)
+{
+    iojob_t *j = w->job;
+    if (w->completed < w->think_last + 1)
+        return;
+    uint64_t b = w->completed;
+    if (quiesce (w) == 0)
+        pace_sleep (w, w->now + j->thinktime_ns);
+    w->think_last = b;
+}
+
+/* Issues I/Os into the idle units.  Unpaced, all at once with the job's
+   submit batching; paced (rate_iops, thinktime), one at a time as fio's
+   inline submission does: a rate wait or think quiesces first, and a full
+   queue is reaped before the think, as fio's do_io loop does.  Can't fail
+   (errors leave the worker stopping). */
+static void
+fill (worker_t *w)
+{
+    iojob_t *j = w->job;
+    if (!j->paced) {
+        unsigned n = 0;
+        while (w->nfree > 0 && !limit_reached (w)) {
+            io_unit_t *u = w->free_units[--w->nfree];
+            prep_unit (w, u, pick_dir (w));
+            w->batch[n++] = u;
+        }
+        if (n)
+            submit (w, w->batch, n);
+        return;
+    }
+    while (w->nfree > 0 && !w->stopping && !limit_reached (w)) {
+        io_dir_t d = pick_dir (w);
+        if (j->rate_bps[0] || j->rate_bps[1]) {
+            d = rate_dir (w, d);
+            if (w->stopping || w->nfree == 0)
+                break;
+        }
+        io_unit_t *u = w->free_units[--w->nfree];
+        prep_unit (w, u, d);
+        if (submit (w, &u, 1) < 0)
+            break;
+        rate_account (w, d, u->len);
+        if (w->nfree == 0
+            && reap (w, j->batch_complete, j->ops->completes_at_commit ? w->depth : j->batch_complete,
+                     REAP_TIMEOUT_MAX_NS) < 0)
+            break;
+        if (j->thinktime_ns)
+            think (w);
+    }
 }
 
 static void *
@@ -448,37 +708,25 @@ worker_main (void *arg)
             log_warn ("worker %d: cpus_allowed not applied: %s", w->id, strerror (rc));
     }
     sleep_until (j->mono_start);
-    uint64_t now = clock_mono_ns ();
-    w->wake_mono = now;
+    w->now = w->rate_epoch = clock_mono_ns ();
+    w->wake_mono = w->now;
 
-    uint32_t k = 0;                 /* current interval */
-    bool measuring = false;
-    bool stopping = false;
-    unsigned inflight = 0;
-
-    io_unit_t **ready = calloc (w->depth, sizeof *ready);
-    if (!ready) {
+    w->free_units = calloc (w->depth, sizeof *w->free_units);
+    w->batch = calloc (w->depth, sizeof *w->batch);
+    if (!w->free_units || !w->batch) {
         snprintf (w->error, sizeof w->error, "out of memory");
-        stopping = true;
+        w->stopping = true;
     } else {
-        unsigned n = 0;
-        while (n < w->depth && !limit_reached (w)) {
-            prep_unit (w, &w->units[n]);
-            ready[n] = &w->units[n];
-            n++;
-        }
-        int rc = submit (w, ready, n, now);
-        if (rc < 0)
-            stopping = true;
-        else
-            inflight = (unsigned) rc;
+        /* Unit 0 on top: the first I/O goes out in the first unit. */
+        for (unsigned i = 0; i < w->depth; i++)
+            w->free_units[w->nfree++] = &w->units[w->depth - 1 - i];
+        fill (w);
     }
-    const bool hist = j->histograms;
-    while (inflight > 0) {
+    while (w->inflight > 0) {
         uint64_t timeout = REAP_TIMEOUT_MAX_NS;
-        now = clock_mono_ns ();
-        if (measuring) {
-            uint64_t b = interval_end (j, k);
+        uint64_t now = clock_mono_ns ();
+        if (w->measuring) {
+            uint64_t b = interval_end (j, w->k);
             timeout = b > now ? b - now : 0;
             if (timeout > REAP_TIMEOUT_MAX_NS)
                 timeout = REAP_TIMEOUT_MAX_NS;
@@ -486,73 +734,21 @@ worker_main (void *arg)
             timeout = j->measure_start - now;
         /* fio reaps at most iodepth_batch_complete_max, which defaults to
            iodepth_batch_complete_min (1): one completion, one new I/O. */
-        unsigned min = j->batch_complete < inflight ? j->batch_complete : inflight;
+        unsigned min = j->batch_complete < w->inflight ? j->batch_complete : w->inflight;
         unsigned max = j->ops->completes_at_commit ? w->depth : j->batch_complete;
-        int n = j->ops->getevents (&w->engine, min, max, timeout);
-        if (n < 0) {
-            snprintf (w->error, sizeof w->error, "%s: reaping completions failed: %s",
-                      j->ops->name, strerror (-n));
+        if (reap (w, min, max, timeout) < 0)
             break;
-        }
-        now = clock_mono_ns ();
-        if (!measuring && now >= j->measure_start)
-            measuring = true;
-        /* Close the intervals this moment has passed, before filing the
-           completions reaped now into the interval they belong to. */
-        while (measuring && now >= interval_end (j, k) && interval_end (j, k) < j->measure_end)
-            publish (w, &k);
-
-        bool counted = measuring && now < j->measure_end;
-        dir_stats_t *slot = w->slot[k % 2];
-        unsigned nready = 0;
-        for (int i = 0; i < n; i++) {
-            io_unit_t *u = j->ops->event (&w->engine, (unsigned) i);
-            inflight--;
-            dir_stats_t *d = &slot[u->target * 2 + u->dir];
-            if (u->res != (int64_t) u->len) {
-                if (counted)
-                    d->errors++;
-                if (!w->error[0])
-                    snprintf (w->error, sizeof w->error, "%s of %u bytes at offset %llu of '%s' "
-                              "failed: %s", u->dir == IO_READ ? "read" : "write", u->len,
-                              (unsigned long long) u->offset, j->targets[u->target].path,
-                              u->res < 0 ? strerror ((int) -u->res) : "short transfer");
-                stopping = true;
-                continue;
-            }
-            if (counted) {
-                d->ops++;
-                d->bytes += u->len;
-                if (hist) {
-                    histogram_record (&d->slat, u->t_issue - u->t_start);
-                    histogram_record (&d->clat, now - u->t_issue);
-                    histogram_record (&d->lat, now - u->t_start);
-                }
-                /* Logged exactly when counted: the log holds the I/Os of
-                   the reported figures, no ramp and nothing after the end. */
-                if (w->lat_log && lat_log_add (w, u, now) < 0)
-                    stopping = true;
-            }
-            ready[nready++] = u;
-        }
-        if (now >= j->measure_end || atomic_load_explicit (&j->stop, memory_order_relaxed))
-            stopping = true;
-        if (stopping || nready == 0)
-            continue;
         /* A size-limited job issues exactly its size, as fio's: the units
            beyond it just stay idle while the last I/Os drain. */
-        unsigned nprep = 0;
-        while (nprep < nready && !limit_reached (w))
-            prep_unit (w, ready[nprep++]);
-        if (nprep == 0)
-            continue;
-        int rc = submit (w, ready, nprep, now);
-        if (rc < 0)
-            stopping = true;
-        else
-            inflight += (unsigned) rc;
+        if (!w->stopping)
+            fill (w);
     }
-    free (ready);
+    free (w->free_units);
+    free (w->batch);
+    w->free_units = w->batch = NULL;
+    const bool measuring = w->measuring;
+    const uint32_t k = w->k;
+    uint64_t now;
 
     now = clock_mono_ns ();
     w->end_mono = now < j->measure_end ? now : j->measure_end;
@@ -772,9 +968,6 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     j->startdelay_ns = spec->startdelay_ns;
     j->interval_ns = spec->interval_ns;
     j->thinktime_ns = spec->thinktime_ns;
-    uint32_t rate[2] = { spec->rate_iops_read, spec->rate_iops_write };
-    for (int d = 0; d < 2; d++)
-        j->rate_period[d] = rate[d] ? NS_PER_SEC / rate[d] : 0;
     /* fio: randrepeat=1 (default) gives the same sequence every run. */
     j->seed = spec->randseed_set ? spec->randseed
             : spec->randrepeat ? 0x89ull : clock_real_ns () ^ ((uint64_t) getpid () << 32);
@@ -807,6 +1000,21 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         free (j);
         return NULL;
     }
+    /* fio's __setup_rate: a rate_iops is rate_iops x the direction's
+       smallest block size in bytes a second; with a bssplit, a period per I/O. */
+    uint32_t rate[2] = { spec->rate_iops_read, spec->rate_iops_write };
+    for (int d = 0; d < 2; d++) {
+        uint32_t lo = j->bs[d];
+        if (j->nsplit[d]) {
+            lo = UINT32_MAX;
+            for (int i = 0; i < j->nsplit[d]; i++)
+                lo = j->split_bs[d][i] < lo ? j->split_bs[d][i] : lo;
+        } else if (j->bsr_min[d])
+            lo = j->bsr_min[d];
+        j->rate_bps[d] = (uint64_t) rate[d] * lo;
+        j->rate_period[d] = rate[d] && j->nsplit[d] ? NS_PER_SEC / rate[d] : 0;
+    }
+    j->paced = j->rate_bps[0] || j->rate_bps[1] || j->thinktime_ns;
     if (spec->ss != IOFLEET__STEADY_STATE__SS_NONE) {
         uint32_t nsamples = (uint32_t) (spec->ss_dur_ns / spec->interval_ns);
         uint32_t nramp = (uint32_t) (spec->ss_ramp_ns / spec->interval_ns);
