@@ -54,7 +54,7 @@ typedef struct {
     void *bufmem;                   /* every unit's buffer, in one region */
     unsigned depth;
     uint64_t rng[4];
-    offsets_t **offsets;            /* per target */
+    offsets_t **offsets;            /* per target and direction: [t * 2 + dir] */
     uint32_t next_target;
     uint64_t bytes_issued;          /* toward io_limit */
     uint64_t stamp;                 /* write-buffer stamp counter */
@@ -261,8 +261,11 @@ prep_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
     uint32_t t = w->next_target;
     w->next_target = (t + 1) % (uint32_t) j->ntargets;
     u->len = pick_bs (w, dir);
+    /* fio keeps a sequential position per direction (f->last_pos[ddir]);
+       a random map is one per file, shared by both directions. */
+    offsets_t *o = w->offsets[t * 2 + (j->off_mode == OFF_SEQ ? dir : 0)];
+    u->offset = offsets_next (o, &u->len, rng_next (w->rng));
     w->bytes_issued += u->len;
-    u->offset = offsets_next (w->offsets[t], u->len, rng_next (w->rng));
     u->fd = j->targets[t].fd;
     u->target = t;
     u->dir = dir;
@@ -1079,7 +1082,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         w->id = i;
         w->depth = j->iodepth;
         rng_seed (w->rng, j->seed + (uint64_t) i * 0x100000001b3ull);
-        w->offsets = calloc ((size_t) j->ntargets, sizeof *w->offsets);
+        w->offsets = calloc ((size_t) j->ntargets * 2, sizeof *w->offsets);
         w->units = calloc (w->depth, sizeof *w->units);
         for (int s = 0; s < 2; s++)
             w->slot[s] = calloc ((size_t) j->ntargets * 2, sizeof (dir_stats_t));
@@ -1088,10 +1091,13 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             job_destroy (&j);
             return NULL;
         }
-        for (int t = 0; t < j->ntargets; t++) {
-            w->offsets[t] = offsets_new (j->off_mode, j->region_start[t], j->region_units[t],
+        for (int g = 0; g < j->ntargets * 2; g++) {
+            int t = g / 2;
+            if (g % 2 && j->off_mode != OFF_SEQ)
+                continue;
+            w->offsets[g] = offsets_new (j->off_mode, j->region_start[t], j->region_units[t],
                                          j->unit, j->zipf_theta);
-            if (!w->offsets[t]) {
+            if (!w->offsets[g]) {
                 snprintf (err, errlen, "out of memory for the random map of '%s' (%llu blocks; "
                           "norandommap=1 needs none)", j->targets[t].path,
                           (unsigned long long) j->region_units[t]);
@@ -1151,8 +1157,8 @@ job_destroy (iojob_t **self_p)
         for (unsigned u = 0; w->units && u < w->depth; u++)
             free (w->units[u].engine_data);
         free (w->bufmem);
-        for (int t = 0; w->offsets && t < j->ntargets; t++)
-            offsets_destroy (&w->offsets[t]);
+        for (int g = 0; w->offsets && g < j->ntargets * 2; g++)
+            offsets_destroy (&w->offsets[g]);
         free (w->offsets);
         free (w->units);
         free (w->slot[0]);

@@ -2,6 +2,7 @@
 #include "offsets.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,9 +183,16 @@ hash64 (uint64_t x)
     return x;
 }
 
-uint64_t
-offsets_next (offsets_t *o, uint32_t len, uint64_t rnd)
+static bool
+map_isset (const randmap_t *m, uint64_t bit)
 {
+    return m->words[0][bit / 64] >> (bit % 64) & 1;
+}
+
+uint64_t
+offsets_next (offsets_t *o, uint32_t *len_p, uint64_t rnd)
+{
+    uint32_t len = *len_p;
     uint64_t span = len / o->unit;
     if (span == 0)
         span = 1;
@@ -207,9 +215,16 @@ offsets_next (offsets_t *o, uint32_t len, uint64_t rnd)
         b = map_find (&o->map, 0, rnd % o->nblocks);
         if (b == UINT64_MAX)
             b = map_find (&o->map, 0, 0);
-        map_set (&o->map, b);
-        if (b >= room)
-            b = room - 1;   /* a long I/O near the end: keep it inside */
+        /* fio's mark_random_map: every block the I/O covers is marked, up
+           to the first one already used (or the region's end), and the
+           I/O is trimmed to that free run, so no byte is used twice in a
+           pass.  A length that is not a multiple of unit keeps its tail
+           when its last block is free, as in fio. */
+        uint64_t want = (len + o->unit - 1) / o->unit, n = 0;
+        while (n < want && b + n < o->nblocks && !map_isset (&o->map, b + n))
+            map_set (&o->map, b + n++);
+        if (n * o->unit < len)
+            *len_p = (uint32_t) (n * o->unit);
         break;
     }
     case OFF_ZIPF: {

@@ -10,7 +10,8 @@
       - zipf:THETA (fio disables the random map for it too), with ranks
         scattered over the region by a hash, as fio does, so the hot blocks
         are not simply the first ones.
-    An I/O of len bytes starting at block b must fit: b + len/unit <= nblocks.
+    An I/O of len bytes starting at block b must fit: b + len/unit <= nblocks;
+    with the random map it is trimmed to fit instead, as fio does.
 */
 #ifndef IOF_OFFSETS_H
 #define IOF_OFFSETS_H
@@ -30,9 +31,11 @@ offsets_t *offsets_new (off_mode_t mode, uint64_t start, uint64_t nblocks, uint3
 
 void offsets_destroy (offsets_t **self_p);
 
-/* The byte offset of the next I/O of len bytes (a multiple of unit, at most
-   nblocks * unit).  rnd is a fresh 64-bit random number.  Can't fail. */
-uint64_t offsets_next (offsets_t *self, uint32_t len, uint64_t rnd);
+/* The byte offset of the next I/O of *len_p bytes (at most nblocks * unit).
+   With the random map, *len_p may come back shorter (a multiple of unit, at
+   least one unit): trimmed to the run of unused blocks it landed in, as fio
+   trims it.  rnd is a fresh 64-bit random number.  Can't fail. */
+uint64_t offsets_next (offsets_t *self, uint32_t *len_p, uint64_t rnd);
 
 /* Completed passes over the region (random map and sequential only). */
 uint64_t offsets_passes (const offsets_t *self);

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The differential conformance suite against fio: every case of cases.py
+# runs the same job file under fio and under `iofleet-agent run` on the same
+# loop device, each under strace, and compares what the two issued (the
+# io_submit iocbs and pread64/pwrite64 calls on the device, as the kernel
+# was asked), not either tool's own log.  See docs/conformance.md.
+#
+# usage: tests/conformance/conformance.sh [CASE...]   (IOFLEET_BIN: default build/bin)
+#
+# Root only (a loop device): exits 77 (ctest's skip code) with a "skip:"
+# line otherwise, or without fio or strace.  The loop device and its file
+# are removed on exit, pass or fail.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${IOFLEET_BIN:-$here/../../build/bin}
+
+if [ "$(id -u)" -ne 0 ]; then echo "skip: needs root (loop device)"; exit 77; fi
+for t in fio strace losetup python3; do
+  command -v "$t" >/dev/null || { echo "skip: $t is not installed (scripts/install-deps)"; exit 77; }
+done
+
+work=$(mktemp -d /var/tmp/iofleet-conformance.XXXXXX)
+loop=
+cleanup () {
+  [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+truncate -s 64M "$work/disk.img"
+loop=$(losetup --direct-io=on -f --show "$work/disk.img")
+
+python3 "$here/conformance.py" --agent "$bin/iofleet-agent" --device "$loop" --work "$work" "$@"
