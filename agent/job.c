@@ -103,6 +103,7 @@ struct job {
     bool time_based;
     bool histograms;
     uint64_t runtime_ns, ramp_ns, startdelay_ns, interval_ns, thinktime_ns;
+    uint32_t align[2];              /* random offsets' boundary per direction: its smallest bs */
     uint64_t rate_bps[2];           /* fio's td->rate_bps: rate_iops x min bs; 0 = no cap */
     uint64_t rate_period[2];        /* rate_iops with bssplit: ns per I/O (fio's last_usec) */
     bool paced;                     /* rate_iops or thinktime: I/Os are issued one by one */
@@ -264,7 +265,7 @@ prep_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
     /* fio keeps a sequential position per direction (f->last_pos[ddir]);
        a random map is one per file, shared by both directions. */
     offsets_t *o = w->offsets[t * 2 + (j->off_mode == OFF_SEQ ? dir : 0)];
-    u->offset = offsets_next (o, &u->len, rng_next (w->rng));
+    u->offset = offsets_next (o, &u->len, j->align[dir], rng_next (w->rng));
     w->bytes_issued += u->len;
     u->fd = j->targets[t].fd;
     u->target = t;
@@ -1003,8 +1004,9 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         free (j);
         return NULL;
     }
-    /* fio's __setup_rate: a rate_iops is rate_iops x the direction's
-       smallest block size in bytes a second; with a bssplit, a period per I/O. */
+    /* A direction's smallest block size is its offsets' boundary (fio's
+       blockalign default) and, with rate_iops, its bytes per I/O in the rate
+       (fio's __setup_rate; with a bssplit, a period per I/O instead). */
     uint32_t rate[2] = { spec->rate_iops_read, spec->rate_iops_write };
     for (int d = 0; d < 2; d++) {
         uint32_t lo = j->bs[d];
@@ -1014,6 +1016,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                 lo = j->split_bs[d][i] < lo ? j->split_bs[d][i] : lo;
         } else if (j->bsr_min[d])
             lo = j->bsr_min[d];
+        j->align[d] = lo;
         j->rate_bps[d] = (uint64_t) rate[d] * lo;
         j->rate_period[d] = rate[d] && j->nsplit[d] ? NS_PER_SEC / rate[d] : 0;
     }

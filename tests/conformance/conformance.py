@@ -87,8 +87,6 @@ CASES = [
         "why": "bs=4k,16k: fio aligns each direction to its own block size",
         "job": "ioengine=libaio\ndirect=1\nrw=randrw\nbs=4k,16k\nsize=8m\niodepth=4\n",
         "checks": [("align_write", 16 * KIB)],
-        "known": "iofleet aligns writes to the smallest block size of the job, 4k "
-                 "(issue 19, open)",
     },
     {
         "name": "bssplit-random-map",
