@@ -86,7 +86,7 @@
    bsearch (jobfile_parse checks); the options iofleet does implement are
    not listed. */
 static const char *const s_fio_only[] = {
-    "allow_file_create", "allow_mounted_write", "allrandrepeat", "arguments",
+    "allow_file_create", "allow_mounted_write", "arguments",
     "ba", "bindname", "block_error_percentiles", "blockalign",
     "blocksize_unaligned", "bs_is_seq_rand", "bs_unaligned",
     "buffer_compress_chunk", "buffer_pattern", "busy_poll",
@@ -239,14 +239,17 @@ static const struct {
     { "numjobs", OPT_NUMJOBS, false },
     { "size", OPT_SIZE, false },
     { "offset", OPT_OFFSET, false },
+    { "fileoffset", OPT_OFFSET, false },         /* fio's alias */
     { "filename", OPT_FILENAME, false },
     { "runtime", OPT_RUNTIME, false },
+    { "timeout", OPT_RUNTIME, false },           /* fio's alias */
     { "time_based", OPT_TIME_BASED, true },
     { "ramp_time", OPT_RAMP_TIME, false },
     { "startdelay", OPT_STARTDELAY, false },
     { "rate_iops", OPT_RATE_IOPS, false },
     { "thinktime", OPT_THINKTIME, false },
     { "randrepeat", OPT_RANDREPEAT, false },
+    { "allrandrepeat", OPT_RANDREPEAT, false },  /* fio's alias */
     { "randseed", OPT_RANDSEED, false },
     { "iofleet_sla", OPT_SLA, false },
     { "norandommap", OPT_NORANDOMMAP, true },

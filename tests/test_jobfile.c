@@ -404,6 +404,23 @@ test_crlf_and_comments (void)
     jobfile_destroy (&jf);
 }
 
+/* fio's aliases (the .alias of its option table) mean their option. */
+static void
+test_aliases (void)
+{
+    jobfile_t *jf = s_parse ("[a]\nfileoffset=8k\ntimeout=7\nallrandrepeat=0\nsize=1m\n"
+                             "filename=x\n"
+                             "[b]\noffset=8k\nruntime=7\nrandrepeat=0\nsize=1m\nfilename=x\n");
+    CHECK (jf && jf->nsteps == 2);
+    if (jf && jf->nsteps == 2) {
+        const job_t *a = &jf->steps[0], *b = &jf->steps[1];
+        CHECK (a->offset == 8192 && a->offset == b->offset);
+        CHECK (a->runtime_ns == 7 * 1000000000ull && a->runtime_ns == b->runtime_ns);
+        CHECK (!a->randrepeat && a->randrepeat == b->randrepeat);
+    }
+    jobfile_destroy (&jf);
+}
+
 static void
 test_options (void)
 {
@@ -2371,6 +2388,7 @@ main (int argc, char **argv)
     test_globals ();
     test_crlf_and_comments ();
     test_options ();
+    test_aliases ();
     test_errors ();
     test_parse_size ();
     test_parse_time ();
