@@ -103,7 +103,8 @@ struct job {
     bool time_based;
     bool histograms;
     uint64_t runtime_ns, ramp_ns, startdelay_ns, interval_ns, thinktime_ns;
-    uint32_t align[2];              /* random offsets' boundary per direction: its smallest bs */
+    uint32_t min_bs[2];             /* per direction its smallest block size; 0 = not issued */
+    bool offsets_per_dir;           /* each direction has its own offset generator */
     uint64_t rate_bps[2];           /* fio's td->rate_bps: rate_iops x min bs; 0 = no cap */
     uint64_t rate_period[2];        /* rate_iops with bssplit: ns per I/O (fio's last_usec) */
     bool paced;                     /* rate_iops or thinktime: I/Os are issued one by one */
@@ -262,10 +263,8 @@ prep_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
     uint32_t t = w->next_target;
     w->next_target = (t + 1) % (uint32_t) j->ntargets;
     u->len = pick_bs (w, dir);
-    /* fio keeps a sequential position per direction (f->last_pos[ddir]);
-       a random map is one per file, shared by both directions. */
-    offsets_t *o = w->offsets[t * 2 + (j->off_mode == OFF_SEQ ? dir : 0)];
-    u->offset = offsets_next (o, &u->len, j->align[dir], rng_next (w->rng));
+    offsets_t *o = w->offsets[t * 2 + (j->offsets_per_dir ? dir : 0)];
+    u->offset = offsets_next (o, &u->len, rng_next (w->rng));
     w->bytes_issued += u->len;
     u->fd = j->targets[t].fd;
     u->target = t;
@@ -555,6 +554,15 @@ reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
     return n;
 }
 
+/* The most completions one reap takes: fio's iodepth_batch_complete_max,
+   which defaults to iodepth_batch_complete_min; an engine that completes at
+   commit has them all at once.  Can't fail. */
+static inline unsigned
+reap_max (const worker_t *w)
+{
+    return w->job->ops->completes_at_commit ? w->depth : w->job->batch_complete;
+}
+
 /* Waits for every I/O in flight and files it, as fio's io_u_quiesce does
    before a rate or thinktime sleep, so no completion waits out the sleep
    unreaped and the latency measured is the device's.  Returns 0, or -1 when
@@ -692,9 +700,7 @@ fill (worker_t *w)
         if (submit (w, &u, 1) < 0)
             break;
         rate_account (w, d, u->len);
-        if (w->nfree == 0
-            && reap (w, j->batch_complete, j->ops->completes_at_commit ? w->depth : j->batch_complete,
-                     REAP_TIMEOUT_MAX_NS) < 0)
+        if (w->nfree == 0 && reap (w, j->batch_complete, reap_max (w), REAP_TIMEOUT_MAX_NS) < 0)
             break;
         if (j->thinktime_ns)
             think (w);
@@ -736,11 +742,9 @@ worker_main (void *arg)
                 timeout = REAP_TIMEOUT_MAX_NS;
         } else if (j->measure_start > now && j->measure_start - now < timeout)
             timeout = j->measure_start - now;
-        /* fio reaps at most iodepth_batch_complete_max, which defaults to
-           iodepth_batch_complete_min (1): one completion, one new I/O. */
+        /* One completion, one new I/O by default, as fio's. */
         unsigned min = j->batch_complete < w->inflight ? j->batch_complete : w->inflight;
-        unsigned max = j->ops->completes_at_commit ? w->depth : j->batch_complete;
-        if (reap (w, min, max, timeout) < 0)
+        if (reap (w, min, reap_max (w), timeout) < 0)
             break;
         /* A size-limited job issues exactly its size, as fio's: the units
            beyond it just stay idle while the last I/Os drain. */
@@ -750,15 +754,12 @@ worker_main (void *arg)
     free (w->free_units);
     free (w->batch);
     w->free_units = w->batch = NULL;
-    const bool measuring = w->measuring;
-    const uint32_t k = w->k;
-    uint64_t now;
 
-    now = clock_mono_ns ();
+    uint64_t now = clock_mono_ns ();
     w->end_mono = now < j->measure_end ? now : j->measure_end;
     /* The last, possibly partial, interval. */
-    if (measuring && w->end_mono > j->measure_start + (uint64_t) k * j->interval_ns)
-        atomic_store_explicit (&w->published, k + 1, memory_order_release);
+    if (w->measuring && w->end_mono > j->measure_start + (uint64_t) w->k * j->interval_ns)
+        atomic_store_explicit (&w->published, w->k + 1, memory_order_release);
     /* The logs are complete before the worker counts as finished, so a
        failure to write their end is in the step's error. */
     lat_log_close (w);
@@ -834,9 +835,17 @@ plan_sizes (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
             hi = j->bsr_max[d] / lo * lo;
         } else
             lo = hi = j->bs[d];
+        j->min_bs[d] = lo;
         j->unit = lo < j->unit ? lo : j->unit;
         j->max_bs = hi > j->max_bs ? hi : j->max_bs;
     }
+    /* fio keeps a sequential position per direction (f->last_pos[ddir]), and
+       aligns each direction to its own smallest block size (blockalign's
+       default).  Directions of different smallest sizes therefore get a
+       generator each, in their own size; otherwise one random map per file
+       serves both, as fio's. */
+    j->offsets_per_dir = !rw_is_random (j->rw)
+        || (j->min_bs[0] && j->min_bs[1] && j->min_bs[0] != j->min_bs[1]);
     if (j->direct) {
         uint32_t sizes[2 * JOB_BSSPLIT_MAX + 4];
         int n = 0;
@@ -1004,20 +1013,11 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         free (j);
         return NULL;
     }
-    /* A direction's smallest block size is its offsets' boundary (fio's
-       blockalign default) and, with rate_iops, its bytes per I/O in the rate
-       (fio's __setup_rate; with a bssplit, a period per I/O instead). */
+    /* fio's __setup_rate: rate_iops x the direction's smallest block size in
+       bytes a second; with a bssplit, a period per I/O instead. */
     uint32_t rate[2] = { spec->rate_iops_read, spec->rate_iops_write };
     for (int d = 0; d < 2; d++) {
-        uint32_t lo = j->bs[d];
-        if (j->nsplit[d]) {
-            lo = UINT32_MAX;
-            for (int i = 0; i < j->nsplit[d]; i++)
-                lo = j->split_bs[d][i] < lo ? j->split_bs[d][i] : lo;
-        } else if (j->bsr_min[d])
-            lo = j->bsr_min[d];
-        j->align[d] = lo;
-        j->rate_bps[d] = (uint64_t) rate[d] * lo;
+        j->rate_bps[d] = (uint64_t) rate[d] * j->min_bs[d];
         j->rate_period[d] = rate[d] && j->nsplit[d] ? NS_PER_SEC / rate[d] : 0;
     }
     j->paced = j->rate_bps[0] || j->rate_bps[1] || j->thinktime_ns;
@@ -1095,11 +1095,12 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             return NULL;
         }
         for (int g = 0; g < j->ntargets * 2; g++) {
-            int t = g / 2;
-            if (g % 2 && j->off_mode != OFF_SEQ)
+            int t = g / 2, d = g % 2;
+            if (d && (!j->offsets_per_dir || !j->min_bs[d]))
                 continue;
-            w->offsets[g] = offsets_new (j->off_mode, j->region_start[t], j->region_units[t],
-                                         j->unit, j->zipf_theta);
+            uint32_t unit = j->offsets_per_dir && j->min_bs[d] ? j->min_bs[d] : j->unit;
+            w->offsets[g] = offsets_new (j->off_mode, j->region_start[t],
+                                         j->region_units[t] * j->unit / unit, unit, j->zipf_theta);
             if (!w->offsets[g]) {
                 snprintf (err, errlen, "out of memory for the random map of '%s' (%llu blocks; "
                           "norandommap=1 needs none)", j->targets[t].path,

@@ -189,30 +189,14 @@ map_isset (const randmap_t *m, uint64_t bit)
     return m->words[0][bit / 64] >> (bit % 64) & 1;
 }
 
-/* The first free block at or after `from` that is a multiple of r, or
-   UINT64_MAX.  Can't fail. */
-static uint64_t
-map_find_aligned (const randmap_t *m, uint64_t from, uint64_t r)
-{
-    for (;;) {
-        uint64_t b = map_find (m, 0, from);
-        if (b == UINT64_MAX || b % r == 0)
-            return b;
-        from = (b / r + 1) * r;
-    }
-}
-
 uint64_t
-offsets_next (offsets_t *o, uint32_t *len_p, uint32_t align, uint64_t rnd)
+offsets_next (offsets_t *o, uint32_t *len_p, uint64_t rnd)
 {
     uint32_t len = *len_p;
     uint64_t span = len / o->unit;
     if (span == 0)
         span = 1;
-    /* Offsets are multiples of r blocks: fio aligns each direction to its
-       own block size (blockalign's default). */
-    uint64_t r = align > o->unit && align % o->unit == 0 ? align / o->unit : 1;
-    uint64_t room = o->nblocks >= span ? (o->nblocks - span) / r + 1 : 1;
+    uint64_t room = o->nblocks >= span ? o->nblocks - span + 1 : 1;
     uint64_t b;
     switch (o->mode) {
     case OFF_SEQ:
@@ -228,17 +212,9 @@ offsets_next (offsets_t *o, uint32_t *len_p, uint32_t align, uint64_t rnd)
             map_clear (&o->map);
             o->passes++;
         }
-        uint64_t nal = (o->nblocks + r - 1) / r;
-        b = map_find_aligned (&o->map, rnd % nal * r, r);
+        b = map_find (&o->map, 0, rnd % o->nblocks);
         if (b == UINT64_MAX)
-            b = map_find_aligned (&o->map, 0, r);
-        if (b == UINT64_MAX) {
-            /* Free blocks are left, but none on this direction's boundary:
-               a new pass, as fio's map reset when it finds no free block. */
-            map_clear (&o->map);
-            o->passes++;
-            b = rnd % nal * r;
-        }
+            b = map_find (&o->map, 0, 0);
         /* fio's mark_random_map: every block the I/O covers is marked, up
            to the first one already used (or the region's end), and the
            I/O is trimmed to that free run, so no byte is used twice in a
@@ -263,11 +239,11 @@ offsets_next (offsets_t *o, uint32_t *len_p, uint32_t align, uint64_t rnd)
             rank = (uint64_t) ((double) o->nblocks * pow (o->eta * u - o->eta + 1.0, o->alpha));
         if (rank >= o->nblocks)
             rank = o->nblocks - 1;
-        b = (hash64 (rank) + o->hash_off) % room * r;
+        b = (hash64 (rank) + o->hash_off) % room;
         break;
     }
     default:
-        b = rnd % room * r;
+        b = rnd % room;
         break;
     }
     return o->start + b * o->unit;

@@ -34,11 +34,8 @@ void offsets_destroy (offsets_t **self_p);
 /* The byte offset of the next I/O of *len_p bytes (at most nblocks * unit).
    With the random map, *len_p may come back shorter (a multiple of unit, at
    least one unit): trimmed to the run of unused blocks it landed in, as fio
-   trims it.  Random offsets are multiples of align bytes from the region's
-   start when align is a multiple of unit (else of unit): fio aligns each
-   direction to its own smallest block size.  rnd is a fresh 64-bit random
-   number.  Can't fail. */
-uint64_t offsets_next (offsets_t *self, uint32_t *len_p, uint32_t align, uint64_t rnd);
+   trims it.  rnd is a fresh 64-bit random number.  Can't fail. */
+uint64_t offsets_next (offsets_t *self, uint32_t *len_p, uint64_t rnd);
 
 /* Completed passes over the region (random map and sequential only). */
 uint64_t offsets_passes (const offsets_t *self);

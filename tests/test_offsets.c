@@ -19,7 +19,7 @@ rnd (void)
 static uint64_t
 next_len (offsets_t *o, uint32_t len)
 {
-    return offsets_next (o, &len, 0, rnd ());
+    return offsets_next (o, &len, rnd ());
 }
 
 /* Every offset inside [start, start + n*unit - len] and aligned to unit. */
@@ -33,7 +33,7 @@ test_range_alignment (off_mode_t mode, double theta)
     int bad = 0;
     for (int i = 0; i < 100000 && o; i++) {
         uint32_t len = unit * (1 + (uint32_t) (rnd () % 4));
-        uint64_t off = offsets_next (o, &len, unit, rnd ());
+        uint64_t off = offsets_next (o, &len, rnd ());
         if (len == 0 || len % unit || off < start || off + len > start + n * unit || (off - start) % unit)
             bad++;
     }
@@ -83,7 +83,7 @@ test_random_map_trim (void)
     int bad = 0;
     while (covered < n && o && ios < 10 * n) {
         uint32_t want = rnd () % 2 ? 4096 : 65536, len = want;
-        uint64_t off = offsets_next (o, &len, unit, rnd ());
+        uint64_t off = offsets_next (o, &len, rnd ());
         ios++;
         trimmed += len < want;
         if (len == 0 || len % unit || off % unit || off + len > n * unit) {
@@ -103,32 +103,6 @@ test_random_map_trim (void)
     CHECK_MSG (offsets_passes (o) == 0, "passes %llu", (unsigned long long) offsets_passes (o));
     free (seen);
     offsets_destroy (&o);
-}
-
-/* bs=4k,16k: reads on 4k boundaries, writes on 16k ones, as fio aligns each
-   direction to its own block size; in every mode. */
-static void
-test_align_per_direction (void)
-{
-    const off_mode_t modes[] = { OFF_RANDOM, OFF_RANDOM_NOMAP, OFF_ZIPF };
-    for (int m = 0; m < 3; m++) {
-        offsets_t *o = offsets_new (modes[m], 1 << 20, 1000, 4096, 1.2);
-        CHECK (o != NULL);
-        int bad = 0, unaligned_reads = 0;
-        for (int i = 0; i < 20000 && o; i++) {
-            bool wr = i % 2;
-            uint32_t len = wr ? 16384 : 4096;
-            uint64_t off = offsets_next (o, &len, wr ? 16384 : 4096, rnd ()) - (1 << 20);
-            if ((wr && off % 16384) || off + len > 1000 * 4096)
-                bad++;
-            unaligned_reads += !wr && off % 16384;
-        }
-        CHECK_MSG (bad == 0, "mode %d: %d writes off their 16k boundary or out of the region",
-                   (int) modes[m], bad);
-        CHECK_MSG (unaligned_reads > 0, "mode %d: reads held to the writes' boundary",
-                   (int) modes[m]);
-        offsets_destroy (&o);
-    }
 }
 
 /* Without the map, blocks repeat within a pass (birthday paradox): the
@@ -224,7 +198,6 @@ main (void)
     test_range_alignment (OFF_ZIPF, 1.2);
     test_random_map_coverage ();
     test_random_map_trim ();
-    test_align_per_direction ();
     test_nomap_repeats ();
     test_sequential ();
     test_zipf_skew ();
