@@ -69,6 +69,8 @@ def load(agent, kind, n, runtime_ms):
         # An I/O issued inside the window counts, and is logged, even when
         # it completes after the end (fio drains and counts those too): a
         # clat or lat entry's completion time less its latency is inside.
+        # A slat line is bound through its clat line: the check after
+        # load() requires the three logs to describe the same I/Os.
         shape = len(f) == 5 and f[2] in (0, 1) and f[3] == 4096 and f[4] == 0 and f[0] >= 0
         issued = f[0] - (f[1] / 1e6 if kind != "slat" else 0) if shape else 0
         check(shape and (issued < runtime_ms + 1 if kind != "slat" else True),
