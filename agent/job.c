@@ -56,6 +56,7 @@ typedef struct {
     uint64_t rng[4];
     offsets_t **offsets;            /* per target and direction: [t * 2 + dir] */
     uint32_t next_target;
+    uint64_t io_limit;              /* bytes to issue when not time based */
     uint64_t bytes_issued;          /* toward io_limit */
     uint64_t stamp;                 /* write-buffer stamp counter */
     /* Pacing, as fio's rate_ddir/usec_for_io/handle_thinktime: the next
@@ -115,7 +116,7 @@ struct job {
     cpu_set_t cpus;
     uint32_t compress_pct;
     bool zero_buffers;
-    uint64_t io_limit;              /* bytes per worker when not time based */
+    bool file_per_worker;           /* worker i does its I/O on target i only */
     int ntargets;
     target_t *targets;
     uint64_t *region_start;         /* per target */
@@ -261,7 +262,8 @@ prep_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
 {
     iojob_t *j = w->job;
     uint32_t t = w->next_target;
-    w->next_target = (t + 1) % (uint32_t) j->ntargets;
+    if (!j->file_per_worker)
+        w->next_target = (t + 1) % (uint32_t) j->ntargets;
     u->len = pick_bs (w, dir);
     offsets_t *o = w->offsets[t * 2 + (j->offsets_per_dir ? dir : 0)];
     u->offset = offsets_next (o, &u->len, rng_next (w->rng));
@@ -278,7 +280,7 @@ static inline bool
 limit_reached (const worker_t *w)
 {
     const iojob_t *j = w->job;
-    return !j->time_based && j->io_limit && w->bytes_issued >= j->io_limit;
+    return !j->time_based && w->io_limit && w->bytes_issued >= w->io_limit;
 }
 
 static inline uint64_t
@@ -783,7 +785,7 @@ plan_region (iojob_t *j, const Iofleet__JobSpec *spec, int t, char *err, size_t 
     if (spec->size_pct)
         len = tsize / 100 * spec->size_pct;
     else if (spec->size)
-        len = spec->size / (uint64_t) j->ntargets;
+        len = j->file_per_worker ? spec->size : spec->size / (uint64_t) j->ntargets;
     else
         len = tsize > off ? tsize - off : 0;
     off -= off % j->unit;
@@ -1037,6 +1039,16 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     j->region_start = calloc ((size_t) j->ntargets, sizeof *j->region_start);
     j->region_units = calloc ((size_t) j->ntargets, sizeof *j->region_units);
     j->nworkers = (int) spec->numjobs;
+    j->file_per_worker = spec->file_per_worker;
+    if (j->file_per_worker && j->ntargets != j->nworkers) {
+        snprintf (err, errlen, "file_per_worker with %d files for %d workers", j->ntargets,
+                  j->nworkers);
+        free (j->targets);
+        free (j->region_start);
+        free (j->region_units);
+        free (j);
+        return NULL;
+    }
     j->workers = calloc ((size_t) j->nworkers, sizeof *j->workers);
     if (!j->targets || !j->region_start || !j->region_units || !j->workers) {
         snprintf (err, errlen, "out of memory");
@@ -1049,7 +1061,8 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     bool writes = rw_has (j->rw, j->rwmixread, IO_WRITE);
     uint64_t need_each = 0;
     if (spec->size && !spec->size_pct)
-        need_each = spec->offset + spec->size / (uint64_t) j->ntargets;
+        need_each = spec->offset + (j->file_per_worker ? spec->size
+                                                       : spec->size / (uint64_t) j->ntargets);
     for (int t = 0; t < j->ntargets; t++) {
         if (j->null_engine) {
             /* fio's null engine touches nothing: the "target" is a name. */
@@ -1070,12 +1083,11 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             return NULL;
         }
     }
-    if (!j->time_based) {
-        uint64_t total = 0;
-        for (int t = 0; t < j->ntargets; t++)
-            total += j->region_units[t] * j->unit;
-        j->io_limit = spec->size && !spec->size_pct ? spec->size : total;
-    }
+    /* A size-bound worker issues size= bytes (fio: per job), or else its
+       whole region: every target's, or with a file of its own, that one's. */
+    uint64_t total = 0;
+    for (int t = 0; t < j->ntargets; t++)
+        total += j->region_units[t] * j->unit;
 
     /* Buffers, offsets and engine contexts now, so START has nothing left
        to allocate. */
@@ -1084,6 +1096,10 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         w->job = j;
         w->id = i;
         w->depth = j->iodepth;
+        w->next_target = j->file_per_worker ? (uint32_t) i : 0;
+        if (!j->time_based)
+            w->io_limit = spec->size && !spec->size_pct ? spec->size
+                        : j->file_per_worker ? j->region_units[i] * j->unit : total;
         rng_seed (w->rng, j->seed + (uint64_t) i * 0x100000001b3ull);
         w->offsets = calloc ((size_t) j->ntargets * 2, sizeof *w->offsets);
         w->units = calloc (w->depth, sizeof *w->units);
@@ -1097,6 +1113,8 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         for (int g = 0; g < j->ntargets * 2; g++) {
             int t = g / 2, d = g % 2;
             if (d && (!j->offsets_per_dir || !j->min_bs[d]))
+                continue;
+            if (j->file_per_worker && t != i)
                 continue;
             uint32_t unit = j->offsets_per_dir && j->min_bs[d] ? j->min_bs[d] : j->unit;
             w->offsets[g] = offsets_new (j->off_mode, j->region_start[t],

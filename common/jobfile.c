@@ -298,6 +298,7 @@ typedef struct {
     int bsrange_line[2];
     int bssplit_line[2];
     int direct_line;
+    int numjobs_line;
     int time_based_line;
     int batch_submit_line;
     const char *batch_submit_key;   /* the name used (iodepth_batch, ...) */
@@ -1582,6 +1583,7 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         if (s_parse_uint (p, line, key, value, 1, JOB_MAX_NUMJOBS, &v))
             return -1;
         job->numjobs = (uint32_t) v;
+        o->numjobs_line = line;
         return 0;
 
     case OPT_SIZE:
@@ -1921,6 +1923,14 @@ s_finish_job (parser_t *p, opts_t *o)
     if (!job->filename[0] && strspn (dflt, ":") == strlen (dflt)) {
         s_error (p, job->line, "job '%s' has no filename= and its name names no file; "
                  "add filename=", dflt);
+        return -1;
+    }
+    /* Without filename= each worker gets a file of its own (jobspec.c), and
+       a job's files go to an agent as its targets. */
+    if (!job->filename[0] && job->numjobs > JOB_MAX_OWN_FILES) {
+        s_error (p, o->numjobs_line, "numjobs=%u without filename= makes %u files, one per "
+                 "job as fio does (%s.0.0, %s.1.0, ...); the limit is %d: give filename=",
+                 job->numjobs, job->numjobs, dflt, dflt, JOB_MAX_OWN_FILES);
         return -1;
     }
     /* fio's HOWTO: "If it is set to 0 the iodepth value will be used." */

@@ -29,6 +29,8 @@
 #define JOB_MAX_STEPS     256
 #define JOB_MAX_IODEPTH   65536
 #define JOB_MAX_NUMJOBS   1024
+#define JOB_MAX_OWN_FILES 256       /* numjobs without filename= (one file
+                                       each; MSG_TARGETS_MAX) */
 #define JOB_MAX_BS        (64u << 20)
 #define JOB_MAX_RUNTIME_S (7 * 24 * 3600)
 /* Limits the agents hold every PREPARE to (common/message.c); the parser

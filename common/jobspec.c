@@ -2,7 +2,12 @@
 #include "jobspec.h"
 #include "util.h"
 
+#include <assert.h>
+#include <stdio.h>
 #include <string.h>
+
+_Static_assert (JOB_MAX_OWN_FILES == MSG_TARGETS_MAX,
+                "a job's own files (numjobs without filename=) are its targets");
 
 void
 jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
@@ -67,10 +72,24 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->thread_number = j->thread_number;
     s->interval_ns = interval_ns;
 
-    /* A sweep's steps share the file fio would have named after the section. */
-    str_copy (out->list, sizeof out->list,
-              j->filename[0] ? j->filename : j->sweep_of[0] ? j->sweep_of : j->name);
     size_t n = 0;
+    if (!j->filename[0]) {
+        /* A sweep's steps share the files fio would have named after the section. */
+        const char *base = j->sweep_of[0] ? j->sweep_of : j->name;
+        size_t used = 0;
+        assert (j->numjobs >= 1 && j->numjobs <= MSG_TARGETS_MAX);
+        for (uint32_t i = 0; i < j->numjobs; i++) {
+            int len = snprintf (out->list + used, sizeof out->list - used, "%s.%u.0", base, i);
+            assert (len > 0 && (size_t) len < sizeof out->list - used);
+            out->names[n++] = out->list + used;
+            used += (size_t) len + 1;
+        }
+        s->filenames = out->names;
+        s->n_filenames = n;
+        s->file_per_worker = true;
+        return;
+    }
+    str_copy (out->list, sizeof out->list, j->filename);
     char *save = NULL;
     for (char *tok = strtok_r (out->list, ":", &save); tok && n < MSG_TARGETS_MAX;
          tok = strtok_r (NULL, ":", &save))

@@ -231,6 +231,9 @@ check_job (const Iofleet__JobSpec *j, char *err, size_t errlen)
         if (check_text (f, j->filenames[i], MSG_PATH_MAX, true, err, errlen))
             return -EINVAL;
     }
+    if (j->file_per_worker && j->n_filenames != j->numjobs)
+        return fail (err, errlen, "job.file_per_worker with %zu filenames for numjobs %u: "
+                     "one file per worker", j->n_filenames, j->numjobs);
     if (j->runtime_ns > 7ull * 24 * 3600 * 1000000000ull)
         return fail (err, errlen, "job.runtime_ns %llu, limit 7 days",
                      (unsigned long long) j->runtime_ns);

@@ -7,6 +7,7 @@
     compared exactly, because "FILE:LINE: what" is the user interface.
 */
 #include "jobfile.h"
+#include "jobspec.h"
 #include "testutil.h"
 
 #include <errno.h>
@@ -419,6 +420,38 @@ test_aliases (void)
         CHECK (!a->randrepeat && a->randrepeat == b->randrepeat);
     }
     jobfile_destroy (&jf);
+}
+
+/* Without filename= each job copy gets a file of its own, as fio names
+   them ($jobname.$jobnum.$filenum); a sweep's steps share their section's. */
+static void
+test_own_files (void)
+{
+    jobfile_t *jf = s_parse ("[w]\nnumjobs=3\nsize=1m\n"
+                             "[s]\nfilename=/dev/x:/dev/y\nnumjobs=2\n"
+                             "[q]\niodepth=1,4\nsize=1m\n");
+    CHECK (jf && jf->nsteps == 4);
+    if (jf && jf->nsteps == 4) {
+        static jobspec_t js;
+        jobspec_from_job (&js, &jf->steps[0], NS_PER_S);
+        CHECK (js.spec.file_per_worker && js.spec.n_filenames == 3);
+        if (js.spec.n_filenames == 3)
+            CHECK (strcmp (js.spec.filenames[0], "w.0.0") == 0
+                   && strcmp (js.spec.filenames[2], "w.2.0") == 0);
+        jobspec_from_job (&js, &jf->steps[1], NS_PER_S);
+        CHECK (!js.spec.file_per_worker && js.spec.n_filenames == 2);
+        jobspec_from_job (&js, &jf->steps[3], NS_PER_S);
+        CHECK (js.spec.file_per_worker && js.spec.n_filenames == 1
+               && strcmp (js.spec.filenames[0], "q.0.0") == 0);
+    }
+    jobfile_destroy (&jf);
+    /* One file per copy, and a job's files are an agent's targets. */
+    jf = s_parse ("[w]\nnumjobs=256\nsize=1m\n");
+    CHECK (jf != NULL);
+    jobfile_destroy (&jf);
+    EXPECT_ERR ("[global]\nnumjobs=257\n[w]\nsize=1m\n",
+                "t.fio:2: numjobs=257 without filename= makes 257 files, one per job as fio "
+                "does (w.0.0, w.1.0, ...); the limit is 256: give filename=");
 }
 
 static void
@@ -2389,6 +2422,7 @@ main (int argc, char **argv)
     test_crlf_and_comments ();
     test_options ();
     test_aliases ();
+    test_own_files ();
     test_errors ();
     test_parse_size ();
     test_parse_time ();

@@ -1006,6 +1006,10 @@ test_bounds_prepare (void)
             fx.prepare.more_jobs = more_ptrs; fx.prepare.n_more_jobs = 51,    /* 3 + 255 */
             "targets over its jobs");
     ACCEPT (fx_prepare, fx.job.numjobs = 1024);
+    /* A file per worker: as many files as workers. */
+    ACCEPT (fx_prepare, fx.job.file_per_worker = 1; fx.job.numjobs = NFILES);
+    REJECT (fx_prepare, fx.job.file_per_worker = 1; fx.job.numjobs = NFILES + 1,
+            "job.file_per_worker with 3 filenames for numjobs 4");
     REJECT (fx_prepare, fx.job.numjobs = 0, "job.numjobs");
     REJECT (fx_prepare, fx.job.numjobs = 1025, "job.numjobs");
     ACCEPT (fx_prepare, fx.job.size_pct = 100);

@@ -17,14 +17,19 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
 KIB = 1024
 MIB = 1024 * KIB
 
-# Every case: name, job file body (@DEV@ is the device), checks, known.
-# Checks are (kind, argument); the kinds are in check() below.
+# Every case: name, job file body, checks, known.  The job runs on the loop
+# device (filename= is added), or, for a case with "files" (name -> size),
+# without filename= in a directory of its own per tool that holds those
+# files already made (so neither tool's layout writes are in the trace), the
+# I/O then read per file by its name.  Checks are (kind, argument); the
+# kinds are in check() below.
 CASES = [
     {
         "name": "seq-read-libaio-qd4",
@@ -105,6 +110,14 @@ CASES = [
         "known": "iofleet trims as fio does but needs fewer I/Os (728 against 876): fio "
                  "lands more I/Os next to used blocks; not yet explained (issue 19, open)",
     },
+    {
+        "name": "numjobs-own-files",
+        "why": "numjobs without filename=: fio gives each job copy a file of its own, "
+               "NAME.N.0, holding size= each; per file the same stream, from one thread",
+        "job": "ioengine=libaio\ndirect=1\nrw=write\nbs=64k\nsize=1m\niodepth=2\nnumjobs=3\n",
+        "files": {"numjobs-own-files.%d.0" % n: MIB for n in range(3)},
+        "checks": [("per_file", None), ("counted", None)],
+    },
 ]
 
 IOCB = re.compile(r"aio_lio_opcode=IOCB_CMD_(PREAD|PWRITE)\b[^}]*?aio_fildes=\d+<([^>]*)>"
@@ -118,7 +131,17 @@ def unhex(text):
 
 
 def issued(trace_prefix, device):
-    """Returns {tid: [(dir, len, off), ...]} of the I/O on device, in issue order."""
+    """Returns {tid: [(dir, len, off), ...]} of the I/O on device, in issue
+    order.  A device ending in '/' is a directory: the I/O on every file in
+    it, each I/O then (dir, len, off, file name)."""
+    def on(path):
+        path = unhex(path)
+        if device.endswith("/"):
+            return path[len(device):] if path.startswith(device) else None
+        return path if path == device else None
+
+    def io(d, ln, off, name):
+        return (d, ln, off, name) if device.endswith("/") else (d, ln, off)
     streams = {}
     for path in glob.glob(trace_prefix + ".*"):
         tid = int(path.rsplit(".", 1)[1])
@@ -127,25 +150,38 @@ def issued(trace_prefix, device):
             for line in f:
                 if line.startswith("io_submit("):
                     for m in IOCB.finditer(line):
-                        if unhex(m.group(2)) == device:
-                            ios.append(("R" if m.group(1) == "PREAD" else "W",
-                                        int(m.group(3)), int(m.group(4))))
+                        name = on(m.group(2))
+                        if name is not None:
+                            ios.append(io("R" if m.group(1) == "PREAD" else "W",
+                                          int(m.group(3)), int(m.group(4)), name))
                     continue
                 m = PRW.match(line)
-                if m and unhex(m.group(2)) == device:
-                    ios.append(("R" if m.group(1) == "pread64" else "W",
-                                int(m.group(3)), int(m.group(4))))
+                name = on(m.group(2)) if m else None
+                if name is not None:
+                    ios.append(io("R" if m.group(1) == "pread64" else "W",
+                                  int(m.group(3)), int(m.group(4)), name))
         if ios:
             streams[tid] = ios
     return streams
 
 
-def run_tool(tool, args, jobfile, work, device):
-    """Runs one tool on the job under strace; returns (streams, json)."""
+def run_tool(tool, args, jobfile, work, device, files=None):
+    """Runs one tool on the job under strace; returns (streams, json).  With
+    files, it runs in a directory of its own holding them, and the streams
+    are of every file there (device is then that directory)."""
     prefix = os.path.join(work, tool, "trace")
     os.makedirs(os.path.dirname(prefix), exist_ok=True)
     for old in glob.glob(prefix + ".*"):
         os.unlink(old)
+    cwd = None
+    if files is not None:
+        cwd = os.path.join(work, tool, "files")
+        shutil.rmtree(cwd, ignore_errors=True)
+        os.makedirs(cwd)
+        for name, size in files.items():
+            with open(os.path.join(cwd, name), "wb") as f:
+                f.truncate(size)
+        device = os.path.realpath(cwd) + "/"
     out = os.path.join(work, tool, "out.json")
     if tool == "fio":
         cmd = ["fio", "--output-format=json", "--output=" + out, jobfile]
@@ -156,10 +192,10 @@ def run_tool(tool, args, jobfile, work, device):
     st = ["strace", "-ff", "-y", "-qq", "-xx", "-s", "128", "-e", "signal=none",
           "-e", "trace=io_submit,pread64,pwrite64", "-o", prefix] + cmd
     if tool == "fio":
-        p = subprocess.run(st, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        p = subprocess.run(st, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
     else:
         with open(out, "w") as f:
-            p = subprocess.run(st, stdout=f, stderr=subprocess.PIPE, text=True)
+            p = subprocess.run(st, stdout=f, stderr=subprocess.PIPE, text=True, cwd=cwd)
     if p.returncode != 0:
         raise RuntimeError("%s exited %d: %s" % (tool, p.returncode, p.stderr.strip()[-400:]))
     with open(out) as f:
@@ -199,6 +235,26 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
         first = next((n for n, (a, b) in enumerate(zip(f, i)) if a != b), min(len(f), len(i)))
         return True, same, "fio %d I/Os, iofleet %d; first difference at #%d" % (
             len(f), len(i), first) if not same else "%d I/Os, identical" % len(f)
+    if kind == "per_file":
+        # Per file the same I/O in the same order, and each file's I/O from
+        # one thread: the files a tool touched must be the ones made for it.
+        def per_file(streams):
+            by, owner, shared = {}, {}, set()
+            for tid in sorted(streams):
+                for d, ln, off, name in streams[tid]:
+                    by.setdefault(name, []).append((d, ln, off))
+                    if owner.setdefault(name, tid) != tid:
+                        shared.add(name)
+            return by, shared
+        (fb, fsh), (ib, ish) = per_file(fio_s), per_file(iof_s)
+        want = set(case["files"])
+        fok = set(fb) == want and not fsh
+        iok = set(ib) == want and not ish and all(ib[n] == fb.get(n) for n in want)
+        return fok, iok, "files fio %s iofleet %s; shared by threads fio %s iofleet %s; %s" % (
+            sorted(fb), sorted(ib), sorted(fsh) or "none", sorted(ish) or "none",
+            ", ".join("%s %d/%d I/Os%s" % (n, len(fb.get(n, [])), len(ib.get(n, [])),
+                                             "" if fb.get(n) == ib.get(n) else " DIFFER")
+                      for n in sorted(want)))
     if kind == "counted":
         fc, ic = total_ios(fio_j), total_ios(iof_j)
         return fc == len(f), ic == len(i), "fio issued %d counted %d; iofleet issued %d counted %d" % (
@@ -275,11 +331,13 @@ def main():
     npass = nfail = nknown = 0
     for case in chosen:
         jobfile = os.path.join(args.work, case["name"] + ".fio")
+        files = case.get("files")
         with open(jobfile, "w") as f:
-            f.write("[%s]\nfilename=%s\n%s" % (case["name"], args.device, case["job"]))
+            f.write("[%s]\n%s%s" % (case["name"], "" if files else "filename=%s\n" % args.device,
+                                    case["job"]))
         try:
-            fio_s, fio_j = run_tool("fio", args, jobfile, args.work, args.device)
-            iof_s, iof_j = run_tool("iofleet", args, jobfile, args.work, args.device)
+            fio_s, fio_j = run_tool("fio", args, jobfile, args.work, args.device, files)
+            iof_s, iof_j = run_tool("iofleet", args, jobfile, args.work, args.device, files)
         except (RuntimeError, ValueError, KeyError) as e:
             print("FAIL %s: %s" % (case["name"], e))
             nfail += 1
@@ -288,7 +346,7 @@ def main():
         empty = [t for t, st in (("fio", fio_s), ("iofleet", iof_s)) if not flat(st)]
         if empty:
             print("FAIL %s: no I/O on %s seen from %s (strace's output format changed?)" % (
-                case["name"], args.device, " and ".join(empty)))
+                case["name"], "its files" if files else args.device, " and ".join(empty)))
             nfail += 1
             continue
         oracle_ok, iof_ok, lines = True, True, []

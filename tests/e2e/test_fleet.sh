@@ -122,3 +122,19 @@ ok "report survives a controller restart"
 # The agents find the new controller by themselves.
 wait_agents 3
 ok "agents reconnected to the restarted controller"
+
+# numjobs without filename=, on agents: each job copy writes a file of its
+# own (fio's NAME.N.0) of size= each, in the agent's workdir.
+printf '[own]\nioengine=libaio\ndirect=1\nrw=write\nbs=64k\nsize=2m\nnumjobs=2\n' >"$T/own.fio"
+"$BIN/iofleet" plan add own "$T/own.fio" >/dev/null || fail "plan add own"
+orun=$("$BIN/iofleet" run own --agents agent-1 --wait --json 2>/dev/null | jq -r .run) || fail "run own"
+"$BIN/iofleet" report "$orun" --format json >"$T/own.json"
+jq -e '.steps[0].agents[0].targets | length == 2
+       and (map(.target | split("/") | last) | sort) == ["own.0.0", "own.1.0"]
+       and all(.[]; .write.ops == 32 and .read.ops == 0)' "$T/own.json" >/dev/null \
+  || fail "numjobs=2 without filename: $(jq -c '[.steps[0].agents[0].targets[] | {target, w: .write.ops}]' "$T/own.json")"
+for n in 0 1; do
+  [ "$(stat -c %s "$T/agent-1/own.$n.0")" = 2097152 ] || fail "own.$n.0 is not 2 MiB"
+done
+[ ! -e "$T/agent-1/own" ] || fail "a shared file 'own' was made"
+ok "numjobs=2 without filename=: own.0.0 and own.1.0, 32 writes of 64k each (fio's layout)"
