@@ -54,10 +54,13 @@ typedef struct {
     void *bufmem;                   /* every unit's buffer, in one region */
     unsigned depth;
     uint64_t rng[4];
+    uint64_t rng_loop[4];           /* rng as the first I/O found it: each loop's start */
     offsets_t **offsets;            /* per target and direction: [t * 2 + dir] */
     uint32_t next_target;
     uint64_t io_limit;              /* bytes to issue when not time based */
-    uint64_t bytes_issued;          /* toward io_limit */
+    uint64_t bytes_issued;          /* toward io_limit, in this loop */
+    uint64_t ios_issued;            /* toward number_ios, in this loop */
+    uint32_t loop;                  /* loops= done, from 0 */
     uint64_t stamp;                 /* write-buffer stamp counter */
     /* Pacing, as fio's rate_ddir/usec_for_io/handle_thinktime: the next
        issue per direction is a quota counted from rate_epoch (fio's
@@ -117,6 +120,9 @@ struct job {
     uint32_t compress_pct;
     bool zero_buffers;
     bool file_per_worker;           /* worker i does its I/O on target i only */
+    uint64_t number_ios;            /* a size-bound worker's cap per loop; 0 = none */
+    uint32_t loops;                 /* a size-bound job's passes, at least 1 */
+    uint64_t offset_increment;      /* worker i's region starts i x this later */
     int ntargets;
     target_t *targets;
     uint64_t *region_start;         /* per target */
@@ -268,6 +274,7 @@ prep_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
     offsets_t *o = w->offsets[t * 2 + (j->offsets_per_dir ? dir : 0)];
     u->offset = offsets_next (o, &u->len, rng_next (w->rng));
     w->bytes_issued += u->len;
+    w->ios_issued++;
     u->fd = j->targets[t].fd;
     u->target = t;
     u->dir = dir;
@@ -280,7 +287,8 @@ static inline bool
 limit_reached (const worker_t *w)
 {
     const iojob_t *j = w->job;
-    return !j->time_based && w->io_limit && w->bytes_issued >= w->io_limit;
+    return !j->time_based && ((w->io_limit && w->bytes_issued >= w->io_limit)
+                              || (j->number_ios && w->ios_issued >= j->number_ios));
 }
 
 static inline uint64_t
@@ -709,6 +717,33 @@ fill (worker_t *w)
     }
 }
 
+/* Seeds worker w's random numbers as at its start.  Can't fail. */
+static void
+worker_seed (worker_t *w)
+{
+    rng_seed (w->rng, w->job->seed + (uint64_t) w->id * 0x100000001b3ull);
+}
+
+/* With loops=N, after a pass that reached its limit and drained: starts
+   the next one as fio starts a loop, with the positions, random map and
+   random numbers as at the start (fio 3.33 repeats a randread loop's
+   offsets exactly).  Returns true when a loop starts.  Can't fail. */
+static bool
+next_loop (worker_t *w)
+{
+    iojob_t *j = w->job;
+    if (w->stopping || !limit_reached (w) || w->loop + 1 >= j->loops
+        || atomic_load_explicit (&j->stop, memory_order_relaxed))
+        return false;
+    w->loop++;
+    w->bytes_issued = w->ios_issued = 0;
+    for (int g = 0; g < j->ntargets * 2; g++)
+        if (w->offsets[g])
+            offsets_rewind (w->offsets[g]);
+    memcpy (w->rng, w->rng_loop, sizeof w->rng);
+    return true;
+}
+
 static void *
 worker_main (void *arg)
 {
@@ -751,6 +786,9 @@ worker_main (void *arg)
         /* A size-limited job issues exactly its size, as fio's: the units
            beyond it just stay idle while the last I/Os drain. */
         if (!w->stopping)
+            fill (w);
+        /* Drained at its limit: fio's next loop starts as the first did. */
+        if (w->inflight == 0 && next_loop (w))
             fill (w);
     }
     free (w->free_units);
@@ -1040,6 +1078,9 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     j->region_units = calloc ((size_t) j->ntargets, sizeof *j->region_units);
     j->nworkers = (int) spec->numjobs;
     j->file_per_worker = spec->file_per_worker;
+    j->number_ios = spec->number_ios;
+    j->loops = spec->loops ? spec->loops : 1;
+    j->offset_increment = spec->offset_increment;
     if (j->file_per_worker && j->ntargets != j->nworkers) {
         snprintf (err, errlen, "file_per_worker with %d files for %d workers", j->ntargets,
                   j->nworkers);
@@ -1061,8 +1102,8 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     bool writes = rw_has (j->rw, j->rwmixread, IO_WRITE);
     uint64_t need_each = 0;
     if (spec->size && !spec->size_pct)
-        need_each = spec->offset + (j->file_per_worker ? spec->size
-                                                       : spec->size / (uint64_t) j->ntargets);
+        need_each = spec->offset + (uint64_t) (j->nworkers - 1) * j->offset_increment
+                  + (j->file_per_worker ? spec->size : spec->size / (uint64_t) j->ntargets);
     for (int t = 0; t < j->ntargets; t++) {
         if (j->null_engine) {
             /* fio's null engine touches nothing: the "target" is a name. */
@@ -1098,9 +1139,10 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         w->depth = j->iodepth;
         w->next_target = j->file_per_worker ? (uint32_t) i : 0;
         if (!j->time_based)
-            w->io_limit = spec->size && !spec->size_pct ? spec->size
+            w->io_limit = spec->io_size ? spec->io_size
+                        : spec->size && !spec->size_pct ? spec->size
                         : j->file_per_worker ? j->region_units[i] * j->unit : total;
-        rng_seed (w->rng, j->seed + (uint64_t) i * 0x100000001b3ull);
+        worker_seed (w);
         w->offsets = calloc ((size_t) j->ntargets * 2, sizeof *w->offsets);
         w->units = calloc (w->depth, sizeof *w->units);
         for (int s = 0; s < 2; s++)
@@ -1117,7 +1159,22 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             if (j->file_per_worker && t != i)
                 continue;
             uint32_t unit = j->offsets_per_dir && j->min_bs[d] ? j->min_bs[d] : j->unit;
-            w->offsets[g] = offsets_new (j->off_mode, j->region_start[t],
+            /* offset_increment: each worker's region i x it further on. */
+            uint64_t start = j->region_start[t] + (uint64_t) i * j->offset_increment;
+            if (start + j->region_units[t] * j->unit > j->targets[t].size) {
+                snprintf (err, errlen, "worker %d's region %llu..%llu is past the end of '%s' "
+                          "(%llu bytes): offset_increment=%llu with numjobs=%d needs %llu",
+                          i, (unsigned long long) start,
+                          (unsigned long long) (start + j->region_units[t] * j->unit),
+                          j->targets[t].path, (unsigned long long) j->targets[t].size,
+                          (unsigned long long) j->offset_increment, j->nworkers,
+                          (unsigned long long) (j->region_start[t]
+                              + (uint64_t) (j->nworkers - 1) * j->offset_increment
+                              + j->region_units[t] * j->unit));
+                job_destroy (&j);
+                return NULL;
+            }
+            w->offsets[g] = offsets_new (j->off_mode, start,
                                          j->region_units[t] * j->unit / unit, unit, j->zipf_theta);
             if (!w->offsets[g]) {
                 snprintf (err, errlen, "out of memory for the random map of '%s' (%llu blocks; "
@@ -1140,6 +1197,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             w->units[u].buf = (uint8_t *) w->bufmem + (size_t) u * j->max_bs;
             fill_buffer (j, w->rng, w->units[u].buf, j->max_bs);
         }
+        memcpy (w->rng_loop, w->rng, sizeof w->rng);
         w->engine.ops = j->ops;
         int rc = j->ops->init (&w->engine, w->depth);
         if (rc < 0) {

@@ -249,6 +249,14 @@ offsets_next (offsets_t *o, uint32_t *len_p, uint64_t rnd)
     return o->start + b * o->unit;
 }
 
+void
+offsets_rewind (offsets_t *o)
+{
+    o->seqpos = 0;
+    if (o->mode == OFF_RANDOM)
+        map_clear (&o->map);
+}
+
 uint64_t
 offsets_passes (const offsets_t *o)
 {

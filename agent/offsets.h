@@ -37,6 +37,11 @@ void offsets_destroy (offsets_t **self_p);
    trims it.  rnd is a fresh 64-bit random number.  Can't fail. */
 uint64_t offsets_next (offsets_t *self, uint32_t *len_p, uint64_t rnd);
 
+/* Starts over as a new generator would: the sequential position at the
+   region's start, the random map empty (a new loop of fio's loops=).  The
+   count of passes goes on.  Can't fail. */
+void offsets_rewind (offsets_t *self);
+
 /* Completed passes over the region (random map and sequential only). */
 uint64_t offsets_passes (const offsets_t *self);
 

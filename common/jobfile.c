@@ -97,8 +97,7 @@ static const char *const s_fio_only[] = {
     "continue_on_error", "cpuchunks", "cpuload", "cpumask", "cpumode",
     "cpus_allowed_policy", "create_fsync", "create_on_open", "create_only",
     "create_serialize", "cuda_io", "dedupe_global", "dedupe_mode",
-    "dedupe_percentage", "dedupe_working_set_percentage", "description",
-    "direct_write_to_pmem", "directory", "disable_bw",
+    "dedupe_percentage", "dedupe_working_set_percentage", "direct_write_to_pmem", "directory", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat",
     "disk_util", "do_verify", "donorname", "end_fsync", "error_dump",
     "exec_postrun", "exec_prerun", "exit_on_io_done", "exit_what", "exitall",
@@ -113,7 +112,7 @@ static const char *const s_fio_only[] = {
     "http_s3_sse_customer_key", "http_s3_storage_class",
     "http_swift_auth_token", "http_user", "http_verbose", "https",
     "hugepage-size", "ignore_error", "ignore_zone_limits", "inplace",
-    "interface", "invalidate", "io_limit", "io_size", "io_submit_mode",
+    "interface", "invalidate", "io_submit_mode",
     "iodepth_batch_complete_max", "iodepth_low", "iomem", "iomem_align",
     "iopsavgtime", "ioscheduler", "job_max_open_zones", "kb_base",
     "lat_percentiles", "latency_percentile", "latency_run", "latency_target",
@@ -122,15 +121,12 @@ static const char *const s_fio_only[] = {
     "libblkio_path", "libblkio_pre_connect_props", "libblkio_pre_start_props",
     "libblkio_queue_size", "libblkio_vectored", "libblkio_wait_mode",
     "libblkio_write_zeroes_on_trim", "listen", "lockfile", "lockmem",
-    "log_alternate_epoch", "log_alternate_epoch_clock_id", "log_avg_msec",
-    "log_compression", "log_compression_cpus", "log_entries",
+    "log_alternate_epoch", "log_alternate_epoch_clock_id", "log_compression", "log_compression_cpus", "log_entries",
     "log_hist_coarseness", "log_hist_msec", "log_max_value", "log_offset",
-    "log_prio", "log_store_compressed", "log_unix_epoch", "loops",
-    "max_latency", "max_open_zones", "mem", "mem_align",
+    "log_prio", "log_store_compressed", "log_unix_epoch", "max_latency", "max_open_zones", "mem", "mem_align",
     "merge_blktrace_file", "merge_blktrace_iters", "merge_blktrace_scalars",
     "mss", "namenode", "nfs_url", "nice", "nodelay", "nonvectored", "nowait",
-    "nrfiles", "numa_cpu_nodes", "numa_mem_policy", "number_ios",
-    "object_class", "offset_align", "offset_increment", "opendir",
+    "nrfiles", "numa_cpu_nodes", "numa_mem_policy", "object_class", "offset_align", "opendir",
     "openfiles", "overwrite", "per_job_logs", "percentage_random", "pingpong",
     "pool", "port", "pre_read", "prio", "prioclass", "profile", "program",
     "proto", "protocol", "random_generator", "rate", "rate_cycle",
@@ -143,7 +139,7 @@ static const char *const s_fio_only[] = {
     "skip_bad", "slat_percentiles", "softrandommap", "sqthread_poll",
     "sqthread_poll_cpu", "stat_type", "stats", "std_redirect", "stream_id",
     "sync", "sync_file_range", "thinktime_blocks", "thinktime_blocks_type",
-    "thinktime_iotime", "thinktime_spin", "thread", "touch_objects",
+    "thinktime_iotime", "thinktime_spin", "touch_objects",
     "trim_backlog", "trim_backlog_batch", "trim_percentage",
     "trim_verify_zero", "ttl", "uid", "unified_rw_reporting",
     "unique_filename", "unit_base", "unlink", "unlink_each_loop", "uri",
@@ -210,6 +206,8 @@ typedef enum {
     OPT_NORANDOMMAP, OPT_RANDOM_DIST, OPT_PERCENTILES, OPT_CPUS,
     OPT_GROUP_REPORTING, OPT_STONEWALL, OPT_NEW_GROUP, OPT_SS, OPT_SS_DUR,
     OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA, OPT_LAT_LOG,
+    OPT_DESCRIPTION, OPT_THREAD, OPT_LOG_AVG, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
+    OPT_OFFSET_INC,
 } opt_id_t;
 
 /* The options iofleet implements, with fio's aliases.  `bare` marks
@@ -270,6 +268,14 @@ static const struct {
     { "zero_buffers", OPT_ZERO_BUFFERS, true },
     { "name", OPT_NAME, false },
     { "write_lat_log", OPT_LAT_LOG, false },
+    { "description", OPT_DESCRIPTION, false },
+    { "thread", OPT_THREAD, true },
+    { "log_avg_msec", OPT_LOG_AVG, false },
+    { "io_size", OPT_IO_SIZE, false },
+    { "io_limit", OPT_IO_SIZE, false },          /* fio's alias */
+    { "number_ios", OPT_NUMBER_IOS, false },
+    { "loops", OPT_LOOPS, false },
+    { "offset_increment", OPT_OFFSET_INC, false },
 };
 
 #define NELEM(a) (sizeof (a) / sizeof ((a)[0]))
@@ -299,6 +305,7 @@ typedef struct {
     int bssplit_line[2];
     int direct_line;
     int numjobs_line;
+    int loops_line;
     int time_based_line;
     int batch_submit_line;
     const char *batch_submit_key;   /* the name used (iodepth_batch, ...) */
@@ -517,13 +524,14 @@ s_parse_time_unit (const char *s, uint64_t bare_ns, uint64_t *out_ns)
     return 0;
 }
 
-/* The defaults of a job with no options: fio's, except that the engine is
-   libaio, the one iofleet prefers.  Can't fail. */
+/* The defaults of a job with no options: fio's (ioengine=psync, its HOWTO's
+   "default on all supported operating systems except for Windows", so an
+   iodepth without ioengine= runs one I/O at a time there too).  Can't fail. */
 static void
 s_opts_default (opts_t *o)
 {
     memset (o, 0, sizeof (*o));
-    strcpy (o->job.ioengine, "libaio");
+    strcpy (o->job.ioengine, "psync");
     o->job.direct = false;
     o->job.rw = JOB_RW_READ;
     o->job.rwmixread = 50;
@@ -532,6 +540,7 @@ s_opts_default (opts_t *o)
     o->job.iodepth_batch_submit = 1;
     o->job.iodepth_batch_complete_min = 1;
     o->job.numjobs = 1;
+    o->job.loops = 1;
     o->job.randrepeat = true;
     o->job.random_distribution = JOB_DIST_RANDOM;
     o->job.ss = JOB_SS_NONE;
@@ -1767,16 +1776,60 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         return s_parse_bool (p, line, key, value, &job->zero_buffers);
 
     case OPT_NAME:
-        /* Every job section names its job, so name= in [global] could
-           only be overridden or give all jobs one name. */
-        if (in_global) {
-            s_error (p, line, "name= belongs in a job section, not in [global]");
-            return -1;
-        }
+        /* fio: every job section names its job, so a name= in [global] is
+           overridden by each section's (its JSON shows the section names). */
         if (s_check_name (p, line, "job name", value))
             return -1;
+        if (in_global)
+            return 0;
         strcpy (job->name, value);
         return 0;
+
+    case OPT_DESCRIPTION:
+        /* fio prints it; it changes no I/O. */
+        return 0;
+
+    case OPT_THREAD:
+        /* fio's threads instead of processes: iofleet's workers are always
+           threads, and the I/O is the same. */
+        return s_parse_bool (p, line, key, value, &b);
+
+    case OPT_LOG_AVG:
+        /* 0, fio's default, logs every I/O, as write_lat_log does here. */
+        if (s_parse_uint (p, line, key, value, 0, UINT32_MAX, &v))
+            return -1;
+        if (v != 0) {
+            s_error (p, line, "%s=%.*s: averaged latency logs are not supported by iofleet yet "
+                     "(0, fio's default, logs every I/O)", key, SHOW, value);
+            return -1;
+        }
+        return 0;
+
+    case OPT_IO_SIZE:
+        if (strchr (value, '%')) {
+            s_error (p, line, "%s=%.*s: a percentage is not supported by iofleet yet; give bytes",
+                     key, SHOW, value);
+            return -1;
+        }
+        return s_parse_uint (p, line, key, value, 1, UINT64_MAX >> 1, &job->io_size);
+
+    case OPT_NUMBER_IOS:
+        return s_parse_uint (p, line, key, value, 0, UINT64_MAX >> 1, &job->number_ios);
+
+    case OPT_LOOPS:
+        if (s_parse_uint (p, line, key, value, 1, JOB_MAX_LOOPS, &v))
+            return -1;
+        job->loops = (uint32_t) v;
+        o->loops_line = line;
+        return 0;
+
+    case OPT_OFFSET_INC:
+        if (strchr (value, '%')) {
+            s_error (p, line, "%s=%.*s: a percentage is not supported by iofleet yet; give bytes",
+                     key, SHOW, value);
+            return -1;
+        }
+        return s_parse_uint (p, line, key, value, 0, JOB_MAX_OFFSET_INC, &job->offset_increment);
     }
     s_error (p, line, "internal error: option '%s' has no handler", key);
     return -1;
@@ -1931,6 +1984,13 @@ s_finish_job (parser_t *p, opts_t *o)
         s_error (p, o->numjobs_line, "numjobs=%u without filename= makes %u files, one per "
                  "job as fio does (%s.0.0, %s.1.0, ...); the limit is %d: give filename=",
                  job->numjobs, job->numjobs, dflt, dflt, JOB_MAX_OWN_FILES);
+        return -1;
+    }
+    /* fio 3.33 with both: loops=2 io_size=384k size=256k issued 8 64k reads,
+       neither 2 x 6 (io_size a loop) nor 6 (io_size in all). */
+    if (job->loops > 1 && job->io_size) {
+        s_error (p, o->loops_line, "loops=%u with io_size=: fio's result for the two together "
+                 "matches neither (job '%s'); use one of them", job->loops, job->name);
         return -1;
     }
     /* fio's HOWTO: "If it is set to 0 the iodepth value will be used." */

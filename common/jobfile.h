@@ -29,6 +29,9 @@
 #define JOB_MAX_STEPS     256
 #define JOB_MAX_IODEPTH   65536
 #define JOB_MAX_NUMJOBS   1024
+#define JOB_MAX_LOOPS     1000000
+/* offset_increment x (numjobs - 1) stays below 2^62 bytes */
+#define JOB_MAX_OFFSET_INC ((UINT64_MAX >> 2) / JOB_MAX_NUMJOBS)
 #define JOB_MAX_OWN_FILES 256       /* numjobs without filename= (one file
                                        each; MSG_TARGETS_MAX) */
 #define JOB_MAX_BS        (64u << 20)
@@ -139,6 +142,14 @@ typedef struct {
     uint32_t thread_number;         /* fio's number of the job's first worker:
                                        1 + the numjobs of every job before it
                                        in the file (the N of its logs) */
+    uint64_t io_size;               /* io_size= (io_limit=): bytes each worker
+                                       issues, wrapping over its region; 0 = size */
+    uint64_t number_ios;            /* number_ios=: a size-bound worker stops
+                                       after this many I/Os per loop; 0 = no cap */
+    uint32_t loops;                 /* loops=: a size-bound job's pass, this
+                                       many times (default 1) */
+    uint64_t offset_increment;      /* offset_increment=: worker i's region
+                                       starts at offset + i x this */
 } job_t;
 
 #define JOB_SWEEP_RW      1u        /* rw=MODE,MODE[,..] */

@@ -70,6 +70,10 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->zero_buffers = j->zero_buffers;
     s->write_lat_log = (char *) j->write_lat_log;
     s->thread_number = j->thread_number;
+    s->io_size = j->io_size;
+    s->number_ios = j->number_ios;
+    s->loops = j->loops;
+    s->offset_increment = j->offset_increment;
     s->interval_ns = interval_ns;
 
     size_t n = 0;

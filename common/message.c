@@ -231,6 +231,17 @@ check_job (const Iofleet__JobSpec *j, char *err, size_t errlen)
         if (check_text (f, j->filenames[i], MSG_PATH_MAX, true, err, errlen))
             return -EINVAL;
     }
+    if (j->loops > JOB_MAX_LOOPS)
+        return fail (err, errlen, "job.loops %u, limit 0..%u", j->loops, JOB_MAX_LOOPS);
+    if (j->io_size > UINT64_MAX >> 1 || j->number_ios > UINT64_MAX >> 1)
+        return fail (err, errlen, "job.io_size %llu or job.number_ios %llu, limit %llu",
+                     (unsigned long long) j->io_size, (unsigned long long) j->number_ios,
+                     (unsigned long long) (UINT64_MAX >> 1));
+    /* The last worker's region start must not wrap. */
+    if (j->offset_increment > (UINT64_MAX >> 2) / (j->numjobs ? j->numjobs : 1))
+        return fail (err, errlen, "job.offset_increment %llu with numjobs %u, limit %llu in all",
+                     (unsigned long long) j->offset_increment, j->numjobs,
+                     (unsigned long long) (UINT64_MAX >> 2));
     if (j->file_per_worker && j->n_filenames != j->numjobs)
         return fail (err, errlen, "job.file_per_worker with %zu filenames for numjobs %u: "
                      "one file per worker", j->n_filenames, j->numjobs);

@@ -267,7 +267,7 @@ test_defaults (void)
     const job_t *j = &jf->steps[0];
     CHECK (strcmp (j->name, "only") == 0);
     CHECK (j->line == 1);
-    CHECK (strcmp (j->ioengine, "libaio") == 0);
+    CHECK (strcmp (j->ioengine, "psync") == 0);     /* fio's default engine */
     CHECK (!j->direct);
     CHECK (j->rw == JOB_RW_READ);
     CHECK (j->rwmixread == 50);
@@ -454,6 +454,49 @@ test_own_files (void)
                 "does (w.0.0, w.1.0, ...); the limit is 256: give filename=");
 }
 
+/* Options of fio's that iofleet now runs as fio does (the I/O itself is
+   checked against fio in tests/conformance), and the ones that change no
+   I/O. */
+static void
+test_amount_options (void)
+{
+    jobfile_t *jf = s_parse ("[global]\nname=ignored\ndescription=qualify r12\nthread\n"
+                             "log_avg_msec=0\n"
+                             "[a]\nfilename=x\nsize=1m\nio_size=3m\nnumber_ios=10\n"
+                             "offset_increment=2m\nnumjobs=2\n"
+                             "[b]\nfilename=x\nsize=1m\nloops=4\nio_limit=1k\nio_size=0x800\n"
+                             "loops=1\n");
+    CHECK (jf && jf->nsteps == 2);
+    if (jf && jf->nsteps == 2) {
+        const job_t *a = &jf->steps[0], *b = &jf->steps[1];
+        /* fio: a section names its job whatever [global]'s name= says. */
+        CHECK (strcmp (a->name, "a") == 0 && strcmp (b->name, "b") == 0);
+        CHECK (a->io_size == 3u << 20 && a->number_ios == 10 && a->loops == 1);
+        CHECK (a->offset_increment == 2u << 20);
+        CHECK (b->io_size == 2048 && b->loops == 1 && b->number_ios == 0);
+        static jobspec_t js;
+        jobspec_from_job (&js, a, NS_PER_S);
+        CHECK (js.spec.io_size == 3u << 20 && js.spec.number_ios == 10 && js.spec.loops == 1
+               && js.spec.offset_increment == 2u << 20);
+    }
+    jobfile_destroy (&jf);
+    EXPECT_ERR ("[a]\nfilename=x\nlog_avg_msec=500\n",
+                "t.fio:3: log_avg_msec=500: averaged latency logs are not supported by iofleet "
+                "yet (0, fio's default, logs every I/O)");
+    EXPECT_ERR ("[a]\nfilename=x\nloops=0\n",
+                "t.fio:3: loops=0 is out of range (allowed: 1..1000000)");
+    EXPECT_ERR ("[a]\nfilename=x\nio_size=10%\n",
+                "t.fio:3: io_size=10%: a percentage is not supported by iofleet yet; give bytes");
+    EXPECT_ERR ("[a]\nfilename=x\noffset_increment=5%\n",
+                "t.fio:3: offset_increment=5%: a percentage is not supported by iofleet yet; "
+                "give bytes");
+    EXPECT_ERR ("[global]\nloops=2\n[a]\nfilename=x\nio_size=1m\n",
+                "t.fio:2: loops=2 with io_size=: fio's result for the two together matches "
+                "neither (job 'a'); use one of them");
+    EXPECT_ERR ("[a]\nfilename=x\nthread=2\n",
+                "t.fio:3: thread='2' is not a boolean (allowed: 0 or 1)");
+}
+
 static void
 test_options (void)
 {
@@ -601,8 +644,8 @@ test_errors (void)
     EXPECT_ERR ("[job]\n=4k\n", "t.fio:2: '=4k' has no option name");
     EXPECT_ERR ("[job]\nrate=1m\n",
                 "t.fio:2: fio option 'rate' is not supported by iofleet yet");
-    EXPECT_ERR ("[global]\nthread\n[job]\n",
-                "t.fio:2: fio option 'thread' is not supported by iofleet yet");
+    EXPECT_ERR ("[global]\nprio=1\n[job]\n",
+                "t.fio:2: fio option 'prio' is not supported by iofleet yet");
     EXPECT_ERR ("[job]\niodepth_batch_complete_max=8\n",
                 "t.fio:2: fio option 'iodepth_batch_complete_max' is not supported by iofleet yet");
     EXPECT_ERR ("[job]\nthinktime_spin=10\n",
@@ -686,8 +729,8 @@ test_errors (void)
                 "t.fio:2: runtime='1.5s' is not a time (like 60, 30s, 500ms, 5m, 1h)");
     EXPECT_ERR ("[job]\nname=\x7f\n",
                 "t.fio:2: job name '\x7f' contains a control character or a bracket");
-    EXPECT_ERR ("[global]\nname=x\n[job]\n",
-                "t.fio:2: name= belongs in a job section, not in [global]");
+    EXPECT_ERR ("[global]\nname=\x7f\n[job]\n",
+                "t.fio:2: job name '\x7f' contains a control character or a bracket");
     EXPECT_ERR ("[job]\nsize=${SIZE}\n",
                 "t.fio:2: size=${SIZE}: fio's $ substitutions are not supported by iofleet yet");
     EXPECT_ERR ("[job]\nnumjobs=$ncpus\n",
@@ -1664,7 +1707,8 @@ test_lat_log (void)
     EXPECT_ERR (text, "t.fio:2: write_lat_log is 1024 bytes long (the limit is 1023)");
     /* Only the default, one line per I/O: the other log options stay out. */
     EXPECT_ERR ("[job]\nwrite_lat_log=raw\nlog_avg_msec=1000\n",
-                "t.fio:3: fio option 'log_avg_msec' is not supported by iofleet yet");
+                "t.fio:3: log_avg_msec=1000: averaged latency logs are not supported by iofleet "
+                "yet (0, fio's default, logs every I/O)");
     EXPECT_ERR ("[job]\nlog_offset=1\n",
                 "t.fio:2: fio option 'log_offset' is not supported by iofleet yet");
     EXPECT_ERR ("[job]\nwrite_bw_log=bw\n",
@@ -2423,6 +2467,7 @@ main (int argc, char **argv)
     test_options ();
     test_aliases ();
     test_own_files ();
+    test_amount_options ();
     test_errors ();
     test_parse_size ();
     test_parse_time ();

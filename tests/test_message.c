@@ -1006,6 +1006,13 @@ test_bounds_prepare (void)
             fx.prepare.more_jobs = more_ptrs; fx.prepare.n_more_jobs = 51,    /* 3 + 255 */
             "targets over its jobs");
     ACCEPT (fx_prepare, fx.job.numjobs = 1024);
+    ACCEPT (fx_prepare, fx.job.loops = JOB_MAX_LOOPS);
+    REJECT (fx_prepare, fx.job.loops = JOB_MAX_LOOPS + 1, "job.loops 1000001, limit 0..1000000");
+    ACCEPT (fx_prepare, fx.job.io_size = UINT64_MAX >> 1; fx.job.number_ios = UINT64_MAX >> 1);
+    REJECT (fx_prepare, fx.job.number_ios = (UINT64_MAX >> 1) + 1, "job.number_ios");
+    ACCEPT (fx_prepare, fx.job.offset_increment = (UINT64_MAX >> 2) / 4);
+    REJECT (fx_prepare, fx.job.offset_increment = (UINT64_MAX >> 2) / 4 + 1,
+            "job.offset_increment");
     /* A file per worker: as many files as workers. */
     ACCEPT (fx_prepare, fx.job.file_per_worker = 1; fx.job.numjobs = NFILES);
     REJECT (fx_prepare, fx.job.file_per_worker = 1; fx.job.numjobs = NFILES + 1,

@@ -118,6 +118,46 @@ CASES = [
         "files": {"numjobs-own-files.%d.0" % n: MIB for n in range(3)},
         "checks": [("per_file", None), ("counted", None)],
     },
+    {
+        "name": "loops-seq",
+        "why": "loops=3: the size-bound pass three times over, each from the region's start",
+        "job": "ioengine=libaio\ndirect=1\nrw=read\nbs=64k\nsize=256k\niodepth=2\nloops=3\n",
+        "checks": [("exact", None), ("counted", None)],
+    },
+    {
+        "name": "loops-random",
+        "why": "loops=2 of a random pass: every block twice, and the second loop repeats "
+               "the first one's offsets (fio starts each loop with the same seed)",
+        "job": "ioengine=libaio\ndirect=1\nrw=randread\nbs=4k\nsize=1m\niodepth=4\nloops=2\n",
+        "checks": [("hits", 2), ("repeat", 2), ("count", 0.0)],
+    },
+    {
+        "name": "io-size-wraps",
+        "why": "io_size=640k over a 256k region: ten 64k reads, wrapping to the region's start",
+        "job": "ioengine=psync\ndirect=1\nrw=read\nbs=64k\nsize=256k\nio_size=640k\n",
+        "checks": [("exact", None), ("counted", None)],
+    },
+    {
+        "name": "number-ios",
+        "why": "number_ios=10 ends a size-bound job after 10 I/Os",
+        "job": "ioengine=libaio\ndirect=1\nrw=write\nbs=4k\nsize=1m\niodepth=4\nnumber_ios=10\n",
+        "checks": [("exact", None), ("counted", None)],
+    },
+    {
+        "name": "offset-increment",
+        "why": "offset_increment=1m with numjobs=2: the second job's region starts 1 MiB "
+               "after the first's (offset=64k + 1m)",
+        "job": "ioengine=libaio\ndirect=1\nrw=read\nbs=64k\nsize=256k\noffset=64k\n"
+               "offset_increment=1m\nnumjobs=2\n",
+        "checks": [("exact", None), ("counted", None)],
+    },
+    {
+        "name": "no-io-options",
+        "why": "description=, thread and log_avg_msec=0 (fio's default) change no I/O",
+        "job": "ioengine=psync\ndirect=1\nrw=read\nbs=64k\nsize=256k\n"
+               "description=a job as people write them\nthread\nlog_avg_msec=0\n",
+        "checks": [("exact", None)],
+    },
 ]
 
 IOCB = re.compile(r"aio_lio_opcode=IOCB_CMD_(PREAD|PWRITE)\b[^}]*?aio_fildes=\d+<([^>]*)>"
@@ -281,6 +321,27 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
             ok = [over == arg for _, over in res]
         return ok[0], ok[1], "coverage fio %.1f%% iofleet %.1f%%; blocks hit twice or more fio %d iofleet %d; I/Os fio %d iofleet %d" % (
             100 * res[0][0], 100 * res[1][0], res[0][1], res[1][1], len(f), len(i))
+    if kind == "hits":
+        # Every block of the region touched exactly arg times.
+        size = region_bytes(case["job"])
+        res = []
+        for ios in (f, i):
+            c = blocks(ios)
+            res.append((len(c) == size // (4 * KIB) and all(n == arg for n in c.values()),
+                        min(c.values(), default=0), max(c.values(), default=0)))
+        return res[0][0], res[1][0], "blocks hit min..max times: fio %d..%d iofleet %d..%d (want %d)" % (
+            res[0][1], res[0][2], res[1][1], res[1][2], arg)
+    if kind == "repeat":
+        # The stream is arg copies of its first 1/arg (per thread).
+        def repeats(streams):
+            for ios in streams.values():
+                n = len(ios) // arg
+                if n == 0 or len(ios) % arg or any(ios[k * n:(k + 1) * n] != ios[:n] for k in range(arg)):
+                    return False
+            return True
+        a, b = repeats(fio_s), repeats(iof_s)
+        return a, b, "each loop repeats the first's offsets: fio %s, iofleet %s" % (
+            "yes" if a else "no", "yes" if b else "no")
     if kind == "count":
         return True, abs(len(i) - len(f)) <= arg * len(f), "I/Os fio %d iofleet %d" % (len(f), len(i))
     if kind == "count_dir":

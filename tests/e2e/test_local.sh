@@ -247,3 +247,31 @@ el2=$(( ($(date +%s%N) - t0) / 1000000 ))
 between "$el2" 3900 6000 || fail "two 2 s jobs with stonewall took $el2 ms: not one after the other"
 [ "$(jq '.jobs[1].groupid' apart.json)" = 1 ] || fail "stonewall did not start a new group"
 ok "no stonewall: 2 jobs ran together in $el ms; with stonewall one after the other in $el2 ms"
+
+# offset_increment past the end of a file lays the file out further, as fio
+# 3.33 does (it lays this job's file out to 5 MiB); past the end of a device,
+# which cannot grow, the job is refused before any I/O, naming the sizes.
+truncate -s 4m inc.dat
+printf '[inc]\nioengine=psync\nrw=read\nbs=64k\nsize=1m\noffset_increment=2m\nnumjobs=3\nfilename=inc.dat\n' >inc.fio
+"$AGENT" run --output-format json inc.fio >inc.json 2>inc.err || fail "offset_increment on a file: $(cat inc.err)"
+[ "$(stat -c %s inc.dat)" = 5242880 ] || fail "inc.dat is $(stat -c %s inc.dat) bytes, not laid out to 5 MiB"
+[ "$(jq '.jobs[0].read.total_ios' inc.json)" = 48 ] || fail "offset_increment: $(jq '.jobs[0].read.total_ios' inc.json) reads, want 3 x 16"
+ok "offset_increment past a file's end: laid out to 5 MiB as fio, 48 reads"
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
+  truncate -s 4m incdev.img
+  loop=$(losetup --direct-io=on -f --show "$PWD/incdev.img")
+  AT_EXIT+=("losetup -d $loop")
+  sed "s|filename=inc.dat|filename=$loop|" inc.fio >incdev.fio
+  if "$AGENT" run incdev.fio >/dev/null 2>incdev.err; then fail "offset_increment past a device's end ran"; fi
+  grep -q "'$loop' is 4194304 bytes, the job needs 5242880" incdev.err \
+    || fail "offset_increment past a device's end: $(cat incdev.err)"
+  # Without size=, each worker's region is the device past offset=: the
+  # second one's starts 2 MiB further and cannot fit.
+  sed "/^size=/d" incdev.fio >incdev2.fio
+  if "$AGENT" run incdev2.fio >/dev/null 2>incdev2.err; then fail "offset_increment without size ran"; fi
+  grep -q "worker 1's region 2097152..6291456 is past the end of '$loop' (4194304 bytes): offset_increment=2097152 with numjobs=3 needs 8388608" incdev2.err \
+    || fail "offset_increment without size= on a device: $(cat incdev2.err)"
+  ok "offset_increment past a device's end refused: $(head -c 160 incdev.err); $(head -c 200 incdev2.err)"
+else
+  echo "skip: offset_increment past a device's end (needs root for a loop device)"
+fi

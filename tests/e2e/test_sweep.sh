@@ -33,7 +33,7 @@ jq -e '.report.steps | all((.fleet.read.bytes / .fleet.read.ops) == (.job.bs))
   || fail "sweep step parameters: $(jq -c '[.report.steps[] | [.job.bs, .job.iodepth]]' <<<"$out")"
 for a in agent-1 agent-2; do
   files=$(ls "$T/$a")
-  [ "$files" = "qd-bs" ] || fail "$a: sweep steps did not share one file: $files"
+  [ "$files" = "qd-bs.0.0" ] || fail "$a: sweep steps did not share one file (fio's name qd-bs.0.0): $files"
 done
 ok "3x2 sweep: 6 steps stored in order ($got), one file per agent"
 
