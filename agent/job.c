@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "log.h"
 #include "offsets.h"
+#include "verify.h"
 #include "steadystate.h"
 #include "util.h"
 
@@ -61,6 +62,16 @@ typedef struct {
     uint64_t bytes_issued;          /* toward io_limit, in this loop */
     uint64_t ios_issued;            /* toward number_ios, in this loop */
     uint32_t loop;                  /* loops= done, from 0 */
+    /* verify=: the writes of a pass are read back at its end by replaying
+       its generator (read_back), or every verify_backlog completed writes
+       from a ring of them (vlog), in the order written, as fio's. */
+    bool read_back;                 /* replaying the pass: its writes go as reads */
+    bool read_back_done;            /* this pass was read back */
+    uint64_t wseq;                  /* writes stamped, for their headers */
+    struct vlog_entry { uint64_t offset; uint32_t len, target; } *vlog;
+    uint32_t vlog_n, vlog_head;     /* entries held, the oldest one */
+    bool vlog_drain;                /* reading the ring back until it is empty */
+    uint64_t verify_errors;         /* read-backs that did not match */
     uint64_t stamp;                 /* write-buffer stamp counter */
     /* Pacing, as fio's rate_ddir/usec_for_io/handle_thinktime: the next
        issue per direction is a quota counted from rate_epoch (fio's
@@ -123,6 +134,11 @@ struct job {
     uint64_t number_ios;            /* a size-bound worker's cap per loop; 0 = none */
     uint32_t loops;                 /* a size-bound job's passes, at least 1 */
     uint64_t offset_increment;      /* worker i's region starts i x this later */
+    verify_kind_t verify;           /* VERIFY_NONE: no headers, no read-back */
+    bool verify_read_back;          /* do_verify: read a pass's writes back at its end */
+    uint32_t verify_backlog;        /* read back every this many writes; 0 = at the end */
+    bool verify_fatal;
+    bool verify_only;               /* no writes: each pass is read back only */
     int ntargets;
     target_t *targets;
     uint64_t *region_start;         /* per target */
@@ -262,9 +278,10 @@ pick_dir (worker_t *w)
     }
 }
 
-/* Fills u with worker w's next I/O, of direction dir.  Can't fail. */
+/* Fills u with the place and size of worker w's next I/O, of direction
+   dir, and counts it toward the pass's limits.  Can't fail. */
 static void
-prep_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
+gen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
 {
     iojob_t *j = w->job;
     uint32_t t = w->next_target;
@@ -278,8 +295,21 @@ prep_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
     u->fd = j->targets[t].fd;
     u->target = t;
     u->dir = dir;
-    if (dir == IO_WRITE)
+    u->verify = false;
+}
+
+/* Fills u with worker w's next I/O, of direction dir, a write's data
+   stamped (and its verify header written).  Can't fail. */
+static void
+prep_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
+{
+    iojob_t *j = w->job;
+    gen_unit (w, u, dir);
+    if (dir == IO_WRITE) {
         stamp_buffer (w, u);
+        if (j->verify != VERIFY_NONE)
+            verify_stamp (j->verify, u->buf, u->len, u->offset, ++w->wseq, (uint32_t) w->id);
+    }
 }
 
 /* True when a size-limited job has issued all it may.  Can't fail. */
@@ -509,6 +539,42 @@ advance (worker_t *w, uint64_t now)
    still counts, as in fio, which drains and counts what it issued.
    Returns the number reaped, or -1 with the worker's error set (it then
    stops at once). */
+/* Checks a read back of a write (verify=): a mismatch is an error of the
+   read's direction, named with the place and what differs; the worker goes
+   on unless verify_fatal (fio's default: check everything, then fail).
+   Can't fail. */
+static void
+check_read_back (worker_t *w, io_unit_t *u, dir_stats_t *d)
+{
+    iojob_t *j = w->job;
+    char why[512];
+    if (verify_check (j->verify, u->buf, u->len, u->offset, why, sizeof why) == 0)
+        return;
+    w->verify_errors++;
+    if (d)
+        d->errors++;
+    if (!w->error[0])
+        snprintf (w->error, sizeof w->error, JOB_VERIFY_ERROR "%u bytes at offset %llu of '%s': %s",
+                  u->len, (unsigned long long) u->offset, j->targets[u->target].path, why);
+    if (j->verify_fatal)
+        w->stopping = true;
+}
+
+/* Remembers a completed write for verify_backlog, and starts reading the
+   ring back once it holds verify_backlog writes.  Can't fail (the ring
+   holds verify_backlog + iodepth: the writes in flight while it drains). */
+static void
+vlog_add (worker_t *w, const io_unit_t *u)
+{
+    iojob_t *j = w->job;
+    uint32_t cap = j->verify_backlog + w->depth;
+    assert (w->vlog_n < cap);
+    w->vlog[(w->vlog_head + w->vlog_n) % cap] =
+        (struct vlog_entry) { .offset = u->offset, .len = u->len, .target = u->target };
+    if (++w->vlog_n >= j->verify_backlog)
+        w->vlog_drain = true;
+}
+
 static int
 reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
 {
@@ -545,6 +611,10 @@ reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
             w->stopping = true;
             continue;
         }
+        if (u->verify)
+            check_read_back (w, u, counted ? d : NULL);
+        else if (u->dir == IO_WRITE && w->vlog)
+            vlog_add (w, u);
         if (counted) {
             d->ops++;
             d->bytes += u->len;
@@ -678,6 +748,46 @@ think (worker_t *w)
     w->think_last = b;
 }
 
+/* Read-backs into the idle units, unpaced, with the job's submit batching:
+   the ring's oldest writes (verify_backlog), or the pass's writes replayed
+   as reads, its reads drawn and skipped so the generator goes as it went.
+   Can't fail (errors leave the worker stopping). */
+static void
+fill_read_back (worker_t *w)
+{
+    iojob_t *j = w->job;
+    unsigned n = 0;
+    while (w->nfree > 0) {
+        io_unit_t *u = w->free_units[w->nfree - 1];
+        if (w->vlog_drain) {
+            if (w->vlog_n == 0) {
+                w->vlog_drain = false;
+                break;
+            }
+            struct vlog_entry *e = &w->vlog[w->vlog_head];
+            w->vlog_head = (w->vlog_head + 1) % (j->verify_backlog + w->depth);
+            w->vlog_n--;
+            u->offset = e->offset;
+            u->len = e->len;
+            u->target = e->target;
+            u->fd = j->targets[e->target].fd;
+        } else {
+            if (limit_reached (w))
+                break;
+            io_dir_t d = pick_dir (w);
+            gen_unit (w, u, d);
+            if (d == IO_READ)
+                continue;
+        }
+        u->dir = IO_READ;
+        u->verify = true;
+        w->nfree--;
+        w->batch[n++] = u;
+    }
+    if (n)
+        submit (w, w->batch, n);
+}
+
 /* Issues I/Os into the idle units.  Unpaced, all at once with the job's
    submit batching; paced (rate_iops, thinktime), one at a time as fio's
    inline submission does: a rate wait or think quiesces first, and a full
@@ -687,6 +797,11 @@ static void
 fill (worker_t *w)
 {
     iojob_t *j = w->job;
+    if (w->vlog_drain || w->read_back) {
+        fill_read_back (w);
+        if (w->vlog_drain || w->read_back || w->nfree == 0)
+            return;
+    }
     if (!j->paced) {
         unsigned n = 0;
         while (w->nfree > 0 && !limit_reached (w)) {
@@ -724,23 +839,52 @@ worker_seed (worker_t *w)
     rng_seed (w->rng, w->job->seed + (uint64_t) w->id * 0x100000001b3ull);
 }
 
-/* With loops=N, after a pass that reached its limit and drained: starts
-   the next one as fio starts a loop, with the positions, random map and
-   random numbers as at the start (fio 3.33 repeats a randread loop's
-   offsets exactly).  Returns true when a loop starts.  Can't fail. */
-static bool
-next_loop (worker_t *w)
+/* Starts pass w's generator over as at the job's start: positions,
+   random map and random numbers (fio 3.33 repeats a randread loop's
+   offsets exactly, and reads a pass's writes back in the order written).
+   Can't fail. */
+static void
+rewind_pass (worker_t *w)
 {
     iojob_t *j = w->job;
-    if (w->stopping || !limit_reached (w) || w->loop + 1 >= j->loops
-        || atomic_load_explicit (&j->stop, memory_order_relaxed))
-        return false;
-    w->loop++;
     w->bytes_issued = w->ios_issued = 0;
     for (int g = 0; g < j->ntargets * 2; g++)
         if (w->offsets[g])
             offsets_rewind (w->offsets[g]);
     memcpy (w->rng, w->rng_loop, sizeof w->rng);
+}
+
+/* After a size-bound pass drained at its limit: what comes next, as fio
+   does it.  The writes still in the backlog ring are read back; or, with
+   verify= and do_verify, the pass's writes are (replayed in the order
+   written); then, with loops=N, the next loop starts as the first did.
+   Returns true when there is more to issue.  Can't fail. */
+static bool
+next_phase (worker_t *w)
+{
+    iojob_t *j = w->job;
+    if (w->stopping || j->time_based || !limit_reached (w)
+        || atomic_load_explicit (&j->stop, memory_order_relaxed))
+        return false;
+    if (w->vlog_n > 0) {
+        w->vlog_drain = true;
+        return true;
+    }
+    if (w->read_back) {
+        w->read_back = false;
+        w->read_back_done = true;
+    } else if (j->verify != VERIFY_NONE && j->verify_read_back && !j->verify_backlog
+               && !w->read_back_done) {
+        rewind_pass (w);
+        w->read_back = true;
+        return true;
+    }
+    if (w->loop + 1 >= j->loops)
+        return false;
+    w->loop++;
+    rewind_pass (w);
+    w->read_back = j->verify_only;
+    w->read_back_done = false;
     return true;
 }
 
@@ -768,6 +912,8 @@ worker_main (void *arg)
         for (unsigned i = 0; i < w->depth; i++)
             w->free_units[w->nfree++] = &w->units[w->depth - 1 - i];
         fill (w);
+        while (w->inflight == 0 && next_phase (w))
+            fill (w);
     }
     while (w->inflight > 0) {
         uint64_t timeout = REAP_TIMEOUT_MAX_NS;
@@ -787,8 +933,8 @@ worker_main (void *arg)
            beyond it just stay idle while the last I/Os drain. */
         if (!w->stopping)
             fill (w);
-        /* Drained at its limit: fio's next loop starts as the first did. */
-        if (w->inflight == 0 && next_loop (w))
+        /* Drained at its limit: a read-back or the next loop, if any. */
+        while (w->inflight == 0 && next_phase (w))
             fill (w);
     }
     free (w->free_units);
@@ -803,6 +949,11 @@ worker_main (void *arg)
     /* The logs are complete before the worker counts as finished, so a
        failure to write their end is in the step's error. */
     lat_log_close (w);
+    if (w->verify_errors > 1) {
+        size_t n = strlen (w->error);
+        snprintf (w->error + n, sizeof w->error - n, " (the first of %llu mismatches)",
+                  (unsigned long long) w->verify_errors);
+    }
     /* A message cut to the buffer may end inside a UTF-8 sequence, and the
        controller refuses a DONE whose error is not UTF-8. */
     long bad = utf8_invalid_at (w->error, strlen (w->error));
@@ -1081,6 +1232,14 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     j->number_ios = spec->number_ios;
     j->loops = spec->loops ? spec->loops : 1;
     j->offset_increment = spec->offset_increment;
+    _Static_assert ((int) VERIFY_MD5 == (int) IOFLEET__VERIFY_KIND__VERIFY_MD5
+                    && (int) VERIFY_CRC32C == (int) IOFLEET__VERIFY_KIND__VERIFY_CRC32C,
+                    "verify kinds numbered as the JobSpec's");
+    j->verify = (verify_kind_t) spec->verify;
+    j->verify_read_back = !spec->verify_skip_read_back;
+    j->verify_backlog = spec->verify_backlog;
+    j->verify_fatal = spec->verify_fatal;
+    j->verify_only = spec->verify_only && j->verify != VERIFY_NONE;
     if (j->file_per_worker && j->ntargets != j->nworkers) {
         snprintf (err, errlen, "file_per_worker with %d files for %d workers", j->ntargets,
                   j->nworkers);
@@ -1138,6 +1297,16 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         w->id = i;
         w->depth = j->iodepth;
         w->next_target = j->file_per_worker ? (uint32_t) i : 0;
+        w->read_back = j->verify_only;
+        if (j->verify != VERIFY_NONE && j->verify_backlog && !j->verify_only) {
+            w->vlog = calloc ((size_t) j->verify_backlog + w->depth, sizeof *w->vlog);
+            if (!w->vlog) {
+                snprintf (err, errlen, "out of memory for verify_backlog=%u of worker %d",
+                          j->verify_backlog, i);
+                job_destroy (&j);
+                return NULL;
+            }
+        }
         if (!j->time_based)
             w->io_limit = spec->io_size ? spec->io_size
                         : spec->size && !spec->size_pct ? spec->size
@@ -1241,6 +1410,7 @@ job_destroy (iojob_t **self_p)
             offsets_destroy (&w->offsets[g]);
         free (w->offsets);
         free (w->units);
+        free (w->vlog);
         free (w->slot[0]);
         free (w->slot[1]);
     }

@@ -80,7 +80,10 @@ int job_collect (iojob_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_sta
 /* Monotonic time at which the first worker actually began I/O (0 = not yet). */
 uint64_t job_actual_start (const iojob_t *self);
 
-/* First error that stopped a worker ("" when none). */
+/* First error of a worker ("" when none): one that stopped it, or a
+   read-back that did not match what was written, which starts with
+   JOB_VERIFY_ERROR (the worker goes on unless verify_fatal). */
 const char *job_error (const iojob_t *self);
+#define JOB_VERIFY_ERROR "verify: "
 
 #endif

@@ -248,7 +248,9 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
         const char *e = job_error (jobs[i]);
         if (e[0]) {
             snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jf->steps[first + i].name, e);
-            r->error = EIO;
+            /* fio's error for data that did not verify is EILSEQ (84). */
+            r->error = strncmp (e, JOB_VERIFY_ERROR, strlen (JOB_VERIFY_ERROR)) == 0 ? EILSEQ
+                                                                                   : EIO;
             status = -1;
         }
     }

@@ -99,7 +99,7 @@ static const char *const s_fio_only[] = {
     "create_serialize", "cuda_io", "dedupe_global", "dedupe_mode",
     "dedupe_percentage", "dedupe_working_set_percentage", "direct_write_to_pmem", "directory", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat",
-    "disk_util", "do_verify", "donorname", "end_fsync", "error_dump",
+    "disk_util", "donorname", "end_fsync", "error_dump",
     "exec_postrun", "exec_prerun", "exit_on_io_done", "exit_what", "exitall",
     "exitall_on_error", "experimental_verify", "fadvise_hint", "fallocate",
     "fdatasync", "fdp", "fdp_pli", "file_append", "file_service_type",
@@ -143,9 +143,8 @@ static const char *const s_fio_only[] = {
     "trim_backlog", "trim_backlog_batch", "trim_percentage",
     "trim_verify_zero", "ttl", "uid", "unified_rw_reporting",
     "unique_filename", "unit_base", "unlink", "unlink_each_loop", "uri",
-    "userspace_reap", "verb", "verify", "verify_async", "verify_async_cpus",
-    "verify_backlog", "verify_backlog_batch", "verify_dump", "verify_fatal",
-    "verify_interval", "verify_offset", "verify_only", "verify_pattern",
+    "userspace_reap", "verb", "verify_async", "verify_async_cpus",
+    "verify_backlog_batch", "verify_dump", "verify_interval", "verify_offset", "verify_pattern",
     "verify_state_load", "verify_state_save", "wait_for", "window_size",
     "write_barrier", "write_bw_log", "write_hint", "write_hist_log",
     "write_iolog", "write_iops_log", "writefua",
@@ -207,7 +206,8 @@ typedef enum {
     OPT_GROUP_REPORTING, OPT_STONEWALL, OPT_NEW_GROUP, OPT_SS, OPT_SS_DUR,
     OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA, OPT_LAT_LOG,
     OPT_DESCRIPTION, OPT_THREAD, OPT_LOG_AVG, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
-    OPT_OFFSET_INC,
+    OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
+    OPT_VERIFY_ONLY,
 } opt_id_t;
 
 /* The options iofleet implements, with fio's aliases.  `bare` marks
@@ -276,6 +276,11 @@ static const struct {
     { "number_ios", OPT_NUMBER_IOS, false },
     { "loops", OPT_LOOPS, false },
     { "offset_increment", OPT_OFFSET_INC, false },
+    { "verify", OPT_VERIFY, false },
+    { "do_verify", OPT_DO_VERIFY, false },
+    { "verify_backlog", OPT_VERIFY_BACKLOG, false },
+    { "verify_fatal", OPT_VERIFY_FATAL, false },
+    { "verify_only", OPT_VERIFY_ONLY, true },
 };
 
 #define NELEM(a) (sizeof (a) / sizeof ((a)[0]))
@@ -306,6 +311,7 @@ typedef struct {
     int direct_line;
     int numjobs_line;
     int loops_line;
+    int verify_line;
     int time_based_line;
     int batch_submit_line;
     const char *batch_submit_key;   /* the name used (iodepth_batch, ...) */
@@ -541,6 +547,7 @@ s_opts_default (opts_t *o)
     o->job.iodepth_batch_complete_min = 1;
     o->job.numjobs = 1;
     o->job.loops = 1;
+    o->job.do_verify = true;
     o->job.randrepeat = true;
     o->job.random_distribution = JOB_DIST_RANDOM;
     o->job.ss = JOB_SS_NONE;
@@ -1830,6 +1837,42 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
             return -1;
         }
         return s_parse_uint (p, line, key, value, 0, JOB_MAX_OFFSET_INC, &job->offset_increment);
+
+    case OPT_VERIFY: {
+        static const struct { const char *name; job_verify_t kind; } kinds[] = {
+            { "0", JOB_VERIFY_NONE }, { "crc32c", JOB_VERIFY_CRC32C },
+            { "crc32c-intel", JOB_VERIFY_CRC32C }, { "md5", JOB_VERIFY_MD5 },
+        };
+        static const char *const fio_kinds[] = {
+            "crc16", "crc32", "crc64", "crc7", "meta", "null", "pattern", "sha1", "sha256",
+            "sha3-224", "sha3-256", "sha3-384", "sha3-512", "sha512", "xxhash",
+        };
+        for (size_t i = 0; i < NELEM (kinds); i++)
+            if (strcmp (value, kinds[i].name) == 0) {
+                job->verify = kinds[i].kind;
+                o->verify_line = line;
+                return 0;
+            }
+        s_error (p, line, "verify=%.*s %s (supported: crc32c, crc32c-intel, md5, 0)", SHOW, value,
+                 s_in_list (value, fio_kinds, NELEM (fio_kinds))
+                     ? "is not supported by iofleet yet" : "is not an fio verify method");
+        return -1;
+    }
+
+    case OPT_DO_VERIFY:
+        return s_parse_bool (p, line, key, value, &job->do_verify);
+
+    case OPT_VERIFY_BACKLOG:
+        if (s_parse_uint (p, line, key, value, 0, JOB_MAX_VERIFY_BACKLOG, &v))
+            return -1;
+        job->verify_backlog = (uint32_t) v;
+        return 0;
+
+    case OPT_VERIFY_FATAL:
+        return s_parse_bool (p, line, key, value, &job->verify_fatal);
+
+    case OPT_VERIFY_ONLY:
+        return s_parse_bool (p, line, key, value, &job->verify_only);
     }
     s_error (p, line, "internal error: option '%s' has no handler", key);
     return -1;
@@ -1955,6 +1998,47 @@ s_check_alignment (parser_t *p, const opts_t *o)
     return 0;
 }
 
+/* verify= on a job iofleet cannot verify as fio does: one that writes
+   nothing, or whose writes may overlap (fio sorts and trims those before it
+   reads them back), or whose directions a rate decides.  Returns 0, or -1
+   with the error set at the verify= line. */
+static int
+s_verify_refused (parser_t *p, const opts_t *o)
+{
+    const job_t *job = &o->job;
+    const char *why = NULL;
+    if (job->rw == JOB_RW_READ || job->rw == JOB_RW_RANDREAD
+        || ((job->rw == JOB_RW_RW || job->rw == JOB_RW_RANDRW) && job->rwmixread == 100))
+        why = "the job writes nothing to verify (verify_only=1 on the writing job reads back "
+              "what an earlier run of it wrote)";
+    else if ((job->rw == JOB_RW_RANDWRITE || job->rw == JOB_RW_RANDRW)
+             && (job->norandommap || job->random_distribution != JOB_DIST_RANDOM))
+        why = "with norandommap or a non-uniform random_distribution writes overlap, which fio "
+              "sorts and trims before reading back and iofleet does not yet";
+    else if ((job->rw == JOB_RW_RW || job->rw == JOB_RW_RANDRW)
+             && (job->rate_iops[0] || job->rate_iops[1]))
+        why = "rate_iops on a mixed job decides each I/O's direction by the clock, so the "
+              "writes cannot be replayed for reading back";
+    /* The header (agent/verify.h) must fit in the smallest write. */
+    uint32_t least = job->bs[1];
+    if (job->bsrange_min[1] && job->bsrange_min[1] < least)
+        least = job->bsrange_min[1];
+    for (int i = 0; i < job->nbssplit[1]; i++)
+        if (job->bssplit[1][i].bs < least)
+            least = job->bssplit[1][i].bs;
+    char small[96];
+    if (!why && least < JOB_VERIFY_HEADER) {
+        snprintf (small, sizeof small, "writes of %u bytes cannot hold its %d-byte header",
+                  least, JOB_VERIFY_HEADER);
+        why = small;
+    }
+    if (!why)
+        return 0;
+    s_error (p, o->verify_line, "verify=%s on job '%s': %s",
+             job->verify == JOB_VERIFY_MD5 ? "md5" : "crc32c", job->name, why);
+    return -1;
+}
+
 /* The checks and fio defaults that need a job's final options (direct
    may come after bs, iodepth after iodepth_batch, and any of them from a
    [global]).  Returns 0, or -1 with the error set at the line of the
@@ -1991,6 +2075,13 @@ s_finish_job (parser_t *p, opts_t *o)
     if (job->loops > 1 && job->io_size) {
         s_error (p, o->loops_line, "loops=%u with io_size=: fio's result for the two together "
                  "matches neither (job '%s'); use one of them", job->loops, job->name);
+        return -1;
+    }
+    if (job->verify != JOB_VERIFY_NONE && s_verify_refused (p, o))
+        return -1;
+    if (job->verify_only && job->verify == JOB_VERIFY_NONE) {
+        s_error (p, job->line, "verify_only on job '%s' without verify=: nothing to check "
+                 "(give the verify= its data was written with)", job->name);
         return -1;
     }
     /* fio's HOWTO: "If it is set to 0 the iodepth value will be used." */

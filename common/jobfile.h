@@ -30,6 +30,8 @@
 #define JOB_MAX_IODEPTH   65536
 #define JOB_MAX_NUMJOBS   1024
 #define JOB_MAX_LOOPS     1000000
+#define JOB_MAX_VERIFY_BACKLOG (1u << 20)   /* writes a worker remembers */
+#define JOB_VERIFY_HEADER 48        /* bytes of a write verify= takes (agent/verify.h) */
 /* offset_increment x (numjobs - 1) stays below 2^62 bytes */
 #define JOB_MAX_OFFSET_INC ((UINT64_MAX >> 2) / JOB_MAX_NUMJOBS)
 #define JOB_MAX_OWN_FILES 256       /* numjobs without filename= (one file
@@ -65,6 +67,13 @@ typedef struct {
     uint32_t bs;                    /* bytes */
     uint32_t pct;                   /* share in percent; entries sum to 100 */
 } job_bssplit_t;
+
+/* Numbered as JobSpec's VerifyKind. */
+typedef enum {
+    JOB_VERIFY_NONE = 0,            /* verify=0 (fio's default) */
+    JOB_VERIFY_CRC32C,              /* verify=crc32c or crc32c-intel */
+    JOB_VERIFY_MD5,                 /* verify=md5 */
+} job_verify_t;
 
 typedef enum {
     JOB_DIST_RANDOM = 0,            /* random_distribution=random (uniform) */
@@ -150,6 +159,13 @@ typedef struct {
                                        many times (default 1) */
     uint64_t offset_increment;      /* offset_increment=: worker i's region
                                        starts at offset + i x this */
+    job_verify_t verify;            /* verify= */
+    bool do_verify;                 /* do_verify= (default 1): read back at a
+                                       size-bound pass's end */
+    uint32_t verify_backlog;        /* verify_backlog=N: read back every N
+                                       writes instead; 0 = at the end */
+    bool verify_fatal;              /* stop at the first mismatch */
+    bool verify_only;               /* read back what the job would write */
 } job_t;
 
 #define JOB_SWEEP_RW      1u        /* rw=MODE,MODE[,..] */

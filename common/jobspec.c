@@ -74,6 +74,11 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->number_ios = j->number_ios;
     s->loops = j->loops;
     s->offset_increment = j->offset_increment;
+    s->verify = (Iofleet__VerifyKind) j->verify;
+    s->verify_skip_read_back = !j->do_verify;
+    s->verify_backlog = j->verify_backlog;
+    s->verify_fatal = j->verify_fatal;
+    s->verify_only = j->verify_only;
     s->interval_ns = interval_ns;
 
     size_t n = 0;

@@ -231,6 +231,12 @@ check_job (const Iofleet__JobSpec *j, char *err, size_t errlen)
         if (check_text (f, j->filenames[i], MSG_PATH_MAX, true, err, errlen))
             return -EINVAL;
     }
+    if ((unsigned) j->verify > IOFLEET__VERIFY_KIND__VERIFY_MD5)
+        return fail (err, errlen, "job.verify %d, limit 0..%d", (int) j->verify,
+                     IOFLEET__VERIFY_KIND__VERIFY_MD5);
+    if (j->verify_backlog > JOB_MAX_VERIFY_BACKLOG)
+        return fail (err, errlen, "job.verify_backlog %u, limit 0..%u", j->verify_backlog,
+                     JOB_MAX_VERIFY_BACKLOG);
     if (j->loops > JOB_MAX_LOOPS)
         return fail (err, errlen, "job.loops %u, limit 0..%u", j->loops, JOB_MAX_LOOPS);
     if (j->io_size > UINT64_MAX >> 1 || j->number_ios > UINT64_MAX >> 1)

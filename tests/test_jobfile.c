@@ -497,6 +497,60 @@ test_amount_options (void)
                 "t.fio:3: thread='2' is not a boolean (allowed: 0 or 1)");
 }
 
+/* verify and its family: what fio takes, and the jobs iofleet cannot
+   read back as fio does, refused naming why. */
+static void
+test_verify_options (void)
+{
+    jobfile_t *jf = s_parse ("[global]\nfilename=x\nsize=1m\n"
+                             "[a]\nrw=randwrite\nverify=crc32c-intel\n"
+                             "[b]\nrw=write\nverify=md5\ndo_verify=0\nverify_backlog=16\n"
+                             "verify_fatal=1\n"
+                             "[c]\nrw=write\nverify=crc32c\nverify_only\n"
+                             "[d]\nrw=randrw\nverify=0\n");
+    CHECK (jf && jf->nsteps == 4);
+    if (jf && jf->nsteps == 4) {
+        const job_t *a = &jf->steps[0], *b = &jf->steps[1], *c = &jf->steps[2], *d = &jf->steps[3];
+        CHECK (a->verify == JOB_VERIFY_CRC32C && a->do_verify && !a->verify_backlog
+               && !a->verify_fatal && !a->verify_only);
+        CHECK (b->verify == JOB_VERIFY_MD5 && !b->do_verify && b->verify_backlog == 16
+               && b->verify_fatal);
+        CHECK (c->verify == JOB_VERIFY_CRC32C && c->verify_only);
+        CHECK (d->verify == JOB_VERIFY_NONE);
+        static jobspec_t js;
+        jobspec_from_job (&js, b, NS_PER_S);
+        CHECK (js.spec.verify == IOFLEET__VERIFY_KIND__VERIFY_MD5 && js.spec.verify_skip_read_back
+               && js.spec.verify_backlog == 16 && js.spec.verify_fatal && !js.spec.verify_only);
+        jobspec_from_job (&js, a, NS_PER_S);
+        CHECK (!js.spec.verify_skip_read_back);
+    }
+    jobfile_destroy (&jf);
+    EXPECT_ERR ("[a]\nfilename=x\nrw=write\nverify=sha256\n",
+                "t.fio:4: verify=sha256 is not supported by iofleet yet (supported: crc32c, "
+                "crc32c-intel, md5, 0)");
+    EXPECT_ERR ("[a]\nfilename=x\nrw=write\nverify=crc33\n",
+                "t.fio:4: verify=crc33 is not an fio verify method (supported: crc32c, "
+                "crc32c-intel, md5, 0)");
+    EXPECT_ERR ("[a]\nfilename=x\nverify=crc32c\n",
+                "t.fio:3: verify=crc32c on job 'a': the job writes nothing to verify "
+                "(verify_only=1 on the writing job reads back what an earlier run of it wrote)");
+    EXPECT_ERR ("[a]\nfilename=x\nrw=randwrite\nnorandommap\nverify=md5\n",
+                "t.fio:5: verify=md5 on job 'a': with norandommap or a non-uniform "
+                "random_distribution writes overlap, which fio sorts and trims before reading "
+                "back and iofleet does not yet");
+    EXPECT_ERR ("[a]\nfilename=x\nrw=randrw\nrate_iops=100\nverify=crc32c\n",
+                "t.fio:5: verify=crc32c on job 'a': rate_iops on a mixed job decides each I/O's "
+                "direction by the clock, so the writes cannot be replayed for reading back");
+    EXPECT_ERR ("[a]\nfilename=x\nrw=write\nbssplit=32/50:4k/50\nverify=crc32c\n",
+                "t.fio:5: verify=crc32c on job 'a': writes of 32 bytes cannot hold its 48-byte "
+                "header");
+    EXPECT_ERR ("[a]\nfilename=x\nrw=write\nverify_only=1\n",
+                "t.fio:1: verify_only on job 'a' without verify=: nothing to check (give the "
+                "verify= its data was written with)");
+    EXPECT_ERR ("[a]\nfilename=x\nrw=write\nverify=md5\nverify_backlog=2m\n",
+                "t.fio:5: verify_backlog=2m is out of range (allowed: 0..1048576)");
+}
+
 static void
 test_options (void)
 {
@@ -660,8 +714,8 @@ test_errors (void)
                 "t.fio:2: fio option 'hugepage-size' is not supported by iofleet yet");
     EXPECT_ERR ("[job]\nzonemode=zbd\n",
                 "t.fio:2: fio option 'zonemode' is not supported by iofleet yet");
-    EXPECT_ERR ("[job]\nverify=crc32c\n",
-                "t.fio:2: fio option 'verify' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nverify_pattern=0xff\n",
+                "t.fio:2: fio option 'verify_pattern' is not supported by iofleet yet");
     EXPECT_ERR ("[job]\nallow_file_create=0\n",
                 "t.fio:2: fio option 'allow_file_create' is not supported by iofleet yet");
     EXPECT_ERR ("[job]\ninclude common.fio\n",
@@ -2468,6 +2522,7 @@ main (int argc, char **argv)
     test_aliases ();
     test_own_files ();
     test_amount_options ();
+    test_verify_options ();
     test_errors ();
     test_parse_size ();
     test_parse_time ();

@@ -1006,6 +1006,10 @@ test_bounds_prepare (void)
             fx.prepare.more_jobs = more_ptrs; fx.prepare.n_more_jobs = 51,    /* 3 + 255 */
             "targets over its jobs");
     ACCEPT (fx_prepare, fx.job.numjobs = 1024);
+    ACCEPT (fx_prepare, fx.job.verify = IOFLEET__VERIFY_KIND__VERIFY_MD5;
+            fx.job.verify_backlog = JOB_MAX_VERIFY_BACKLOG);
+    REJECT (fx_prepare, fx.job.verify = (Iofleet__VerifyKind) 3, "job.verify 3, limit 0..2");
+    REJECT (fx_prepare, fx.job.verify_backlog = JOB_MAX_VERIFY_BACKLOG + 1, "job.verify_backlog");
     ACCEPT (fx_prepare, fx.job.loops = JOB_MAX_LOOPS);
     REJECT (fx_prepare, fx.job.loops = JOB_MAX_LOOPS + 1, "job.loops 1000001, limit 0..1000000");
     ACCEPT (fx_prepare, fx.job.io_size = UINT64_MAX >> 1; fx.job.number_ios = UINT64_MAX >> 1);

@@ -23,6 +23,7 @@ typedef struct {
     uint64_t t_start;       /* CLOCK_MONOTONIC ns: prepared (slat starts) */
     uint64_t t_issue;       /* CLOCK_MONOTONIC ns: commit returned (clat starts) */
     int64_t res;            /* bytes transferred, or -errno */
+    bool verify;            /* a read back of a write: its data is checked */
     void *engine_data;      /* the engine's per-unit state (an iocb, ...) */
 } io_unit_t;
 

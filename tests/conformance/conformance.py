@@ -158,6 +158,36 @@ CASES = [
                "description=a job as people write them\nthread\nlog_avg_msec=0\n",
         "checks": [("exact", None)],
     },
+    {
+        "name": "verify-seq",
+        "why": "verify=crc32c on a sequential write: the pass, then every write read back "
+               "in the order written; the read-backs count as reads",
+        "job": "ioengine=libaio\ndirect=1\nrw=write\nbs=4k\nsize=256k\niodepth=4\n"
+               "verify=crc32c\n",
+        "checks": [("exact", None), ("counted", None)],
+    },
+    {
+        "name": "verify-random",
+        "why": "verify=md5 on random writes: after the pass, each write is read back in the "
+               "order written",
+        "job": "ioengine=libaio\ndirect=1\nrw=randwrite\nbs=4k\nsize=256k\niodepth=4\n"
+               "verify=md5\n",
+        "checks": [("read_back", 0), ("count", 0.0), ("counted", None)],
+    },
+    {
+        "name": "verify-backlog",
+        "why": "verify_backlog=8 at QD1: every 8 writes, those 8 read back in the order written",
+        "job": "ioengine=psync\ndirect=1\nrw=randwrite\nbs=4k\nsize=256k\n"
+               "verify=crc32c\nverify_backlog=8\n",
+        "checks": [("read_back", 8), ("count", 0.0)],
+    },
+    {
+        "name": "verify-mixed",
+        "why": "verify=crc32c on randrw: the mixed pass, then its writes (only) read back "
+               "in the order written",
+        "job": "ioengine=psync\ndirect=1\nrw=randrw\nbs=4k\nsize=256k\nverify=crc32c\n",
+        "checks": [("read_back", 0), ("count", 0.1)],
+    },
 ]
 
 IOCB = re.compile(r"aio_lio_opcode=IOCB_CMD_(PREAD|PWRITE)\b[^}]*?aio_fildes=\d+<([^>]*)>"
@@ -213,7 +243,8 @@ def run_tool(tool, args, jobfile, work, device, files=None):
     os.makedirs(os.path.dirname(prefix), exist_ok=True)
     for old in glob.glob(prefix + ".*"):
         os.unlink(old)
-    cwd = None
+    # fio writes its verify state (local-*-verify.state) where it runs.
+    cwd = os.path.dirname(prefix)
     if files is not None:
         cwd = os.path.join(work, tool, "files")
         shutil.rmtree(cwd, ignore_errors=True)
@@ -342,6 +373,26 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
         a, b = repeats(fio_s), repeats(iof_s)
         return a, b, "each loop repeats the first's offsets: fio %s, iofleet %s" % (
             "yes" if a else "no", "yes" if b else "no")
+    if kind == "read_back":
+        # The writes are read back in the order written: at the end of the
+        # pass (arg 0; in a mixed pass, the reads after the last write), or
+        # every arg writes (verify_backlog, QD1).
+        def shape(ios):
+            w = [(ln, o) for d, ln, o in ios if d == "W"]
+            if arg == 0:
+                last = max(n for n, io in enumerate(ios) if io[0] == "W")
+                back = [(ln, o) for d, ln, o in ios[last + 1:]]
+                return back[-len(w):] == w and len(back) >= len(w), len(w), len(back)
+            groups = []
+            for n in range(0, len(ios), 2 * arg):
+                chunk = ios[n:n + 2 * arg]
+                ws = [(ln, o) for d, ln, o in chunk[:arg] if d == "W"]
+                rs = [(ln, o) for d, ln, o in chunk[arg:] if d == "R"]
+                groups.append(len(ws) == arg and rs == ws)
+            return all(groups), len(w), sum(1 for io in ios if io[0] == "R")
+        a, b = shape(f), shape(i)
+        return a[0], b[0], "writes read back in the order written: fio %s (%d writes, %d reads after), iofleet %s (%d, %d)" % (
+            "yes" if a[0] else "no", a[1], a[2], "yes" if b[0] else "no", b[1], b[2])
     if kind == "count":
         return True, abs(len(i) - len(f)) <= arg * len(f), "I/Os fio %d iofleet %d" % (len(f), len(i))
     if kind == "count_dir":

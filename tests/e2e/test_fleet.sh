@@ -138,3 +138,30 @@ for n in 0 1; do
 done
 [ ! -e "$T/agent-1/own" ] || fail "a shared file 'own' was made"
 ok "numjobs=2 without filename=: own.0.0 and own.1.0, 32 writes of 64k each (fio's layout)"
+
+# verify= on agents: a write pass read back clean; then the data is damaged
+# on one agent's disk between a writing run and a verify_only run, and that
+# run names the place and what differs, counts it, and fails the agent.
+printf '[vw]\nioengine=libaio\ndirect=1\nrw=randwrite\nbs=4k\nsize=1m\niodepth=4\nverify=crc32c\nfilename=v.dat\n' >"$T/vw.fio"
+sed 's/verify=crc32c/verify=crc32c\nverify_only=1/' "$T/vw.fio" >"$T/vo.fio"
+"$BIN/iofleet" plan add vw "$T/vw.fio" >/dev/null || fail "plan add vw"
+"$BIN/iofleet" plan add vo "$T/vo.fio" >/dev/null || fail "plan add vo"
+vrun=$("$BIN/iofleet" run vw --agents agent-1,agent-2 --wait --json 2>/dev/null | jq -r .run) || fail "run vw"
+"$BIN/iofleet" report "$vrun" --format json >"$T/vw.json"
+jq -e '.status == "complete" and (.steps[0].agents | length == 2 and all(.targets[0] | .write.ops == 256
+       and .read.ops == 256 and .read.errors == 0 and .write.errors == 0))' "$T/vw.json" >/dev/null \
+  || fail "verify run: $(jq -c '{status, a: [.steps[0].agents[] | {status, message, t: [.targets[] | {r: .read.ops, w: .write.ops, re: .read.errors}]}]}' "$T/vw.json")"
+# Two blocks of agent-1's file damaged: a flipped byte, and another block's data.
+printf 'X' | dd of="$T/agent-1/v.dat" bs=1 seek=$((37 * 4096 + 1000)) conv=notrunc 2>/dev/null
+dd if="$T/agent-1/v.dat" of="$T/agent-1/v.dat" bs=4096 skip=3 seek=200 count=1 conv=notrunc 2>/dev/null
+orun=$("$BIN/iofleet" run vo --agents agent-1,agent-2 --wait --json 2>/dev/null | jq -r .run) || true
+"$BIN/iofleet" report "$orun" --format json >"$T/vo.json"
+jq -e '.steps[0].agents[] | select(.agent == "agent-2") | .status == "done" and .targets[0].read.errors == 0
+       and .targets[0].read.ops == 256 and .targets[0].write.ops == 0' "$T/vo.json" >/dev/null \
+  || fail "verify_only on the undamaged agent: $(jq -c '.steps[0].agents' "$T/vo.json")"
+jq -e '.steps[0].agents[] | select(.agent == "agent-1") | .targets[0].read.errors == 2
+       and (.message | test("^I/O error: verify: 4096 bytes at offset (151552|819200) of .*v.dat"))
+       and (.message | test("the first of 2 mismatches"))' "$T/vo.json" >/dev/null \
+  || fail "verify_only on the damaged agent: $(jq -c '.steps[0].agents[] | select(.agent == "agent-1") | {status, message, e: .targets[0].read.errors}' "$T/vo.json")"
+[ "$(jq -r .status "$T/vo.json")" = partial ] || fail "a run with verify mismatches on one of two agents is $(jq -r .status "$T/vo.json"), not partial"
+ok "verify on agents: 256 writes read back clean; damaged blocks found by verify_only: $(jq -r '.steps[0].agents[] | select(.agent == "agent-1") | .message' "$T/vo.json" | head -c 200)"

@@ -275,3 +275,21 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
 else
   echo "skip: offset_increment past a device's end (needs root for a loop device)"
 fi
+
+# verify=: writes read back clean; a byte changed on disk between a writing
+# run (do_verify=0) and a verify_only run is found, named with its offset,
+# the checksum in the header and the one over the data, as fio's EILSEQ.
+printf '[v]\nioengine=libaio\ndirect=1\nrw=randwrite\nbs=4k\nsize=256k\niodepth=8\nverify=md5\nfilename=v.dat\n' >v.fio
+"$AGENT" run --output-format json v.fio >v.json 2>v.err || fail "verify=md5 run: $(cat v.err)"
+[ "$(jq -c '[.jobs[0].read.total_ios, .jobs[0].write.total_ios, .jobs[0].error]' v.json)" = "[64,64,0]" ] \
+  || fail "verify=md5: $(jq -c '[.jobs[0].read.total_ios, .jobs[0].write.total_ios, .jobs[0].error]' v.json)"
+sed 's/verify=md5/verify=md5\ndo_verify=0/' v.fio >vw.fio
+sed 's/verify=md5/verify=md5\nverify_only=1/' v.fio >vo.fio
+"$AGENT" run vw.fio >/dev/null 2>&1 || fail "do_verify=0 run"
+printf 'Z' | dd of=v.dat bs=1 seek=$((9 * 4096 + 700)) conv=notrunc 2>/dev/null
+if "$AGENT" run --output-format json vo.fio >vo.json 2>vo.err; then fail "verify_only passed over a damaged block"; fi
+grep -q "verify: 4096 bytes at offset 36864 of '.*v.dat': md5 [0-9a-f]\{32\} in the header (write [0-9]* of worker 0), [0-9a-f]\{32\} over the data read" vo.err \
+  || fail "verify_only message: $(cat vo.err)"
+[ "$(jq -c '[.jobs[0].read.total_ios, .jobs[0].write.total_ios, .jobs[0].error]' vo.json)" = "[64,0,84]" ] \
+  || fail "verify_only JSON: $(jq -c '[.jobs[0].read.total_ios, .jobs[0].write.total_ios, .jobs[0].error]' vo.json)"
+ok "verify=md5: 64 writes read back; a damaged byte found by verify_only: $(head -c 200 vo.err)"
