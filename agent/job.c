@@ -71,7 +71,10 @@ typedef struct {
     struct vlog_entry { uint64_t offset; uint32_t len, target; } *vlog;
     uint32_t vlog_n, vlog_head;     /* entries held, the oldest one */
     bool vlog_drain;                /* reading the ring back until it is empty */
+    bool final_drain;               /* the ring's drain at a pass's end (timed) */
     uint64_t verify_errors;         /* read-backs that did not match */
+    uint64_t read_back_start;       /* when the current read-back began */
+    uint64_t read_back_ns;          /* time spent in read-backs */
     uint64_t stamp;                 /* write-buffer stamp counter */
     /* Pacing, as fio's rate_ddir/usec_for_io/handle_thinktime: the next
        issue per direction is a quota counted from rate_epoch (fio's
@@ -571,7 +574,9 @@ vlog_add (worker_t *w, const io_unit_t *u)
     assert (w->vlog_n < cap);
     w->vlog[(w->vlog_head + w->vlog_n) % cap] =
         (struct vlog_entry) { .offset = u->offset, .len = u->len, .target = u->target };
-    if (++w->vlog_n >= j->verify_backlog)
+    /* The last writes' batch waits for the pass's end, as fio's (it reads
+       them back in its verify phase, which it times as reads). */
+    if (++w->vlog_n >= j->verify_backlog && !limit_reached (w))
         w->vlog_drain = true;
 }
 
@@ -868,15 +873,24 @@ next_phase (worker_t *w)
         return false;
     if (w->vlog_n > 0) {
         w->vlog_drain = true;
+        w->read_back = false;
+        w->read_back_start = clock_mono_ns ();
+        w->final_drain = true;
         return true;
+    }
+    if (w->final_drain) {
+        w->final_drain = false;
+        w->read_back_ns += clock_mono_ns () - w->read_back_start;
     }
     if (w->read_back) {
         w->read_back = false;
         w->read_back_done = true;
+        w->read_back_ns += clock_mono_ns () - w->read_back_start;
     } else if (j->verify != VERIFY_NONE && j->verify_read_back && !j->verify_backlog
                && !w->read_back_done) {
         rewind_pass (w);
         w->read_back = true;
+        w->read_back_start = clock_mono_ns ();
         return true;
     }
     if (w->loop + 1 >= j->loops)
@@ -884,6 +898,7 @@ next_phase (worker_t *w)
     w->loop++;
     rewind_pass (w);
     w->read_back = j->verify_only;
+    w->read_back_start = clock_mono_ns ();
     w->read_back_done = false;
     return true;
 }
@@ -901,6 +916,7 @@ worker_main (void *arg)
     sleep_until (j->mono_start);
     w->now = w->rate_epoch = clock_mono_ns ();
     w->wake_mono = w->now;
+    w->read_back_start = w->now;
 
     w->free_units = calloc (w->depth, sizeof *w->free_units);
     w->batch = calloc (w->depth, sizeof *w->batch);
@@ -1546,6 +1562,16 @@ job_elapsed (const iojob_t *self)
     }
     uint64_t first = job_actual_start (self);
     return last > first ? last - first : 0;
+}
+
+uint64_t
+job_read_back_ns (const iojob_t *self)
+{
+    uint64_t most = 0;
+    for (int i = 0; i < self->nworkers; i++)
+        if (self->workers[i].read_back_ns > most)
+            most = self->workers[i].read_back_ns;
+    return most;
 }
 
 const char *

@@ -69,6 +69,12 @@ bool job_steady (const iojob_t *self);
    (0 while running). */
 uint64_t job_elapsed (const iojob_t *self);
 
+/* The longest time a worker spent reading back a pass's writes at its end
+   (verify=, verify_only), in ns: fio's runtime of reads in a job that
+   does not read (0 with verify_backlog, whose read-backs go with the
+   writes).  Meaningful once the job ended. */
+uint64_t job_read_back_ns (const iojob_t *self);
+
 /* If every worker has published interval k (the next uncollected one),
    merges them into out[target][dir] (ntargets x 2 entries, reset first),
    marks k consumed, fills *seq, *t_start_mono and *t_end_mono and returns 1.

@@ -70,6 +70,7 @@ typedef struct {
     int nsamples, capsamples;
     uint64_t runtime_ns;                /* measured window */
     uint64_t elapsed_ns;
+    uint64_t read_back_ns;              /* verify=: the read-back phases */
     double usr_cpu, sys_cpu;
     uint64_t ctx;
     int error;
@@ -238,6 +239,7 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
     for (int i = 0; i < n; i++) {
         result_t *r = &res[first + i];
         r->elapsed_ns = job_elapsed (jobs[i]);
+        r->read_back_ns = job_read_back_ns (jobs[i]);
         double wall = (double) r->elapsed_ns / 1e9;
         /* The process's CPU over its jobs' wall time: shared when they overlap. */
         if (wall > 0) {
@@ -357,6 +359,11 @@ local_run (int argc, char **argv)
             fd->bytes = res[i].dir[d].bytes;
             fd->errors = res[i].dir[d].errors;
             fd->runtime_ns = fd->ops ? res[i].runtime_ns : 0;
+            /* fio times a direction its rw does not have (a write job's
+               read-backs) only over its read-back phase: 0 with
+               verify_backlog, so bw and iops 0 beside the I/Os counted. */
+            if (d == 0 && !job_rw_reads (jd->rw))
+                fd->runtime_ns = fd->ops ? res[i].read_back_ns : 0;
             fd->slat = &res[i].dir[d].slat;
             fd->clat = &res[i].dir[d].clat;
             fd->lat = &res[i].dir[d].lat;

@@ -2019,6 +2019,10 @@ s_verify_refused (parser_t *p, const opts_t *o)
              && (job->rate_iops[0] || job->rate_iops[1]))
         why = "rate_iops on a mixed job decides each I/O's direction by the clock, so the "
               "writes cannot be replayed for reading back";
+    if (!why && job->numjobs > 1 && job->filename[0] && !job->offset_increment)
+        why = "its numjobs copies write the same blocks of the same files, so a copy would "
+              "read back another's data; give offset_increment= (regions of their own), or "
+              "no filename= (files of their own)";
     /* The header (agent/verify.h) must fit in the smallest write. */
     uint32_t least = job->bs[1];
     if (job->bsrange_min[1] && job->bsrange_min[1] < least)
@@ -2519,6 +2523,12 @@ jobfile_destroy (jobfile_t **self_p)
 
 /* fio's name for an rw mode; "?" for a value outside the enum.
    Can't fail. */
+bool
+job_rw_reads (job_rw_t m)
+{
+    return m != JOB_RW_WRITE && m != JOB_RW_RANDWRITE;
+}
+
 const char *
 job_rw_name (job_rw_t m)
 {

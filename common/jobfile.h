@@ -206,6 +206,10 @@ int job_parse_cpus (const char *s, uint64_t *out);
 /* fio's name for rw mode m ("randread", ...).  Can't fail. */
 const char *job_rw_name (job_rw_t m);
 
+/* True when rw= has reads in it (fio's td_read): every mode but write and
+   randwrite, whatever rwmixread says.  Can't fail. */
+bool job_rw_reads (job_rw_t m);
+
 /* Parses a size ("4k", "1m", "4KiB", "512") into bytes.  Returns 0 or
    -EINVAL (not a size) / -ERANGE (too large). */
 int job_parse_size (const char *s, uint64_t *out);

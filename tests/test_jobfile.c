@@ -544,6 +544,15 @@ test_verify_options (void)
     EXPECT_ERR ("[a]\nfilename=x\nrw=write\nbssplit=32/50:4k/50\nverify=crc32c\n",
                 "t.fio:5: verify=crc32c on job 'a': writes of 32 bytes cannot hold its 48-byte "
                 "header");
+    EXPECT_ERR ("[a]\nfilename=x\nrw=write\nnumjobs=2\nverify=md5\n",
+                "t.fio:5: verify=md5 on job 'a': its numjobs copies write the same blocks of the "
+                "same files, so a copy would read back another's data; give offset_increment= "
+                "(regions of their own), or no filename= (files of their own)");
+    jf = s_parse ("[a]\nrw=write\nnumjobs=2\nverify=md5\nsize=1m\n"
+                  "[b]\nfilename=x\nrw=write\nnumjobs=2\nverify=md5\nsize=1m\n"
+                  "offset_increment=1m\n");
+    CHECK (jf && jf->nsteps == 2);
+    jobfile_destroy (&jf);
     EXPECT_ERR ("[a]\nfilename=x\nrw=write\nverify_only=1\n",
                 "t.fio:1: verify_only on job 'a' without verify=: nothing to check (give the "
                 "verify= its data was written with)");

@@ -179,7 +179,16 @@ CASES = [
         "why": "verify_backlog=8 at QD1: every 8 writes, those 8 read back in the order written",
         "job": "ioengine=psync\ndirect=1\nrw=randwrite\nbs=4k\nsize=256k\n"
                "verify=crc32c\nverify_backlog=8\n",
-        "checks": [("read_back", 8), ("count", 0.0)],
+        "checks": [("read_back", 8), ("count", 0.0), ("counted", None)],
+    },
+    {
+        "name": "verify-backlog-timed",
+        "why": "verify_backlog in a time-based write job: the read-backs are counted as "
+               "reads, but fio times reads only over a read-back phase, which a time-based "
+               "job has not: read runtime, bw and iops 0",
+        "job": "ioengine=psync\ndirect=1\nrw=randwrite\nbs=4k\nsize=16m\ntime_based=1\n"
+               "runtime=1\nverify=crc32c\nverify_backlog=8\n",
+        "checks": [("counted", None), ("json_zero", ["bw", "iops", "runtime"])],
     },
     {
         "name": "verify-mixed",
@@ -338,6 +347,13 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
                 if a != b:
                     diffs.append("%s.%s fio %s iofleet %s" % (d, key, a, b))
         return True, not diffs, "; ".join(diffs) or "equal: " + ", ".join(arg)
+    if kind == "json_zero":
+        # fio times a direction outside its rw (a write job's read-backs)
+        # only over a read-back phase: with verify_backlog there is none.
+        a = {k: fio_j["jobs"][0]["read"][k] for k in arg}
+        b = {k: iof_j["jobs"][0]["read"][k] for k in arg}
+        return all(v == 0 for v in a.values()), all(v == 0 for v in b.values()), \
+            "read %s: fio %s iofleet %s" % (", ".join(arg), a, b)
     if kind in ("coverage", "overlap"):
         size = region_bytes(case["job"])
         res = []
