@@ -120,6 +120,7 @@ struct job {
     bool direct;
     bool time_based;
     bool histograms;
+    bool per_worker;                /* job_collect keeps workers apart */
     uint64_t runtime_ns, ramp_ns, startdelay_ns, interval_ns, thinktime_ns;
     uint32_t min_bs[2];             /* per direction its smallest block size; 0 = not issued */
     bool offsets_per_dir;           /* each direction has its own offset generator */
@@ -1447,6 +1448,8 @@ int job_ntargets (const iojob_t *self) { return self->ntargets; }
 const char *job_target_path (const iojob_t *self, int i) { return self->targets[i].path; }
 bool job_steady (const iojob_t *self) { return self->steady; }
 void job_set_histograms (iojob_t *self, bool on) { self->histograms = on; }
+void job_set_per_worker (iojob_t *self, bool on) { self->per_worker = on; }
+int job_nworkers (const iojob_t *self) { return self->nworkers; }
 
 int
 job_start (iojob_t *self, uint64_t mono_start)
@@ -1497,7 +1500,7 @@ job_collect (iojob_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start, 
             all_finished = false;
 
     int nd = self->ntargets * 2;
-    for (int d = 0; d < nd; d++)
+    for (int d = 0; d < nd * (self->per_worker ? self->nworkers : 1); d++)
         dir_stats_reset (&out[d]);
     uint64_t wend = 0;
     for (int i = 0; i < self->nworkers; i++) {
@@ -1505,8 +1508,9 @@ job_collect (iojob_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start, 
         if (atomic_load_explicit (&w->published, memory_order_acquire) <= k)
             continue;
         dir_stats_t *slot = w->slot[k % 2];
+        dir_stats_t *to = out + (self->per_worker ? i * nd : 0);
         for (int d = 0; d < nd; d++) {
-            dir_stats_merge (&out[d], &slot[d]);
+            dir_stats_merge (&to[d], &slot[d]);
             dir_stats_reset (&slot[d]);
         }
         if (w->end_mono > wend)
@@ -1523,7 +1527,7 @@ job_collect (iojob_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start, 
 
     if (self->ss && !self->steady && *t_end > *t_start) {
         uint64_t ops = 0, bytes = 0;
-        for (int d = 0; d < nd; d++) {
+        for (int d = 0; d < nd * (self->per_worker ? self->nworkers : 1); d++) {
             ops += out[d].ops;
             bytes += out[d].bytes;
         }
@@ -1572,6 +1576,13 @@ job_read_back_ns (const iojob_t *self)
         if (self->workers[i].read_back_ns > most)
             most = self->workers[i].read_back_ns;
     return most;
+}
+
+const char *
+job_worker_error (const iojob_t *self, int i)
+{
+    const worker_t *w = &self->workers[i];
+    return atomic_load_explicit (&w->finished, memory_order_acquire) ? w->error : "";
 }
 
 const char *

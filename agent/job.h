@@ -75,8 +75,14 @@ uint64_t job_elapsed (const iojob_t *self);
    writes).  Meaningful once the job ended. */
 uint64_t job_read_back_ns (const iojob_t *self);
 
+/* Whether job_collect keeps each worker's figures apart (fio's report per
+   job copy, without group_reporting).  Off by default.  Can't fail. */
+void job_set_per_worker (iojob_t *self, bool on);
+int job_nworkers (const iojob_t *self);
+
 /* If every worker has published interval k (the next uncollected one),
-   merges them into out[target][dir] (ntargets x 2 entries, reset first),
+   merges them into out[target][dir] (ntargets x 2 entries, reset first;
+   per worker: out[worker][target][dir], nworkers x ntargets x 2),
    marks k consumed, fills *seq, *t_start_mono and *t_end_mono and returns 1.
    Returns 0 when not ready yet.  Returns -1 when the job has ended and all
    its intervals were collected. */
@@ -91,5 +97,8 @@ uint64_t job_actual_start (const iojob_t *self);
    JOB_VERIFY_ERROR (the worker goes on unless verify_fatal). */
 const char *job_error (const iojob_t *self);
 #define JOB_VERIFY_ERROR "verify: "
+
+/* Worker i's first error, as job_error ("" when none or still running). */
+const char *job_worker_error (const iojob_t *self, int i);
 
 #endif

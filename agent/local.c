@@ -3,8 +3,9 @@
     Runs each job section of a fio job file on this host, one after the
     other, through the same engines and workers as a fleet run, and prints
     the result the way fio does: normal text, or fio-compatible JSON / json+
-    so tools that read fio's output read ours.  Each job is reported as one
-    entry with its numjobs workers and targets merged (fio's group_reporting).
+    so tools that read fio's output read ours.  Entries are fio's: one per
+    job copy (numjobs), or with group_reporting one per reporting group
+    (started by stonewall or new_group), its jobs and copies merged.
 */
 #define _GNU_SOURCE
 #include "local.h"
@@ -64,7 +65,7 @@ usage (FILE *f)
 "  --help\n");
 }
 
-typedef struct {
+typedef struct result {
     dir_stats_t dir[2];                 /* merged over targets and workers */
     double *iops[2], *bw[2];            /* per-interval samples */
     int nsamples, capsamples;
@@ -75,6 +76,8 @@ typedef struct {
     uint64_t ctx;
     int error;
     char errmsg[512];
+    struct result *copies;              /* per job copy, when reported apart; or NULL */
+    int ncopies;
 } result_t;
 
 static void
@@ -84,6 +87,9 @@ result_free (result_t *r)
         free (r->iops[d]);
         free (r->bw[d]);
     }
+    for (int c = 0; c < r->ncopies; c++)
+        result_free (&r->copies[c]);
+    free (r->copies);
 }
 
 static int
@@ -117,10 +123,136 @@ add_sample (result_t *r, const dir_stats_t *iv, int nd, uint64_t t0, uint64_t t1
     return 0;
 }
 
+/* fio's errno for a job's first error: EILSEQ (84) for data that did not
+   verify, EIO for any other, 0 for none.  Can't fail. */
+static int
+error_code (const char *e)
+{
+    if (!e[0])
+        return 0;
+    return strncmp (e, JOB_VERIFY_ERROR, strlen (JOB_VERIFY_ERROR)) == 0 ? EILSEQ : EIO;
+}
+
 static double
 tv_s (struct timeval tv)
 {
     return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
+}
+
+/* Fills f, an entry of fio's report, from r, the figures of job jd (or of
+   one of its copies, or of its reporting group).  Can't fail. */
+static void
+entry_from (fio_job_t *f, const job_t *jd, const result_t *r, int groupid)
+{
+    f->jobname = jd->name;
+    f->groupid = groupid;
+    f->error = r->error;
+    f->job = jd;
+    f->usr_cpu = r->usr_cpu;
+    f->sys_cpu = r->sys_cpu;
+    f->ctx = r->ctx;
+    f->job_runtime_ms = r->elapsed_ns / NS_PER_MS;
+    f->percentiles = jd->npercentiles ? jd->percentile_list : NULL;
+    f->npercentiles = jd->npercentiles;
+    for (int d = 0; d < 2; d++) {
+        fio_dir_t *fd = &f->dir[d];
+        fd->ops = r->dir[d].ops;
+        fd->bytes = r->dir[d].bytes;
+        fd->errors = r->dir[d].errors;
+        fd->runtime_ns = fd->ops ? r->runtime_ns : 0;
+        /* fio times a direction its rw does not have (a write job's
+           read-backs) only over its read-back phase: 0 with
+           verify_backlog, so bw and iops 0 beside the I/Os counted. */
+        if (d == 0 && !job_rw_reads (jd->rw))
+            fd->runtime_ns = fd->ops ? r->read_back_ns : 0;
+        fd->slat = &r->dir[d].slat;
+        fd->clat = &r->dir[d].clat;
+        fd->lat = &r->dir[d].lat;
+        fd->iops_samples = r->iops[d];
+        fd->bw_samples = r->bw[d];
+        fd->nsamples = r->iops[d] ? r->nsamples : 0;
+    }
+}
+
+/* Adds src into dst, a reporting group's figures (fio's group_reporting,
+   measured on fio 3.33: runtime the longest member's, job_runtime and CPU
+   time summed, I/Os and latencies merged; samples added interval by
+   interval, the members running together).  Returns 0, or -ENOMEM. */
+static int
+group_add (result_t *dst, const result_t *src, int ncopies)
+{
+    for (int d = 0; d < 2; d++)
+        dir_stats_merge (&dst->dir[d], &src->dir[d]);
+    if (src->runtime_ns > dst->runtime_ns)
+        dst->runtime_ns = src->runtime_ns;
+    if (src->read_back_ns > dst->read_back_ns)
+        dst->read_back_ns = src->read_back_ns;
+    /* CPU in percent of each one's time: weighted by it, over the sum. */
+    uint64_t t = src->elapsed_ns * (uint64_t) ncopies;
+    double tot = (double) dst->elapsed_ns + (double) t;
+    if (tot > 0) {
+        dst->usr_cpu = (dst->usr_cpu * (double) dst->elapsed_ns + src->usr_cpu * (double) t) / tot;
+        dst->sys_cpu = (dst->sys_cpu * (double) dst->elapsed_ns + src->sys_cpu * (double) t) / tot;
+    }
+    dst->elapsed_ns += t;
+    dst->ctx += src->ctx;
+    if (!dst->error)
+        dst->error = src->error;
+    for (int k = 0; k < src->nsamples; k++) {
+        if (k == dst->nsamples) {
+            dir_stats_t none[2];
+            dir_stats_reset (&none[0]);
+            dir_stats_reset (&none[1]);
+            if (add_sample (dst, none, 2, 0, 1) < 0)
+                return -ENOMEM;
+        }
+        for (int d = 0; d < 2; d++) {
+            dst->iops[d][k] += src->iops[d][k];
+            dst->bw[d][k] += src->bw[d][k];
+        }
+    }
+    return 0;
+}
+
+/* fio's entries for the jobs [0, ran) that ran, into fj: reporting groups
+   start at each stonewall or new_group (groupid); a job with
+   group_reporting goes into its group's one entry, named after the group's
+   first such job; otherwise one entry per job copy.  merged holds the
+   groups' figures.  Returns the number of entries. */
+static int
+report_entries (const jobfile_t *jf, int ran, result_t *res, result_t *merged, fio_job_t *fj)
+{
+    int n = 0, groupid = 0, open = -1;     /* open: the entry of the group's merge */
+    for (int i = 0; i < ran; i++) {
+        const job_t *jd = &jf->steps[i];
+        if (i > 0 && (jd->stonewall || jd->new_group)) {
+            groupid++;
+            open = -1;
+        }
+        if (jd->group_reporting) {
+            if (open < 0) {
+                open = n++;
+                for (int d = 0; d < 2; d++)
+                    dir_stats_reset (&merged[i].dir[d]);
+                group_add (&merged[i], &res[i], (int) jd->numjobs);
+                entry_from (&fj[open], jd, &merged[i], groupid);
+                fj[open].job = jd;
+                fj[open].jobname = jd->name;
+            } else {
+                /* merged[] is indexed by the group's first job. */
+                const job_t *head = fj[open].job;
+                int h = (int) (head - jf->steps);
+                group_add (&merged[h], &res[i], (int) jd->numjobs);
+                entry_from (&fj[open], head, &merged[h], groupid);
+            }
+            continue;
+        }
+        if (res[i].ncopies == 0)
+            entry_from (&fj[n++], jd, &res[i], groupid);
+        for (int c = 0; c < res[i].ncopies; c++)
+            entry_from (&fj[n++], jd, &res[i].copies[c], groupid);
+    }
+    return n;
 }
 
 /* Runs jobs [first, last) of the file together (fio: no stonewall between
@@ -164,8 +296,20 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
             goto out;
         }
         job_set_histograms (jobs[i], histograms);
-        iv[i] = calloc ((size_t) job_ntargets (jobs[i]) * 2, sizeof **iv);
-        if (!iv[i]) {
+        /* fio reports each copy of a job apart, unless group_reporting. */
+        if (!jd->group_reporting && jd->numjobs > 1) {
+            job_set_per_worker (jobs[i], true);
+            r->copies = calloc (jd->numjobs, sizeof *r->copies);
+            if (r->copies) {
+                r->ncopies = (int) jd->numjobs;
+                for (int c = 0; c < r->ncopies; c++)
+                    for (int d = 0; d < 2; d++)
+                        dir_stats_reset (&r->copies[c].dir[d]);
+            }
+        }
+        iv[i] = calloc ((size_t) job_ntargets (jobs[i]) * 2 * (size_t) job_nworkers (jobs[i]),
+                        sizeof **iv);
+        if (!iv[i] || (r->ncopies == 0 && !jd->group_reporting && jd->numjobs > 1)) {
             snprintf (r->errmsg, sizeof r->errmsg, "out of memory");
             status = -1;
             goto out;
@@ -214,10 +358,18 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
             if (c == 0)
                 continue;
             progress = true;
-            for (int k = 0; k < nd; k++)
+            int nall = nd * (r->ncopies ? r->ncopies : 1);
+            for (int k = 0; k < nall; k++)
                 dir_stats_merge (&r->dir[k % 2], &iv[i][k]);
             r->runtime_ns += t1 - t0;
-            add_sample (r, iv[i], nd, t0, t1);
+            add_sample (r, iv[i], nall, t0, t1);
+            for (int c = 0; c < r->ncopies; c++) {
+                result_t *rc = &r->copies[c];
+                for (int k = 0; k < nd; k++)
+                    dir_stats_merge (&rc->dir[k % 2], &iv[i][c * nd + k]);
+                rc->runtime_ns += t1 - t0;
+                add_sample (rc, iv[i] + c * nd, nd, t0, t1);
+            }
         }
         if (tty) {
             double iops = 0;
@@ -250,10 +402,18 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
         const char *e = job_error (jobs[i]);
         if (e[0]) {
             snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jf->steps[first + i].name, e);
-            /* fio's error for data that did not verify is EILSEQ (84). */
-            r->error = strncmp (e, JOB_VERIFY_ERROR, strlen (JOB_VERIFY_ERROR)) == 0 ? EILSEQ
-                                                                                   : EIO;
+            r->error = error_code (e);
             status = -1;
+        }
+        /* Each copy: its share of the job's CPU, its own error. */
+        for (int c = 0; c < r->ncopies; c++) {
+            result_t *rc = &r->copies[c];
+            rc->elapsed_ns = r->elapsed_ns;
+            rc->read_back_ns = r->read_back_ns;
+            rc->usr_cpu = r->usr_cpu / r->ncopies;
+            rc->sys_cpu = r->sys_cpu / r->ncopies;
+            rc->ctx = r->ctx / (uint64_t) r->ncopies;
+            rc->error = error_code (job_worker_error (jobs[i], c));
         }
     }
 out:
@@ -319,8 +479,12 @@ local_run (int argc, char **argv)
     signal (SIGINT, on_signal);
     signal (SIGTERM, on_signal);
     result_t *res = calloc ((size_t) jf->nsteps, sizeof *res);
-    fio_job_t *fj = calloc ((size_t) jf->nsteps, sizeof *fj);
-    if (!res || !fj) {
+    result_t *merged = calloc ((size_t) jf->nsteps, sizeof *merged);
+    size_t maxentries = 0;
+    for (int i = 0; i < jf->nsteps; i++)
+        maxentries += jf->steps[i].numjobs;
+    fio_job_t *fj = calloc (maxentries, sizeof *fj);
+    if (!res || !merged || !fj) {
         fprintf (stderr, "iofleet-agent run: out of memory\n");
         return 1;
     }
@@ -337,45 +501,11 @@ local_run (int argc, char **argv)
         }
         ran = first[g + 1];
     }
-    for (int i = 0; i < ran; i++) {
-        const job_t *jd = &jf->steps[i];
-        fio_job_t *f = &fj[i];
-        f->jobname = jd->name;
-        f->groupid = 0;
-        for (int g = 0; g < ngroups; g++)
-            if (i >= first[g])
-                f->groupid = g;
-        f->error = res[i].error;
-        f->job = jd;
-        f->usr_cpu = res[i].usr_cpu;
-        f->sys_cpu = res[i].sys_cpu;
-        f->ctx = res[i].ctx;
-        f->job_runtime_ms = res[i].elapsed_ns / NS_PER_MS;
-        f->percentiles = jd->npercentiles ? jd->percentile_list : NULL;
-        f->npercentiles = jd->npercentiles;
-        for (int d = 0; d < 2; d++) {
-            fio_dir_t *fd = &f->dir[d];
-            fd->ops = res[i].dir[d].ops;
-            fd->bytes = res[i].dir[d].bytes;
-            fd->errors = res[i].dir[d].errors;
-            fd->runtime_ns = fd->ops ? res[i].runtime_ns : 0;
-            /* fio times a direction its rw does not have (a write job's
-               read-backs) only over its read-back phase: 0 with
-               verify_backlog, so bw and iops 0 beside the I/Os counted. */
-            if (d == 0 && !job_rw_reads (jd->rw))
-                fd->runtime_ns = fd->ops ? res[i].read_back_ns : 0;
-            fd->slat = &res[i].dir[d].slat;
-            fd->clat = &res[i].dir[d].clat;
-            fd->lat = &res[i].dir[d].lat;
-            fd->iops_samples = res[i].iops[d];
-            fd->bw_samples = res[i].bw[d];
-            fd->nsamples = res[i].iops[d] ? res[i].nsamples : 0;
-        }
-    }
+    int nentries = report_entries (jf, ran, res, merged, fj);
     char version[64];
     snprintf (version, sizeof version, "iofleet-%s", IOF_VERSION);
     if (json || plus) {
-        json_t *doc = fio_json_report (fj, ran, plus, version, started / NS_PER_MS);
+        json_t *doc = fio_json_report (fj, nentries, plus, version, started / NS_PER_MS);
         char *text = doc ? json_dumps (doc, JSON_INDENT (2) | JSON_PRESERVE_ORDER) : NULL;
         if (text)
             puts (text);
@@ -386,12 +516,15 @@ local_run (int argc, char **argv)
         free (text);
         json_decref (doc);
     } else
-        fio_text_report (stdout, fj, ran, version);
+        fio_text_report (stdout, fj, nentries, version);
     if (s_interrupted && status == 0)
         status = 1;
-    for (int i = 0; i < jf->nsteps; i++)
+    for (int i = 0; i < jf->nsteps; i++) {
         result_free (&res[i]);
+        result_free (&merged[i]);
+    }
     free (res);
+    free (merged);
     free (fj);
     jobfile_destroy (&jf);
     return status;

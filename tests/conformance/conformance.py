@@ -197,6 +197,23 @@ CASES = [
         "job": "ioengine=psync\ndirect=1\nrw=randrw\nbs=4k\nsize=256k\nverify=crc32c\n",
         "checks": [("read_back", 0), ("count", 0.1)],
     },
+    {
+        "name": "entries-per-copy",
+        "why": "without group_reporting one JSON entry per job copy; stonewall and "
+               "new_group each start a reporting group (groupid)",
+        "file": "[global]\nioengine=psync\ndirect=1\nfilename=@DEV@\nrw=read\nbs=64k\n"
+                "size=256k\n[a]\nnumjobs=2\n[b]\nnew_group\n[c]\nstonewall\nnumjobs=2\n",
+        "checks": [("entries", None), ("counted", None)],
+    },
+    {
+        "name": "entries-group-reporting",
+        "why": "group_reporting: one entry per reporting group, its jobs and copies merged, "
+               "named after its first job; job_runtime summed over them",
+        "file": "[global]\nioengine=psync\ndirect=1\nfilename=@DEV@\nrw=read\nbs=64k\n"
+                "size=256k\ngroup_reporting\n[a]\nnumjobs=2\n[b]\n[c]\nstonewall\n"
+                "[d]\nnew_group\n",
+        "checks": [("entries", None), ("counted", None)],
+    },
 ]
 
 IOCB = re.compile(r"aio_lio_opcode=IOCB_CMD_(PREAD|PWRITE)\b[^}]*?aio_fildes=\d+<([^>]*)>"
@@ -347,6 +364,13 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
                 if a != b:
                     diffs.append("%s.%s fio %s iofleet %s" % (d, key, a, b))
         return True, not diffs, "; ".join(diffs) or "equal: " + ", ".join(arg)
+    if kind == "entries":
+        # The report's entries: name, reporting group and I/Os of each.
+        def entries(doc):
+            return [(j["jobname"], j["groupid"], j["read"]["total_ios"] + j["write"]["total_ios"])
+                    for j in doc["jobs"]]
+        a, b = entries(fio_j), entries(iof_j)
+        return True, a == b, "entries (name, groupid, I/Os): fio %s iofleet %s" % (a, b)
     if kind == "json_zero":
         # fio times a direction outside its rw (a write job's read-backs)
         # only over a read-back phase: with verify_backlog there is none.
@@ -461,8 +485,12 @@ def main():
         jobfile = os.path.join(args.work, case["name"] + ".fio")
         files = case.get("files")
         with open(jobfile, "w") as f:
-            f.write("[%s]\n%s%s" % (case["name"], "" if files else "filename=%s\n" % args.device,
-                                    case["job"]))
+            if "file" in case:
+                f.write(case["file"].replace("@DEV@", args.device))
+            else:
+                f.write("[%s]\n%s%s" % (case["name"],
+                                        "" if files else "filename=%s\n" % args.device,
+                                        case["job"]))
         try:
             fio_s, fio_j = run_tool("fio", args, jobfile, args.work, args.device, files)
             iof_s, iof_j = run_tool("iofleet", args, jobfile, args.work, args.device, files)
