@@ -166,6 +166,8 @@ typedef struct {
                                        writes instead; 0 = at the end */
     bool verify_fatal;              /* stop at the first mismatch */
     bool verify_only;               /* read back what the job would write */
+    bool lfsr;                      /* random_generator=lfsr: no block twice a
+                                       pass, so norandommap is cleared */
 } job_t;
 
 #define JOB_SWEEP_RW      1u        /* rw=MODE,MODE[,..] */

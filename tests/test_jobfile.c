@@ -493,6 +493,17 @@ test_amount_options (void)
     EXPECT_ERR ("[global]\nloops=2\n[a]\nfilename=x\nio_size=1m\n",
                 "t.fio:2: loops=2 with io_size=: fio's result for the two together matches "
                 "neither (job 'a'); use one of them");
+    jf = s_parse ("[a]\nfilename=x\nrw=randread\nnorandommap\nrandom_generator=lfsr\n"
+                  "[b]\nfilename=x\nrw=randread\nnorandommap\nrandom_generator=tausworthe64\n");
+    CHECK (jf && jf->nsteps == 2);
+    if (jf && jf->nsteps == 2) {
+        CHECK (jf->steps[0].lfsr && !jf->steps[0].norandommap);
+        CHECK (!jf->steps[1].lfsr && jf->steps[1].norandommap);
+    }
+    jobfile_destroy (&jf);
+    EXPECT_ERR ("[a]\nfilename=x\nrandom_generator=mt19937\n",
+                "t.fio:3: random_generator=mt19937 is not an fio random generator (fio's: "
+                "tausworthe, lfsr, tausworthe64)");
     EXPECT_ERR ("[a]\nfilename=x\nthread=2\n",
                 "t.fio:3: thread='2' is not a boolean (allowed: 0 or 1)");
 }

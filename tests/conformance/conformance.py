@@ -198,6 +198,14 @@ CASES = [
         "checks": [("read_back", 0), ("count", 0.1)],
     },
     {
+        "name": "lfsr-no-repeats",
+        "why": "random_generator=lfsr visits every block once a pass even with norandommap "
+               "(fio 3.33: 64 of 64 blocks, tausworthe 40 of 64)",
+        "job": "ioengine=libaio\ndirect=1\nrw=randread\nbs=4k\nsize=1m\niodepth=4\n"
+               "norandommap\nrandom_generator=lfsr\n",
+        "checks": [("coverage", 1.0), ("overlap", 0), ("count", 0.0)],
+    },
+    {
         "name": "entries-per-copy",
         "why": "without group_reporting one JSON entry per job copy; stonewall and "
                "new_group each start a reporting group (groupid)",
