@@ -134,7 +134,8 @@ struct job {
     cpu_set_t cpus;
     uint32_t compress_pct;
     bool zero_buffers;
-    bool file_per_worker;           /* worker i does its I/O on target i only */
+    uint32_t files_per_worker;      /* K: worker i does its I/O on targets
+                                       i*K .. i*K+K-1 only; 0 = on all */
     uint64_t number_ios;            /* a size-bound worker's cap per loop; 0 = none */
     uint32_t loops;                 /* a size-bound job's passes, at least 1 */
     uint64_t offset_increment;      /* worker i's region starts i x this later */
@@ -289,8 +290,13 @@ gen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
 {
     iojob_t *j = w->job;
     uint32_t t = w->next_target;
-    if (!j->file_per_worker)
+    /* fio's file_service_type=roundrobin: the next of its files each I/O. */
+    if (!j->files_per_worker)
         w->next_target = (t + 1) % (uint32_t) j->ntargets;
+    else {
+        uint32_t first = (uint32_t) w->id * j->files_per_worker;
+        w->next_target = first + (t - first + 1) % j->files_per_worker;
+    }
     u->len = pick_bs (w, dir);
     offsets_t *o = w->offsets[t * 2 + (j->offsets_per_dir ? dir : 0)];
     u->offset = offsets_next (o, &u->len, rng_next (w->rng));
@@ -990,8 +996,10 @@ plan_region (iojob_t *j, const Iofleet__JobSpec *spec, int t, char *err, size_t 
     uint64_t len;
     if (spec->size_pct)
         len = tsize / 100 * spec->size_pct;
+    else if (spec->filesize)
+        len = spec->filesize;
     else if (spec->size)
-        len = j->file_per_worker ? spec->size : spec->size / (uint64_t) j->ntargets;
+        len = spec->size / (j->files_per_worker ? j->files_per_worker : (uint64_t) j->ntargets);
     else
         len = tsize > off ? tsize - off : 0;
     off -= off % j->unit;
@@ -1245,7 +1253,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     j->region_start = calloc ((size_t) j->ntargets, sizeof *j->region_start);
     j->region_units = calloc ((size_t) j->ntargets, sizeof *j->region_units);
     j->nworkers = (int) spec->numjobs;
-    j->file_per_worker = spec->file_per_worker;
+    j->files_per_worker = spec->files_per_worker;
     j->number_ios = spec->number_ios;
     j->loops = spec->loops ? spec->loops : 1;
     j->offset_increment = spec->offset_increment;
@@ -1257,9 +1265,10 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     j->verify_backlog = spec->verify_backlog;
     j->verify_fatal = spec->verify_fatal;
     j->verify_only = spec->verify_only && j->verify != VERIFY_NONE;
-    if (j->file_per_worker && j->ntargets != j->nworkers) {
-        snprintf (err, errlen, "file_per_worker with %d files for %d workers", j->ntargets,
-                  j->nworkers);
+    if (j->files_per_worker
+        && (uint64_t) j->ntargets != (uint64_t) j->nworkers * j->files_per_worker) {
+        snprintf (err, errlen, "files_per_worker %u with %d files for %d workers",
+                  j->files_per_worker, j->ntargets, j->nworkers);
         free (j->targets);
         free (j->region_start);
         free (j->region_units);
@@ -1277,9 +1286,13 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
 
     bool writes = rw_has (j->rw, j->rwmixread, IO_WRITE);
     uint64_t need_each = 0;
-    if (spec->size && !spec->size_pct)
-        need_each = spec->offset + (uint64_t) (j->nworkers - 1) * j->offset_increment
-                  + (j->file_per_worker ? spec->size : spec->size / (uint64_t) j->ntargets);
+    uint64_t share = spec->filesize ? spec->filesize
+                   : spec->size && !spec->size_pct
+                       ? spec->size / (j->files_per_worker ? j->files_per_worker
+                                                           : (uint64_t) j->ntargets)
+                       : 0;
+    if (share)
+        need_each = spec->offset + (uint64_t) (j->nworkers - 1) * j->offset_increment + share;
     for (int t = 0; t < j->ntargets; t++) {
         if (j->null_engine) {
             /* fio's null engine touches nothing: the "target" is a name. */
@@ -1313,7 +1326,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         w->job = j;
         w->id = i;
         w->depth = j->iodepth;
-        w->next_target = j->file_per_worker ? (uint32_t) i : 0;
+        w->next_target = (uint32_t) i * j->files_per_worker;
         w->read_back = j->verify_only;
         if (j->verify != VERIFY_NONE && j->verify_backlog && !j->verify_only) {
             w->vlog = calloc ((size_t) j->verify_backlog + w->depth, sizeof *w->vlog);
@@ -1324,10 +1337,20 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                 return NULL;
             }
         }
-        if (!j->time_based)
+        if (!j->time_based) {
+            uint64_t own = total;
+            if (j->files_per_worker) {
+                own = 0;
+                for (uint32_t f = 0; f < j->files_per_worker; f++)
+                    own += j->region_units[w->next_target + f] * j->unit;
+            }
+            /* size= caps what filesize= files hold (fio: size=64k over two
+               16k files does 32k). */
             w->io_limit = spec->io_size ? spec->io_size
-                        : spec->size && !spec->size_pct ? spec->size
-                        : j->file_per_worker ? j->region_units[i] * j->unit : total;
+                        : spec->size && !spec->size_pct
+                            ? (spec->filesize && own < spec->size ? own : spec->size)
+                        : own;
+        }
         worker_seed (w);
         w->offsets = calloc ((size_t) j->ntargets * 2, sizeof *w->offsets);
         w->units = calloc (w->depth, sizeof *w->units);
@@ -1342,7 +1365,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             int t = g / 2, d = g % 2;
             if (d && (!j->offsets_per_dir || !j->min_bs[d]))
                 continue;
-            if (j->file_per_worker && t != i)
+            if (j->files_per_worker && (uint32_t) t / j->files_per_worker != (uint32_t) i)
                 continue;
             uint32_t unit = j->offsets_per_dir && j->min_bs[d] ? j->min_bs[d] : j->unit;
             /* offset_increment: each worker's region i x it further on. */

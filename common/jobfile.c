@@ -97,13 +97,13 @@ static const char *const s_fio_only[] = {
     "continue_on_error", "cpuchunks", "cpuload", "cpumask", "cpumode",
     "cpus_allowed_policy", "create_fsync", "create_on_open", "create_only",
     "create_serialize", "cuda_io", "dedupe_global", "dedupe_mode",
-    "dedupe_percentage", "dedupe_working_set_percentage", "direct_write_to_pmem", "directory", "disable_bw",
+    "dedupe_percentage", "dedupe_working_set_percentage", "direct_write_to_pmem", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat",
     "disk_util", "donorname", "end_fsync", "error_dump",
     "exec_postrun", "exec_prerun", "exit_on_io_done", "exit_what", "exitall",
     "exitall_on_error", "experimental_verify", "fadvise_hint", "fallocate",
     "fdatasync", "fdp", "fdp_pli", "file_append", "file_service_type",
-    "filename_format", "filesize", "fill_device", "fill_fs", "fixedbufs",
+    "filename_format", "fill_device", "fill_fs", "fixedbufs",
     "flow", "flow_id", "flow_sleep", "force_async", "fsync", "fsync_on_close",
     "gid", "gpu_dev_ids", "grace_time", "gtod_cpu", "gtod_reduce",
     "hdfsdirectory", "hipri", "hipri_percentage", "hostname", "http_host",
@@ -126,7 +126,7 @@ static const char *const s_fio_only[] = {
     "log_prio", "log_store_compressed", "log_unix_epoch", "max_latency", "max_open_zones", "mem", "mem_align",
     "merge_blktrace_file", "merge_blktrace_iters", "merge_blktrace_scalars",
     "mss", "namenode", "nfs_url", "nice", "nodelay", "nonvectored", "nowait",
-    "nrfiles", "numa_cpu_nodes", "numa_mem_policy", "object_class", "offset_align", "opendir",
+    "numa_cpu_nodes", "numa_mem_policy", "object_class", "offset_align", "opendir",
     "openfiles", "overwrite", "per_job_logs", "percentage_random", "pingpong",
     "pool", "port", "pre_read", "prio", "prioclass", "profile", "program",
     "proto", "protocol", "rate", "rate_cycle",
@@ -207,7 +207,7 @@ typedef enum {
     OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA, OPT_LAT_LOG,
     OPT_DESCRIPTION, OPT_THREAD, OPT_LOG_AVG, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
     OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
-    OPT_VERIFY_ONLY, OPT_RANDOM_GEN,
+    OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY,
 } opt_id_t;
 
 /* The options iofleet implements, with fio's aliases.  `bare` marks
@@ -282,6 +282,10 @@ static const struct {
     { "verify_fatal", OPT_VERIFY_FATAL, false },
     { "verify_only", OPT_VERIFY_ONLY, true },
     { "random_generator", OPT_RANDOM_GEN, false },
+    { "nrfiles", OPT_NRFILES, false },
+    { "nr_files", OPT_NRFILES, false },          /* fio's alias */
+    { "filesize", OPT_FILESIZE, false },
+    { "directory", OPT_DIRECTORY, false },
 };
 
 #define NELEM(a) (sizeof (a) / sizeof ((a)[0]))
@@ -311,6 +315,7 @@ typedef struct {
     int bssplit_line[2];
     int direct_line;
     int numjobs_line;
+    int nrfiles_line;
     int loops_line;
     int verify_line;
     int time_based_line;
@@ -547,6 +552,7 @@ s_opts_default (opts_t *o)
     o->job.iodepth_batch_submit = 1;
     o->job.iodepth_batch_complete_min = 1;
     o->job.numjobs = 1;
+    o->job.nrfiles = 1;
     o->job.loops = 1;
     o->job.do_verify = true;
     o->job.randrepeat = true;
@@ -1875,6 +1881,42 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
     case OPT_VERIFY_ONLY:
         return s_parse_bool (p, line, key, value, &job->verify_only);
 
+    case OPT_NRFILES:
+        if (s_parse_uint (p, line, key, value, 1, JOB_MAX_OWN_FILES, &v))
+            return -1;
+        job->nrfiles = (uint32_t) v;
+        o->nrfiles_line = line;
+        return 0;
+
+    case OPT_FILESIZE:
+        if (strchr (value + 1, '-') || strchr (value, ':') || strchr (value, '%')) {
+            s_error (p, line, "%s=%.*s: a range or percentage is not supported by iofleet yet; "
+                     "give one size", key, SHOW, value);
+            return -1;
+        }
+        return s_parse_uint (p, line, key, value, 1, UINT64_MAX >> 1, &job->filesize);
+
+    case OPT_DIRECTORY: {
+        size_t len = strlen (value);
+        if (len > JOB_DIRECTORY_MAX - 1) {
+            s_error (p, line, "%s is %zu bytes long (the limit is %d)", key, len,
+                     JOB_DIRECTORY_MAX - 1);
+            return -1;
+        }
+        if (s_check_path_text (p, line, key, value))
+            return -1;
+        if (strchr (value, ':')) {
+            s_error (p, line, "%s=%.*s: fio's list of directories is not supported by iofleet "
+                     "yet; give one", key, SHOW, value);
+            return -1;
+        }
+        memcpy (job->directory, value, len + 1);
+        /* One trailing '/' is the directory itself. */
+        if (len > 1 && job->directory[len - 1] == '/')
+            job->directory[len - 1] = '\0';
+        return 0;
+    }
+
     case OPT_RANDOM_GEN:
         /* iofleet's order is its own generator's whichever fio names (the
            conformance suite compares coverage, not order); what lfsr
@@ -2082,10 +2124,13 @@ s_finish_job (parser_t *p, opts_t *o)
     }
     /* Without filename= each worker gets a file of its own (jobspec.c), and
        a job's files go to an agent as its targets. */
-    if (!job->filename[0] && job->numjobs > JOB_MAX_OWN_FILES) {
-        s_error (p, o->numjobs_line, "numjobs=%u without filename= makes %u files, one per "
-                 "job as fio does (%s.0.0, %s.1.0, ...); the limit is %d: give filename=",
-                 job->numjobs, job->numjobs, dflt, dflt, JOB_MAX_OWN_FILES);
+    uint64_t nown = (uint64_t) job->numjobs * job->nrfiles;
+    if (!job->filename[0] && nown > JOB_MAX_OWN_FILES) {
+        s_error (p, job->nrfiles > 1 && o->nrfiles_line > o->numjobs_line ? o->nrfiles_line
+                                                                          : o->numjobs_line,
+                 "numjobs=%u with nrfiles=%u without filename= makes %llu files, as fio does "
+                 "(%s.0.0, %s.0.1, ...); the limit is %d: give filename=", job->numjobs,
+                 job->nrfiles, (unsigned long long) nown, dflt, dflt, JOB_MAX_OWN_FILES);
         return -1;
     }
     /* fio 3.33 with both: loops=2 io_size=384k size=256k issued 8 64k reads,

@@ -30,6 +30,7 @@
 #define JOB_MAX_IODEPTH   65536
 #define JOB_MAX_NUMJOBS   1024
 #define JOB_MAX_LOOPS     1000000
+#define JOB_DIRECTORY_MAX 256       /* directory=, with its NUL */
 #define JOB_MAX_VERIFY_BACKLOG (1u << 20)   /* writes a worker remembers */
 #define JOB_VERIFY_HEADER 48        /* bytes of a write verify= takes (agent/verify.h) */
 /* offset_increment x (numjobs - 1) stays below 2^62 bytes */
@@ -168,6 +169,10 @@ typedef struct {
     bool verify_only;               /* read back what the job would write */
     bool lfsr;                      /* random_generator=lfsr: no block twice a
                                        pass, so norandommap is cleared */
+    uint32_t nrfiles;               /* nrfiles= (nr_files=): files of each job
+                                       copy without filename= (default 1) */
+    uint64_t filesize;              /* filesize=: each file's size; 0 = a share of size= */
+    char directory[JOB_DIRECTORY_MAX]; /* directory=: before relative names; "" = none */
 } job_t;
 
 #define JOB_SWEEP_RW      1u        /* rw=MODE,MODE[,..] */

@@ -79,30 +79,43 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->verify_backlog = j->verify_backlog;
     s->verify_fatal = j->verify_fatal;
     s->verify_only = j->verify_only;
+    s->filesize = j->filesize;
     s->interval_ns = interval_ns;
 
-    size_t n = 0;
+    size_t n = 0, used = 0;
+    /* directory= goes before every relative name, as fio puts it. */
+    const char *dir = j->directory, *slash = dir[0] ? "/" : "";
     if (!j->filename[0]) {
         /* A sweep's steps share the files fio would have named after the section. */
         const char *base = j->sweep_of[0] ? j->sweep_of : j->name;
-        size_t used = 0;
-        assert (j->numjobs >= 1 && j->numjobs <= MSG_TARGETS_MAX);
-        for (uint32_t i = 0; i < j->numjobs; i++) {
-            int len = snprintf (out->list + used, sizeof out->list - used, "%s.%u.0", base, i);
-            assert (len > 0 && (size_t) len < sizeof out->list - used);
-            out->names[n++] = out->list + used;
-            used += (size_t) len + 1;
-        }
+        assert (j->numjobs >= 1 && j->nrfiles >= 1
+                && (uint64_t) j->numjobs * j->nrfiles <= MSG_TARGETS_MAX);
+        for (uint32_t i = 0; i < j->numjobs; i++)
+            for (uint32_t f = 0; f < j->nrfiles; f++) {
+                int len = snprintf (out->list + used, sizeof out->list - used, "%s%s%s.%u.%u",
+                                    dir, slash, base, i, f);
+                assert (len > 0 && (size_t) len < sizeof out->list - used);
+                out->names[n++] = out->list + used;
+                used += (size_t) len + 1;
+            }
         s->filenames = out->names;
         s->n_filenames = n;
-        s->file_per_worker = true;
+        s->files_per_worker = j->nrfiles;
         return;
     }
-    str_copy (out->list, sizeof out->list, j->filename);
+    /* filename= names the files; fio then takes no nrfiles=. */
+    char names[JOB_FILENAME_MAX];
+    str_copy (names, sizeof names, j->filename);
     char *save = NULL;
-    for (char *tok = strtok_r (out->list, ":", &save); tok && n < MSG_TARGETS_MAX;
-         tok = strtok_r (NULL, ":", &save))
-        out->names[n++] = tok;
+    for (char *tok = strtok_r (names, ":", &save); tok && n < MSG_TARGETS_MAX;
+         tok = strtok_r (NULL, ":", &save)) {
+        bool rel = tok[0] != '/';
+        int len = snprintf (out->list + used, sizeof out->list - used, "%s%s%s",
+                            rel ? dir : "", rel ? slash : "", tok);
+        assert (len > 0 && (size_t) len < sizeof out->list - used);
+        out->names[n++] = out->list + used;
+        used += (size_t) len + 1;
+    }
     s->filenames = out->names;
     s->n_filenames = n;
 }

@@ -10,7 +10,7 @@
 typedef struct {
     Iofleet__JobSpec spec;
     /* Storage the spec points into. */
-    char list[MSG_TARGETS_MAX * (JOB_NAME_MAX + 16)];
+    char list[MSG_TARGETS_MAX * (JOB_DIRECTORY_MAX + JOB_NAME_MAX + 16)];
     char *names[MSG_TARGETS_MAX];
     Iofleet__BsSplit split[2][JOB_BSSPLIT_MAX];
     Iofleet__BsSplit *split_ptrs[2][JOB_BSSPLIT_MAX];
@@ -18,9 +18,10 @@ typedef struct {
 
 /* Fills out from j.  The filename list is split on ':'.  Without one, as
    fio (filename_format's default $jobname.$jobnum.$filenum), each of the
-   numjobs workers gets a file of its own, NAME.N.0 (N from 0), and the spec
-   says file_per_worker; a sweep's steps share their section's files.
-   Can't fail (j comes from the parser, inside every bound: numjobs is at
+   numjobs workers gets nrfiles files of its own, NAME.N.F (N and F from
+   0), and the spec says files_per_worker; a sweep's steps share their
+   section's files.  directory= goes before each relative name.  Can't fail
+   (j comes from the parser, inside every bound: numjobs x nrfiles is at
    most MSG_TARGETS_MAX without filename=). */
 void jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns);
 

@@ -248,9 +248,11 @@ check_job (const Iofleet__JobSpec *j, char *err, size_t errlen)
         return fail (err, errlen, "job.offset_increment %llu with numjobs %u, limit %llu in all",
                      (unsigned long long) j->offset_increment, j->numjobs,
                      (unsigned long long) (UINT64_MAX >> 2));
-    if (j->file_per_worker && j->n_filenames != j->numjobs)
-        return fail (err, errlen, "job.file_per_worker with %zu filenames for numjobs %u: "
-                     "one file per worker", j->n_filenames, j->numjobs);
+    if (j->files_per_worker
+        && j->n_filenames != (uint64_t) j->numjobs * j->files_per_worker)
+        return fail (err, errlen, "job.files_per_worker %u with %zu filenames for numjobs %u: "
+                     "numjobs x files_per_worker", j->files_per_worker, j->n_filenames,
+                     j->numjobs);
     if (j->runtime_ns > 7ull * 24 * 3600 * 1000000000ull)
         return fail (err, errlen, "job.runtime_ns %llu, limit 7 days",
                      (unsigned long long) j->runtime_ns);

@@ -1018,9 +1018,12 @@ test_bounds_prepare (void)
     REJECT (fx_prepare, fx.job.offset_increment = (UINT64_MAX >> 2) / 4 + 1,
             "job.offset_increment");
     /* A file per worker: as many files as workers. */
-    ACCEPT (fx_prepare, fx.job.file_per_worker = 1; fx.job.numjobs = NFILES);
-    REJECT (fx_prepare, fx.job.file_per_worker = 1; fx.job.numjobs = NFILES + 1,
-            "job.file_per_worker with 3 filenames for numjobs 4");
+    ACCEPT (fx_prepare, fx.job.files_per_worker = 1; fx.job.numjobs = NFILES);
+    ACCEPT (fx_prepare, fx.job.files_per_worker = NFILES; fx.job.numjobs = 1);
+    REJECT (fx_prepare, fx.job.files_per_worker = 1; fx.job.numjobs = NFILES + 1,
+            "job.files_per_worker 1 with 3 filenames for numjobs 4");
+    REJECT (fx_prepare, fx.job.files_per_worker = 2; fx.job.numjobs = 1,
+            "job.files_per_worker 2 with 3 filenames for numjobs 1");
     REJECT (fx_prepare, fx.job.numjobs = 0, "job.numjobs");
     REJECT (fx_prepare, fx.job.numjobs = 1025, "job.numjobs");
     ACCEPT (fx_prepare, fx.job.size_pct = 100);

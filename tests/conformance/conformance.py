@@ -198,6 +198,23 @@ CASES = [
         "checks": [("read_back", 0), ("count", 0.1)],
     },
     {
+        "name": "nrfiles-round-robin",
+        "why": "nrfiles=2 without filename=: files NAME.0.0 and NAME.0.1 holding size= "
+               "between them, the I/Os going to each in turn (fio's roundrobin)",
+        "job": "ioengine=psync\ndirect=1\nrw=write\nbs=4k\nsize=32k\nnrfiles=2\n",
+        "files": {"nrfiles-round-robin.0.%d" % n: 16 * KIB for n in range(2)},
+        "checks": [("exact_files", None), ("counted", None)],
+    },
+    {
+        "name": "filesize-caps",
+        "why": "filesize=16k: each file 16k, and size=64k only caps the I/O: 8 writes "
+               "(fio 3.33), in directory= sub",
+        "job": "ioengine=psync\ndirect=1\nrw=write\nbs=4k\nsize=64k\nnr_files=2\n"
+               "filesize=16k\ndirectory=sub\n",
+        "files": {"sub/filesize-caps.0.%d" % n: 16 * KIB for n in range(2)},
+        "checks": [("exact_files", None), ("counted", None)],
+    },
+    {
         "name": "lfsr-no-repeats",
         "why": "random_generator=lfsr visits every block once a pass even with norandommap "
                "(fio 3.33: 64 of 64 blocks, tausworthe 40 of 64)",
@@ -284,6 +301,7 @@ def run_tool(tool, args, jobfile, work, device, files=None):
         shutil.rmtree(cwd, ignore_errors=True)
         os.makedirs(cwd)
         for name, size in files.items():
+            os.makedirs(os.path.dirname(os.path.join(cwd, name)), exist_ok=True)
             with open(os.path.join(cwd, name), "wb") as f:
                 f.truncate(size)
         device = os.path.realpath(cwd) + "/"
@@ -340,6 +358,15 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
         first = next((n for n, (a, b) in enumerate(zip(f, i)) if a != b), min(len(f), len(i)))
         return True, same, "fio %d I/Os, iofleet %d; first difference at #%d" % (
             len(f), len(i), first) if not same else "%d I/Os, identical" % len(f)
+    if kind == "exact_files":
+        # The same I/Os in the same order, each on the file of the same name.
+        same = f == i
+        first = next((n for n, (a, b) in enumerate(zip(f, i)) if a != b), min(len(f), len(i)))
+        return set(io[3] for io in f) == set(case["files"]), same, \
+            "%d I/Os over %s, identical" % (len(f), sorted(case["files"])) if same else \
+            "fio %d I/Os, iofleet %d; first difference at #%d: fio %s iofleet %s" % (
+                len(f), len(i), first, f[first] if first < len(f) else None,
+                i[first] if first < len(i) else None)
     if kind == "per_file":
         # Per file the same I/O in the same order, and each file's I/O from
         # one thread: the files a tool touched must be the ones made for it.
