@@ -1229,10 +1229,17 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         free (j);
         return NULL;
     }
-    /* fio's __setup_rate: rate_iops x the direction's smallest block size in
-       bytes a second; with a bssplit, a period per I/O instead. */
+    /* fio's __setup_rate: rate= in bytes a second, or else rate_iops x the
+       direction's smallest block size; with a bssplit, rate_iops is a
+       period per I/O instead. */
     uint32_t rate[2] = { spec->rate_iops_read, spec->rate_iops_write };
+    uint64_t rate_bytes[2] = { spec->rate_bytes_read, spec->rate_bytes_write };
     for (int d = 0; d < 2; d++) {
+        if (rate_bytes[d]) {
+            j->rate_bps[d] = rate_bytes[d];
+            j->rate_period[d] = 0;
+            continue;
+        }
         j->rate_bps[d] = (uint64_t) rate[d] * j->min_bs[d];
         j->rate_period[d] = rate[d] && j->nsplit[d] ? NS_PER_SEC / rate[d] : 0;
     }

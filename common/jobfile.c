@@ -129,7 +129,7 @@ static const char *const s_fio_only[] = {
     "numa_cpu_nodes", "numa_mem_policy", "object_class", "offset_align", "opendir",
     "openfiles", "overwrite", "per_job_logs", "percentage_random", "pingpong",
     "pool", "port", "pre_read", "prio", "prioclass", "profile", "program",
-    "proto", "protocol", "rate", "rate_cycle",
+    "proto", "protocol", "rate_cycle",
     "rate_ignore_thinktime", "rate_iops_min", "rate_min", "rate_process",
     "rbdname", "read_beyond_wp", "read_iolog", "read_iolog_chunked",
     "readfua", "refill_buffers", "registerfiles", "replay_align",
@@ -207,7 +207,7 @@ typedef enum {
     OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA, OPT_LAT_LOG,
     OPT_DESCRIPTION, OPT_THREAD, OPT_LOG_AVG, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
     OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
-    OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY,
+    OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
 } opt_id_t;
 
 /* The options iofleet implements, with fio's aliases.  `bare` marks
@@ -286,6 +286,7 @@ static const struct {
     { "nr_files", OPT_NRFILES, false },          /* fio's alias */
     { "filesize", OPT_FILESIZE, false },
     { "directory", OPT_DIRECTORY, false },
+    { "rate", OPT_RATE, false },
 };
 
 #define NELEM(a) (sizeof (a) / sizeof ((a)[0]))
@@ -946,6 +947,27 @@ s_parse_rate_part (parser_t *p, int line, const char *key, const char *value,
     return 0;
 }
 
+/* Parses one direction's part of rate=: bytes a second, fio's suffixes
+   (500k, 100m).  Returns 0, or -1 with the error set. */
+static int
+s_parse_bytes_rate_part (parser_t *p, int line, const char *key, const char *value,
+                         const char *part, uint64_t *out)
+{
+    uint64_t v;
+    int rc = job_parse_size (part, &v);
+    if (rc == -EINVAL) {
+        s_part_error (p, line, key, value, part, true,
+                      "is not a rate (bytes a second, like 500k or 100m)");
+        return -1;
+    }
+    if (rc != 0 || v > JOB_MAX_RATE_BYTES) {
+        s_part_error (p, line, key, value, part, false, "is out of range (allowed: up to 1t)");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 /* Parses one rw mode, part of key=value (the whole value, or one entry
    of a sweep list).  Returns 0, or -1 with the error set. */
 static int
@@ -1117,7 +1139,7 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
     if (id == OPT_BS
     &&  s_refuse_colon_dash (p, line, key, value, "; bsrange= gives a range of sizes"))
         return -1;
-    if (id == OPT_RATE_IOPS && s_refuse_colon_dash (p, line, key, value, ""))
+    if ((id == OPT_RATE_IOPS || id == OPT_RATE) && s_refuse_colon_dash (p, line, key, value, ""))
         return -1;
     char *buf = strdup (value);
     if (!buf) {
@@ -1138,6 +1160,8 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
                 next.bs[1] = next.bs[0];
             else if (id == OPT_RATE_IOPS)
                 next.rate_iops[1] = next.rate_iops[0];
+            else if (id == OPT_RATE)
+                next.rate[1] = next.rate[0];
             else if (id == OPT_BSRANGE) {
                 next.bsrange_min[1] = next.bsrange_min[0];
                 next.bsrange_max[1] = next.bsrange_max[0];
@@ -1159,6 +1183,9 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
         case OPT_BSSPLIT:
             rc = s_parse_bssplit_part (p, line, key, value, part[d],
                                        next.bssplit[d], &next.nbssplit[d]);
+            break;
+        case OPT_RATE:
+            rc = s_parse_bytes_rate_part (p, line, key, value, part[d], &next.rate[d]);
             break;
         default:
             rc = s_parse_rate_part (p, line, key, value, part[d], &next.rate_iops[d]);
@@ -1556,6 +1583,7 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
     case OPT_BSRANGE:
     case OPT_BSSPLIT:
     case OPT_RATE_IOPS:
+    case OPT_RATE:
         return s_parse_per_dir (p, line, o, id, key, value);
 
     case OPT_IODEPTH:
@@ -2072,7 +2100,7 @@ s_verify_refused (parser_t *p, const opts_t *o)
         why = "with norandommap or a non-uniform random_distribution writes overlap, which fio "
               "sorts and trims before reading back and iofleet does not yet";
     else if ((job->rw == JOB_RW_RW || job->rw == JOB_RW_RANDRW)
-             && (job->rate_iops[0] || job->rate_iops[1]))
+             && (job->rate_iops[0] || job->rate_iops[1] || job->rate[0] || job->rate[1]))
         why = "rate_iops on a mixed job decides each I/O's direction by the clock, so the "
               "writes cannot be replayed for reading back";
     if (!why && job->numjobs > 1 && job->filename[0] && !job->offset_increment)

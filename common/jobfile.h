@@ -44,6 +44,7 @@
 #define JOB_MAX_DELAY_S    3600             /* ramp_time, startdelay, thinktime */
 #define JOB_MAX_SS_S       (24 * 3600)      /* ss_dur, ss_ramp */
 #define JOB_MAX_RATE_IOPS  100000000u       /* rate_iops per direction */
+#define JOB_MAX_RATE_BYTES (1ull << 40)     /* rate= per direction, bytes/s */
 #define JOB_MAX_SS_LIMIT   1e18             /* steadystate=...:LIMIT, exclusive */
 #define JOB_MAX_LINE       8192             /* bytes per line of a job file */
 
@@ -173,6 +174,8 @@ typedef struct {
                                        copy without filename= (default 1) */
     uint64_t filesize;              /* filesize=: each file's size; 0 = a share of size= */
     char directory[JOB_DIRECTORY_MAX]; /* directory=: before relative names; "" = none */
+    uint64_t rate[2];               /* rate=R[,W]: bytes a second; 0 = none.
+                                       Over rate_iops, as fio's __setup_rate */
 } job_t;
 
 #define JOB_SWEEP_RW      1u        /* rw=MODE,MODE[,..] */

@@ -80,6 +80,8 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->verify_fatal = j->verify_fatal;
     s->verify_only = j->verify_only;
     s->filesize = j->filesize;
+    s->rate_bytes_read = j->rate[0];
+    s->rate_bytes_write = j->rate[1];
     s->interval_ns = interval_ns;
 
     size_t n = 0, used = 0;

@@ -176,6 +176,9 @@ check_job_more (const Iofleet__JobSpec *j, char *err, size_t errlen)
         return fail (err, errlen, "job.startdelay_ns / thinktime_ns over the limit of 1 hour");
     if (j->rate_iops_read > JOB_MAX_RATE_IOPS || j->rate_iops_write > JOB_MAX_RATE_IOPS)
         return fail (err, errlen, "job.rate_iops over the limit of %u", JOB_MAX_RATE_IOPS);
+    if (j->rate_bytes_read > JOB_MAX_RATE_BYTES || j->rate_bytes_write > JOB_MAX_RATE_BYTES)
+        return fail (err, errlen, "job.rate_bytes over the limit of %llu",
+                     (unsigned long long) JOB_MAX_RATE_BYTES);
     if ((unsigned) j->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF)
         return fail (err, errlen, "job.random_distribution %d, limit 0..1",
                      (int) j->random_distribution);

@@ -173,7 +173,7 @@ test_fixture_errors (void)
     } cases[] = {
         { "bad-unknown-option.fio", ":6: unknown option 'blocksize_ratio'" },
         { "bad-unsupported-option.fio",
-          ":6: fio option 'rate' is not supported by iofleet yet" },
+          ":6: fio option 'latency_target' is not supported by iofleet yet" },
         { "bad-value.fio",
           ":3: bs='4q' is not a size (like 4k or 128k; allowed: 1 byte..64 MiB)" },
         { "bad-range.fio", ":5: iodepth=0 is out of range (allowed: 1..65536)" },
@@ -526,6 +526,21 @@ test_amount_options (void)
     EXPECT_ERR ("[a]\nfilename=x\nrandom_generator=mt19937\n",
                 "t.fio:3: random_generator=mt19937 is not an fio random generator (fio's: "
                 "tausworthe, lfsr, tausworthe64)");
+    jf = s_parse ("[a]\nfilename=x\nrate=1m\n[b]\nfilename=x\nrate=,500k\nrate_iops=10\n");
+    CHECK (jf && jf->nsteps == 2);
+    if (jf && jf->nsteps == 2) {
+        CHECK (jf->steps[0].rate[0] == 1u << 20 && jf->steps[0].rate[1] == 1u << 20);
+        CHECK (jf->steps[1].rate[0] == 0 && jf->steps[1].rate[1] == 500u << 10
+               && jf->steps[1].rate_iops[0] == 10);
+        static jobspec_t js;
+        jobspec_from_job (&js, &jf->steps[1], NS_PER_S);
+        CHECK (js.spec.rate_bytes_read == 0 && js.spec.rate_bytes_write == 500u << 10);
+    }
+    jobfile_destroy (&jf);
+    EXPECT_ERR ("[a]\nfilename=x\nrate=2t\n",
+                "t.fio:3: rate=2t is out of range (allowed: up to 1t)");
+    EXPECT_ERR ("[a]\nfilename=x\nrate=fast\n",
+                "t.fio:3: rate='fast' is not a rate (bytes a second, like 500k or 100m)");
     EXPECT_ERR ("[a]\nfilename=x\nthread=2\n",
                 "t.fio:3: thread='2' is not a boolean (allowed: 0 or 1)");
 }
@@ -738,8 +753,8 @@ test_errors (void)
     EXPECT_ERR ("[job]\nNoRandomMap\n", "t.fio:2: unknown option 'NoRandomMap' "
                 "(fio option names are case-sensitive: 'norandommap')");
     EXPECT_ERR ("[job]\n=4k\n", "t.fio:2: '=4k' has no option name");
-    EXPECT_ERR ("[job]\nrate=1m\n",
-                "t.fio:2: fio option 'rate' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nrate_min=1m\n",
+                "t.fio:2: fio option 'rate_min' is not supported by iofleet yet");
     EXPECT_ERR ("[global]\nprio=1\n[job]\n",
                 "t.fio:2: fio option 'prio' is not supported by iofleet yet");
     EXPECT_ERR ("[job]\niodepth_batch_complete_max=8\n",

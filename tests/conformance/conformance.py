@@ -65,6 +65,14 @@ CASES = [
         "checks": [("count_dir", 0.05)],
     },
     {
+        "name": "rate-bytes-per-direction",
+        "why": "rate=800k,200k on randrw with bs=4k,8k: fio's byte quota per direction "
+               "(200 reads and 25 writes a second); counts within 5%",
+        "job": "ioengine=libaio\ndirect=1\nrw=randrw\nbs=4k,8k\niodepth=4\n"
+               "rate=800k,200k\ntime_based=1\nruntime=2\n",
+        "checks": [("count_dir", 0.05)],
+    },
+    {
         "name": "rate-iops-quiesce",
         "why": "under rate_iops at iodepth 8 fio quiesces before each wait: never "
                "more than one I/O in flight at a low rate (seen as submit batches "
