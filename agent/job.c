@@ -121,6 +121,11 @@ struct job {
     bool time_based;
     bool histograms;
     bool per_worker;                /* job_collect keeps workers apart */
+    FILE *iolog;                    /* write_iolog (numjobs 1: worker 0's); or NULL */
+    char iolog_path[PATH_MAX];
+    char **iolog_names;             /* each target as the job names it */
+    bool iolog_failed;
+    int iolog_errno;
     uint64_t runtime_ns, ramp_ns, startdelay_ns, interval_ns, thinktime_ns;
     uint32_t min_bs[2];             /* per direction its smallest block size; 0 = not issued */
     bool offsets_per_dir;           /* each direction has its own offset generator */
@@ -482,6 +487,64 @@ lat_log_close (worker_t *w)
 /* Queues units[0..n) (already prepared) with the job's submit batching,
    stamping start and issue times, and counts them in flight.  Returns 0,
    or -errno with the worker's error set and the worker stopping. */
+/* write_iolog: one line of fio's version 3 iolog, "USEC NAME ACTION[ OFFSET
+   LEN]", the time in microseconds since the worker began and the file as
+   the job names it, as fio's log_io_u and log_file print them.  A failed
+   write is the worker's error once the log is closed.  Can't fail. */
+static void
+iolog_line (worker_t *w, uint64_t at, uint32_t t, const char *action, const io_unit_t *u)
+{
+    iojob_t *j = w->job;
+    unsigned long long us = (at > w->wake_mono ? at - w->wake_mono : 0) / 1000;
+    int rc = u ? fprintf (j->iolog, "%llu %s %s %llu %u\n", us, j->iolog_names[t], action,
+                          (unsigned long long) u->offset, u->len)
+               : fprintf (j->iolog, "%llu %s %s\n", us, j->iolog_names[t], action);
+    if (rc < 0 && !j->iolog_failed) {
+        j->iolog_failed = true;
+        j->iolog_errno = errno;
+    }
+}
+
+static void
+iolog_io (worker_t *w, const io_unit_t *u)
+{
+    iolog_line (w, u->t_start, u->target, u->dir == IO_READ ? "read" : "write", u);
+}
+
+/* The log's head (its version, and each file added and opened), or its
+   tail (each file closed, and the log flushed and closed).  Returns 0, or
+   -1 with the worker's error set when the log could not be written.  */
+static int
+iolog_edge (worker_t *w, bool head)
+{
+    iojob_t *j = w->job;
+    if (!j->iolog)
+        return 0;
+    uint64_t now = head ? w->wake_mono : clock_mono_ns ();
+    if (head && fprintf (j->iolog, "fio version 3 iolog\n") < 0 && !j->iolog_failed) {
+        j->iolog_failed = true;
+        j->iolog_errno = errno;
+    }
+    for (int t = 0; t < j->ntargets; t++) {
+        if (head)
+            iolog_line (w, now, (uint32_t) t, "add", NULL);
+        iolog_line (w, now, (uint32_t) t, head ? "open" : "close", NULL);
+    }
+    if (head)
+        return 0;
+    if (fclose (j->iolog) != 0 && !j->iolog_failed) {
+        j->iolog_failed = true;
+        j->iolog_errno = errno;
+    }
+    j->iolog = NULL;
+    if (!j->iolog_failed)
+        return 0;
+    if (!w->error[0])
+        snprintf (w->error, sizeof w->error, "write_iolog: writing '%s': %s", j->iolog_path,
+                  strerror (j->iolog_errno));
+    return -1;
+}
+
 static int
 submit (worker_t *w, io_unit_t **units, unsigned n)
 {
@@ -495,6 +558,8 @@ submit (worker_t *w, io_unit_t **units, unsigned n)
            is reused when nothing waited in between: the difference is the
            few ns of preparing this unit, and it halves clock reads. */
         u->t_start = now;
+        if (j->iolog)
+            iolog_io (w, u);
         int rc = j->ops->queue (&w->engine, u);
         if (rc < 0) {
             snprintf (w->error, sizeof w->error, "%s: queueing an I/O failed: %s",
@@ -923,6 +988,7 @@ worker_main (void *arg)
     sleep_until (j->mono_start);
     w->now = w->rate_epoch = clock_mono_ns ();
     w->wake_mono = w->now;
+    iolog_edge (w, true);
     w->read_back_start = w->now;
 
     w->free_units = calloc (w->depth, sizeof *w->free_units);
@@ -972,6 +1038,7 @@ worker_main (void *arg)
     /* The logs are complete before the worker counts as finished, so a
        failure to write their end is in the step's error. */
     lat_log_close (w);
+    iolog_edge (w, false);
     if (w->verify_errors > 1) {
         size_t n = strlen (w->error);
         snprintf (w->error + n, sizeof w->error - n, " (the first of %llu mismatches)",
@@ -1114,7 +1181,7 @@ lat_log_open (iojob_t *j, worker_t *w, const Iofleet__JobSpec *spec, const targe
                 return -1;
             }
         str_copy (l->path[k], sizeof l->path[k], t.path);
-        int fd = target_open_log (&t, why, sizeof why);
+        int fd = target_open_log (&t, false, why, sizeof why);
         if (fd < 0) {
             snprintf (err, errlen, "write_lat_log: %s", why);
             return -1;
@@ -1128,6 +1195,52 @@ lat_log_open (iojob_t *j, worker_t *w, const Iofleet__JobSpec *spec, const targe
             return -1;
         }
         setvbuf (l->f[k], l->buf[k], _IOFBF, bufsize);
+    }
+    return 0;
+}
+
+/* Opens write_iolog's file (its path resolved as a target's, never one of
+   the job's targets) and keeps each target's name as the job gives it,
+   which is how fio names files in its log.  Returns 0, or -1 with err set. */
+static int
+iolog_open (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol,
+            char *err, size_t errlen)
+{
+    char why[1024];
+    target_t t;
+    if (target_resolve (pol, spec->write_iolog, &t, why, sizeof why)) {
+        snprintf (err, errlen, "write_iolog: %s", why);
+        return -1;
+    }
+    for (int i = 0; i < j->ntargets; i++)
+        if (strcmp (t.path, j->targets[i].path) == 0) {
+            snprintf (err, errlen, "write_iolog: the log '%s' is a target of the job; choose "
+                      "another path", t.path);
+            return -1;
+        }
+    assert (j->ntargets > 0);
+    j->iolog_names = calloc ((size_t) (unsigned) j->ntargets, sizeof *j->iolog_names);
+    if (!j->iolog_names) {
+        snprintf (err, errlen, "write_iolog: out of memory");
+        return -1;
+    }
+    for (int i = 0; i < j->ntargets; i++)
+        if (!(j->iolog_names[i] = strdup (spec->filenames[i]))) {
+            snprintf (err, errlen, "write_iolog: out of memory");
+            return -1;
+        }
+    str_copy (j->iolog_path, sizeof j->iolog_path, t.path);
+    /* fio appends a run's log to what the file holds (seen on fio 3.33:
+       two runs, two logs one after the other). */
+    int fd = target_open_log (&t, true, why, sizeof why);
+    if (fd < 0) {
+        snprintf (err, errlen, "write_iolog: %s", why);
+        return -1;
+    }
+    if (!(j->iolog = fdopen (fd, "w"))) {
+        close (fd);
+        snprintf (err, errlen, "write_iolog: out of memory for '%s'", t.path);
+        return -1;
     }
     return 0;
 }
@@ -1320,6 +1433,10 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             return NULL;
         }
     }
+    if (spec->write_iolog && spec->write_iolog[0] && iolog_open (j, spec, pol, err, errlen)) {
+        job_destroy (&j);
+        return NULL;
+    }
     /* A size-bound worker issues size= bytes (fio: per job), or else its
        whole region: every target's, or with a file of its own, that one's. */
     uint64_t total = 0;
@@ -1463,6 +1580,11 @@ job_destroy (iojob_t **self_p)
     }
     for (int t = 0; t < j->ntargets && j->targets; t++)
         target_close (&j->targets[t]);
+    if (j->iolog)
+        fclose (j->iolog);
+    for (int t = 0; t < j->ntargets && j->iolog_names; t++)
+        free (j->iolog_names[t]);
+    free (j->iolog_names);
     steadystate_destroy (&j->ss);
     free (j->workers);
     free (j->targets);

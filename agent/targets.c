@@ -308,7 +308,7 @@ target_close (target_t *t)
 }
 
 int
-target_open_log (const target_t *t, char *err, size_t errlen)
+target_open_log (const target_t *t, bool append, char *err, size_t errlen)
 {
     /* Not O_TRUNC: what is there is checked first.  O_NONBLOCK: opening a
        FIFO must fail or return, never wait for a reader. */
@@ -332,9 +332,11 @@ target_open_log (const target_t *t, char *err, size_t errlen)
         return -EINVAL;
     }
     int flags = fcntl (fd, F_GETFL);
-    if (ftruncate (fd, 0) < 0 || flags < 0 || fcntl (fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+    if ((append ? lseek (fd, 0, SEEK_END) < 0 : ftruncate (fd, 0) < 0) || flags < 0
+        || fcntl (fd, F_SETFL, (flags & ~O_NONBLOCK) | (append ? O_APPEND : 0)) < 0) {
         int e = errno;
-        snprintf (err, errlen, "cannot empty '%s': %s", t->path, strerror (e));
+        snprintf (err, errlen, "cannot %s '%s': %s", append ? "append to" : "empty", t->path,
+                  strerror (e));
         close (fd);
         return -e;
     }

@@ -62,10 +62,11 @@ int target_open (target_t *t, bool direct, bool writes, uint64_t need, char *err
 
 void target_close (target_t *t);
 
-/* Opens a resolved path for a log the job writes (write_lat_log): created
-   (0644) or emptied, and only ever a regular file, so a log can never be
-   written over a device or block on a FIFO that an --allow glob covers.
-   Returns the descriptor, or -errno with err naming the path. */
-int target_open_log (const target_t *t, char *err, size_t errlen);
+/* Opens a resolved path for a log the job writes (write_lat_log, emptied;
+   write_iolog, appended to): created (0644), and only ever a regular file,
+   so a log can never be written over a device or block on a FIFO that an
+   --allow glob covers.  Returns the descriptor, or -errno with err naming
+   the path. */
+int target_open_log (const target_t *t, bool append, char *err, size_t errlen);
 
 #endif

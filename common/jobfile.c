@@ -147,7 +147,7 @@ static const char *const s_fio_only[] = {
     "verify_backlog_batch", "verify_dump", "verify_interval", "verify_offset", "verify_pattern",
     "verify_state_load", "verify_state_save", "wait_for", "window_size",
     "write_barrier", "write_bw_log", "write_hint", "write_hist_log",
-    "write_iolog", "write_iops_log", "writefua",
+    "write_iops_log", "writefua",
     "xnvme_admin", "xnvme_async", "xnvme_dev_nsid", "xnvme_dev_subnqn",
     "xnvme_iovec", "xnvme_mem", "xnvme_sync", "zone_reset_frequency",
     "zone_reset_threshold", "zonecapacity", "zonemode", "zonerange",
@@ -208,6 +208,7 @@ typedef enum {
     OPT_DESCRIPTION, OPT_THREAD, OPT_LOG_AVG, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
     OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
     OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
+    OPT_WRITE_IOLOG,
 } opt_id_t;
 
 /* The options iofleet implements, with fio's aliases.  `bare` marks
@@ -287,6 +288,7 @@ static const struct {
     { "filesize", OPT_FILESIZE, false },
     { "directory", OPT_DIRECTORY, false },
     { "rate", OPT_RATE, false },
+    { "write_iolog", OPT_WRITE_IOLOG, false },
 };
 
 #define NELEM(a) (sizeof (a) / sizeof ((a)[0]))
@@ -317,6 +319,7 @@ typedef struct {
     int direct_line;
     int numjobs_line;
     int nrfiles_line;
+    int iolog_line;
     int loops_line;
     int verify_line;
     int time_based_line;
@@ -1664,6 +1667,25 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         return 0;
     }
 
+    case OPT_WRITE_IOLOG: {
+        size_t len = strlen (value);
+        if (len > JOB_LATLOG_MAX - 1) {
+            s_error (p, line, "%s is %zu bytes long (the limit is %d)",
+                     key, len, JOB_LATLOG_MAX - 1);
+            return -1;
+        }
+        if (s_check_path_text (p, line, key, value))
+            return -1;
+        if (value[0] != '/' && s_has_dotdot (value)) {
+            s_error (p, line, "%s=%.*s: a relative path may not contain '..' (agents write "
+                     "it inside their --workdir); use an absolute path", key, SHOW, value);
+            return -1;
+        }
+        memcpy (job->write_iolog, value, len + 1);
+        o->iolog_line = line;
+        return 0;
+    }
+
     case OPT_LAT_LOG: {
         size_t len = strlen (value);
         if (len > JOB_LATLOG_MAX - 1) {
@@ -2166,6 +2188,14 @@ s_finish_job (parser_t *p, opts_t *o)
     if (job->loops > 1 && job->io_size) {
         s_error (p, o->loops_line, "loops=%u with io_size=: fio's result for the two together "
                  "matches neither (job '%s'); use one of them", job->loops, job->name);
+        return -1;
+    }
+    /* fio 3.33's copies write one iolog over each other (seen: a truncated
+       log); one log names one worker's I/O. */
+    if (job->write_iolog[0] && job->numjobs > 1) {
+        s_error (p, o->iolog_line, "write_iolog with numjobs=%u (job '%s'): fio's copies "
+                 "write the one log over each other; give each its own job section, or "
+                 "numjobs=1", job->numjobs, job->name);
         return -1;
     }
     /* fio's LFSR visits every block once a pass without a random map. */

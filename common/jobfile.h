@@ -176,6 +176,8 @@ typedef struct {
     char directory[JOB_DIRECTORY_MAX]; /* directory=: before relative names; "" = none */
     uint64_t rate[2];               /* rate=R[,W]: bytes a second; 0 = none.
                                        Over rate_iops, as fio's __setup_rate */
+    char write_iolog[JOB_LATLOG_MAX]; /* write_iolog=PATH: fio's version 3
+                                       iolog of every I/O issued; "" = none */
 } job_t;
 
 #define JOB_SWEEP_RW      1u        /* rw=MODE,MODE[,..] */

@@ -122,25 +122,38 @@ check_bssplit (const char *field, size_t n, Iofleet__BsSplit **v, char *err, siz
    files against its policy, this only keeps the text sane.  A relative
    prefix resolves in the agent's --workdir, so a ".." component could
    only mean leaving it.  Returns 0 or -EINVAL. */
+/* A log path an agent writes: text within the limit, and a relative one
+   without a '..' component (relative logs stay inside its --workdir). */
+static int
+check_log_path (const char *field, const char *s, char *err, size_t errlen)
+{
+    if (check_text (field, s, JOB_LATLOG_MAX - 1, false, err, errlen))
+        return -EINVAL;
+    if (!s || !s[0] || s[0] == '/')
+        return 0;
+    for (const char *c = s;; ) {
+        size_t n = strcspn (c, "/");
+        if (n == 2 && c[0] == '.' && c[1] == '.')
+            return fail (err, errlen, "%s '%s' is relative and has a '..' component (relative "
+                         "logs stay inside the agent's --workdir)", field, s);
+        if (c[n] == '\0')
+            return 0;
+        c += n + 1;
+    }
+}
+
 static int
 check_lat_log (const Iofleet__JobSpec *j, char *err, size_t errlen)
 {
-    if (check_text ("job.write_lat_log", j->write_lat_log, JOB_LATLOG_MAX - 1, false, err,
-                    errlen))
+    if (check_log_path ("job.write_lat_log", j->write_lat_log, err, errlen)
+        || check_log_path ("job.write_iolog", j->write_iolog, err, errlen))
         return -EINVAL;
+    if (j->write_iolog && j->write_iolog[0] && j->numjobs > 1)
+        return fail (err, errlen, "job.write_iolog with numjobs %u: one worker's log",
+                     j->numjobs);
     const char *s = j->write_lat_log;
     if (!s || !s[0])
         return 0;
-    if (s[0] != '/')
-        for (const char *c = s;; ) {
-            size_t n = strcspn (c, "/");
-            if (n == 2 && c[0] == '.' && c[1] == '.')
-                return fail (err, errlen, "job.write_lat_log '%s' is relative and has a '..' "
-                             "component (relative logs stay inside the agent's --workdir)", s);
-            if (c[n] == '\0')
-                break;
-            c += n + 1;
-        }
     uint32_t first = j->thread_number ? j->thread_number : 1;
     if ((uint64_t) first + j->numjobs - 1 > JOB_THREADS_MAX)
         return fail (err, errlen, "job.thread_number %u with numjobs %u, limit: the last "

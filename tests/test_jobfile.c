@@ -541,6 +541,20 @@ test_amount_options (void)
                 "t.fio:3: rate=2t is out of range (allowed: up to 1t)");
     EXPECT_ERR ("[a]\nfilename=x\nrate=fast\n",
                 "t.fio:3: rate='fast' is not a rate (bytes a second, like 500k or 100m)");
+    jf = s_parse ("[a]\nfilename=x\nwrite_iolog=logs/a.iolog\n");
+    CHECK (jf && strcmp (jf->steps[0].write_iolog, "logs/a.iolog") == 0);
+    if (jf) {
+        static jobspec_t js;
+        jobspec_from_job (&js, &jf->steps[0], NS_PER_S);
+        CHECK (strcmp (js.spec.write_iolog, "logs/a.iolog") == 0);
+    }
+    jobfile_destroy (&jf);
+    EXPECT_ERR ("[a]\nfilename=x\nnumjobs=2\nwrite_iolog=a.log\n",
+                "t.fio:4: write_iolog with numjobs=2 (job 'a'): fio's copies write the one log "
+                "over each other; give each its own job section, or numjobs=1");
+    EXPECT_ERR ("[a]\nfilename=x\nwrite_iolog=../a.log\n",
+                "t.fio:3: write_iolog=../a.log: a relative path may not contain '..' (agents "
+                "write it inside their --workdir); use an absolute path");
     EXPECT_ERR ("[a]\nfilename=x\nthread=2\n",
                 "t.fio:3: thread='2' is not a boolean (allowed: 0 or 1)");
 }

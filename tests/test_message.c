@@ -1010,6 +1010,11 @@ test_bounds_prepare (void)
             fx.job.verify_backlog = JOB_MAX_VERIFY_BACKLOG);
     REJECT (fx_prepare, fx.job.verify = (Iofleet__VerifyKind) 3, "job.verify 3, limit 0..2");
     REJECT (fx_prepare, fx.job.verify_backlog = JOB_MAX_VERIFY_BACKLOG + 1, "job.verify_backlog");
+    ACCEPT (fx_prepare, fx.job.write_iolog = "/var/log/a.iolog"; fx.job.numjobs = 1);
+    REJECT (fx_prepare, fx.job.write_iolog = "a.iolog"; fx.job.numjobs = 2,
+            "job.write_iolog with numjobs 2");
+    REJECT (fx_prepare, fx.job.write_iolog = "x/../../a.iolog"; fx.job.numjobs = 1,
+            "job.write_iolog 'x/../../a.iolog' is relative and has a '..' component");
     ACCEPT (fx_prepare, fx.job.loops = JOB_MAX_LOOPS);
     REJECT (fx_prepare, fx.job.loops = JOB_MAX_LOOPS + 1, "job.loops 1000001, limit 0..1000000");
     ACCEPT (fx_prepare, fx.job.io_size = UINT64_MAX >> 1; fx.job.number_ios = UINT64_MAX >> 1);

@@ -223,6 +223,22 @@ CASES = [
         "checks": [("exact_files", None), ("counted", None)],
     },
     {
+        "name": "write-iolog-seq",
+        "why": "write_iolog: fio's version 3 iolog; on a sequential job both tools log "
+               "the same I/Os (file, direction, offset, length), each what it issued",
+        "job": "ioengine=libaio\ndirect=1\nrw=write\nbs=16k\nsize=512k\niodepth=4\n"
+               "write_iolog=io.log\n",
+        "checks": [("iolog", "same")],
+    },
+    {
+        "name": "write-iolog-replay",
+        "why": "write_iolog on random mixed I/O: iofleet's log is what it issued, and fio's "
+               "read_iolog replays it as the same stream",
+        "job": "ioengine=libaio\ndirect=1\nrw=randrw\nbs=4k\nsize=1m\niodepth=4\n"
+               "write_iolog=io.log\n",
+        "checks": [("iolog", "replay")],
+    },
+    {
         "name": "lfsr-no-repeats",
         "why": "random_generator=lfsr visits every block once a pass even with norandommap "
                "(fio 3.33: 64 of 64 blocks, tausworthe 40 of 64)",
@@ -314,6 +330,9 @@ def run_tool(tool, args, jobfile, work, device, files=None):
                 f.truncate(size)
         device = os.path.realpath(cwd) + "/"
     out = os.path.join(work, tool, "out.json")
+    # write_iolog appends (fio's, and so iofleet's): no earlier case's log.
+    if os.path.exists(os.path.join(cwd, "io.log")):
+        os.unlink(os.path.join(cwd, "io.log"))
     if tool == "fio":
         cmd = ["fio", "--output-format=json", "--output=" + out, jobfile]
     else:
@@ -334,6 +353,39 @@ def run_tool(tool, args, jobfile, work, device, files=None):
     # fio may print notes before the JSON document.
     doc = json.loads(text[text.index("{"):])
     return issued(prefix, device), doc
+
+
+def iolog_ios(path):
+    """The I/O lines of a fio iolog (v2 or v3): [(dir, len, off), ...]."""
+    out = []
+    with open(path) as f:
+        head = f.readline().strip()
+        v3 = head == "fio version 3 iolog"
+        for line in f:
+            w = line.split()
+            if v3:
+                w = w[1:]
+            if len(w) == 4 and w[1] in ("read", "write"):
+                out.append(("R" if w[1] == "read" else "W", int(w[3]), int(w[2])))
+    return head, out
+
+
+def replay(log, work, device):
+    """fio's read_iolog of log under strace: the stream it issued on device."""
+    job = os.path.join(work, "replay.fio")
+    with open(job, "w") as f:
+        f.write("[replay]\nioengine=psync\ndirect=1\nread_iolog=%s\n" % log)
+    prefix = os.path.join(work, "replay", "trace")
+    os.makedirs(os.path.dirname(prefix), exist_ok=True)
+    for old in glob.glob(prefix + ".*"):
+        os.unlink(old)
+    p = subprocess.run(["strace", "-ff", "-y", "-qq", "-xx", "-e", "signal=none", "-e",
+                        "trace=pread64,pwrite64", "-o", prefix, "fio", "--output-format=json",
+                        job], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       cwd=os.path.dirname(prefix))
+    if p.returncode != 0:
+        raise RuntimeError("fio replay exited %d: %s" % (p.returncode, p.stderr.strip()[-300:]))
+    return flat(issued(prefix, device))
 
 
 def flat(streams):
@@ -414,6 +466,27 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
                     for j in doc["jobs"]]
         a, b = entries(fio_j), entries(iof_j)
         return True, a == b, "entries (name, groupid, I/Os): fio %s iofleet %s" % (a, b)
+    if kind == "iolog":
+        # Each tool's log holds what it issued; "same": the two logs alike;
+        # "replay": fio's read_iolog of iofleet's log issues iofleet's stream.
+        fh, fl = iolog_ios(os.path.join(WORK, "fio", "io.log"))
+        # Both tools append to a log that exists (fio 3.33 does): each case
+        # starts with none.
+
+        ih, il = iolog_ios(os.path.join(WORK, "iofleet", "io.log"))
+        fok = fh == "fio version 3 iolog" and fl == f
+        iok = ih == fh and il == i
+        figs = "logs: fio %d I/Os (%s what it issued), iofleet %d (%s)" % (
+            len(fl), "=" if fl == f else "!=", len(il), "=" if il == i else "!=")
+        if arg == "same":
+            iok = iok and il == fl
+            figs += "; logs %s" % ("identical" if il == fl else "differ")
+        else:
+            r = replay(os.path.join(WORK, "iofleet", "io.log"), WORK, DEVICE)
+            iok = iok and r == i
+            figs += "; fio's replay of iofleet's log: %d I/Os, %s" % (
+                len(r), "iofleet's stream" if r == i else "another stream")
+        return fok, iok, figs
     if kind == "json_zero":
         # fio times a direction outside its rw (a write job's read-backs)
         # only over a read-back phase: with verify_backlog there is none.
@@ -522,6 +595,8 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("cases", nargs="*")
     args = ap.parse_args()
+    global WORK, DEVICE
+    WORK, DEVICE = args.work, args.device
     chosen = [c for c in CASES if not args.cases or c["name"] in args.cases]
     npass = nfail = nknown = 0
     for case in chosen:

@@ -294,3 +294,16 @@ grep -q "verify: 4096 bytes at offset 36864 of '.*v.dat': md5 [0-9a-f]\{32\} in 
 [ "$(jq -c '[.jobs[0].read.total_ios, .jobs[0].write.total_ios, .jobs[0].error]' vo.json)" = "[64,0,84]" ] \
   || fail "verify_only JSON: $(jq -c '[.jobs[0].read.total_ios, .jobs[0].write.total_ios, .jobs[0].error]' vo.json)"
 ok "verify=md5: 64 writes read back; a damaged byte found by verify_only: $(head -c 200 vo.err)"
+
+# write_iolog: fio's version 3 iolog of what was issued, appended to a log
+# that exists as fio 3.33 does (two runs, two logs one after the other).
+printf '[il]\nioengine=psync\nrw=randwrite\nbs=4k\nsize=64k\nfilename=il.dat\nwrite_iolog=il.log\n' >il.fio
+"$AGENT" run il.fio >/dev/null 2>il.err || fail "write_iolog run: $(cat il.err)"
+"$AGENT" run il.fio >/dev/null 2>il.err || fail "write_iolog second run: $(cat il.err)"
+[ "$(grep -c '^fio version 3 iolog$' il.log)" = 2 ] || fail "write_iolog: $(grep -c 'fio version' il.log) headers, want 2 (appended)"
+[ "$(grep -c ' il.dat write [0-9]* 4096$' il.log)" = 32 ] || fail "write_iolog: $(grep -c ' write ' il.log) writes logged, want 2 x 16"
+[ "$(awk '$3 == "write" { print $4 }' il.log | head -16 | sort -n | uniq | wc -l)" = 16 ] \
+  || fail "write_iolog: the first run's 16 writes are not 16 blocks"
+awk 'NR > 1 && $1 !~ /^[0-9]+$/ && $0 !~ /^fio version/ { bad = 1 } END { exit bad }' il.log \
+  || fail "write_iolog: a line without a time: $(head -5 il.log)"
+ok "write_iolog: two runs appended, 16 writes each with fio's v3 fields"
