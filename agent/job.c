@@ -1152,6 +1152,27 @@ plan_sizes (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
    number, each resolved against the policy like a target (a relative
    prefix in the workdir) and refused unless the agent may write there.
    Returns 0, or -1 with the REFUSED reason in err. */
+/* Resolves name, a log the job writes, as a target's path is resolved
+   (the agent's --allow, relative in its --workdir), and refuses one of the
+   job's targets.  Returns 0, or -1 with err naming the option.  */
+static int
+log_resolve (const iojob_t *j, const target_policy_t *pol, const char *name, const char *option,
+             const char *noun, target_t *t, char *err, size_t errlen)
+{
+    char why[1024];
+    if (target_resolve (pol, name, t, why, sizeof why)) {
+        snprintf (err, errlen, "%s: %s", option, why);
+        return -1;
+    }
+    for (int i = 0; i < j->ntargets; i++)
+        if (strcmp (t->path, j->targets[i].path) == 0) {
+            snprintf (err, errlen, "%s: the log '%s' is a target of the job; choose another %s",
+                      option, t->path, noun);
+            return -1;
+        }
+    return 0;
+}
+
 static int
 lat_log_open (iojob_t *j, worker_t *w, const Iofleet__JobSpec *spec, const target_policy_t *pol,
               char *err, size_t errlen)
@@ -1170,16 +1191,8 @@ lat_log_open (iojob_t *j, worker_t *w, const Iofleet__JobSpec *spec, const targe
         char name[JOB_LATLOG_MAX + 32], why[1024];
         snprintf (name, sizeof name, "%s_%s.%u.log", spec->write_lat_log, s_log_kind[k], n);
         target_t t;
-        if (target_resolve (pol, name, &t, why, sizeof why)) {
-            snprintf (err, errlen, "write_lat_log: %s", why);
+        if (log_resolve (j, pol, name, "write_lat_log", "prefix", &t, err, errlen))
             return -1;
-        }
-        for (int i = 0; i < j->ntargets; i++)
-            if (strcmp (t.path, j->targets[i].path) == 0) {
-                snprintf (err, errlen, "write_lat_log: the log '%s' is a target of the job; "
-                          "choose another prefix", t.path);
-                return -1;
-            }
         str_copy (l->path[k], sizeof l->path[k], t.path);
         int fd = target_open_log (&t, false, why, sizeof why);
         if (fd < 0) {
@@ -1208,16 +1221,8 @@ iolog_open (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol
 {
     char why[1024];
     target_t t;
-    if (target_resolve (pol, spec->write_iolog, &t, why, sizeof why)) {
-        snprintf (err, errlen, "write_iolog: %s", why);
+    if (log_resolve (j, pol, spec->write_iolog, "write_iolog", "path", &t, err, errlen))
         return -1;
-    }
-    for (int i = 0; i < j->ntargets; i++)
-        if (strcmp (t.path, j->targets[i].path) == 0) {
-            snprintf (err, errlen, "write_iolog: the log '%s' is a target of the job; choose "
-                      "another path", t.path);
-            return -1;
-        }
     assert (j->ntargets > 0);
     j->iolog_names = calloc ((size_t) (unsigned) j->ntargets, sizeof *j->iolog_names);
     if (!j->iolog_names) {

@@ -1520,6 +1520,31 @@ s_has_dotdot (const char *path)
     }
 }
 
+/* Parses the path (or prefix) of a log an agent writes (write_lat_log,
+   write_iolog) into out, JOB_LATLOG_MAX bytes.  A relative one is written
+   inside the agent's --workdir: one that climbs out with '..' could only be
+   refused there, at run time, so it is refused here.  Returns 0, or -1 with
+   the error set. */
+static int
+s_parse_log_path (parser_t *p, int line, const char *key, const char *value, const char *noun,
+                  const char *what, char *out)
+{
+    size_t len = strlen (value);
+    if (len > JOB_LATLOG_MAX - 1) {
+        s_error (p, line, "%s is %zu bytes long (the limit is %d)", key, len, JOB_LATLOG_MAX - 1);
+        return -1;
+    }
+    if (s_check_path_text (p, line, key, value))
+        return -1;
+    if (value[0] != '/' && s_has_dotdot (value)) {
+        s_error (p, line, "%s=%.*s: a relative %s may not contain '..' (agents write %s "
+                 "inside their --workdir); use an absolute path", key, SHOW, value, noun, what);
+        return -1;
+    }
+    memcpy (out, value, len + 1);
+    return 0;
+}
+
 /* Applies one supported option to o.  value is NULL for a bare key.
    Returns 0, or -1 with the error set. */
 static int
@@ -1667,45 +1692,14 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         return 0;
     }
 
-    case OPT_WRITE_IOLOG: {
-        size_t len = strlen (value);
-        if (len > JOB_LATLOG_MAX - 1) {
-            s_error (p, line, "%s is %zu bytes long (the limit is %d)",
-                     key, len, JOB_LATLOG_MAX - 1);
+    case OPT_WRITE_IOLOG:
+        if (s_parse_log_path (p, line, key, value, "path", "it", job->write_iolog))
             return -1;
-        }
-        if (s_check_path_text (p, line, key, value))
-            return -1;
-        if (value[0] != '/' && s_has_dotdot (value)) {
-            s_error (p, line, "%s=%.*s: a relative path may not contain '..' (agents write "
-                     "it inside their --workdir); use an absolute path", key, SHOW, value);
-            return -1;
-        }
-        memcpy (job->write_iolog, value, len + 1);
         o->iolog_line = line;
         return 0;
-    }
 
-    case OPT_LAT_LOG: {
-        size_t len = strlen (value);
-        if (len > JOB_LATLOG_MAX - 1) {
-            s_error (p, line, "%s is %zu bytes long (the limit is %d)",
-                     key, len, JOB_LATLOG_MAX - 1);
-            return -1;
-        }
-        if (s_check_path_text (p, line, key, value))
-            return -1;
-        /* An agent writes a relative prefix inside its --workdir: one that
-           climbs out with '..' could only be refused there, at run time. */
-        if (value[0] != '/' && s_has_dotdot (value)) {
-            s_error (p, line, "%s=%.*s: a relative prefix may not contain '..' (agents "
-                     "write the logs inside their --workdir); use an absolute path",
-                     key, SHOW, value);
-            return -1;
-        }
-        memcpy (job->write_lat_log, value, len + 1);
-        return 0;
-    }
+    case OPT_LAT_LOG:
+        return s_parse_log_path (p, line, key, value, "prefix", "the logs", job->write_lat_log);
 
     case OPT_RUNTIME:
         return s_parse_duration (p, line, key, value, &job->runtime_ns);
