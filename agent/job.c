@@ -1479,6 +1479,16 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                         : spec->size && !spec->size_pct
                             ? (spec->filesize && own < spec->size ? own : spec->size)
                         : own;
+            /* rw=write:SIZE: a pass ends where its next I/O would pass the
+               region's end (fio's sequential "file done"), before size=. */
+            if (spec->rw_skip && !spec->io_size) {
+                uint64_t step = 1 + spec->rw_skip / j->unit, pass = 0;
+                for (int t = 0; t < j->ntargets; t++)
+                    if (!j->files_per_worker || (uint32_t) t / j->files_per_worker == (uint32_t) i)
+                        pass += j->region_units[t] ? ((j->region_units[t] - 1) / step + 1) * j->unit
+                                                   : 0;
+                w->io_limit = pass;
+            }
         }
         worker_seed (w);
         w->offsets = calloc ((size_t) j->ntargets * 2, sizeof *w->offsets);
@@ -1514,6 +1524,8 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             }
             w->offsets[g] = offsets_new (j->off_mode, start,
                                          j->region_units[t] * j->unit / unit, unit, j->zipf_theta);
+            if (w->offsets[g] && spec->rw_skip)
+                offsets_set_skip (w->offsets[g], spec->rw_skip / unit);
             if (!w->offsets[g]) {
                 snprintf (err, errlen, "out of memory for the random map of '%s' (%llu blocks; "
                           "norandommap=1 needs none)", j->targets[t].path,

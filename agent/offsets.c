@@ -23,6 +23,7 @@ struct offsets {
     uint64_t nblocks;
     uint32_t unit;
     uint64_t seqpos;
+    uint64_t skip;                  /* OFF_SEQ: blocks left out after each I/O */
     uint64_t passes;
     randmap_t map;
     /* zipf (Gray et al., "Quickly generating billion-record synthetic
@@ -205,7 +206,7 @@ offsets_next (offsets_t *o, uint32_t *len_p, uint64_t rnd)
             o->passes++;
         }
         b = o->seqpos;
-        o->seqpos += span;
+        o->seqpos += span + o->skip;
         break;
     case OFF_RANDOM: {
         if (o->map.used >= o->nblocks) {
@@ -247,6 +248,12 @@ offsets_next (offsets_t *o, uint32_t *len_p, uint64_t rnd)
         break;
     }
     return o->start + b * o->unit;
+}
+
+void
+offsets_set_skip (offsets_t *o, uint64_t skip)
+{
+    o->skip = skip;
 }
 
 void

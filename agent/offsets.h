@@ -37,6 +37,10 @@ void offsets_destroy (offsets_t **self_p);
    trims it.  rnd is a fresh 64-bit random number.  Can't fail. */
 uint64_t offsets_next (offsets_t *self, uint32_t *len_p, uint64_t rnd);
 
+/* Sequential only: skip blocks after each I/O (fio's rw=write:SIZE), so
+   I/Os land every 1 + skip blocks.  Can't fail. */
+void offsets_set_skip (offsets_t *self, uint64_t skip);
+
 /* Starts over as a new generator would: the sequential position at the
    region's start, the random map empty (a new loop of fio's loops=).  The
    count of passes goes on.  Can't fail. */

@@ -320,6 +320,7 @@ typedef struct {
     int numjobs_line;
     int nrfiles_line;
     int iolog_line;
+    int rw_line;
     int loops_line;
     int verify_line;
     int time_based_line;
@@ -972,10 +973,12 @@ s_parse_bytes_rate_part (parser_t *p, int line, const char *key, const char *val
 }
 
 /* Parses one rw mode, part of key=value (the whole value, or one entry
-   of a sweep list).  Returns 0, or -1 with the error set. */
+   of a sweep list).  A sequential mode may carry fio's ':SIZE', bytes
+   skipped after each I/O (rw=write:8k), into *skip when skip is not NULL
+   (a sweep's entries take none).  Returns 0, or -1 with the error set. */
 static int
 s_parse_rw_mode (parser_t *p, int line, const char *key, const char *value,
-                 const char *part, job_rw_t *out)
+                 const char *part, job_rw_t *out, uint64_t *skip)
 {
     /* fio's "rw=randread:8" offset modifier follows a ':'. */
     const char *colon = strchr (part, ':');
@@ -990,12 +993,28 @@ s_parse_rw_mode (parser_t *p, int line, const char *key, const char *value,
     for (size_t i = 0; i < NELEM (s_rw_modes); i++) {
         if (strcmp (base, s_rw_modes[i].name) != 0)
             continue;
-        if (colon) {
-            s_error (p, line, "%s=%.*s: fio's ':N' offset modifier is not supported by iofleet yet",
-                     key, SHOW, value);
+        job_rw_t m = s_rw_modes[i].mode;
+        /* rw=rw:SIZE: fio 3.33 ran 61 16k I/Os over 1 MiB with 16k holes,
+           its two directions' passes ending apart; not modelled yet. */
+        bool seq = m == JOB_RW_READ || m == JOB_RW_WRITE;
+        if (colon && (!seq || !skip)) {
+            s_error (p, line, "%s=%.*s: fio's ':N' offset modifier is not supported by iofleet "
+                     "yet%s", key, SHOW, value,
+                     !seq && (m == JOB_RW_RW) ? " on mixed I/O (read:SIZE and write:SIZE are)"
+                     : seq ? " in a sweep" : " on random I/O (sequential modes take ':SIZE')");
             return -1;
         }
-        *out = s_rw_modes[i].mode;
+        if (colon) {
+            uint64_t v;
+            if (job_parse_size (colon + 1, &v) != 0 || v > JOB_MAX_RW_SKIP) {
+                s_error (p, line, "%s=%.*s: '%s' after ':' is not a size to skip (allowed: "
+                         "0..1g)", key, SHOW, value, colon + 1);
+                return -1;
+            }
+            *skip = v;
+        } else if (skip)
+            *skip = 0;
+        *out = m;
         return 0;
     }
     if (s_in_list (base, s_fio_rw_only, NELEM (s_fio_rw_only)))
@@ -1067,7 +1086,7 @@ s_parse_sweep (parser_t *p, int line, const char *key, const char *value,
         uint32_t v = 0;
         if (kind == SWEEP_RW) {
             job_rw_t m = JOB_RW_READ;
-            rc = s_parse_rw_mode (p, line, key, value, c, &m);
+            rc = s_parse_rw_mode (p, line, key, value, c, &m, NULL);
             v = (uint32_t) m;
         }
         else if (kind == SWEEP_BS)
@@ -1592,10 +1611,11 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
             return 0;
         }
         job_rw_t m;
-        if (s_parse_rw_mode (p, line, key, value, value, &m))
+        if (s_parse_rw_mode (p, line, key, value, value, &m, &job->rw_skip))
             return -1;
         job->rw = m;
         o->sweep_rw.n = 0;
+        o->rw_line = line;
         return 0;
     }
 
@@ -2191,6 +2211,19 @@ s_finish_job (parser_t *p, opts_t *o)
                  "write the one log over each other; give each its own job section, or "
                  "numjobs=1", job->numjobs, job->name);
         return -1;
+    }
+    /* rw=write:SIZE: holes that keep every I/O on a block of the job's one
+       size, so a pass's length is known (and O_DIRECT stays aligned). */
+    if (job->rw_skip) {
+        bool one = job->nbssplit[0] == 0 && job->nbssplit[1] == 0 && !job->bsrange_min[0]
+                && !job->bsrange_min[1] && job->bs[0] == job->bs[1];
+        if (!one || job->rw_skip % job->bs[0]) {
+            s_error (p, o->rw_line, "rw=%s:%llu (job '%s'): iofleet skips whole blocks of one "
+                     "size: give bs= alone (no bssplit, bsrange or per-direction sizes) and a "
+                     "skip that is a multiple of it", job_rw_name (job->rw),
+                     (unsigned long long) job->rw_skip, job->name);
+            return -1;
+        }
     }
     /* fio's LFSR visits every block once a pass without a random map. */
     if (job->lfsr)

@@ -31,6 +31,7 @@
 #define JOB_MAX_NUMJOBS   1024
 #define JOB_MAX_LOOPS     1000000
 #define JOB_DIRECTORY_MAX 256       /* directory=, with its NUL */
+#define JOB_MAX_RW_SKIP   (1ull << 30)      /* rw=write:SIZE */
 #define JOB_MAX_VERIFY_BACKLOG (1u << 20)   /* writes a worker remembers */
 #define JOB_VERIFY_HEADER 48        /* bytes of a write verify= takes (agent/verify.h) */
 /* offset_increment x (numjobs - 1) stays below 2^62 bytes */
@@ -178,6 +179,8 @@ typedef struct {
                                        Over rate_iops, as fio's __setup_rate */
     char write_iolog[JOB_LATLOG_MAX]; /* write_iolog=PATH: fio's version 3
                                        iolog of every I/O issued; "" = none */
+    uint64_t rw_skip;               /* rw=write:SIZE: bytes skipped after each
+                                       sequential I/O (a multiple of bs); 0 */
 } job_t;
 
 #define JOB_SWEEP_RW      1u        /* rw=MODE,MODE[,..] */

@@ -253,6 +253,9 @@ check_job (const Iofleet__JobSpec *j, char *err, size_t errlen)
     if (j->verify_backlog > JOB_MAX_VERIFY_BACKLOG)
         return fail (err, errlen, "job.verify_backlog %u, limit 0..%u", j->verify_backlog,
                      JOB_MAX_VERIFY_BACKLOG);
+    if (j->rw_skip > JOB_MAX_RW_SKIP || (j->rw_skip && (j->bs == 0 || j->rw_skip % j->bs)))
+        return fail (err, errlen, "job.rw_skip %llu, limit 0..%llu, a multiple of job.bs",
+                     (unsigned long long) j->rw_skip, (unsigned long long) JOB_MAX_RW_SKIP);
     if (j->loops > JOB_MAX_LOOPS)
         return fail (err, errlen, "job.loops %u, limit 0..%u", j->loops, JOB_MAX_LOOPS);
     if (j->io_size > UINT64_MAX >> 1 || j->number_ios > UINT64_MAX >> 1)

@@ -555,6 +555,23 @@ test_amount_options (void)
     EXPECT_ERR ("[a]\nfilename=x\nwrite_iolog=../a.log\n",
                 "t.fio:3: write_iolog=../a.log: a relative path may not contain '..' (agents "
                 "write it inside their --workdir); use an absolute path");
+    jf = s_parse ("[a]\nfilename=x\nrw=write:8k\n[b]\nfilename=x\nrw=read:0\nbs=64k\n");
+    CHECK (jf && jf->steps[0].rw == JOB_RW_WRITE && jf->steps[0].rw_skip == 8192
+           && jf->steps[1].rw == JOB_RW_READ && jf->steps[1].rw_skip == 0);
+    jobfile_destroy (&jf);
+    EXPECT_ERR ("[a]\nfilename=x\nrw=rw:4k\n",
+                "t.fio:3: rw=rw:4k: fio's ':N' offset modifier is not supported by iofleet yet "
+                "on mixed I/O (read:SIZE and write:SIZE are)");
+    EXPECT_ERR ("[a]\nfilename=x\nrw=randread:8\n",
+                "t.fio:3: rw=randread:8: fio's ':N' offset modifier is not supported by iofleet "
+                "yet on random I/O (sequential modes take ':SIZE')");
+    EXPECT_ERR ("[a]\nfilename=x\nrw=write:6k\n",
+                "t.fio:3: rw=write:6144 (job 'a'): iofleet skips whole blocks of one size: give "
+                "bs= alone (no bssplit, bsrange or per-direction sizes) and a skip that is a "
+                "multiple of it");
+    EXPECT_ERR ("[a]\nfilename=x\nrw=read:4k,write\n",
+                "t.fio:3: rw=read:4k,write: fio's ':N' offset modifier is not supported by "
+                "iofleet yet in a sweep");
     EXPECT_ERR ("[a]\nfilename=x\nthread=2\n",
                 "t.fio:3: thread='2' is not a boolean (allowed: 0 or 1)");
 }
@@ -892,7 +909,8 @@ test_errors (void)
     EXPECT_ERR ("[job]\nrw=random\n", "t.fio:2: rw='random' is not an fio I/O pattern "
                 "(supported: read, write, randread, randwrite, rw, readwrite, randrw)");
     EXPECT_ERR ("[job]\nrw=randread:8\n",
-                "t.fio:2: rw=randread:8: fio's ':N' offset modifier is not supported by iofleet yet");
+                "t.fio:2: rw=randread:8: fio's ':N' offset modifier is not supported by iofleet yet "
+                "on random I/O (sequential modes take ':SIZE')");
 
     /* End-of-job checks point at the option to fix. */
     EXPECT_ERR ("[job]\ntime_based\n", "t.fio:2: time_based needs runtime= (job 'job' has none)");
@@ -2160,7 +2178,8 @@ test_sweeps (void)
     EXPECT_ERR ("[q]\nrw=read,trim\n", "t.fio:2: rw 'trim' is not supported by iofleet yet "
                 "(supported: read, write, randread, randwrite, rw, readwrite, randrw)");
     EXPECT_ERR ("[q]\nrw=read,randread:8\n", "t.fio:2: rw=read,randread:8: fio's ':N' offset "
-                "modifier is not supported by iofleet yet");
+                "modifier is not supported by iofleet yet on random I/O (sequential modes take "
+                "':SIZE')");
     EXPECT_ERR ("[global]\nbs=4k,0,8k\n[q]\n",
                 "t.fio:2: bs=4k,0,8k: 0 is out of range (allowed: 1 byte..64 MiB)");
     EXPECT_ERR ("[q]\nbs=4k,8q,16k\n", "t.fio:2: bs=4k,8q,16k: '8q' is not a size (like 4k "

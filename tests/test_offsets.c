@@ -189,9 +189,31 @@ test_zipf_skew (void)
     CHECK (offsets_new (OFF_RANDOM, 0, 0, 4096, 0) == NULL);
 }
 
+/* rw=write:SIZE: a sequential generator leaves skip blocks after each I/O
+   and wraps where the next would pass the end; a rewind starts it over. */
+static void
+test_sequential_skip (void)
+{
+    offsets_t *o = offsets_new (OFF_SEQ, 4096, 10, 4096, 0);
+    CHECK (o != NULL);
+    if (!o)
+        return;
+    offsets_set_skip (o, 2);
+    static const uint64_t want[] = { 0, 3, 6, 9, 0, 3 };
+    int bad = 0;
+    for (int k = 0; k < 6; k++)
+        bad += next_len (o, 4096) != 4096 + want[k] * 4096;
+    CHECK_MSG (bad == 0, "%d offsets off the 0, 3, 6, 9 pattern", bad);
+    CHECK (offsets_passes (o) == 1);
+    offsets_rewind (o);
+    CHECK (next_len (o, 4096) == 4096);
+    offsets_destroy (&o);
+}
+
 int
 main (void)
 {
+    test_sequential_skip ();
     test_range_alignment (OFF_SEQ, 0);
     test_range_alignment (OFF_RANDOM, 0);
     test_range_alignment (OFF_RANDOM_NOMAP, 0);

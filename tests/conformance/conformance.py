@@ -239,6 +239,19 @@ CASES = [
         "checks": [("iolog", "replay")],
     },
     {
+        "name": "rw-skip-write",
+        "why": "rw=write:8k: each write 8k after the last one's end; the size-bound pass "
+               "ends where the next would pass the region (fio: 6 of 4k over 64k)",
+        "job": "ioengine=libaio\ndirect=1\nrw=write:8k\nbs=4k\nsize=256k\niodepth=2\n",
+        "checks": [("exact", None), ("counted", None)],
+    },
+    {
+        "name": "rw-skip-read",
+        "why": "rw=read:16k with bs=16k: every other 16k block read",
+        "job": "ioengine=psync\ndirect=1\nrw=read:16k\nbs=16k\nsize=1m\n",
+        "checks": [("exact", None), ("seqskip", 32 * KIB)],
+    },
+    {
         "name": "lfsr-no-repeats",
         "why": "random_generator=lfsr visits every block once a pass even with norandommap "
                "(fio 3.33: 64 of 64 blocks, tausworthe 40 of 64)",
@@ -578,6 +591,17 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
         a, b = first_break(f), first_break(i)
         return a is None, b is None, "reads and writes each sequential: fio %s, iofleet %s" % (
             a or "yes", b or "yes")
+    if kind == "seqskip":
+        # Each direction's next I/O starts arg bytes after the previous one's.
+        def steps(ios):
+            for d in "RW":
+                offs = [o for dd, ln, o in ios if dd == d]
+                if any(b - a != arg for a, b in zip(offs, offs[1:])):
+                    return False
+            return True
+        a, b = steps(f), steps(i)
+        return a, b, "each direction steps %d bytes: fio %s, iofleet %s (I/Os fio %d iofleet %d)" % (
+            arg, "yes" if a else "no", "yes" if b else "no", len(f), len(i))
     if kind == "align_write":
         def aligned(ios):
             w = [o for d, _, o in ios if d == "W"]
