@@ -56,6 +56,8 @@ typedef struct {
     unsigned depth;
     uint64_t rng[4];
     uint64_t rng_loop[4];           /* rng as the first I/O found it: each loop's start */
+    uint64_t drng[4];               /* refill_buffers' data, apart from rng so
+                                       the offsets a read-back replays stay */
     offsets_t **offsets;            /* per target and direction: [t * 2 + dir] */
     uint32_t next_target;
     uint64_t io_limit;              /* bytes to issue when not time based */
@@ -139,6 +141,8 @@ struct job {
     cpu_set_t cpus;
     uint32_t compress_pct;
     bool zero_buffers;
+    bool refill;                    /* refill_buffers */
+    bool scramble;                  /* stamp every write (scramble_buffers) */
     uint32_t files_per_worker;      /* K: worker i does its I/O on targets
                                        i*K .. i*K+K-1 only; 0 = on all */
     uint64_t number_ios;            /* a size-bound worker's cap per loop; 0 = none */
@@ -288,6 +292,8 @@ pick_dir (worker_t *w)
     }
 }
 
+static void fill_buffer (iojob_t *j, uint64_t *rng, uint8_t *buf, uint32_t len);
+
 /* Fills u with the place and size of worker w's next I/O, of direction
    dir, and counts it toward the pass's limits.  Can't fail. */
 static void
@@ -321,7 +327,10 @@ prep_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
     iojob_t *j = w->job;
     gen_unit (w, u, dir);
     if (dir == IO_WRITE) {
-        stamp_buffer (w, u);
+        if (j->refill)
+            fill_buffer (j, w->drng, u->buf, u->len);
+        if (j->scramble)
+            stamp_buffer (w, u);
         if (j->verify != VERIFY_NONE)
             verify_stamp (j->verify, u->buf, u->len, u->offset, ++w->wseq, (uint32_t) w->id);
     }
@@ -1327,6 +1336,8 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     j->zipf_theta = spec->zipf_theta;
     j->compress_pct = spec->buffer_compress_percentage;
     j->zero_buffers = spec->zero_buffers;
+    j->refill = spec->refill_buffers && !j->zero_buffers;
+    j->scramble = !spec->no_scramble;
     if (spec->cpus_allowed && spec->cpus_allowed[0]) {
         uint64_t bits[JOB_CPUS_MAX / 64];
         if (job_parse_cpus (spec->cpus_allowed, bits) != 0) {
@@ -1548,6 +1559,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             fill_buffer (j, w->rng, w->units[u].buf, j->max_bs);
         }
         memcpy (w->rng_loop, w->rng, sizeof w->rng);
+        rng_seed (w->drng, j->seed ^ 0xda7a5eedull ^ ((uint64_t) i << 32));
         w->engine.ops = j->ops;
         int rc = j->ops->init (&w->engine, w->depth);
         if (rc < 0) {

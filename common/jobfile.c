@@ -132,10 +132,9 @@ static const char *const s_fio_only[] = {
     "proto", "protocol", "rate_cycle",
     "rate_ignore_thinktime", "rate_iops_min", "rate_min", "rate_process",
     "rbdname", "read_beyond_wp", "read_iolog", "read_iolog_chunked",
-    "readfua", "refill_buffers", "registerfiles", "replay_align",
+    "readfua", "registerfiles", "replay_align",
     "replay_no_stall", "replay_redirect", "replay_scale", "replay_skip",
-    "replay_time_scale", "rw_sequencer", "rwmixcycle", "scramble_buffers",
-    "serialize_overlap", "serverip", "sg_write_mode", "significant_figures",
+    "replay_time_scale", "rw_sequencer", "rwmixcycle", "serialize_overlap", "serverip", "sg_write_mode", "significant_figures",
     "skip_bad", "slat_percentiles", "softrandommap", "sqthread_poll",
     "sqthread_poll_cpu", "stat_type", "stats", "std_redirect", "stream_id",
     "sync", "sync_file_range", "thinktime_blocks", "thinktime_blocks_type",
@@ -208,7 +207,7 @@ typedef enum {
     OPT_DESCRIPTION, OPT_THREAD, OPT_LOG_AVG, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
     OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
     OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
-    OPT_WRITE_IOLOG,
+    OPT_WRITE_IOLOG, OPT_REFILL, OPT_SCRAMBLE,
 } opt_id_t;
 
 /* The options iofleet implements, with fio's aliases.  `bare` marks
@@ -289,6 +288,8 @@ static const struct {
     { "directory", OPT_DIRECTORY, false },
     { "rate", OPT_RATE, false },
     { "write_iolog", OPT_WRITE_IOLOG, false },
+    { "refill_buffers", OPT_REFILL, true },
+    { "scramble_buffers", OPT_SCRAMBLE, false },
 };
 
 #define NELEM(a) (sizeof (a) / sizeof ((a)[0]))
@@ -558,6 +559,7 @@ s_opts_default (opts_t *o)
     o->job.iodepth_batch_complete_min = 1;
     o->job.numjobs = 1;
     o->job.nrfiles = 1;
+    o->job.scramble_buffers = true;
     o->job.loops = 1;
     o->job.do_verify = true;
     o->job.randrepeat = true;
@@ -1711,6 +1713,12 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         memcpy (job->filename, value, len + 1);
         return 0;
     }
+
+    case OPT_REFILL:
+        return s_parse_bool (p, line, key, value, &job->refill_buffers);
+
+    case OPT_SCRAMBLE:
+        return s_parse_bool (p, line, key, value, &job->scramble_buffers);
 
     case OPT_WRITE_IOLOG:
         if (s_parse_log_path (p, line, key, value, "path", "it", job->write_iolog))

@@ -181,6 +181,9 @@ typedef struct {
                                        iolog of every I/O issued; "" = none */
     uint64_t rw_skip;               /* rw=write:SIZE: bytes skipped after each
                                        sequential I/O (a multiple of bs); 0 */
+    bool refill_buffers;            /* new random data for every write */
+    bool scramble_buffers;          /* fio's default 1: every write's data made
+                                       unique (iofleet's stamp per 4 KiB) */
 } job_t;
 
 #define JOB_SWEEP_RW      1u        /* rw=MODE,MODE[,..] */

@@ -84,6 +84,8 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->rate_bytes_write = j->rate[1];
     s->write_iolog = (char *) j->write_iolog;
     s->rw_skip = j->rw_skip;
+    s->refill_buffers = j->refill_buffers;
+    s->no_scramble = !j->scramble_buffers;
     s->interval_ns = interval_ns;
 
     size_t n = 0, used = 0;

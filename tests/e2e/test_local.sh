@@ -307,3 +307,19 @@ printf '[il]\nioengine=psync\nrw=randwrite\nbs=4k\nsize=64k\nfilename=il.dat\nwr
 awk 'NR > 1 && $1 !~ /^[0-9]+$/ && $0 !~ /^fio version/ { bad = 1 } END { exit bad }' il.log \
   || fail "write_iolog: a line without a time: $(head -5 il.log)"
 ok "write_iolog: two runs appended, 16 writes each with fio's v3 fields"
+
+# refill_buffers: new random data for every write; scramble_buffers=0: the
+# writes of one buffer are not made unique (fio's default 1 stamps them).
+for v in "refill_buffers|64" "scramble_buffers=0|1"; do
+  opt=${v%|*} want=${v#*|}
+  printf '[b]\nioengine=psync\ndirect=1\nrw=write\nbs=4k\nsize=256k\nfilename=buf.dat\n%s\n' "$opt" >buf.fio
+  "$AGENT" run buf.fio >/dev/null 2>buf.err || fail "$opt: $(cat buf.err)"
+  # Past the first 64 bytes (the stamp's place): refilled data differs in
+  # every block; one buffer only stamped, or not, is the same.
+  got=$(python3 -c 'import sys; d = open("buf.dat", "rb").read(256 << 10); print(len({d[i+64:i+4096] for i in range(0, len(d), 4096)}))')
+  [ "$got" = "$want" ] || fail "$opt: $got distinct 4k blocks (past their first 64 bytes) of 64, want $want"
+  # Each block random (incompressible) either way.
+  python3 -c 'import sys, zlib; d = open("buf.dat", "rb").read(4096); sys.exit(len(zlib.compress(d)) < 0.95 * 4096)' \
+    || fail "$opt: a written block is not random data"
+done
+ok "refill_buffers: 64 blocks of 64 with data of their own; scramble_buffers=0: one buffer written 64 times"
