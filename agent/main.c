@@ -56,6 +56,7 @@ typedef struct {
     int nlabels;
     target_policy_t policy;
     const char *sysfs_root, *procfs_root, *etc_root;
+    const char *release;            /* what HELLO says this agent runs */
 
     /* connection */
     zsock_t *sock;
@@ -158,6 +159,7 @@ usage (FILE *f)
 "  --procfs-root DIR      ... and DIR instead of /proc (with --etc-root DIR)\n"
 "  --clock-shift-ms MS    (tests only) pretend this host's clock is off by MS\n"
 "  --test-protocol N      (tests only) speak wire protocol N, as another release\n"
+"  --test-release VER     (tests only) say in HELLO that this agent runs VER\n"
 "  --help, --version\n"
 "\n"
 "iofleet-agent run JOBFILE runs a job file on this host alone, with no\n"
@@ -229,7 +231,7 @@ send_hello (agent_t *a)
     h.name = a->name;
     h.hostname = host;
     h.kernel = u.release;
-    h.agent_version = IOF_VERSION;
+    h.agent_version = (char *) (a->release ? a->release : IOF_VERSION);
     h.labels = a->label_ptrs;
     h.n_labels = (size_t) a->nlabels;
     h.pid = (uint64_t) getpid ();
@@ -726,6 +728,7 @@ static const struct option agent_opts[] = {
     { "procfs-root", required_argument, NULL, 'P' },
     { "etc-root", required_argument, NULL, 'E' },
     { "test-protocol", required_argument, NULL, 1401 },
+    { "test-release", required_argument, NULL, 1402 },
     CONFIG_OPTIONS,
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
@@ -849,6 +852,9 @@ apply_option (void *arg, int c, const char *v, const char *where, bool from_cli)
         message_set_protocol ((uint32_t) n);
         break;
     }
+    case 1402:
+        a->release = v;
+        break;
     case 'Y': a->sysfs_root = v; break;
     case 'P': a->procfs_root = v; break;
     case 'E': a->etc_root = v; break;

@@ -6,6 +6,42 @@
 #include <stdio.h>
 #include <string.h>
 
+const char *
+jobspec_needs (const Iofleet__JobSpec *s, const char **what)
+{
+    const struct { bool used; const char *name; } since_0_3[] = {
+        { s->files_per_worker > 0, "numjobs or nrfiles without filename= (files of each job "
+                                   "copy's own)" },
+        { s->io_size, "io_size=" }, { s->number_ios, "number_ios=" },
+        { s->loops > 1, "loops=" }, { s->offset_increment, "offset_increment=" },
+        { s->verify != IOFLEET__VERIFY_KIND__VERIFY_NONE, "verify=" },
+        { s->filesize, "filesize=" },
+        { s->rate_bytes_read || s->rate_bytes_write, "rate=" },
+        { s->write_iolog && s->write_iolog[0], "write_iolog=" }, { s->rw_skip, "rw=...:SIZE" },
+        { s->refill_buffers, "refill_buffers" }, { s->no_scramble, "scramble_buffers=0" },
+    };
+    for (size_t i = 0; i < sizeof since_0_3 / sizeof since_0_3[0]; i++)
+        if (since_0_3[i].used) {
+            *what = since_0_3[i].name;
+            return "0.3.0";
+        }
+    return NULL;
+}
+
+bool
+jobspec_release_older (const char *a, const char *b)
+{
+    unsigned x[3] = { 0, 0, 0 }, y[3] = { 0, 0, 0 };
+    if (!a || sscanf (a, "%u.%u.%u", &x[0], &x[1], &x[2]) < 2)
+        return true;
+    if (sscanf (b, "%u.%u.%u", &y[0], &y[1], &y[2]) < 2)
+        return false;
+    for (int i = 0; i < 3; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i];
+    return false;
+}
+
 _Static_assert (JOB_MAX_OWN_FILES == MSG_TARGETS_MAX,
                 "a job's own files (numjobs without filename=) are its targets");
 

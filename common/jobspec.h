@@ -25,4 +25,16 @@ typedef struct {
    most MSG_TARGETS_MAX without filename=). */
 void jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns);
 
+/* The release that first runs everything s asks for ("0.3.0" for the
+   fields 47.. of JobSpec), and in *what the first option an older agent
+   would ignore (its protobuf skips fields it does not know, so it would
+   run the job otherwise without a word: verify= unchecked, say).  Returns
+   NULL, *what untouched, when any release of protocol 2 runs it.  Can't
+   fail. */
+const char *jobspec_needs (const Iofleet__JobSpec *s, const char **what);
+
+/* True when release a ("MAJOR.MINOR.PATCH") is older than b; an empty or
+   unreadable a counts as older.  Can't fail. */
+bool jobspec_release_older (const char *a, const char *b);
+
 #endif

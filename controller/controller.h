@@ -27,6 +27,7 @@ typedef struct {
     size_t rid_len;
     uint64_t id;                /* agents.id */
     char name[MSG_NAME_MAX + 1];
+    char release[MSG_NAME_MAX + 1]; /* the iofleet it runs, from HELLO ("" unknown) */
     char hostname[MSG_TEXT_MAX + 1];
     bool connected;
     uint64_t last_seen;         /* monotonic ns */

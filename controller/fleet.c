@@ -226,6 +226,7 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
     zhashx_update (ctl->peer_by_id, k, p);
     str_copy (p->name, sizeof p->name, h->name);
     str_copy (p->hostname, sizeof p->hostname, h->hostname);
+    str_copy (p->release, sizeof p->release, h->agent_version ? h->agent_version : "");
     p->connected = true;
     p->last_seen = clock_mono_ns ();
     log_info ("agent '%s' (id %llu, host %s, kernel %s, iofleet %s, %zu label(s)) connected",

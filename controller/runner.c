@@ -389,6 +389,26 @@ set_step (ctl_t *ctl, const char *status)
     store_step_done (ctl->store, st, "update step");
 }
 
+/* Why peer cannot run the step's jobs as the plan says: its release is
+   older than one an option needs.  Returns the reason (a static buffer),
+   or NULL when it can.  Can't fail. */
+static const char *
+step_too_new (const peer_t *peer, const jobspec_t *js, int njobs)
+{
+    static char why[MSG_TEXT_MAX];
+    for (int i = 0; i < njobs; i++) {
+        const char *what = NULL, *need = jobspec_needs (&js[i].spec, &what);
+        if (need && jobspec_release_older (peer->release, need)) {
+            snprintf (why, sizeof why, "the agent runs iofleet %s, which would ignore %s of "
+                      "job '%s' (iofleet %s runs it); upgrade the agent",
+                      peer->release[0] ? peer->release : "(unknown)", what, js[i].spec.name,
+                      need);
+            return why;
+        }
+    }
+    return NULL;
+}
+
 static void
 begin_step (ctl_t *ctl)
 {
@@ -446,7 +466,18 @@ begin_step (ctl_t *ctl)
         p->totals_unknown = false;
         p->spool_dropped = 0;
         peer_t *peer = fleet_find_id (ctl, p->agent_id);
-        if (!peer || !peer->connected || fleet_send (ctl, peer, &env) != 0) {
+        const char *too_old = peer ? step_too_new (peer, js, njobs) : NULL;
+        if (!peer || !peer->connected) {
+            p->st = P_LOST;
+            snprintf (p->msg, sizeof p->msg, "agent not connected when the step began");
+        } else if (too_old) {
+            /* An older agent would skip the fields it does not know and run
+               another job than the plan's without a word. */
+            p->st = P_REFUSED;
+            snprintf (p->msg, sizeof p->msg, "%s", too_old);
+            log_warn ("run %lld step %d: agent '%s': %s", (long long) r->run, r->cur + 1,
+                      p->name, too_old);
+        } else if (fleet_send (ctl, peer, &env) != 0) {
             p->st = P_LOST;
             snprintf (p->msg, sizeof p->msg, "agent not connected when the step began");
         } else

@@ -639,6 +639,36 @@ test_verify_options (void)
                 "t.fio:5: verify_backlog=2m is out of range (allowed: 0..1048576)");
 }
 
+/* Which release runs a job: the options of 0.3.0 are named, so a
+   controller can leave an older agent out instead of letting it skip them. */
+static void
+test_release_needed (void)
+{
+    CHECK (jobspec_release_older ("0.2.0", "0.3.0"));
+    CHECK (jobspec_release_older ("0.2.9", "0.3.0"));
+    CHECK (!jobspec_release_older ("0.3.0", "0.3.0"));
+    CHECK (!jobspec_release_older ("0.10.0", "0.3.0"));
+    CHECK (!jobspec_release_older ("1.0", "0.3.0"));
+    CHECK (jobspec_release_older ("", "0.3.0"));
+    CHECK (jobspec_release_older ("dev", "0.3.0"));
+    jobfile_t *jf = s_parse ("[a]\nfilename=x\nrw=randread\n"
+                             "[b]\nfilename=x\nrw=write\nverify=md5\n"
+                             "[c]\nnumjobs=2\nsize=1m\n");
+    CHECK (jf && jf->nsteps == 3);
+    if (jf && jf->nsteps == 3) {
+        static jobspec_t js;
+        const char *what = "untouched";
+        jobspec_from_job (&js, &jf->steps[0], NS_PER_S);
+        CHECK (jobspec_needs (&js.spec, &what) == NULL && strcmp (what, "untouched") == 0);
+        jobspec_from_job (&js, &jf->steps[1], NS_PER_S);
+        const char *need = jobspec_needs (&js.spec, &what);
+        CHECK (need && strcmp (need, "0.3.0") == 0 && strcmp (what, "verify=") == 0);
+        jobspec_from_job (&js, &jf->steps[2], NS_PER_S);
+        CHECK (jobspec_needs (&js.spec, &what) != NULL && strstr (what, "without filename="));
+    }
+    jobfile_destroy (&jf);
+}
+
 static void
 test_options (void)
 {
@@ -2613,6 +2643,7 @@ main (int argc, char **argv)
     test_own_files ();
     test_amount_options ();
     test_verify_options ();
+    test_release_needed ();
     test_errors ();
     test_parse_size ();
     test_parse_time ();

@@ -165,3 +165,23 @@ jq -e '.steps[0].agents[] | select(.agent == "agent-1") | .targets[0].read.error
   || fail "verify_only on the damaged agent: $(jq -c '.steps[0].agents[] | select(.agent == "agent-1") | {status, message, e: .targets[0].read.errors}' "$T/vo.json")"
 [ "$(jq -r .status "$T/vo.json")" = partial ] || fail "a run with verify mismatches on one of two agents is $(jq -r .status "$T/vo.json"), not partial"
 ok "verify on agents: 256 writes read back clean; damaged blocks found by verify_only: $(jq -r '.steps[0].agents[] | select(.agent == "agent-1") | .message' "$T/vo.json" | head -c 200)"
+
+# An agent of an older release would skip the JobSpec fields it does not
+# know (verify=, ...) and run another job without a word: the controller
+# leaves it out of such a step, naming why; a plan without them runs there.
+start_agent old-1 --test-release 0.2.0
+wait_agents 4
+"$BIN/iofleet" agents --json | jq -e '.[] | select(.name == "old-1") | .version == "0.2.0"' >/dev/null \
+  || fail "old-1's release: $("$BIN/iofleet" agents --json | jq -c '.[] | select(.name == "old-1")')"
+orun=$("$BIN/iofleet" run vw --agents agent-1,old-1 --wait --json 2>/dev/null | jq -r .run) || true
+"$BIN/iofleet" report "$orun" --format json >"$T/old.json"
+jq -e '.steps[0].agents[] | select(.agent == "old-1") | .status == "refused"
+       and (.message | test("the agent runs iofleet 0.2.0, which would ignore verify= of job .vw. \\(iofleet 0.3.0 runs it\\); upgrade the agent"))' \
+  "$T/old.json" >/dev/null || fail "old agent with verify=: $(jq -c '.steps[0].agents' "$T/old.json")"
+jq -e '.steps[0].agents[] | select(.agent == "agent-1") | .status == "done"' "$T/old.json" >/dev/null \
+  || fail "agent-1 beside the old agent: $(jq -c '.steps[0].agents' "$T/old.json")"
+printf '[plain]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\nsize=1m\nfilename=p.dat\nruntime=1\ntime_based\n' >"$T/plain.fio"
+"$BIN/iofleet" plan add plain "$T/plain.fio" >/dev/null || fail "plan add plain"
+prun=$("$BIN/iofleet" run plain --agents old-1 --wait --json 2>/dev/null | jq -r .status) || fail "plain run on old-1"
+[ "$prun" = complete ] || fail "a plan without 0.3 options on a 0.2.0 agent: $prun"
+ok "an agent saying it runs 0.2.0 is left out of a verify= step (refused, naming why) and runs a plain plan"
