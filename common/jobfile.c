@@ -270,6 +270,7 @@ static const struct {
     { "write_lat_log", OPT_LAT_LOG, false },
     { "description", OPT_DESCRIPTION, false },
     { "thread", OPT_THREAD, true },
+    { "threads", OPT_THREAD, true },             /* fio 3.33 takes it too */
     { "log_avg_msec", OPT_LOG_AVG, false },
     { "io_size", OPT_IO_SIZE, false },
     { "io_limit", OPT_IO_SIZE, false },          /* fio's alias */

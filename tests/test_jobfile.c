@@ -482,7 +482,7 @@ test_own_files (void)
 static void
 test_amount_options (void)
 {
-    jobfile_t *jf = s_parse ("[global]\nname=ignored\ndescription=qualify r12\nthread\n"
+    jobfile_t *jf = s_parse ("[global]\nname=ignored\ndescription=qualify r12\nthread\nthreads=1\n"
                              "log_avg_msec=0\n"
                              "[a]\nfilename=x\nsize=1m\nio_size=3m\nnumber_ios=10\n"
                              "offset_increment=2m\nnumjobs=2\n"
