@@ -123,6 +123,7 @@ struct job {
     bool time_based;
     bool histograms;
     bool per_worker;                /* job_collect keeps workers apart */
+    bool exitall;
     FILE *iolog;                    /* write_iolog (numjobs 1: worker 0's); or NULL */
     char iolog_path[PATH_MAX];
     char **iolog_names;             /* each target as the job names it */
@@ -1393,6 +1394,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     j->number_ios = spec->number_ios;
     j->loops = spec->loops ? spec->loops : 1;
     j->offset_increment = spec->offset_increment;
+    j->exitall = spec->exitall;
     _Static_assert ((int) VERIFY_MD5 == (int) IOFLEET__VERIFY_KIND__VERIFY_MD5
                     && (int) VERIFY_CRC32C == (int) IOFLEET__VERIFY_KIND__VERIFY_CRC32C,
                     "verify kinds numbered as the JobSpec's");
@@ -1630,6 +1632,7 @@ const char *job_target_path (const iojob_t *self, int i) { return self->targets[
 bool job_steady (const iojob_t *self) { return self->steady; }
 void job_set_histograms (iojob_t *self, bool on) { self->histograms = on; }
 void job_set_per_worker (iojob_t *self, bool on) { self->per_worker = on; }
+bool job_exitall (const iojob_t *self) { return self->exitall; }
 int job_nworkers (const iojob_t *self) { return self->nworkers; }
 
 int

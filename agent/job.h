@@ -78,6 +78,9 @@ uint64_t job_read_back_ns (const iojob_t *self);
 /* Whether job_collect keeps each worker's figures apart (fio's report per
    job copy, without group_reporting).  Off by default.  Can't fail. */
 void job_set_per_worker (iojob_t *self, bool on);
+
+/* exitall: when this job ends, the jobs running with it are to stop. */
+bool job_exitall (const iojob_t *self);
 int job_nworkers (const iojob_t *self);
 
 /* If every worker has published interval k (the next uncollected one),

@@ -353,6 +353,10 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
             if (c < 0) {
                 ended[i] = true;
                 nended++;
+                /* fio's exitall: one job's end stops the ones beside it. */
+                if (job_exitall (jobs[i]))
+                    for (int k = 0; k < n; k++)
+                        job_stop (jobs[k]);
                 continue;
             }
             if (c == 0)

@@ -98,9 +98,12 @@ step_collect (step_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start,
                                   &self->t1[j]);
             if (rc > 0)
                 self->have[j] = true;
-            else if (rc < 0)
+            else if (rc < 0) {
                 self->ended[j] = true;
-            else
+                /* fio's exitall: one job's end stops the ones beside it. */
+                if (job_exitall (self->jobs[j]))
+                    step_stop (self);
+            } else
                 waiting = true;
         }
         any |= self->have[j];

@@ -100,8 +100,7 @@ static const char *const s_fio_only[] = {
     "dedupe_percentage", "dedupe_working_set_percentage", "direct_write_to_pmem", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat",
     "disk_util", "donorname", "end_fsync", "error_dump",
-    "exec_postrun", "exec_prerun", "exit_on_io_done", "exit_what", "exitall",
-    "exitall_on_error", "experimental_verify", "fadvise_hint", "fallocate",
+    "exec_postrun", "exec_prerun", "exit_on_io_done", "exit_what", "exitall_on_error", "experimental_verify", "fadvise_hint", "fallocate",
     "fdatasync", "fdp", "fdp_pli", "file_append", "file_service_type",
     "filename_format", "fill_device", "fill_fs", "fixedbufs",
     "flow", "flow_id", "flow_sleep", "force_async", "fsync", "fsync_on_close",
@@ -207,7 +206,7 @@ typedef enum {
     OPT_DESCRIPTION, OPT_THREAD, OPT_LOG_AVG, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
     OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
     OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
-    OPT_WRITE_IOLOG, OPT_REFILL, OPT_SCRAMBLE,
+    OPT_WRITE_IOLOG, OPT_REFILL, OPT_SCRAMBLE, OPT_EXITALL,
 } opt_id_t;
 
 /* The options iofleet implements, with fio's aliases.  `bare` marks
@@ -291,6 +290,7 @@ static const struct {
     { "write_iolog", OPT_WRITE_IOLOG, false },
     { "refill_buffers", OPT_REFILL, true },
     { "scramble_buffers", OPT_SCRAMBLE, false },
+    { "exitall", OPT_EXITALL, true },
 };
 
 #define NELEM(a) (sizeof (a) / sizeof ((a)[0]))
@@ -1715,6 +1715,9 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         return 0;
     }
 
+    case OPT_EXITALL:
+        return s_parse_bool (p, line, key, value, &job->exitall);
+
     case OPT_REFILL:
         return s_parse_bool (p, line, key, value, &job->refill_buffers);
 
@@ -2565,6 +2568,14 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
     for (int i = 0; i < jf->nsteps; i++)
         if (!jf->steps[i].sla[0])
             memcpy (jf->steps[i].sla, plan_sla, sizeof plan_sla);
+    /* fio's exitall is one flag for the whole run (fio 3.33: set on the
+       job that ends last, it still stops the others when the first one
+       ends): any job's is every job's. */
+    bool exitall = false;
+    for (int i = 0; i < jf->nsteps; i++)
+        exitall |= jf->steps[i].exitall;
+    for (int i = 0; i < jf->nsteps; i++)
+        jf->steps[i].exitall = exitall;
     /* fio numbers the workers of a file 1, 2, ... over all its jobs, so
        jobs that share a write_lat_log prefix never share a log file. */
     uint32_t thread_number = 1;

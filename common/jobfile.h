@@ -184,6 +184,9 @@ typedef struct {
     bool refill_buffers;            /* new random data for every write */
     bool scramble_buffers;          /* fio's default 1: every write's data made
                                        unique (iofleet's stamp per 4 KiB) */
+    bool exitall;                   /* when one job running ends, the others
+                                       running with it stop (set on all jobs
+                                       of the file when any says it) */
 } job_t;
 
 #define JOB_SWEEP_RW      1u        /* rw=MODE,MODE[,..] */

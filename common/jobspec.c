@@ -19,6 +19,7 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
         { s->rate_bytes_read || s->rate_bytes_write, "rate=" },
         { s->write_iolog && s->write_iolog[0], "write_iolog=" }, { s->rw_skip, "rw=...:SIZE" },
         { s->refill_buffers, "refill_buffers" }, { s->no_scramble, "scramble_buffers=0" },
+        { s->exitall, "exitall" },
     };
     for (size_t i = 0; i < sizeof since_0_3 / sizeof since_0_3[0]; i++)
         if (since_0_3[i].used) {
@@ -122,6 +123,7 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->rw_skip = j->rw_skip;
     s->refill_buffers = j->refill_buffers;
     s->no_scramble = !j->scramble_buffers;
+    s->exitall = j->exitall;
     s->interval_ns = interval_ns;
 
     size_t n = 0, used = 0;

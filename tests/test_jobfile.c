@@ -641,6 +641,20 @@ test_verify_options (void)
 
 /* Which release runs a job: the options of 0.3.0 are named, so a
    controller can leave an older agent out instead of letting it skip them. */
+/* exitall is fio's run-wide flag: on one job, it is every job's. */
+static void
+test_exitall (void)
+{
+    jobfile_t *jf = s_parse ("[global]\nfilename=x\n[a]\n[b]\nexitall\n[c]\nstonewall\n");
+    CHECK (jf && jf->nsteps == 3);
+    if (jf && jf->nsteps == 3)
+        CHECK (jf->steps[0].exitall && jf->steps[1].exitall && jf->steps[2].exitall);
+    jobfile_destroy (&jf);
+    jf = s_parse ("[a]\nfilename=x\n");
+    CHECK (jf && !jf->steps[0].exitall);
+    jobfile_destroy (&jf);
+}
+
 static void
 test_release_needed (void)
 {
@@ -2644,6 +2658,7 @@ main (int argc, char **argv)
     test_amount_options ();
     test_verify_options ();
     test_release_needed ();
+    test_exitall ();
     test_errors ();
     test_parse_size ();
     test_parse_time ();

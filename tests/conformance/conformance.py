@@ -252,6 +252,16 @@ CASES = [
         "checks": [("exact", None), ("seqskip", 32 * KIB)],
     },
     {
+        "name": "exitall",
+        "why": "exitall (fio's flag is the run's, here given on the job that would end "
+               "last): when a's 1 s ends, b stops too (fio 3.33: ~101 of b's 300 I/Os); "
+               "c, after a stonewall, still runs",
+        "file": "[global]\nioengine=psync\ndirect=1\nfilename=@DEV@\nrw=read\nbs=4k\n"
+                "size=8m\nrate_iops=100\ntime_based\n[a]\nruntime=1\n[b]\nruntime=3\n"
+                "exitall\n[c]\nstonewall\nruntime=1\n",
+        "checks": [("entries_within", 0.05)],
+    },
+    {
         "name": "lfsr-no-repeats",
         "why": "random_generator=lfsr visits every block once a pass even with norandommap "
                "(fio 3.33: 64 of 64 blocks, tausworthe 40 of 64)",
@@ -500,6 +510,15 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
             figs += "; fio's replay of iofleet's log: %d I/Os, %s" % (
                 len(r), "iofleet's stream" if r == i else "another stream")
         return fok, iok, figs
+    if kind == "entries_within":
+        # Names and groups exact; each entry's I/Os within arg of fio's.
+        def entries(doc):
+            return [(j["jobname"], j["groupid"], j["read"]["total_ios"] + j["write"]["total_ios"])
+                    for j in doc["jobs"]]
+        a, b = entries(fio_j), entries(iof_j)
+        ok = len(a) == len(b) and all(x[:2] == y[:2] and abs(x[2] - y[2]) <= arg * max(x[2], 1)
+                                      for x, y in zip(a, b))
+        return True, ok, "entries (name, groupid, I/Os): fio %s iofleet %s" % (a, b)
     if kind == "json_zero":
         # fio times a direction outside its rw (a write job's read-backs)
         # only over a read-back phase: with verify_backlog there is none.

@@ -47,3 +47,11 @@ jq -e '(.jobs | length) == 4 and ([.jobs[].jobname] | unique) == ["after", "read
        and all(.jobs[] | select(.jobname == "reader"); .read.total_ios > 0 and .write.total_ios > 0)' \
   "$T/fio.json" >/dev/null || fail "fio-json of a joint step: $(jq -c '[.jobs[] | [.jobname, .hostname, .read.total_ios, .write.total_ios]]' "$T/fio.json")"
 ok "report --format fio-json: the joint step is one entry per agent with both jobs' I/O"
+
+# exitall on a fleet: when a's 1 s ends, b (3 s) stops with it on each agent.
+printf '[global]\nioengine=psync\ndirect=1\nrw=read\nbs=4k\nsize=8m\nfilename=ea.dat\nrate_iops=100\ntime_based\n[a]\nruntime=1\n[b]\nruntime=3\nexitall\n' >"$T/ea.fio"
+"$BIN/iofleet" plan add ea "$T/ea.fio" >/dev/null || fail "plan add ea"
+out=$("$BIN/iofleet" run ea --wait --json 2>/dev/null) || fail "exitall run: $(jq -c .status <<<"$out")"
+jq -e '.report.steps[0].agents | length == 2 and all(.targets[] | select(.target | startswith("b:")) | .read.ops > 50 and .read.ops < 150)' \
+  <<<"$out" >/dev/null || fail "exitall: b's reads $(jq -c '[.report.steps[0].agents[].targets[] | [.target, .read.ops]]' <<<"$out"), want about 100 (stopped with a at 1 s), not 300"
+ok "exitall on agents: b stopped with a after 1 s ($(jq -c '[.report.steps[0].agents[].targets[] | select(.target | startswith("b:")) | .read.ops]' <<<"$out") reads)"
