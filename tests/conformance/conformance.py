@@ -111,12 +111,13 @@ CASES = [
     },
     {
         "name": "bssplit-random-map-count",
-        "why": "the same job: fio needs 876 I/Os for the pass; within 5%",
+        "why": "the I/Os a pass takes is a random figure (one seed each: fio 876, iofleet "
+               "728; over seeds 1..10 fio 758..897, iofleet 762..894): the means over 8 "
+               "seeds within 10% (about 4 standard errors of their difference)",
         "job": "ioengine=libaio\ndirect=1\nrw=randread\nbssplit=4k/50:64k/50\nsize=16m\n"
                "iodepth=4\n",
-        "checks": [("count", 0.05)],
-        "known": "iofleet trims as fio does but needs fewer I/Os (728 against 876): fio "
-                 "lands more I/Os next to used blocks; not yet explained (issue 19, open)",
+        "seeds": 8,
+        "checks": [("count_mean", 0.10)],
     },
     {
         "name": "numjobs-own-files",
@@ -581,6 +582,11 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
         a, b = shape(f), shape(i)
         return a[0], b[0], "writes read back in the order written: fio %s (%d writes, %d reads after), iofleet %s (%d, %d)" % (
             "yes" if a[0] else "no", a[1], a[2], "yes" if b[0] else "no", b[1], b[2])
+    if kind == "count_mean":
+        a, b = case["counts"]["fio"], case["counts"]["iofleet"]
+        ma, mb = sum(a) / len(a), sum(b) / len(b)
+        return True, abs(mb - ma) <= arg * ma, "I/Os over %d seeds: fio %s (mean %.0f), iofleet %s (mean %.0f)" % (
+            len(a), a, ma, b, mb)
     if kind == "count":
         return True, abs(len(i) - len(f)) <= arg * len(f), "I/Os fio %d iofleet %d" % (len(f), len(i))
     if kind == "count_dir":
@@ -655,6 +661,15 @@ def main():
         try:
             fio_s, fio_j = run_tool("fio", args, jobfile, args.work, args.device, files)
             iof_s, iof_j = run_tool("iofleet", args, jobfile, args.work, args.device, files)
+            # A random figure is compared over seeds: each tool's I/O count
+            # with randseed=1..N, kept on the case for count_mean.
+            case["counts"] = {"fio": [], "iofleet": []}
+            for seed in range(1, case.get("seeds", 0) + 1):
+                with open(jobfile, "a") as f:
+                    f.write("randseed=%d\n" % seed)
+                for tool in ("fio", "iofleet"):
+                    st, _ = run_tool(tool, args, jobfile, args.work, args.device, files)
+                    case["counts"][tool].append(len(flat(st)))
         except (RuntimeError, ValueError, KeyError) as e:
             print("FAIL %s: %s" % (case["name"], e))
             nfail += 1
