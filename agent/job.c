@@ -71,9 +71,12 @@ typedef struct {
     bool read_back_done;            /* this pass was read back */
     uint64_t wseq;                  /* writes stamped, for their headers */
     struct vlog_entry { uint64_t offset; uint32_t len, target; } *vlog;
+    uint32_t vlog_cap;              /* verify_backlog + iodepth: the writes in
+                                       flight while the ring drains fit too */
     uint32_t vlog_n, vlog_head;     /* entries held, the oldest one */
     bool vlog_drain;                /* reading the ring back until it is empty */
-    bool final_drain;               /* the ring's drain at a pass's end (timed) */
+    bool timing;                    /* in a read-back phase at a pass's end
+                                       (fio times those as the reads' runtime) */
     uint64_t verify_errors;         /* read-backs that did not match */
     uint64_t read_back_start;       /* when the current read-back began */
     uint64_t read_back_ns;          /* time spent in read-backs */
@@ -494,25 +497,29 @@ lat_log_close (worker_t *w)
     return rc;
 }
 
-/* Queues units[0..n) (already prepared) with the job's submit batching,
-   stamping start and issue times, and counts them in flight.  Returns 0,
-   or -errno with the worker's error set and the worker stopping. */
 /* write_iolog: one line of fio's version 3 iolog, "USEC NAME ACTION[ OFFSET
    LEN]", the time in microseconds since the worker began and the file as
    the job names it, as fio's log_io_u and log_file print them.  A failed
    write is the worker's error once the log is closed.  Can't fail. */
+/* Keeps the first failure of a write to the iolog (rc < 0), for the
+   worker's error once the log is closed.  Can't fail. */
+static void
+iolog_check (iojob_t *j, int rc)
+{
+    if (rc < 0 && !j->iolog_failed) {
+        j->iolog_failed = true;
+        j->iolog_errno = errno;
+    }
+}
+
 static void
 iolog_line (worker_t *w, uint64_t at, uint32_t t, const char *action, const io_unit_t *u)
 {
     iojob_t *j = w->job;
     unsigned long long us = (at > w->wake_mono ? at - w->wake_mono : 0) / 1000;
-    int rc = u ? fprintf (j->iolog, "%llu %s %s %llu %u\n", us, j->iolog_names[t], action,
-                          (unsigned long long) u->offset, u->len)
-               : fprintf (j->iolog, "%llu %s %s\n", us, j->iolog_names[t], action);
-    if (rc < 0 && !j->iolog_failed) {
-        j->iolog_failed = true;
-        j->iolog_errno = errno;
-    }
+    iolog_check (j, u ? fprintf (j->iolog, "%llu %s %s %llu %u\n", us, j->iolog_names[t],
+                                 action, (unsigned long long) u->offset, u->len)
+                      : fprintf (j->iolog, "%llu %s %s\n", us, j->iolog_names[t], action));
 }
 
 static void
@@ -531,10 +538,8 @@ iolog_edge (worker_t *w, bool head)
     if (!j->iolog)
         return 0;
     uint64_t now = head ? w->wake_mono : clock_mono_ns ();
-    if (head && fprintf (j->iolog, "fio version 3 iolog\n") < 0 && !j->iolog_failed) {
-        j->iolog_failed = true;
-        j->iolog_errno = errno;
-    }
+    if (head)
+        iolog_check (j, fprintf (j->iolog, "fio version 3 iolog\n"));
     for (int t = 0; t < j->ntargets; t++) {
         if (head)
             iolog_line (w, now, (uint32_t) t, "add", NULL);
@@ -542,10 +547,7 @@ iolog_edge (worker_t *w, bool head)
     }
     if (head)
         return 0;
-    if (fclose (j->iolog) != 0 && !j->iolog_failed) {
-        j->iolog_failed = true;
-        j->iolog_errno = errno;
-    }
+    iolog_check (j, fclose (j->iolog) == 0 ? 0 : -1);
     j->iolog = NULL;
     if (!j->iolog_failed)
         return 0;
@@ -555,6 +557,9 @@ iolog_edge (worker_t *w, bool head)
     return -1;
 }
 
+/* Queues units[0..n) (already prepared) with the job's submit batching,
+   stamping start and issue times, and counts them in flight.  Returns 0,
+   or -errno with the worker's error set and the worker stopping. */
 static int
 submit (worker_t *w, io_unit_t **units, unsigned n)
 {
@@ -618,12 +623,6 @@ advance (worker_t *w, uint64_t now)
         publish (w, &w->k);
 }
 
-/* Reaps between min and max completions, waiting at most timeout ns, and
-   files them into the interval they completed in; their units go back to
-   the free stack.  An I/O that completes after the end of a time-based run
-   still counts, as in fio, which drains and counts what it issued.
-   Returns the number reaped, or -1 with the worker's error set (it then
-   stops at once). */
 /* Checks a read back of a write (verify=): a mismatch is an error of the
    read's direction, named with the place and what differs; the worker goes
    on unless verify_fatal (fio's default: check everything, then fail).
@@ -646,15 +645,13 @@ check_read_back (worker_t *w, io_unit_t *u, dir_stats_t *d)
 }
 
 /* Remembers a completed write for verify_backlog, and starts reading the
-   ring back once it holds verify_backlog writes.  Can't fail (the ring
-   holds verify_backlog + iodepth: the writes in flight while it drains). */
+   ring back once it holds verify_backlog writes.  Can't fail (vlog_cap). */
 static void
 vlog_add (worker_t *w, const io_unit_t *u)
 {
     iojob_t *j = w->job;
-    uint32_t cap = j->verify_backlog + w->depth;
-    assert (w->vlog_n < cap);
-    w->vlog[(w->vlog_head + w->vlog_n) % cap] =
+    assert (w->vlog_n < w->vlog_cap);
+    w->vlog[(w->vlog_head + w->vlog_n) % w->vlog_cap] =
         (struct vlog_entry) { .offset = u->offset, .len = u->len, .target = u->target };
     /* The last writes' batch waits for the pass's end, as fio's (it reads
        them back in its verify phase, which it times as reads). */
@@ -662,6 +659,12 @@ vlog_add (worker_t *w, const io_unit_t *u)
         w->vlog_drain = true;
 }
 
+/* Reaps between min and max completions, waiting at most timeout ns, and
+   files them into the interval they completed in; their units go back to
+   the free stack.  An I/O that completes after the end of a time-based run
+   still counts, as in fio, which drains and counts what it issued.
+   Returns the number reaped, or -1 with the worker's error set (it then
+   stops at once). */
 static int
 reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
 {
@@ -852,7 +855,7 @@ fill_read_back (worker_t *w)
                 break;
             }
             struct vlog_entry *e = &w->vlog[w->vlog_head];
-            w->vlog_head = (w->vlog_head + 1) % (j->verify_backlog + w->depth);
+            w->vlog_head = (w->vlog_head + 1) % w->vlog_cap;
             w->vlog_n--;
             u->offset = e->offset;
             u->len = e->len;
@@ -919,13 +922,6 @@ fill (worker_t *w)
     }
 }
 
-/* Seeds worker w's random numbers as at its start.  Can't fail. */
-static void
-worker_seed (worker_t *w)
-{
-    rng_seed (w->rng, w->job->seed + (uint64_t) w->id * 0x100000001b3ull);
-}
-
 /* Starts pass w's generator over as at the job's start: positions,
    random map and random numbers (fio 3.33 repeats a randread loop's
    offsets exactly, and reads a pass's writes back in the order written).
@@ -953,35 +949,32 @@ next_phase (worker_t *w)
     if (w->stopping || j->time_based || !limit_reached (w)
         || atomic_load_explicit (&j->stop, memory_order_relaxed))
         return false;
+    uint64_t now = clock_mono_ns ();
+    if (w->timing) {
+        w->read_back_ns += now - w->read_back_start;
+        w->timing = false;
+    }
     if (w->vlog_n > 0) {
         w->vlog_drain = true;
         w->read_back = false;
-        w->read_back_start = clock_mono_ns ();
-        w->final_drain = true;
-        return true;
-    }
-    if (w->final_drain) {
-        w->final_drain = false;
-        w->read_back_ns += clock_mono_ns () - w->read_back_start;
-    }
-    if (w->read_back) {
+    } else if (w->read_back) {
         w->read_back = false;
         w->read_back_done = true;
-        w->read_back_ns += clock_mono_ns () - w->read_back_start;
     } else if (j->verify != VERIFY_NONE && j->verify_read_back && !j->verify_backlog
                && !w->read_back_done) {
         rewind_pass (w);
         w->read_back = true;
-        w->read_back_start = clock_mono_ns ();
-        return true;
     }
-    if (w->loop + 1 >= j->loops)
-        return false;
-    w->loop++;
-    rewind_pass (w);
-    w->read_back = j->verify_only;
-    w->read_back_start = clock_mono_ns ();
-    w->read_back_done = false;
+    if (!w->vlog_drain && !w->read_back) {
+        if (w->loop + 1 >= j->loops)
+            return false;
+        w->loop++;
+        rewind_pass (w);
+        w->read_back = j->verify_only;
+        w->read_back_done = false;
+    }
+    w->timing = w->vlog_drain || w->read_back;
+    w->read_back_start = now;
     return true;
 }
 
@@ -1000,6 +993,7 @@ worker_main (void *arg)
     w->wake_mono = w->now;
     iolog_edge (w, true);
     w->read_back_start = w->now;
+    w->timing = w->read_back;       /* verify_only: the pass is a read-back */
 
     w->free_units = calloc (w->depth, sizeof *w->free_units);
     w->batch = calloc (w->depth, sizeof *w->batch);
@@ -1063,6 +1057,19 @@ worker_main (void *arg)
     return NULL;
 }
 
+/* Each file's region in bytes when the job says it: filesize=, or size=
+   shared over the files (a worker's own, or all of them); 0 when it comes
+   from each target's size (size=N%, or no size).  Can't fail. */
+static uint64_t
+file_share (const iojob_t *j, const Iofleet__JobSpec *spec)
+{
+    if (spec->filesize)
+        return spec->filesize;
+    if (!spec->size || spec->size_pct)
+        return 0;
+    return spec->size / (j->files_per_worker ? j->files_per_worker : (uint64_t) j->ntargets);
+}
+
 /* Splits a target into the region this job works on, as fio does with
    size= and offset= (bytes or percent), the size shared over the files. */
 static int
@@ -1070,14 +1077,10 @@ plan_region (iojob_t *j, const Iofleet__JobSpec *spec, int t, char *err, size_t 
 {
     uint64_t tsize = j->targets[t].size;
     uint64_t off = spec->offset_pct ? tsize / 100 * spec->offset_pct : spec->offset;
-    uint64_t len;
+    uint64_t len = file_share (j, spec);
     if (spec->size_pct)
         len = tsize / 100 * spec->size_pct;
-    else if (spec->filesize)
-        len = spec->filesize;
-    else if (spec->size)
-        len = spec->size / (j->files_per_worker ? j->files_per_worker : (uint64_t) j->ntargets);
-    else
+    else if (!len)
         len = tsize > off ? tsize - off : 0;
     off -= off % j->unit;
     if (off + len > tsize)
@@ -1158,10 +1161,6 @@ plan_sizes (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
     return 0;
 }
 
-/* Opens worker w's three latency logs: PREFIX_KIND.N.log, N its fio thread
-   number, each resolved against the policy like a target (a relative
-   prefix in the workdir) and refused unless the agent may write there.
-   Returns 0, or -1 with the REFUSED reason in err. */
 /* Resolves name, a log the job writes, as a target's path is resolved
    (the agent's --allow, relative in its --workdir), and refuses one of the
    job's targets.  Returns 0, or -1 with err naming the option.  */
@@ -1183,6 +1182,10 @@ log_resolve (const iojob_t *j, const target_policy_t *pol, const char *name, con
     return 0;
 }
 
+/* Opens worker w's three latency logs: PREFIX_KIND.N.log, N its fio thread
+   number, each resolved against the policy like a target (a relative
+   prefix in the workdir) and refused unless the agent may write there.
+   Returns 0, or -1 with the REFUSED reason in err. */
 static int
 lat_log_open (iojob_t *j, worker_t *w, const Iofleet__JobSpec *spec, const target_policy_t *pol,
               char *err, size_t errlen)
@@ -1386,11 +1389,19 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         }
     }
     j->ntargets = (int) spec->n_filenames;
+    j->nworkers = (int) spec->numjobs;
+    j->files_per_worker = spec->files_per_worker;
+    if (j->files_per_worker
+        && (uint64_t) j->ntargets != (uint64_t) j->nworkers * j->files_per_worker) {
+        snprintf (err, errlen, "files_per_worker %u with %d files for %d workers",
+                  j->files_per_worker, j->ntargets, j->nworkers);
+        steadystate_destroy (&j->ss);
+        free (j);
+        return NULL;
+    }
     j->targets = calloc ((size_t) j->ntargets, sizeof *j->targets);
     j->region_start = calloc ((size_t) j->ntargets, sizeof *j->region_start);
     j->region_units = calloc ((size_t) j->ntargets, sizeof *j->region_units);
-    j->nworkers = (int) spec->numjobs;
-    j->files_per_worker = spec->files_per_worker;
     j->number_ios = spec->number_ios;
     j->loops = spec->loops ? spec->loops : 1;
     j->offset_increment = spec->offset_increment;
@@ -1403,16 +1414,6 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     j->verify_backlog = spec->verify_backlog;
     j->verify_fatal = spec->verify_fatal;
     j->verify_only = spec->verify_only && j->verify != VERIFY_NONE;
-    if (j->files_per_worker
-        && (uint64_t) j->ntargets != (uint64_t) j->nworkers * j->files_per_worker) {
-        snprintf (err, errlen, "files_per_worker %u with %d files for %d workers",
-                  j->files_per_worker, j->ntargets, j->nworkers);
-        free (j->targets);
-        free (j->region_start);
-        free (j->region_units);
-        free (j);
-        return NULL;
-    }
     j->workers = calloc ((size_t) j->nworkers, sizeof *j->workers);
     if (!j->targets || !j->region_start || !j->region_units || !j->workers) {
         snprintf (err, errlen, "out of memory");
@@ -1424,11 +1425,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
 
     bool writes = rw_has (j->rw, j->rwmixread, IO_WRITE);
     uint64_t need_each = 0;
-    uint64_t share = spec->filesize ? spec->filesize
-                   : spec->size && !spec->size_pct
-                       ? spec->size / (j->files_per_worker ? j->files_per_worker
-                                                           : (uint64_t) j->ntargets)
-                       : 0;
+    uint64_t share = file_share (j, spec);
     if (share)
         need_each = spec->offset + (uint64_t) (j->nworkers - 1) * j->offset_increment + share;
     for (int t = 0; t < j->ntargets; t++) {
@@ -1471,7 +1468,8 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         w->next_target = (uint32_t) i * j->files_per_worker;
         w->read_back = j->verify_only;
         if (j->verify != VERIFY_NONE && j->verify_backlog && !j->verify_only) {
-            w->vlog = calloc ((size_t) j->verify_backlog + w->depth, sizeof *w->vlog);
+            w->vlog_cap = j->verify_backlog + w->depth;
+            w->vlog = calloc (w->vlog_cap, sizeof *w->vlog);
             if (!w->vlog) {
                 snprintf (err, errlen, "out of memory for verify_backlog=%u of worker %d",
                           j->verify_backlog, i);
@@ -1503,7 +1501,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                 w->io_limit = pass;
             }
         }
-        worker_seed (w);
+        rng_seed (w->rng, j->seed + (uint64_t) i * 0x100000001b3ull);
         w->offsets = calloc ((size_t) j->ntargets * 2, sizeof *w->offsets);
         w->units = calloc (w->depth, sizeof *w->units);
         for (int s = 0; s < 2; s++)
@@ -1683,8 +1681,8 @@ job_collect (iojob_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start, 
         if (!atomic_load_explicit (&self->workers[i].finished, memory_order_acquire))
             all_finished = false;
 
-    int nd = self->ntargets * 2;
-    for (int d = 0; d < nd * (self->per_worker ? self->nworkers : 1); d++)
+    int nd = self->ntargets * 2, nout = nd * (self->per_worker ? self->nworkers : 1);
+    for (int d = 0; d < nout; d++)
         dir_stats_reset (&out[d]);
     uint64_t wend = 0;
     for (int i = 0; i < self->nworkers; i++) {
@@ -1711,7 +1709,7 @@ job_collect (iojob_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start, 
 
     if (self->ss && !self->steady && *t_end > *t_start) {
         uint64_t ops = 0, bytes = 0;
-        for (int d = 0; d < nd * (self->per_worker ? self->nworkers : 1); d++) {
+        for (int d = 0; d < nout; d++) {
             ops += out[d].ops;
             bytes += out[d].bytes;
         }

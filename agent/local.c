@@ -222,29 +222,27 @@ group_add (result_t *dst, const result_t *src, int ncopies)
 static int
 report_entries (const jobfile_t *jf, int ran, result_t *res, result_t *merged, fio_job_t *fj)
 {
-    int n = 0, groupid = 0, open = -1;     /* open: the entry of the group's merge */
+    int n = 0, groupid = 0;
+    /* The open group's merge: its first job, figures and entry; or none. */
+    const job_t *head = NULL;
+    result_t *acc = NULL;
+    fio_job_t *entry = NULL;
     for (int i = 0; i < ran; i++) {
         const job_t *jd = &jf->steps[i];
         if (i > 0 && (jd->stonewall || jd->new_group)) {
             groupid++;
-            open = -1;
+            head = NULL;
         }
         if (jd->group_reporting) {
-            if (open < 0) {
-                open = n++;
+            if (!head) {
+                head = jd;
+                acc = &merged[i];
+                entry = &fj[n++];
                 for (int d = 0; d < 2; d++)
-                    dir_stats_reset (&merged[i].dir[d]);
-                group_add (&merged[i], &res[i], (int) jd->numjobs);
-                entry_from (&fj[open], jd, &merged[i], groupid);
-                fj[open].job = jd;
-                fj[open].jobname = jd->name;
-            } else {
-                /* merged[] is indexed by the group's first job. */
-                const job_t *head = fj[open].job;
-                int h = (int) (head - jf->steps);
-                group_add (&merged[h], &res[i], (int) jd->numjobs);
-                entry_from (&fj[open], head, &merged[h], groupid);
+                    dir_stats_reset (&acc->dir[d]);
             }
+            group_add (acc, &res[i], (int) jd->numjobs);
+            entry_from (entry, head, acc, groupid);
             continue;
         }
         if (res[i].ncopies == 0)
@@ -297,19 +295,17 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
         }
         job_set_histograms (jobs[i], histograms);
         /* fio reports each copy of a job apart, unless group_reporting. */
-        if (!jd->group_reporting && jd->numjobs > 1) {
+        bool apart = !jd->group_reporting && jd->numjobs > 1;
+        if (apart && (r->copies = calloc (jd->numjobs, sizeof *r->copies))) {
             job_set_per_worker (jobs[i], true);
-            r->copies = calloc (jd->numjobs, sizeof *r->copies);
-            if (r->copies) {
-                r->ncopies = (int) jd->numjobs;
-                for (int c = 0; c < r->ncopies; c++)
-                    for (int d = 0; d < 2; d++)
-                        dir_stats_reset (&r->copies[c].dir[d]);
-            }
+            r->ncopies = (int) jd->numjobs;
+            for (int c = 0; c < r->ncopies; c++)
+                for (int d = 0; d < 2; d++)
+                    dir_stats_reset (&r->copies[c].dir[d]);
         }
         iv[i] = calloc ((size_t) job_ntargets (jobs[i]) * 2 * (size_t) job_nworkers (jobs[i]),
                         sizeof **iv);
-        if (!iv[i] || (r->ncopies == 0 && !jd->group_reporting && jd->numjobs > 1)) {
+        if (!iv[i] || (apart && !r->copies)) {
             snprintf (r->errmsg, sizeof r->errmsg, "out of memory");
             status = -1;
             goto out;

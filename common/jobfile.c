@@ -621,6 +621,21 @@ s_parse_uint (parser_t *p, int line, const char *key, const char *value,
     return 0;
 }
 
+/* Parses key=value as bytes within lo..hi, where fio would also take a
+   percentage (io_size, offset_increment), which iofleet does not yet.
+   Returns 0, or -1 with the error set. */
+static int
+s_parse_bytes (parser_t *p, int line, const char *key, const char *value,
+               uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if (strchr (value, '%')) {
+        s_error (p, line, "%s=%.*s: a percentage is not supported by iofleet yet; give bytes",
+                 key, SHOW, value);
+        return -1;
+    }
+    return s_parse_uint (p, line, key, value, lo, hi, out);
+}
+
 /* Parses a 0/1 value (fio's bool and "set" options accept nothing else).
    Returns 0, or -1 with the error set. */
 static int
@@ -1896,12 +1911,7 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         return 0;
 
     case OPT_IO_SIZE:
-        if (strchr (value, '%')) {
-            s_error (p, line, "%s=%.*s: a percentage is not supported by iofleet yet; give bytes",
-                     key, SHOW, value);
-            return -1;
-        }
-        return s_parse_uint (p, line, key, value, 1, UINT64_MAX >> 1, &job->io_size);
+        return s_parse_bytes (p, line, key, value, 1, UINT64_MAX >> 1, &job->io_size);
 
     case OPT_NUMBER_IOS:
         return s_parse_uint (p, line, key, value, 0, UINT64_MAX >> 1, &job->number_ios);
@@ -1914,12 +1924,7 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         return 0;
 
     case OPT_OFFSET_INC:
-        if (strchr (value, '%')) {
-            s_error (p, line, "%s=%.*s: a percentage is not supported by iofleet yet; give bytes",
-                     key, SHOW, value);
-            return -1;
-        }
-        return s_parse_uint (p, line, key, value, 0, JOB_MAX_OFFSET_INC, &job->offset_increment);
+        return s_parse_bytes (p, line, key, value, 0, JOB_MAX_OFFSET_INC, &job->offset_increment);
 
     case OPT_VERIFY: {
         static const struct { const char *name; job_verify_t kind; } kinds[] = {

@@ -46,6 +46,19 @@ jobspec_release_older (const char *a, const char *b)
 _Static_assert (JOB_MAX_OWN_FILES == MSG_TARGETS_MAX,
                 "a job's own files (numjobs without filename=) are its targets");
 
+/* Appends DIR/NAME (NAME alone when dir is "") to out's file names, its
+   text at *used in out->list.  Can't fail (list holds MSG_TARGETS_MAX names
+   of a directory and a name each). */
+static void
+add_name (jobspec_t *out, size_t *used, const char *dir, const char *name)
+{
+    int len = snprintf (out->list + *used, sizeof out->list - *used, "%s%s%s", dir,
+                        dir[0] ? "/" : "", name);
+    assert (len > 0 && (size_t) len < sizeof out->list - *used);
+    out->names[out->spec.n_filenames++] = out->list + *used;
+    *used += (size_t) len + 1;
+}
+
 void
 jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
 {
@@ -126,9 +139,11 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->exitall = j->exitall;
     s->interval_ns = interval_ns;
 
-    size_t n = 0, used = 0;
+    s->filenames = out->names;
+    s->n_filenames = 0;
+    size_t used = 0;
     /* directory= goes before every relative name, as fio puts it. */
-    const char *dir = j->directory, *slash = dir[0] ? "/" : "";
+    const char *dir = j->directory;
     if (!j->filename[0]) {
         /* A sweep's steps share the files fio would have named after the section. */
         const char *base = j->sweep_of[0] ? j->sweep_of : j->name;
@@ -136,14 +151,10 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
                 && (uint64_t) j->numjobs * j->nrfiles <= MSG_TARGETS_MAX);
         for (uint32_t i = 0; i < j->numjobs; i++)
             for (uint32_t f = 0; f < j->nrfiles; f++) {
-                int len = snprintf (out->list + used, sizeof out->list - used, "%s%s%s.%u.%u",
-                                    dir, slash, base, i, f);
-                assert (len > 0 && (size_t) len < sizeof out->list - used);
-                out->names[n++] = out->list + used;
-                used += (size_t) len + 1;
+                char name[JOB_NAME_MAX + 24];
+                snprintf (name, sizeof name, "%s.%u.%u", base, i, f);
+                add_name (out, &used, dir, name);
             }
-        s->filenames = out->names;
-        s->n_filenames = n;
         s->files_per_worker = j->nrfiles;
         return;
     }
@@ -151,15 +162,7 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     char names[JOB_FILENAME_MAX];
     str_copy (names, sizeof names, j->filename);
     char *save = NULL;
-    for (char *tok = strtok_r (names, ":", &save); tok && n < MSG_TARGETS_MAX;
-         tok = strtok_r (NULL, ":", &save)) {
-        bool rel = tok[0] != '/';
-        int len = snprintf (out->list + used, sizeof out->list - used, "%s%s%s",
-                            rel ? dir : "", rel ? slash : "", tok);
-        assert (len > 0 && (size_t) len < sizeof out->list - used);
-        out->names[n++] = out->list + used;
-        used += (size_t) len + 1;
-    }
-    s->filenames = out->names;
-    s->n_filenames = n;
+    for (char *tok = strtok_r (names, ":", &save); tok && s->n_filenames < MSG_TARGETS_MAX;
+         tok = strtok_r (NULL, ":", &save))
+        add_name (out, &used, tok[0] == '/' ? "" : dir, tok);
 }

@@ -118,12 +118,10 @@ check_bssplit (const char *field, size_t n, Iofleet__BsSplit **v, char *err, siz
     return 0;
 }
 
-/* write_lat_log: a path prefix the agent writes under; the agent checks the
+/* A log path (or prefix) the agent writes under; the agent checks the
    files against its policy, this only keeps the text sane.  A relative
-   prefix resolves in the agent's --workdir, so a ".." component could
-   only mean leaving it.  Returns 0 or -EINVAL. */
-/* A log path an agent writes: text within the limit, and a relative one
-   without a '..' component (relative logs stay inside its --workdir). */
+   one resolves in the agent's --workdir, so a ".." component could only
+   mean leaving it.  Returns 0 or -EINVAL. */
 static int
 check_log_path (const char *field, const char *s, char *err, size_t errlen)
 {
@@ -142,8 +140,11 @@ check_log_path (const char *field, const char *s, char *err, size_t errlen)
     }
 }
 
+/* write_lat_log and write_iolog: their paths, the one worker an iolog is
+   of, and the worker numbers a latency log is named by.  Returns 0 or
+   -EINVAL. */
 static int
-check_lat_log (const Iofleet__JobSpec *j, char *err, size_t errlen)
+check_logs (const Iofleet__JobSpec *j, char *err, size_t errlen)
 {
     if (check_log_path ("job.write_lat_log", j->write_lat_log, err, errlen)
         || check_log_path ("job.write_iolog", j->write_iolog, err, errlen))
@@ -253,15 +254,17 @@ check_job (const Iofleet__JobSpec *j, char *err, size_t errlen)
     if (j->verify_backlog > JOB_MAX_VERIFY_BACKLOG)
         return fail (err, errlen, "job.verify_backlog %u, limit 0..%u", j->verify_backlog,
                      JOB_MAX_VERIFY_BACKLOG);
-    if (j->rw_skip > JOB_MAX_RW_SKIP || (j->rw_skip && (j->bs == 0 || j->rw_skip % j->bs)))
+    if (j->rw_skip > JOB_MAX_RW_SKIP || (j->rw_skip && j->rw_skip % j->bs))
         return fail (err, errlen, "job.rw_skip %llu, limit 0..%llu, a multiple of job.bs",
                      (unsigned long long) j->rw_skip, (unsigned long long) JOB_MAX_RW_SKIP);
     if (j->loops > JOB_MAX_LOOPS)
         return fail (err, errlen, "job.loops %u, limit 0..%u", j->loops, JOB_MAX_LOOPS);
-    if (j->io_size > UINT64_MAX >> 1 || j->number_ios > UINT64_MAX >> 1)
-        return fail (err, errlen, "job.io_size %llu or job.number_ios %llu, limit %llu",
-                     (unsigned long long) j->io_size, (unsigned long long) j->number_ios,
+    if (j->io_size > UINT64_MAX >> 1)
+        return fail (err, errlen, "job.io_size %llu, limit %llu", (unsigned long long) j->io_size,
                      (unsigned long long) (UINT64_MAX >> 1));
+    if (j->number_ios > UINT64_MAX >> 1)
+        return fail (err, errlen, "job.number_ios %llu, limit %llu",
+                     (unsigned long long) j->number_ios, (unsigned long long) (UINT64_MAX >> 1));
     /* The last worker's region start must not wrap. */
     if (j->offset_increment > (UINT64_MAX >> 2) / (j->numjobs ? j->numjobs : 1))
         return fail (err, errlen, "job.offset_increment %llu with numjobs %u, limit %llu in all",
@@ -280,7 +283,7 @@ check_job (const Iofleet__JobSpec *j, char *err, size_t errlen)
                      (unsigned long long) j->ramp_time_ns);
     if (j->runtime_ns == 0 && j->time_based)
         return fail (err, errlen, "job.time_based without runtime");
-    if (check_job_more (j, err, errlen) || check_lat_log (j, err, errlen))
+    if (check_job_more (j, err, errlen) || check_logs (j, err, errlen))
         return -EINVAL;
     if (j->interval_ns < MSG_INTERVAL_MIN_NS || j->interval_ns > MSG_INTERVAL_MAX_NS)
         return fail (err, errlen, "job.interval_ns %llu, limit %llu..%llu",

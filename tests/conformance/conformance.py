@@ -494,9 +494,6 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
         # Each tool's log holds what it issued; "same": the two logs alike;
         # "replay": fio's read_iolog of iofleet's log issues iofleet's stream.
         fh, fl = iolog_ios(os.path.join(WORK, "fio", "io.log"))
-        # Both tools append to a log that exists (fio 3.33 does): each case
-        # starts with none.
-
         ih, il = iolog_ios(os.path.join(WORK, "iofleet", "io.log"))
         fok = fh == "fio version 3 iolog" and fl == f
         iok = ih == fh and il == i
