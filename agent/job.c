@@ -140,7 +140,7 @@ struct job {
     bool paced;                     /* rate_iops or thinktime: I/Os are issued one by one */
     uint64_t seed;
     off_mode_t off_mode;
-    double zipf_theta;
+    dist_t dist;                    /* OFF_SKEWED's random_distribution */
     bool have_cpus;
     cpu_set_t cpus;
     uint32_t compress_pct;
@@ -1333,11 +1333,20 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             : spec->randrepeat ? 0x89ull : clock_real_ns () ^ ((uint64_t) getpid () << 32);
     if (!rw_is_random (j->rw))
         j->off_mode = OFF_SEQ;
-    else if (spec->random_distribution == IOFLEET__DISTRIBUTION__DIST_ZIPF)
-        j->off_mode = OFF_ZIPF;
+    else if (spec->random_distribution != IOFLEET__DISTRIBUTION__DIST_RANDOM)
+        j->off_mode = OFF_SKEWED;
     else
         j->off_mode = spec->norandommap ? OFF_RANDOM_NOMAP : OFF_RANDOM;
-    j->zipf_theta = spec->zipf_theta;
+    /* message.c checked it against dist_check's rules. */
+    j->dist.kind = (job_dist_t) spec->random_distribution;
+    j->dist.param = spec->dist_param;
+    j->dist.centered = spec->dist_centered;
+    j->dist.center = spec->dist_center;
+    j->dist.nzones = (int) spec->n_zones;
+    for (size_t z = 0; z < spec->n_zones; z++) {
+        j->dist.zones[z].access_pct = spec->zones[z]->access_pct;
+        j->dist.zones[z].size = spec->zones[z]->size;
+    }
     j->compress_pct = spec->buffer_compress_percentage;
     j->zero_buffers = spec->zero_buffers;
     j->refill = spec->refill_buffers && !j->zero_buffers;
@@ -1533,8 +1542,18 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                 job_destroy (&j);
                 return NULL;
             }
+            uint64_t zones_end = j->off_mode == OFF_SKEWED ? offsets_zones_end (&j->dist) : 0;
+            if (zones_end > j->region_units[t] * j->unit) {
+                snprintf (err, errlen, "random_distribution=zoned_abs: the zones end at %llu "
+                          "bytes, past the %llu bytes of the region of '%s' (fio 3.33 stops "
+                          "with 'zoned_abs sizes exceed file size'): make the zones smaller "
+                          "or the region larger", (unsigned long long) zones_end,
+                          (unsigned long long) (j->region_units[t] * j->unit), j->targets[t].path);
+                job_destroy (&j);
+                return NULL;
+            }
             w->offsets[g] = offsets_new (j->off_mode, start,
-                                         j->region_units[t] * j->unit / unit, unit, j->zipf_theta);
+                                         j->region_units[t] * j->unit / unit, unit, &j->dist);
             if (w->offsets[g] && spec->rw_skip)
                 offsets_set_skip (w->offsets[g], spec->rw_skip / unit);
             if (!w->offsets[g]) {

@@ -26,10 +26,16 @@ struct offsets {
     uint64_t skip;                  /* OFF_SEQ: blocks left out after each I/O */
     uint64_t passes;
     randmap_t map;
+    job_dist_t kind;                /* OFF_SKEWED */
     /* zipf (Gray et al., "Quickly generating billion-record synthetic
        databases", the method fio's lib/zipf.c uses). */
     double theta, zetan, zeta2, alpha, eta;
-    uint64_t hash_off;
+    double pareto_pow;              /* log(H) / log(1 - H) */
+    uint64_t stddev;                /* normal: blocks of added spread */
+    uint64_t rand_off;              /* zipf, pareto, normal: where rank 0 lands */
+    /* zoned, zoned_abs: for each percent of the I/O, the first block of its
+       zone and the zone's length in blocks. */
+    uint64_t *zone_lo, *zone_len;
 };
 
 static void
@@ -131,10 +137,56 @@ zeta (uint64_t n, double theta)
     return sum;
 }
 
+uint64_t
+offsets_zones_end (const dist_t *d)
+{
+    uint64_t end = 0;
+    if (d && d->kind == JOB_DIST_ZONED_ABS)
+        for (int i = 0; i < d->nzones; i++)
+            end += d->zones[i].size;
+    return end;
+}
+
+/* fio's zone table (zone-dist.c, __get_next_rand_offset_zoned[_abs]): the
+   percent of the I/O v (0..99) goes to the zone that holds it.  Returns 0
+   or -1 (out of memory, or zoned_abs zones past the region). */
+static int
+zones_init (offsets_t *o, const dist_t *d)
+{
+    o->zone_lo = calloc (100, sizeof (uint64_t));
+    o->zone_len = calloc (100, sizeof (uint64_t));
+    if (!o->zone_lo || !o->zone_len)
+        return -1;
+    if (d->kind == JOB_DIST_ZONED_ABS && offsets_zones_end (d) / o->unit > o->nblocks)
+        return -1;
+    uint32_t access = 0;
+    uint64_t before = 0;
+    for (int i = 0; i < d->nzones; i++) {
+        uint64_t lo, len, after = before + d->zones[i].size;
+        if (d->kind == JOB_DIST_ZONED) {
+            lo = before * o->nblocks / 100;
+            len = o->nblocks * (after - before) / 100;
+        }
+        else {
+            lo = before / o->unit;
+            len = after / o->unit - lo;
+        }
+        for (uint32_t v = access; v < access + d->zones[i].access_pct && v < 100; v++) {
+            o->zone_lo[v] = lo;
+            o->zone_len[v] = len;
+        }
+        access += d->zones[i].access_pct;
+        before = after;
+    }
+    return 0;
+}
+
 offsets_t *
-offsets_new (off_mode_t mode, uint64_t start, uint64_t nblocks, uint32_t unit, double theta)
+offsets_new (off_mode_t mode, uint64_t start, uint64_t nblocks, uint32_t unit, const dist_t *d)
 {
     if (nblocks == 0 || unit == 0)
+        return NULL;
+    if (mode == OFF_SKEWED && (!d || d->kind == JOB_DIST_RANDOM || (unsigned) d->kind > JOB_DIST_LAST))
         return NULL;
     offsets_t *o = calloc (1, sizeof *o);
     if (!o)
@@ -147,17 +199,47 @@ offsets_new (off_mode_t mode, uint64_t start, uint64_t nblocks, uint32_t unit, d
         offsets_destroy (&o);
         return NULL;
     }
-    if (mode == OFF_ZIPF) {
-        if (!(theta > 0) || theta == 1.0) {
+    if (mode != OFF_SKEWED)
+        return o;
+    o->kind = d->kind;
+    /* Without a center fio starts zipf and pareto at a random rank offset
+       and normal at 0; this fixed one does as well as any. */
+    o->rand_off = d->kind == JOB_DIST_NORMAL ? 0 : 0x9e3779b97f4a7c15ull % nblocks;
+    if (d->centered) {
+        double c = d->kind == JOB_DIST_NORMAL ? d->center - 0.5 : d->center;
+        int64_t off = (int64_t) ((double) nblocks * c);
+        o->rand_off = (uint64_t) (off % (int64_t) nblocks + (int64_t) nblocks) % nblocks;
+    }
+    switch (d->kind) {
+    case JOB_DIST_ZIPF:
+        if (!(d->param > 0) || d->param == 1.0) {
             offsets_destroy (&o);
             return NULL;
         }
-        o->theta = theta;
-        o->zetan = zeta (nblocks, theta);
-        o->zeta2 = 1 + pow (2, -theta);
-        o->alpha = 1.0 / (1.0 - theta);
-        o->eta = (1 - pow (2.0 / (double) nblocks, 1 - theta)) / (1 - o->zeta2 / o->zetan);
-        o->hash_off = 0x9e3779b97f4a7c15ull;
+        o->theta = d->param;
+        o->zetan = zeta (nblocks, o->theta);
+        o->zeta2 = 1 + pow (2, -o->theta);
+        o->alpha = 1.0 / (1.0 - o->theta);
+        o->eta = (1 - pow (2.0 / (double) nblocks, 1 - o->theta)) / (1 - o->zeta2 / o->zetan);
+        break;
+    case JOB_DIST_PARETO:
+        if (!(d->param > 0 && d->param < 1)) {
+            offsets_destroy (&o);
+            return NULL;
+        }
+        o->pareto_pow = log (d->param) / log (1.0 - d->param);
+        break;
+    case JOB_DIST_NORMAL:
+        if (d->param > 0) {
+            o->stddev = (uint64_t) ceil ((double) nblocks * d->param / 100.0);
+            if (o->stddev > nblocks / 2)
+                o->stddev = nblocks / 2;
+        }
+        break;
+    default:
+        if (zones_init (o, d) != 0)
+            offsets_destroy (&o);
+        break;
     }
     return o;
 }
@@ -169,19 +251,91 @@ offsets_destroy (offsets_t **self_p)
     if (!o)
         return;
     map_free (&o->map);
+    free (o->zone_lo);
+    free (o->zone_len);
     free (o);
     *self_p = NULL;
 }
 
+/* fio's __hash_u64 (lib/hash.h): a multiply by the golden ratio. */
 static uint64_t
 hash64 (uint64_t x)
 {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
+    return x * 0x61C8864680B583EBull;
+}
+
+/* The next of a stream of random numbers drawn from one (splitmix64), for
+   the distributions that take more than one draw per I/O. */
+static uint64_t
+next_draw (uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* A uniform double in [0, 1) from a 64-bit random number. */
+static double
+unit_double (uint64_t r)
+{
+    return (double) (r >> 11) * 0x1p-53;
+}
+
+/* The block of a skewed draw (zipf, pareto and normal as lib/zipf.c and
+   lib/gauss.c compute them; zoned as io_u.c).  room is how many blocks
+   an I/O can start at.  Can't fail. */
+static uint64_t
+skewed_block (const offsets_t *o, uint64_t rnd, uint64_t room)
+{
+    uint64_t n = o->nblocks, rank;
+    switch (o->kind) {
+    case JOB_DIST_ZIPF: {
+        double u = unit_double (rnd);
+        double uz = u * o->zetan;
+        if (uz < 1.0)
+            rank = 0;
+        else if (uz < o->zeta2)
+            rank = 1;
+        else
+            rank = (uint64_t) ((double) n * pow (o->eta * u - o->eta + 1.0, o->alpha));
+        if (rank >= n)
+            rank = n - 1;
+        break;
+    }
+    case JOB_DIST_PARETO: {
+        double u = (double) (rnd >> 32) / 4294967295.0;
+        rank = (uint64_t) ((double) (n - 1) * pow (u, o->pareto_pow));
+        break;
+    }
+    case JOB_DIST_NORMAL: {
+        /* The mean of 12 uniform draws over 0..n (fio's; its draws are
+           32-bit, these 64, so regions past 2^32 blocks are covered too),
+           plus up to stddev of uniform spread, halved until it fits. */
+        uint64_t x = rnd, sum = 0;
+        for (int i = 0; i < 12; i++)
+            sum += next_draw (&x) % (n + 1);
+        sum = (sum + 11) / 12;
+        if (o->stddev) {
+            int64_t dev = (int64_t) ((double) o->stddev * unit_double (next_draw (&x)))
+                        - (int64_t) (o->stddev / 2);
+            while (dev > 0 && (uint64_t) dev + sum >= n)
+                dev /= 2;
+            sum = (uint64_t) ((int64_t) sum + dev);
+        }
+        rank = sum;
+        break;
+    }
+    default: {
+        uint64_t x = rnd;
+        unsigned v = (unsigned) (next_draw (&x) % 100);
+        uint64_t b = o->zone_lo[v];
+        if (o->zone_len[v])
+            b += (uint64_t) (unit_double (next_draw (&x)) * (double) o->zone_len[v]);
+        return b < room ? b : room - 1;
+    }
+    }
+    return (hash64 (rank) + o->rand_off) % n % room;
 }
 
 static bool
@@ -228,21 +382,9 @@ offsets_next (offsets_t *o, uint32_t *len_p, uint64_t rnd)
             *len_p = (uint32_t) (n * o->unit);
         break;
     }
-    case OFF_ZIPF: {
-        double u = (double) (rnd >> 11) * 0x1p-53;
-        double uz = u * o->zetan;
-        uint64_t rank;
-        if (uz < 1.0)
-            rank = 0;
-        else if (uz < o->zeta2)
-            rank = 1;
-        else
-            rank = (uint64_t) ((double) o->nblocks * pow (o->eta * u - o->eta + 1.0, o->alpha));
-        if (rank >= o->nblocks)
-            rank = o->nblocks - 1;
-        b = (hash64 (rank) + o->hash_off) % room;
+    case OFF_SKEWED:
+        b = skewed_block (o, rnd, room);
         break;
-    }
     default:
         b = rnd % room;
         break;

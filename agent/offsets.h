@@ -7,9 +7,12 @@
         once per pass before any is used again (a hierarchical bitmap finds
         the next free block in O(log64 n));
       - uniform without it (norandommap);
-      - zipf:THETA (fio disables the random map for it too), with ranks
-        scattered over the region by a hash, as fio does, so the hot blocks
-        are not simply the first ones.
+      - fio's other distributions (common/distribution.h), each without the
+        random map, as fio turns it off for them: zipf, pareto and normal
+        draw a rank and scatter it over the region with fio's hash (so the
+        hot blocks are not simply the first ones; a center rotates them);
+        zoned and zoned_abs draw a zone by its share of the I/O, then a
+        block inside it uniformly.
     An I/O of len bytes starting at block b must fit: b + len/unit <= nblocks;
     with the random map it is trimmed to fit instead, as fio does.
 */
@@ -19,15 +22,24 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum { OFF_SEQ = 0, OFF_RANDOM, OFF_RANDOM_NOMAP, OFF_ZIPF } off_mode_t;
+#include "distribution.h"
+
+/* OFF_SKEWED draws from a distribution other than uniform. */
+typedef enum { OFF_SEQ = 0, OFF_RANDOM, OFF_RANDOM_NOMAP, OFF_SKEWED } off_mode_t;
 
 typedef struct offsets offsets_t;
 
-/* A generator over nblocks blocks of unit bytes starting at start.
-   theta is used by OFF_ZIPF only (> 0, != 1).  Returns NULL when out of
-   memory (the random map takes nblocks bits) or on bad arguments. */
+/* A generator over nblocks blocks of unit bytes starting at start.  dist
+   is used by OFF_SKEWED only (not random; dist_check passed).  Returns
+   NULL when out of memory (the random map takes nblocks bits) or on bad
+   arguments, among them zoned_abs zones that end past the region (see
+   offsets_zones_end). */
 offsets_t *offsets_new (off_mode_t mode, uint64_t start, uint64_t nblocks, uint32_t unit,
-                        double theta);
+                        const dist_t *dist);
+
+/* zoned_abs: the byte where its last zone ends (the region must hold it);
+   0 for any other distribution.  Can't fail. */
+uint64_t offsets_zones_end (const dist_t *dist);
 
 void offsets_destroy (offsets_t **self_p);
 

@@ -564,7 +564,7 @@ s_opts_default (opts_t *o)
     o->job.loops = 1;
     o->job.do_verify = true;
     o->job.randrepeat = true;
-    o->job.random_distribution = JOB_DIST_RANDOM;
+    o->job.dist.kind = JOB_DIST_RANDOM;
     o->job.ss = JOB_SS_NONE;
     o->batch_submit_key = "iodepth_batch_submit";
     o->batch_complete_key = "iodepth_batch_complete_min";
@@ -1260,73 +1260,151 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
     return 0;
 }
 
-/* Parses random_distribution=: random, or zipf[:THETA] (fio's default
-   theta is 1.1; it must not be 1, and iofleet wants it above 0).
+/* Parses the zones of zoned:A/S:... or zoned_abs:A/SIZE:... (text is what
+   follows the first ':') into d, as fio's zone parser: a zoned size given as
+   0 or left out takes an equal share of the percent the others leave.
    Returns 0, or -1 with the error set. */
+static int
+s_parse_zones (parser_t *p, int line, const char *key, const char *value, const char *text,
+               dist_t *d)
+{
+    d->nzones = 0;
+    int missing = 0;
+    uint64_t given = 0;
+    while (*text) {
+        const char *end = strchr (text, ':');
+        size_t len = end ? (size_t) (end - text) : strlen (text);
+        char part[64], *slash;
+        if (d->nzones == DIST_ZONES_MAX) {
+            s_error (p, line, "%s=%.*s: more than %d zones (fio's limit)", key, SHOW, value,
+                     DIST_ZONES_MAX);
+            return -1;
+        }
+        if (len == 0 || len >= sizeof part) {
+            s_error (p, line, "%s=%.*s: zone %d is empty or too long (like 60/10)", key, SHOW,
+                     value, d->nzones + 1);
+            return -1;
+        }
+        memcpy (part, text, len);
+        part[len] = '\0';
+        slash = strchr (part, '/');
+        if (slash)
+            *slash = '\0';
+        dist_zone_t *z = &d->zones[d->nzones++];
+        uint64_t v;
+        if (parse_u64 (part, 0, 100, &v) != 0) {
+            s_error (p, line, "%s=%.*s: zone %d's access '%s' is not a percent 0..100 (like "
+                     "60/10)", key, SHOW, value, d->nzones, part);
+            return -1;
+        }
+        z->access_pct = (uint32_t) v;
+        z->size = 0;
+        const char *sz = slash ? slash + 1 : "";
+        if (d->kind == JOB_DIST_ZONED) {
+            if (*sz && parse_u64 (sz, 0, 100, &z->size) != 0) {
+                s_error (p, line, "%s=%.*s: zone %d's size '%s' is not a percent 0..100",
+                         key, SHOW, value, d->nzones, sz);
+                return -1;
+            }
+            given += z->size;
+            missing += z->size == 0;
+        }
+        else if (*sz && job_parse_size (sz, &z->size) != 0) {
+            s_error (p, line, "%s=%.*s: zone %d's size '%s' is not a size (like 20g)", key,
+                     SHOW, value, d->nzones, sz);
+            return -1;
+        }
+        text += len + (end != NULL);
+    }
+    if (missing && given < 100)
+        for (int i = 0; i < d->nzones; i++)
+            if (d->zones[i].size == 0)
+                d->zones[i].size = (100 - given) / (uint64_t) missing;
+    return 0;
+}
+
+/* Parses random_distribution=: random, zipf|pareto|normal[:VALUE[:CENTER]],
+   zoned:A/S:..., zoned_abs:A/SIZE:... (distribution.h); dist_check holds
+   the limits.  Returns 0, or -1 with the error set. */
 static int
 s_parse_distribution (parser_t *p, int line, const char *key, const char *value,
                       job_t *job)
 {
-    static const char *const fio_only[] = { "pareto", "normal", "zoned", "zoned_abs" };
     if (strchr (value, ',')) {
         s_error (p, line, "%s=%.*s: separate read/write distributions are not supported "
-                 "by iofleet yet", key, SHOW, value);
+                 "(fio 3.33 refuses them too: its parser cuts the name at the ',')",
+                 key, SHOW, value);
         return -1;
     }
     const char *colon = strchr (value, ':');
     size_t baselen = colon ? (size_t) (colon - value) : strlen (value);
-    char base[16];
-    if (baselen < sizeof (base)) {
-        memcpy (base, value, baselen);
-        base[baselen] = '\0';
+    dist_t d;
+    memset (&d, 0, sizeof d);
+    d.kind = JOB_DIST_LAST + 1;
+    for (int k = 0; k <= JOB_DIST_LAST; k++)
+        if (strlen (dist_name ((job_dist_t) k)) == baselen
+            && strncmp (value, dist_name ((job_dist_t) k), baselen) == 0)
+            d.kind = (job_dist_t) k;
+    if ((unsigned) d.kind > JOB_DIST_LAST) {
+        s_error (p, line, "%s='%.*s' is not an fio random distribution (random, zipf, pareto, "
+                 "normal, zoned, zoned_abs)", key, SHOW, value);
+        return -1;
     }
-    else
-        base[0] = '\0';
-    if (strcmp (base, "random") == 0) {
-        if (colon) {
+    const char *arg = colon ? colon + 1 : NULL;
+    switch (d.kind) {
+    case JOB_DIST_RANDOM:
+        if (arg) {
             s_error (p, line, "%s=%.*s: 'random' takes no parameter", key, SHOW, value);
             return -1;
         }
-        job->random_distribution = JOB_DIST_RANDOM;
-        job->zipf_theta = 0;
-        return 0;
-    }
-    if (strcmp (base, "zipf") == 0) {
-        double theta = 1.1;             /* fio's FIO_DEF_ZIPF */
-        if (colon) {
-            const char *arg = colon + 1;
-            if (strchr (arg, ':')) {
-                s_error (p, line, "%s=%.*s: fio's second zipf parameter (the center) is not "
-                         "supported by iofleet yet", key, SHOW, value);
-                return -1;
-            }
-            if (s_parse_decimal (arg, &theta)) {
-                s_error (p, line, "%s=%.*s: '%.*s' is not a number (like zipf:1.2)",
-                         key, SHOW, value, SHOW, arg);
-                return -1;
-            }
-        }
-        if (theta <= 0 || theta == 1.0) {
-            s_error (p, line, "%s=%.*s: the zipf theta must be above 0 and not 1",
-                     key, SHOW, value);
+        break;
+    case JOB_DIST_ZONED:
+    case JOB_DIST_ZONED_ABS:
+        if (!arg || !*arg) {
+            s_error (p, line, "%s=%.*s: %s needs its zones (like %s:60/10:40/90)", key, SHOW,
+                     value, dist_name (d.kind), dist_name (d.kind));
             return -1;
         }
-        /* The agents take theta below 100 (message.c). */
-        if (theta >= 100) {
-            s_error (p, line, "%s=%.*s: the zipf theta must be below 100", key, SHOW, value);
+        if (s_parse_zones (p, line, key, value, arg, &d))
+            return -1;
+        break;
+    default: {
+        /* fio's defaults: FIO_DEF_ZIPF 1.1, FIO_DEF_PARETO 0.2, normal 0. */
+        d.param = d.kind == JOB_DIST_ZIPF ? 1.1 : d.kind == JOB_DIST_PARETO ? 0.2 : 0;
+        if (!arg)
+            break;
+        char num[72];
+        const char *c2 = strchr (arg, ':');
+        size_t n = c2 ? (size_t) (c2 - arg) : strlen (arg);
+        bool ok = n < sizeof num;
+        if (ok) {
+            memcpy (num, arg, n);
+            num[n] = '\0';
+            ok = s_parse_decimal (num, &d.param) == 0;
+        }
+        if (!ok) {
+            s_error (p, line, "%s=%.*s: '%.*s' is not a number (like %s:0.9)", key, SHOW,
+                     value, (int) n, arg, dist_name (d.kind));
             return -1;
         }
-        job->random_distribution = JOB_DIST_ZIPF;
-        job->zipf_theta = theta;
-        return 0;
+        if (c2) {
+            d.centered = true;
+            if (s_parse_decimal (c2 + 1, &d.center)) {
+                s_error (p, line, "%s=%.*s: the center '%s' is not a number 0..1", key, SHOW,
+                         value, c2 + 1);
+                return -1;
+            }
+        }
+        break;
     }
-    if (s_in_list (base, fio_only, NELEM (fio_only)))
-        s_error (p, line, "%s '%s' is not supported by iofleet yet (supported: random, zipf:THETA)",
-                 key, base);
-    else
-        s_error (p, line, "%s='%.*s' is not an fio random distribution (supported: random, "
-                 "zipf:THETA)", key, SHOW, value);
-    return -1;
+    }
+    char why[160];
+    if (dist_check (&d, why, sizeof why)) {
+        s_error (p, line, "%s=%.*s: %s", key, SHOW, value, why);
+        return -1;
+    }
+    job->dist = d;
+    return 0;
 }
 
 /* Compares doubles for qsort.  Can't fail. */
@@ -2149,7 +2227,7 @@ s_verify_refused (parser_t *p, const opts_t *o)
         why = "the job writes nothing to verify (verify_only=1 on the writing job reads back "
               "what an earlier run of it wrote)";
     else if ((job->rw == JOB_RW_RANDWRITE || job->rw == JOB_RW_RANDRW)
-             && (job->norandommap || job->random_distribution != JOB_DIST_RANDOM))
+             && (job->norandommap || job->dist.kind != JOB_DIST_RANDOM))
         why = "with norandommap or a non-uniform random_distribution writes overlap, which fio "
               "sorts and trims before reading back and iofleet does not yet";
     else if ((job->rw == JOB_RW_RW || job->rw == JOB_RW_RANDRW)

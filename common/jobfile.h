@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "distribution.h"
+
 #define JOB_NAME_MAX      64
 #define JOB_FILENAME_MAX  1024      /* the whole ':'-separated list */
 #define JOB_MAX_STEPS     256
@@ -79,11 +81,6 @@ typedef enum {
 } job_verify_t;
 
 typedef enum {
-    JOB_DIST_RANDOM = 0,            /* random_distribution=random (uniform) */
-    JOB_DIST_ZIPF,                  /* random_distribution=zipf:THETA */
-} job_dist_t;
-
-typedef enum {
     JOB_SS_NONE = 0,
     JOB_SS_IOPS,                    /* steadystate=iops:LIMIT */
     JOB_SS_IOPS_SLOPE,              /* steadystate=iops_slope:LIMIT */
@@ -125,8 +122,7 @@ typedef struct {
     bool randseed_set;
     uint64_t randseed;              /* randseed= */
     bool norandommap;
-    job_dist_t random_distribution;
-    double zipf_theta;              /* zipf:THETA, THETA > 0, != 1 */
+    dist_t dist;                    /* random_distribution= */
     double percentile_list[JOB_PCT_MAX]; /* percentile_list=99:99.9 (sorted) */
     int npercentiles;               /* 0 = fio's default list */
     char cpus_allowed[JOB_CPUS_MAX];/* "0-3,8" as written (validated); "" = any */

@@ -20,6 +20,8 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
         { s->write_iolog && s->write_iolog[0], "write_iolog=" }, { s->rw_skip, "rw=...:SIZE" },
         { s->refill_buffers, "refill_buffers" }, { s->no_scramble, "scramble_buffers=0" },
         { s->exitall, "exitall" },
+        { s->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF || s->dist_centered,
+          "random_distribution=pareto|normal|zoned|zoned_abs or a center" },
     };
     for (size_t i = 0; i < sizeof since_0_3 / sizeof since_0_3[0]; i++)
         if (since_0_3[i].used) {
@@ -42,6 +44,13 @@ jobspec_release_older (const char *a, const char *b)
             return x[i] < y[i];
     return false;
 }
+
+_Static_assert ((int) JOB_DIST_ZONED_ABS == (int) IOFLEET__DISTRIBUTION__DIST_ZONED_ABS
+                && (int) JOB_DIST_ZIPF == (int) IOFLEET__DISTRIBUTION__DIST_ZIPF
+                && (int) JOB_DIST_PARETO == (int) IOFLEET__DISTRIBUTION__DIST_PARETO
+                && (int) JOB_DIST_NORMAL == (int) IOFLEET__DISTRIBUTION__DIST_NORMAL
+                && (int) JOB_DIST_ZONED == (int) IOFLEET__DISTRIBUTION__DIST_ZONED,
+                "the parser's distributions are the wire's");
 
 _Static_assert (JOB_MAX_OWN_FILES == MSG_TARGETS_MAX,
                 "a job's own files (numjobs without filename=) are its targets");
@@ -107,9 +116,18 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->randseed_set = j->randseed_set;
     s->randseed = j->randseed;
     s->norandommap = j->norandommap;
-    s->random_distribution = j->random_distribution == JOB_DIST_ZIPF
-        ? IOFLEET__DISTRIBUTION__DIST_ZIPF : IOFLEET__DISTRIBUTION__DIST_RANDOM;
-    s->zipf_theta = j->zipf_theta;
+    s->random_distribution = (Iofleet__Distribution) j->dist.kind;
+    s->dist_param = j->dist.param;
+    s->dist_centered = j->dist.centered;
+    s->dist_center = j->dist.center;
+    for (int z = 0; z < j->dist.nzones; z++) {
+        iofleet__zone__init (&out->zones[z]);
+        out->zones[z].access_pct = j->dist.zones[z].access_pct;
+        out->zones[z].size = j->dist.zones[z].size;
+        out->zone_ptrs[z] = &out->zones[z];
+    }
+    s->n_zones = (size_t) j->dist.nzones;
+    s->zones = s->n_zones ? out->zone_ptrs : NULL;
     s->cpus_allowed = (char *) j->cpus_allowed;
     s->ss = (Iofleet__SteadyState) j->ss;
     s->ss_limit = j->ss_limit;

@@ -14,6 +14,8 @@ typedef struct {
     char *names[MSG_TARGETS_MAX];
     Iofleet__BsSplit split[2][JOB_BSSPLIT_MAX];
     Iofleet__BsSplit *split_ptrs[2][JOB_BSSPLIT_MAX];
+    Iofleet__Zone zones[DIST_ZONES_MAX];
+    Iofleet__Zone *zone_ptrs[DIST_ZONES_MAX];
 } jobspec_t;
 
 /* Fills out from j.  The filename list is split on ':'.  Without one, as

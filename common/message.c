@@ -193,12 +193,20 @@ check_job_more (const Iofleet__JobSpec *j, char *err, size_t errlen)
     if (j->rate_bytes_read > JOB_MAX_RATE_BYTES || j->rate_bytes_write > JOB_MAX_RATE_BYTES)
         return fail (err, errlen, "job.rate_bytes over the limit of %llu",
                      (unsigned long long) JOB_MAX_RATE_BYTES);
-    if ((unsigned) j->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF)
-        return fail (err, errlen, "job.random_distribution %d, limit 0..1",
-                     (int) j->random_distribution);
-    if (j->random_distribution == IOFLEET__DISTRIBUTION__DIST_ZIPF
-        && !(j->zipf_theta > 0 && j->zipf_theta < 100 && j->zipf_theta != 1.0))
-        return fail (err, errlen, "job.zipf_theta %g, limit (0, 100) and not 1", j->zipf_theta);
+    if (j->n_zones > DIST_ZONES_MAX)
+        return fail (err, errlen, "job.zones: %zu zones, limit %d", j->n_zones, DIST_ZONES_MAX);
+    dist_t dist = { .kind = (job_dist_t) j->random_distribution, .param = j->dist_param,
+                    .centered = j->dist_centered, .center = j->dist_center,
+                    .nzones = (int) j->n_zones };
+    for (size_t z = 0; z < j->n_zones; z++) {
+        if (!j->zones[z])
+            return fail (err, errlen, "job.zones[%zu] is empty", z);
+        dist.zones[z].access_pct = j->zones[z]->access_pct;
+        dist.zones[z].size = j->zones[z]->size;
+    }
+    char why[160];
+    if (dist_check (&dist, why, sizeof why))
+        return fail (err, errlen, "job.random_distribution: %s", why);
     if (check_text ("job.cpus_allowed", j->cpus_allowed, JOB_CPUS_MAX - 1, false, err, errlen))
         return -EINVAL;
     uint64_t cpus[JOB_CPUS_MAX / 64];

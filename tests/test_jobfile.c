@@ -288,7 +288,7 @@ test_defaults (void)
     CHECK (j->startdelay_ns == 0 && j->thinktime_ns == 0);
     CHECK (j->randrepeat && !j->randseed_set && j->randseed == 0);
     CHECK (!j->norandommap);
-    CHECK (j->random_distribution == JOB_DIST_RANDOM && j->zipf_theta == 0);
+    CHECK (j->dist.kind == JOB_DIST_RANDOM && j->dist.param == 0);
     CHECK (j->npercentiles == 0);
     CHECK (j->cpus_allowed[0] == '\0');
     CHECK (!j->new_group);
@@ -1190,7 +1190,7 @@ test_advanced_fixture (void)
     CHECK (a->bsrange_min[0] == 0 && a->bsrange_max[1] == 0);
     CHECK (a->rate_iops[0] == 5000 && a->rate_iops[1] == 2000);
     CHECK (a->thinktime_ns == 250 * 1000);
-    CHECK (a->random_distribution == JOB_DIST_ZIPF && a->zipf_theta == 1.2);
+    CHECK (a->dist.kind == JOB_DIST_ZIPF && a->dist.param == 1.2);
     CHECK (a->norandommap && !a->new_group);
     CHECK (a->ss == JOB_SS_NONE && a->ss_dur_ns == 0 && a->startdelay_ns == 0);
     CHECK (a->buffer_compress_percentage == 0 && !a->zero_buffers);
@@ -1202,7 +1202,7 @@ test_advanced_fixture (void)
     CHECK (b->bsrange_min[1] == 4096 && b->bsrange_max[1] == 1048576);
     CHECK (b->nbssplit[0] == 0 && b->nbssplit[1] == 0);
     CHECK (b->rate_iops[0] == 0 && b->rate_iops[1] == 0 && b->thinktime_ns == 0);
-    CHECK (b->random_distribution == JOB_DIST_RANDOM && !b->norandommap);
+    CHECK (b->dist.kind == JOB_DIST_RANDOM && !b->norandommap);
     CHECK (b->startdelay_ns == 5 * NS_PER_S);
     CHECK (b->ss == JOB_SS_IOPS_SLOPE && b->ss_pct && s_near (b->ss_limit, 0.001));
     CHECK (b->ss_dur_ns == 60 * NS_PER_S && b->ss_ramp_ns == 10 * NS_PER_S);
@@ -1510,51 +1510,87 @@ test_random_options (void)
                 "t.fio:2: norandommap='yes' is not a boolean (allowed: 0 or 1)");
 
     if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zipf:1.2\n", &j)))
-        CHECK (j.random_distribution == JOB_DIST_ZIPF && j.zipf_theta == 1.2);
+        CHECK (j.dist.kind == JOB_DIST_ZIPF && j.dist.param == 1.2);
     if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zipf\n", &j)))
-        CHECK (j.random_distribution == JOB_DIST_ZIPF && j.zipf_theta == 1.1);
+        CHECK (j.dist.kind == JOB_DIST_ZIPF && j.dist.param == 1.1);
     if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zipf:0.8\n", &j)))
-        CHECK (j.zipf_theta == 0.8);
+        CHECK (j.dist.param == 0.8);
     if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zipf:2\n", &j)))
-        CHECK (j.zipf_theta == 2.0);
+        CHECK (j.dist.param == 2.0);
     if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=random\n", &j)))
-        CHECK (j.random_distribution == JOB_DIST_RANDOM && j.zipf_theta == 0);
+        CHECK (j.dist.kind == JOB_DIST_RANDOM && j.dist.param == 0);
     if (CHECK_OK (s_one_job ("[global]\nrandom_distribution=zipf:1.5\n[job]\n"
                              "random_distribution=random\n", &j)))
-        CHECK (j.random_distribution == JOB_DIST_RANDOM && j.zipf_theta == 0);
-    EXPECT_ERR ("[job]\nrandom_distribution=zipf:1\n",
-                "t.fio:2: random_distribution=zipf:1: the zipf theta must be above 0 and not 1");
+        CHECK (j.dist.kind == JOB_DIST_RANDOM && j.dist.param == 0);
+    EXPECT_ERR ("[job]\nrandom_distribution=zipf:1\n", "t.fio:2: "
+                "random_distribution=zipf:1: the zipf theta 1 must be above 0, below 100 and not 1");
     EXPECT_ERR ("[job]\nrandom_distribution=zipf:1.000\n", "t.fio:2: "
-                "random_distribution=zipf:1.000: the zipf theta must be above 0 and not 1");
-    EXPECT_ERR ("[job]\nrandom_distribution=zipf:0\n",
-                "t.fio:2: random_distribution=zipf:0: the zipf theta must be above 0 and not 1");
+                "random_distribution=zipf:1.000: the zipf theta 1 must be above 0, below 100 "
+                "and not 1");
+    EXPECT_ERR ("[job]\nrandom_distribution=zipf:0\n", "t.fio:2: "
+                "random_distribution=zipf:0: the zipf theta 0 must be above 0, below 100 and not 1");
     EXPECT_ERR ("[job]\nrandom_distribution=zipf:-1\n",
-                "t.fio:2: random_distribution=zipf:-1: '-1' is not a number (like zipf:1.2)");
+                "t.fio:2: random_distribution=zipf:-1: '-1' is not a number (like zipf:0.9)");
     EXPECT_ERR ("[job]\nrandom_distribution=zipf:\n",
-                "t.fio:2: random_distribution=zipf:: '' is not a number (like zipf:1.2)");
+                "t.fio:2: random_distribution=zipf:: '' is not a number (like zipf:0.9)");
     EXPECT_ERR ("[job]\nrandom_distribution=zipf:1e2\n",
-                "t.fio:2: random_distribution=zipf:1e2: '1e2' is not a number (like zipf:1.2)");
-    EXPECT_ERR ("[job]\nrandom_distribution=zipf:1.2:0.25\n", "t.fio:2: "
-                "random_distribution=zipf:1.2:0.25: fio's second zipf parameter (the center) is "
-                "not supported by iofleet yet");
-    EXPECT_ERR ("[job]\nrandom_distribution=pareto:0.2\n", "t.fio:2: random_distribution "
-                "'pareto' is not supported by iofleet yet (supported: random, zipf:THETA)");
-    EXPECT_ERR ("[job]\nrandom_distribution=normal\n", "t.fio:2: random_distribution "
-                "'normal' is not supported by iofleet yet (supported: random, zipf:THETA)");
-    EXPECT_ERR ("[job]\nrandom_distribution=zoned:60/10:40/90\n", "t.fio:2: "
-                "random_distribution 'zoned' is not supported by iofleet yet (supported: "
-                "random, zipf:THETA)");
+                "t.fio:2: random_distribution=zipf:1e2: '1e2' is not a number (like zipf:0.9)");
+    /* fio 3.33's defaults, centers and ranges (options.c). */
+    if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zipf:1.2:0.25\n", &j)))
+        CHECK (j.dist.kind == JOB_DIST_ZIPF && j.dist.param == 1.2 && j.dist.centered
+               && j.dist.center == 0.25);
+    if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=pareto\n", &j)))
+        CHECK (j.dist.kind == JOB_DIST_PARETO && j.dist.param == 0.2 && !j.dist.centered);
+    if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=pareto:0.9\n", &j)))
+        CHECK (j.dist.kind == JOB_DIST_PARETO && j.dist.param == 0.9);
+    if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=normal\n", &j)))
+        CHECK (j.dist.kind == JOB_DIST_NORMAL && j.dist.param == 0);
+    if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=normal:10:0.2\n", &j)))
+        CHECK (j.dist.kind == JOB_DIST_NORMAL && j.dist.param == 10 && j.dist.center == 0.2);
+    EXPECT_ERR ("[job]\nrandom_distribution=pareto:1\n", "t.fio:2: random_distribution="
+                "pareto:1: the pareto value 1 must be above 0 and below 1 (fio's range)");
+    EXPECT_ERR ("[job]\nrandom_distribution=normal:100\n", "t.fio:2: random_distribution="
+                "normal:100: the normal deviation 100 must be 0 or more and below 100 (percent "
+                "of the region)");
+    EXPECT_ERR ("[job]\nrandom_distribution=pareto:0.5:2\n", "t.fio:2: random_distribution="
+                "pareto:0.5:2: the center 2 must be within 0..1 (fio's range)");
+    EXPECT_ERR ("[job]\nrandom_distribution=pareto:0.5:x\n", "t.fio:2: random_distribution="
+                "pareto:0.5:x: the center 'x' is not a number 0..1");
+    /* zoned: a missing size shares what the others leave (fio's zone parser). */
+    if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zoned:60/10:30/20:10/70\n", &j)))
+        CHECK (j.dist.kind == JOB_DIST_ZONED && j.dist.nzones == 3
+               && j.dist.zones[0].access_pct == 60 && j.dist.zones[0].size == 10
+               && j.dist.zones[2].access_pct == 10 && j.dist.zones[2].size == 70);
+    if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zoned:50/10:25:25\n", &j)))
+        CHECK (j.dist.nzones == 3 && j.dist.zones[1].size == 45 && j.dist.zones[2].size == 45);
+    if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zoned_abs:60/8m:40/16m\n", &j)))
+        CHECK (j.dist.kind == JOB_DIST_ZONED_ABS && j.dist.nzones == 2
+               && j.dist.zones[0].size == 8ull << 20 && j.dist.zones[1].size == 16ull << 20);
+    EXPECT_ERR ("[job]\nrandom_distribution=zoned:60/10:30/20\n", "t.fio:2: random_distribution="
+                "zoned:60/10:30/20: the zones' access percentages add up to 90, not 100 (as fio "
+                "requires)");
+    EXPECT_ERR ("[job]\nrandom_distribution=zoned:60/80:40/30\n", "t.fio:2: random_distribution="
+                "zoned:60/80:40/30: the zones' sizes add up to 110% of the region, over 100");
+    EXPECT_ERR ("[job]\nrandom_distribution=zoned:60/x:40/30\n", "t.fio:2: random_distribution="
+                "zoned:60/x:40/30: zone 1's size 'x' is not a percent 0..100");
+    EXPECT_ERR ("[job]\nrandom_distribution=zoned\n", "t.fio:2: random_distribution=zoned: "
+                "zoned needs its zones (like zoned:60/10:40/90)");
+    EXPECT_ERR ("[job]\nrandom_distribution=zoned:60/10::40/90\n", "t.fio:2: random_distribution="
+                "zoned:60/10::40/90: zone 2 is empty or too long (like 60/10)");
+    EXPECT_ERR ("[job]\nrandom_distribution=zoned_abs:60/1q:40/1m\n", "t.fio:2: "
+                "random_distribution=zoned_abs:60/1q:40/1m: zone 1's size '1q' is not a size "
+                "(like 20g)");
     EXPECT_ERR ("[job]\nrandom_distribution=gauss:5\n", "t.fio:2: "
-                "random_distribution='gauss:5' is not an fio random distribution (supported: "
-                "random, zipf:THETA)");
+                "random_distribution='gauss:5' is not an fio random distribution (random, zipf, "
+                "pareto, normal, zoned, zoned_abs)");
     EXPECT_ERR ("[job]\nrandom_distribution=Zipf:1.2\n", "t.fio:2: "
-                "random_distribution='Zipf:1.2' is not an fio random distribution (supported: "
-                "random, zipf:THETA)");
+                "random_distribution='Zipf:1.2' is not an fio random distribution (random, zipf, "
+                "pareto, normal, zoned, zoned_abs)");
     EXPECT_ERR ("[job]\nrandom_distribution=random:5\n",
                 "t.fio:2: random_distribution=random:5: 'random' takes no parameter");
     EXPECT_ERR ("[job]\nrandom_distribution=zipf:1.2,zipf:1.1\n", "t.fio:2: "
                 "random_distribution=zipf:1.2,zipf:1.1: separate read/write distributions are "
-                "not supported by iofleet yet");
+                "not supported (fio 3.33 refuses them too: its parser cuts the name at the ',')");
 }
 
 static void
@@ -2012,7 +2048,7 @@ test_new_options_inherit (void)
         CHECK (j->thinktime_ns == 3000000);
         CHECK (!j->randrepeat && j->randseed_set && j->randseed == 7);
         CHECK (j->norandommap);
-        CHECK (j->random_distribution == JOB_DIST_ZIPF && j->zipf_theta == 3);
+        CHECK (j->dist.kind == JOB_DIST_ZIPF && j->dist.param == 3);
         CHECK (j->npercentiles == 2 && j->percentile_list[0] == 10 && j->percentile_list[1] == 90);
         CHECK (strcmp (j->cpus_allowed, "1-2") == 0);
         CHECK (j->new_group);
@@ -2024,7 +2060,7 @@ test_new_options_inherit (void)
     CHECK (BS_IS (b, 8192));
     CHECK (s_split_is (b, 0, 2, split) && s_split_is (b, 1, 1, split64));
     CHECK (b->rate_iops[0] == 0 && b->rate_iops[1] == 0);
-    CHECK (b->random_distribution == JOB_DIST_RANDOM && !b->norandommap);
+    CHECK (b->dist.kind == JOB_DIST_RANDOM && !b->norandommap);
     CHECK (b->npercentiles == 1 && b->percentile_list[0] == 50);
     CHECK (strcmp (b->cpus_allowed, "0") == 0);
     CHECK (b->ss == JOB_SS_IOPS && b->ss_pct && s_near (b->ss_limit, 0.01));
@@ -2432,9 +2468,9 @@ s_extras_sane (const job_t *j)
     ||  !(j->ss_limit >= 0 && isfinite (j->ss_limit))
     ||  (j->ss_pct && j->ss_limit > 1))
         return false;
-    if (j->random_distribution == JOB_DIST_ZIPF)
-        return j->zipf_theta > 0 && j->zipf_theta != 1;
-    return j->random_distribution == JOB_DIST_RANDOM && j->zipf_theta == 0;
+    char why[160];
+    return dist_check (&j->dist, why, sizeof why) == 0
+        && (j->dist.kind != JOB_DIST_RANDOM || j->dist.param == 0);
 }
 
 /* True if a parsed job respects every documented invariant. */

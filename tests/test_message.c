@@ -955,9 +955,34 @@ test_bounds_prepare (void)
     REJECT (fx_prepare, fx.job.thinktime_ns = 3601ull * 1000000000, "thinktime_ns");
     REJECT (fx_prepare, fx.job.random_distribution = 7, "job.random_distribution");
     REJECT (fx_prepare, fx.job.random_distribution = IOFLEET__DISTRIBUTION__DIST_ZIPF;
-            fx.job.zipf_theta = 1.0, "job.zipf_theta");
+            fx.job.dist_param = 1.0, "the zipf theta 1");
     ACCEPT (fx_prepare, fx.job.random_distribution = IOFLEET__DISTRIBUTION__DIST_ZIPF;
-            fx.job.zipf_theta = 1.2);
+            fx.job.dist_param = 1.2);
+    REJECT (fx_prepare, fx.job.random_distribution = IOFLEET__DISTRIBUTION__DIST_PARETO;
+            fx.job.dist_param = 1.5, "the pareto value 1.5");
+    ACCEPT (fx_prepare, fx.job.random_distribution = IOFLEET__DISTRIBUTION__DIST_NORMAL;
+            fx.job.dist_param = 10; fx.job.dist_centered = 1; fx.job.dist_center = 0.3);
+    REJECT (fx_prepare, fx.job.random_distribution = IOFLEET__DISTRIBUTION__DIST_NORMAL;
+            fx.job.dist_centered = 1; fx.job.dist_center = -0.5, "the center -0.5");
+    {
+        Iofleet__Zone z1 = IOFLEET__ZONE__INIT, z2 = IOFLEET__ZONE__INIT;
+        Iofleet__Zone *zs[300] = { &z1, &z2 };
+        for (int i = 2; i < 300; i++)
+            zs[i] = &z2;
+        z1.access_pct = 60;
+        z1.size = 10;
+        z2.access_pct = 40;
+        z2.size = 90;
+        ACCEPT (fx_prepare, fx.job.random_distribution = IOFLEET__DISTRIBUTION__DIST_ZONED;
+                fx.job.n_zones = 2; fx.job.zones = zs);
+        REJECT (fx_prepare, fx.job.random_distribution = IOFLEET__DISTRIBUTION__DIST_ZONED;
+                fx.job.n_zones = 1; fx.job.zones = zs, "add up to 60, not 100");
+        REJECT (fx_prepare, fx.job.random_distribution = IOFLEET__DISTRIBUTION__DIST_PARETO;
+                fx.job.dist_param = 0.5; fx.job.n_zones = 2; fx.job.zones = zs,
+                "pareto takes no zones");
+        REJECT (fx_prepare, fx.job.random_distribution = IOFLEET__DISTRIBUTION__DIST_ZONED;
+                fx.job.n_zones = 300; fx.job.zones = zs, "300 zones, limit");
+    }
     REJECT (fx_prepare, fx.job.cpus_allowed = "0-3,x", "job.cpus_allowed");
     REJECT (fx_prepare, fx.job.cpus_allowed = "9999", "job.cpus_allowed");
     ACCEPT (fx_prepare, fx.job.cpus_allowed = "0-3,8");

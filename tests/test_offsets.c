@@ -24,11 +24,11 @@ next_len (offsets_t *o, uint32_t len)
 
 /* Every offset inside [start, start + n*unit - len] and aligned to unit. */
 static void
-test_range_alignment (off_mode_t mode, double theta)
+test_range_alignment (off_mode_t mode, const dist_t *dist)
 {
     const uint64_t start = 1 << 20, n = 1000;
     const uint32_t unit = 4096;
-    offsets_t *o = offsets_new (mode, start, n, unit, theta);
+    offsets_t *o = offsets_new (mode, start, n, unit, dist);
     CHECK (o != NULL);
     int bad = 0;
     for (int i = 0; i < 100000 && o; i++) {
@@ -47,7 +47,7 @@ static void
 test_random_map_coverage (void)
 {
     for (uint64_t n = 1; n <= 70000; n = n * 7 + 3) {
-        offsets_t *o = offsets_new (OFF_RANDOM, 0, n, 512, 0);
+        offsets_t *o = offsets_new (OFF_RANDOM, 0, n, 512, NULL);
         uint8_t *seen = calloc (n, 1);
         int dup = 0;
         for (int pass = 0; pass < 3; pass++) {
@@ -76,7 +76,7 @@ test_random_map_trim (void)
 {
     const uint64_t n = 4096;
     const uint32_t unit = 4096;
-    offsets_t *o = offsets_new (OFF_RANDOM, 0, n, unit, 0);
+    offsets_t *o = offsets_new (OFF_RANDOM, 0, n, unit, NULL);
     CHECK (o != NULL);
     uint8_t *seen = calloc (n, 1);
     uint64_t covered = 0, ios = 0, trimmed = 0;
@@ -111,7 +111,7 @@ static void
 test_nomap_repeats (void)
 {
     const uint64_t n = 10000;
-    offsets_t *o = offsets_new (OFF_RANDOM_NOMAP, 0, n, 4096, 0);
+    offsets_t *o = offsets_new (OFF_RANDOM_NOMAP, 0, n, 4096, NULL);
     uint8_t *seen = calloc (n, 1);
     uint64_t distinct = 0;
     for (uint64_t i = 0; i < n; i++) {
@@ -128,7 +128,7 @@ test_nomap_repeats (void)
 static void
 test_sequential (void)
 {
-    offsets_t *o = offsets_new (OFF_SEQ, 8192, 4, 4096, 0);
+    offsets_t *o = offsets_new (OFF_SEQ, 8192, 4, 4096, NULL);
     uint64_t want[] = { 8192, 12288, 16384, 20480, 8192, 12288 };
     for (int i = 0; i < 6; i++) {
         uint64_t off = next_len (o, 4096);
@@ -151,42 +151,122 @@ cmp_desc (const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* zipf:1.2 concentrates accesses: the hottest 10% of blocks take most of
-   them, while uniform gives them about 10%.  The hot blocks are scattered,
-   not the first ones. */
-static void
-test_zipf_skew (void)
+/* A distribution from its parts (zones as access/size pairs). */
+static dist_t
+mkdist (job_dist_t kind, double param, int nzones, const uint64_t *pairs)
 {
-    const uint64_t n = 10000;
-    const int draws = 200000;
-    double share[2];
-    uint64_t hot_first_decile = 0;
-    for (int z = 0; z < 2; z++) {
-        offsets_t *o = offsets_new (z ? OFF_ZIPF : OFF_RANDOM_NOMAP, 0, n, 4096, 1.2);
-        CHECK (o != NULL);
-        uint32_t *count = calloc (n, sizeof *count);
-        for (int i = 0; i < draws; i++)
-            count[next_len (o, 4096) / 4096]++;
-        if (z)
-            for (uint64_t b = 0; b < n / 10; b++)
-                hot_first_decile += count[b];
-        qsort (count, n, sizeof *count, cmp_desc);
-        uint64_t top = 0;
-        for (uint64_t b = 0; b < n / 10; b++)
-            top += count[b];
-        share[z] = (double) top / draws;
-        free (count);
-        offsets_destroy (&o);
+    dist_t d;
+    memset (&d, 0, sizeof d);
+    d.kind = kind;
+    d.param = param;
+    d.nzones = nzones;
+    for (int i = 0; i < nzones; i++) {
+        d.zones[i].access_pct = (uint32_t) pairs[2 * i];
+        d.zones[i].size = pairs[2 * i + 1];
     }
-    CHECK_MSG (share[0] < 0.15, "uniform: top 10%% of blocks took %.2f", share[0]);
-    CHECK_MSG (share[1] > 0.6, "zipf:1.2: top 10%% of blocks took %.2f", share[1]);
-    CHECK_MSG ((double) hot_first_decile / draws < 0.3,
-               "zipf hot blocks bunched at the start: first 10%% took %.2f",
-               (double) hot_first_decile / draws);
-    /* Bad thetas are refused. */
-    CHECK (offsets_new (OFF_ZIPF, 0, n, 4096, 1.0) == NULL);
-    CHECK (offsets_new (OFF_ZIPF, 0, n, 4096, 0) == NULL);
-    CHECK (offsets_new (OFF_RANDOM, 0, 0, 4096, 0) == NULL);
+    return d;
+}
+
+typedef struct {
+    double top10;                   /* share of the I/Os in the hottest 10% of blocks */
+    double decile[10];              /* share per tenth of the region, by position */
+    uint64_t hottest;               /* the block drawn most */
+} shape_t;
+
+/* The shape of draws offsets of 4k over n blocks. */
+static shape_t
+shape (const dist_t *d, uint64_t n, int draws)
+{
+    shape_t sh;
+    memset (&sh, 0, sizeof sh);
+    offsets_t *o = offsets_new (d->kind == JOB_DIST_RANDOM ? OFF_RANDOM_NOMAP : OFF_SKEWED, 0, n,
+                                4096, d);
+    CHECK (o != NULL);
+    if (!o)
+        return sh;
+    uint32_t *count = calloc (n, sizeof *count);
+    for (int i = 0; i < draws; i++) {
+        uint64_t b = next_len (o, 4096) / 4096;
+        count[b]++;
+        sh.decile[b * 10 / n] += 1.0 / draws;
+    }
+    for (uint64_t b = 1; b < n; b++)
+        if (count[b] > count[sh.hottest])
+            sh.hottest = b;
+    qsort (count, n, sizeof *count, cmp_desc);
+    uint64_t top = 0;
+    for (uint64_t b = 0; b < n / 10; b++)
+        top += count[b];
+    sh.top10 = (double) top / draws;
+    free (count);
+    offsets_destroy (&o);
+    return sh;
+}
+
+/* fio 3.33's shapes, measured with write_iolog on a 64 MiB file of 4k
+   blocks (16384) over 102400 reads (docs/conformance.md): the share of the
+   I/Os in the hottest 10% of blocks, and per tenth of the file for the
+   zoned ones, which are not scattered. */
+static void
+test_skew_as_fio (void)
+{
+    const uint64_t n = 16384;
+    const int draws = 102400;
+    static const uint64_t zoned[] = { 60, 10, 30, 20, 10, 70 };
+    static const uint64_t zoned_abs[] = { 60, 8 << 20, 40, 16 << 20 };
+    const struct { dist_t d; double top10; const char *name; } want[] = {
+        { mkdist (JOB_DIST_ZIPF, 1.2, 0, NULL), 0.925, "zipf:1.2" },
+        { mkdist (JOB_DIST_PARETO, 0.9, 0, NULL), 0.902, "pareto:0.9" },
+        { mkdist (JOB_DIST_PARETO, 0.2, 0, NULL), 0.737, "pareto:0.2" },
+        { mkdist (JOB_DIST_NORMAL, 10, 0, NULL), 0.450, "normal:10" },
+        { mkdist (JOB_DIST_NORMAL, 50, 0, NULL), 0.260, "normal:50" },
+        { mkdist (JOB_DIST_ZONED, 0, 3, zoned), 0.598, "zoned:60/10:30/20:10/70" },
+        { mkdist (JOB_DIST_ZONED_ABS, 0, 2, zoned_abs), 0.508, "zoned_abs:60/8m:40/16m" },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        shape_t sh = shape (&want[i].d, n, draws);
+        CHECK_MSG (sh.top10 > want[i].top10 - 0.03 && sh.top10 < want[i].top10 + 0.03,
+                   "%s: the hottest 10%% of blocks took %.3f, fio's %.3f", want[i].name,
+                   sh.top10, want[i].top10);
+        if (want[i].d.kind == JOB_DIST_ZIPF || want[i].d.kind == JOB_DIST_PARETO
+            || want[i].d.kind == JOB_DIST_NORMAL)
+            CHECK_MSG (sh.decile[0] < 0.4, "%s: hot blocks bunched at the start (%.2f)",
+                       want[i].name, sh.decile[0]);
+        if (want[i].d.kind == JOB_DIST_ZONED) {
+            /* fio: .60 .15 .15 .01 x 7 */
+            static const double dec[10] = { .60, .15, .15, .0143, .0143, .0143, .0143, .0143,
+                                            .0143, .0143 };
+            for (int k = 0; k < 10; k++)
+                CHECK_MSG (sh.decile[k] > dec[k] - 0.02 && sh.decile[k] < dec[k] + 0.02,
+                           "zoned: tenth %d took %.3f, fio's %.3f", k, sh.decile[k], dec[k]);
+        }
+        if (want[i].d.kind == JOB_DIST_ZONED_ABS) {
+            /* fio: .48 .24 .16 .12 0 ... (8 MiB zones of a 64 MiB file are
+               an eighth: 60% over the first, 40% over the next two). */
+            static const double dec[10] = { .48, .24, .16, .12, 0, 0, 0, 0, 0, 0 };
+            for (int k = 0; k < 10; k++)
+                CHECK_MSG (sh.decile[k] > dec[k] - 0.02 && sh.decile[k] < dec[k] + 0.02,
+                           "zoned_abs: tenth %d took %.3f, fio's %.3f", k, sh.decile[k], dec[k]);
+        }
+    }
+    /* A center only rotates where the ranks land: pareto:0.2's rank 0 (a
+       quarter of the I/Os) lands at center x n. */
+    dist_t c = mkdist (JOB_DIST_PARETO, 0.2, 0, NULL);
+    c.centered = true;
+    c.center = 0.5;
+    shape_t sh = shape (&c, n, 20000);
+    CHECK_MSG (sh.hottest == n / 2, "pareto:0.2:0.5: hottest block %llu, not %llu",
+               (unsigned long long) sh.hottest, (unsigned long long) (n / 2));
+    /* Bad parameters and zoned_abs zones past the region are refused. */
+    dist_t bad = mkdist (JOB_DIST_ZIPF, 1.0, 0, NULL);
+    CHECK (offsets_new (OFF_SKEWED, 0, n, 4096, &bad) == NULL);
+    bad = mkdist (JOB_DIST_RANDOM, 0, 0, NULL);
+    CHECK (offsets_new (OFF_SKEWED, 0, n, 4096, &bad) == NULL);
+    CHECK (offsets_new (OFF_SKEWED, 0, n, 4096, NULL) == NULL);
+    bad = mkdist (JOB_DIST_ZONED_ABS, 0, 2, zoned_abs);
+    CHECK (offsets_new (OFF_SKEWED, 0, 1000, 4096, &bad) == NULL);
+    CHECK (offsets_zones_end (&bad) == 24 << 20);
+    CHECK (offsets_new (OFF_RANDOM, 0, 0, 4096, NULL) == NULL);
 }
 
 /* rw=write:SIZE: a sequential generator leaves skip blocks after each I/O
@@ -194,7 +274,7 @@ test_zipf_skew (void)
 static void
 test_sequential_skip (void)
 {
-    offsets_t *o = offsets_new (OFF_SEQ, 4096, 10, 4096, 0);
+    offsets_t *o = offsets_new (OFF_SEQ, 4096, 10, 4096, NULL);
     CHECK (o != NULL);
     if (!o)
         return;
@@ -214,14 +294,20 @@ int
 main (void)
 {
     test_sequential_skip ();
-    test_range_alignment (OFF_SEQ, 0);
-    test_range_alignment (OFF_RANDOM, 0);
-    test_range_alignment (OFF_RANDOM_NOMAP, 0);
-    test_range_alignment (OFF_ZIPF, 1.2);
+    test_range_alignment (OFF_SEQ, NULL);
+    test_range_alignment (OFF_RANDOM, NULL);
+    test_range_alignment (OFF_RANDOM_NOMAP, NULL);
+    static const uint64_t zones[] = { 50, 1, 50, 99 };
+    const dist_t skewed[] = {
+        mkdist (JOB_DIST_ZIPF, 1.2, 0, NULL), mkdist (JOB_DIST_PARETO, 0.3, 0, NULL),
+        mkdist (JOB_DIST_NORMAL, 20, 0, NULL), mkdist (JOB_DIST_ZONED, 0, 2, zones),
+    };
+    for (size_t i = 0; i < sizeof skewed / sizeof skewed[0]; i++)
+        test_range_alignment (OFF_SKEWED, &skewed[i]);
     test_random_map_coverage ();
     test_random_map_trim ();
     test_nomap_repeats ();
     test_sequential ();
-    test_zipf_skew ();
+    test_skew_as_fio ();
     return TEST_DONE ();
 }

@@ -271,6 +271,48 @@ CASES = [
         "checks": [("coverage", 1.0), ("overlap", 0), ("count", 0.0)],
     },
     {
+        "name": "dist-zipf",
+        "why": "zipf:1.2 without the random map (fio turns it off): the share of the I/Os "
+               "in the hottest 10% of blocks, a random figure, within 0.03",
+        "job": "ioengine=psync\ndirect=1\nrw=randread\nbs=4k\nsize=32m\nio_size=64m\n"
+               "random_distribution=zipf:1.2\n",
+        "checks": [("hotness", (0.03, False)), ("count", 0.0)],
+    },
+    {
+        "name": "dist-pareto",
+        "why": "pareto:0.9 (lib/zipf.c's pareto, ranks hashed over the region): hottest 10% "
+               "of blocks within 0.03",
+        "job": "ioengine=psync\ndirect=1\nrw=randread\nbs=4k\nsize=32m\nio_size=64m\n"
+               "random_distribution=pareto:0.9\n",
+        "checks": [("hotness", (0.03, False)), ("count", 0.0)],
+    },
+    {
+        "name": "dist-normal",
+        "why": "normal:10 (lib/gauss.c: the mean of 12 draws plus the deviation, hashed): "
+               "hottest 10% of blocks within 0.03",
+        "job": "ioengine=psync\ndirect=1\nrw=randread\nbs=4k\nsize=32m\nio_size=64m\n"
+               "random_distribution=normal:10\n",
+        "checks": [("hotness", (0.03, False)), ("count", 0.0)],
+    },
+    {
+        "name": "dist-zoned",
+        "why": "zoned:60/10:30/20:10/70 is not scattered: the share per tenth of the region "
+               "and of the hottest 10% of blocks within 0.03",
+        "job": "ioengine=psync\ndirect=1\nrw=randwrite\nbs=4k\nsize=32m\nio_size=64m\n"
+               "random_distribution=zoned:60/10:30/20:10/70\n",
+        "checks": [("hotness", (0.03, True)), ("count", 0.0)],
+    },
+    {
+        "name": "dist-zoned-abs",
+        "why": "zoned_abs:60/4m:40/8m: zones of bytes from the region's start, per tenth "
+               "within 0.03 (randseed=7: with libaio's default seed fio's own draws in the "
+               "second zone hit 1617 of its 2048 blocks where uniform draws hit ~1966, and "
+               "psync's or another seed's do; a property of that one random stream)",
+        "job": "ioengine=libaio\niodepth=4\ndirect=1\nrw=randread\nbs=4k\nsize=32m\n"
+               "io_size=64m\nrandom_distribution=zoned_abs:60/4m:40/8m\nrandseed=7\n",
+        "checks": [("hotness", (0.03, True)), ("count", 0.0)],
+    },
+    {
         "name": "entries-per-copy",
         "why": "without group_reporting one JSON entry per job copy; stonewall and "
                "new_group each start a reporting group (groupid)",
@@ -538,6 +580,27 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
             ok = [over == arg for _, over in res]
         return ok[0], ok[1], "coverage fio %.1f%% iofleet %.1f%%; blocks hit twice or more fio %d iofleet %d; I/Os fio %d iofleet %d" % (
             100 * res[0][0], 100 * res[1][0], res[0][1], res[1][1], len(f), len(i))
+    if kind == "hotness":
+        # A skewed distribution's shape over the 4k blocks of the region:
+        # the share of the I/Os in its hottest 10% of blocks, and (zoned,
+        # which is not scattered) the share per tenth of the region.
+        tol, by_position = arg
+        nblocks = region_bytes(case["job"]) // (4 * KIB)
+        res = []
+        for ios in (f, i):
+            c = blocks(ios)
+            hits = sorted(c.values(), reverse=True)
+            top = sum(hits[:nblocks // 10]) / max(len(ios), 1)
+            dec = [0.0] * 10
+            for b, n in c.items():
+                dec[min(b * 10 // nblocks, 9)] += n / max(len(ios), 1)
+            res.append((top, dec))
+        ok = abs(res[0][0] - res[1][0]) <= tol
+        if by_position:
+            ok = ok and all(abs(a - b) <= tol for a, b in zip(res[0][1], res[1][1]))
+        return True, ok, "hottest 10%% of blocks: fio %.3f iofleet %.3f; per tenth fio %s iofleet %s" % (
+            res[0][0], res[1][0], " ".join("%.2f" % x for x in res[0][1]),
+            " ".join("%.2f" % x for x in res[1][1]))
     if kind == "hits":
         # Every block of the region touched exactly arg times.
         size = region_bytes(case["job"])
