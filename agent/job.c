@@ -1313,7 +1313,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     j->iodepth = spec->iodepth;
     /* A synchronous engine has one I/O in flight whatever iodepth says
        (fio behaves so too); deeper would only serialize the queue. */
-    if (strcmp (spec->ioengine, "psync") == 0)
+    if (j->ops->one_at_a_time)
         j->iodepth = 1;
     j->batch_submit = spec->iodepth_batch_submit ? spec->iodepth_batch_submit : 1;
     j->batch_complete = spec->iodepth_batch_complete_min ? spec->iodepth_batch_complete_min : 1;

@@ -79,7 +79,6 @@
 #define JOBFILE_MAX_BYTES   (1u << 20)      /* jobfile_load refuses more */
 #define SHOW                80              /* value bytes quoted in messages */
 #define FIO_PCT_LIST_MAX    20              /* fio's FIO_IO_U_LIST_MAX_LEN */
-#define ENGINES_SUPPORTED   "libaio, io_uring, psync, null"
 
 /* Real fio options (from fio's HOWTO, including aliases and engine
    options) that iofleet does not implement yet.  Sorted with strcmp for
@@ -152,8 +151,6 @@ static const char *const s_fio_only[] = {
     "zonesize", "zoneskip",
 };
 
-/* The I/O engines iofleet runs. */
-static const char *const s_engines[] = { "libaio", "io_uring", "psync", "null" };
 
 /* fio's other I/O engines, to tell "not yet" from "no such". */
 static const char *const s_fio_engines[] = {
@@ -164,8 +161,8 @@ static const char *const s_fio_engines[] = {
     "libiscsi", "libpmem", "librpma_apm_client", "librpma_apm_server",
     "librpma_gpspm_client", "librpma_gpspm_server", "libzbc", "mmap", "mtd",
     "nbd", "net", "netsplice", "nfs", "pmemblk", "posixaio",
-    "pvsync", "pvsync2", "rados", "rbd", "rdma", "sg", "solarisaio",
-    "splice", "sync", "syslet-rw", "vsync", "windowsaio", "xnvme",
+    "rados", "rbd", "rdma", "sg", "solarisaio",
+    "splice", "syslet-rw", "windowsaio", "xnvme",
 };
 
 /* fio's rw modes that iofleet does not run yet. */
@@ -430,6 +427,20 @@ s_find_option (const char *name)
 }
 
 /* True if s is one of the n strings in list.  Can't fail. */
+bool
+job_engine_known (const char *name)
+{
+    size_t n = strlen (name);
+    for (const char *c = JOB_ENGINES; *c; ) {
+        size_t len = strcspn (c, ",");
+        if (len == n && strncmp (c, name, n) == 0)
+            return true;
+        c += len;
+        c += strspn (c, ", ");
+    }
+    return false;
+}
+
 static bool
 s_in_list (const char *s, const char *const *list, size_t n)
 {
@@ -1677,17 +1688,17 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
     opt_id_t id = s_options[idx].id;
     switch (id) {
     case OPT_IOENGINE:
-        if (s_in_list (value, s_engines, NELEM (s_engines))) {
+        if (job_engine_known (value)) {
             strcpy (job->ioengine, value);
             return 0;
         }
         if (s_in_list (value, s_fio_engines, NELEM (s_fio_engines))
         ||  strncmp (value, "external:", 9) == 0 || strchr (value, '/'))
             s_error (p, line, "ioengine '%.*s' is not supported by iofleet yet (supported: "
-                     ENGINES_SUPPORTED ")", SHOW, value);
+                     JOB_ENGINES ")", SHOW, value);
         else
             s_error (p, line, "ioengine '%.*s' is not an fio ioengine (supported: "
-                     ENGINES_SUPPORTED ")", SHOW, value);
+                     JOB_ENGINES ")", SHOW, value);
         return -1;
 
     case OPT_DIRECT:

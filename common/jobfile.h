@@ -26,6 +26,10 @@
 
 #include "distribution.h"
 
+/* The I/O engines iofleet runs: the parser takes these names, and every
+   agent has each (agent/engines/engine.c). */
+#define JOB_ENGINES "libaio, io_uring, psync, pvsync, pvsync2, sync, vsync, null"
+
 #define JOB_NAME_MAX      64
 #define JOB_FILENAME_MAX  1024      /* the whole ':'-separated list */
 #define JOB_MAX_STEPS     256
@@ -234,5 +238,8 @@ int job_parse_size (const char *s, uint64_t *out);
 /* Parses a time ("60", "60s", "2m", "500ms", "1h", "10us") into ns; a bare
    number is seconds.  Returns 0 or -EINVAL / -ERANGE. */
 int job_parse_time (const char *s, uint64_t *out_ns);
+
+/* True if name is one of JOB_ENGINES.  Can't fail. */
+bool job_engine_known (const char *name);
 
 #endif

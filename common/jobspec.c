@@ -20,6 +20,9 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
         { s->write_iolog && s->write_iolog[0], "write_iolog=" }, { s->rw_skip, "rw=...:SIZE" },
         { s->refill_buffers, "refill_buffers" }, { s->no_scramble, "scramble_buffers=0" },
         { s->exitall, "exitall" },
+        { s->ioengine && (strcmp (s->ioengine, "sync") == 0 || strcmp (s->ioengine, "vsync") == 0
+                          || strncmp (s->ioengine, "pvsync", 6) == 0),
+          "ioengine=sync|vsync|pvsync|pvsync2" },
         { s->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF || s->dist_centered,
           "random_distribution=pareto|normal|zoned|zoned_abs or a center" },
     };

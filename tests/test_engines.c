@@ -1,5 +1,5 @@
 /*  test_engines.c: unit tests for agent/engines/ (the registry, libaio,
-    io_uring, psync and null).
+    io_uring, psync, pvsync, pvsync2, sync, vsync and null).
 
     The real engines work on a 1 MiB file opened with O_DIRECT in a fresh
     directory under /var/tmp (O_DIRECT needs a real file system, not
@@ -11,6 +11,7 @@
 */
 #define _GNU_SOURCE
 #include "engine.h"
+#include "jobfile.h"
 #include "testutil.h"
 
 #include <errno.h>
@@ -256,17 +257,23 @@ one_io (const engine_ops_t *ops, engine_t *e, io_unit_t *u, bool *lost)
 static void
 test_registry (void)
 {
-    static const char *const names[] = { "libaio", "io_uring", "psync", "null" };
+    static const char *const names[] = { "libaio", "io_uring", "psync", "pvsync", "pvsync2",
+                                         "sync", "vsync", "null" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        CHECK_MSG (job_engine_known (names[i]), "the parser does not take '%s'", names[i]);
         const engine_ops_t *ops = engine_find (names[i]);
         CHECK_MSG (ops && strcmp (ops->name, names[i]) == 0, "engine_find (\"%s\")", names[i]);
         CHECK_MSG (ops && ops->init && ops->queue && ops->commit && ops->getevents
                    && ops->event && ops->cleanup, "%s: an op is missing", names[i]);
     }
-    CHECK (engine_find ("sync") == NULL);
+    CHECK (engine_find ("posixaio") == NULL);
     CHECK (engine_find ("") == NULL);
     CHECK (engine_find ("IO_URING") == NULL);
-    CHECK (strcmp (engine_names (), "libaio, io_uring, psync, null") == 0);
+    CHECK (strcmp (engine_names (), JOB_ENGINES) == 0);
+    /* fio's FIO_SYNCIO engines run one I/O at a time; vsync queues. */
+    CHECK (engine_find ("psync")->one_at_a_time && engine_find ("sync")->one_at_a_time
+           && engine_find ("pvsync2")->one_at_a_time && !engine_find ("vsync")->one_at_a_time
+           && !engine_find ("libaio")->one_at_a_time);
 }
 
 /* The contract every engine that does real I/O keeps, on a fresh file. */
@@ -555,6 +562,10 @@ main (void)
     test_file_engine ("io_uring");
     test_io_uring_deep ();
     test_file_engine ("psync");
+    test_file_engine ("pvsync");
+    test_file_engine ("pvsync2");
+    test_file_engine ("sync");
+    test_file_engine ("vsync");
     test_null ();
     return TEST_DONE ();
 }

@@ -184,7 +184,7 @@ test_fixture_errors (void)
         { "bad-direct-bs.fio", ":2: bs=1000 is not a multiple of 512, which direct=1 "
                                "(line 8) needs (job 'bad-direct')" },
         { "bad-ioengine.fio", ":2: ioengine 'posixaio' is not supported by iofleet yet "
-                              "(supported: libaio, io_uring, psync, null)" },
+                              "(supported: " JOB_ENGINES ")" },
         { "bad-rw.fio", ":3: rw 'trim' is not supported by iofleet yet (supported: "
                         "read, write, randread, randwrite, rw, readwrite, randrw)" },
         { "bad-bssplit.fio",
@@ -932,19 +932,18 @@ test_errors (void)
     }
 
     /* Engines and patterns. */
-    EXPECT_ERR ("[job]\nioengine=sync\n", "t.fio:2: ioengine 'sync' is not supported by "
-                "iofleet yet (supported: libaio, io_uring, psync, null)");
+    EXPECT_ERR ("[job]\nioengine=posixaio\n", "t.fio:2: ioengine 'posixaio' is not supported by "
+                "iofleet yet (supported: " JOB_ENGINES ")");
     EXPECT_ERR ("[job]\nioengine=io_uring_cmd\n", "t.fio:2: ioengine 'io_uring_cmd' is not "
-                "supported by iofleet yet (supported: libaio, io_uring, psync, null)");
+                "supported by iofleet yet (supported: " JOB_ENGINES ")");
     EXPECT_ERR ("[job]\nioengine=external:/opt/spdk_nvme\n", "t.fio:2: ioengine "
-                "'external:/opt/spdk_nvme' is not supported by iofleet yet (supported: libaio, "
-                "io_uring, psync, null)");
+                "'external:/opt/spdk_nvme' is not supported by iofleet yet (supported: " JOB_ENGINES ")");
     EXPECT_ERR ("[job]\nioengine=aio\n", "t.fio:2: ioengine 'aio' is not an fio ioengine "
-                "(supported: libaio, io_uring, psync, null)");
+                "(supported: " JOB_ENGINES ")");
     EXPECT_ERR ("[job]\nioengine=LIBAIO\n", "t.fio:2: ioengine 'LIBAIO' is not an fio "
-                "ioengine (supported: libaio, io_uring, psync, null)");
+                "ioengine (supported: " JOB_ENGINES ")");
     EXPECT_ERR ("[job]\nioengine=io_uring \"x\"\n", "t.fio:2: ioengine 'io_uring \"x\"' is "
-                "not an fio ioengine (supported: libaio, io_uring, psync, null)");
+                "not an fio ioengine (supported: " JOB_ENGINES ")");
     EXPECT_ERR ("[job]\nrw=randtrim\n", "t.fio:2: rw 'randtrim' is not supported by iofleet "
                 "yet (supported: read, write, randread, randwrite, rw, readwrite, randrw)");
     EXPECT_ERR ("[job]\nreadwrite=trimwrite\n", "t.fio:2: readwrite 'trimwrite' is not "
@@ -1509,6 +1508,14 @@ test_random_options (void)
     EXPECT_ERR ("[job]\nnorandommap=yes\n",
                 "t.fio:2: norandommap='yes' is not a boolean (allowed: 0 or 1)");
 
+    /* fio's sync family: each name is taken. */
+    static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
+    for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {
+        char text[64];
+        snprintf (text, sizeof text, "[job]\nioengine=%s\n", syncs[k]);
+        if (CHECK_OK (s_one_job (text, &j)))
+            CHECK (strcmp (j.ioengine, syncs[k]) == 0);
+    }
     if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zipf:1.2\n", &j)))
         CHECK (j.dist.kind == JOB_DIST_ZIPF && j.dist.param == 1.2);
     if (CHECK_OK (s_one_job ("[job]\nrandom_distribution=zipf\n", &j)))
@@ -2482,8 +2489,7 @@ s_job_sane (const job_t *j)
         && (j->sweep == 0) == (j->sweep_of[0] == '\0')
         && j->sweep <= (JOB_SWEEP_RW | JOB_SWEEP_BS | JOB_SWEEP_IODEPTH)
         && memchr (j->filename, '\0', sizeof j->filename)
-        && (strcmp (j->ioengine, "libaio") == 0 || strcmp (j->ioengine, "io_uring") == 0
-         || strcmp (j->ioengine, "psync") == 0 || strcmp (j->ioengine, "null") == 0)
+        && job_engine_known (j->ioengine)
         && j->line >= 1
         && (unsigned) j->rw <= JOB_RW_RANDRW
         && j->rwmixread <= 100

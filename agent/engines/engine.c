@@ -1,17 +1,26 @@
 /*  engine.c: the registry of built-in I/O engines. */
 #include "engine.h"
+#include "jobfile.h"
 
 #include <string.h>
 
 extern const engine_ops_t engine_libaio_ops;
 extern const engine_ops_t engine_io_uring_ops;
 extern const engine_ops_t engine_psync_ops;
+extern const engine_ops_t engine_pvsync_ops;
+extern const engine_ops_t engine_pvsync2_ops;
+extern const engine_ops_t engine_sync_ops;
+extern const engine_ops_t engine_vsync_ops;
 extern const engine_ops_t engine_null_ops;
 
 static const engine_ops_t *s_engines[] = {
     &engine_libaio_ops,
     &engine_io_uring_ops,
     &engine_psync_ops,
+    &engine_pvsync_ops,
+    &engine_pvsync2_ops,
+    &engine_sync_ops,
+    &engine_vsync_ops,
     &engine_null_ops,
 };
 
@@ -27,5 +36,5 @@ engine_find (const char *name)
 const char *
 engine_names (void)
 {
-    return "libaio, io_uring, psync, null";
+    return JOB_ENGINES;
 }

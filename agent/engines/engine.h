@@ -37,6 +37,10 @@ typedef struct {
        real asynchronous completions reap as fio does, at most
        iodepth_batch_complete_min at a time. */
     bool completes_at_commit;
+    /* One I/O in flight whatever iodepth says (fio's FIO_SYNCIO engines,
+       which print "queue depth will be capped at 1"): psync, pvsync,
+       pvsync2, sync. */
+    bool one_at_a_time;
     /* Creates the engine's context for up to depth units in flight.
        Returns 0 or -errno. */
     int (*init) (engine_t *e, unsigned depth);

@@ -4,8 +4,9 @@
 #include "engine_sync.h"
 
 static void
-null_do (io_unit_t *u)
+null_do (sync_queue_t *q, io_unit_t *u)
 {
+    (void) q;
     u->res = u->len;
 }
 

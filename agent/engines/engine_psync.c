@@ -10,8 +10,9 @@
 #include <unistd.h>
 
 static void
-psync_do (io_unit_t *u)
+psync_do (sync_queue_t *q, io_unit_t *u)
 {
+    (void) q;
     ssize_t r;
     do
         r = u->dir == IO_READ ? pread (u->fd, u->buf, u->len, (off_t) u->offset)
@@ -29,6 +30,7 @@ psync_commit (engine_t *e)
 const engine_ops_t engine_psync_ops = {
     .name = "psync",
     .completes_at_commit = true,
+    .one_at_a_time = true,
     .init = sync_init,
     .queue = sync_queue,
     .commit = psync_commit,

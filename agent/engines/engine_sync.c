@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void
 sync_free (sync_queue_t *q)
@@ -11,6 +12,7 @@ sync_free (sync_queue_t *q)
     free (q->queued);
     free (q->done);
     free (q->events);
+    free (q->fdpos);
     free (q);
 }
 
@@ -78,4 +80,36 @@ sync_cleanup (engine_t *e)
         return;
     sync_free (e->data);
     e->data = NULL;
+}
+
+int
+sync_seek (sync_queue_t *q, int fd, uint64_t off, bool always)
+{
+    if (fd < 0)
+        return -EBADF;
+    if ((unsigned) fd >= q->nfdpos) {
+        unsigned n = (unsigned) fd + 16;
+        int64_t *p = realloc (q->fdpos, n * sizeof *p);
+        if (!p)
+            return -ENOMEM;
+        for (unsigned i = q->nfdpos; i < n; i++)
+            p[i] = 0;
+        q->fdpos = p;
+        q->nfdpos = n;
+    }
+    if (!always && q->fdpos[fd] == (int64_t) off)
+        return 0;
+    if (lseek (fd, (off_t) off, SEEK_SET) < 0) {
+        q->fdpos[fd] = -1;
+        return -errno;
+    }
+    q->fdpos[fd] = (int64_t) off;
+    return 0;
+}
+
+void
+sync_moved (sync_queue_t *q, int fd, uint64_t off, int64_t res)
+{
+    if (fd >= 0 && (unsigned) fd < q->nfdpos)
+        q->fdpos[fd] = res < 0 ? -1 : (int64_t) (off + (uint64_t) res);
 }

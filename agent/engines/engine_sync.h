@@ -1,7 +1,9 @@
 /*  engine_sync.h: the parts shared by engines whose I/O is complete when
-    commit returns (psync, null): the batch queued for the next commit and
-    the completed units waiting to be reaped.  An engine supplies only what
-    it does to one unit, through sync_commit. */
+    commit returns (psync, pvsync, pvsync2, sync, vsync, null): the batch
+    queued for the next commit, the completed units waiting to be reaped,
+    and, for the engines that move a file's position (sync, vsync), where
+    each descriptor's position was left.  An engine supplies what it does
+    to one unit, through sync_commit, or its own commit. */
 #ifndef IOF_ENGINE_SYNC_H
 #define IOF_ENGINE_SYNC_H
 
@@ -14,6 +16,8 @@ typedef struct {
     io_unit_t **done;           /* completed, not yet reaped */
     unsigned ndone;
     io_unit_t **events;         /* reaped by the last getevents */
+    int64_t *fdpos;             /* by descriptor: its file position, -1 unknown */
+    unsigned nfdpos;
 } sync_queue_t;
 
 /* Returns 0, -EINVAL (depth 0) or -ENOMEM. */
@@ -25,16 +29,25 @@ int sync_getevents (engine_t *e, unsigned min, unsigned max, uint64_t timeout_ns
 io_unit_t *sync_event (engine_t *e, unsigned i);
 void sync_cleanup (engine_t *e);
 
+/* Moves fd's file position to off unless it is there already (fio's
+   sync engine skips the lseek then; always = seek anyway, as vsync).
+   Returns 0 or -errno.  A descriptor never seen is at 0 (just opened). */
+int sync_seek (sync_queue_t *q, int fd, uint64_t off, bool always);
+
+/* Records where fd's position is after a transfer from off of res bytes
+   (res < 0: unknown, so the next I/O seeks).  Can't fail. */
+void sync_moved (sync_queue_t *q, int fd, uint64_t off, int64_t res);
+
 /* Runs do_io on every queued unit (it sets res) and moves them to the
    completed list.  Returns the number committed.  Inline, so the null
    engine's do_io costs no call. */
 static inline int
-sync_commit (engine_t *e, void (*do_io) (io_unit_t *u))
+sync_commit (engine_t *e, void (*do_io) (sync_queue_t *q, io_unit_t *u))
 {
     sync_queue_t *q = e->data;
     unsigned n = q->nqueued;
     for (unsigned i = 0; i < n; i++) {
-        do_io (q->queued[i]);
+        do_io (q, q->queued[i]);
         q->done[q->ndone++] = q->queued[i];
     }
     q->nqueued = 0;

@@ -271,6 +271,49 @@ CASES = [
         "checks": [("coverage", 1.0), ("overlap", 0), ("count", 0.0)],
     },
     {
+        "name": "engine-sync-seq",
+        "why": "ioengine=sync: write() at the file position, no lseek while it is already "
+               "there (fio 3.33: 0 lseeks for a sequential job)",
+        "job": "ioengine=sync\ndirect=1\nrw=write\nbs=4k\nsize=256k\n",
+        "checks": [("exact", None), ("calls", {"write": 0.0, "lseek": 0.0}), ("counted", None)],
+    },
+    {
+        "name": "engine-sync-rand",
+        "why": "ioengine=sync on random reads: an lseek before each read() unless the last "
+               "one ended where it starts (fio 3.33: 251 lseeks for 256 reads); the order is "
+               "random, so the lseek count within 3%",
+        "job": "ioengine=sync\ndirect=1\nrw=randread\nbs=4k\nsize=1m\n",
+        "checks": [("coverage", 1.0), ("overlap", 0), ("calls", {"read": 0.0, "lseek": 0.03})],
+    },
+    {
+        "name": "engine-vsync-batch",
+        "why": "ioengine=vsync joins the following I/Os of one submit batch in one writev, "
+               "with an lseek before every call (fio 3.33 with iodepth_batch=8: 32 writev of "
+               "8 iovecs for 256 writes)",
+        "job": "ioengine=vsync\ndirect=1\nrw=write\nbs=4k\nsize=1m\niodepth=8\n"
+               "iodepth_batch=8\n",
+        "checks": [("exact", None), ("calls", {"writev": 0.0, "lseek": 0.0}), ("counted", None)],
+    },
+    {
+        "name": "engine-vsync-qd1",
+        "why": "ioengine=vsync with iodepth_batch=1 joins nothing: one readv per read",
+        "job": "ioengine=vsync\ndirect=1\nrw=read\nbs=8k\nsize=256k\niodepth=4\n",
+        "checks": [("exact", None), ("calls", {"readv": 0.0, "lseek": 0.0})],
+    },
+    {
+        "name": "engine-pvsync",
+        "why": "ioengine=pvsync: one preadv/pwritev of one iovec per I/O, at its offset",
+        "job": "ioengine=pvsync\ndirect=1\nrw=read\nbs=8k\nsize=512k\niodepth=4\n",
+        "checks": [("exact", None), ("calls", {"preadv": 0.0}), ("counted", None)],
+    },
+    {
+        "name": "engine-pvsync2",
+        "why": "ioengine=pvsync2: preadv2/pwritev2 with no flags (fio's hipri and nowait "
+               "are not taken)",
+        "job": "ioengine=pvsync2\ndirect=1\nrw=write\nbs=16k\nsize=512k\n",
+        "checks": [("exact", None), ("calls", {"pwritev2": 0.0}), ("counted", None)],
+    },
+    {
         "name": "dist-zipf",
         "why": "zipf:1.2 without the random map (fio turns it off): the share of the I/Os "
                "in the hottest 10% of blocks, a random figure, within 0.03",
@@ -334,6 +377,16 @@ CASES = [
 IOCB = re.compile(r"aio_lio_opcode=IOCB_CMD_(PREAD|PWRITE)\b[^}]*?aio_fildes=\d+<([^>]*)>"
                   r"[^}]*?aio_nbytes=(\d+), aio_offset=(\d+)")
 PRW = re.compile(r"^(pread64|pwrite64)\(\d+<([^>]*)>, .*, (\d+), (\d+)\) = -?\d+")
+# The sync family: read/write at the file position (set by lseek), the
+# vectored calls with their iovecs, and the positioned vectored calls.
+LSEEK = re.compile(r"^lseek\((\d+)<([^>]*)>, (\d+), SEEK_SET\) = (-?\d+)")
+RW = re.compile(r"^(read|write)\((\d+)<([^>]*)>, .*, (\d+)\) = (-?\d+)$")
+VEC = re.compile(r"^(readv|writev|preadv|pwritev|preadv2|pwritev2)\((\d+)<([^>]*)>, \[(.*)\], "
+                 r"(\d+)(?:, (\d+))?(?:, \w+)?\) = (-?\d+)$")
+IOVLEN = re.compile(r"iov_len=(\d+)")
+TRACED = "io_submit,pread64,pwrite64,lseek,read,write,readv,writev,preadv,pwritev,preadv2,pwritev2"
+# The calls each tool made on the device, by name, per trace prefix.
+CALLS = {}
 
 
 def unhex(text):
@@ -344,7 +397,8 @@ def unhex(text):
 def issued(trace_prefix, device):
     """Returns {tid: [(dir, len, off), ...]} of the I/O on device, in issue
     order.  A device ending in '/' is a directory: the I/O on every file in
-    it, each I/O then (dir, len, off, file name)."""
+    it, each I/O then (dir, len, off, file name).  CALLS[trace_prefix]
+    counts the calls made on it by name."""
     def on(path):
         path = unhex(path)
         if device.endswith("/"):
@@ -354,23 +408,64 @@ def issued(trace_prefix, device):
     def io(d, ln, off, name):
         return (d, ln, off, name) if device.endswith("/") else (d, ln, off)
     streams = {}
-    for path in glob.glob(trace_prefix + ".*"):
+    calls = CALLS.setdefault(trace_prefix, {})
+    calls.clear()
+    # The tool's own first thread runs no job (fio forks its jobs, iofleet
+    # runs them in worker threads); what it does on the device is setup,
+    # such as iofleet's write guard, whose libblkid probe reads the device
+    # with read() and lseek().  Only the jobs' I/O is compared.
+    paths = sorted(glob.glob(trace_prefix + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
+    for path in paths[1:]:
         tid = int(path.rsplit(".", 1)[1])
         ios = []
+        pos = {}
         with open(path, errors="replace") as f:
             for line in f:
                 if line.startswith("io_submit("):
                     for m in IOCB.finditer(line):
                         name = on(m.group(2))
                         if name is not None:
+                            calls["io_submit"] = calls.get("io_submit", 0) + 1
                             ios.append(io("R" if m.group(1) == "PREAD" else "W",
                                           int(m.group(3)), int(m.group(4)), name))
                     continue
                 m = PRW.match(line)
-                name = on(m.group(2)) if m else None
-                if name is not None:
-                    ios.append(io("R" if m.group(1) == "pread64" else "W",
-                                  int(m.group(3)), int(m.group(4)), name))
+                if m:
+                    name = on(m.group(2))
+                    if name is not None:
+                        calls[m.group(1)] = calls.get(m.group(1), 0) + 1
+                        ios.append(io("R" if m.group(1) == "pread64" else "W",
+                                      int(m.group(3)), int(m.group(4)), name))
+                    continue
+                m = LSEEK.match(line)
+                if m:
+                    if on(m.group(2)) is not None:
+                        calls["lseek"] = calls.get("lseek", 0) + 1
+                        pos[m.group(1)] = int(m.group(4))
+                    continue
+                m = RW.match(line)
+                if m:
+                    name = on(m.group(3))
+                    if name is not None:
+                        calls[m.group(1)] = calls.get(m.group(1), 0) + 1
+                        off = pos.get(m.group(2), 0)
+                        ios.append(io("R" if m.group(1) == "read" else "W", int(m.group(4)), off,
+                                      name))
+                        pos[m.group(2)] = off + max(int(m.group(5)), 0)
+                    continue
+                m = VEC.match(line)
+                if m:
+                    name = on(m.group(3))
+                    if name is not None:
+                        call = m.group(1)
+                        calls[call] = calls.get(call, 0) + 1
+                        off = int(m.group(6)) if call.startswith("p") else pos.get(m.group(2), 0)
+                        d = "R" if "read" in call else "W"
+                        for ln in IOVLEN.findall(m.group(4)):
+                            ios.append(io(d, int(ln), off, name))
+                            off += int(ln)
+                        if not call.startswith("p"):
+                            pos[m.group(2)] = off
         if ios:
             streams[tid] = ios
     return streams
@@ -406,7 +501,7 @@ def run_tool(tool, args, jobfile, work, device, files=None):
     # -xx: buffer contents in hex, so none holds a character the parse looks
     # for; -s 128: batches of up to 128 iocbs printed whole.
     st = ["strace", "-ff", "-y", "-qq", "-xx", "-s", "128", "-e", "signal=none",
-          "-e", "trace=io_submit,pread64,pwrite64", "-o", prefix] + cmd
+          "-e", "trace=" + TRACED, "-o", prefix] + cmd
     if tool == "fio":
         p = subprocess.run(st, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
     else:
@@ -580,6 +675,14 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
             ok = [over == arg for _, over in res]
         return ok[0], ok[1], "coverage fio %.1f%% iofleet %.1f%%; blocks hit twice or more fio %d iofleet %d; I/Os fio %d iofleet %d" % (
             100 * res[0][0], 100 * res[1][0], res[0][1], res[1][1], len(f), len(i))
+    if kind == "calls":
+        # How many of each named call each tool made on the device (arg:
+        # {name: allowed difference as a fraction of fio's count}).
+        a = CALLS.get(os.path.join(WORK, "fio", "trace"), {})
+        b = CALLS.get(os.path.join(WORK, "iofleet", "trace"), {})
+        ok = all(abs(b.get(n, 0) - a.get(n, 0)) <= tol * a.get(n, 0) for n, tol in arg.items())
+        return a.get(next(iter(arg)), 0) > 0, ok, "; ".join(
+            "%s fio %d iofleet %d" % (n, a.get(n, 0), b.get(n, 0)) for n in arg)
     if kind == "hotness":
         # A skewed distribution's shape over the 4k blocks of the region:
         # the share of the I/Os in its hottest 10% of blocks, and (zoned,
