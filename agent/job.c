@@ -135,6 +135,7 @@ struct job {
     uint64_t runtime_ns, ramp_ns, startdelay_ns, interval_ns, thinktime_ns;
     uint32_t min_bs[2];             /* per direction its smallest block size; 0 = not issued */
     bool offsets_per_dir;           /* each direction has its own offset generator */
+    uint32_t align[2];              /* per direction the unit of its offsets (blockalign) */
     uint64_t rate_bps[2];           /* fio's td->rate_bps: rate_iops x min bs; 0 = no cap */
     uint64_t rate_period[2];        /* rate_iops with bssplit: ns per I/O (fio's last_usec) */
     bool paced;                     /* rate_iops or thinktime: I/Os are issued one by one */
@@ -1140,13 +1141,27 @@ plan_sizes (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
        default).  Directions of different smallest sizes therefore get a
        generator each, in their own size; otherwise one random map per file
        serves both, as fio's. */
+    /* blockalign: random offsets on its boundary instead; fio ignores it
+       for sequential jobs, and turns the random map off ("Any use of
+       blockalign= turns off randommap") where it is not the block size. */
+    uint32_t ba[2] = { spec->blockalign_read, spec->blockalign_write };
+    bool unmapped = false;
+    for (int d = 0; d < 2; d++) {
+        j->align[d] = rw_is_random (j->rw) && ba[d] ? ba[d] : j->min_bs[d];
+        unmapped |= j->min_bs[d] && j->align[d] != j->min_bs[d];
+    }
+    if (unmapped && j->off_mode == OFF_RANDOM)
+        j->off_mode = OFF_RANDOM_NOMAP;
     j->offsets_per_dir = !rw_is_random (j->rw)
-        || (j->min_bs[0] && j->min_bs[1] && j->min_bs[0] != j->min_bs[1]);
+        || (j->min_bs[0] && j->min_bs[1] && j->align[0] != j->align[1]);
     if (j->direct) {
         uint32_t sizes[2 * JOB_BSSPLIT_MAX + 4];
         int n = 0;
         sizes[n++] = j->unit;
         sizes[n++] = j->max_bs;
+        for (int d = 0; d < 2; d++)
+            if (j->min_bs[d])
+                sizes[n++] = j->align[d];
         for (int d = 0; d < 2; d++)
             for (int i = 0; i < j->nsplit[d]; i++)
                 sizes[n++] = j->split_bs[d][i];
@@ -1526,7 +1541,9 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                 continue;
             if (j->files_per_worker && (uint32_t) t / j->files_per_worker != (uint32_t) i)
                 continue;
-            uint32_t unit = j->offsets_per_dir && j->min_bs[d] ? j->min_bs[d] : j->unit;
+            /* One generator serves both directions only when they share
+               an alignment; it is then that of either one issued. */
+            uint32_t unit = j->align[d] ? j->align[d] : j->align[1 - d];
             /* offset_increment: each worker's region i x it further on. */
             uint64_t start = j->region_start[t] + (uint64_t) i * j->offset_increment;
             if (start + j->region_units[t] * j->unit > j->targets[t].size) {

@@ -351,7 +351,10 @@ offsets_next (offsets_t *o, uint32_t *len_p, uint64_t rnd)
     uint64_t span = len / o->unit;
     if (span == 0)
         span = 1;
-    uint64_t room = o->nblocks >= span ? o->nblocks - span + 1 : 1;
+    /* Where an I/O can start so all of it fits (blockalign can make len
+       not a multiple of unit). */
+    uint64_t cover = (len + o->unit - 1) / o->unit;
+    uint64_t room = o->nblocks >= cover ? o->nblocks - cover + 1 : 1;
     uint64_t b;
     switch (o->mode) {
     case OFF_SEQ:

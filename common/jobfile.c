@@ -86,7 +86,7 @@
    not listed. */
 static const char *const s_fio_only[] = {
     "allow_file_create", "allow_mounted_write", "arguments",
-    "ba", "bindname", "block_error_percentiles", "blockalign",
+    "bindname", "block_error_percentiles",
     "blocksize_unaligned", "bs_is_seq_rand", "bs_unaligned",
     "buffer_compress_chunk", "buffer_pattern", "busy_poll",
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete",
@@ -193,7 +193,7 @@ static const struct {
 
 typedef enum {
     OPT_IOENGINE, OPT_DIRECT, OPT_BUFFERED, OPT_RW, OPT_RWMIXREAD,
-    OPT_RWMIXWRITE, OPT_BS, OPT_BSRANGE, OPT_BSSPLIT, OPT_IODEPTH,
+    OPT_RWMIXWRITE, OPT_BS, OPT_BLOCKALIGN, OPT_BSRANGE, OPT_BSSPLIT, OPT_IODEPTH,
     OPT_BATCH_SUBMIT, OPT_BATCH_COMPLETE, OPT_NUMJOBS, OPT_SIZE, OPT_OFFSET,
     OPT_FILENAME, OPT_RUNTIME, OPT_TIME_BASED, OPT_RAMP_TIME, OPT_STARTDELAY,
     OPT_RATE_IOPS, OPT_THINKTIME, OPT_RANDREPEAT, OPT_RANDSEED,
@@ -222,6 +222,8 @@ static const struct {
     { "rwmixwrite", OPT_RWMIXWRITE, false },
     { "bs", OPT_BS, false },
     { "blocksize", OPT_BS, false },
+    { "blockalign", OPT_BLOCKALIGN, false },
+    { "ba", OPT_BLOCKALIGN, false },
     { "bsrange", OPT_BSRANGE, false },
     { "blocksize_range", OPT_BSRANGE, false },
     { "bssplit", OPT_BSSPLIT, false },
@@ -1190,6 +1192,8 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
     if (id == OPT_BS
     &&  s_refuse_colon_dash (p, line, key, value, "; bsrange= gives a range of sizes"))
         return -1;
+    if (id == OPT_BLOCKALIGN && s_refuse_colon_dash (p, line, key, value, ""))
+        return -1;
     if ((id == OPT_RATE_IOPS || id == OPT_RATE) && s_refuse_colon_dash (p, line, key, value, ""))
         return -1;
     char *buf = strdup (value);
@@ -1209,6 +1213,8 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
                bsrange and bssplit cut their text up as they go). */
             if (id == OPT_BS)
                 next.bs[1] = next.bs[0];
+            else if (id == OPT_BLOCKALIGN)
+                next.blockalign[1] = next.blockalign[0];
             else if (id == OPT_RATE_IOPS)
                 next.rate_iops[1] = next.rate_iops[0];
             else if (id == OPT_RATE)
@@ -1226,6 +1232,9 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
         switch (id) {
         case OPT_BS:
             rc = s_parse_bs_part (p, line, key, value, part[d], &next.bs[d]);
+            break;
+        case OPT_BLOCKALIGN:
+            rc = s_parse_bs_part (p, line, key, value, part[d], &next.blockalign[d]);
             break;
         case OPT_BSRANGE:
             rc = s_parse_range_part (p, line, key, value, part[d],
@@ -1735,6 +1744,7 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         return 0;
 
     case OPT_BS:
+    case OPT_BLOCKALIGN:
     case OPT_BSRANGE:
     case OPT_BSSPLIT:
     case OPT_RATE_IOPS:
@@ -2238,8 +2248,9 @@ s_verify_refused (parser_t *p, const opts_t *o)
         why = "the job writes nothing to verify (verify_only=1 on the writing job reads back "
               "what an earlier run of it wrote)";
     else if ((job->rw == JOB_RW_RANDWRITE || job->rw == JOB_RW_RANDRW)
-             && (job->norandommap || job->dist.kind != JOB_DIST_RANDOM))
-        why = "with norandommap or a non-uniform random_distribution writes overlap, which fio "
+             && (job->norandommap || job->dist.kind != JOB_DIST_RANDOM || job->blockalign[1]))
+        why = "with norandommap, blockalign or a non-uniform random_distribution writes overlap, "
+              "which fio "
               "sorts and trims before reading back and iofleet does not yet";
     else if ((job->rw == JOB_RW_RW || job->rw == JOB_RW_RANDRW)
              && (job->rate_iops[0] || job->rate_iops[1] || job->rate[0] || job->rate[1]))

@@ -23,6 +23,7 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
         { s->ioengine && (strcmp (s->ioengine, "sync") == 0 || strcmp (s->ioengine, "vsync") == 0
                           || strncmp (s->ioengine, "pvsync", 6) == 0),
           "ioengine=sync|vsync|pvsync|pvsync2" },
+        { s->blockalign_read || s->blockalign_write, "blockalign=" },
         { s->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF || s->dist_centered,
           "random_distribution=pareto|normal|zoned|zoned_abs or a center" },
     };
@@ -112,6 +113,8 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->time_based = j->time_based;
     s->ramp_time_ns = j->ramp_time_ns;
     s->startdelay_ns = j->startdelay_ns;
+    s->blockalign_read = j->blockalign[0];
+    s->blockalign_write = j->blockalign[1];
     s->rate_iops_read = j->rate_iops[0];
     s->rate_iops_write = j->rate_iops[1];
     s->thinktime_ns = j->thinktime_ns;

@@ -188,6 +188,8 @@ check_job_more (const Iofleet__JobSpec *j, char *err, size_t errlen)
     const uint64_t hour = 3600ull * 1000000000ull;
     if (j->startdelay_ns > hour || j->thinktime_ns > hour)
         return fail (err, errlen, "job.startdelay_ns / thinktime_ns over the limit of 1 hour");
+    if (j->blockalign_read > JOB_MAX_BS || j->blockalign_write > JOB_MAX_BS)
+        return fail (err, errlen, "job.blockalign over the limit of %u", JOB_MAX_BS);
     if (j->rate_iops_read > JOB_MAX_RATE_IOPS || j->rate_iops_write > JOB_MAX_RATE_IOPS)
         return fail (err, errlen, "job.rate_iops over the limit of %u", JOB_MAX_RATE_IOPS);
     if (j->rate_bytes_read > JOB_MAX_RATE_BYTES || j->rate_bytes_write > JOB_MAX_RATE_BYTES)

@@ -614,7 +614,11 @@ test_verify_options (void)
                 "t.fio:3: verify=crc32c on job 'a': the job writes nothing to verify "
                 "(verify_only=1 on the writing job reads back what an earlier run of it wrote)");
     EXPECT_ERR ("[a]\nfilename=x\nrw=randwrite\nnorandommap\nverify=md5\n",
-                "t.fio:5: verify=md5 on job 'a': with norandommap or a non-uniform "
+                "t.fio:5: verify=md5 on job 'a': with norandommap, blockalign or a non-uniform "
+                "random_distribution writes overlap, which fio sorts and trims before reading "
+                "back and iofleet does not yet");
+    EXPECT_ERR ("[a]\nfilename=x\nrw=randwrite\nba=8k\nverify=md5\n",
+                "t.fio:5: verify=md5 on job 'a': with norandommap, blockalign or a non-uniform "
                 "random_distribution writes overlap, which fio sorts and trims before reading "
                 "back and iofleet does not yet");
     EXPECT_ERR ("[a]\nfilename=x\nrw=randrw\nrate_iops=100\nverify=crc32c\n",
@@ -1508,6 +1512,17 @@ test_random_options (void)
     EXPECT_ERR ("[job]\nnorandommap=yes\n",
                 "t.fio:2: norandommap='yes' is not a boolean (allowed: 0 or 1)");
 
+    /* blockalign (ba): per direction as bs, 1 byte..64 MiB. */
+    if (CHECK_OK (s_one_job ("[job]\nblockalign=4k\n", &j)))
+        CHECK (j.blockalign[0] == 4096 && j.blockalign[1] == 4096);
+    if (CHECK_OK (s_one_job ("[job]\nba=512,16k\n", &j)))
+        CHECK (j.blockalign[0] == 512 && j.blockalign[1] == 16384);
+    if (CHECK_OK (s_one_job ("[job]\n", &j)))
+        CHECK (j.blockalign[0] == 0 && j.blockalign[1] == 0);
+    EXPECT_ERR ("[job]\nblockalign=0\n", "t.fio:2: blockalign=0 is out of range (allowed: 1 "
+                "byte..64 MiB)");
+    EXPECT_ERR ("[job]\nba=4k:8k\n", "t.fio:2: ba=4k:8k: use ',' between the read and write "
+                "values (fio would also split at ':' or '-')");
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {

@@ -314,6 +314,22 @@ CASES = [
         "checks": [("exact", None), ("calls", {"pwritev2": 0.0}), ("counted", None)],
     },
     {
+        "name": "blockalign-below-bs",
+        "why": "blockalign=4k with bs=8k: random offsets on 4k boundaries, about half of them "
+               "off the 8k ones (fio 3.33: 65 and 63 of 128), random map off (fio turns it off "
+               "for blockalign), the job size-bound at 128 I/Os",
+        "job": "ioengine=psync\ndirect=1\nrw=randread\nbs=8k\nblockalign=4k\nsize=1m\n"
+               "number_ios=200\n",
+        "checks": [("offset_mod", (4096, 8192, 0.15)), ("count", 0.0), ("counted", None)],
+    },
+    {
+        "name": "blockalign-above-bs",
+        "why": "ba=16k,16k with bs=4k: every random write on a 16k boundary",
+        "job": "ioengine=libaio\niodepth=4\ndirect=1\nrw=randwrite\nbs=4k\nba=16k,16k\n"
+               "size=1m\n",
+        "checks": [("offset_mod", (16384, 16384, 0.0)), ("count", 0.0)],
+    },
+    {
         "name": "dist-zipf",
         "why": "zipf:1.2 without the random map (fio turns it off): the share of the I/Os "
                "in the hottest 10% of blocks, a random figure, within 0.03",
@@ -683,6 +699,21 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
         ok = all(abs(b.get(n, 0) - a.get(n, 0)) <= tol * a.get(n, 0) for n, tol in arg.items())
         return a.get(next(iter(arg)), 0) > 0, ok, "; ".join(
             "%s fio %d iofleet %d" % (n, a.get(n, 0), b.get(n, 0)) for n in arg)
+    if kind == "offset_mod":
+        # Every offset a multiple of align, and the shares of (offset mod
+        # mod) within tol of fio's.
+        align, mod, tol = arg
+        res = []
+        for ios in (f, i):
+            shares = {}
+            for io in ios:
+                shares[io[2] % mod] = shares.get(io[2] % mod, 0) + 1 / len(ios)
+            res.append((all(io[2] % align == 0 for io in ios), shares))
+        ok = res[1][0] and all(abs(res[0][1].get(k, 0) - res[1][1].get(k, 0)) <= tol
+                               for k in set(res[0][1]) | set(res[1][1]))
+        fmt = lambda d: " ".join("%d:%.2f" % (k, d[k]) for k in sorted(d))
+        return res[0][0], ok, "offsets on %d: fio %s iofleet %s; share by offset mod %d: fio %s iofleet %s" % (
+            align, res[0][0], res[1][0], mod, fmt(res[0][1]), fmt(res[1][1]))
     if kind == "hotness":
         # A skewed distribution's shape over the 4k blocks of the region:
         # the share of the I/Os in its hottest 10% of blocks, and (zoned,
