@@ -10,6 +10,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -58,6 +59,8 @@ typedef struct {
     uint64_t rng_loop[4];           /* rng as the first I/O found it: each loop's start */
     uint64_t drng[4];               /* refill_buffers' data, apart from rng so
                                        the offsets a read-back replays stay */
+    uint64_t prng[4];               /* rate_process=poisson's gaps (fio's
+                                       poisson_state, apart from the offsets') */
     offsets_t **offsets;            /* per target and direction: [t * 2 + dir] */
     uint32_t next_target;
     uint64_t io_limit;              /* bytes to issue when not time based */
@@ -138,6 +141,7 @@ struct job {
     uint32_t align[2];              /* per direction the unit of its offsets (blockalign) */
     uint64_t rate_bps[2];           /* fio's td->rate_bps: rate_iops x min bs; 0 = no cap */
     uint64_t rate_period[2];        /* rate_iops with bssplit: ns per I/O (fio's last_usec) */
+    uint64_t poisson_us[2];         /* rate_process=poisson: the mean gap, whole µs as fio's */
     bool paced;                     /* rate_iops or thinktime: I/Os are issued one by one */
     uint64_t seed;
     off_mode_t off_mode;
@@ -813,6 +817,13 @@ rate_account (worker_t *w, io_dir_t d, uint32_t len)
     iojob_t *j = w->job;
     if (!j->rate_bps[d])
         return;
+    if (j->poisson_us[d]) {
+        /* fio: (int64_t) (1000000 / iops) * -logf (uniform (0, 1]), in
+           whole microseconds, added to the direction's schedule. */
+        double u = (double) ((rng_next (w->prng) >> 11) + 1) * 0x1p-53;
+        w->rate_next[d] += (uint64_t) ((double) j->poisson_us[d] * -log (u)) * 1000;
+        return;
+    }
     if (j->rate_period[d]) {
         w->rate_next[d] += j->rate_period[d];
         return;
@@ -1400,6 +1411,22 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         j->rate_bps[d] = (uint64_t) rate[d] * j->min_bs[d];
         j->rate_period[d] = rate[d] && j->nsplit[d] ? NS_PER_SEC / rate[d] : 0;
     }
+    /* fio's poisson process: iops = bps / min bs, a mean gap of 1000000 /
+       iops whole µs.  Under 1 I/O a second fio 3.33 divides by zero
+       (SIGFPE); iofleet refuses it. */
+    for (int d = 0; spec->rate_poisson && d < 2; d++) {
+        if (!j->rate_bps[d] || !j->min_bs[d])
+            continue;
+        uint64_t iops = j->rate_bps[d] / j->min_bs[d];
+        if (iops == 0) {
+            snprintf (err, errlen, "rate_process=poisson with %s at %llu bytes a second, under "
+                      "one %u-byte I/O a second (fio 3.33 stops with SIGFPE): raise the rate",
+                      d ? "writes" : "reads", (unsigned long long) j->rate_bps[d], j->min_bs[d]);
+            free (j);
+            return NULL;
+        }
+        j->poisson_us[d] = 1000000 / iops;
+    }
     j->paced = j->rate_bps[0] || j->rate_bps[1] || j->thinktime_ns;
     if (spec->ss != IOFLEET__STEADY_STATE__SS_NONE) {
         uint32_t nsamples = (uint32_t) (spec->ss_dur_ns / spec->interval_ns);
@@ -1596,6 +1623,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         }
         memcpy (w->rng_loop, w->rng, sizeof w->rng);
         rng_seed (w->drng, j->seed ^ 0xda7a5eedull ^ ((uint64_t) i << 32));
+        rng_seed (w->prng, j->seed ^ 0x9015503eull ^ ((uint64_t) i << 32));
         w->engine.ops = j->ops;
         int rc = j->ops->init (&w->engine, w->depth);
         if (rc < 0) {

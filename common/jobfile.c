@@ -128,7 +128,7 @@ static const char *const s_fio_only[] = {
     "openfiles", "overwrite", "per_job_logs", "percentage_random", "pingpong",
     "pool", "port", "pre_read", "prio", "prioclass", "profile", "program",
     "proto", "protocol", "rate_cycle",
-    "rate_ignore_thinktime", "rate_iops_min", "rate_min", "rate_process",
+    "rate_ignore_thinktime", "rate_iops_min", "rate_min",
     "rbdname", "read_beyond_wp", "read_iolog", "read_iolog_chunked",
     "readfua", "registerfiles", "replay_align",
     "replay_no_stall", "replay_redirect", "replay_scale", "replay_skip",
@@ -202,7 +202,7 @@ typedef enum {
     OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA, OPT_LAT_LOG,
     OPT_DESCRIPTION, OPT_THREAD, OPT_LOG_AVG, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
     OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
-    OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
+    OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_RATE_PROCESS, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
     OPT_WRITE_IOLOG, OPT_REFILL, OPT_SCRAMBLE, OPT_EXITALL,
 } opt_id_t;
 
@@ -281,6 +281,7 @@ static const struct {
     { "verify_fatal", OPT_VERIFY_FATAL, false },
     { "verify_only", OPT_VERIFY_ONLY, true },
     { "random_generator", OPT_RANDOM_GEN, false },
+    { "rate_process", OPT_RATE_PROCESS, false },
     { "nrfiles", OPT_NRFILES, false },
     { "nr_files", OPT_NRFILES, false },          /* fio's alias */
     { "filesize", OPT_FILESIZE, false },
@@ -2108,6 +2109,15 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
             return -1;
         }
         job->lfsr = strcmp (value, "lfsr") == 0;
+        return 0;
+
+    case OPT_RATE_PROCESS:
+        if (strcmp (value, "linear") && strcmp (value, "poisson")) {
+            s_error (p, line, "rate_process=%.*s is not an fio rate process (fio's: linear, "
+                     "poisson)", SHOW, value);
+            return -1;
+        }
+        job->rate_poisson = strcmp (value, "poisson") == 0;
         return 0;
     }
     s_error (p, line, "internal error: option '%s' has no handler", key);

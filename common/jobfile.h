@@ -121,6 +121,7 @@ typedef struct {
     uint64_t ramp_time_ns;
     uint64_t startdelay_ns;         /* startdelay= */
     uint32_t rate_iops[2];          /* rate_iops=R[,W]: 0 = unlimited */
+    bool rate_poisson;              /* rate_process=poisson */
     uint32_t blockalign[2];         /* blockalign=R[,W] (ba): random offsets' boundary;
                                        0 = the direction's smallest block size */
     uint64_t thinktime_ns;          /* thinktime= (fio: microseconds when bare) */

@@ -24,6 +24,7 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
                           || strncmp (s->ioengine, "pvsync", 6) == 0),
           "ioengine=sync|vsync|pvsync|pvsync2" },
         { s->blockalign_read || s->blockalign_write, "blockalign=" },
+        { s->rate_poisson, "rate_process=poisson" },
         { s->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF || s->dist_centered,
           "random_distribution=pareto|normal|zoned|zoned_abs or a center" },
     };
@@ -113,6 +114,7 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->time_based = j->time_based;
     s->ramp_time_ns = j->ramp_time_ns;
     s->startdelay_ns = j->startdelay_ns;
+    s->rate_poisson = j->rate_poisson;
     s->blockalign_read = j->blockalign[0];
     s->blockalign_write = j->blockalign[1];
     s->rate_iops_read = j->rate_iops[0];

@@ -1523,6 +1523,12 @@ test_random_options (void)
                 "byte..64 MiB)");
     EXPECT_ERR ("[job]\nba=4k:8k\n", "t.fio:2: ba=4k:8k: use ',' between the read and write "
                 "values (fio would also split at ':' or '-')");
+    if (CHECK_OK (s_one_job ("[job]\nrate_iops=100\nrate_process=poisson\n", &j)))
+        CHECK (j.rate_poisson);
+    if (CHECK_OK (s_one_job ("[global]\nrate_process=poisson\n[job]\nrate_process=linear\n", &j)))
+        CHECK (!j.rate_poisson);
+    EXPECT_ERR ("[job]\nrate_process=gauss\n", "t.fio:2: rate_process=gauss is not an fio rate "
+                "process (fio's: linear, poisson)");
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {

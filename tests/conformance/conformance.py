@@ -330,6 +330,23 @@ CASES = [
         "checks": [("offset_mod", (16384, 16384, 0.0)), ("count", 0.0)],
     },
     {
+        "name": "rate-poisson",
+        "why": "rate_process=poisson: exponential gaps with the rate's mean (fio's "
+               "usec_for_io), so the median gap is well under the mean (exponential: 0.69 "
+               "of it; linear pacing: about 1.0) and I/Os over 2 s within 6% of the rate's "
+               "(a Poisson count: 2000 +- 45)",
+        "job": "ioengine=psync\ndirect=1\nrw=randread\nbs=4k\nrate_iops=1000\n"
+               "rate_process=poisson\ntime_based\nruntime=2\n",
+        "checks": [("gaps", (0.45, 0.85)), ("count", 0.06)],
+    },
+    {
+        "name": "rate-linear-gaps",
+        "why": "the linear pacing beside it: median gap close to the mean (within 0.85..1.15)",
+        "job": "ioengine=psync\ndirect=1\nrw=randread\nbs=4k\nrate_iops=1000\n"
+               "time_based\nruntime=2\n",
+        "checks": [("gaps", (0.85, 1.15)), ("count", 0.06)],
+    },
+    {
         "name": "dist-zipf",
         "why": "zipf:1.2 without the random map (fio turns it off): the share of the I/Os "
                "in the hottest 10% of blocks, a random figure, within 0.03",
@@ -403,6 +420,10 @@ IOVLEN = re.compile(r"iov_len=(\d+)")
 TRACED = "io_submit,pread64,pwrite64,lseek,read,write,readv,writev,preadv,pwritev,preadv2,pwritev2"
 # The calls each tool made on the device, by name, per trace prefix.
 CALLS = {}
+# When each I/O was issued (strace -ttt, seconds), per trace prefix, in
+# the order of flat(issued(...)).
+TIMES = {}
+STAMP = re.compile(r"^(\d+\.\d+) ")
 
 
 def unhex(text):
@@ -414,7 +435,8 @@ def issued(trace_prefix, device):
     """Returns {tid: [(dir, len, off), ...]} of the I/O on device, in issue
     order.  A device ending in '/' is a directory: the I/O on every file in
     it, each I/O then (dir, len, off, file name).  CALLS[trace_prefix]
-    counts the calls made on it by name."""
+    counts the calls made on it by name, TIMES[trace_prefix][tid] holds
+    when each I/O was issued."""
     def on(path):
         path = unhex(path)
         if device.endswith("/"):
@@ -423,9 +445,63 @@ def issued(trace_prefix, device):
 
     def io(d, ln, off, name):
         return (d, ln, off, name) if device.endswith("/") else (d, ln, off)
+
+    def count(call):
+        calls[call] = calls.get(call, 0) + 1
+
+    def parse(line, ios, pos):
+        """Appends the I/O of one strace line to ios (pos: each fd's file
+        position, for read/write/readv/writev)."""
+        if line.startswith("io_submit("):
+            for m in IOCB.finditer(line):
+                name = on(m.group(2))
+                if name is not None:
+                    count("io_submit")
+                    ios.append(io("R" if m.group(1) == "PREAD" else "W",
+                                  int(m.group(3)), int(m.group(4)), name))
+            return
+        m = PRW.match(line)
+        if m:
+            name = on(m.group(2))
+            if name is not None:
+                count(m.group(1))
+                ios.append(io("R" if m.group(1) == "pread64" else "W",
+                              int(m.group(3)), int(m.group(4)), name))
+            return
+        m = LSEEK.match(line)
+        if m:
+            if on(m.group(2)) is not None:
+                count("lseek")
+                pos[m.group(1)] = int(m.group(4))
+            return
+        m = RW.match(line)
+        if m:
+            name = on(m.group(3))
+            if name is not None:
+                count(m.group(1))
+                off = pos.get(m.group(2), 0)
+                ios.append(io("R" if m.group(1) == "read" else "W", int(m.group(4)), off, name))
+                pos[m.group(2)] = off + max(int(m.group(5)), 0)
+            return
+        m = VEC.match(line)
+        if m:
+            name = on(m.group(3))
+            if name is not None:
+                call = m.group(1)
+                count(call)
+                off = int(m.group(6)) if call.startswith("p") else pos.get(m.group(2), 0)
+                d = "R" if "read" in call else "W"
+                for ln in IOVLEN.findall(m.group(4)):
+                    ios.append(io(d, int(ln), off, name))
+                    off += int(ln)
+                if not call.startswith("p"):
+                    pos[m.group(2)] = off
+
     streams = {}
     calls = CALLS.setdefault(trace_prefix, {})
     calls.clear()
+    times = TIMES.setdefault(trace_prefix, {})
+    times.clear()
     # The tool's own first thread runs no job (fio forks its jobs, iofleet
     # runs them in worker threads); what it does on the device is setup,
     # such as iofleet's write guard, whose libblkid probe reads the device
@@ -433,57 +509,17 @@ def issued(trace_prefix, device):
     paths = sorted(glob.glob(trace_prefix + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
     for path in paths[1:]:
         tid = int(path.rsplit(".", 1)[1])
-        ios = []
-        pos = {}
+        ios, pos, stamps = [], {}, []
         with open(path, errors="replace") as f:
             for line in f:
-                if line.startswith("io_submit("):
-                    for m in IOCB.finditer(line):
-                        name = on(m.group(2))
-                        if name is not None:
-                            calls["io_submit"] = calls.get("io_submit", 0) + 1
-                            ios.append(io("R" if m.group(1) == "PREAD" else "W",
-                                          int(m.group(3)), int(m.group(4)), name))
-                    continue
-                m = PRW.match(line)
-                if m:
-                    name = on(m.group(2))
-                    if name is not None:
-                        calls[m.group(1)] = calls.get(m.group(1), 0) + 1
-                        ios.append(io("R" if m.group(1) == "pread64" else "W",
-                                      int(m.group(3)), int(m.group(4)), name))
-                    continue
-                m = LSEEK.match(line)
-                if m:
-                    if on(m.group(2)) is not None:
-                        calls["lseek"] = calls.get("lseek", 0) + 1
-                        pos[m.group(1)] = int(m.group(4))
-                    continue
-                m = RW.match(line)
-                if m:
-                    name = on(m.group(3))
-                    if name is not None:
-                        calls[m.group(1)] = calls.get(m.group(1), 0) + 1
-                        off = pos.get(m.group(2), 0)
-                        ios.append(io("R" if m.group(1) == "read" else "W", int(m.group(4)), off,
-                                      name))
-                        pos[m.group(2)] = off + max(int(m.group(5)), 0)
-                    continue
-                m = VEC.match(line)
-                if m:
-                    name = on(m.group(3))
-                    if name is not None:
-                        call = m.group(1)
-                        calls[call] = calls.get(call, 0) + 1
-                        off = int(m.group(6)) if call.startswith("p") else pos.get(m.group(2), 0)
-                        d = "R" if "read" in call else "W"
-                        for ln in IOVLEN.findall(m.group(4)):
-                            ios.append(io(d, int(ln), off, name))
-                            off += int(ln)
-                        if not call.startswith("p"):
-                            pos[m.group(2)] = off
+                m = STAMP.match(line)
+                when = float(m.group(1)) if m else 0.0
+                before = len(ios)
+                parse(line[m.end():] if m else line, ios, pos)
+                stamps.extend([when] * (len(ios) - before))
         if ios:
             streams[tid] = ios
+            times[tid] = stamps
     return streams
 
 
@@ -516,7 +552,7 @@ def run_tool(tool, args, jobfile, work, device, files=None):
         cmd = [args.agent, "run", "--output-format", "json", jobfile]
     # -xx: buffer contents in hex, so none holds a character the parse looks
     # for; -s 128: batches of up to 128 iocbs printed whole.
-    st = ["strace", "-ff", "-y", "-qq", "-xx", "-s", "128", "-e", "signal=none",
+    st = ["strace", "-ff", "-ttt", "-y", "-qq", "-xx", "-s", "128", "-e", "signal=none",
           "-e", "trace=" + TRACED, "-o", prefix] + cmd
     if tool == "fio":
         p = subprocess.run(st, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
@@ -714,6 +750,19 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
         fmt = lambda d: " ".join("%d:%.2f" % (k, d[k]) for k in sorted(d))
         return res[0][0], ok, "offsets on %d: fio %s iofleet %s; share by offset mod %d: fio %s iofleet %s" % (
             align, res[0][0], res[1][0], mod, fmt(res[0][1]), fmt(res[1][1]))
+    if kind == "gaps":
+        # The gaps between I/Os issued (strace's clock): their median over
+        # their mean within arg (lo, hi), in each tool.
+        lo, hi = arg
+        res = []
+        for tool in ("fio", "iofleet"):
+            t = sorted(x for v in TIMES.get(os.path.join(WORK, tool, "trace"), {}).values()
+                       for x in v)
+            g = sorted(b - a for a, b in zip(t, t[1:]))
+            mean = sum(g) / len(g) if g else 0
+            res.append((g[len(g) // 2] / mean if mean else 0, mean * 1e6))
+        return lo <= res[0][0] <= hi, lo <= res[1][0] <= hi, "median/mean gap: fio %.2f (mean %.0f us) iofleet %.2f (mean %.0f us)" % (
+            res[0][0], res[0][1], res[1][0], res[1][1])
     if kind == "hotness":
         # A skewed distribution's shape over the 4k blocks of the region:
         # the share of the I/Os in its hottest 10% of blocks, and (zoned,
