@@ -1529,6 +1529,12 @@ test_random_options (void)
         CHECK (!j.rate_poisson);
     EXPECT_ERR ("[job]\nrate_process=gauss\n", "t.fio:2: rate_process=gauss is not an fio rate "
                 "process (fio's: linear, poisson)");
+    /* gtod_reduce is taken and changes no I/O; fio wants its value. */
+    CHECK_OK (s_one_job ("[job]\ngtod_reduce=1\n", &j));
+    EXPECT_ERR ("[job]\ngtod_reduce\n", "t.fio:2: option 'gtod_reduce' needs a value");
+    CHECK_OK (s_one_job ("[job]\ngtod_reduce=0\n", &j));
+    EXPECT_ERR ("[job]\ngtod_reduce=2\n", "t.fio:2: gtod_reduce='2' is not a boolean (allowed: "
+                "0 or 1)");
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {
