@@ -1,5 +1,6 @@
 /*  message.c: envelope packing and field-by-field validation. */
 #include "message.h"
+#include "direction.h"
 #include "histogram.h"
 #include "jobfile.h"
 #include "util.h"
@@ -97,6 +98,9 @@ check_samples (const char *what, size_t n, Iofleet__TargetSample **v,
             return -EINVAL;
         snprintf (f, sizeof f, "%s.targets[%zu].write", what, i);
         if (check_dir (f, v[i]->write, err, errlen))
+            return -EINVAL;
+        snprintf (f, sizeof f, "%s.targets[%zu].trim", what, i);
+        if (check_dir (f, v[i]->trim, err, errlen))
             return -EINVAL;
     }
     return 0;
@@ -493,4 +497,12 @@ message_kind (const envelope_t *e)
     if (c >= 10 && c <= 23)
         return names[c];
     return "none";
+}
+
+const Iofleet__DirStats *
+message_sample_dir (const Iofleet__TargetSample *t, int d)
+{
+    if (!t)
+        return NULL;
+    return d == DIR_READ ? t->read : d == DIR_WRITE ? t->write : d == DIR_TRIM ? t->trim : NULL;
 }

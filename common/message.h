@@ -55,4 +55,8 @@ void message_free (envelope_t *env);
 /* Name of the body case ("hello", "snapshot", ...), for logs. */
 const char *message_kind (const envelope_t *env);
 
+/* A sample's stats of direction d (direction.h), or NULL when absent.
+   Can't fail. */
+const Iofleet__DirStats *message_sample_dir (const Iofleet__TargetSample *t, int d);
+
 #endif

@@ -1,0 +1,21 @@
+/*  direction.c: see direction.h. */
+#include "direction.h"
+
+#include <string.h>
+
+static const char *const s_names[DIR_COUNT] = { "read", "write", "trim" };
+
+const char *
+dir_name (int d)
+{
+    return d >= 0 && d < DIR_COUNT ? s_names[d] : "unknown";
+}
+
+int
+dir_from_name (const char *s)
+{
+    for (int d = 0; s && d < DIR_COUNT; d++)
+        if (strcmp (s, s_names[d]) == 0)
+            return d;
+    return -1;
+}
