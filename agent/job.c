@@ -7,9 +7,13 @@
 #include "verify.h"
 #include "steadystate.h"
 #include "util.h"
+#include "direction.h"
 
 #include <assert.h>
 #include <errno.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <limits.h>
 #include <pthread.h>
@@ -61,7 +65,7 @@ typedef struct {
                                        the offsets a read-back replays stay */
     uint64_t prng[4];               /* rate_process=poisson's gaps (fio's
                                        poisson_state, apart from the offsets') */
-    offsets_t **offsets;            /* per target and direction: [t * 2 + dir] */
+    offsets_t **offsets;            /* per target and direction: [t * DIR_COUNT + dir] */
     uint32_t next_target;
     uint64_t io_limit;              /* bytes to issue when not time based */
     uint64_t bytes_issued;          /* toward io_limit, in this loop */
@@ -88,8 +92,8 @@ typedef struct {
        issue per direction is a quota counted from rate_epoch (fio's
        td->epoch, restarted when the ramp ends), so a stall is caught up. */
     uint64_t rate_epoch;
-    uint64_t rate_bytes[2];         /* issued since rate_epoch */
-    uint64_t rate_next[2];          /* ns after rate_epoch; 0 = now */
+    uint64_t rate_bytes[DIR_COUNT]; /* issued since rate_epoch */
+    uint64_t rate_next[DIR_COUNT];  /* ns after rate_epoch; 0 = now */
     uint64_t completed;             /* I/Os reaped, for thinktime */
     uint64_t think_last;            /* `completed` at the last think */
     /* The I/O loop's state, shared by reap, quiesce and fill. */
@@ -99,7 +103,16 @@ typedef struct {
     uint32_t k;                     /* current interval */
     bool measuring, stopping;
     uint64_t now;                   /* the latest clock read */
-    dir_stats_t *slot[2];           /* ntargets * 2 each */
+    dir_stats_t *slot[2];           /* ntargets * DIR_COUNT each */
+    /* Trims, done inline at submit (fio's engines issue BLKDISCARD
+       synchronously), wait here for the next reap. */
+    io_unit_t **trimmed;
+    unsigned ntrimmed;
+    /* rw=trimwrite: where each target's last trim and write started
+       ([t * DIR_COUNT + dir], UINT64_MAX before the first), as fio's
+       f->last_start; randtrimwrite: the trim the next write repeats. */
+    uint64_t *last_start;
+    io_unit_t last_trim;
     _Atomic uint32_t published;     /* intervals 0..published-1 are published */
     _Atomic uint32_t consumed;      /* intervals 0..consumed-1 were collected */
     _Atomic bool finished;
@@ -117,11 +130,11 @@ struct job {
     bool null_engine;
     Iofleet__Rw rw;
     uint32_t rwmixread;
-    uint32_t bs[2];
-    uint32_t bsr_min[2], bsr_max[2];
-    uint32_t split_bs[2][JOB_BSSPLIT_MAX];
-    uint32_t split_cum[2][JOB_BSSPLIT_MAX];   /* cumulative percent */
-    int nsplit[2];
+    uint32_t bs[DIR_COUNT];         /* trims: the writes' (fio's carry-over) */
+    uint32_t bsr_min[DIR_COUNT], bsr_max[DIR_COUNT];
+    uint32_t split_bs[DIR_COUNT][JOB_BSSPLIT_MAX];
+    uint32_t split_cum[DIR_COUNT][JOB_BSSPLIT_MAX];   /* cumulative percent */
+    int nsplit[DIR_COUNT];
     uint32_t unit;                  /* smallest block size the job issues */
     uint32_t max_bs;
     uint32_t iodepth, batch_submit, batch_complete;
@@ -136,12 +149,13 @@ struct job {
     bool iolog_failed;
     int iolog_errno;
     uint64_t runtime_ns, ramp_ns, startdelay_ns, interval_ns, thinktime_ns;
-    uint32_t min_bs[2];             /* per direction its smallest block size; 0 = not issued */
+    uint32_t min_bs[DIR_COUNT];     /* per direction its smallest block size; 0 = not issued */
     bool offsets_per_dir;           /* each direction has its own offset generator */
-    uint32_t align[2];              /* per direction the unit of its offsets (blockalign) */
-    uint64_t rate_bps[2];           /* fio's td->rate_bps: rate_iops x min bs; 0 = no cap */
-    uint64_t rate_period[2];        /* rate_iops with bssplit: ns per I/O (fio's last_usec) */
-    uint64_t poisson_us[2];         /* rate_process=poisson: the mean gap, whole µs as fio's */
+    uint32_t align[DIR_COUNT];      /* per direction the unit of its offsets (blockalign) */
+    uint32_t shared_unit;           /* the unit of a generator the directions share */
+    uint64_t rate_bps[DIR_COUNT];   /* fio's td->rate_bps: rate_iops x min bs; 0 = no cap */
+    uint64_t rate_period[DIR_COUNT];/* rate_iops with bssplit: ns per I/O (fio's last_usec) */
+    uint64_t poisson_us[DIR_COUNT]; /* rate_process=poisson: the mean gap, whole µs as fio's */
     bool paced;                     /* rate_iops or thinktime: I/Os are issued one by one */
     uint64_t seed;
     off_mode_t off_mode;
@@ -234,7 +248,8 @@ static bool
 rw_is_random (Iofleet__Rw rw)
 {
     return rw == IOFLEET__RW__RW_RANDREAD || rw == IOFLEET__RW__RW_RANDWRITE
-        || rw == IOFLEET__RW__RW_RANDRW;
+        || rw == IOFLEET__RW__RW_RANDRW || rw == IOFLEET__RW__RW_RANDTRIM
+        || rw == IOFLEET__RW__RW_RANDTRIMWRITE;
 }
 
 static bool
@@ -247,8 +262,14 @@ rw_has (Iofleet__Rw rw, uint32_t rwmixread, io_dir_t dir)
     case IOFLEET__RW__RW_WRITE:
     case IOFLEET__RW__RW_RANDWRITE:
         return dir == IO_WRITE;
+    case IOFLEET__RW__RW_TRIM:
+    case IOFLEET__RW__RW_RANDTRIM:
+        return dir == IO_TRIM;
+    case IOFLEET__RW__RW_TRIMWRITE:
+    case IOFLEET__RW__RW_RANDTRIMWRITE:
+        return dir == IO_TRIM || dir == IO_WRITE;
     default:
-        return dir == IO_READ ? rwmixread > 0 : rwmixread < 100;
+        return dir == IO_READ ? rwmixread > 0 : dir == IO_WRITE && rwmixread < 100;
     }
 }
 
@@ -296,6 +317,19 @@ pick_dir (worker_t *w)
     case IOFLEET__RW__RW_WRITE:
     case IOFLEET__RW__RW_RANDWRITE:
         return IO_WRITE;
+    case IOFLEET__RW__RW_TRIM:
+    case IOFLEET__RW__RW_RANDTRIM:
+        return IO_TRIM;
+    case IOFLEET__RW__RW_TRIMWRITE: {
+        /* fio's set_rw_ddir: a trim when the file's last write started
+           where its last trim did, else a write; so trim, write, trim...
+           and, with a larger trim, writes until they catch up. */
+        const uint64_t *ls = w->last_start + (size_t) w->next_target * DIR_COUNT;
+        return ls[IO_WRITE] == ls[IO_TRIM] ? IO_TRIM : IO_WRITE;
+    }
+    case IOFLEET__RW__RW_RANDTRIMWRITE:
+        /* A random trim, then a write of exactly what it trimmed. */
+        return w->last_trim.len ? IO_WRITE : IO_TRIM;
     default:
         return (rng_next (w->rng) % 100) < j->rwmixread ? IO_READ : IO_WRITE;
     }
@@ -309,6 +343,20 @@ static void
 gen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
 {
     iojob_t *j = w->job;
+    if (j->rw == IOFLEET__RW__RW_RANDTRIMWRITE && dir == IO_WRITE && w->last_trim.len) {
+        /* fio's get_next_block/get_next_buflen for randtrimwrite: the
+           write goes where the trim went, with its length. */
+        u->len = w->last_trim.len;
+        u->offset = w->last_trim.offset;
+        u->target = w->last_trim.target;
+        u->fd = j->targets[u->target].fd;
+        u->dir = dir;
+        u->verify = false;
+        w->last_trim.len = 0;
+        w->bytes_issued += u->len;
+        w->ios_issued++;
+        return;
+    }
     uint32_t t = w->next_target;
     /* fio's file_service_type=roundrobin: the next of its files each I/O. */
     if (!j->files_per_worker)
@@ -318,7 +366,7 @@ gen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
         w->next_target = first + (t - first + 1) % j->files_per_worker;
     }
     u->len = pick_bs (w, dir);
-    offsets_t *o = w->offsets[t * 2 + (j->offsets_per_dir ? dir : 0)];
+    offsets_t *o = w->offsets[t * DIR_COUNT + (j->offsets_per_dir ? dir : 0)];
     u->offset = offsets_next (o, &u->len, rng_next (w->rng));
     w->bytes_issued += u->len;
     w->ios_issued++;
@@ -326,6 +374,10 @@ gen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
     u->target = t;
     u->dir = dir;
     u->verify = false;
+    if (w->last_start)
+        w->last_start[t * DIR_COUNT + dir] = u->offset;
+    if (dir == IO_TRIM && j->rw == IOFLEET__RW__RW_RANDTRIMWRITE)
+        w->last_trim = *u;
 }
 
 /* Fills u with worker w's next I/O, of direction dir, a write's data
@@ -432,8 +484,9 @@ put_u64 (char *p, uint64_t v)
 /* Writes one completed I/O to the worker's three latency logs in fio's
    format for its defaults (log_avg_msec=0, log_offset=0): "time, value,
    ddir, bs, prio" with time in ms since the measurement started, value in
-   ns, ddir 0 read / 1 write, bs in bytes, prio 0.  Returns 0, or -1 with
-   the worker's error set; the logs are then left alone. */
+   ns, ddir 0 read / 1 write / 2 trim, bs in bytes, prio 0; a trim has no
+   slat line (fio records no submission latency for one).  Returns 0, or
+   -1 with the worker's error set; the logs are then left alone. */
 static int
 lat_log_add (worker_t *w, const io_unit_t *u, uint64_t now)
 {
@@ -450,11 +503,13 @@ lat_log_add (worker_t *w, const io_unit_t *u, uint64_t now)
     *h++ = ',';
     *h++ = ' ';
     char *t = tail;
-    memcpy (t, u->dir == IO_WRITE ? ", 1, " : ", 0, ", 5);
+    memcpy (t, u->dir == IO_TRIM ? ", 2, " : u->dir == IO_WRITE ? ", 1, " : ", 0, ", 5);
     t = put_u64 (t + 5, u->len);
     memcpy (t, ", 0\n", 4);
     t += 4;
     for (int k = 0; k < LOG_KINDS; k++) {
+        if (k == LOG_SLAT && u->dir == IO_TRIM)
+            continue;
         char line[96];
         char *p = line;
         memcpy (p, head, (size_t) (h - head));
@@ -530,7 +585,7 @@ iolog_line (worker_t *w, uint64_t at, uint32_t t, const char *action, const io_u
 static void
 iolog_io (worker_t *w, const io_unit_t *u)
 {
-    iolog_line (w, u->t_start, u->target, u->dir == IO_READ ? "read" : "write", u);
+    iolog_line (w, u->t_start, u->target, dir_name ((int) u->dir), u);
 }
 
 /* The log's head (its version, and each file added and opened), or its
@@ -562,6 +617,47 @@ iolog_edge (worker_t *w, bool head)
     return -1;
 }
 
+/* Commits the *queued units of batch, stamping their issue time (*now,
+   read again), and counts them in flight.  Returns 0, or -1 with the
+   worker's error set and the worker stopping. */
+static int
+commit_batch (worker_t *w, io_unit_t **batch, unsigned *queued, uint64_t *now)
+{
+    iojob_t *j = w->job;
+    int rc = j->ops->commit (&w->engine);
+    *now = w->now = clock_mono_ns ();
+    if (rc < 0) {
+        snprintf (w->error, sizeof w->error, "%s: submit failed: %s", j->ops->name,
+                  strerror (-rc));
+        w->stopping = true;
+        return -1;
+    }
+    for (unsigned k = 0; k < *queued; k++)
+        batch[k]->t_issue = *now;
+    w->inflight += *queued;
+    *queued = 0;
+    return 0;
+}
+
+/* Trims u's range now, as fio's os_trim: ioctl BLKDISCARD on the block
+   device (a job that trims has only block devices: job_new checks), timed
+   from start; u waits in the trimmed list for the next reap, in flight
+   until then.  Can't fail (a failed trim is u's res, -errno). */
+static void
+trim_one (worker_t *w, io_unit_t *u, uint64_t start)
+{
+    uint64_t range[2] = { u->offset, u->len };
+    u->t_start = u->t_issue = start;
+    int rc = 0;
+    /* fio's null engine completes a trim as anything else. */
+    while (!w->job->null_engine && (rc = ioctl (u->fd, BLKDISCARD, range)) < 0 && errno == EINTR)
+        ;
+    u->res = rc < 0 ? -(int64_t) errno : (int64_t) u->len;
+    u->t_done = clock_mono_ns ();
+    w->trimmed[w->ntrimmed++] = u;
+    w->inflight++;
+}
+
 /* Queues units[0..n) (already prepared) with the job's submit batching,
    stamping start and issue times, and counts them in flight.  Returns 0,
    or -errno with the worker's error set and the worker stopping. */
@@ -578,8 +674,18 @@ submit (worker_t *w, io_unit_t **units, unsigned n)
            is reused when nothing waited in between: the difference is the
            few ns of preparing this unit, and it halves clock reads. */
         u->t_start = now;
+        u->t_done = 0;
         if (j->iolog)
             iolog_io (w, u);
+        if (u->dir == IO_TRIM) {
+            /* As fio's engines: what is queued goes out first, then the
+               trim is done inline (BLKDISCARD), one at a time. */
+            if (queued && commit_batch (w, batch, &queued, &now) < 0)
+                return -1;
+            trim_one (w, u, now);
+            now = w->now = u->t_done;
+            continue;
+        }
         int rc = j->ops->queue (&w->engine, u);
         if (rc < 0) {
             snprintf (w->error, sizeof w->error, "%s: queueing an I/O failed: %s",
@@ -588,21 +694,12 @@ submit (worker_t *w, io_unit_t **units, unsigned n)
             return rc;
         }
         batch[queued++] = u;
-        if (queued == j->batch_submit || queued == 64 || i + 1 == n) {
-            rc = j->ops->commit (&w->engine);
-            now = w->now = clock_mono_ns ();
-            if (rc < 0) {
-                snprintf (w->error, sizeof w->error, "%s: submit failed: %s", j->ops->name,
-                          strerror (-rc));
-                w->stopping = true;
-                return rc;
-            }
-            for (unsigned k = 0; k < queued; k++)
-                batch[k]->t_issue = now;
-            w->inflight += queued;
-            queued = 0;
-        }
+        if ((queued == j->batch_submit || queued == 64 || i + 1 == n)
+            && commit_batch (w, batch, &queued, &now) < 0)
+            return -1;
     }
+    if (queued && commit_batch (w, batch, &queued, &now) < 0)
+        return -1;
     return 0;
 }
 
@@ -618,8 +715,8 @@ advance (worker_t *w, uint64_t now)
         w->measuring = true;
         if (j->ramp_ns) {
             w->rate_epoch = now;
-            w->rate_bytes[0] = w->rate_bytes[1] = 0;
-            w->rate_next[0] = w->rate_next[1] = 0;
+            memset (w->rate_bytes, 0, sizeof w->rate_bytes);
+            memset (w->rate_next, 0, sizeof w->rate_next);
             w->think_last = w->think_last > w->completed ? w->think_last - w->completed : 0;
             w->completed = 0;
         }
@@ -668,13 +765,18 @@ vlog_add (worker_t *w, const io_unit_t *u)
    files them into the interval they completed in; their units go back to
    the free stack.  An I/O that completes after the end of a time-based run
    still counts, as in fio, which drains and counts what it issued.
-   Returns the number reaped, or -1 with the worker's error set (it then
-   stops at once). */
+   Trims done inline are filed first, and while any wait the engine is not
+   waited on.  Returns the number reaped, or -1 with the worker's error set
+   (it then stops at once). */
 static int
 reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
 {
     iojob_t *j = w->job;
-    int n = j->ops->getevents (&w->engine, min, max, timeout);
+    unsigned nt = w->ntrimmed;
+    int n = 0;
+    if (w->inflight > nt)
+        n = j->ops->getevents (&w->engine, nt >= min ? 0 : min - nt, max,
+                               nt ? 0 : timeout);
     if (n < 0) {
         snprintf (w->error, sizeof w->error, "%s: reaping completions failed: %s",
                   j->ops->name, strerror (-n));
@@ -688,19 +790,22 @@ reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
     const bool counted = w->measuring;
     const bool hist = j->histograms;
     dir_stats_t *slot = w->slot[w->k % 2];
-    for (int i = 0; i < n; i++) {
-        io_unit_t *u = j->ops->event (&w->engine, (unsigned) i);
+    w->ntrimmed = 0;
+    for (unsigned i = 0; i < nt + (unsigned) n; i++) {
+        io_unit_t *u = i < nt ? w->trimmed[i] : j->ops->event (&w->engine, i - nt);
         assert (w->inflight > 0 && w->nfree < w->depth);
         w->inflight--;
         w->completed++;
         w->free_units[w->nfree++] = u;
-        dir_stats_t *d = &slot[u->target * 2 + u->dir];
+        dir_stats_t *d = &slot[u->target * DIR_COUNT + u->dir];
+        /* A trim ended when its ioctl returned. */
+        uint64_t done = u->t_done ? u->t_done : now;
         if (u->res != (int64_t) u->len) {
             if (counted)
                 d->errors++;
             if (!w->error[0])
                 snprintf (w->error, sizeof w->error, "%s of %u bytes at offset %llu of '%s' "
-                          "failed: %s", u->dir == IO_READ ? "read" : "write", u->len,
+                          "failed: %s", dir_name ((int) u->dir), u->len,
                           (unsigned long long) u->offset, j->targets[u->target].path,
                           u->res < 0 ? strerror ((int) -u->res) : "short transfer");
             w->stopping = true;
@@ -714,19 +819,21 @@ reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
             d->ops++;
             d->bytes += u->len;
             if (hist) {
-                histogram_record (&d->slat, u->t_issue - u->t_start);
-                histogram_record (&d->clat, now - u->t_issue);
-                histogram_record (&d->lat, now - u->t_start);
+                /* fio records no submission latency for a trim. */
+                if (u->dir != IO_TRIM)
+                    histogram_record (&d->slat, u->t_issue - u->t_start);
+                histogram_record (&d->clat, done - u->t_issue);
+                histogram_record (&d->lat, done - u->t_start);
             }
             /* Logged exactly when counted: the log holds the I/Os of
                the reported figures, no ramp. */
-            if (w->lat_log && lat_log_add (w, u, now) < 0)
+            if (w->lat_log && lat_log_add (w, u, done) < 0)
                 w->stopping = true;
         }
     }
     if (now >= j->measure_end || atomic_load_explicit (&j->stop, memory_order_relaxed))
         w->stopping = true;
-    return n;
+    return (int) nt + n;
 }
 
 /* The most completions one reap takes: fio's iodepth_batch_complete_max,
@@ -943,7 +1050,7 @@ rewind_pass (worker_t *w)
 {
     iojob_t *j = w->job;
     w->bytes_issued = w->ios_issued = 0;
-    for (int g = 0; g < j->ntargets * 2; g++)
+    for (int g = 0; g < j->ntargets * DIR_COUNT; g++)
         if (w->offsets[g])
             offsets_rewind (w->offsets[g]);
     memcpy (w->rng, w->rng_loop, sizeof w->rng);
@@ -1069,6 +1176,24 @@ worker_main (void *arg)
     return NULL;
 }
 
+/* Refuses a trim job's target that is not a block device, before anything
+   is opened or laid out: BLKDISCARD takes only those (fio 3.33 tries, and
+   its first trim fails with ENOTTY).  Returns 0, or -1 with err set. */
+static int
+trim_target_check (const iojob_t *j, const target_t *t, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat (t->path, &st) == 0 && S_ISBLK (st.st_mode))
+        return 0;
+    snprintf (err, errlen, "rw=%s trims (BLKDISCARD), which only a block device takes: '%s' "
+              "is %s (fio 3.33 fails its first trim with ENOTTY); name a block device, or a "
+              "loop device over the file (losetup)",
+              j->rw == IOFLEET__RW__RW_TRIM ? "trim" : j->rw == IOFLEET__RW__RW_RANDTRIM
+              ? "randtrim" : j->rw == IOFLEET__RW__RW_TRIMWRITE ? "trimwrite" : "randtrimwrite",
+              t->path, stat (t->path, &st) != 0 ? "not there" : "not a block device");
+    return -1;
+}
+
 /* Each file's region in bytes when the job says it: filesize=, or size=
    shared over the files (a worker's own, or all of them); 0 when it comes
    from each target's size (size=N%, or no size).  Can't fail. */
@@ -1118,11 +1243,18 @@ plan_sizes (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
     j->bsr_max[0] = spec->bsrange_max_read;
     j->bsr_min[1] = spec->bsrange_min_write;
     j->bsr_max[1] = spec->bsrange_max_write;
-    size_t nsplit[2] = { spec->n_bssplit_read, spec->n_bssplit_write };
-    Iofleet__BsSplit **split[2] = { spec->bssplit_read, spec->bssplit_write };
+    /* Trims take the writes' sizes: fio's bs=R,W carries W over to trims
+       (the parser takes no third value). */
+    j->bs[IO_TRIM] = j->bs[IO_WRITE];
+    j->bsr_min[IO_TRIM] = j->bsr_min[IO_WRITE];
+    j->bsr_max[IO_TRIM] = j->bsr_max[IO_WRITE];
+    size_t nsplit[DIR_COUNT] = { spec->n_bssplit_read, spec->n_bssplit_write,
+                                 spec->n_bssplit_write };
+    Iofleet__BsSplit **split[DIR_COUNT] = { spec->bssplit_read, spec->bssplit_write,
+                                            spec->bssplit_write };
     j->unit = UINT32_MAX;
     j->max_bs = 0;
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < DIR_COUNT; d++) {
         if (!rw_has (j->rw, j->rwmixread, (io_dir_t) d))
             continue;
         uint32_t cum = 0, lo, hi;
@@ -1151,29 +1283,36 @@ plan_sizes (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
        aligns each direction to its own smallest block size (blockalign's
        default).  Directions of different smallest sizes therefore get a
        generator each, in their own size; otherwise one random map per file
-       serves both, as fio's. */
+       serves them all, as fio's. */
     /* blockalign: random offsets on its boundary instead; fio ignores it
        for sequential jobs, and turns the random map off ("Any use of
        blockalign= turns off randommap") where it is not the block size. */
-    uint32_t ba[2] = { spec->blockalign_read, spec->blockalign_write };
+    uint32_t ba[DIR_COUNT] = { spec->blockalign_read, spec->blockalign_write,
+                               spec->blockalign_write };
     bool unmapped = false;
-    for (int d = 0; d < 2; d++) {
+    j->shared_unit = 0;
+    j->offsets_per_dir = !rw_is_random (j->rw);
+    for (int d = 0; d < DIR_COUNT; d++) {
         j->align[d] = rw_is_random (j->rw) && ba[d] ? ba[d] : j->min_bs[d];
         unmapped |= j->min_bs[d] && j->align[d] != j->min_bs[d];
+        if (!j->min_bs[d])
+            continue;
+        if (j->shared_unit && j->align[d] != j->shared_unit)
+            j->offsets_per_dir = true;
+        if (!j->shared_unit)
+            j->shared_unit = j->align[d];
     }
     if (unmapped && j->off_mode == OFF_RANDOM)
         j->off_mode = OFF_RANDOM_NOMAP;
-    j->offsets_per_dir = !rw_is_random (j->rw)
-        || (j->min_bs[0] && j->min_bs[1] && j->align[0] != j->align[1]);
     if (j->direct) {
-        uint32_t sizes[2 * JOB_BSSPLIT_MAX + 4];
+        uint32_t sizes[DIR_COUNT * JOB_BSSPLIT_MAX + DIR_COUNT + 2];
         int n = 0;
         sizes[n++] = j->unit;
         sizes[n++] = j->max_bs;
-        for (int d = 0; d < 2; d++)
+        for (int d = 0; d < DIR_COUNT; d++)
             if (j->min_bs[d])
                 sizes[n++] = j->align[d];
-        for (int d = 0; d < 2; d++)
+        for (int d = 0; d < DIR_COUNT; d++)
             for (int i = 0; i < j->nsplit[d]; i++)
                 sizes[n++] = j->split_bs[d][i];
         for (int i = 0; i < n; i++)
@@ -1414,7 +1553,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     /* fio's poisson process: iops = bps / min bs, a mean gap of 1000000 /
        iops whole µs.  Under 1 I/O a second fio 3.33 divides by zero
        (SIGFPE); iofleet refuses it. */
-    for (int d = 0; spec->rate_poisson && d < 2; d++) {
+    for (int d = 0; spec->rate_poisson && d < DIR_COUNT; d++) {
         if (!j->rate_bps[d] || !j->min_bs[d])
             continue;
         uint64_t iops = j->rate_bps[d] / j->min_bs[d];
@@ -1474,7 +1613,12 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     for (int t = 0; t < j->ntargets; t++)
         j->targets[t].fd = -1;
 
-    bool writes = rw_has (j->rw, j->rwmixread, IO_WRITE);
+    /* A trim destroys data as a write does: the write guard judges both. */
+    bool trims = rw_has (j->rw, j->rwmixread, IO_TRIM);
+    bool writes = rw_has (j->rw, j->rwmixread, IO_WRITE) || trims;
+    bool trimwrite = j->rw == IOFLEET__RW__RW_TRIMWRITE || j->rw == IOFLEET__RW__RW_RANDTRIMWRITE;
+    if (trimwrite && j->number_ios)
+        j->number_ios *= 2;         /* fio counts the trims and the writes */
     uint64_t need_each = 0;
     uint64_t share = file_share (j, spec);
     if (share)
@@ -1490,6 +1634,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                 return NULL;
             }
         } else if (target_resolve (pol, spec->filenames[t], &j->targets[t], err, errlen)
+                   || (trims && trim_target_check (j, &j->targets[t], err, errlen))
                    || target_open (&j->targets[t], j->direct, writes, need_each, err, errlen)) {
             job_destroy (&j);
             return NULL;
@@ -1552,25 +1697,36 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                 w->io_limit = pass;
             }
         }
+        /* fio's trimwrite issues size= of trims and size= of writes. */
+        if (trimwrite)
+            w->io_limit *= 2;
         rng_seed (w->rng, j->seed + (uint64_t) i * 0x100000001b3ull);
-        w->offsets = calloc ((size_t) j->ntargets * 2, sizeof *w->offsets);
+        w->offsets = calloc ((size_t) j->ntargets * DIR_COUNT, sizeof *w->offsets);
         w->units = calloc (w->depth, sizeof *w->units);
         for (int s = 0; s < 2; s++)
-            w->slot[s] = calloc ((size_t) j->ntargets * 2, sizeof (dir_stats_t));
-        if (!w->offsets || !w->units || !w->slot[0] || !w->slot[1]) {
+            w->slot[s] = calloc ((size_t) j->ntargets * DIR_COUNT, sizeof (dir_stats_t));
+        bool trims = rw_has (j->rw, j->rwmixread, IO_TRIM);
+        if (trims) {
+            w->trimmed = calloc (w->depth, sizeof *w->trimmed);
+            w->last_start = malloc ((size_t) j->ntargets * DIR_COUNT * sizeof *w->last_start);
+        }
+        if (!w->offsets || !w->units || !w->slot[0] || !w->slot[1]
+            || (trims && (!w->trimmed || !w->last_start))) {
             snprintf (err, errlen, "out of memory for worker %d", i);
             job_destroy (&j);
             return NULL;
         }
-        for (int g = 0; g < j->ntargets * 2; g++) {
-            int t = g / 2, d = g % 2;
-            if (d && (!j->offsets_per_dir || !j->min_bs[d]))
+        for (int g = 0; trims && g < j->ntargets * DIR_COUNT; g++)
+            w->last_start[g] = UINT64_MAX;
+        for (int g = 0; g < j->ntargets * DIR_COUNT; g++) {
+            int t = g / DIR_COUNT, d = g % DIR_COUNT;
+            /* A generator per direction issued, or one at [t][0] that all
+               share (random, one alignment). */
+            if (j->offsets_per_dir ? !j->min_bs[d] : d != 0)
                 continue;
             if (j->files_per_worker && (uint32_t) t / j->files_per_worker != (uint32_t) i)
                 continue;
-            /* One generator serves both directions only when they share
-               an alignment; it is then that of either one issued. */
-            uint32_t unit = j->align[d] ? j->align[d] : j->align[1 - d];
+            uint32_t unit = j->offsets_per_dir ? j->align[d] : j->shared_unit;
             /* offset_increment: each worker's region i x it further on. */
             uint64_t start = j->region_start[t] + (uint64_t) i * j->offset_increment;
             if (start + j->region_units[t] * j->unit > j->targets[t].size) {
@@ -1609,7 +1765,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             }
         }
         for (int s = 0; s < 2; s++)
-            for (int d = 0; d < j->ntargets * 2; d++)
+            for (int d = 0; d < j->ntargets * DIR_COUNT; d++)
                 dir_stats_reset (&w->slot[s][d]);
         /* One region for all of a worker's buffers, as fio allocates them. */
         if (posix_memalign (&w->bufmem, 4096, (size_t) w->depth * j->max_bs)) {
@@ -1663,13 +1819,15 @@ job_destroy (iojob_t **self_p)
         for (unsigned u = 0; w->units && u < w->depth; u++)
             free (w->units[u].engine_data);
         free (w->bufmem);
-        for (int g = 0; w->offsets && g < j->ntargets * 2; g++)
+        for (int g = 0; w->offsets && g < j->ntargets * DIR_COUNT; g++)
             offsets_destroy (&w->offsets[g]);
         free (w->offsets);
         free (w->units);
         free (w->vlog);
         free (w->slot[0]);
         free (w->slot[1]);
+        free (w->trimmed);
+        free (w->last_start);
     }
     for (int t = 0; t < j->ntargets && j->targets; t++)
         target_close (&j->targets[t]);
@@ -1745,7 +1903,7 @@ job_collect (iojob_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start, 
         if (!atomic_load_explicit (&self->workers[i].finished, memory_order_acquire))
             all_finished = false;
 
-    int nd = self->ntargets * 2, nout = nd * (self->per_worker ? self->nworkers : 1);
+    int nd = self->ntargets * DIR_COUNT, nout = nd * (self->per_worker ? self->nworkers : 1);
     for (int d = 0; d < nout; d++)
         dir_stats_reset (&out[d]);
     uint64_t wend = 0;

@@ -84,8 +84,8 @@ bool job_exitall (const iojob_t *self);
 int job_nworkers (const iojob_t *self);
 
 /* If every worker has published interval k (the next uncollected one),
-   merges them into out[target][dir] (ntargets x 2 entries, reset first;
-   per worker: out[worker][target][dir], nworkers x ntargets x 2),
+   merges them into out[target][dir] (ntargets x DIR_COUNT entries (direction.h), reset first;
+   per worker: out[worker][target][dir], nworkers x ntargets x DIR_COUNT),
    marks k consumed, fills *seq, *t_start_mono and *t_end_mono and returns 1.
    Returns 0 when not ready yet.  Returns -1 when the job has ended and all
    its intervals were collected. */

@@ -15,6 +15,7 @@
 #include "jobspec.h"
 #include "log.h"
 #include "util.h"
+#include "direction.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -66,8 +67,8 @@ usage (FILE *f)
 }
 
 typedef struct result {
-    dir_stats_t dir[2];                 /* merged over targets and workers */
-    double *iops[2], *bw[2];            /* per-interval samples */
+    dir_stats_t dir[DIR_COUNT];         /* merged over targets and workers */
+    double *iops[DIR_COUNT], *bw[DIR_COUNT];    /* per-interval samples */
     int nsamples, capsamples;
     uint64_t runtime_ns;                /* measured window */
     uint64_t elapsed_ns;
@@ -83,7 +84,7 @@ typedef struct result {
 static void
 result_free (result_t *r)
 {
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < DIR_COUNT; d++) {
         free (r->iops[d]);
         free (r->bw[d]);
     }
@@ -97,7 +98,7 @@ add_sample (result_t *r, const dir_stats_t *iv, int nd, uint64_t t0, uint64_t t1
 {
     if (r->nsamples == r->capsamples) {
         int cap = r->capsamples ? r->capsamples * 2 : 64;
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < DIR_COUNT; d++) {
             double *a = realloc (r->iops[d], (size_t) cap * sizeof *a);
             if (a)
                 r->iops[d] = a;
@@ -110,9 +111,9 @@ add_sample (result_t *r, const dir_stats_t *iv, int nd, uint64_t t0, uint64_t t1
         r->capsamples = cap;
     }
     double secs = (double) (t1 - t0) / 1e9;
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < DIR_COUNT; d++) {
         uint64_t ops = 0, bytes = 0;
-        for (int i = d; i < nd; i += 2) {
+        for (int i = d; i < nd; i += DIR_COUNT) {
             ops += iv[i].ops;
             bytes += iv[i].bytes;
         }
@@ -154,7 +155,7 @@ entry_from (fio_job_t *f, const job_t *jd, const result_t *r, int groupid)
     f->job_runtime_ms = r->elapsed_ns / NS_PER_MS;
     f->percentiles = jd->npercentiles ? jd->percentile_list : NULL;
     f->npercentiles = jd->npercentiles;
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < (int) (sizeof f->dir / sizeof f->dir[0]); d++) {
         fio_dir_t *fd = &f->dir[d];
         fd->ops = r->dir[d].ops;
         fd->bytes = r->dir[d].bytes;
@@ -181,7 +182,7 @@ entry_from (fio_job_t *f, const job_t *jd, const result_t *r, int groupid)
 static int
 group_add (result_t *dst, const result_t *src, int ncopies)
 {
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < DIR_COUNT; d++)
         dir_stats_merge (&dst->dir[d], &src->dir[d]);
     if (src->runtime_ns > dst->runtime_ns)
         dst->runtime_ns = src->runtime_ns;
@@ -200,13 +201,13 @@ group_add (result_t *dst, const result_t *src, int ncopies)
         dst->error = src->error;
     for (int k = 0; k < src->nsamples; k++) {
         if (k == dst->nsamples) {
-            dir_stats_t none[2];
-            dir_stats_reset (&none[0]);
-            dir_stats_reset (&none[1]);
-            if (add_sample (dst, none, 2, 0, 1) < 0)
+            dir_stats_t none[DIR_COUNT];
+            for (int d = 0; d < DIR_COUNT; d++)
+                dir_stats_reset (&none[d]);
+            if (add_sample (dst, none, DIR_COUNT, 0, 1) < 0)
                 return -ENOMEM;
         }
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < DIR_COUNT; d++) {
             dst->iops[d][k] += src->iops[d][k];
             dst->bw[d][k] += src->bw[d][k];
         }
@@ -238,7 +239,7 @@ report_entries (const jobfile_t *jf, int ran, result_t *res, result_t *merged, f
                 head = jd;
                 acc = &merged[i];
                 entry = &fj[n++];
-                for (int d = 0; d < 2; d++)
+                for (int d = 0; d < DIR_COUNT; d++)
                     dir_stats_reset (&acc->dir[d]);
             }
             group_add (acc, &res[i], (int) jd->numjobs);
@@ -300,17 +301,17 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
             job_set_per_worker (jobs[i], true);
             r->ncopies = (int) jd->numjobs;
             for (int c = 0; c < r->ncopies; c++)
-                for (int d = 0; d < 2; d++)
+                for (int d = 0; d < DIR_COUNT; d++)
                     dir_stats_reset (&r->copies[c].dir[d]);
         }
-        iv[i] = calloc ((size_t) job_ntargets (jobs[i]) * 2 * (size_t) job_nworkers (jobs[i]),
+        iv[i] = calloc ((size_t) job_ntargets (jobs[i]) * DIR_COUNT * (size_t) job_nworkers (jobs[i]),
                         sizeof **iv);
         if (!iv[i] || (apart && !r->copies)) {
             snprintf (r->errmsg, sizeof r->errmsg, "out of memory");
             status = -1;
             goto out;
         }
-        for (int d = 0; d < 2; d++)
+        for (int d = 0; d < DIR_COUNT; d++)
             dir_stats_reset (&r->dir[d]);
     }
     getrusage (RUSAGE_SELF, &ru0);
@@ -342,7 +343,7 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
             if (s_interrupted)
                 job_stop (jobs[i]);
             result_t *r = &res[first + i];
-            int nd = job_ntargets (jobs[i]) * 2;
+            int nd = job_ntargets (jobs[i]) * DIR_COUNT;
             uint32_t seq;
             uint64_t t0, t1;
             int c = job_collect (jobs[i], iv[i], &seq, &t0, &t1);
@@ -360,13 +361,13 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
             progress = true;
             int nall = nd * (r->ncopies ? r->ncopies : 1);
             for (int k = 0; k < nall; k++)
-                dir_stats_merge (&r->dir[k % 2], &iv[i][k]);
+                dir_stats_merge (&r->dir[k % DIR_COUNT], &iv[i][k]);
             r->runtime_ns += t1 - t0;
             add_sample (r, iv[i], nall, t0, t1);
             for (int c = 0; c < r->ncopies; c++) {
                 result_t *rc = &r->copies[c];
                 for (int k = 0; k < nd; k++)
-                    dir_stats_merge (&rc->dir[k % 2], &iv[i][c * nd + k]);
+                    dir_stats_merge (&rc->dir[k % DIR_COUNT], &iv[i][c * nd + k]);
                 rc->runtime_ns += t1 - t0;
                 add_sample (rc, iv[i] + c * nd, nd, t0, t1);
             }
@@ -376,7 +377,8 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
             for (int i = 0; i < n; i++) {
                 result_t *r = &res[first + i];
                 if (r->nsamples)
-                    iops += r->iops[0][r->nsamples - 1] + r->iops[1][r->nsamples - 1];
+                    for (int d = 0; d < DIR_COUNT; d++)
+                        iops += r->iops[d][r->nsamples - 1];
             }
             fprintf (stderr, "\rJobs: step %d/%d (%d job%s): %.0f/%.0f s, %.0f IOPS   ", group + 1,
                      ngroups, n, n > 1 ? "s" : "", (double) (clock_mono_ns () - t_begin) / 1e9,

@@ -21,6 +21,7 @@
 #include "message.h"
 #include "targets.h"
 #include "util.h"
+#include "direction.h"
 
 #include <czmq.h>
 #include <errno.h>
@@ -76,14 +77,14 @@ typedef struct {
     step_t *job;                            /* the step in hand: its jobs */
     bool running;
     uint64_t mono_ref, real_ref;            /* one instant on both clocks */
-    dir_stats_t *totals;                    /* ntargets * 2 */
-    dir_stats_t *interval;                  /* ntargets * 2 */
+    dir_stats_t *totals;                    /* ntargets * DIR_COUNT */
+    dir_stats_t *interval;                  /* ntargets * DIR_COUNT */
     /* Scratch for packing snapshots, sized at PREPARE: nothing is
        allocated per interval but the packed message itself. */
     Iofleet__TargetSample *samples;         /* ntargets */
     Iofleet__TargetSample **sample_ptrs;    /* ntargets */
-    Iofleet__DirStats *dirs;                /* ntargets * 2 */
-    uint8_t *hist_bufs;                     /* ntargets * 2 * 3 * HIST_WIRE_MAX */
+    Iofleet__DirStats *dirs;                /* ntargets * DIR_COUNT */
+    uint8_t *hist_bufs;                     /* ntargets * DIR_COUNT * 3 * HIST_WIRE_MAX */
     uint32_t nsnapshots;
     spool_t *spool;                         /* unacknowledged, on disk */
     const char *spool_dir;
@@ -412,12 +413,12 @@ on_prepare (agent_t *a, const Iofleet__Prepare *p)
         return;
     }
     int nt = step_ntargets (a->job);
-    a->totals = calloc ((size_t) nt * 2, sizeof *a->totals);
-    a->interval = calloc ((size_t) nt * 2, sizeof *a->interval);
+    a->totals = calloc ((size_t) nt * DIR_COUNT, sizeof *a->totals);
+    a->interval = calloc ((size_t) nt * DIR_COUNT, sizeof *a->interval);
     a->samples = calloc ((size_t) nt, sizeof *a->samples);
     a->sample_ptrs = calloc ((size_t) nt, sizeof *a->sample_ptrs);
-    a->dirs = calloc ((size_t) nt * 2, sizeof *a->dirs);
-    a->hist_bufs = malloc ((size_t) nt * 2 * 3 * HIST_WIRE_MAX);
+    a->dirs = calloc ((size_t) nt * DIR_COUNT, sizeof *a->dirs);
+    a->hist_bufs = malloc ((size_t) nt * DIR_COUNT * 3 * HIST_WIRE_MAX);
     if (!a->totals || !a->interval || !a->samples || !a->sample_ptrs || !a->dirs
         || !a->hist_bufs) {
         free (inv_text);
@@ -493,8 +494,8 @@ fill_samples (agent_t *a, dir_stats_t *st, int nt, bool with_hist)
         Iofleet__TargetSample *sample = &a->samples[t];
         iofleet__target_sample__init (sample);
         sample->target = (uint32_t) t;
-        for (int d = 0; d < 2; d++) {
-            int i = t * 2 + d;
+        for (int d = 0; d < DIR_COUNT; d++) {
+            int i = t * DIR_COUNT + d;
             Iofleet__DirStats *ds = &a->dirs[i];
             iofleet__dir_stats__init (ds);
             ds->ops = st[i].ops;
@@ -512,8 +513,13 @@ fill_samples (agent_t *a, dir_stats_t *st, int nt, bool with_hist)
                 }
             }
         }
-        sample->read = &a->dirs[t * 2];
-        sample->write = &a->dirs[t * 2 + 1];
+        sample->read = &a->dirs[t * DIR_COUNT + DIR_READ];
+        sample->write = &a->dirs[t * DIR_COUNT + DIR_WRITE];
+        /* Trims only from a step that trims (absent otherwise, as from
+           agents before them). */
+        const dir_stats_t *tr = &st[t * DIR_COUNT + DIR_TRIM];
+        if (tr->ops || tr->errors)
+            sample->trim = &a->dirs[t * DIR_COUNT + DIR_TRIM];
         a->sample_ptrs[t] = sample;
     }
 }
@@ -559,7 +565,7 @@ pump_snapshots (agent_t *a)
             drop_job (a);
             break;
         }
-        for (int i = 0; i < nt * 2; i++) {
+        for (int i = 0; i < nt * DIR_COUNT; i++) {
             a->totals[i].ops += a->interval[i].ops;
             a->totals[i].bytes += a->interval[i].bytes;
             a->totals[i].errors += a->interval[i].errors;

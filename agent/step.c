@@ -1,5 +1,6 @@
 /*  step.c: see step.h. */
 #include "step.h"
+#include "direction.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +95,7 @@ step_collect (step_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start,
     for (int j = 0; j < self->njobs; j++) {
         if (!self->have[j] && !self->ended[j]) {
             uint32_t s;
-            int rc = job_collect (self->jobs[j], out + self->toff[j] * 2, &s, &self->t0[j],
+            int rc = job_collect (self->jobs[j], out + self->toff[j] * DIR_COUNT, &s, &self->t0[j],
                                   &self->t1[j]);
             if (rc > 0)
                 self->have[j] = true;
@@ -117,7 +118,7 @@ step_collect (step_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start,
     for (int j = 0; j < self->njobs; j++) {
         if (!self->have[j]) {
             /* An ended job adds nothing to this interval. */
-            for (int t = self->toff[j] * 2; t < self->toff[j + 1] * 2; t++)
+            for (int t = self->toff[j] * DIR_COUNT; t < self->toff[j + 1] * DIR_COUNT; t++)
                 dir_stats_reset (&out[t]);
             continue;
         }

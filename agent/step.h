@@ -28,7 +28,7 @@ int step_start (step_t *self, uint64_t mono_start);
 void step_stop (step_t *self);
 
 /* As job_collect, over all jobs: returns 1 with interval *seq merged into
-   out (step_ntargets x 2 entries) once every job that still runs has
+   out (step_ntargets x DIR_COUNT entries) once every job that still runs has
    published it, 0 when not yet, -1 when every job has ended and every
    interval was collected. */
 int step_collect (step_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start,

@@ -167,7 +167,6 @@ static const char *const s_fio_engines[] = {
 
 /* fio's rw modes that iofleet does not run yet. */
 static const char *const s_fio_rw_only[] = {
-    "trim", "randtrim", "trimwrite", "randtrimwrite",
     "filecreate", "filestat", "filedelete",
 };
 
@@ -179,8 +178,11 @@ static const struct {
     { "randread", JOB_RW_RANDREAD },    { "randwrite", JOB_RW_RANDWRITE },
     { "rw", JOB_RW_RW },                { "readwrite", JOB_RW_RW },
     { "randrw", JOB_RW_RANDRW },
+    { "trim", JOB_RW_TRIM },            { "randtrim", JOB_RW_RANDTRIM },
+    { "trimwrite", JOB_RW_TRIMWRITE },  { "randtrimwrite", JOB_RW_RANDTRIMWRITE },
 };
-#define RW_SUPPORTED "read, write, randread, randwrite, rw, readwrite, randrw"
+#define RW_SUPPORTED "read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, " \
+                     "trimwrite, randtrimwrite"
 
 static const struct {
     const char *name;
@@ -2261,7 +2263,10 @@ s_verify_refused (parser_t *p, const opts_t *o)
 {
     const job_t *job = &o->job;
     const char *why = NULL;
-    if (job->rw == JOB_RW_READ || job->rw == JOB_RW_RANDREAD
+    if (job_rw_trims (job->rw))
+        why = "reading back what trims left (fio's trim_verify_zero, trim_backlog) is not "
+              "supported by iofleet yet";
+    else if (job->rw == JOB_RW_READ || job->rw == JOB_RW_RANDREAD
         || ((job->rw == JOB_RW_RW || job->rw == JOB_RW_RANDRW) && job->rwmixread == 100))
         why = "the job writes nothing to verify (verify_only=1 on the writing job reads back "
               "what an earlier run of it wrote)";
@@ -2816,7 +2821,14 @@ jobfile_destroy (jobfile_t **self_p)
 bool
 job_rw_reads (job_rw_t m)
 {
-    return m != JOB_RW_WRITE && m != JOB_RW_RANDWRITE;
+    return m == JOB_RW_READ || m == JOB_RW_RANDREAD || m == JOB_RW_RW || m == JOB_RW_RANDRW;
+}
+
+bool
+job_rw_trims (job_rw_t m)
+{
+    return m == JOB_RW_TRIM || m == JOB_RW_RANDTRIM || m == JOB_RW_TRIMWRITE
+        || m == JOB_RW_RANDTRIMWRITE;
 }
 
 const char *
@@ -2829,6 +2841,10 @@ job_rw_name (job_rw_t m)
     case JOB_RW_RANDWRITE:  return "randwrite";
     case JOB_RW_RW:         return "rw";
     case JOB_RW_RANDRW:     return "randrw";
+    case JOB_RW_TRIM:       return "trim";
+    case JOB_RW_RANDTRIM:   return "randtrim";
+    case JOB_RW_TRIMWRITE:  return "trimwrite";
+    case JOB_RW_RANDTRIMWRITE: return "randtrimwrite";
     }
     return "?";
 }

@@ -62,6 +62,10 @@ typedef enum {
     JOB_RW_RANDWRITE,       /* rw=randwrite */
     JOB_RW_RW,              /* rw=rw or rw=readwrite: sequential mixed */
     JOB_RW_RANDRW,          /* rw=randrw */
+    JOB_RW_TRIM,            /* rw=trim: sequential trims (BLKDISCARD) */
+    JOB_RW_RANDTRIM,        /* rw=randtrim */
+    JOB_RW_TRIMWRITE,       /* rw=trimwrite: a trim, then writes over it */
+    JOB_RW_RANDTRIMWRITE,   /* rw=randtrimwrite: a random trim, then a write of it */
 } job_rw_t;
 
 #define JOB_BSSPLIT_MAX   64
@@ -233,6 +237,10 @@ const char *job_rw_name (job_rw_t m);
 /* True when rw= has reads in it (fio's td_read): every mode but write and
    randwrite, whatever rwmixread says.  Can't fail. */
 bool job_rw_reads (job_rw_t m);
+
+/* True when rw= trims (trim, randtrim, trimwrite, randtrimwrite).  Can't
+   fail. */
+bool job_rw_trims (job_rw_t m);
 
 /* Parses a size ("4k", "1m", "4KiB", "512") into bytes.  Returns 0 or
    -EINVAL (not a size) / -ERANGE (too large). */

@@ -25,6 +25,7 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
           "ioengine=sync|vsync|pvsync|pvsync2" },
         { s->blockalign_read || s->blockalign_write, "blockalign=" },
         { s->rate_poisson, "rate_process=poisson" },
+        { s->rw >= IOFLEET__RW__RW_TRIM, "rw=trim|randtrim|trimwrite|randtrimwrite" },
         { s->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF || s->dist_centered,
           "random_distribution=pareto|normal|zoned|zoned_abs or a center" },
     };
@@ -56,6 +57,10 @@ _Static_assert ((int) JOB_DIST_ZONED_ABS == (int) IOFLEET__DISTRIBUTION__DIST_ZO
                 && (int) JOB_DIST_NORMAL == (int) IOFLEET__DISTRIBUTION__DIST_NORMAL
                 && (int) JOB_DIST_ZONED == (int) IOFLEET__DISTRIBUTION__DIST_ZONED,
                 "the parser's distributions are the wire's");
+
+_Static_assert ((int) JOB_RW_RANDTRIMWRITE == (int) IOFLEET__RW__RW_RANDTRIMWRITE
+                && (int) JOB_RW_TRIM == (int) IOFLEET__RW__RW_TRIM,
+                "the parser's rw modes are the wire's");
 
 _Static_assert (JOB_MAX_OWN_FILES == MSG_TARGETS_MAX,
                 "a job's own files (numjobs without filename=) are its targets");

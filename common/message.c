@@ -239,8 +239,9 @@ check_job (const Iofleet__JobSpec *j, char *err, size_t errlen)
     if (check_text ("job.name", j->name, MSG_NAME_MAX, true, err, errlen)
         || check_text ("job.ioengine", j->ioengine, MSG_NAME_MAX, true, err, errlen))
         return -EINVAL;
-    if ((unsigned) j->rw > IOFLEET__RW__RW_RANDRW)
-        return fail (err, errlen, "job.rw %d, limit 0..%d", (int) j->rw, IOFLEET__RW__RW_RANDRW);
+    if ((unsigned) j->rw > IOFLEET__RW__RW_RANDTRIMWRITE)
+        return fail (err, errlen, "job.rw %d, limit 0..%d", (int) j->rw,
+                     IOFLEET__RW__RW_RANDTRIMWRITE);
     if (j->rwmixread > 100)
         return fail (err, errlen, "job.rwmixread %u, limit 0..100", j->rwmixread);
     if (j->bs == 0 || j->bs > (64u << 20))

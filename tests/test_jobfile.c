@@ -24,6 +24,10 @@
 /* Both directions of a job have block size n. */
 #define BS_IS(j, n) ((j)->bs[0] == (n) && (j)->bs[1] == (n))
 
+/* The rw modes the parser names in its errors. */
+#define RW_ALL "(supported: read, write, randread, randwrite, rw, readwrite, randrw, trim, " \
+               "randtrim, trimwrite, randtrimwrite"
+
 static const char *s_dir;
 
 /* Fills buf with "DIR/file".  Can't fail (truncates). */
@@ -185,8 +189,7 @@ test_fixture_errors (void)
                                "(line 8) needs (job 'bad-direct')" },
         { "bad-ioengine.fio", ":2: ioengine 'posixaio' is not supported by iofleet yet "
                               "(supported: " JOB_ENGINES ")" },
-        { "bad-rw.fio", ":3: rw 'trim' is not supported by iofleet yet (supported: "
-                        "read, write, randread, randwrite, rw, readwrite, randrw)" },
+        { "bad-rw.fio", ":3: rw 'filecreate' is not supported by iofleet yet " RW_ALL ")" },
         { "bad-bssplit.fio",
           ":6: bssplit=4k/50:64k/40: the percentages add up to 90%, not 100%" },
         { "bad-steadystate.fio",
@@ -948,13 +951,10 @@ test_errors (void)
                 "ioengine (supported: " JOB_ENGINES ")");
     EXPECT_ERR ("[job]\nioengine=io_uring \"x\"\n", "t.fio:2: ioengine 'io_uring \"x\"' is "
                 "not an fio ioengine (supported: " JOB_ENGINES ")");
-    EXPECT_ERR ("[job]\nrw=randtrim\n", "t.fio:2: rw 'randtrim' is not supported by iofleet "
-                "yet (supported: read, write, randread, randwrite, rw, readwrite, randrw)");
-    EXPECT_ERR ("[job]\nreadwrite=trimwrite\n", "t.fio:2: readwrite 'trimwrite' is not "
-                "supported by iofleet yet (supported: read, write, randread, randwrite, rw, "
-                "readwrite, randrw)");
+    EXPECT_ERR ("[job]\nrw=filestat\n", "t.fio:2: rw 'filestat' is not supported by iofleet "
+                "yet " RW_ALL ")");
     EXPECT_ERR ("[job]\nrw=random\n", "t.fio:2: rw='random' is not an fio I/O pattern "
-                "(supported: read, write, randread, randwrite, rw, readwrite, randrw)");
+                RW_ALL ")");
     EXPECT_ERR ("[job]\nrw=randread:8\n",
                 "t.fio:2: rw=randread:8: fio's ':N' offset modifier is not supported by iofleet yet "
                 "on random I/O (sequential modes take ':SIZE')");
@@ -1535,6 +1535,14 @@ test_random_options (void)
     CHECK_OK (s_one_job ("[job]\ngtod_reduce=0\n", &j));
     EXPECT_ERR ("[job]\ngtod_reduce=2\n", "t.fio:2: gtod_reduce='2' is not a boolean (allowed: "
                 "0 or 1)");
+    /* Trims: fio's four modes; verify= refused with them. */
+    if (CHECK_OK (s_one_job ("[job]\nrw=randtrim\nbs=4k,8k\n", &j)))
+        CHECK (j.rw == JOB_RW_RANDTRIM && job_rw_trims (j.rw) && !job_rw_reads (j.rw));
+    if (CHECK_OK (s_one_job ("[job]\nreadwrite=trimwrite\n", &j)))
+        CHECK (j.rw == JOB_RW_TRIMWRITE && strcmp (job_rw_name (j.rw), "trimwrite") == 0);
+    EXPECT_ERR ("[a]\nfilename=x\nrw=trimwrite\nverify=md5\n", "t.fio:4: verify=md5 on job "
+                "'a': reading back what trims left (fio's trim_verify_zero, trim_backlog) is "
+                "not supported by iofleet yet");
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {
@@ -2287,10 +2295,9 @@ test_sweeps (void)
     EXPECT_ERR ("[q]\niodepth=1, 2\n",
                 "t.fio:2: iodepth=1, 2: ' 2' is not a number (allowed: 1..65536)");
     EXPECT_ERR ("[q]\nrw=randread,bogus\n", "t.fio:2: rw=randread,bogus: 'bogus' is not an "
-                "fio I/O pattern (supported: read, write, randread, randwrite, rw, readwrite, "
-                "randrw)");
-    EXPECT_ERR ("[q]\nrw=read,trim\n", "t.fio:2: rw 'trim' is not supported by iofleet yet "
-                "(supported: read, write, randread, randwrite, rw, readwrite, randrw)");
+                "fio I/O pattern " RW_ALL ")");
+    EXPECT_ERR ("[q]\nrw=read,filedelete\n", "t.fio:2: rw 'filedelete' is not supported by "
+                "iofleet yet " RW_ALL ")");
     EXPECT_ERR ("[q]\nrw=read,randread:8\n", "t.fio:2: rw=read,randread:8: fio's ':N' offset "
                 "modifier is not supported by iofleet yet on random I/O (sequential modes take "
                 "':SIZE')");

@@ -927,7 +927,8 @@ test_bounds_prepare (void)
     REJECT (fx_prepare, fx.job.ioengine = strn (MSG_NAME_MAX + 1, 'e'), "job.ioengine");
     REJECT (fx_prepare, fx.job.ioengine = "lib\naio", "job.ioengine");
     ACCEPT (fx_prepare, fx.job.rw = IOFLEET__RW__RW_READ);
-    REJECT (fx_prepare, fx.job.rw = (Iofleet__Rw) (IOFLEET__RW__RW_RANDRW + 1), "job.rw");
+    REJECT (fx_prepare, fx.job.rw = (Iofleet__Rw) (IOFLEET__RW__RW_RANDTRIMWRITE + 1), "job.rw");
+    ACCEPT (fx_prepare, fx.job.rw = IOFLEET__RW__RW_RANDTRIM);
     REJECT (fx_prepare, fx.job.rw = (Iofleet__Rw) -1, "job.rw");
     REJECT (fx_prepare, fx.job.rw = (Iofleet__Rw) INT32_MAX, "job.rw");
     ACCEPT (fx_prepare, fx.job.rwmixread = 0);

@@ -11,7 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum { IO_READ = 0, IO_WRITE = 1 } io_dir_t;
+/* The directions (common/direction.h's order).  Trims never reach an
+   engine: the worker issues them itself (BLKDISCARD), as fio's engines
+   do them inline. */
+typedef enum { IO_READ = 0, IO_WRITE = 1, IO_TRIM = 2 } io_dir_t;
 
 typedef struct {
     int fd;
@@ -22,6 +25,7 @@ typedef struct {
     uint32_t target;        /* index of the target in the job */
     uint64_t t_start;       /* CLOCK_MONOTONIC ns: prepared (slat starts) */
     uint64_t t_issue;       /* CLOCK_MONOTONIC ns: commit returned (clat starts) */
+    uint64_t t_done;        /* a trim's end (done inline); 0: completion time is the reap's */
     int64_t res;            /* bytes transferred, or -errno */
     bool verify;            /* a read back of a write: its data is checked */
     void *engine_data;      /* the engine's per-unit state (an iocb, ...) */

@@ -348,6 +348,34 @@ CASES = [
         "checks": [("gaps", (0.85, 1.15)), ("count", 0.06)],
     },
     {
+        "name": "trim-seq",
+        "why": "rw=trim: sequential BLKDISCARDs of bs, done inline even under libaio (fio "
+               "3.33: ioctl, never io_submit), size= of them",
+        "job": "ioengine=libaio\niodepth=4\ndirect=1\nrw=trim\nbs=16k\nsize=512k\n",
+        "checks": [("exact", None), ("calls", {"BLKDISCARD": 0.0}), ("counted", None),
+                   ("json", ["io_bytes", "total_ios"])],
+    },
+    {
+        "name": "randtrim-map",
+        "why": "rw=randtrim draws offsets as randread does, over the random map: every block "
+               "trimmed once",
+        "job": "ioengine=psync\ndirect=1\nrw=randtrim\nbs=4k\nsize=1m\n",
+        "checks": [("coverage", 1.0), ("overlap", 0), ("count", 0.0), ("counted", None)],
+    },
+    {
+        "name": "trimwrite",
+        "why": "rw=trimwrite: a trim, then a write of the same blocks, each direction with "
+               "its own position (fio 3.33: T0 W0 T8k W8k ...), and size= of each",
+        "job": "ioengine=libaio\niodepth=4\ndirect=1\nrw=trimwrite\nbs=8k\nsize=256k\n",
+        "checks": [("exact", None), ("counted", None), ("json", ["io_bytes", "total_ios"])],
+    },
+    {
+        "name": "randtrimwrite",
+        "why": "rw=randtrimwrite: a random trim, then a write of exactly its range",
+        "job": "ioengine=psync\ndirect=1\nrw=randtrimwrite\nbs=4k\nsize=512k\n",
+        "checks": [("trim_then_write", None), ("count", 0.0), ("counted", None)],
+    },
+    {
         "name": "dist-zipf",
         "why": "zipf:1.2 without the random map (fio turns it off): the share of the I/Os "
                "in the hottest 10% of blocks, a random figure, within 0.03",
@@ -418,7 +446,10 @@ RW = re.compile(r"^(read|write)\((\d+)<([^>]*)>, .*, (\d+)\) = (-?\d+)$")
 VEC = re.compile(r"^(readv|writev|preadv|pwritev|preadv2|pwritev2)\((\d+)<([^>]*)>, \[(.*)\], "
                  r"(\d+)(?:, (\d+))?(?:, \w+)?\) = (-?\d+)$")
 IOVLEN = re.compile(r"iov_len=(\d+)")
-TRACED = "io_submit,pread64,pwrite64,lseek,read,write,readv,writev,preadv,pwritev,preadv2,pwritev2"
+# A trim: BLKDISCARD's range (start, length).
+DISCARD = re.compile(r"^ioctl\((\d+)<([^>]*)>, BLKDISCARD, \[(\d+), (\d+)\]\) = -?\d+")
+TRACED = ("io_submit,pread64,pwrite64,lseek,read,write,readv,writev,preadv,pwritev,preadv2,"
+          "pwritev2,ioctl")
 # The calls each tool made on the device, by name, per trace prefix.
 CALLS = {}
 # When each I/O was issued (strace -ttt, seconds), per trace prefix, in
@@ -468,6 +499,13 @@ def issued(trace_prefix, device):
                 count(m.group(1))
                 ios.append(io("R" if m.group(1) == "pread64" else "W",
                               int(m.group(3)), int(m.group(4)), name))
+            return
+        m = DISCARD.match(line)
+        if m:
+            name = on(m.group(2))
+            if name is not None:
+                count("BLKDISCARD")
+                ios.append(io("T", int(m.group(4)), int(m.group(3)), name))
             return
         m = LSEEK.match(line)
         if m:
@@ -607,7 +645,7 @@ def flat(streams):
 
 
 def total_ios(doc):
-    return sum(j[d]["total_ios"] for j in doc["jobs"] for d in ("read", "write"))
+    return sum(j[d]["total_ios"] for j in doc["jobs"] for d in ("read", "write", "trim"))
 
 
 def blocks(ios, unit=4 * KIB):
@@ -668,7 +706,7 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
     if kind == "json":
         diffs = []
         for key in arg:
-            for d in ("read", "write"):
+            for d in ("read", "write", "trim"):
                 a, b = fio_j["jobs"][0][d][key], iof_j["jobs"][0][d][key]
                 if a != b:
                     diffs.append("%s.%s fio %s iofleet %s" % (d, key, a, b))
@@ -764,6 +802,18 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
             res.append((g[len(g) // 2] / mean if mean else 0, mean * 1e6))
         return lo <= res[0][0] <= hi, lo <= res[1][0] <= hi, "median/mean gap: fio %.2f (mean %.0f us) iofleet %.2f (mean %.0f us)" % (
             res[0][0], res[0][1], res[1][0], res[1][1])
+    if kind == "trim_then_write":
+        # Every write repeats the trim just before it (offset and length),
+        # and the trims cover the region once.
+        res = []
+        for ios in (f, i):
+            pairs = all(ios[k][0] == "T" and ios[k + 1][0] == "W" and ios[k][1:] == ios[k + 1][1:]
+                        for k in range(0, len(ios) - 1, 2)) and len(ios) % 2 == 0
+            c = blocks([io for io in ios if io[0] == "T"])
+            res.append((pairs, len(c) * 4 * KIB == region_bytes(case["job"]) and
+                        all(n == 1 for n in c.values())))
+        return all(res[0]), all(res[1]), "each write repeats its trim: fio %s iofleet %s; trims cover the region once: fio %s iofleet %s" % (
+            res[0][0], res[1][0], res[0][1], res[1][1])
     if kind == "hotness":
         # A skewed distribution's shape over the 4k blocks of the region:
         # the share of the I/Os in its hottest 10% of blocks, and (zoned,
