@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "log.h"
 #include "offsets.h"
+#include "replay.h"
 #include "verify.h"
 #include "steadystate.h"
 #include "util.h"
@@ -113,6 +114,11 @@ typedef struct {
        f->last_start; randtrimwrite: the trim the next write repeats. */
     uint64_t *last_start;
     io_unit_t last_trim;
+    /* read_iolog: the next entry, the previous line's time (version 3),
+       the last issue and the carried oversleep (fio's iolog_delay), and
+       when the worker started (version 2 waits count from it). */
+    size_t replay_next;
+    uint64_t replay_prev_usec, replay_last_issue, replay_offset_ns, replay_t0;
     _Atomic uint32_t published;     /* intervals 0..published-1 are published */
     _Atomic uint32_t consumed;      /* intervals 0..consumed-1 were collected */
     _Atomic bool finished;
@@ -153,6 +159,12 @@ struct job {
     bool offsets_per_dir;           /* each direction has its own offset generator */
     uint32_t align[DIR_COUNT];      /* per direction the unit of its offsets (blockalign) */
     uint32_t shared_unit;           /* the unit of a generator the directions share */
+    bool issues[DIR_COUNT];         /* the directions it issues (rw=, or the log's) */
+    replay_log_t *replay;           /* read_iolog=: the log replayed, or NULL */
+    bool replay_redirect;           /* every file of the log is target 0 */
+    bool replay_no_stall;
+    uint32_t replay_time_scale;     /* percent, 100 = the logged pace */
+    uint32_t replay_align, replay_scale;
     uint64_t rate_bps[DIR_COUNT];   /* fio's td->rate_bps: rate_iops x min bs; 0 = no cap */
     uint64_t rate_period[DIR_COUNT];/* rate_iops with bssplit: ns per I/O (fio's last_usec) */
     uint64_t poisson_us[DIR_COUNT]; /* rate_process=poisson: the mean gap, whole µs as fio's */
@@ -402,6 +414,8 @@ static inline bool
 limit_reached (const worker_t *w)
 {
     const iojob_t *j = w->job;
+    if (j->replay)
+        return w->replay_next >= j->replay->n;  /* fio replays a log once */
     return !j->time_based && ((w->io_limit && w->bytes_issued >= w->io_limit)
                               || (j->number_ios && w->ios_issued >= j->number_ios));
 }
@@ -997,6 +1011,92 @@ fill_read_back (worker_t *w)
         submit (w, w->batch, n);
 }
 
+/* fio's iolog_delay: waits delay_ns after the last issue, less the time
+   since it and what the last wait overslept (which is carried on only when
+   a wait overslept its whole delay).  Can't fail. */
+static void
+replay_delay (worker_t *w, uint64_t delay_ns)
+{
+    uint64_t orig = delay_ns, since = w->now - w->replay_last_issue;
+    if (delay_ns < w->replay_offset_ns) {
+        w->replay_offset_ns = 0;
+        return;
+    }
+    delay_ns -= w->replay_offset_ns;
+    if (delay_ns < since)
+        return;
+    delay_ns -= since;
+    uint64_t t0 = w->now;
+    pace_sleep (w, t0 + delay_ns);
+    uint64_t slept = w->now - t0;
+    w->replay_offset_ns = slept > orig ? slept - orig : 0;
+}
+
+/* read_iolog: issues the log's next entries into the idle units, one at a
+   time, each after its wait (version 3: the logged gap to the line before,
+   scaled by replay_time_scale; version 2: until its "wait" time), as fio
+   replays them: I/O in flight is not reaped first.  Syncs are done inline
+   and file actions only take their time.  Can't fail (errors leave the
+   worker stopping). */
+static void
+replay_fill (worker_t *w)
+{
+    iojob_t *j = w->job;
+    const replay_log_t *log = j->replay;
+    while (w->nfree > 0 && !w->stopping && w->replay_next < log->n) {
+        const replay_entry_t *e = &log->entries[w->replay_next];
+        w->now = clock_mono_ns ();
+        if (log->version == 3) {
+            /* fio: no wait after a line at time 0, nor when time goes back. */
+            uint64_t prev = w->replay_prev_usec;
+            w->replay_prev_usec = e->usec;
+            if (!j->replay_no_stall && prev && e->usec > prev)
+                replay_delay (w, (e->usec - prev) * 1000 * 100 / j->replay_time_scale);
+        } else if (e->kind == REPLAY_WAIT && !j->replay_no_stall) {
+            uint64_t due = w->replay_t0 + e->offset * NS_PER_MS;
+            if (due > w->now)
+                pace_sleep (w, due);
+        }
+        if (w->stopping)
+            break;
+        w->replay_next++;
+        if (e->kind == REPLAY_FILE || e->kind == REPLAY_WAIT)
+            continue;
+        uint32_t t = j->replay_redirect ? 0 : e->file;
+        if (e->kind == REPLAY_SYNC || e->kind == REPLAY_DATASYNC) {
+            int rc = e->kind == REPLAY_SYNC ? fsync (j->targets[t].fd)
+                                            : fdatasync (j->targets[t].fd);
+            if (rc < 0 && !w->error[0]) {
+                snprintf (w->error, sizeof w->error, "read_iolog: %s of '%s' failed: %s",
+                          e->kind == REPLAY_SYNC ? "sync" : "datasync", j->targets[t].path,
+                          strerror (errno));
+                w->stopping = true;
+            }
+            continue;
+        }
+        io_unit_t *u = w->free_units[--w->nfree];
+        u->dir = (io_dir_t) e->kind;
+        u->len = e->len;
+        u->target = t;
+        u->fd = j->targets[t].fd;
+        u->offset = e->offset / j->replay_scale;
+        if (j->replay_align)
+            u->offset &= ~((uint64_t) j->replay_align - 1);
+        u->verify = false;
+        if (u->dir == IO_WRITE) {
+            if (j->refill)
+                fill_buffer (j, w->drng, u->buf, u->len);
+            if (j->scramble)
+                stamp_buffer (w, u);
+        }
+        w->bytes_issued += u->len;
+        w->ios_issued++;
+        if (submit (w, &u, 1) < 0)
+            break;
+        w->replay_last_issue = u->t_start;
+    }
+}
+
 /* Issues I/Os into the idle units.  Unpaced, all at once with the job's
    submit batching; paced (rate_iops, thinktime), one at a time as fio's
    inline submission does: a rate wait or think quiesces first, and a full
@@ -1006,6 +1106,10 @@ static void
 fill (worker_t *w)
 {
     iojob_t *j = w->job;
+    if (j->replay) {
+        replay_fill (w);
+        return;
+    }
     if (w->vlog_drain || w->read_back) {
         fill_read_back (w);
         if (w->vlog_drain || w->read_back || w->nfree == 0)
@@ -1113,6 +1217,7 @@ worker_main (void *arg)
     iolog_edge (w, true);
     w->read_back_start = w->now;
     w->timing = w->read_back;       /* verify_only: the pass is a read-back */
+    w->replay_t0 = w->replay_last_issue = w->now;
 
     w->free_units = calloc (w->depth, sizeof *w->free_units);
     w->batch = calloc (w->depth, sizeof *w->batch);
@@ -1255,9 +1360,18 @@ plan_sizes (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
     j->unit = UINT32_MAX;
     j->max_bs = 0;
     for (int d = 0; d < DIR_COUNT; d++) {
-        if (!rw_has (j->rw, j->rwmixread, (io_dir_t) d))
+        if (!j->issues[d])
             continue;
         uint32_t cum = 0, lo, hi;
+        if (j->replay) {
+            /* A replay's sizes are the log's (fio raises max_bs to its
+               largest I/O). */
+            j->min_bs[d] = j->replay->min_len[d];
+            j->unit = j->min_bs[d] < j->unit ? j->min_bs[d] : j->unit;
+            if (j->replay->max_len[d] > j->max_bs)
+                j->max_bs = j->replay->max_len[d];
+            continue;
+        }
         j->nsplit[d] = (int) nsplit[d];
         for (size_t i = 0; i < nsplit[d]; i++) {
             j->split_bs[d][i] = split[d][i]->bs;
@@ -1394,8 +1508,8 @@ lat_log_open (iojob_t *j, worker_t *w, const Iofleet__JobSpec *spec, const targe
    the job's targets) and keeps each target's name as the job gives it,
    which is how fio names files in its log.  Returns 0, or -1 with err set. */
 static int
-iolog_open (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol,
-            char *err, size_t errlen)
+iolog_open (iojob_t *j, const Iofleet__JobSpec *spec, const char *const *names,
+            const target_policy_t *pol, char *err, size_t errlen)
 {
     char why[1024];
     target_t t;
@@ -1408,7 +1522,7 @@ iolog_open (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol
         return -1;
     }
     for (int i = 0; i < j->ntargets; i++)
-        if (!(j->iolog_names[i] = strdup (spec->filenames[i]))) {
+        if (!(j->iolog_names[i] = strdup (names[i]))) {
             snprintf (err, errlen, "write_iolog: out of memory");
             return -1;
         }
@@ -1532,7 +1646,32 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             }
         j->have_cpus = ncpu > 0;
     }
+    /* read_iolog: the log decides what is issued, and where. */
+    if (spec->read_iolog && spec->read_iolog[0]) {
+        target_t lt;
+        char why[1024];
+        if (target_resolve (pol, spec->read_iolog, &lt, why, sizeof why)) {
+            snprintf (err, errlen, "read_iolog: %s", why);
+            free (j);
+            return NULL;
+        }
+        if (!(j->replay = replay_load (lt.path, err, errlen))) {
+            free (j);
+            return NULL;
+        }
+        j->replay_redirect = spec->replay_redirect && spec->replay_redirect[0];
+        j->replay_no_stall = spec->replay_no_stall;
+        j->replay_time_scale = spec->replay_time_scale ? spec->replay_time_scale : 100;
+        j->replay_align = spec->replay_align;
+        j->replay_scale = spec->replay_scale ? spec->replay_scale : 1;
+        for (int d = 0; d < DIR_COUNT; d++)
+            j->issues[d] = j->replay->max_len[d] > 0;
+    }
+    else
+        for (int d = 0; d < DIR_COUNT; d++)
+            j->issues[d] = rw_has (j->rw, j->rwmixread, (io_dir_t) d);
     if (plan_sizes (j, spec, err, errlen)) {
+        replay_free (&j->replay);
         free (j);
         return NULL;
     }
@@ -1561,7 +1700,9 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             snprintf (err, errlen, "rate_process=poisson with %s at %llu bytes a second, under "
                       "one %u-byte I/O a second (fio 3.33 stops with SIGFPE): raise the rate",
                       d ? "writes" : "reads", (unsigned long long) j->rate_bps[d], j->min_bs[d]);
-            free (j);
+            replay_free (&j->replay);
+            replay_free (&j->replay);
+        free (j);
             return NULL;
         }
         j->poisson_us[d] = 1000000 / iops;
@@ -1574,18 +1715,29 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                                  nramp);
         if (!j->ss) {
             snprintf (err, errlen, "steadystate: ss_dur must cover at least 2 intervals");
-            free (j);
+            replay_free (&j->replay);
+            replay_free (&j->replay);
+        free (j);
             return NULL;
         }
     }
     j->ntargets = (int) spec->n_filenames;
     j->nworkers = (int) spec->numjobs;
     j->files_per_worker = spec->files_per_worker;
+    /* Without replay_redirect a replay's targets are the files its log
+       names (the spec holds the log's path in their place). */
+    char *const *names = spec->filenames;
+    if (j->replay && !j->replay_redirect) {
+        j->ntargets = j->replay->nfiles;
+        names = j->replay->files;
+        j->files_per_worker = 0;
+    }
     if (j->files_per_worker
         && (uint64_t) j->ntargets != (uint64_t) j->nworkers * j->files_per_worker) {
         snprintf (err, errlen, "files_per_worker %u with %d files for %d workers",
                   j->files_per_worker, j->ntargets, j->nworkers);
         steadystate_destroy (&j->ss);
+        replay_free (&j->replay);
         free (j);
         return NULL;
     }
@@ -1614,8 +1766,8 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         j->targets[t].fd = -1;
 
     /* A trim destroys data as a write does: the write guard judges both. */
-    bool trims = rw_has (j->rw, j->rwmixread, IO_TRIM);
-    bool writes = rw_has (j->rw, j->rwmixread, IO_WRITE) || trims;
+    bool trims = j->issues[IO_TRIM];
+    bool writes = j->issues[IO_WRITE] || trims;
     bool trimwrite = j->rw == IOFLEET__RW__RW_TRIMWRITE || j->rw == IOFLEET__RW__RW_RANDTRIMWRITE;
     if (trimwrite && j->number_ios)
         j->number_ios *= 2;         /* fio counts the trims and the writes */
@@ -1626,25 +1778,27 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     for (int t = 0; t < j->ntargets; t++) {
         if (j->null_engine) {
             /* fio's null engine touches nothing: the "target" is a name. */
-            str_copy (j->targets[t].path, sizeof j->targets[t].path, spec->filenames[t]);
+            str_copy (j->targets[t].path, sizeof j->targets[t].path, names[t]);
             j->targets[t].size = need_each;
             if (!need_each) {
                 snprintf (err, errlen, "ioengine=null needs size= (there is no file to size it)");
                 job_destroy (&j);
                 return NULL;
             }
-        } else if (target_resolve (pol, spec->filenames[t], &j->targets[t], err, errlen)
+        } else if (target_resolve (pol, names[t], &j->targets[t], err, errlen)
                    || (trims && trim_target_check (j, &j->targets[t], err, errlen))
                    || target_open (&j->targets[t], j->direct, writes, need_each, err, errlen)) {
             job_destroy (&j);
             return NULL;
         }
-        if (plan_region (j, spec, t, err, errlen)) {
+        /* A replay goes where its log says: no region. */
+        if (!j->replay && plan_region (j, spec, t, err, errlen)) {
             job_destroy (&j);
             return NULL;
         }
     }
-    if (spec->write_iolog && spec->write_iolog[0] && iolog_open (j, spec, pol, err, errlen)) {
+    if (spec->write_iolog && spec->write_iolog[0]
+        && iolog_open (j, spec, (const char *const *) names, pol, err, errlen)) {
         job_destroy (&j);
         return NULL;
     }
@@ -1705,7 +1859,6 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         w->units = calloc (w->depth, sizeof *w->units);
         for (int s = 0; s < 2; s++)
             w->slot[s] = calloc ((size_t) j->ntargets * DIR_COUNT, sizeof (dir_stats_t));
-        bool trims = rw_has (j->rw, j->rwmixread, IO_TRIM);
         if (trims) {
             w->trimmed = calloc (w->depth, sizeof *w->trimmed);
             w->last_start = malloc ((size_t) j->ntargets * DIR_COUNT * sizeof *w->last_start);
@@ -1718,7 +1871,8 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         }
         for (int g = 0; trims && g < j->ntargets * DIR_COUNT; g++)
             w->last_start[g] = UINT64_MAX;
-        for (int g = 0; g < j->ntargets * DIR_COUNT; g++) {
+        /* A replay's offsets come from its log. */
+        for (int g = 0; !j->replay && g < j->ntargets * DIR_COUNT; g++) {
             int t = g / DIR_COUNT, d = g % DIR_COUNT;
             /* A generator per direction issued, or one at [t][0] that all
                share (random, one alignment). */
@@ -1836,6 +1990,7 @@ job_destroy (iojob_t **self_p)
     for (int t = 0; t < j->ntargets && j->iolog_names; t++)
         free (j->iolog_names[t]);
     free (j->iolog_names);
+    replay_free (&j->replay);
     steadystate_destroy (&j->ss);
     free (j->workers);
     free (j->targets);

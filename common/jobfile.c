@@ -129,10 +129,8 @@ static const char *const s_fio_only[] = {
     "pool", "port", "pre_read", "prio", "prioclass", "profile", "program",
     "proto", "protocol", "rate_cycle",
     "rate_ignore_thinktime", "rate_iops_min", "rate_min",
-    "rbdname", "read_beyond_wp", "read_iolog", "read_iolog_chunked",
-    "readfua", "registerfiles", "replay_align",
-    "replay_no_stall", "replay_redirect", "replay_scale", "replay_skip",
-    "replay_time_scale", "rw_sequencer", "rwmixcycle", "serialize_overlap", "serverip", "sg_write_mode", "significant_figures",
+    "rbdname", "read_beyond_wp", "read_iolog_chunked",
+    "readfua", "registerfiles", "replay_skip", "rw_sequencer", "rwmixcycle", "serialize_overlap", "serverip", "sg_write_mode", "significant_figures",
     "skip_bad", "slat_percentiles", "softrandommap", "sqthread_poll",
     "sqthread_poll_cpu", "stat_type", "stats", "std_redirect", "stream_id",
     "sync", "sync_file_range", "thinktime_blocks", "thinktime_blocks_type",
@@ -205,7 +203,8 @@ typedef enum {
     OPT_DESCRIPTION, OPT_THREAD, OPT_GTOD_REDUCE, OPT_LOG_AVG, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
     OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
     OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_RATE_PROCESS, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
-    OPT_WRITE_IOLOG, OPT_REFILL, OPT_SCRAMBLE, OPT_EXITALL,
+    OPT_WRITE_IOLOG, OPT_READ_IOLOG, OPT_REPLAY_NO_STALL, OPT_REPLAY_REDIRECT,
+    OPT_REPLAY_TIME_SCALE, OPT_REPLAY_ALIGN, OPT_REPLAY_SCALE, OPT_REFILL, OPT_SCRAMBLE, OPT_EXITALL,
 } opt_id_t;
 
 /* The options iofleet implements, with fio's aliases.  `bare` marks
@@ -291,6 +290,12 @@ static const struct {
     { "directory", OPT_DIRECTORY, false },
     { "rate", OPT_RATE, false },
     { "write_iolog", OPT_WRITE_IOLOG, false },
+    { "read_iolog", OPT_READ_IOLOG, false },
+    { "replay_no_stall", OPT_REPLAY_NO_STALL, false },
+    { "replay_redirect", OPT_REPLAY_REDIRECT, false },
+    { "replay_time_scale", OPT_REPLAY_TIME_SCALE, false },
+    { "replay_align", OPT_REPLAY_ALIGN, false },
+    { "replay_scale", OPT_REPLAY_SCALE, false },
     { "refill_buffers", OPT_REFILL, true },
     { "scramble_buffers", OPT_SCRAMBLE, false },
     { "exitall", OPT_EXITALL, true },
@@ -325,6 +330,7 @@ typedef struct {
     int numjobs_line;
     int nrfiles_line;
     int iolog_line;
+    int read_iolog_line;
     int rw_line;
     int loops_line;
     int verify_line;
@@ -579,6 +585,8 @@ s_opts_default (opts_t *o)
     o->job.nrfiles = 1;
     o->job.scramble_buffers = true;
     o->job.loops = 1;
+    o->job.replay_time_scale = 100;
+    o->job.replay_scale = 1;
     o->job.do_verify = true;
     o->job.randrepeat = true;
     o->job.dist.kind = JOB_DIST_RANDOM;
@@ -1848,6 +1856,43 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         o->iolog_line = line;
         return 0;
 
+    case OPT_READ_IOLOG:
+        if (s_parse_log_path (p, line, key, value, "path", "it", job->read_iolog))
+            return -1;
+        o->read_iolog_line = line;
+        return 0;
+
+    case OPT_REPLAY_NO_STALL:
+        return s_parse_bool (p, line, key, value, &job->replay_no_stall);
+
+    case OPT_REPLAY_REDIRECT:
+        return s_parse_log_path (p, line, key, value, "path", "the replay",
+                                 job->replay_redirect);
+
+    case OPT_REPLAY_TIME_SCALE:
+        /* fio: percent of the logged pace (200 replays twice as fast). */
+        if (s_parse_uint (p, line, key, value, 1, 1000000, &v))
+            return -1;
+        job->replay_time_scale = (uint32_t) v;
+        return 0;
+
+    case OPT_REPLAY_ALIGN:
+        if (s_parse_uint (p, line, key, value, 1, JOB_MAX_BS, &v))
+            return -1;
+        if (v & (v - 1)) {
+            s_error (p, line, "%s=%.*s is not a power of 2 (fio masks offsets with it)", key,
+                     SHOW, value);
+            return -1;
+        }
+        job->replay_align = (uint32_t) v;
+        return 0;
+
+    case OPT_REPLAY_SCALE:
+        if (s_parse_uint (p, line, key, value, 1, UINT32_MAX, &v))
+            return -1;
+        job->replay_scale = (uint32_t) v;
+        return 0;
+
     case OPT_LAT_LOG:
         return s_parse_log_path (p, line, key, value, "prefix", "the logs", job->write_lat_log);
 
@@ -2344,6 +2389,25 @@ s_finish_job (parser_t *p, opts_t *o)
                  "matches neither (job '%s'); use one of them", job->loops, job->name);
         return -1;
     }
+    /* read_iolog: the log says where and what; fio ignores filename= and
+       rw=, and each numjobs copy would replay all of it again. */
+    if (job->read_iolog[0]) {
+        const char *why = NULL;
+        if (job->filename[0] && !job->replay_redirect[0])
+            why = "it replays on the files the log names, and fio ignores filename=: remove "
+                  "filename=, or give replay_redirect=PATH to send the whole log to PATH";
+        else if (job->numjobs > 1)
+            why = "each numjobs copy would replay the whole log again; give numjobs=1";
+        else if (job->verify != JOB_VERIFY_NONE)
+            why = "verify= reads back a job's own writes, and a replay writes the log's";
+        else if (job->write_iolog[0] && strcmp (job->write_iolog, job->read_iolog) == 0)
+            why = "write_iolog names the same file: the replay would append to the log it reads";
+        if (why) {
+            s_error (p, o->read_iolog_line, "read_iolog=%s (job '%s'): %s", job->read_iolog,
+                     job->name, why);
+            return -1;
+        }
+    }
     /* fio 3.33's copies write one iolog over each other (seen: a truncated
        log); one log names one worker's I/O. */
     if (job->write_iolog[0] && job->numjobs > 1) {
@@ -2822,6 +2886,16 @@ bool
 job_rw_reads (job_rw_t m)
 {
     return m == JOB_RW_READ || m == JOB_RW_RANDREAD || m == JOB_RW_RW || m == JOB_RW_RANDRW;
+}
+
+const char *
+job_fleet_refusal (const job_t *j)
+{
+    if (j->read_iolog[0] && !j->replay_redirect[0])
+        return "read_iolog without replay_redirect=PATH: the log names the files of the "
+               "machine it was recorded on; give replay_redirect= the target each agent "
+               "replays it on";
+    return NULL;
 }
 
 bool

@@ -186,6 +186,13 @@ typedef struct {
                                        Over rate_iops, as fio's __setup_rate */
     char write_iolog[JOB_LATLOG_MAX]; /* write_iolog=PATH: fio's version 3
                                        iolog of every I/O issued; "" = none */
+    char read_iolog[JOB_LATLOG_MAX];  /* read_iolog=PATH: replay this fio iolog
+                                       (v2 or v3) instead of rw=; "" = none */
+    char replay_redirect[JOB_LATLOG_MAX]; /* every file of the log is this one */
+    bool replay_no_stall;           /* no waits between the log's I/Os */
+    uint32_t replay_time_scale;     /* percent of the logged pace (default 100) */
+    uint32_t replay_align;          /* offsets masked to a multiple (power of 2); 0 */
+    uint32_t replay_scale;          /* offsets divided by it (default 1) */
     uint64_t rw_skip;               /* rw=write:SIZE: bytes skipped after each
                                        sequential I/O (a multiple of bs); 0 */
     bool refill_buffers;            /* new random data for every write */
@@ -252,5 +259,9 @@ int job_parse_time (const char *s, uint64_t *out_ns);
 
 /* True if name is one of JOB_ENGINES.  Can't fail. */
 bool job_engine_known (const char *name);
+
+/* Why job j cannot run on a fleet's agents though it parses (the local
+   `iofleet-agent run` can run it), or NULL.  Can't fail. */
+const char *job_fleet_refusal (const job_t *j);
 
 #endif

@@ -26,6 +26,7 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
         { s->blockalign_read || s->blockalign_write, "blockalign=" },
         { s->rate_poisson, "rate_process=poisson" },
         { s->rw >= IOFLEET__RW__RW_TRIM, "rw=trim|randtrim|trimwrite|randtrimwrite" },
+        { s->read_iolog && s->read_iolog[0], "read_iolog=" },
         { s->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF || s->dist_centered,
           "random_distribution=pareto|normal|zoned|zoned_abs or a center" },
     };
@@ -164,6 +165,12 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->rate_bytes_read = j->rate[0];
     s->rate_bytes_write = j->rate[1];
     s->write_iolog = (char *) j->write_iolog;
+    s->read_iolog = (char *) j->read_iolog;
+    s->replay_redirect = (char *) j->replay_redirect;
+    s->replay_no_stall = j->replay_no_stall;
+    s->replay_time_scale = j->replay_time_scale == 100 ? 0 : j->replay_time_scale;
+    s->replay_align = j->replay_align;
+    s->replay_scale = j->replay_scale == 1 ? 0 : j->replay_scale;
     s->rw_skip = j->rw_skip;
     s->refill_buffers = j->refill_buffers;
     s->no_scramble = !j->scramble_buffers;
@@ -175,6 +182,12 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     size_t used = 0;
     /* directory= goes before every relative name, as fio puts it. */
     const char *dir = j->directory;
+    if (j->read_iolog[0]) {
+        /* A replay's targets are the log's files, which the agent reads
+           (the log stands in for them here), or the one redirected to. */
+        add_name (out, &used, "", j->replay_redirect[0] ? j->replay_redirect : j->read_iolog);
+        return;
+    }
     if (!j->filename[0]) {
         /* A sweep's steps share the files fio would have named after the section. */
         const char *base = j->sweep_of[0] ? j->sweep_of : j->name;

@@ -151,11 +151,18 @@ static int
 check_logs (const Iofleet__JobSpec *j, char *err, size_t errlen)
 {
     if (check_log_path ("job.write_lat_log", j->write_lat_log, err, errlen)
-        || check_log_path ("job.write_iolog", j->write_iolog, err, errlen))
+        || check_log_path ("job.write_iolog", j->write_iolog, err, errlen)
+        || check_log_path ("job.read_iolog", j->read_iolog, err, errlen)
+        || check_log_path ("job.replay_redirect", j->replay_redirect, err, errlen))
         return -EINVAL;
     if (j->write_iolog && j->write_iolog[0] && j->numjobs > 1)
         return fail (err, errlen, "job.write_iolog with numjobs %u: one worker's log",
                      j->numjobs);
+    if (j->read_iolog && j->read_iolog[0] && j->numjobs > 1)
+        return fail (err, errlen, "job.read_iolog with numjobs %u: one worker replays a log",
+                     j->numjobs);
+    if (j->replay_align & (j->replay_align - 1))
+        return fail (err, errlen, "job.replay_align %u is not a power of 2", j->replay_align);
     const char *s = j->write_lat_log;
     if (!s || !s[0])
         return 0;

@@ -36,6 +36,15 @@ plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     jobfile_t *jf = jobfile_parse (source, text, err, errlen);
     if (!jf)
         return NULL;
+    for (int k = 0; k < jf->nsteps; k++) {
+        const char *why = job_fleet_refusal (&jf->steps[k]);
+        if (why) {
+            snprintf (err, errlen, "%s:%d: job '%s': %s (iofleet-agent run takes it on one "
+                      "host)", source, jf->steps[k].line, jf->steps[k].name, why);
+            jobfile_destroy (&jf);
+            return NULL;
+        }
+    }
     /* One entry per step; jobs that run together share a step. */
     static int first[JOB_MAX_STEPS + 1];
     int nsteps = jobfile_group (jf, first);

@@ -1543,6 +1543,26 @@ test_random_options (void)
     EXPECT_ERR ("[a]\nfilename=x\nrw=trimwrite\nverify=md5\n", "t.fio:4: verify=md5 on job "
                 "'a': reading back what trims left (fio's trim_verify_zero, trim_backlog) is "
                 "not supported by iofleet yet");
+    /* read_iolog and its replay options. */
+    if (CHECK_OK (s_one_job ("[job]\nread_iolog=r.log\nreplay_no_stall=1\nreplay_time_scale=200\n"
+                             "replay_align=4k\nreplay_scale=2\n", &j)))
+        CHECK (strcmp (j.read_iolog, "r.log") == 0 && j.replay_no_stall
+               && j.replay_time_scale == 200 && j.replay_align == 4096 && j.replay_scale == 2
+               && job_fleet_refusal (&j) != NULL);
+    if (CHECK_OK (s_one_job ("[job]\nread_iolog=r.log\nreplay_redirect=/dev/sdb\n"
+                             "filename=/dev/sdb\n", &j)))
+        CHECK (strcmp (j.replay_redirect, "/dev/sdb") == 0 && j.replay_time_scale == 100
+               && job_fleet_refusal (&j) == NULL);
+    EXPECT_ERR ("[job]\nfilename=/dev/sdb\nread_iolog=r.log\n", "t.fio:3: read_iolog=r.log "
+                "(job 'job'): it replays on the files the log names, and fio ignores filename=: "
+                "remove filename=, or give replay_redirect=PATH to send the whole log to PATH");
+    EXPECT_ERR ("[job]\nread_iolog=r.log\nnumjobs=2\n", "t.fio:2: read_iolog=r.log (job "
+                "'job'): each numjobs copy would replay the whole log again; give numjobs=1");
+    EXPECT_ERR ("[job]\nreplay_align=3k\n", "t.fio:2: replay_align=3k is not a power of 2 "
+                "(fio masks offsets with it)");
+    EXPECT_ERR ("[job]\nread_iolog=../r.log\n", "t.fio:2: read_iolog=../r.log: a relative "
+                "path may not contain '..' (agents write it inside their --workdir); use an "
+                "absolute path");
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {

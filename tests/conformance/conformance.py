@@ -376,6 +376,42 @@ CASES = [
         "checks": [("trim_then_write", None), ("count", 0.0), ("counted", None)],
     },
     {
+        "name": "replay-v3",
+        "why": "read_iolog of a version 3 log: the logged I/Os, in order, each waiting the "
+               "logged gap (us) after the one before (fio's iolog_delay: 10, 100, 200 and "
+               "0.5 ms here)",
+        "file": "[r]\nioengine=psync\ndirect=1\nread_iolog=r.log\n",
+        "logs": {"r.log": 'fio version 3 iolog\n0 @DEV@ add\n0 @DEV@ open\n50000 @DEV@ read 0 4096\n60000 @DEV@ write 4096 4096\n160000 @DEV@ read 8192 8192\n360000 @DEV@ write 12288 4096\n360500 @DEV@ read 16384 4096\n400000 @DEV@ close\n'},
+        "checks": [("exact", None), ("span", (0.31, 0.05)), ("counted", None)],
+    },
+    {
+        "name": "replay-v2-wait",
+        "why": "a version 2 log: no gaps, but 'wait 300' holds the next I/O until 300 ms "
+               "after the start (fio's code; its HOWTO says otherwise): iofleet's job start, "
+               "fio's own (genesis), ~100 ms of its setup before its first I/O, so fio's "
+               "span is shorter by that (a difference in docs/conformance.md)",
+        "file": "[r]\nioengine=libaio\niodepth=2\ndirect=1\nread_iolog=r.log\n",
+        "logs": {"r.log": 'fio version 2 iolog\n@DEV@ add\n@DEV@ open\n@DEV@ read 0 4096\n@DEV@ write 65536 4096\n@DEV@ wait 300 0\n@DEV@ read 131072 16384\n@DEV@ write 8192 512\n@DEV@ close\n'},
+        "checks": [("exact", None), ("span", (0.29, 0.05, 0.1, 0.3)), ("counted", None)],
+    },
+    {
+        "name": "replay-redirect-scale",
+        "why": "replay_redirect sends a log recorded on another machine's file to the target; "
+               "replay_scale=2 halves its offsets and replay_align=8k aligns them down",
+        "file": "[r]\nioengine=psync\ndirect=1\nread_iolog=r.log\nreplay_redirect=@DEV@\n"
+                "replay_scale=2\nreplay_align=8k\n",
+        "logs": {"r.log": 'fio version 3 iolog\n0 /recorded/elsewhere/sdq add\n0 /recorded/elsewhere/sdq open\n10 /recorded/elsewhere/sdq write 1048576 65536\n20 /recorded/elsewhere/sdq read 4096 4096\n30 /recorded/elsewhere/sdq read 2101248 8192\n40 /recorded/elsewhere/sdq close\n'},
+        "checks": [("exact", None), ("counted", None)],
+    },
+    {
+        "name": "replay-time-scale",
+        "why": "replay_time_scale=200 replays twice as fast: the 350 ms of the version 3 "
+               "log's gaps in 175 ms",
+        "file": "[r]\nioengine=psync\ndirect=1\nread_iolog=r.log\nreplay_time_scale=200\n",
+        "logs": {"r.log": 'fio version 3 iolog\n0 @DEV@ add\n0 @DEV@ open\n50000 @DEV@ read 0 4096\n60000 @DEV@ write 4096 4096\n160000 @DEV@ read 8192 8192\n360000 @DEV@ write 12288 4096\n360500 @DEV@ read 16384 4096\n400000 @DEV@ close\n'},
+        "checks": [("exact", None), ("span", (0.155, 0.04))],
+    },
+    {
         "name": "dist-zipf",
         "why": "zipf:1.2 without the random map (fio turns it off): the share of the I/Os "
                "in the hottest 10% of blocks, a random figure, within 0.03",
@@ -562,10 +598,12 @@ def issued(trace_prefix, device):
     return streams
 
 
-def run_tool(tool, args, jobfile, work, device, files=None):
+def run_tool(tool, args, jobfile, work, device, files=None, logs=None):
     """Runs one tool on the job under strace; returns (streams, json).  With
     files, it runs in a directory of its own holding them, and the streams
-    are of every file there (device is then that directory)."""
+    are of every file there (device is then that directory).  logs (name ->
+    text, @DEV@ standing for the device) are written where it runs, for
+    read_iolog to read."""
     prefix = os.path.join(work, tool, "trace")
     os.makedirs(os.path.dirname(prefix), exist_ok=True)
     for old in glob.glob(prefix + ".*"):
@@ -581,6 +619,9 @@ def run_tool(tool, args, jobfile, work, device, files=None):
             with open(os.path.join(cwd, name), "wb") as f:
                 f.truncate(size)
         device = os.path.realpath(cwd) + "/"
+    for name, text in (logs or {}).items():
+        with open(os.path.join(cwd, name), "w") as f:
+            f.write(text.replace("@DEV@", device))
     out = os.path.join(work, tool, "out.json")
     # write_iolog appends (fio's, and so iofleet's): no earlier case's log.
     if os.path.exists(os.path.join(cwd, "io.log")):
@@ -814,6 +855,18 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
                         all(n == 1 for n in c.values())))
         return all(res[0]), all(res[1]), "each write repeats its trim: fio %s iofleet %s; trims cover the region once: fio %s iofleet %s" % (
             res[0][0], res[1][0], res[0][1], res[1][1])
+    if kind == "span":
+        # From the first I/O issued to the last (strace's clock), within
+        # tol seconds of want, in each tool (or for fio within fio_lo..hi).
+        want, tol = arg[:2]
+        fio_lo, fio_hi = arg[2:] if len(arg) == 4 else (want - tol, want + tol)
+        res = []
+        for tool in ("fio", "iofleet"):
+            t = sorted(x for v in TIMES.get(os.path.join(WORK, tool, "trace"), {}).values()
+                       for x in v)
+            res.append(t[-1] - t[0] if t else 0)
+        return fio_lo <= res[0] <= fio_hi, abs(res[1] - want) <= tol, "first to last I/O: fio %.3f s iofleet %.3f s (want %.3f +- %.3f)" % (
+            res[0], res[1], want, tol)
     if kind == "hotness":
         # A skewed distribution's shape over the 4k blocks of the region:
         # the share of the I/Os in its hottest 10% of blocks, and (zoned,
@@ -953,8 +1006,9 @@ def main():
                                         "" if files else "filename=%s\n" % args.device,
                                         case["job"]))
         try:
-            fio_s, fio_j = run_tool("fio", args, jobfile, args.work, args.device, files)
-            iof_s, iof_j = run_tool("iofleet", args, jobfile, args.work, args.device, files)
+            fio_s, fio_j = run_tool("fio", args, jobfile, args.work, args.device, files, case.get("logs"))
+            iof_s, iof_j = run_tool("iofleet", args, jobfile, args.work, args.device, files,
+                                  case.get("logs"))
             # A random figure is compared over seeds: each tool's I/O count
             # with randseed=1..N, kept on the case for count_mean.
             case["counts"] = {"fio": [], "iofleet": []}
@@ -962,7 +1016,8 @@ def main():
                 with open(jobfile, "a") as f:
                     f.write("randseed=%d\n" % seed)
                 for tool in ("fio", "iofleet"):
-                    st, _ = run_tool(tool, args, jobfile, args.work, args.device, files)
+                    st, _ = run_tool(tool, args, jobfile, args.work, args.device, files,
+                                    case.get("logs"))
                     case["counts"][tool].append(len(flat(st)))
         except (RuntimeError, ValueError, KeyError) as e:
             print("FAIL %s: %s" % (case["name"], e))
