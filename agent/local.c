@@ -502,6 +502,16 @@ local_run (int argc, char **argv)
             status = 1;
         }
         ran = first[g + 1];
+        /* fio's exit_what=all: once a job of this group ended, nothing
+           more runs; the jobs after it are reported with no I/O, as fio
+           reports them. */
+        bool all = false;
+        for (int i = first[g]; i < first[g + 1]; i++)
+            all |= jf->steps[i].exitall && jf->steps[i].exit_what_all;
+        if (all) {
+            ran = jf->nsteps;
+            break;
+        }
     }
     int nentries = report_entries (jf, ran, res, merged, fj);
     char version[64];

@@ -126,6 +126,8 @@ typedef struct {
     uint64_t startdelay_ns;         /* startdelay= */
     uint32_t rate_iops[2];          /* rate_iops=R[,W]: 0 = unlimited */
     bool rate_poisson;              /* rate_process=poisson */
+    bool exit_what_all;             /* exit_what=all: with exitall, a job's end
+                                       also cancels the steps after it */
     uint32_t blockalign[2];         /* blockalign=R[,W] (ba): random offsets' boundary;
                                        0 = the direction's smallest block size */
     uint64_t thinktime_ns;          /* thinktime= (fio: microseconds when bare) */

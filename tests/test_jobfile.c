@@ -1563,6 +1563,12 @@ test_random_options (void)
     EXPECT_ERR ("[job]\nread_iolog=../r.log\n", "t.fio:2: read_iolog=../r.log: a relative "
                 "path may not contain '..' (agents write it inside their --workdir); use an "
                 "absolute path");
+    if (CHECK_OK (s_one_job ("[job]\nexitall\nexit_what=all\ncreate_serialize=0\n", &j)))
+        CHECK (j.exit_what_all && j.exitall && job_fleet_refusal (&j) != NULL);
+    if (CHECK_OK (s_one_job ("[job]\nexitall\nexit_what=stonewall\n", &j)))
+        CHECK (!j.exit_what_all && job_fleet_refusal (&j) == NULL);
+    EXPECT_ERR ("[job]\nexit_what=some\n", "t.fio:2: exit_what=some is not one of fio's: "
+                "group, stonewall, all");
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {

@@ -264,6 +264,15 @@ CASES = [
         "checks": [("entries_within", 0.05)],
     },
     {
+        "name": "exit-what-all",
+        "why": "exit_what=all with exitall: when a ends, b stops and c, after a stonewall, "
+               "never runs (fio 3.33: a 100, b 101, c 0 I/Os; group and stonewall run c)",
+        "file": "[global]\nioengine=psync\ndirect=1\nfilename=@DEV@\nrw=read\nbs=4k\n"
+                "size=8m\nrate_iops=100\ntime_based\nexitall\nexit_what=all\n[a]\nruntime=1\n"
+                "[b]\nruntime=3\n[c]\nstonewall\nruntime=1\n",
+        "checks": [("entries_within", 0.05)],
+    },
+    {
         "name": "lfsr-no-repeats",
         "why": "random_generator=lfsr visits every block once a pass even with norandommap "
                "(fio 3.33: 64 of 64 blocks, tausworthe 40 of 64)",
