@@ -110,7 +110,7 @@ static const char *const s_fio_only[] = {
     "http_s3_sse_customer_key", "http_s3_storage_class",
     "http_swift_auth_token", "http_user", "http_verbose", "https",
     "hugepage-size", "ignore_error", "ignore_zone_limits", "inplace",
-    "interface", "invalidate", "io_submit_mode",
+    "interface", "invalidate",
     "iodepth_batch_complete_max", "iodepth_low", "iomem", "iomem_align",
     "iopsavgtime", "ioscheduler", "job_max_open_zones", "kb_base",
     "lat_percentiles", "latency_percentile", "latency_run", "latency_target",
@@ -205,7 +205,7 @@ typedef enum {
     OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_RATE_PROCESS, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
     OPT_WRITE_IOLOG, OPT_READ_IOLOG, OPT_REPLAY_NO_STALL, OPT_REPLAY_REDIRECT,
     OPT_REPLAY_TIME_SCALE, OPT_REPLAY_ALIGN, OPT_REPLAY_SCALE, OPT_REFILL, OPT_SCRAMBLE, OPT_EXITALL,
-    OPT_EXIT_WHAT, OPT_CREATE_SERIALIZE,
+    OPT_EXIT_WHAT, OPT_CREATE_SERIALIZE, OPT_SUBMIT_MODE,
 } opt_id_t;
 
 /* The options iofleet implements, with fio's aliases.  `bare` marks
@@ -302,6 +302,7 @@ static const struct {
     { "exitall", OPT_EXITALL, true },
     { "exit_what", OPT_EXIT_WHAT, false },
     { "create_serialize", OPT_CREATE_SERIALIZE, false },
+    { "io_submit_mode", OPT_SUBMIT_MODE, false },
 };
 
 #define NELEM(a) (sizeof (a) / sizeof ((a)[0]))
@@ -1858,6 +1859,16 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         }
         job->exit_what_all = strcmp (value, "all") == 0;
         return 0;
+
+    case OPT_SUBMIT_MODE:
+        /* inline (fio's default) is how iofleet submits; offload hands
+           submission to a pool of fio threads. */
+        if (strcmp (value, "inline") == 0)
+            return 0;
+        s_error (p, line, "io_submit_mode=%.*s: %s", SHOW, value, strcmp (value, "offload") == 0
+                 ? "offloaded submission is not supported by iofleet yet (inline is)"
+                 : "not one of fio's: inline, offload");
+        return -1;
 
     case OPT_CREATE_SERIALIZE:
         /* fio lays files out one at a time (1, its default) or together:

@@ -1569,6 +1569,9 @@ test_random_options (void)
         CHECK (!j.exit_what_all && job_fleet_refusal (&j) == NULL);
     EXPECT_ERR ("[job]\nexit_what=some\n", "t.fio:2: exit_what=some is not one of fio's: "
                 "group, stonewall, all");
+    CHECK_OK (s_one_job ("[job]\nio_submit_mode=inline\n", &j));
+    EXPECT_ERR ("[job]\nio_submit_mode=offload\n", "t.fio:2: io_submit_mode=offload: offloaded "
+                "submission is not supported by iofleet yet (inline is)");
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {
