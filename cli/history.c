@@ -3,6 +3,7 @@
     a comma, quote or line break in double quotes, numbers in C locale). */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "direction.h"
 #include "util.h"
 
 #include <errno.h>
@@ -56,8 +57,9 @@ static const char *const s_report_cols[] = {
 
 static void
 report_csv_row (FILE *f, json_t *rep, json_t *s, const char *scope, const char *agent,
-                const char *target, const char *group, const char *dir, json_t *d)
+                const char *target, const char *group, int dir, json_t *o)
 {
+    json_t *d = json_object_get (o, dir_name (dir));
     if (!d || json_number_value (json_object_get (d, "ops")) <= 0)
         return;
     json_t *lat = json_object_get (d, "lat_ns"), *p = json_object_get (d, "percentiles");
@@ -67,7 +69,7 @@ report_csv_row (FILE *f, json_t *rep, json_t *s, const char *scope, const char *
     csv_field (f, agent, false);
     csv_field (f, target, false);
     csv_field (f, group, false);
-    csv_field (f, dir, false);
+    csv_field (f, dir_name (dir), false);
     csv_json (f, json_object_get (d, "ops"), false);
     csv_json (f, json_object_get (d, "iops"), false);
     csv_json (f, json_object_get (d, "bw"), false);
@@ -91,11 +93,10 @@ report_csv (FILE *f, json_t *rep)
     json_array_foreach (json_object_get (rep, "steps"), si, s) {
         json_array_foreach (json_object_get (s, "agents"), ai, a)
             json_array_foreach (json_object_get (a, "targets"), ti, t)
-                for (int d = 0; d < 2; d++)
+                for (int d = 0; d < DIR_COUNT; d++)
                     report_csv_row (f, rep, s, "target",
                                     json_string_value (json_object_get (a, "agent")),
-                                    json_string_value (json_object_get (t, "target")), "",
-                                    d ? "write" : "read", json_object_get (t, d ? "write" : "read"));
+                                    json_string_value (json_object_get (t, "target")), "", d, t);
         json_array_foreach (json_object_get (s, "groups"), gi, g) {
             const char *by = json_string_value (json_object_get (g, "by"));
             if (by && strcmp (by, "all") == 0)
@@ -103,14 +104,12 @@ report_csv (FILE *f, json_t *rep)
             char label[600];
             snprintf (label, sizeof label, "%s=%s", by ? by : "",
                       json_string_value (json_object_get (g, "value")));
-            for (int d = 0; d < 2; d++)
-                report_csv_row (f, rep, s, "group", "", "", label, d ? "write" : "read",
-                                json_object_get (g, d ? "write" : "read"));
+            for (int d = 0; d < DIR_COUNT; d++)
+                report_csv_row (f, rep, s, "group", "", "", label, d, g);
         }
         json_t *fl = json_object_get (s, "fleet");
-        for (int d = 0; d < 2; d++)
-            report_csv_row (f, rep, s, "fleet", "", "", "", d ? "write" : "read",
-                            json_object_get (fl, d ? "write" : "read"));
+        for (int d = 0; d < DIR_COUNT; d++)
+            report_csv_row (f, rep, s, "fleet", "", "", "", d, fl);
     }
 }
 

@@ -10,6 +10,7 @@
 */
 #include "html_report.h"
 #include "compare.h"
+#include "direction.h"
 #include "svg.h"
 #include "util.h"
 
@@ -347,12 +348,13 @@ fleet_p99 (FILE *f, json_t *s)
 {
     json_t *fleet = json_object_get (s, "fleet");
     int shown = 0;
-    for (int d = 0; d < 2; d++) {
-        json_t *x = json_object_get (fleet, d ? "write" : "read");
+    for (int d = 0; d < DIR_COUNT; d++) {
+        json_t *x = json_object_get (fleet, dir_name (d));
         if (!has_ops (x))
             continue;
         char b[32];
-        fprintf (f, "%s%s %s", shown++ ? "<br>" : "", d ? "W" : "R",
+        /* R, W, T: the direction's initial. */
+        fprintf (f, "%s%c %s", shown++ ? "<br>" : "", dir_name (d)[0] - 'a' + 'A',
                  f_lat (num (json_object_get (x, "percentiles"), "p99"), b, sizeof b));
     }
     if (!shown)
@@ -477,8 +479,8 @@ summary (FILE *f, json_t *rep)
         json_t *fleet = json_object_get (s, "fleet");
         double iops = 0;
         bool any = false;
-        for (int d = 0; d < 2; d++) {
-            json_t *dj = json_object_get (fleet, d ? "write" : "read");
+        for (int d = 0; d < DIR_COUNT; d++) {
+            json_t *dj = json_object_get (fleet, dir_name (d));
             if (isfinite (num (dj, "iops")))
                 iops += num (dj, "iops"), any = true;
         }
@@ -774,39 +776,43 @@ step_table (FILE *f, json_t *s)
     json_t *x, *t;
     if (g)
         json_array_foreach (json_object_get (s, "groups"), i, x)
-            for (int d = 0; d < 2; d++) {
-                json_t *dj = json_object_get (x, d ? "write" : "read");
+            for (int d = 0; d < DIR_COUNT; d++) {
+                json_t *dj = json_object_get (x, dir_name (d));
                 if (!has_ops (dj))
                     continue;
                 char who[512], nt[32];
                 snprintf (who, sizeof who, "%s=%s", str (x, "by"), str (x, "value"));
                 snprintf (nt, sizeof nt, "%.0f merged", num (x, "targets"));
-                figures_row (f, NULL, who, isfinite (num (x, "targets")) ? nt : "merged", d
-                             ? "write" : "read", dj);
+                figures_row (f, NULL, who, isfinite (num (x, "targets")) ? nt : "merged",
+                             dir_name (d), dj);
                 fputs ("<td>" DASH "</td></tr>\n", f);
             }
     else
         json_array_foreach (json_object_get (s, "agents"), i, x)
             json_array_foreach (json_object_get (x, "targets"), k, t)
-                for (int d = 0; d < 2; d++) {
-                    json_t *dj = json_object_get (t, d ? "write" : "read");
+                for (int d = 0; d < DIR_COUNT; d++) {
+                    json_t *dj = json_object_get (t, dir_name (d));
                     if (!has_ops (dj))
                         continue;
-                    const char *dir = d ? "write" : "read";
+                    const char *dir = dir_name (d);
                     figures_row (f, NULL, str (x, "agent"), str (t, "target"), dir, dj);
-                    sla_cell (f, sla, str (x, "agent"), str (t, "target"), dir);
+                    /* An SLA's latency rules do not judge trims (report.c). */
+                    if (d == DIR_TRIM)
+                        fputs ("<td>" DASH "</td>", f);
+                    else
+                        sla_cell (f, sla, str (x, "agent"), str (t, "target"), dir);
                     if (num (dj, "errors") > 0)
                         fprintf (f, "<td class=\"fail\">%.0f errors</td>", num (dj, "errors"));
                     fputs ("</tr>\n", f);
                 }
     json_t *fleet = json_object_get (s, "fleet");
     int nf = 0;
-    for (int d = 0; d < 2; d++) {
-        json_t *dj = json_object_get (fleet, d ? "write" : "read");
+    for (int d = 0; d < DIR_COUNT; d++) {
+        json_t *dj = json_object_get (fleet, dir_name (d));
         if (!has_ops (dj))
             continue;
         char who[32];
-        const char *dir = d ? "write" : "read";
+        const char *dir = dir_name (d);
         snprintf (who, sizeof who, "FLEET (%.0f)", isfinite (num (dj, "agents")) ? num (dj, "agents") : 0);
         figures_row (f, "fleet", who, "merged histograms", dir, dj);
         int n = 0;
@@ -852,24 +858,31 @@ percentile_chart (FILE *f, json_t *s)
     svg_chart_axis (c, 'x', SVG_NINES, "percentile (nines scale)", NULL);
     svg_chart_axis (c, 'y', SVG_LOG10, "completion latency", fmt_lat);
     json_t *fleet = json_object_get (s, "fleet");
-    bool both = has_ops (json_object_get (fleet, "read")) && has_ops (json_object_get (fleet, "write"));
+    /* Series are named by direction when the step has more than one. */
+    int ndirs = 0;
+    for (int d = 0; d < DIR_COUNT; d++)
+        ndirs += has_ops (json_object_get (fleet, dir_name (d)));
+    bool named = ndirs > 1;
     size_t i;
     json_t *g;
     if (grouped (s))
         json_array_foreach (json_object_get (s, "groups"), i, g)
-            for (int d = 0; d < 2; d++) {
-                json_t *dj = json_object_get (g, d ? "write" : "read");
+            for (int d = 0; d < DIR_COUNT; d++) {
+                json_t *dj = json_object_get (g, dir_name (d));
                 if (!has_ops (dj))
                     continue;
                 char name[300];
-                snprintf (name, sizeof name, "%s%s", str (g, "value"), both ? d ? " write" : " read" : "");
+                snprintf (name, sizeof name, "%s%s%s", str (g, "value"), named ? " " : "",
+                          named ? dir_name (d) : "");
                 percentile_series (c, name, dj);
             }
     else
-        for (int d = 0; d < 2; d++) {
-            json_t *dj = json_object_get (fleet, d ? "write" : "read");
+        for (int d = 0; d < DIR_COUNT; d++) {
+            json_t *dj = json_object_get (fleet, dir_name (d));
+            char name[32];
+            snprintf (name, sizeof name, "fleet%s%s", named ? " " : "", named ? dir_name (d) : "");
             if (has_ops (dj))
-                percentile_series (c, both ? d ? "fleet write" : "fleet read" : "fleet", dj);
+                percentile_series (c, name, dj);
         }
     svg_chart_write (c, f, "no I/O measured in this step");
     svg_chart_destroy (&c);
@@ -890,7 +903,9 @@ interval_charts (FILE *f, json_t *s)
         return;
     }
     svg_chart_axis (ci, 'x', SVG_LINEAR, "time since the step's start", f_seconds);
-    svg_chart_axis (ci, 'y', SVG_LINEAR, "IOPS (read + write)", fmt_iops);
+    bool trims = has_ops (json_object_get (json_object_get (s, "fleet"), dir_name (DIR_TRIM)));
+    svg_chart_axis (ci, 'y', SVG_LINEAR, trims ? "IOPS (read + write + trim)"
+                                               : "IOPS (read + write)", fmt_iops);
     svg_chart_axis (cl, 'x', SVG_LINEAR, "time since the step's start", f_seconds);
     svg_chart_axis (cl, 'y', SVG_LINEAR, "p99 latency", fmt_lat);
     double t0 = num (s, "start_at");
@@ -907,8 +922,12 @@ interval_charts (FILE *f, json_t *s)
     json_array_foreach (iv, i, x) {
         char tip[256];
         double iops = num (x, "iops");
-        if (!isfinite (iops))
+        if (!isfinite (iops)) {
             iops = num (json_object_get (x, "read"), "iops") + num (json_object_get (x, "write"), "iops");
+            json_t *tx = json_object_get (x, dir_name (DIR_TRIM));
+            if (tx)
+                iops += num (tx, "iops");
+        }
         snprintf (tip, sizeof tip, "interval %.0f (to %.1f s): %s IOPS, %s, %.0f agent(s)",
                   Z (num (x, "seq")), Z (XOF (x)), f_iops (iops, b1, sizeof b1),
                   f_bw (num (x, "bw"), b2, sizeof b2), isfinite (num (x, "agents")) ? num (x, "agents") : 0);
@@ -919,8 +938,8 @@ interval_charts (FILE *f, json_t *s)
         if (num (x, "seq") == num (w, "last_seq"))
             whi = XOF (x);
     }
-    for (int d = 0; d < 2; d++) {
-        const char *dn = d ? "write" : "read";
+    for (int d = 0; d < DIR_COUNT; d++) {
+        const char *dn = dir_name (d);
         if (!has_ops (json_object_get (json_object_get (s, "fleet"), dn)))
             continue;
         char name[16];
@@ -992,8 +1011,11 @@ static void
 heatmap (FILE *f, json_t *s)
 {
     json_t *fleet = json_object_get (s, "fleet");
-    const char *dn = has_ops (json_object_get (fleet, "read")) || !has_ops (json_object_get (fleet, "write"))
-                     ? "read" : "write";
+    /* The first direction with ops (reads of a mixed step), else reads. */
+    const char *dn = dir_name (DIR_READ);
+    for (int d = DIR_COUNT - 1; d >= 0; d--)
+        if (has_ops (json_object_get (fleet, dir_name (d))))
+            dn = dir_name (d);
     json_t *agents = json_object_get (s, "agents");
     size_t nr = json_array_size (agents), nc = 0, i, k;
     json_t *a, *t;
@@ -1567,9 +1589,9 @@ html_compare (FILE *f, json_t *a, json_t *b, json_t *rows, double fail_pct)
         if (c) {
             svg_chart_axis (c, 'x', SVG_NINES, "percentile (nines scale)", NULL);
             svg_chart_axis (c, 'y', SVG_LOG10, "completion latency", fmt_lat);
-            for (int d = 0; d < 2; d++)
+            for (int d = 0; d < DIR_COUNT; d++)
                 for (int k = 0; k < 2; k++) {
-                    const char *dn = d ? "write" : "read";
+                    const char *dn = dir_name (d);
                     json_t *dj = json_object_get (json_object_get (step_named (k ? b : a, name),
                                                                    "fleet"), dn);
                     if (!has_ops (dj))
@@ -1582,8 +1604,8 @@ html_compare (FILE *f, json_t *a, json_t *b, json_t *rows, double fail_pct)
             svg_chart_write (c, f, "neither run measured I/O in this step");
             svg_chart_destroy (&c);
         }
-        compare_histogram (f, a, b, name, "read");
-        compare_histogram (f, a, b, name, "write");
+        for (int d = 0; d < DIR_COUNT; d++)
+            compare_histogram (f, a, b, name, dir_name (d));
         fputs ("</div>\n<table class=\"compare\"><thead><tr><th class=\"l\">group</th>"
                "<th class=\"l\">metric</th><th>A</th><th>B</th><th>change</th>"
                "<th class=\"l\">significant</th><th class=\"l\">verdict</th></tr></thead>"

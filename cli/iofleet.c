@@ -84,7 +84,7 @@ usage (FILE *f)
 "                                         label.KEY; outliers are flagged per group;\n"
 "                                         --where keeps the targets that match\n"
 "  history [--step GLOB] [--metric M] [--by KEY] [--where KEY=GLOB]...\n"
-"          [--since 30d|DATE] [--plan GLOB] [--direction read|write]\n"
+"          [--since 30d|DATE] [--plan GLOB] [--direction read|write|trim]\n"
 "          [--format text|json|csv]      one row per run (and group) over time;\n"
 "                                         M: p99 (default), p50..p99.99, iops, bw,\n"
 "                                         mean, min, max, stddev, ops, errors\n"

@@ -1,5 +1,6 @@
 /*  text_report.c: the human form of reports, and waiting on a run. */
 #include "cli.h"
+#include "direction.h"
 #include "util.h"
 
 #include <string.h>
@@ -32,15 +33,19 @@ fmt_bytes (double b, char *buf, size_t cap)
     return buf;
 }
 
+/* One line of direction dir of figures o (a target, group or the fleet),
+   when it has ops: a direction absent from o (no trims) has none. */
 static void
-row (FILE *f, const char *who, const char *target, const char *dir, json_t *d)
+row (FILE *f, const char *who, const char *target, int dir, json_t *o)
 {
+    json_t *d = json_object_get (o, dir_name (dir));
     if (!d || num (d, "ops") == 0)
         return;
     json_t *lat = json_object_get (d, "lat_ns");
     json_t *p = json_object_get (d, "percentiles");
     char mean[16], p50[16], p99[16], p999[16], max[16], iops[16];
-    fprintf (f, "    %-16s %-28.28s %-5s %10s %9.1f %9s %9s %9s %9s %9s%s\n", who, target, dir,
+    fprintf (f, "    %-16s %-28.28s %-5s %10s %9.1f %9s %9s %9s %9s %9s%s\n", who, target,
+             dir_name (dir),
              fmt_iops (num (d, "iops"), iops, sizeof iops), num (d, "bw") / (1 << 20),
              fmt_lat (num (lat, "mean"), mean, sizeof mean),
              fmt_lat (num (p, "p50"), p50, sizeof p50),
@@ -148,8 +153,8 @@ text_report (FILE *f, json_t *rep)
             json_array_foreach (json_object_get (a, "targets"), k, t) {
                 char sp[32];
                 const char *tp = short_path (str (t, "target"), sp, sizeof sp);
-                row (f, str (a, "agent"), tp, "read", json_object_get (t, "read"));
-                row (f, str (a, "agent"), tp, "write", json_object_get (t, "write"));
+                for (int d = 0; d < DIR_COUNT; d++)
+                    row (f, str (a, "agent"), tp, d, t);
             }
         }
         size_t gi;
@@ -160,8 +165,8 @@ text_report (FILE *f, json_t *rep)
             json_array_foreach (groups, gi, g) {
                 char label[48];
                 snprintf (label, sizeof label, "%s=%s", str (g, "by"), str (g, "value"));
-                row (f, label, "merged histograms", "read", json_object_get (g, "read"));
-                row (f, label, "merged histograms", "write", json_object_get (g, "write"));
+                for (int d = 0; d < DIR_COUNT; d++)
+                    row (f, label, "merged histograms", d, g);
             }
         json_array_foreach (json_object_get (s, "outliers"), gi, g) {
             const char *metric = str (g, "metric");
@@ -183,8 +188,8 @@ text_report (FILE *f, json_t *rep)
         json_t *fleet = json_object_get (s, "fleet");
         char who[32];
         snprintf (who, sizeof who, "FLEET (%d)", (int) num (json_object_get (fleet, "read"), "agents"));
-        row (f, who, "merged histograms", "read", json_object_get (fleet, "read"));
-        row (f, who, "merged histograms", "write", json_object_get (fleet, "write"));
+        for (int d = 0; d < DIR_COUNT; d++)
+            row (f, who, "merged histograms", d, fleet);
     }
     json_array_foreach (json_object_get (rep, "sweeps"), i, s) {
         fprintf (f, "\nsweep %s\n", str (s, "curve"));
@@ -229,14 +234,14 @@ text_summary (FILE *f, json_t *rep)
     fprintf (f, "run %lld %s\n", (long long) num (rep, "run"), str (rep, "status"));
     json_array_foreach (json_object_get (rep, "steps"), i, s) {
         json_t *fleet = json_object_get (s, "fleet");
-        for (int d = 0; d < 2; d++) {
-            json_t *x = json_object_get (fleet, d ? "write" : "read");
+        for (int d = 0; d < DIR_COUNT; d++) {
+            json_t *x = json_object_get (fleet, dir_name (d));
             if (!x || num (x, "ops") == 0)
                 continue;
             char p99[16];
             char iops[16];
             fprintf (f, "  %-24s %-5s %10s IOPS %9.1f MiB/s  p99 %s  (%d agents)\n",
-                     str (s, "name"), d ? "write" : "read", fmt_iops (num (x, "iops"), iops, sizeof iops),
+                     str (s, "name"), dir_name (d), fmt_iops (num (x, "iops"), iops, sizeof iops),
                      num (x, "bw") / (1 << 20),
                      fmt_lat (num (json_object_get (x, "percentiles"), "p99"), p99, sizeof p99),
                      (int) num (x, "agents"));

@@ -12,6 +12,7 @@
     have no noise estimate and say "significant": null.
 */
 #include "compare.h"
+#include "direction.h"
 
 #include <math.h>
 #include <string.h>
@@ -23,12 +24,33 @@ num (json_t *o, const char *key)
     return json_is_number (v) ? json_number_value (v) : NAN;
 }
 
-/* The busier direction of a {read, write} pair. */
+/* The busier of reads and writes of o: the direction whose latency is
+   compared.  Trims are not offered (their latency is the device's discard
+   time); NULL when o only trimmed, which leaves no latency to compare. */
 static json_t *
 busier (json_t *o)
 {
     json_t *r = json_object_get (o, "read"), *w = json_object_get (o, "write");
+    json_t *t = json_object_get (o, dir_name (DIR_TRIM));
+    if (!(num (r, "ops") > 0) && !(num (w, "ops") > 0) && num (t, "ops") > 0)
+        return NULL;
     return num (r, "ops") >= num (w, "ops") || !w ? r : w;
+}
+
+/* key (iops, bw) summed over o's directions: reads and writes (NAN
+   without either), and trims where o has them.  Can't fail. */
+static double
+total (json_t *o, const char *key)
+{
+    double v = 0;
+    for (int d = 0; d < DIR_COUNT; d++) {
+        json_t *x = json_object_get (o, dir_name (d));
+        if (!x && (d == DIR_READ || d == DIR_WRITE))
+            return NAN;
+        if (x)
+            v += num (x, key);
+    }
+    return v;
 }
 
 /* Per-interval series of a metric over a step's intervals; returns n. */
@@ -99,7 +121,7 @@ find_group (json_t *step, const char *value)
     return find_by (json_object_get (step, "groups"), "value", value);
 }
 
-/* Rows for one pair of {read, write} objects (fleet or a group). */
+/* Rows for one pair of {read, write[, trim]} objects (fleet or a group). */
 static void
 rows_for (json_t *rows, const char *step, const char *group, json_t *a, json_t *b,
           json_t *sa, json_t *sb)
@@ -108,8 +130,8 @@ rows_for (json_t *rows, const char *step, const char *group, json_t *a, json_t *
     for (int m = 0; m < 5; m++) {
         double va, vb;
         if (m < 2) {
-            va = num (json_object_get (a, "read"), metrics[m]) + num (json_object_get (a, "write"), metrics[m]);
-            vb = num (json_object_get (b, "read"), metrics[m]) + num (json_object_get (b, "write"), metrics[m]);
+            va = total (a, metrics[m]);
+            vb = total (b, metrics[m]);
         } else {
             va = num (json_object_get (busier (a), "percentiles"), metrics[m]);
             vb = num (json_object_get (busier (b), "percentiles"), metrics[m]);

@@ -1,7 +1,9 @@
 /*  compare.h: two run reports (report JSON, controller/report.c) side by
     side, per step and group.  Rows: {"step", "group", "metric" (iops, bw,
     p50, p99, p99.9), "a", "b", "delta_pct", "significant" (true, false,
-    or null without a noise estimate)}.
+    or null without a noise estimate)}.  iops and bw are totals over every
+    direction (trims too); percentiles are the busier of reads and writes
+    (trims are not offered).
 */
 #ifndef IOF_COMPARE_H
 #define IOF_COMPARE_H

@@ -19,3 +19,9 @@ dir_from_name (const char *s)
             return d;
     return -1;
 }
+
+bool
+dir_reported (int d, uint64_t ops, uint64_t errors)
+{
+    return d == DIR_READ || d == DIR_WRITE || ops > 0 || errors > 0;
+}

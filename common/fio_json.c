@@ -11,7 +11,7 @@
     JSON, per job, in fio's order:
       jobname, groupid, error, eta (0), elapsed (job wall time in s, rounded
       up), "job options" (only with a job_t, as fio omits an empty list),
-      read / write / trim (trim always zero) / sync (zero), job_runtime,
+      read / write / trim (all zero without trims) / sync (zero), job_runtime,
       usr_cpu, sys_cpu, ctx, majf (0), minf (0), iodepth_level /
       iodepth_submit / iodepth_complete (fio's keys, all 0.0: iofleet does
       not track queue depths), latency_ns / latency_us / latency_ms,
@@ -22,6 +22,8 @@
       1024 (KiB/s), iops, runtime (ms), total_ios, short_ios, drop_ios,
       slat_ns, clat_ns, lat_ns, bw_min ... bw_samples, iops_min ...
       iops_samples.  Units as fio: bw_min, bw_max, bw_mean, bw_dev in KiB/s.
+      Trims have the same keys; fio measures no slat for them (zeros, N 0,
+      as any unmeasured slat).
 
     Choices and the few differences from fio, each deliberate:
       - bw_bytes and iops divide by the exact runtime in ns; fio divides by
@@ -72,7 +74,8 @@
     Text: fio's layout ("  read: IOPS=91.2k, BW=356MiB/s (374MB/s)(3564MiB/
     10001msec)", slat/clat/lat lines with fio's unit switch, percentiles in
     fio's bracketed columns, bw/iops sample lines, the latency ranges, cpu,
-    issued rwts, and "Run status group" lines), with fio's num2str rounding
+    issued rwts, and "Run status group" lines; "  trim:" and "   TRIM:"
+    only where trims happened, as fio), with fio's num2str rounding
     (4 significant figures, IEC then SI).  Left out: pid and date on the job
     line (hostname is shown instead when set), "IO depths" (not tracked),
     disk stats.  Unlike fio, a job that did no I/O still gets its header
@@ -103,8 +106,6 @@ const int fio_default_npercentiles =
 #define PCT_MAX         JOB_PCT_MAX
 
 static const histogram_t s_empty_hist = { .min = UINT64_MAX };
-
-static const char *const s_dir_name[2] = { "read", "write" };
 
 //  ---------------------------------------------------------------------
 //  Shared figures
@@ -305,7 +306,8 @@ static void
 s_latdist (const fio_job_t *job, s_latdist_t *out)
 {
     uint64_t cn[10] = { 0 }, cu[10] = { 0 }, cm[12] = { 0 }, total = 0;
-    for (int d = 0; d < 2; d++) {
+    //  fio's ranges count every direction's I/Os.
+    for (int d = 0; d < DIR_COUNT; d++) {
         const histogram_t *h = s_hist (job->dir[d].clat);
         if (h->count == 0)
             continue;
@@ -416,13 +418,10 @@ s_lat_json (const histogram_t *h, const double *plist, int npct, bool plus, bool
     return o;
 }
 
-//  One direction object; d NULL gives fio's all-zero object (trim).
+//  One direction object (all zero for a direction without I/O, as fio).
 static json_t *
 s_dir_json (const fio_dir_t *d, double agg, const double *plist, int npct, bool plus, bool *ok)
 {
-    static const fio_dir_t zero = { 0 };
-    if (!d)
-        d = &zero;
     json_t *o = json_object ();
     uint64_t bw_bytes = s_bw_bytes (d);
     s_set (o, "io_bytes", s_int (d->bytes), ok);
@@ -541,11 +540,10 @@ s_job_json (const fio_job_t *jobs, int njobs, int j, bool plus, bool *ok)
     s_set (o, "elapsed", s_int ((fj->job_runtime_ms + 999) / 1000), ok);
     if (fj->job)
         s_set (o, "job options", s_options_json (fj, ok), ok);
-    for (int d = 0; d < 2; d++)
-        s_set (o, s_dir_name[d],
+    for (int d = 0; d < DIR_COUNT; d++)
+        s_set (o, dir_name (d),
                s_dir_json (&fj->dir[d], s_group_agg (jobs, njobs, fj->groupid, d),
                            plist, npct, plus, ok), ok);
-    s_set (o, "trim", s_dir_json (NULL, 0, plist, npct, plus, ok), ok);
 
     json_t *sync = json_object ();
     s_set (sync, "total_ios", s_int (0), ok);
@@ -779,7 +777,7 @@ s_show_dir (FILE *f, const fio_job_t *jobs, int njobs, const fio_job_t *fj, int 
     char iops[32], bw[32], bwalt[32], io[32];
     uint64_t bw_bytes = s_bw_bytes (d);
     uint64_t iops_i = s_whole (s_iops (d));
-    fprintf (f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", s_dir_name[dir],
+    fprintf (f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", dir_name (dir),
              s_num2str (iops, sizeof iops, iops_i, 4, 1, false, N2S_NONE),
              s_num2str (bw, sizeof bw, bw_bytes, 4, 1, true, N2S_BYTEPERSEC),
              s_num2str (bwalt, sizeof bwalt, bw_bytes, 4, 1, false, N2S_BYTEPERSEC),
@@ -845,10 +843,13 @@ s_show_job (FILE *f, const fio_job_t *jobs, int njobs, const fio_job_t *fj)
     if (fj->hostname)
         fprintf (f, ": host=%s", fj->hostname);
     fputc ('\n', f);
-    if (!fj->dir[0].ops && !fj->dir[1].ops && !fj->dir[0].bytes && !fj->dir[1].bytes)
+    bool any = false;
+    for (int d = 0; d < DIR_COUNT; d++)
+        any |= fj->dir[d].ops || fj->dir[d].bytes;
+    if (!any)
         return;
 
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < DIR_COUNT; d++)
         s_show_dir (f, jobs, njobs, fj, d, plist, npct);
 
     s_latdist_t ld;
@@ -858,17 +859,19 @@ s_show_job (FILE *f, const fio_job_t *jobs, int njobs, const fio_job_t *fj)
     s_show_lat (f, ld.m, 12, "msec");
     fprintf (f, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=0, minf=0\n",
              fj->usr_cpu, fj->sys_cpu, fj->ctx);
-    fprintf (f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",0,0 short=0,0,0,0"
-             " dropped=0,0,0,0\n", fj->dir[0].ops, fj->dir[1].ops);
+    fprintf (f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0 short=0,0,0,0"
+             " dropped=0,0,0,0\n", fj->dir[DIR_READ].ops, fj->dir[DIR_WRITE].ops,
+             fj->dir[DIR_TRIM].ops);
 }
 
 //  fio's show_group_stats for group g.
 static void
 s_show_group (FILE *f, const fio_job_t *jobs, int njobs, int g)
 {
-    static const char *const name[2] = { "   READ", "  WRITE" };
+    //  fio's show_group_stats names, right-aligned to 7.
+    static const char *const name[DIR_COUNT] = { "   READ", "  WRITE", "   TRIM" };
     fprintf (f, "\nRun status group %d (all jobs):\n", g);
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < DIR_COUNT; d++) {
         uint64_t bytes = 0, maxrun = 0, minrun = UINT64_MAX, minbw = UINT64_MAX, maxbw = 0;
         for (int j = 0; j < njobs; j++) {
             const fio_dir_t *x = &jobs[j].dir[d];

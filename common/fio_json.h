@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "direction.h"
 #include "histogram.h"
 #include "jobfile.h"
 
@@ -27,8 +28,8 @@ typedef struct {
     uint64_t runtime_ns;            /* the measured window */
     const histogram_t *slat;        /* NULL: not measured (zeros and N 0 in
                                        JSON, as fio; no line in text) */
-    const histogram_t *clat;        /* never NULL */
-    const histogram_t *lat;         /* never NULL */
+    const histogram_t *clat;        /* NULL only in a direction without I/O */
+    const histogram_t *lat;         /* the same */
     const double *iops_samples;     /* per-second samples, for iops_min ... */
     const double *bw_samples;       /* bytes per second, same count */
     int nsamples;
@@ -40,7 +41,9 @@ typedef struct {
     int groupid;
     int error;                      /* errno of the first error, 0 */
     const job_t *job;               /* for "job options"; may be NULL */
-    fio_dir_t dir[2];               /* read, write */
+    fio_dir_t dir[DIR_COUNT];       /* read, write, trim (direction.h); one
+                                       left all zero prints as fio prints a
+                                       direction without I/O */
     double usr_cpu, sys_cpu;        /* percent of the job's runtime */
     uint64_t ctx;                   /* context switches */
     uint64_t job_runtime_ms;        /* wall time of the job */

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "direction.h"
 #include "histogram.h"
 #include "jobfile.h"
 #include "message.h"
@@ -156,8 +157,8 @@ typedef struct series series_t;
 typedef struct {
     uint32_t agents;                /* agents whose snapshot is in */
     uint64_t t_start, t_end, span_ns;
-    uint64_t ops[2], bytes[2];      /* read, write */
-    histogram_t hist[2];            /* completion latency, merged */
+    uint64_t ops[DIR_COUNT], bytes[DIR_COUNT];
+    histogram_t hist[DIR_COUNT];    /* completion latency, merged */
     double *who_ops;                /* per agent (runner's part index), -1: none */
     bool who_known;                 /* false: who_ops unknown (reloaded from its
                                        row, or no memory for them) */

@@ -13,12 +13,13 @@
 
 typedef struct {
     char value[256];
-    histogram_t hist[2];
-    uint64_t ops[2], bytes[2];
-    double iops[2], bw[2];
+    histogram_t hist[DIR_COUNT];
+    uint64_t ops[DIR_COUNT], bytes[DIR_COUNT];
+    double iops[DIR_COUNT], bw[DIR_COUNT];
     int targets;
-    int nohist[2];          /* members with I/O but no histogram (fio imports) */
-    json_t *pct[2];         /* the stored percentiles of such a member */
+    int rows[DIR_COUNT];    /* members' result rows: a trim row only where trims were */
+    int nohist[DIR_COUNT];  /* members with I/O but no histogram (fio imports) */
+    json_t *pct[DIR_COUNT]; /* the stored percentiles of such a member */
 } group_t;
 
 /* The run's inventory of an agent for a step, or NULL. */
@@ -146,8 +147,8 @@ group_of (group_t *g, int *n, const char *value)
     group_t *x = &g[(*n)++];
     memset (x, 0, sizeof *x);
     snprintf (x->value, sizeof x->value, "%s", value);
-    histogram_reset (&x->hist[0]);
-    histogram_reset (&x->hist[1]);
+    for (int d = 0; d < DIR_COUNT; d++)
+        histogram_reset (&x->hist[d]);
     return x;
 }
 
@@ -210,7 +211,7 @@ flag (json_t *outliers, const char *group, const char *metric, json_t **who, con
 }
 
 /* Each group's per-interval series, as the fleet's "intervals" of a step
-   (seq, iops, bw, and per direction ops, iops, p50, p99), so that compare
+   (seq, iops, bw, and per direction reported ops, iops, p50, p99), so that compare
    can judge a group's change against its own interval-to-interval noise.
    by_key: the members {agent, target, group} by "agent\x1ftarget";
    values[0..n) the groups' values. */
@@ -247,18 +248,20 @@ group_intervals (store_t *store, int64_t run, int step, json_t *by_key, json_t *
     }
     sqlite3_reset (st);
 
-    histogram_t *h = calloc ((size_t) n * 2, sizeof (histogram_t));
-    uint64_t (*ops)[2] = calloc ((size_t) n, sizeof *ops), (*bytes)[2] = calloc ((size_t) n, sizeof *bytes);
+    histogram_t *h = calloc ((size_t) n * DIR_COUNT, sizeof (histogram_t));   /* [g * DIR_COUNT + d] */
+    uint64_t (*ops)[DIR_COUNT] = calloc ((size_t) n, sizeof *ops);
+    uint64_t (*bytes)[DIR_COUNT] = calloc ((size_t) n, sizeof *bytes);
     uint64_t *span = calloc ((size_t) n, sizeof *span), *rows = calloc ((size_t) n, sizeof *rows);
     for (int g = 0; g < n; g++)
         out[g] = json_array ();
     if (!h || !ops || !bytes || !span || !rows)
         goto done;
-    for (int i = 0; i < n * 2; i++)
+    for (int i = 0; i < n * DIR_COUNT; i++)
         histogram_reset (&h[i]);
     st = store_stmt (store,
         "SELECT s.seq, a.name, s.target, s.t_start, s.t_end, s.read_ops, s.read_bytes, s.read_hist, "
-        " s.write_ops, s.write_bytes, s.write_hist FROM snapshots s JOIN agents a ON a.id = s.agent_id "
+        " s.write_ops, s.write_bytes, s.write_hist, s.trim_ops, s.trim_bytes, s.trim_hist "
+        "FROM snapshots s JOIN agents a ON a.id = s.agent_id "
         "WHERE s.run_id = ? AND s.step_idx = ? ORDER BY s.seq");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
@@ -273,21 +276,22 @@ group_intervals (store_t *store, int64_t run, int step, json_t *by_key, json_t *
                 double secs = (double) span[g] / (double) rows[g] / 1e9;
                 json_t *iv = json_pack ("{s:i}", "seq", cur);
                 double iops = 0, bw = 0;
-                for (int d = 0; d < 2; d++) {
+                for (int d = 0; d < DIR_COUNT; d++) {
+                    histogram_t *hd = &h[g * DIR_COUNT + d];
                     double di = secs > 0 ? (double) ops[g][d] / secs : 0;
                     iops += di;
                     bw += secs > 0 ? (double) bytes[g][d] / secs : 0;
-                    json_object_set_new (iv, d ? "write" : "read", json_pack ("{s:I, s:f, s:I, s:I}",
-                        "ops", (json_int_t) ops[g][d], "iops", di,
-                        "p50", (json_int_t) histogram_percentile (&h[g * 2 + d], 50),
-                        "p99", (json_int_t) histogram_percentile (&h[g * 2 + d], 99)));
+                    if (dir_reported (d, ops[g][d], 0))
+                        json_object_set_new (iv, dir_name (d), json_pack ("{s:I, s:f, s:I, s:I}",
+                            "ops", (json_int_t) ops[g][d], "iops", di,
+                            "p50", (json_int_t) histogram_percentile (hd, 50),
+                            "p99", (json_int_t) histogram_percentile (hd, 99)));
+                    histogram_clear (hd);
+                    ops[g][d] = bytes[g][d] = 0;
                 }
                 json_object_set_new (iv, "iops", json_real (iops));
                 json_object_set_new (iv, "bw", json_real (bw));
                 json_array_append_new (out[g], iv);
-                histogram_clear (&h[g * 2]);
-                histogram_clear (&h[g * 2 + 1]);
-                ops[g][0] = ops[g][1] = bytes[g][0] = bytes[g][1] = 0;
                 span[g] = rows[g] = 0;
             }
         }
@@ -303,14 +307,14 @@ group_intervals (store_t *store, int64_t run, int step, json_t *by_key, json_t *
         int g = (int) json_integer_value (gi);
         span[g] += (uint64_t) (sqlite3_column_int64 (st, 4) - sqlite3_column_int64 (st, 3));
         rows[g]++;
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < DIR_COUNT; d++) {
             int c = 5 + d * 3;
             ops[g][d] += (uint64_t) sqlite3_column_int64 (st, c);
             bytes[g][d] += (uint64_t) sqlite3_column_int64 (st, c + 1);
             const void *blob = sqlite3_column_blob (st, c + 2);
             int len = sqlite3_column_bytes (st, c + 2);
             if (blob && len > 0)
-                histogram_decode_add (&h[g * 2 + d], blob, (size_t) len);
+                histogram_decode_add (&h[g * DIR_COUNT + d], blob, (size_t) len);
         }
     }
     sqlite3_reset (st);
@@ -321,6 +325,16 @@ done:
     free (span);
     free (rows);
     json_decref (index);
+}
+
+/* A member's IOPS over every direction it has.  Can't fail. */
+static double
+member_iops (json_t *m)
+{
+    double sum = 0;
+    for (int d = 0; d < DIR_COUNT; d++)
+        sum += json_number_value (json_object_get (json_object_get (m, dir_name (d)), "iops"));
+    return sum;
 }
 
 /* True when the member matches every KEY=GLOB of where. */
@@ -377,10 +391,14 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
            group's median. */
         if (by)
             json_object_set_new (tj, "group", json_string (value));
-        json_t *m = json_pack ("{s:O, s:O, s:s, s:O?, s:O?}",
+        json_t *m = json_pack ("{s:O, s:O, s:s}",
             "agent", json_object_get (aj, "agent"), "target", json_object_get (tj, "target"),
-            "group", value, "read", json_object_get (tj, "read"),
-            "write", json_object_get (tj, "write"));
+            "group", value);
+        for (int d = 0; d < DIR_COUNT; d++) {
+            json_t *dj = json_object_get (tj, dir_name (d));
+            if (dj)
+                json_object_set (m, dir_name (d), dj);
+        }
         json_array_append_new (members, m);
         const char *an = json_string_value (json_object_get (aj, "agent"));
         const char *tn = json_string_value (json_object_get (tj, "target"));
@@ -400,7 +418,9 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
     while (sqlite3_step (st) == SQLITE_ROW) {
         const char *agent = (const char *) sqlite3_column_text (st, 0);
         const char *target = (const char *) sqlite3_column_text (st, 1);
-        int d = strcmp ((const char *) sqlite3_column_text (st, 2), "write") == 0;
+        int d = dir_from_name ((const char *) sqlite3_column_text (st, 2));
+        if (d < 0)
+            continue;           /* the schema's CHECK allows no other */
         char k[MSG_NAME_MAX + MSG_TEXT_MAX + 32];
         snprintf (k, sizeof k, "%s\x1f%s", agent, target);
         json_t *found = json_object_get (by_key, k);
@@ -414,7 +434,8 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
         g->bytes[d] += (uint64_t) sqlite3_column_int64 (st, 4);
         g->iops[d] += sqlite3_column_double (st, 5);
         g->bw[d] += sqlite3_column_double (st, 6);
-        g->targets += d == 0;
+        g->rows[d]++;
+        g->targets += d == DIR_READ;    /* every target has a read row */
         const void *blob = sqlite3_column_blob (st, 7);
         int len = sqlite3_column_bytes (st, 7);
         uint64_t count = 0;
@@ -440,18 +461,25 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
         series[0] = json_incref (fleet_series);
     else
         group_intervals (store, run, step, by_key, series, values, ngroups);
+    for (int i = 0; i < ngroups; i++) {
+        json_t *gj = json_pack ("{s:s, s:s, s:i}", "by", key, "value", groups[i].value,
+                                "targets", groups[i].targets);
+        /* A direction where some member has a row (trims: where they were). */
+        for (int d = 0; d < DIR_COUNT; d++)
+            if (dir_reported (d, (uint64_t) groups[i].rows[d], 0))
+                json_object_set_new (gj, dir_name (d), group_dir_json (&groups[i], d));
+        json_object_set_new (gj, "intervals", series[i]);
+        json_array_append_new (gl, gj);
+    }
     for (int i = 0; i < ngroups; i++)
-        json_array_append_new (gl, json_pack ("{s:s, s:s, s:i, s:o, s:o, s:o}", "by", key,
-            "value", groups[i].value, "targets", groups[i].targets,
-            "read", group_dir_json (&groups[i], 0), "write", group_dir_json (&groups[i], 1),
-            "intervals", series[i]));
-    for (int i = 0; i < ngroups; i++)
-        for (int d = 0; d < 2; d++)
+        for (int d = 0; d < DIR_COUNT; d++)
             json_decref (groups[i].pct[d]);
     json_object_set_new (s, "groups", gl);
 
-    /* Outliers within each group: each target's IOPS and p99 (of its
-       busier direction), and each agent's IOPS over its targets. */
+    /* Outliers within each group: each target's IOPS (all directions) and
+       p99 (of the busier of reads and writes: trims are not offered, a
+       discard's latency says little of the drive's service), and each
+       agent's IOPS over its targets. */
     json_t *outliers = json_array ();
     size_t nm = json_array_size (members);
     json_t **who = calloc (nm ? nm : 1, sizeof *who);
@@ -470,7 +498,7 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
             json_t *busier = ri >= wi ? r : w;
             who[n] = json_pack ("{s:O, s:O}", "agent", json_object_get (m, "agent"),
                                 "target", json_object_get (m, "target"));
-            iops[n] = ri + wi;
+            iops[n] = member_iops (m);
             p99[n] = json_number_value (json_object_get (json_object_get (busier, "percentiles"), "p99"));
             n++;
         }
@@ -492,8 +520,7 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
                 who[na] = json_pack ("{s:s, s:n}", "agent", agent, "target");
                 iops[na++] = 0;
             }
-            iops[k] += json_number_value (json_object_get (json_object_get (m, "read"), "iops"))
-                     + json_number_value (json_object_get (json_object_get (m, "write"), "iops"));
+            iops[k] += member_iops (m);
         }
         flag (outliers, groups[g].value, "host_iops", who, iops, na);
         for (int i = 0; i < na; i++)

@@ -119,7 +119,8 @@ import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     }
     entry_t *e = calloc (IMPORT_ENTRIES_MAX, sizeof *e);
     json_t *steps = json_array ();
-    histogram_t *h = malloc (sizeof (histogram_t) * 2 * LK_N * 2);
+    /* One entry's direction (LK_N), then the fleet's (DIR_COUNT x LK_N). */
+    histogram_t *h = malloc (sizeof (histogram_t) * LK_N * (1 + DIR_COUNT));
     json_t *result = NULL;
     char *text = NULL, *canon = NULL, *labels_text = NULL;
     int n = 0;
@@ -155,9 +156,11 @@ import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen)
                  ? (int64_t) json_integer_value (ts) * 1000000000 : now;
     double longest = 0;
     for (int i = 0; i < n; i++)
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < DIR_COUNT; d++) {
+            if (!import_has_direction (e[i].entry, d))
+                continue;
             double r = json_number_value (json_object_get (json_object_get (e[i].entry,
-                                          d ? "write" : "read"), "runtime"));
+                                          dir_name (d)), "runtime"));
             longest = r > longest ? r : longest;
         }
     text = plan_text (fio, e, n);
@@ -238,12 +241,13 @@ import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         bad |= store_step_done (store, st, "store imported step");
 
         /* Results per entry, and the fleet per direction. */
-        histogram_t *fleet = h + 2 * LK_N;       /* [d * LK_N + k] */
-        for (int k = 0; k < 2 * LK_N; k++)
+        histogram_t *fleet = h + LK_N;          /* [d * LK_N + k] */
+        for (int k = 0; k < DIR_COUNT * LK_N; k++)
             histogram_reset (&fleet[k]);
-        double f_ops[2] = { 0 }, f_bytes[2] = { 0 }, f_iops[2] = { 0 }, f_bw[2] = { 0 };
+        double f_ops[DIR_COUNT] = { 0 }, f_bytes[DIR_COUNT] = { 0 };
+        double f_iops[DIR_COUNT] = { 0 }, f_bw[DIR_COUNT] = { 0 };
         int members = 0, binned = 0;
-        json_t *only_pct[2] = { NULL, NULL };
+        json_t *only_pct[DIR_COUNT] = { NULL };
         json_t *per_agent = json_object ();      /* agent -> [targets] */
         for (int i = 0; i < n; i++) {
             if (e[i].step != (int) si)
@@ -261,10 +265,12 @@ import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen)
             json_array_append_new (tl, json_string (e[i].target));
             members++;
             bool has_bins = false;
-            for (int d = 0; d < 2; d++) {
-                json_t *dj = json_object_get (e[i].entry, d ? "write" : "read");
+            for (int d = 0; d < DIR_COUNT; d++) {
+                if (!import_has_direction (e[i].entry, d))
+                    continue;
+                json_t *dj = json_object_get (e[i].entry, dir_name (d));
                 json_t *pct;
-                import_direction (dj, &e[i], d ? "write" : "read", h, &pct, err, errlen);
+                import_direction (dj, &e[i], dir_name (d), h, &pct, err, errlen);
                 has_bins |= h[LK_CLAT].count > 0;
                 json_t *clat = json_object_get (dj, "clat_ns");
                 char *pct_text = pct ? json_dumps (pct, JSON_COMPACT) : NULL;
@@ -277,7 +283,7 @@ import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen)
                 sqlite3_bind_int (st, 2, (int) si);
                 sqlite3_bind_int64 (st, 3, aid);
                 sqlite3_bind_text (st, 4, e[i].target, -1, SQLITE_TRANSIENT);
-                sqlite3_bind_text (st, 5, d ? "write" : "read", -1, SQLITE_STATIC);
+                sqlite3_bind_text (st, 5, dir_name (d), -1, SQLITE_STATIC);
                 double ops = json_number_value (json_object_get (dj, "total_ios"));
                 double bytes = json_number_value (json_object_get (dj, "io_bytes"));
                 double iops = json_number_value (json_object_get (dj, "iops"));
@@ -334,14 +340,16 @@ import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen)
             free (tt);
             bad |= store_step_done (store, st, "store imported host of a step");
         }
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < DIR_COUNT; d++) {
+            if (!dir_reported (d, (uint64_t) f_ops[d], 0))
+                continue;
             st = store_stmt (store,
                 "INSERT OR REPLACE INTO fleet_results (run_id, step_idx, direction, agents, ops, bytes, "
                 " errors, iops, bw, hist, slat_hist, lat_hist, percentiles) "
                 "VALUES (?,?,?,?,?,?,0,?,?,?,?,?,?)");
             sqlite3_bind_int64 (st, 1, run);
             sqlite3_bind_int (st, 2, (int) si);
-            sqlite3_bind_text (st, 3, d ? "write" : "read", -1, SQLITE_STATIC);
+            sqlite3_bind_text (st, 3, dir_name (d), -1, SQLITE_STATIC);
             sqlite3_bind_int (st, 4, (int) json_object_size (per_agent));
             sqlite3_bind_int64 (st, 5, (sqlite3_int64) f_ops[d]);
             sqlite3_bind_int64 (st, 6, (sqlite3_int64) f_bytes[d]);
@@ -382,11 +390,14 @@ import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen)
                         "entries", n, "steps", (int) json_array_size (steps),
                         "latency", "histograms");
     int with_bins = 0;
-    for (int i = 0; i < n; i++)
-        with_bins += json_object_get (json_object_get (json_object_get (e[i].entry, "read"),
-                                      "clat_ns"), "bins") != NULL
-                     || json_object_get (json_object_get (json_object_get (e[i].entry, "write"),
-                                         "clat_ns"), "bins") != NULL;
+    for (int i = 0; i < n; i++) {
+        bool bins = false;
+        for (int d = 0; d < DIR_COUNT; d++)
+            bins |= import_has_direction (e[i].entry, d)
+                    && json_object_get (json_object_get (json_object_get (e[i].entry, dir_name (d)),
+                                                         "clat_ns"), "bins") != NULL;
+        with_bins += bins;
+    }
     if (with_bins < n)
         json_object_set_new (result, "latency", json_string (with_bins ? "mixed"
                              : "percentiles only (no json+ bins)"));

@@ -26,7 +26,13 @@ typedef struct {
    "global options"; NULL when neither has it. */
 const char *import_option (json_t *fio, json_t *entry, const char *key);
 
-/* Checks one direction (d: "read"/"write" object, may be NULL) of entry e;
+/* Does entry (a job of fio's document) have direction d to import?  Reads
+   and writes always (absent: zeros), trims when fio counted some
+   (total_ios > 0; fio writes an all-zero "trim" for every job), by the
+   rule of dir_reported.  Can't fail. */
+bool import_has_direction (json_t *entry, int d);
+
+/* Checks one direction (d: "read"/"write"/"trim" object, may be NULL) of entry e;
    fills h[] from json+ bins when present and returns in *pct fio's
    percentiles ({"p99": ns, ...}, new reference, or NULL).  Returns 0, or
    -1 with err naming the entry and field. */

@@ -45,6 +45,14 @@ import_option (json_t *fio, json_t *entry, const char *key)
     return v;
 }
 
+bool
+import_has_direction (json_t *entry, int d)
+{
+    json_t *ios = json_object_get (json_object_get (entry, dir_name (d)), "total_ios");
+    return dir_reported (d, json_is_number (ios) && json_number_value (ios) >= 1
+                            ? (uint64_t) 1 : 0, 0);
+}
+
 /* Body of import_direction: on error, *pct may hold a reference already
    (the percentiles are read before the slat and lat checks). */
 static int
@@ -268,9 +276,11 @@ import_check (json_t *req, json_t *fio, entry_t *e, int *n, json_t *steps, char 
         }
         histogram_t h[LK_N];
         json_t *pct;
-        for (int d = 0; d < 2; d++) {
-            if (import_direction (json_object_get (x, d ? "write" : "read"), c, d ? "write" : "read", h,
-                           &pct, err, errlen))
+        for (int d = 0; d < DIR_COUNT; d++) {
+            if (!import_has_direction (x, d))
+                continue;
+            if (import_direction (json_object_get (x, dir_name (d)), c, dir_name (d), h, &pct,
+                                  err, errlen))
                 return -1;
             json_decref (pct);
         }

@@ -24,8 +24,8 @@ typedef struct {
     int target;
     uint64_t window_ns;
     int snapshots;
-    uint64_t ops[2], bytes[2], errors[2];
-    histogram_t hist[2][LK_N];
+    uint64_t ops[DIR_COUNT], bytes[DIR_COUNT], errors[DIR_COUNT];
+    histogram_t hist[DIR_COUNT][LK_N];
 } acc_t;
 
 static int
@@ -59,10 +59,14 @@ bind_hist (sqlite3_stmt *st, int col, const histogram_t *h)
     return sqlite3_bind_blob (st, col, buf, n > 0 ? n : 0, SQLITE_TRANSIENT);
 }
 
+/* The rows of one (agent, target): one per direction reported
+   (dir_reported).  Returns 0, or -1 on a database error. */
 static int
 save_result (store_t *store, int64_t run, int step, const acc_t *a, const char *target)
 {
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < DIR_COUNT; d++) {
+        if (!dir_reported (d, a->ops[d], a->errors[d]))
+            continue;
         const histogram_t *h = &a->hist[d][LK_CLAT];
         double secs = (double) a->window_ns / 1e9;
         sqlite3_stmt *st = store_stmt (store,
@@ -74,7 +78,7 @@ save_result (store_t *store, int64_t run, int step, const acc_t *a, const char *
         sqlite3_bind_int (st, 2, step);
         sqlite3_bind_int64 (st, 3, (sqlite3_int64) a->agent_id);
         sqlite3_bind_text (st, 4, target, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text (st, 5, d ? "write" : "read", -1, SQLITE_STATIC);
+        sqlite3_bind_text (st, 5, dir_name (d), -1, SQLITE_STATIC);
         sqlite3_bind_int64 (st, 6, (sqlite3_int64) a->ops[d]);
         sqlite3_bind_int64 (st, 7, (sqlite3_int64) a->bytes[d]);
         sqlite3_bind_int64 (st, 8, (sqlite3_int64) a->errors[d]);
@@ -100,7 +104,7 @@ save_result (store_t *store, int64_t run, int step, const acc_t *a, const char *
 static void
 acc_reset (acc_t *a)
 {
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < DIR_COUNT; d++)
         for (int k = 0; k < LK_N; k++)
             histogram_clear (&a->hist[d][k]);
     a->agent_id = 0;
@@ -120,10 +124,10 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
     store_begin (store);
     uint64_t agent_ops = 0, agent_bytes = 0;  /* of last_agent, for totals */
     static acc_t acc;
-    static histogram_t fleet[2][LK_N];
-    uint64_t fops[2] = { 0, 0 }, fbytes[2] = { 0, 0 }, ferr[2] = { 0, 0 };
-    double fiops[2] = { 0, 0 }, fbw[2] = { 0, 0 };
-    for (int d = 0; d < 2; d++)
+    static histogram_t fleet[DIR_COUNT][LK_N];
+    uint64_t fops[DIR_COUNT] = { 0 }, fbytes[DIR_COUNT] = { 0 }, ferr[DIR_COUNT] = { 0 };
+    double fiops[DIR_COUNT] = { 0 }, fbw[DIR_COUNT] = { 0 };
+    for (int d = 0; d < DIR_COUNT; d++)
         for (int k = 0; k < LK_N; k++)
             histogram_reset (&fleet[d][k]);
     int nagents = 0, bad = 0;
@@ -131,11 +135,13 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
     bool have = false;
     json_t *targets = NULL;
 
-    /* Histogram columns per direction in LK order: clat, slat, lat. */
+    /* Six columns a direction from 4, in direction order: ops, bytes,
+       errors, then the histograms in LK order: clat, slat, lat. */
     sqlite3_stmt *st = store_stmt (store,
         "SELECT agent_id, target, t_start, t_end, read_ops, read_bytes, read_errors, "
         " read_hist, read_slat_hist, read_lat_hist, write_ops, write_bytes, write_errors, "
-        " write_hist, write_slat_hist, write_lat_hist FROM snapshots "
+        " write_hist, write_slat_hist, write_lat_hist, trim_ops, trim_bytes, trim_errors, "
+        " trim_hist, trim_slat_hist, trim_lat_hist FROM snapshots "
         "WHERE run_id = ? AND step_idx = ? ORDER BY agent_id, target, seq");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
@@ -154,14 +160,16 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
                 nagents++;
                 last_agent = acc.agent_id;
             }
-            agent_ops += acc.ops[0] + acc.ops[1];
-            agent_bytes += acc.bytes[0] + acc.bytes[1];
+            for (int d = 0; d < DIR_COUNT; d++) {
+                agent_ops += acc.ops[d];
+                agent_bytes += acc.bytes[d];
+            }
             json_t *name = json_array_get (targets, (size_t) acc.target);
             char fallback[32];
             snprintf (fallback, sizeof fallback, "#%d", acc.target);
             save_result (store, run, step, &acc, name ? json_string_value (name) : fallback);
             double secs = (double) acc.window_ns / 1e9;
-            for (int d = 0; d < 2; d++) {
+            for (int d = 0; d < DIR_COUNT; d++) {
                 for (int k = 0; k < LK_N; k++)
                     histogram_merge (&fleet[d][k], &acc.hist[d][k]);
                 fops[d] += acc.ops[d];
@@ -182,7 +190,7 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
         }
         acc.snapshots++;
         acc.window_ns += (uint64_t) (sqlite3_column_int64 (st, 3) - sqlite3_column_int64 (st, 2));
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < DIR_COUNT; d++) {
             int c = 4 + d * 6;
             acc.ops[d] += (uint64_t) sqlite3_column_int64 (st, c);
             acc.bytes[d] += (uint64_t) sqlite3_column_int64 (st, c + 1);
@@ -201,13 +209,15 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
         log_err ("run %lld step %d: %d stored histogram(s) did not decode", (long long) run,
                  step, bad);
 
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < DIR_COUNT; d++) {
+        if (!dir_reported (d, fops[d], ferr[d]))
+            continue;
         st = store_stmt (store,
             "INSERT OR REPLACE INTO fleet_results (run_id, step_idx, direction, agents, ops, bytes, "
             " errors, iops, bw, hist, slat_hist, lat_hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
         sqlite3_bind_int64 (st, 1, run);
         sqlite3_bind_int (st, 2, step);
-        sqlite3_bind_text (st, 3, d ? "write" : "read", -1, SQLITE_STATIC);
+        sqlite3_bind_text (st, 3, dir_name (d), -1, SQLITE_STATIC);
         sqlite3_bind_int (st, 4, nagents);
         sqlite3_bind_int64 (st, 5, (sqlite3_int64) fops[d]);
         sqlite3_bind_int64 (st, 6, (sqlite3_int64) fbytes[d]);
@@ -310,20 +320,23 @@ typedef struct {
 } series_json_t;
 
 /* Appends interval seq (nagents agents, their spans summing to span_sum)
-   to v.  Can't fail. */
+   to v: each direction reported (dir_reported: trims where the interval
+   had some), and "iops" and "bw" over all directions.  Can't fail. */
 static void
 emit_interval (series_json_t *v, int seq, uint64_t t0, uint64_t t1, int nagents,
-               uint64_t span_sum, const uint64_t ops[2], const uint64_t bytes[2],
-               const histogram_t h[2])
+               uint64_t span_sum, const uint64_t ops[DIR_COUNT],
+               const uint64_t bytes[DIR_COUNT], const histogram_t h[DIR_COUNT])
 {
     double secs = nagents ? (double) span_sum / nagents / 1e9 : 0;
     json_t *iv = json_pack ("{s:i, s:I, s:I, s:i}", "seq", seq, "start_ns", (json_int_t) t0,
                             "end_ns", (json_int_t) t1, "agents", nagents);
     double iops = 0, bw = 0;
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < DIR_COUNT; d++) {
         iops += secs > 0 ? (double) ops[d] / secs : 0;
         bw += secs > 0 ? (double) bytes[d] / secs : 0;
-        json_object_set_new (iv, d ? "write" : "read", json_pack (
+        if (!dir_reported (d, ops[d], 0))
+            continue;
+        json_object_set_new (iv, dir_name (d), json_pack (
             "{s:I, s:I, s:f, s:I, s:I, s:I}", "ops", (json_int_t) ops[d],
             "bytes", (json_int_t) bytes[d], "iops", secs > 0 ? (double) ops[d] / secs : 0,
             "histogram_count", (json_int_t) h[d].count,
@@ -348,17 +361,17 @@ emit_interval (series_json_t *v, int seq, uint64_t t0, uint64_t t1, int nagents,
 static int
 intervals_from_rows (store_t *store, int64_t run, int step, series_json_t *v)
 {
-    static histogram_t h[2];
+    static histogram_t h[DIR_COUNT];
     sqlite3_stmt *st = store_stmt (store,
         "SELECT seq, agents, t_start, t_end, span_ns, read_ops, read_bytes, read_hist, "
-        " write_ops, write_bytes, write_hist FROM fleet_intervals "
-        "WHERE run_id = ? AND step_idx = ? ORDER BY seq");
+        " write_ops, write_bytes, write_hist, trim_ops, trim_bytes, trim_hist "
+        "FROM fleet_intervals WHERE run_id = ? AND step_idx = ? ORDER BY seq");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
     int n = 0;
     while (sqlite3_step (st) == SQLITE_ROW) {
-        uint64_t ops[2], bytes[2];
-        for (int d = 0; d < 2; d++) {
+        uint64_t ops[DIR_COUNT], bytes[DIR_COUNT];
+        for (int d = 0; d < DIR_COUNT; d++) {
             int c = 5 + d * 3;
             ops[d] = (uint64_t) sqlite3_column_int64 (st, c);
             bytes[d] = (uint64_t) sqlite3_column_int64 (st, c + 1);
@@ -379,16 +392,16 @@ intervals_from_rows (store_t *store, int64_t run, int step, series_json_t *v)
 static void
 intervals_from_snapshots (store_t *store, int64_t run, int step, series_json_t *v)
 {
-    static histogram_t h[2];
+    static histogram_t h[DIR_COUNT];
     sqlite3_stmt *st = store_stmt (store,
         "SELECT seq, agent_id, t_start, t_end, read_ops, read_bytes, read_hist, "
-        " write_ops, write_bytes, write_hist "
+        " write_ops, write_bytes, write_hist, trim_ops, trim_bytes, trim_hist "
         "FROM snapshots s WHERE run_id = ? AND step_idx = ? ORDER BY seq, agent_id, target");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
     int cur = -1, nagents = 0;
     int64_t last_agent = -1;
-    uint64_t t0 = 0, t1 = 0, span_sum = 0, ops[2] = { 0, 0 }, bytes[2] = { 0, 0 };
+    uint64_t t0 = 0, t1 = 0, span_sum = 0, ops[DIR_COUNT] = { 0 }, bytes[DIR_COUNT] = { 0 };
     for (;;) {
         int rc = sqlite3_step (st);
         int seq = rc == SQLITE_ROW ? sqlite3_column_int (st, 0) : -1;
@@ -406,9 +419,10 @@ intervals_from_snapshots (store_t *store, int64_t run, int step, series_json_t *
             t0 = a0;
             t1 = a1;
             span_sum = 0;
-            ops[0] = ops[1] = bytes[0] = bytes[1] = 0;
-            histogram_clear (&h[0]);
-            histogram_clear (&h[1]);
+            for (int d = 0; d < DIR_COUNT; d++) {
+                ops[d] = bytes[d] = 0;
+                histogram_clear (&h[d]);
+            }
         }
         if (agent != last_agent) {
             nagents++;
@@ -417,7 +431,7 @@ intervals_from_snapshots (store_t *store, int64_t run, int step, series_json_t *
         }
         t0 = a0 < t0 ? a0 : t0;
         t1 = a1 > t1 ? a1 : t1;
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < DIR_COUNT; d++) {
             int c = 4 + d * 3;
             ops[d] += (uint64_t) sqlite3_column_int64 (st, c);
             bytes[d] += (uint64_t) sqlite3_column_int64 (st, c + 1);
@@ -491,13 +505,31 @@ step_percentiles (json_t *job, double *out, int max)
     return n;
 }
 
-/* The figure of condition c in a direction object of the report. */
+/* key of every direction of dirs (a target's, group's or the fleet's
+   {"read", "write"[, "trim"]}) summed: the total IOPS or bandwidth.
+   Can't fail. */
 static double
-sla_value (const sla_cond_t *c, json_t *dir, json_t *both[2])
+dirs_sum (json_t *dirs, const char *key)
+{
+    double sum = 0;
+    for (int d = 0; d < DIR_COUNT; d++)
+        sum += json_number_value (json_object_get (json_object_get (dirs, dir_name (d)), key));
+    return sum;
+}
+
+/* The directions an SLA's latency conditions apply to: reads and writes.
+   Trims are not offered (their latency is a device's discard time, not
+   what an SLA on a workload means); they count in the iops and bw totals. */
+#define SLA_LAT_DIRS 2
+_Static_assert (DIR_READ < SLA_LAT_DIRS && DIR_WRITE < SLA_LAT_DIRS && DIR_TRIM >= SLA_LAT_DIRS,
+                "SLA_LAT_DIRS counts the directions from the first: reads and writes");
+
+/* The figure of condition c in a direction object dir of dirs. */
+static double
+sla_value (const sla_cond_t *c, json_t *dir, json_t *dirs)
 {
     if (strcmp (c->metric, "iops") == 0 || strcmp (c->metric, "bw") == 0)
-        return json_number_value (json_object_get (both[0], c->metric))
-             + json_number_value (json_object_get (both[1], c->metric));
+        return dirs_sum (dirs, c->metric);
     if (strcmp (c->metric, "mean") == 0 || strcmp (c->metric, "max") == 0)
         return json_number_value (json_object_get (json_object_get (dir, "lat_ns"), c->metric));
     char key[32];
@@ -506,25 +538,24 @@ sla_value (const sla_cond_t *c, json_t *dir, json_t *both[2])
     return p ? json_number_value (p) : NAN;
 }
 
-/* Checks the conditions on one target's (or the fleet's) figures; adds
-   failures to `fails` (with `who`) and every check to `checks` when given.
-   Returns the number failed. */
+/* Checks the conditions on one target's (or group's, or the fleet's)
+   figures dirs; adds failures to `fails` (with `who`) and every check to
+   `checks` when given.  Returns the number failed. */
 static int
-sla_apply (const sla_t *sla, json_t *read, json_t *write, json_t *who, json_t *fails,
-           json_t *checks)
+sla_apply (const sla_t *sla, json_t *dirs, json_t *who, json_t *fails, json_t *checks)
 {
-    json_t *both[2] = { read, write };
     int nfail = 0;
     for (int k = 0; k < sla->n; k++) {
         const sla_cond_t *c = &sla->c[k];
         bool total = strcmp (c->metric, "iops") == 0 || strcmp (c->metric, "bw") == 0;
-        for (int d = 0; d < (total ? 1 : 2); d++) {
-            if (!total && json_number_value (json_object_get (both[d], "ops")) == 0)
+        for (int d = 0; d < (total ? 1 : SLA_LAT_DIRS); d++) {
+            json_t *dir = json_object_get (dirs, dir_name (d));
+            if (!total && json_number_value (json_object_get (dir, "ops")) == 0)
                 continue;       /* a latency condition applies where there was I/O */
-            double v = sla_value (c, both[d], both);
+            double v = sla_value (c, dir, dirs);
             bool pass = !isnan (v) && sla_pass (c, v);
             json_t *e = json_pack ("{s:s, s:s, s:f, s:b}", "condition", c->text,
-                                   "direction", total ? "total" : d ? "write" : "read",
+                                   "direction", total ? "total" : dir_name (d),
                                    "value", isnan (v) ? 0.0 : v, "pass", pass);
             if (checks)
                 json_array_append (checks, e);
@@ -552,21 +583,34 @@ add_sla (json_t *s)
         return 0;
     json_t *fails = json_array (), *fleet = json_array ();
     json_t *f = json_object_get (s, "fleet");
-    int nfail = sla_apply (&sla, json_object_get (f, "read"), json_object_get (f, "write"),
-                           NULL, fails, fleet);
+    int nfail = sla_apply (&sla, f, NULL, fails, fleet);
     size_t ai, ti;
     json_t *aj, *tj;
     json_array_foreach (json_object_get (s, "agents"), ai, aj)
         json_array_foreach (json_object_get (aj, "targets"), ti, tj) {
             json_t *who = json_pack ("{s:O, s:O}", "agent", json_object_get (aj, "agent"),
                                      "target", json_object_get (tj, "target"));
-            nfail += sla_apply (&sla, json_object_get (tj, "read"), json_object_get (tj, "write"),
-                                who, fails, NULL);
+            nfail += sla_apply (&sla, tj, who, fails, NULL);
             json_decref (who);
         }
     json_object_set_new (s, "sla", json_pack ("{s:s, s:s, s:o, s:o}", "conditions", text,
         "verdict", nfail ? "fail" : "pass", "fleet", fleet, "failures", fails));
     return nfail ? 1 : 0;
+}
+
+/* Moves o's direction objects after its other keys, in direction order
+   (rows come sorted by name: read, trim, write).  Can't fail. */
+static void
+dirs_in_order (json_t *o)
+{
+    for (int d = 0; d < DIR_COUNT; d++) {
+        json_t *x = json_object_get (o, dir_name (d));
+        if (!x)
+            continue;
+        json_incref (x);
+        json_object_del (o, dir_name (d));
+        json_object_set_new (o, dir_name (d), x);
+    }
 }
 
 static json_t *
@@ -641,12 +685,14 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
             json_object_set_new (cur, (const char *) sqlite3_column_text (rs, 1), d);
         }
         sqlite3_reset (rs);
+        size_t ti;
+        json_t *tj;
+        json_array_foreach (targets, ti, tj)
+            dirs_in_order (tj);
         /* What drive each target is (from the inventory at PREPARE). */
         json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 11), 0, NULL);
         json_t *drives = sqlite3_column_type (st, 12) == SQLITE_NULL ? NULL
                        : json_loads ((const char *) sqlite3_column_text (st, 12), 0, NULL);
-        size_t ti;
-        json_t *tj;
         json_array_foreach (targets, ti, tj) {
             const char *name = json_string_value (json_object_get (tj, "target"));
             size_t li;
@@ -697,17 +743,18 @@ sweep_curve (json_t *out, const char *key, const char *of, json_t *job, const ch
     return c;
 }
 
-/* Adds the point of one step (fleet or one group's read and write). */
+/* Adds the point of one step (the fleet's or one group's figures dirs):
+   IOPS of all directions, p99 of the busier of reads and writes. */
 static void
-sweep_point (json_t *curve, json_t *s, json_t *r, json_t *w, const sla_t *sla)
+sweep_point (json_t *curve, json_t *s, json_t *dirs, const sla_t *sla)
 {
     json_t *job = json_object_get (s, "job");
+    json_t *r = json_object_get (dirs, "read"), *w = json_object_get (dirs, "write");
     json_t *busy = json_number_value (json_object_get (r, "ops"))
                    >= json_number_value (json_object_get (w, "ops")) ? r : w;
     json_t *pt = json_pack ("{s:O, s:O, s:f, s:O}",
         "step", json_object_get (s, "name"), "iodepth", json_object_get (job, "iodepth"),
-        "iops", json_number_value (json_object_get (r, "iops"))
-                + json_number_value (json_object_get (w, "iops")),
+        "iops", dirs_sum (dirs, "iops"),
         "p99", json_object_get (json_object_get (busy, "percentiles"), "p99"));
     if (sla) {
         sla_t lat = { 0 };
@@ -717,7 +764,7 @@ sweep_point (json_t *curve, json_t *s, json_t *r, json_t *w, const sla_t *sla)
         if (lat.n) {
             json_t *fails = json_array ();
             json_object_set_new (pt, "sla_latency_pass",
-                                 json_boolean (sla_apply (&lat, r, w, NULL, fails, NULL) == 0));
+                                 json_boolean (sla_apply (&lat, dirs, NULL, fails, NULL) == 0));
             json_decref (fails);
         }
     }
@@ -806,8 +853,7 @@ sweeps_json (json_t *steps)
         snprintf (key, sizeof key, "%s %s bs=%lld", of, json_string_value (json_object_get (job, "rw")),
                   (long long) json_integer_value (json_object_get (job, "bs")));
         json_t *f = json_object_get (s, "fleet");
-        sweep_point (sweep_curve (out, key, of, job, NULL), s, json_object_get (f, "read"),
-                     json_object_get (f, "write"), has_sla ? &sla : NULL);
+        sweep_point (sweep_curve (out, key, of, job, NULL), s, f, has_sla ? &sla : NULL);
         size_t g;
         json_t *gj;
         json_array_foreach (json_object_get (s, "groups"), g, gj) {
@@ -817,8 +863,7 @@ sweeps_json (json_t *steps)
                 continue;       /* ungrouped: the fleet's curve already */
             snprintf (gkey, sizeof gkey, "%s %s=%s", key,
                       json_string_value (json_object_get (gj, "by")), value);
-            sweep_point (sweep_curve (out, gkey, of, job, value), s, json_object_get (gj, "read"),
-                         json_object_get (gj, "write"), has_sla ? &sla : NULL);
+            sweep_point (sweep_curve (out, gkey, of, job, value), s, gj, has_sla ? &sla : NULL);
         }
     }
     json_array_foreach (out, i, s) {
@@ -901,7 +946,8 @@ add_missing (store_t *store, int64_t run, int step, json_t *s)
     json_object_set_new (s, "incomplete_agents", incomplete);
 }
 
-/* The fleet's merged figures of a step: {"read": {...}, "write": {...}}. */
+/* The fleet's merged figures of a step: {"read": {...}, "write": {...}},
+   and "trim" when the step trimmed. */
 static json_t *
 fleet_json (store_t *store, int64_t run, int idx, const double *extra, int nextra)
 {
@@ -924,6 +970,7 @@ fleet_json (store_t *store, int64_t run, int idx, const double *extra, int nextr
         json_object_set_new (fleet, (const char *) sqlite3_column_text (fs, 0), d);
     }
     sqlite3_reset (fs);
+    dirs_in_order (fleet);
     return fleet;
 }
 
@@ -1043,17 +1090,17 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, char *e
    snapshots, merged over the agent's targets and workers. */
 typedef struct {
     char agent[MSG_NAME_MAX + 1];
-    histogram_t hist[2][LK_N];
-    uint64_t ops[2], bytes[2], errors[2];
+    histogram_t hist[DIR_COUNT][LK_N];
+    uint64_t ops[DIR_COUNT], bytes[DIR_COUNT], errors[DIR_COUNT];
     uint64_t window_ns;
-    double *samples[2][2];          /* [dir][iops, bw] */
+    double *samples[DIR_COUNT][2];  /* [dir][iops, bw] */
     int nsamples;
 } fio_acc_t;
 
 static void
 fio_acc_free (fio_acc_t *a)
 {
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < DIR_COUNT; d++)
         for (int k = 0; k < 2; k++)
             free (a->samples[d][k]);
 }
@@ -1061,13 +1108,15 @@ fio_acc_free (fio_acc_t *a)
 static int
 fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, fio_acc_t *a)
 {
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < DIR_COUNT; d++)
         for (int k = 0; k < LK_N; k++)
             histogram_reset (&a->hist[d][k]);
+    /* Six columns a direction from 3, as report_finalize_step reads them. */
     sqlite3_stmt *st = store_stmt (store,
         "SELECT seq, t_start, t_end, read_ops, read_bytes, read_errors, read_hist, "
         " read_slat_hist, read_lat_hist, write_ops, write_bytes, write_errors, write_hist, "
-        " write_slat_hist, write_lat_hist FROM snapshots "
+        " write_slat_hist, write_lat_hist, trim_ops, trim_bytes, trim_errors, trim_hist, "
+        " trim_slat_hist, trim_lat_hist FROM snapshots "
         "WHERE run_id = ? AND step_idx = ? AND agent_id = ? ORDER BY seq, target");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
@@ -1080,7 +1129,7 @@ fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, fio_acc_t *a
         if (seq != last_seq) {
             if (a->nsamples == cap) {
                 cap = cap ? cap * 2 : 64;
-                for (int d = 0; d < 2; d++)
+                for (int d = 0; d < DIR_COUNT; d++)
                     for (int k = 0; k < 2; k++) {
                         double *p = realloc (a->samples[d][k], (size_t) cap * sizeof *p);
                         if (!p) {
@@ -1090,14 +1139,14 @@ fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, fio_acc_t *a
                         a->samples[d][k] = p;
                     }
             }
-            for (int d = 0; d < 2; d++)
+            for (int d = 0; d < DIR_COUNT; d++)
                 a->samples[d][0][a->nsamples] = a->samples[d][1][a->nsamples] = 0;
             a->nsamples++;
             a->window_ns += span;
             last_seq = seq;
         }
         double secs = (double) span / 1e9;
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < DIR_COUNT; d++) {
             int c = 3 + d * 6;
             uint64_t ops = (uint64_t) sqlite3_column_int64 (st, c);
             uint64_t bytes = (uint64_t) sqlite3_column_int64 (st, c + 1);
@@ -1205,7 +1254,11 @@ report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errle
         f->job_runtime_ms = accs[i].window_ns / NS_PER_MS;
         f->percentiles = jd->npercentiles ? jd->percentile_list : NULL;
         f->npercentiles = jd->npercentiles;
-        for (int d = 0; d < 2; d++) {
+        /* fio prints all three directions; one not reported (no trims)
+           stays all zero (jobs is calloc'd), as fio prints it. */
+        for (int d = 0; d < DIR_COUNT; d++) {
+            if (!dir_reported (d, accs[i].ops[d], accs[i].errors[d]))
+                continue;
             fio_dir_t *fd = &f->dir[d];
             fd->ops = accs[i].ops[d];
             fd->bytes = accs[i].bytes[d];
@@ -1277,8 +1330,8 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
                   "p99.9, p99.99, mean, min, max or stddev", metric);
         return NULL;
     }
-    if (dir_only && strcmp (dir_only, "read") != 0 && strcmp (dir_only, "write") != 0) {
-        snprintf (err, errlen, "--direction '%.32s': use read or write", dir_only);
+    if (dir_only && dir_from_name (dir_only) < 0) {
+        snprintf (err, errlen, "--direction '%.32s': use read, write or trim", dir_only);
         return NULL;
     }
     if (where && !json_is_array (where)) {
@@ -1331,13 +1384,12 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
         json_t *s;
         json_array_foreach (steps, si, s) {
             int idx = (int) json_integer_value (json_object_get (s, "index"));
-            /* (group, read, write) triples of this step. */
+            /* (group, its directions) of this step. */
             json_t *sets = json_array ();
             if (!grouped) {
                 json_t *f = fleet_json (store, run, idx, NULL, 0);
-                json_array_append_new (sets, json_pack ("{s:s, s:O?, s:O?}", "value", "fleet",
-                    "read", json_object_get (f, "read"), "write", json_object_get (f, "write")));
-                json_decref (f);
+                json_object_set_new (f, "value", json_string ("fleet"));
+                json_array_append_new (sets, f);
             } else {
                 json_t *sj = json_pack ("{s:o}", "agents",
                                         step_agents_json (store, run, idx, NULL, 0));
@@ -1355,8 +1407,8 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
             size_t gi;
             json_t *g;
             json_array_foreach (sets, gi, g)
-                for (int d = 0; d < 2; d++) {
-                    const char *dn = d ? "write" : "read";
+                for (int d = 0; d < DIR_COUNT; d++) {
+                    const char *dn = dir_name (d);
                     json_t *dj = json_object_get (g, dn);
                     if (!dj || json_number_value (json_object_get (dj, "ops")) <= 0
                         || (dir_only && strcmp (dir_only, dn) != 0))

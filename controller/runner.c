@@ -1272,7 +1272,6 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
     }
     for (size_t i = 0; i < s->n_targets; i++) {
         const Iofleet__TargetSample *t = s->targets[i];
-        const Iofleet__DirStats *d[2] = { t->read, t->write };
         if (t->target >= p->ntargets) {
             store_count (ctl->store, "bad_agent_messages", 1);
             log_warn ("agent '%s': snapshot %u names target %u, it has %u; dropped", p->name,
@@ -1280,11 +1279,12 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
             queue_ack_seq (r, p, s->seq);     /* refused for good: not again */
             return;
         }
-        for (int k = 0; k < 2; k++) {
-            if (!d[k] || (d[k]->ops == 0 && d[k]->histogram.len == 0))
+        for (int k = 0; k < DIR_COUNT; k++) {
+            const Iofleet__DirStats *d = message_sample_dir (t, k);
+            if (!d || (d->ops == 0 && d->histogram.len == 0))
                 continue;
-            const ProtobufCBinaryData *blobs[3] = { &d[k]->histogram, &d[k]->slat_histogram,
-                                                    &d[k]->lat_histogram };
+            const ProtobufCBinaryData *blobs[3] = { &d->histogram, &d->slat_histogram,
+                                                    &d->lat_histogram };
             static const char *names[3] = { "clat", "slat", "lat" };
             const char *bad = NULL;
             for (int b = 0; b < 3 && !bad; b++) {
@@ -1295,12 +1295,12 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
                     bad = "does not decode";
                 /* Failed I/Os are counted as errors, never as latency samples;
                    a run without histograms sends empty ones. */
-                else if (count != d[k]->ops && count != 0)
+                else if (count != d->ops && count != 0)
                     bad = "holds another number of samples than ops";
                 if (bad) {
                     store_count (ctl->store, "bad_agent_messages", 1);
-                    log_warn ("agent '%s': snapshot %u target %u: the %s histogram %s; dropped",
-                              p->name, s->seq, t->target, names[b], bad);
+                    log_warn ("agent '%s': snapshot %u target %u: the %s %s histogram %s; "
+                              "dropped", p->name, s->seq, t->target, dir_name (k), names[b], bad);
                     queue_ack_seq (r, p, s->seq);
                     return;
                 }
@@ -1312,9 +1312,10 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
         const Iofleet__TargetSample *t = s->targets[i];
         sqlite3_stmt *st = store_stmt (ctl->store,
             "INSERT OR IGNORE INTO snapshots (run_id, step_idx, agent_id, target, seq, t_start, "
-            " t_end, read_ops, read_bytes, read_errors, read_hist, write_ops, write_bytes, "
-            " write_errors, write_hist, read_slat_hist, read_lat_hist, write_slat_hist, "
-            " write_lat_hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+            " t_end, read_ops, read_bytes, read_errors, read_hist, read_slat_hist, "
+            " read_lat_hist, write_ops, write_bytes, write_errors, write_hist, write_slat_hist, "
+            " write_lat_hist, trim_ops, trim_bytes, trim_errors, trim_hist, trim_slat_hist, "
+            " trim_lat_hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         sqlite3_bind_int64 (st, 1, r->run);
         sqlite3_bind_int (st, 2, r->cur);
         sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
@@ -1322,21 +1323,25 @@ on_snapshot (ctl_t *ctl, peer_t *peer, part_t *p, const Iofleet__Snapshot *s)
         sqlite3_bind_int (st, 5, (int) s->seq);
         sqlite3_bind_int64 (st, 6, (sqlite3_int64) s->t_start);
         sqlite3_bind_int64 (st, 7, (sqlite3_int64) s->t_end);
-        const Iofleet__DirStats *d[2] = { t->read, t->write };
-        for (int k = 0; k < 2; k++) {
-            int col = 8 + k * 4;
-            sqlite3_bind_int64 (st, col, d[k] ? (sqlite3_int64) d[k]->ops : 0);
-            sqlite3_bind_int64 (st, col + 1, d[k] ? (sqlite3_int64) d[k]->bytes : 0);
-            sqlite3_bind_int64 (st, col + 2, d[k] ? (sqlite3_int64) d[k]->errors : 0);
-            if (d[k] && d[k]->histogram.len)
-                sqlite3_bind_blob (st, col + 3, d[k]->histogram.data, (int) d[k]->histogram.len,
-                                   SQLITE_TRANSIENT);
-            if (d[k] && d[k]->slat_histogram.len)
-                sqlite3_bind_blob (st, 16 + k * 2, d[k]->slat_histogram.data,
-                                   (int) d[k]->slat_histogram.len, SQLITE_TRANSIENT);
-            if (d[k] && d[k]->lat_histogram.len)
-                sqlite3_bind_blob (st, 17 + k * 2, d[k]->lat_histogram.data,
-                                   (int) d[k]->lat_histogram.len, SQLITE_TRANSIENT);
+        /* Six columns a direction from 8: ops, bytes, errors, then the clat,
+           slat and lat histograms (NULL when empty).  An absent direction
+           (an older agent's trims) stores zeros. */
+        for (int k = 0; k < DIR_COUNT; k++) {
+            const Iofleet__DirStats *d = message_sample_dir (t, k);
+            int col = 8 + k * 6;
+            sqlite3_bind_int64 (st, col, d ? (sqlite3_int64) d->ops : 0);
+            sqlite3_bind_int64 (st, col + 1, d ? (sqlite3_int64) d->bytes : 0);
+            sqlite3_bind_int64 (st, col + 2, d ? (sqlite3_int64) d->errors : 0);
+            const ProtobufCBinaryData *blobs[3] = { NULL, NULL, NULL };
+            if (d) {
+                blobs[0] = &d->histogram;
+                blobs[1] = &d->slat_histogram;
+                blobs[2] = &d->lat_histogram;
+            }
+            for (int b = 0; b < 3; b++)
+                if (blobs[b] && blobs[b]->len)
+                    sqlite3_bind_blob (st, col + 3 + b, blobs[b]->data, (int) blobs[b]->len,
+                                       SQLITE_TRANSIENT);
         }
         if (store_step_done (ctl->store, st, "store snapshot"))
             return;         /* not acked: the agent will send it again */
@@ -1559,12 +1564,13 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
         p->actual_start = d->actual_start;
         p->done_ops = p->done_bytes = 0;
         for (size_t i = 0; i < d->n_totals; i++) {
-            const Iofleet__DirStats *ds[2] = { d->totals[i]->read, d->totals[i]->write };
-            for (int k = 0; k < 2; k++)
-                if (ds[k]) {
-                    p->done_ops += ds[k]->ops;
-                    p->done_bytes += ds[k]->bytes;
+            for (int k = 0; k < DIR_COUNT; k++) {
+                const Iofleet__DirStats *ds = message_sample_dir (d->totals[i], k);
+                if (ds) {
+                    p->done_ops += ds->ops;
+                    p->done_bytes += ds->bytes;
                 }
+            }
         }
         if (d->error[0]) {
             snprintf (p->msg, sizeof p->msg, "I/O error: %s", d->error);
@@ -1782,11 +1788,13 @@ add_live (ctl_t *ctl, json_t *o)
         return;
     /* IOPS over the agents' mean span, as the report's intervals. */
     double secs = (double) iv->span_ns / iv->agents / 1e9;
-    uint64_t total = iv->ops[0] + iv->ops[1];
+    uint64_t total = 0;
     static histogram_t fleet;
     histogram_clear (&fleet);
-    histogram_merge (&fleet, &iv->hist[0]);
-    histogram_merge (&fleet, &iv->hist[1]);
+    for (int d = 0; d < DIR_COUNT; d++) {
+        total += iv->ops[d];
+        histogram_merge (&fleet, &iv->hist[d]);
+    }
     json_t *li = json_pack ("{s:I, s:f, s:I}", "seq", (json_int_t) seq,
                             "iops", (double) total / secs, "ops", (json_int_t) total);
     if (fleet.count)

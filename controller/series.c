@@ -1,7 +1,7 @@
 /*  series.c: see controller.h (series_*).
 
     The intervals of the step in hand sit in a small ring of slots, one
-    per interval: ops, bytes, the spans, both directions' merged
+    per interval: ops, bytes, the spans, each direction's merged
     completion-latency histograms, and each agent's ops (the live
     outliers).  Agents deliver in order, give or take a resend, so a ring
     of SERIES_RING intervals holds every interval still growing.  Each
@@ -67,9 +67,10 @@ slot_empty (series_t *self, slot_t *sl)
     series_interval_t *iv = &sl->iv;
     iv->agents = 0;
     iv->t_start = iv->t_end = iv->span_ns = 0;
-    iv->ops[0] = iv->ops[1] = iv->bytes[0] = iv->bytes[1] = 0;
-    histogram_clear (&iv->hist[0]);
-    histogram_clear (&iv->hist[1]);
+    for (int d = 0; d < DIR_COUNT; d++) {
+        iv->ops[d] = iv->bytes[d] = 0;
+        histogram_clear (&iv->hist[d]);
+    }
     iv->who_known = self->who_ok;
     for (int k = 0; k < self->nwho; k++)
         iv->who_ops[k] = -1;
@@ -112,8 +113,8 @@ write_slot (series_t *self, store_t *store, slot_t *sl)
     const series_interval_t *iv = &sl->iv;
     sqlite3_stmt *st = store_stmt (store,
         "INSERT OR REPLACE INTO fleet_intervals (run_id, step_idx, seq, agents, t_start, t_end, "
-        " span_ns, read_ops, read_bytes, read_hist, write_ops, write_bytes, write_hist) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        " span_ns, read_ops, read_bytes, read_hist, write_ops, write_bytes, write_hist, "
+        " trim_ops, trim_bytes, trim_hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     if (!st)
         return -1;
     sqlite3_bind_int64 (st, 1, self->run);
@@ -123,7 +124,8 @@ write_slot (series_t *self, store_t *store, slot_t *sl)
     sqlite3_bind_int64 (st, 5, (sqlite3_int64) iv->t_start);
     sqlite3_bind_int64 (st, 6, (sqlite3_int64) iv->t_end);
     sqlite3_bind_int64 (st, 7, (sqlite3_int64) iv->span_ns);
-    for (int d = 0; d < 2; d++) {
+    /* Columns 8.. : ops, bytes, hist of each direction in order. */
+    for (int d = 0; d < DIR_COUNT; d++) {
         sqlite3_bind_int64 (st, 8 + d * 3, (sqlite3_int64) iv->ops[d]);
         sqlite3_bind_int64 (st, 9 + d * 3, (sqlite3_int64) iv->bytes[d]);
         if (iv->hist[d].count) {
@@ -144,8 +146,8 @@ load_slot (series_t *self, store_t *store, slot_t *sl, uint32_t seq)
 {
     sqlite3_stmt *st = store_stmt (store,
         "SELECT agents, t_start, t_end, span_ns, read_ops, read_bytes, read_hist, write_ops, "
-        " write_bytes, write_hist FROM fleet_intervals WHERE run_id = ? AND step_idx = ? "
-        "AND seq = ?");
+        " write_bytes, write_hist, trim_ops, trim_bytes, trim_hist FROM fleet_intervals "
+        "WHERE run_id = ? AND step_idx = ? AND seq = ?");
     if (!st)
         return -1;
     sqlite3_bind_int64 (st, 1, self->run);
@@ -158,7 +160,7 @@ load_slot (series_t *self, store_t *store, slot_t *sl, uint32_t seq)
         iv->t_start = (uint64_t) sqlite3_column_int64 (st, 1);
         iv->t_end = (uint64_t) sqlite3_column_int64 (st, 2);
         iv->span_ns = (uint64_t) sqlite3_column_int64 (st, 3);
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < DIR_COUNT; d++) {
             iv->ops[d] = (uint64_t) sqlite3_column_int64 (st, 4 + d * 3);
             iv->bytes[d] = (uint64_t) sqlite3_column_int64 (st, 5 + d * 3);
             const void *b = sqlite3_column_blob (st, 6 + d * 3);
@@ -213,16 +215,16 @@ series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot *s)
     series_interval_t *iv = &sl->iv;
     uint64_t ops = 0;
     for (size_t i = 0; i < s->n_targets; i++) {
-        const Iofleet__DirStats *d[2] = { s->targets[i]->read, s->targets[i]->write };
-        for (int k = 0; k < 2; k++) {
-            if (!d[k])
+        for (int k = 0; k < DIR_COUNT; k++) {
+            const Iofleet__DirStats *d = message_sample_dir (s->targets[i], k);
+            if (!d)
                 continue;
-            iv->ops[k] += d[k]->ops;
-            iv->bytes[k] += d[k]->bytes;
-            ops += d[k]->ops;
+            iv->ops[k] += d->ops;
+            iv->bytes[k] += d->bytes;
+            ops += d->ops;
             /* Checked by the caller before it stored the snapshot. */
-            if (d[k]->histogram.len)
-                histogram_add_checked (&iv->hist[k], d[k]->histogram.data, d[k]->histogram.len);
+            if (d->histogram.len)
+                histogram_add_checked (&iv->hist[k], d->histogram.data, d->histogram.len);
         }
     }
     if (iv->agents == 0 || s->t_start < iv->t_start)

@@ -15,6 +15,8 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 errors = []
+# The directions, in the report's order; "trim" only where a step trimmed.
+DIRS = ("read", "write", "trim")
 
 
 def fail(msg):
@@ -134,12 +136,12 @@ def check_report(html, rep, ch):
     # Per step: percentiles, intervals, heatmap, in step order.
     pc, ic, hc = of_kind(ch, "percentiles"), of_kind(ch, "intervals-iops"), of_kind(ch, "heatmap")
     measured = [s for s in steps if any((s.get("fleet") or {}).get(d, {}).get("ops", 0) > 0
-                                        for d in ("read", "write"))]
+                                        for d in DIRS)]
     if len(pc) != len(measured):
         fail(f"{len(pc)} percentile charts for {len(measured)} steps with I/O")
     for s, c in zip(measured, pc):
         groups = [g for g in s.get("groups") or [] if g.get("by") != "all"]
-        dirs = [d for d in ("read", "write") if s["fleet"][d]["ops"] > 0]
+        dirs = [d for d in DIRS if s["fleet"].get(d, {}).get("ops", 0) > 0]
         want = len(groups) * len(dirs) if groups else len(dirs)
         if len(c[2]) != want:
             fail(f"percentiles of {s['name']}: {len(c[2])} series, want {want}")
@@ -166,7 +168,7 @@ def check_report(html, rep, ch):
     info = {"heatmap_cells": 0, "heatmap_grouped_cells": 0, "heatmap_groups": 0}
     for s, c in zip(measured, hc):
         fl = s["fleet"]
-        dn = "read" if fl["read"]["ops"] > 0 or not fl["write"]["ops"] > 0 else "write"
+        dn = next((d for d in DIRS if fl.get(d, {}).get("ops", 0) > 0), "read")
 
         def p99(t):
             d = t.get(dn) or {}
@@ -220,7 +222,7 @@ def check_histograms(a, b, step_names, ch):
     fractions (data-frac) summing to 1."""
     def step(rep, name):
         return next((s for s in rep.get("steps") or [] if s.get("name") == name), {})
-    want = [(n, d) for n in step_names for d in ("read", "write")
+    want = [(n, d) for n in step_names for d in DIRS
             if all(((step(r, n).get("fleet") or {}).get(d) or {}).get("ops", 0) > 0 for r in (a, b))]
     hist = of_kind(ch, "compare-histogram")
     if len(hist) != len(want):

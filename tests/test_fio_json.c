@@ -1,7 +1,7 @@
 /*  test_fio_json.c: unit tests for common/fio_json.c.
 
-    Two jobs with known samples go through fio_json_report (json and json+)
-    and fio_text_report; the results are checked field by field with
+    Two jobs with known samples (and a third that trims) go through
+    fio_json_report (json and json+) and fio_text_report; the results are checked field by field with
     jansson, against figures computed here from the raw samples: fio's bins
     with fio's own plat_val_to_idx / plat_idx_to_val (not the module's
     merge of our buckets), fio's latency ranges with its io_u_mark_latency
@@ -707,6 +707,8 @@ check_text (fixture_t *fx)
     CHECK_STR_CONTAINS (t, "     issued rwts: total=912384,5000,0,0 short=0,0,0,0 dropped=0,0,0,0\n");
     CHECK (count_of (t, "  write: IOPS=") == 1 && count_of (t, "  read: IOPS=") == 2);
     CHECK (count_of (t, "Run status group 0 (all jobs):") == 1);
+    //  No trims: no trim line, no TRIM group line (as fio).
+    CHECK (count_of (t, "  trim: IOPS=") == 0 && count_of (t, "TRIM:") == 0);
     CHECK_STR_CONTAINS (t, "\n   READ: bw=356MiB/s (374MB/s), ");
     CHECK_STR_CONTAINS (t, "io=3564MiB (3738MB), run=2000-10001msec\n  WRITE: bw=");
     free (t);
@@ -728,6 +730,103 @@ check_text (fixture_t *fx)
     CHECK_STR_CONTAINS (t, "  read: IOPS=15.0k, BW=58.6MiB/s (61.4MB/s)(58.6MiB/1000msec)\n");
     CHECK_STR_CONTAINS (t, "Run status group 1 (all jobs):\n   READ: bw=58.6MiB/s (61.4MB/s),");
     free (t);
+}
+
+//  A trimwrite job (fio's rw=trimwrite): writes, and trims with clat and
+//  lat but no slat (fio measures none for trims).  The trim object has
+//  exactly read's keys and real figures; the text has fio's "trim:" and
+//  "TRIM:" lines; the latency ranges count trims too.
+static void
+check_trim (void)
+{
+    samples_t *wclat = samples_new (), *wlat = samples_new ();
+    samples_t *tclat = samples_new (), *tlat = samples_new ();
+    histogram_t empty;
+    histogram_reset (&empty);
+    //  Writes at 20 us; trims 1000 at 200 us, 990 at 1.5 ms, 10 at 40 ms.
+    rec (wclat, 20000, 1000);
+    rec (wlat, 21000, 1000);
+    rec (tclat, 200000, 1000);
+    rec (tclat, 1500000, 990);
+    rec (tclat, 40000000, 10);
+    for (int i = 0; i < tclat->n; i++)
+        rec (tlat, tclat->v[i] + 500, 1);
+    static const double t_iops[2] = { 900, 1100 };
+    static const double t_bw[2] = { 900 * 65536.0, 1100 * 65536.0 };
+    fio_job_t c = { .jobname = "jobT", .groupid = 0 };
+    c.dir[DIR_WRITE] = (fio_dir_t) {
+        .ops = 1000, .bytes = 1000 * 4096, .runtime_ns = 2000000000,
+        .clat = &wclat->h, .lat = &wlat->h,
+    };
+    c.dir[DIR_TRIM] = (fio_dir_t) {
+        .ops = 2000, .bytes = 2000 * 65536ull, .runtime_ns = 2000000000,
+        .slat = &empty, .clat = &tclat->h, .lat = &tlat->h,
+        .iops_samples = t_iops, .bw_samples = t_bw, .nsamples = 2,
+    };
+
+    for (int plus = 0; plus < 2; plus++) {
+        json_t *root = fio_json_report (&c, 1, plus, "iofleet-0.1.0", 1700000000123ull);
+        json_t *j = json_array_get (json_object_get (root, "jobs"), 0);
+        json_t *t = json_object_get (j, "trim");
+        check_keys (t, dir_keys, NKEYS (dir_keys), "trim");
+        check_rates (t, &c.dir[DIR_TRIM], "trim");
+        CHECK (is_int (json_object_get (t, "total_ios"), 2000)
+               && is_int (json_object_get (t, "io_bytes"), 131072000)
+               && is_int (json_object_get (t, "bw_bytes"), 65536000)
+               && is_real (json_object_get (t, "iops"), 1000, 1e-12)
+               && is_int (json_object_get (t, "runtime"), 2000));
+        //  slat: zeros, N 0, no percentiles (as fio for trims).
+        check_lat (json_object_get (t, "slat_ns"), NULL, "trim slat");
+        check_keys (json_object_get (t, "slat_ns"), lat_keys, 5, "trim slat");
+        check_lat (json_object_get (t, "clat_ns"), tclat, "trim clat");
+        check_lat (json_object_get (t, "lat_ns"), tlat, "trim lat");
+        check_percentiles (json_object_get (t, "clat_ns"), tclat, fio_default_percentiles,
+                           fio_default_npercentiles, "trim clat");
+        //  The 10 slowest (0.5%) are the 99.9th: 40 ms within a bucket.
+        json_t *p999 = path (t, "clat_ns", "percentile", "99.900000");
+        CHECK (json_is_integer (p999) && NEAR ((double) json_integer_value (p999), 4e7, 0.004));
+        if (plus)
+            check_bins (json_object_get (t, "clat_ns"), tclat, "trim clat");
+        else
+            CHECK (!path (t, "clat_ns", "bins", NULL));
+        //  Samples: bw 57600 and 70400 KiB/s, iops 900 and 1100.
+        CHECK (is_int (json_object_get (t, "bw_min"), 57600)
+               && is_int (json_object_get (t, "bw_max"), 70400)
+               && is_real (json_object_get (t, "bw_mean"), 64000, 1e-12)
+               && is_int (json_object_get (t, "bw_samples"), 2)
+               && is_int (json_object_get (t, "iops_min"), 900)
+               && is_int (json_object_get (t, "iops_max"), 1100)
+               && is_int (json_object_get (t, "iops_samples"), 2));
+        //  The other directions as before: writes real, reads all zero.
+        check_rates (json_object_get (j, "write"), &c.dir[DIR_WRITE], "trimwrite write");
+        fio_dir_t zero = { 0 };
+        check_rates (json_object_get (j, "read"), &zero, "trimwrite read");
+        check_lat (json_object_get (json_object_get (j, "read"), "clat_ns"), NULL, "tw read");
+        //  Ranges over writes and trims: 3000 I/Os, 1000 at 20 us (50),
+        //  1000 at 200 us (250), 990 at 1.5 ms (2), 10 at 40 ms (50).
+        CHECK (is_real (path (j, "latency_us", "50", NULL), 100.0 / 3, 1e-12)
+               && is_real (path (j, "latency_us", "250", NULL), 100.0 / 3, 1e-12)
+               && is_real (path (j, "latency_ms", "2", NULL), 33.0, 1e-12)
+               && is_real (path (j, "latency_ms", "50", NULL), 1.0 / 3, 1e-12));
+        json_decref (root);
+    }
+
+    char *txt = text_of (&c, 1);
+    CHECK_STR_CONTAINS (txt, "\n  write: IOPS=500, BW=2000KiB/s (2048kB/s)(4000KiB/2000msec)\n");
+    CHECK_STR_CONTAINS (txt, "\n  trim: IOPS=1000, BW=62.5MiB/s (65.5MB/s)(125MiB/2000msec)\n"
+                             "    clat (usec): min=200, max=40000, avg=");
+    //  No slat line for trims, and no read line.
+    CHECK (count_of (txt, "slat") == 0 && count_of (txt, "  read: IOPS=") == 0);
+    CHECK_STR_CONTAINS (txt, "   bw (  KiB/s): min=57600, max=70400, per=100.00%, avg=64000.00, ");
+    CHECK_STR_CONTAINS (txt, "     issued rwts: total=0,1000,2000,0 short=0,0,0,0 dropped=0,0,0,0\n");
+    CHECK_STR_CONTAINS (txt, "\n  WRITE: bw=2000KiB/s (2048kB/s), ");
+    CHECK_STR_CONTAINS (txt, "\n   TRIM: bw=62.5MiB/s (65.5MB/s), 62.5MiB/s-62.5MiB/s "
+                             "(65.5MB/s-65.5MB/s), io=125MiB (131MB), run=2000-2000msec\n");
+    free (txt);
+    samples_destroy (&wclat);
+    samples_destroy (&wlat);
+    samples_destroy (&tclat);
+    samples_destroy (&tlat);
 }
 
 int
@@ -771,6 +870,7 @@ main (void)
     json_decref (root);
 
     check_text (&fx);
+    check_trim ();
     fixture_fini (&fx);
     return TEST_DONE ();
 }

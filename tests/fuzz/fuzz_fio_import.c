@@ -52,8 +52,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         if (!err[0])
             fail ("refused without a message", NULL);
     } else {
-        static histogram_t fleet[2][LK_N];
-        for (int d = 0; d < 2; d++)
+        static histogram_t fleet[DIR_COUNT][LK_N];
+        for (int d = 0; d < DIR_COUNT; d++)
             for (int k = 0; k < LK_N; k++)
                 histogram_reset (&fleet[d][k]);
         size_t nsteps = json_array_size (steps);
@@ -67,8 +67,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
             //  What import.c does next with each direction.
             histogram_t h[LK_N];
             json_t *pct = NULL;
-            for (int d = 0; d < 2; d++) {
-                const char *dir = d ? "write" : "read";
+            for (int d = 0; d < DIR_COUNT; d++) {
+                if (!import_has_direction (e->entry, d))
+                    continue;
+                const char *dir = dir_name (d);
                 if (import_direction (json_object_get (e->entry, dir), e, dir, h, &pct, err,
                                       sizeof err) != 0)
                     fail ("an accepted entry is refused the second time", err);
@@ -86,7 +88,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         }
         //  import.c merges a step's entries into the fleet's histograms
         //  (here all steps at once: more samples, same bound).
-        for (int d = 0; d < 2; d++)
+        for (int d = 0; d < DIR_COUNT; d++)
             for (int k = 0; k < LK_N; k++) {
                 int len = histogram_encode (&fleet[d][k], wire, sizeof wire);
                 if (len < 0 || histogram_decode (&back, wire, (size_t) len) != 0
