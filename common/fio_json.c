@@ -480,12 +480,7 @@ s_options_json (const fio_job_t *fj, bool *ok)
     char buf[64], b2[32];
     s_set (o, "name", s_str (job->name[0] ? job->name : fj->jobname),
            ok);
-    //  fio's names for rw= (job_rw_name's, kept here so that this module
-    //  links without the job file parser).
-    static const char *const rw[] = { "read", "write", "randread", "randwrite", "rw",
-                                      "randrw" };
-    unsigned m = (unsigned) job->rw;
-    s_set (o, "rw", json_string (m < sizeof rw / sizeof rw[0] ? rw[m] : "?"), ok);
+    s_set (o, "rw", json_string (job_rw_name (job->rw)), ok);
     s_size_str (buf, sizeof buf, job->bs[0]);
     if (job->bs[1] != job->bs[0]) {
         s_size_str (b2, sizeof b2, job->bs[1]);

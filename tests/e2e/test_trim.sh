@@ -195,3 +195,62 @@ grep -q '<td class="l">trim</td>' "$T/r.html" || fail "html: no trim row"
 python3 "$CHECK" compare "$T/cmp.html" "$R" "$T/ri.json" "$T/rows.json" >"$T/cmp.check" || fail "html compare: see above"
 grep -q 'Fleet trim latency histograms' "$T/cmp.html" || fail "html compare: no trim histogram"
 ok "compare: iops with trims; html report and comparison check out ($(cat "$T/cmp.check"))"
+
+# The agent's side, for real (root only: a loop device): randtrim and
+# trimwrite plans on a real agent issue BLKDISCARDs that its report counts
+# as trims; a trim plan on a file is refused before anything is opened, and
+# a read_iolog plan without replay_redirect before it is stored.
+if [ "$(id -u)" != 0 ]; then
+  ok "skipped the real agent's trims (not root: no loop device)"
+  exit 0
+fi
+truncate -s 64M "$T/disk.img"
+LOOPDEV=$(losetup --direct-io=on -f --show "$T/disk.img")
+AT_EXIT+=("losetup -d $LOOPDEV")
+start_agent real-a --allow '/dev/loop*' --allow-write '/dev/loop*'
+wait_agents 3
+cat >"$T/real.fio" <<EOF2
+[global]
+stonewall
+ioengine=libaio
+direct=1
+iodepth=4
+filename=$LOOPDEV
+bs=64k
+
+[rtrim]
+rw=randtrim
+size=16m
+
+[tw]
+rw=trimwrite
+size=8m
+EOF2
+"$I" plan add realtrim "$T/real.fio" >/dev/null || fail "plan add realtrim"
+out=$("$I" run realtrim --agents real-a --wait --json 2>"$T/real.err") \
+  || { cat "$T/real.err" >&2; fail "realtrim run exited non-zero"; }
+rrun=$(jq -r '.run' <<<"$out")
+"$I" report "$rrun" --format json >"$T/real.json"
+jq -e '.steps[0].fleet | .trim.ops == 256 and .trim.bytes == 16777216 and .trim.errors == 0
+       and ((.write.ops // 0) == 0) and ((.read.ops // 0) == 0)' "$T/real.json" >/dev/null \
+  || fail "randtrim on $LOOPDEV: $(jq -c '.steps[0].fleet | {r: .read.ops, w: .write.ops, t: .trim.ops}' "$T/real.json")"
+jq -e '.steps[1].fleet | .trim.ops == 128 and .write.ops == 128' "$T/real.json" >/dev/null \
+  || fail "trimwrite on $LOOPDEV: $(jq -c '.steps[1].fleet | {w: .write.ops, t: .trim.ops}' "$T/real.json")"
+ok "a real agent's randtrim (256 of 64k over 16m) and trimwrite (128 + 128) on $LOOPDEV, counted as trims"
+
+printf '[f]\nrw=trim\nbs=4k\nsize=1m\nfilename=trim.dat\n' >"$T/file.fio"
+"$I" plan add filetrim "$T/file.fio" >/dev/null || fail "plan add filetrim"
+out=$("$I" run filetrim --agents real-a --wait --json 2>"$T/ft.err") && fail "a trim plan on a file ran"
+frun=$(jq -r '.run' <<<"$out")
+"$I" report "$frun" --format json >"$T/ft.json"
+jq -e '.steps[0].agents[0].message | test("only a block device takes")' "$T/ft.json" >/dev/null \
+  || fail "trim on a file: $(jq -c '.steps[0].agents[0] | [.status, .message]' "$T/ft.json")"
+[ ! -e "$T/real-a/trim.dat" ] || fail "the refused trim plan created trim.dat"
+ok "a trim plan on a file is refused before the file is made"
+
+printf '[r]\nread_iolog=r.log\n' >"$T/replay.fio"
+if "$I" plan add replay "$T/replay.fio" >/dev/null 2>"$T/replay.err"; then
+  fail "a read_iolog plan without replay_redirect was stored"
+fi
+grep -q "read_iolog without replay_redirect" "$T/replay.err" || fail "replay refusal: $(cat "$T/replay.err")"
+ok "a read_iolog plan without replay_redirect is refused at plan add"
