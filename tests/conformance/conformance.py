@@ -18,8 +18,10 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -33,6 +35,7 @@ MIB = 1024 * KIB
 CASES = [
     {
         "name": "seq-read-libaio-qd4",
+        "fleet": True,
         "why": "size-bound sequential reads: the per-I/O stream is deterministic",
         "job": "ioengine=libaio\ndirect=1\nrw=read\nbs=4k\nsize=1m\niodepth=4\n",
         "checks": [("exact", None), ("counted", None), ("json", ["io_bytes", "total_ios"])],
@@ -51,6 +54,7 @@ CASES = [
     },
     {
         "name": "randread-map-4k",
+        "fleet": True,
         "why": "the random map: a size-bound random job touches every block once "
                "(order differs: the generators differ, documented)",
         "job": "ioengine=libaio\ndirect=1\nrw=randread\nbs=4k\nsize=2m\niodepth=4\n",
@@ -103,6 +107,7 @@ CASES = [
     },
     {
         "name": "bssplit-random-map",
+        "fleet": True,
         "why": "bssplit over the random map: fio marks every block an I/O covers and "
                "trims an I/O to the free run it lands in: every byte once",
         "job": "ioengine=libaio\ndirect=1\nrw=randread\nbssplit=4k/50:64k/50\nsize=16m\n"
@@ -170,6 +175,7 @@ CASES = [
     },
     {
         "name": "verify-seq",
+        "fleet": True,
         "why": "verify=crc32c on a sequential write: the pass, then every write read back "
                "in the order written; the read-backs count as reads",
         "job": "ioengine=libaio\ndirect=1\nrw=write\nbs=4k\nsize=256k\niodepth=4\n"
@@ -297,6 +303,7 @@ CASES = [
     },
     {
         "name": "engine-vsync-batch",
+        "fleet": True,
         "why": "ioengine=vsync joins the following I/Os of one submit batch in one writev, "
                "with an lseek before every call (fio 3.33 with iodepth_batch=8: 32 writev of "
                "8 iovecs for 256 writes)",
@@ -341,6 +348,7 @@ CASES = [
     },
     {
         "name": "rate-poisson",
+        "fleet": True,
         "why": "rate_process=poisson: exponential gaps with the rate's mean (fio's "
                "usec_for_io), so the median gap is well under the mean (exponential: 0.69 "
                "of it; linear pacing: about 1.0) and I/Os over 2 s within 6% of the rate's "
@@ -358,6 +366,7 @@ CASES = [
     },
     {
         "name": "trim-seq",
+        "fleet": True,
         "why": "rw=trim: sequential BLKDISCARDs of bs, done inline even under libaio (fio "
                "3.33: ioctl, never io_submit), size= of them",
         "job": "ioengine=libaio\niodepth=4\ndirect=1\nrw=trim\nbs=16k\nsize=512k\n",
@@ -373,6 +382,7 @@ CASES = [
     },
     {
         "name": "trimwrite",
+        "fleet": True,
         "why": "rw=trimwrite: a trim, then a write of the same blocks, each direction with "
                "its own position (fio 3.33: T0 W0 T8k W8k ...), and size= of each",
         "job": "ioengine=libaio\niodepth=4\ndirect=1\nrw=trimwrite\nbs=8k\nsize=256k\n",
@@ -405,6 +415,7 @@ CASES = [
     },
     {
         "name": "replay-redirect-scale",
+        "fleet": True,
         "why": "replay_redirect sends a log recorded on another machine's file to the target; "
                "replay_scale=2 halves its offsets and replay_align=8k aligns them down",
         "file": "[r]\nioengine=psync\ndirect=1\nread_iolog=r.log\nreplay_redirect=@DEV@\n"
@@ -446,6 +457,7 @@ CASES = [
     },
     {
         "name": "dist-zoned",
+        "fleet": True,
         "why": "zoned:60/10:30/20:10/70 is not scattered: the share per tenth of the region "
                "and of the hottest 10% of blocks within 0.03",
         "job": "ioengine=psync\ndirect=1\nrw=randwrite\nbs=4k\nsize=32m\nio_size=64m\n"
@@ -654,6 +666,97 @@ def run_tool(tool, args, jobfile, work, device, files=None, logs=None):
         text = f.read()
     # fio may print notes before the JSON document.
     doc = json.loads(text[text.index("{"):])
+    return issued(prefix, device), doc
+
+
+def run_fleet(args, jobfile, work, device, logs=None):
+    """Runs the job as a plan on a fleet of one: a controller, and an agent
+    under strace allowed to write device; returns (streams, json), json
+    being the run's report as fio's JSON (iofleet report --format
+    fio-json).  Everything it starts is stopped before it returns."""
+    d = os.path.join(work, "fleet")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(os.path.join(d, "wd"))
+    # A relative read_iolog is in the agent's --workdir.
+    for name, text in (logs or {}).items():
+        with open(os.path.join(d, "wd", name), "w") as f:
+            f.write(text.replace("@DEV@", device))
+    prefix = os.path.join(d, "trace")
+    env = dict(os.environ, IOFLEET_CONTROLLER="ipc://%s/admin.sock" % d)
+    bindir = os.path.dirname(args.agent)
+    procs = []
+    try:
+        ctl = subprocess.Popen([os.path.join(bindir, "iofleet-controller"), "--no-config",
+                                "--db", os.path.join(d, "c.db"), "--listen", "tcp://127.0.0.1:*",
+                                "--admin", env["IOFLEET_CONTROLLER"], "--port-file",
+                                os.path.join(d, "ep")], stdout=subprocess.DEVNULL,
+                               stderr=open(os.path.join(d, "controller.log"), "w"),
+                               start_new_session=True)
+        procs.append(ctl)
+        for _ in range(100):
+            if os.path.exists(os.path.join(d, "ep")) and os.path.getsize(os.path.join(d, "ep")):
+                break
+            time.sleep(0.05)
+        ep = open(os.path.join(d, "ep")).read().strip()
+        agent = subprocess.Popen(
+            ["strace", "-ff", "-ttt", "-y", "-qq", "-xx", "-s", "128", "-e", "signal=none",
+             "-e", "trace=" + TRACED, "-o", prefix, args.agent, "--no-config", "--controller", ep,
+             "--name", "conf", "--workdir", os.path.join(d, "wd"), "--spool-dir",
+             os.path.join(d, "spool"), "--allow", device, "--allow-write", device],
+            stdout=subprocess.DEVNULL, stderr=open(os.path.join(d, "agent.log"), "w"),
+            start_new_session=True)
+        procs.append(agent)
+        cli = os.path.join(bindir, "iofleet")
+        for _ in range(100):
+            p = subprocess.run([cli, "agents", "--json"], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+            if p.returncode == 0 and any(a.get("connected") for a in json.loads(p.stdout or "[]")):
+                break
+            time.sleep(0.1)
+        p = subprocess.run([cli, "plan", "add", "conf", jobfile], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        if p.returncode != 0:
+            raise RuntimeError("fleet: plan add: %s" % p.stderr.strip()[-300:])
+        p = subprocess.run([cli, "run", "conf", "--agents", "conf", "--wait", "--json"], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        out = p.stdout[p.stdout.find("{"):p.stdout.rfind("}") + 1] if "{" in p.stdout else ""
+        run = json.loads(out).get("run") if out else None
+        if p.returncode != 0 or run is None:
+            why = ""
+            if run is not None:
+                r = subprocess.run([cli, "report", str(run), "--format", "json"], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                try:
+                    why = "; ".join("%s: %s %s" % (st.get("name"), a.get("status"), a.get("message"))
+                                    for st in json.loads(r.stdout)["steps"] for a in st["agents"])
+                except (ValueError, KeyError):
+                    why = r.stdout[-300:]
+            raise RuntimeError("fleet: run exited %d: %s" % (p.returncode, why or
+                                                             (p.stdout + p.stderr).strip()[-400:]))
+        p = subprocess.run([cli, "report", str(run), "--format", "fio-json"], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if p.returncode != 0:
+            raise RuntimeError("fleet: report: %s" % p.stderr.strip()[-300:])
+        doc = json.loads(p.stdout)
+    finally:
+        # Each runs in a session of its own: SIGTERM to the whole group
+        # stops the agent too, not only the strace that runs it (which
+        # would detach and leave it connecting to the next case's
+        # controller).
+        for proc in reversed(procs):
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.killpg(proc.pid, sig)
+                except ProcessLookupError:
+                    break
+                try:
+                    proc.wait(timeout=10)
+                    if subprocess.run(["pgrep", "-g", str(proc.pid)],
+                                      stdout=subprocess.DEVNULL).returncode != 0:
+                        break
+                    time.sleep(0.5)
+                except subprocess.TimeoutExpired:
+                    pass
     return issued(prefix, device), doc
 
 
@@ -1046,6 +1149,21 @@ def main():
             iof_ok &= io
             lines.append("    %-12s %s%s%s" % (kind, figs, "" if fo else "  [fio itself fails]",
                                                "" if io else "  [iofleet differs]"))
+        # The same job as a plan on an agent: the same checks against fio.
+        if case.get("fleet") and oracle_ok:
+            try:
+                fl_s, fl_j = run_fleet(args, jobfile, args.work, args.device, case.get("logs"))
+                TIMES[os.path.join(WORK, "iofleet", "trace")] = TIMES[os.path.join(WORK, "fleet", "trace")]
+                CALLS[os.path.join(WORK, "iofleet", "trace")] = CALLS[os.path.join(WORK, "fleet", "trace")]
+                if not flat(fl_s):
+                    raise RuntimeError("fleet: no I/O on %s seen from the agent" % args.device)
+                for kind, arg in case["checks"]:
+                    _, io, figs = check(kind, arg, case, fio_s, fl_s, fio_j, fl_j)
+                    iof_ok &= io
+                    lines.append("    fleet %-6s %s%s" % (kind, figs, "" if io else "  [the agent differs]"))
+            except (RuntimeError, ValueError, KeyError, OSError) as e:
+                iof_ok = False
+                lines.append("    fleet: %s" % e)
         known = case.get("known")
         if not oracle_ok:
             verdict, nfail = "FAIL (the case is wrong: fio does not do what it states)", nfail + 1

@@ -3,7 +3,9 @@
 # runs the same job file under fio and under `iofleet-agent run` on the same
 # loop device, each under strace, and compares what the two issued (the
 # io_submit iocbs and pread64/pwrite64 calls on the device, as the kernel
-# was asked), not either tool's own log.  See docs/conformance.md.
+# was asked), not either tool's own log.  A case marked "fleet" also runs
+# as a plan on a fleet of one (a controller, and an agent under strace),
+# held to the same checks.  See docs/conformance.md.
 #
 # usage: tests/conformance/conformance.sh [CASE...]   (IOFLEET_BIN: default build/bin)
 #
@@ -22,6 +24,8 @@ done
 work=$(mktemp -d /var/tmp/iofleet-conformance.XXXXXX)
 loop=
 cleanup () {
+  # A fleet case's controller and agent, should the harness itself die.
+  pkill -TERM -f -- "$work/" 2>/dev/null || true
   [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null || true
   rm -rf "$work"
 }
