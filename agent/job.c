@@ -119,6 +119,12 @@ typedef struct {
        when the worker started (version 2 waits count from it). */
     size_t replay_next;
     uint64_t replay_prev_usec, replay_last_issue, replay_offset_ns, replay_t0;
+    /* latency_target: fio's search (io_u.c lat_target_*): the depth and
+       its bounds, the window's start and the completions and failures
+       counted since the search began. */
+    uint32_t lat_qd, lat_low, lat_high, lat_stable;
+    uint64_t lat_ts, lat_ios, lat_done, lat_failed;
+    bool lat_started, lat_end_run, lat_fail_now;
     _Atomic uint32_t published;     /* intervals 0..published-1 are published */
     _Atomic uint32_t consumed;      /* intervals 0..consumed-1 were collected */
     _Atomic bool finished;
@@ -165,6 +171,11 @@ struct job {
     bool replay_no_stall;
     uint32_t replay_time_scale;     /* percent, 100 = the logged pace */
     uint32_t replay_align, replay_scale;
+    uint64_t lat_target_ns, lat_window_ns;  /* latency_target; 0 = none */
+    double lat_pct;
+    bool lat_run;
+    uint64_t search_start;          /* when the search begins (the ramp's end); without
+                                       latency_run, measuring waits for its end */
     uint64_t rate_bps[DIR_COUNT];   /* fio's td->rate_bps: rate_iops x min bs; 0 = no cap */
     uint64_t rate_period[DIR_COUNT];/* rate_iops with bssplit: ns per I/O (fio's last_usec) */
     uint64_t poisson_us[DIR_COUNT]; /* rate_process=poisson: the mean gap, whole µs as fio's */
@@ -825,6 +836,28 @@ reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
             w->stopping = true;
             continue;
         }
+        if (j->lat_target_ns && w->lat_started) {
+            /* fio counts total latency, after the ramp. */
+            w->lat_done++;
+            if (done - u->t_start > j->lat_target_ns) {
+                if (j->lat_pct < 100)
+                    w->lat_failed++;
+                else if (w->lat_qd > 1)
+                    w->lat_fail_now = true;
+                else if (!w->stopping) {
+                    /* fio's lat_fatal: at depth 1 nothing is left to try. */
+                    if (!w->error[0])
+                        snprintf (w->error, sizeof w->error, "latency_target: a latency of "
+                                  "%llu ns at depth 1 exceeds the target of %llu ns (%s of %u "
+                                  "bytes at offset %llu of '%s')",
+                                  (unsigned long long) (done - u->t_start),
+                                  (unsigned long long) j->lat_target_ns, dir_name ((int) u->dir),
+                                  u->len, (unsigned long long) u->offset,
+                                  j->targets[u->target].path);
+                    w->stopping = true;
+                }
+            }
+        }
         if (u->verify)
             check_read_back (w, u, counted ? d : NULL);
         else if (u->dir == IO_WRITE && w->vlog)
@@ -1115,9 +1148,12 @@ fill (worker_t *w)
         if (w->vlog_drain || w->read_back || w->nfree == 0)
             return;
     }
+    /* latency_target: fio's queue_full caps what is in flight at the
+       search's depth. */
+    unsigned cap = j->lat_target_ns ? w->lat_qd : w->depth;
     if (!j->paced) {
         unsigned n = 0;
-        while (w->nfree > 0 && !limit_reached (w)) {
+        while (w->nfree > 0 && !limit_reached (w) && w->inflight + n < cap) {
             io_unit_t *u = w->free_units[--w->nfree];
             prep_unit (w, u, pick_dir (w));
             w->batch[n++] = u;
@@ -1126,7 +1162,7 @@ fill (worker_t *w)
             submit (w, w->batch, n);
         return;
     }
-    while (w->nfree > 0 && !w->stopping && !limit_reached (w)) {
+    while (w->nfree > 0 && !w->stopping && !limit_reached (w) && w->inflight < cap) {
         io_dir_t d = pick_dir (w);
         if (j->rate_bps[0] || j->rate_bps[1]) {
             d = rate_dir (w, d);
@@ -1201,6 +1237,107 @@ next_phase (worker_t *w)
     return true;
 }
 
+/* latency_target: a window starts now (fio's lat_new_cycle).  Can't fail. */
+static void
+lat_new_cycle (worker_t *w)
+{
+    w->lat_ts = w->now;
+    w->lat_ios = w->lat_done;
+    w->lat_failed = 0;
+}
+
+/* Measuring starts now: the search has settled (or, stuck at depth 1, will
+   not move), as fio resets its statistics then.  Can't fail. */
+static void
+lat_measure_from_now (worker_t *w)
+{
+    iojob_t *j = w->job;
+    if (j->measure_start == UINT64_MAX)
+        j->measure_start = w->now;
+}
+
+/* fio's __lat_target_failed: halve the way down to the lower bound, after
+   the I/O in flight completes.  At depth 1 fio changes nothing and keeps
+   checking the window it is in.  Can't fail. */
+static void
+lat_failed (worker_t *w)
+{
+    if (w->lat_qd == 1) {
+        lat_measure_from_now (w);
+        return;
+    }
+    w->lat_high = w->lat_qd;
+    if (w->lat_qd == w->lat_low)
+        w->lat_low--;
+    w->lat_qd = (w->lat_qd + w->lat_low) / 2;
+    w->lat_stable = 0;
+    quiesce (w);
+    lat_new_cycle (w);
+}
+
+/* fio's lat_target_success: double while below the job's iodepth bound,
+   else halve the way up; a depth that stays is the answer: measure one more
+   window at it (fio resets its figures for it), and end when that one
+   passes too, unless latency_run.  Can't fail. */
+static void
+lat_success (worker_t *w)
+{
+    iojob_t *j = w->job;
+    uint32_t old = w->lat_qd;
+    w->lat_low = w->lat_qd;
+    if (w->lat_qd + 1 == w->lat_high && ++w->lat_stable >= 3) {
+        w->lat_high++;
+        w->lat_stable = 0;
+    }
+    w->lat_qd = w->lat_high != w->depth ? (w->lat_qd + w->lat_high) / 2 : w->lat_qd * 2;
+    if (w->lat_qd > w->depth)
+        w->lat_qd = w->depth;
+    if (!j->lat_run && w->lat_qd == old) {
+        if (w->lat_end_run)
+            w->stopping = true;
+        else {
+            quiesce (w);
+            w->lat_end_run = true;
+            lat_measure_from_now (w);
+        }
+    }
+    lat_new_cycle (w);
+}
+
+/* fio's lat_target_check, once a loop: when the window is over, the share
+   of its completions within the target against latency_percentile.
+   Can't fail. */
+static void
+lat_check (worker_t *w)
+{
+    iojob_t *j = w->job;
+    if (!j->lat_target_ns || w->stopping)
+        return;
+    if (!w->lat_started) {
+        if (w->now < j->search_start)
+            return;
+        /* fio's lat_target_init, at the ramp's end. */
+        w->lat_started = true;
+        w->lat_qd = w->lat_low = 1;
+        w->lat_high = w->depth;
+        lat_new_cycle (w);
+        return;
+    }
+    if (w->lat_fail_now) {
+        w->lat_fail_now = false;
+        lat_failed (w);
+        return;
+    }
+    if (w->lat_done == 0 || w->now - w->lat_ts < j->lat_window_ns)
+        return;
+    uint64_t ios = w->lat_done - w->lat_ios;
+    bool ok = ios > 0 && 100.0 * (double) (ios - w->lat_failed) / (double) ios >= j->lat_pct;
+    if (ok)
+        lat_success (w);
+    else
+        lat_failed (w);
+}
+
 static void *
 worker_main (void *arg)
 {
@@ -1228,6 +1365,10 @@ worker_main (void *arg)
         /* Unit 0 on top: the first I/O goes out in the first unit. */
         for (unsigned i = 0; i < w->depth; i++)
             w->free_units[w->nfree++] = &w->units[w->depth - 1 - i];
+        /* latency_target: the ramp runs at full depth (fio searches from
+           its end). */
+        w->lat_qd = w->depth;
+        lat_check (w);
         fill (w);
         while (w->inflight == 0 && next_phase (w))
             fill (w);
@@ -1246,6 +1387,7 @@ worker_main (void *arg)
         unsigned min = j->batch_complete < w->inflight ? j->batch_complete : w->inflight;
         if (reap (w, min, reap_max (w), timeout) < 0)
             break;
+        lat_check (w);
         /* A size-limited job issues exactly its size, as fio's: the units
            beyond it just stay idle while the last I/Os drain. */
         if (!w->stopping)
@@ -1708,6 +1850,10 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         j->poisson_us[d] = 1000000 / iops;
     }
     j->paced = j->rate_bps[0] || j->rate_bps[1] || j->thinktime_ns;
+    j->lat_target_ns = spec->latency_target_ns;
+    j->lat_window_ns = spec->latency_window_ns;
+    j->lat_pct = spec->latency_percentile > 0 ? spec->latency_percentile : 100;
+    j->lat_run = spec->latency_run;
     if (spec->ss != IOFLEET__STEADY_STATE__SS_NONE) {
         uint32_t nsamples = (uint32_t) (spec->ss_dur_ns / spec->interval_ns);
         uint32_t nramp = (uint32_t) (spec->ss_ramp_ns / spec->interval_ns);
@@ -2016,6 +2162,11 @@ job_start (iojob_t *self, uint64_t mono_start)
     self->mono_start = mono_start + self->startdelay_ns;
     self->measure_start = self->mono_start + self->ramp_ns;
     self->measure_end = self->runtime_ns ? self->measure_start + self->runtime_ns : UINT64_MAX;
+    /* latency_target without latency_run: fio reports the depth it settled
+       on, its figures reset then; measuring starts there (lat_success). */
+    self->search_start = self->measure_start;
+    if (self->lat_target_ns && !self->lat_run)
+        self->measure_start = UINT64_MAX;
     for (int i = 0; i < self->nworkers; i++) {
         worker_t *w = &self->workers[i];
         int rc = pthread_create (&w->thread, NULL, worker_main, w);
@@ -2124,7 +2275,18 @@ job_elapsed (const iojob_t *self)
             last = self->workers[i].end_mono;
     }
     uint64_t first = job_actual_start (self);
+    /* latency_target: fio resets its figures, job_runtime included, when
+       the search settles; the job's time counts from there. */
+    if (self->lat_target_ns && !self->lat_run && self->measure_start != UINT64_MAX
+        && self->measure_start > first)
+        first = self->measure_start;
     return last > first ? last - first : 0;
+}
+
+uint32_t
+job_latency_depth (const iojob_t *self)
+{
+    return self->lat_target_ns && self->nworkers ? self->workers[0].lat_qd : 0;
 }
 
 uint64_t

@@ -75,6 +75,10 @@ uint64_t job_elapsed (const iojob_t *self);
    writes).  Meaningful once the job ended. */
 uint64_t job_read_back_ns (const iojob_t *self);
 
+/* latency_target: the depth its search settled on (or stood at when the
+   job ended); 0 when the job has no target.  Call after the job ended. */
+uint32_t job_latency_depth (const iojob_t *self);
+
 /* Whether job_collect keeps each worker's figures apart (fio's report per
    job copy, without group_reporting).  Off by default.  Can't fail. */
 void job_set_per_worker (iojob_t *self, bool on);

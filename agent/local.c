@@ -73,6 +73,7 @@ typedef struct result {
     uint64_t runtime_ns;                /* measured window */
     uint64_t elapsed_ns;
     uint64_t read_back_ns;              /* verify=: the read-back phases */
+    uint32_t latency_depth;             /* latency_target: the depth found */
     double usr_cpu, sys_cpu;
     uint64_t ctx;
     int error;
@@ -153,6 +154,7 @@ entry_from (fio_job_t *f, const job_t *jd, const result_t *r, int groupid)
     f->sys_cpu = r->sys_cpu;
     f->ctx = r->ctx;
     f->job_runtime_ms = r->elapsed_ns / NS_PER_MS;
+    f->latency_depth = r->latency_depth;
     f->percentiles = jd->npercentiles ? jd->percentile_list : NULL;
     f->npercentiles = jd->npercentiles;
     for (int d = 0; d < (int) (sizeof f->dir / sizeof f->dir[0]); d++) {
@@ -394,6 +396,7 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
         result_t *r = &res[first + i];
         r->elapsed_ns = job_elapsed (jobs[i]);
         r->read_back_ns = job_read_back_ns (jobs[i]);
+        r->latency_depth = job_latency_depth (jobs[i]);
         double wall = (double) r->elapsed_ns / 1e9;
         /* The process's CPU over its jobs' wall time: shared when they overlap. */
         if (wall > 0) {

@@ -550,6 +550,9 @@ pump_snapshots (agent_t *a)
             d.n_totals = (size_t) nt;
             d.error = (char *) step_error (a->job);
             d.spool_dropped = spool_dropped (a->spool, d.run, d.step);
+            uint32_t depths[MSG_JOBS_MAX];
+            d.n_latency_depth = (size_t) step_latency_depths (a->job, depths);
+            d.latency_depth = depths;
             envelope_t env = IOFLEET__ENVELOPE__INIT;
             env.body_case = IOFLEET__ENVELOPE__BODY_DONE;
             env.done = &d;

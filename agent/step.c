@@ -152,3 +152,14 @@ step_error (const step_t *self)
             return job_error (self->jobs[i]);
     return "";
 }
+
+int
+step_latency_depths (const step_t *self, uint32_t *out)
+{
+    bool any = false;
+    for (int j = 0; j < self->njobs; j++) {
+        out[j] = job_latency_depth (self->jobs[j]);
+        any |= out[j] != 0;
+    }
+    return any ? self->njobs : 0;
+}

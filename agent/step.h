@@ -39,4 +39,9 @@ uint64_t step_actual_start (const step_t *self);
 /* The first error of any job ("" when none). */
 const char *step_error (const step_t *self);
 
+/* latency_target: each job's depth found (job_latency_depth) into
+   out[0..njobs), the Prepare's order; returns njobs, or 0 when no job of
+   the step has a target.  out holds MSG_JOBS_MAX.  Can't fail. */
+int step_latency_depths (const step_t *self, uint32_t *out);
+
 #endif

@@ -565,10 +565,16 @@ s_job_json (const fio_job_t *jobs, int njobs, int j, bool plus, bool *ok)
     s_set (o, "latency_ms", s_pct_object (s_lat_names, ld.m, 12, ok), ok);
 
     if (fj->job) {
-        s_set (o, "latency_depth", s_int (fj->job->iodepth), ok);
-        s_set (o, "latency_target", s_int (0), ok);
-        s_set (o, "latency_percentile", s_real (100.0), ok);
-        s_set (o, "latency_window", s_int (0), ok);
+        /* fio prints these for every job: without a target, the depth is
+           iodepth and the rest fio's defaults.  target ns, window us. */
+        const job_t *jb = fj->job;
+        s_set (o, "latency_depth",
+               s_int (jb->latency_target_ns && fj->latency_depth ? fj->latency_depth : jb->iodepth),
+               ok);
+        s_set (o, "latency_target", s_int (jb->latency_target_ns), ok);
+        s_set (o, "latency_percentile", s_real (jb->latency_target_ns ? jb->latency_percentile
+                                                                      : 100.0), ok);
+        s_set (o, "latency_window", s_int (jb->latency_window_ns / 1000), ok);
     }
     if (fj->hostname)
         s_set (o, "hostname", s_str (fj->hostname), ok);

@@ -47,6 +47,7 @@ typedef struct {
     double usr_cpu, sys_cpu;        /* percent of the job's runtime */
     uint64_t ctx;                   /* context switches */
     uint64_t job_runtime_ms;        /* wall time of the job */
+    uint32_t latency_depth;         /* latency_target: the depth found; 0 = none */
     const double *percentiles;      /* NULL (or npercentiles 0): fio's
                                        default list */
     int npercentiles;

@@ -113,8 +113,7 @@ static const char *const s_fio_only[] = {
     "interface", "invalidate",
     "iodepth_batch_complete_max", "iodepth_low", "iomem", "iomem_align",
     "iopsavgtime", "ioscheduler", "job_max_open_zones", "kb_base",
-    "lat_percentiles", "latency_percentile", "latency_run", "latency_target",
-    "latency_window", "libblkio_driver",
+    "lat_percentiles", "libblkio_driver",
     "libblkio_force_enable_completion_eventfd", "libblkio_num_entries",
     "libblkio_path", "libblkio_pre_connect_props", "libblkio_pre_start_props",
     "libblkio_queue_size", "libblkio_vectored", "libblkio_wait_mode",
@@ -205,7 +204,8 @@ typedef enum {
     OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_RATE_PROCESS, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
     OPT_WRITE_IOLOG, OPT_READ_IOLOG, OPT_REPLAY_NO_STALL, OPT_REPLAY_REDIRECT,
     OPT_REPLAY_TIME_SCALE, OPT_REPLAY_ALIGN, OPT_REPLAY_SCALE, OPT_REFILL, OPT_SCRAMBLE, OPT_EXITALL,
-    OPT_EXIT_WHAT, OPT_CREATE_SERIALIZE, OPT_SUBMIT_MODE,
+    OPT_EXIT_WHAT, OPT_CREATE_SERIALIZE, OPT_SUBMIT_MODE, OPT_LAT_TARGET, OPT_LAT_WINDOW,
+    OPT_LAT_PCT, OPT_LAT_RUN,
 } opt_id_t;
 
 /* The options iofleet implements, with fio's aliases.  `bare` marks
@@ -303,6 +303,10 @@ static const struct {
     { "exit_what", OPT_EXIT_WHAT, false },
     { "create_serialize", OPT_CREATE_SERIALIZE, false },
     { "io_submit_mode", OPT_SUBMIT_MODE, false },
+    { "latency_target", OPT_LAT_TARGET, false },
+    { "latency_window", OPT_LAT_WINDOW, false },
+    { "latency_percentile", OPT_LAT_PCT, false },
+    { "latency_run", OPT_LAT_RUN, false },
 };
 
 #define NELEM(a) (sizeof (a) / sizeof ((a)[0]))
@@ -590,6 +594,7 @@ s_opts_default (opts_t *o)
     o->job.scramble_buffers = true;
     o->job.loops = 1;
     o->job.replay_time_scale = 100;
+    o->job.latency_percentile = 100;
     o->job.replay_scale = 1;
     o->job.do_verify = true;
     o->job.randrepeat = true;
@@ -1946,6 +1951,41 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
         return s_parse_duration_upto (p, line, key, value, JOB_MAX_DELAY_S, "1 hour",
                                       &job->startdelay_ns);
 
+    case OPT_LAT_TARGET:
+    case OPT_LAT_WINDOW: {
+        /* fio: microseconds when bare, as thinktime. */
+        uint64_t ns;
+        int rc = s_parse_time_unit (value, 1000, &ns);
+        if (rc == -EINVAL) {
+            s_error (p, line, "%s='%.*s' is not a time (like 500 (microseconds), 500us, "
+                     "2ms)", key, SHOW, value);
+            return -1;
+        }
+        if (rc != 0 || ns > (uint64_t) JOB_MAX_DELAY_S * 1000000000u) {
+            s_error (p, line, "%s=%.*s is out of range (allowed: up to 1 hour)", key, SHOW,
+                     value);
+            return -1;
+        }
+        if (id == OPT_LAT_TARGET)
+            job->latency_target_ns = ns;
+        else
+            job->latency_window_ns = ns;
+        return 0;
+    }
+
+    case OPT_LAT_PCT: {
+        double v;
+        if (s_parse_decimal (value, &v) || v > 100) {
+            s_error (p, line, "%s=%.*s is not a percentage 0..100", key, SHOW, value);
+            return -1;
+        }
+        job->latency_percentile = v;
+        return 0;
+    }
+
+    case OPT_LAT_RUN:
+        return s_parse_bool (p, line, key, value, &job->latency_run);
+
     case OPT_THINKTIME: {
         /* Unlike runtime, a bare thinktime is in microseconds. */
         uint64_t ns;
@@ -2420,6 +2460,22 @@ s_finish_job (parser_t *p, opts_t *o)
         s_error (p, o->loops_line, "loops=%u with io_size=: fio's result for the two together "
                  "matches neither (job '%s'); use one of them", job->loops, job->name);
         return -1;
+    }
+    /* latency_target: fio's search, one per job copy. */
+    if (job->latency_target_ns) {
+        const char *why = NULL;
+        if (job->numjobs > 1)
+            why = "each numjobs copy would search a depth of its own (and fio 3.33 scales the "
+                  "target of copies after the first by 1000 again); give numjobs=1";
+        else if (!job->latency_window_ns)
+            why = "without latency_window every loop of fio's is a window of one I/O; give "
+                  "latency_window= (like 200ms)";
+        else if (job->verify != JOB_VERIFY_NONE || job->read_iolog[0])
+            why = "a search of depths with verify= or read_iolog= is not supported";
+        if (why) {
+            s_error (p, job->line, "latency_target (job '%s'): %s", job->name, why);
+            return -1;
+        }
     }
     /* read_iolog: the log says where and what; fio ignores filename= and
        rw=, and each numjobs copy would replay all of it again. */

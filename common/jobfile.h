@@ -126,6 +126,11 @@ typedef struct {
     uint64_t startdelay_ns;         /* startdelay= */
     uint32_t rate_iops[2];          /* rate_iops=R[,W]: 0 = unlimited */
     bool rate_poisson;              /* rate_process=poisson */
+    uint64_t latency_target_ns;     /* latency_target=: search the deepest queue
+                                       keeping it; 0 = none */
+    uint64_t latency_window_ns;     /* latency_window= */
+    double latency_percentile;      /* latency_percentile= (default 100) */
+    bool latency_run;               /* latency_run=1: keep searching */
     bool exit_what_all;             /* exit_what=all: with exitall, a job's end
                                        also cancels the steps after it */
     uint32_t blockalign[2];         /* blockalign=R[,W] (ba): random offsets' boundary;

@@ -161,6 +161,13 @@ check_logs (const Iofleet__JobSpec *j, char *err, size_t errlen)
     if (j->read_iolog && j->read_iolog[0] && j->numjobs > 1)
         return fail (err, errlen, "job.read_iolog with numjobs %u: one worker replays a log",
                      j->numjobs);
+    const uint64_t hour_ns = 3600ull * 1000000000ull;
+    if (j->latency_target_ns && (j->latency_target_ns > hour_ns || !j->latency_window_ns
+                                 || j->latency_window_ns > hour_ns || j->numjobs > 1
+                                 || !(j->latency_percentile >= 0 && j->latency_percentile <= 100)))
+        return fail (err, errlen, "job.latency_target_ns %llu: its window (1 ns .. 1 hour), "
+                     "percentile (0..100) or numjobs (1) is out of its limits",
+                     (unsigned long long) j->latency_target_ns);
     if (j->replay_align & (j->replay_align - 1))
         return fail (err, errlen, "job.replay_align %u is not a power of 2", j->replay_align);
     const char *s = j->write_lat_log;
@@ -426,6 +433,13 @@ validate (const envelope_t *e, char *err, size_t errlen)
             return fail (err, errlen, "done.run is 0");
         if (check_text ("done.error", e->done->error, MSG_TEXT_MAX, false, err, errlen))
             return -EINVAL;
+        if (e->done->n_latency_depth > MSG_JOBS_MAX)
+            return fail (err, errlen, "done.latency_depth has %zu entries, limit %d",
+                         e->done->n_latency_depth, MSG_JOBS_MAX);
+        for (size_t i = 0; i < e->done->n_latency_depth; i++)
+            if (e->done->latency_depth[i] > JOB_MAX_IODEPTH)
+                return fail (err, errlen, "done.latency_depth[%zu] %u, limit %d", i,
+                             e->done->latency_depth[i], JOB_MAX_IODEPTH);
         return check_samples ("done", e->done->n_totals, e->done->totals, err, errlen);
     case IOFLEET__ENVELOPE__BODY_ERROR:
         return check_text ("error.message", e->error->message, MSG_TEXT_MAX, false, err,

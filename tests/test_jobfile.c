@@ -177,7 +177,7 @@ test_fixture_errors (void)
     } cases[] = {
         { "bad-unknown-option.fio", ":6: unknown option 'blocksize_ratio'" },
         { "bad-unsupported-option.fio",
-          ":6: fio option 'latency_target' is not supported by iofleet yet" },
+          ":6: fio option 'percentage_random' is not supported by iofleet yet" },
         { "bad-value.fio",
           ":3: bs='4q' is not a size (like 4k or 128k; allowed: 1 byte..64 MiB)" },
         { "bad-range.fio", ":5: iodepth=0 is out of range (allowed: 1..65536)" },
@@ -1572,6 +1572,22 @@ test_random_options (void)
     CHECK_OK (s_one_job ("[job]\nio_submit_mode=inline\n", &j));
     EXPECT_ERR ("[job]\nio_submit_mode=offload\n", "t.fio:2: io_submit_mode=offload: offloaded "
                 "submission is not supported by iofleet yet (inline is)");
+    /* latency_target: fio's units (bare = microseconds), a window needed. */
+    if (CHECK_OK (s_one_job ("[job]\nlatency_target=2200\nlatency_window=200ms\n"
+                             "latency_percentile=99.5\nlatency_run=1\n", &j)))
+        CHECK (j.latency_target_ns == 2200000 && j.latency_window_ns == 200000000
+               && j.latency_percentile == 99.5 && j.latency_run);
+    if (CHECK_OK (s_one_job ("[job]\n", &j)))
+        CHECK (j.latency_target_ns == 0 && j.latency_percentile == 100 && !j.latency_run);
+    EXPECT_ERR ("[job]\nlatency_target=1ms\n", "t.fio:1: latency_target (job 'job'): without "
+                "latency_window every loop of fio's is a window of one I/O; give "
+                "latency_window= (like 200ms)");
+    EXPECT_ERR ("[job]\nlatency_target=1ms\nlatency_window=1s\nnumjobs=2\n", "t.fio:1: "
+                "latency_target (job 'job'): each numjobs copy would search a depth of its own "
+                "(and fio 3.33 scales the target of copies after the first by 1000 again); "
+                "give numjobs=1");
+    EXPECT_ERR ("[job]\nlatency_percentile=101\n", "t.fio:2: latency_percentile=101 is not a "
+                "percentage 0..100");
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {

@@ -929,6 +929,11 @@ test_bounds_prepare (void)
     ACCEPT (fx_prepare, fx.job.rw = IOFLEET__RW__RW_READ);
     REJECT (fx_prepare, fx.job.rw = (Iofleet__Rw) (IOFLEET__RW__RW_RANDTRIMWRITE + 1), "job.rw");
     ACCEPT (fx_prepare, fx.job.rw = IOFLEET__RW__RW_RANDTRIM);
+    ACCEPT (fx_prepare, fx.job.latency_target_ns = 2000000; fx.job.latency_window_ns = 200000000;
+            fx.job.latency_percentile = 99; fx.job.numjobs = 1);
+    REJECT (fx_prepare, fx.job.latency_target_ns = 2000000, "job.latency_target_ns");
+    REJECT (fx_prepare, fx.job.latency_target_ns = 2000000; fx.job.latency_window_ns = 1000;
+            fx.job.numjobs = 2, "job.latency_target_ns");
     REJECT (fx_prepare, fx.job.rw = (Iofleet__Rw) -1, "job.rw");
     REJECT (fx_prepare, fx.job.rw = (Iofleet__Rw) INT32_MAX, "job.rw");
     ACCEPT (fx_prepare, fx.job.rwmixread = 0);
