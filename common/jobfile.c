@@ -712,6 +712,27 @@ s_parse_duration (parser_t *p, int line, const char *key, const char *value,
     return s_parse_duration_upto (p, line, key, value, JOB_MAX_RUNTIME_S, "7 days", out_ns);
 }
 
+/* Parses a time of at most an hour that fio reads in microseconds when it
+   has no unit (thinktime, latency_target, latency_window), unlike runtime.
+   Returns 0, or -1 with the error set. */
+static int
+s_parse_usec_time (parser_t *p, int line, const char *key, const char *value, uint64_t *out_ns)
+{
+    uint64_t ns;
+    int rc = s_parse_time_unit (value, 1000, &ns);
+    if (rc == -EINVAL) {
+        s_error (p, line, "%s='%.*s' is not a time (like 100 (microseconds), 100us, 5ms, 1s)",
+                 key, SHOW, value);
+        return -1;
+    }
+    if (rc != 0 || ns > (uint64_t) JOB_MAX_DELAY_S * 1000000000u) {
+        s_error (p, line, "%s=%.*s is out of range (allowed: up to 1 hour)", key, SHOW, value);
+        return -1;
+    }
+    *out_ns = ns;
+    return 0;
+}
+
 /* Parses ss_dur= or ss_ramp=: a duration in whole seconds, as fio's
    steady state takes one sample a second.  Returns 0, or -1 with the
    error set. */
@@ -1952,26 +1973,10 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
                                       &job->startdelay_ns);
 
     case OPT_LAT_TARGET:
-    case OPT_LAT_WINDOW: {
-        /* fio: microseconds when bare, as thinktime. */
-        uint64_t ns;
-        int rc = s_parse_time_unit (value, 1000, &ns);
-        if (rc == -EINVAL) {
-            s_error (p, line, "%s='%.*s' is not a time (like 500 (microseconds), 500us, "
-                     "2ms)", key, SHOW, value);
-            return -1;
-        }
-        if (rc != 0 || ns > (uint64_t) JOB_MAX_DELAY_S * 1000000000u) {
-            s_error (p, line, "%s=%.*s is out of range (allowed: up to 1 hour)", key, SHOW,
-                     value);
-            return -1;
-        }
-        if (id == OPT_LAT_TARGET)
-            job->latency_target_ns = ns;
-        else
-            job->latency_window_ns = ns;
-        return 0;
-    }
+        return s_parse_usec_time (p, line, key, value, &job->latency_target_ns);
+
+    case OPT_LAT_WINDOW:
+        return s_parse_usec_time (p, line, key, value, &job->latency_window_ns);
 
     case OPT_LAT_PCT: {
         double v;
@@ -1986,23 +1991,8 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
     case OPT_LAT_RUN:
         return s_parse_bool (p, line, key, value, &job->latency_run);
 
-    case OPT_THINKTIME: {
-        /* Unlike runtime, a bare thinktime is in microseconds. */
-        uint64_t ns;
-        int rc = s_parse_time_unit (value, 1000, &ns);
-        if (rc == -EINVAL) {
-            s_error (p, line, "%s='%.*s' is not a time (like 100 (microseconds), 100us, "
-                     "5ms, 1s)", key, SHOW, value);
-            return -1;
-        }
-        if (rc != 0 || ns > (uint64_t) JOB_MAX_DELAY_S * 1000000000u) {
-            s_error (p, line, "%s=%.*s is out of range (allowed: up to 1 hour)",
-                     key, SHOW, value);
-            return -1;
-        }
-        job->thinktime_ns = ns;
-        return 0;
-    }
+    case OPT_THINKTIME:
+        return s_parse_usec_time (p, line, key, value, &job->thinktime_ns);
 
     case OPT_RANDREPEAT:
         return s_parse_bool (p, line, key, value, &job->randrepeat);
