@@ -172,6 +172,7 @@ struct job {
     uint32_t replay_time_scale;     /* percent, 100 = the logged pace */
     uint32_t replay_align, replay_scale;
     uint64_t lat_target_ns, lat_window_ns;  /* latency_target; 0 = none */
+    bool log_offset;                /* latency logs hold each I/O's offset */
     double lat_pct;
     bool lat_run;
     uint64_t search_start;          /* when the search begins (the ramp's end); without
@@ -509,8 +510,10 @@ put_u64 (char *p, uint64_t v)
 /* Writes one completed I/O to the worker's three latency logs in fio's
    format for its defaults (log_avg_msec=0, log_offset=0): "time, value,
    ddir, bs, prio" with time in ms since the measurement started, value in
-   ns, ddir 0 read / 1 write / 2 trim, bs in bytes, prio 0; a trim has no
-   slat line (fio records no submission latency for one).  Returns 0, or
+   ns, ddir 0 read / 1 write / 2 trim, bs in bytes, prio 0 (with log_offset,
+   "time, value, ddir, bs, offset, prio"); a trim, and an I/O of an engine
+   that completes at commit (psync, the sync engines, null), has no slat
+   line (fio records no submission latency for those).  Returns 0, or
    -1 with the worker's error set; the logs are then left alone. */
 static int
 lat_log_add (worker_t *w, const io_unit_t *u, uint64_t now)
@@ -523,19 +526,23 @@ lat_log_add (worker_t *w, const io_unit_t *u, uint64_t now)
         [LOG_SLAT] = u->t_issue - u->t_start,
         [LOG_LAT] = now - u->t_start,
     };
-    char head[24], tail[40];
+    char head[24], tail[64];
     char *h = put_u64 (head, (now - w->job->measure_start) / NS_PER_MS);
     *h++ = ',';
     *h++ = ' ';
     char *t = tail;
     memcpy (t, u->dir == IO_TRIM ? ", 2, " : u->dir == IO_WRITE ? ", 1, " : ", 0, ", 5);
     t = put_u64 (t + 5, u->len);
+    if (w->job->log_offset) {
+        memcpy (t, ", ", 2);
+        t = put_u64 (t + 2, u->offset);
+    }
     memcpy (t, ", 0\n", 4);
     t += 4;
     for (int k = 0; k < LOG_KINDS; k++) {
-        if (k == LOG_SLAT && u->dir == IO_TRIM)
+        if (k == LOG_SLAT && (u->dir == IO_TRIM || w->job->ops->completes_at_commit))
             continue;
-        char line[96];
+        char line[128];
         char *p = line;
         memcpy (p, head, (size_t) (h - head));
         p = put_u64 (p + (h - head), v[k]);
@@ -866,8 +873,10 @@ reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
             d->ops++;
             d->bytes += u->len;
             if (hist) {
-                /* fio records no submission latency for a trim. */
-                if (u->dir != IO_TRIM)
+                /* fio records no submission latency for a trim, nor for
+                   an I/O that completed as it was submitted (its sync
+                   engines, null: slat N 0). */
+                if (u->dir != IO_TRIM && !j->ops->completes_at_commit)
                     histogram_record (&d->slat, u->t_issue - u->t_start);
                 histogram_record (&d->clat, done - u->t_issue);
                 histogram_record (&d->lat, done - u->t_start);
@@ -1850,6 +1859,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         j->poisson_us[d] = 1000000 / iops;
     }
     j->paced = j->rate_bps[0] || j->rate_bps[1] || j->thinktime_ns;
+    j->log_offset = spec->log_offset;
     j->lat_target_ns = spec->latency_target_ns;
     j->lat_window_ns = spec->latency_window_ns;
     j->lat_pct = spec->latency_percentile > 0 ? spec->latency_percentile : 100;

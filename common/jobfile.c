@@ -119,7 +119,7 @@ static const char *const s_fio_only[] = {
     "libblkio_queue_size", "libblkio_vectored", "libblkio_wait_mode",
     "libblkio_write_zeroes_on_trim", "listen", "lockfile", "lockmem",
     "log_alternate_epoch", "log_alternate_epoch_clock_id", "log_compression", "log_compression_cpus", "log_entries",
-    "log_hist_coarseness", "log_hist_msec", "log_max_value", "log_offset",
+    "log_hist_coarseness", "log_hist_msec", "log_max_value",
     "log_prio", "log_store_compressed", "log_unix_epoch", "max_latency", "max_open_zones", "mem", "mem_align",
     "merge_blktrace_file", "merge_blktrace_iters", "merge_blktrace_scalars",
     "mss", "namenode", "nfs_url", "nice", "nodelay", "nonvectored", "nowait",
@@ -199,7 +199,7 @@ typedef enum {
     OPT_NORANDOMMAP, OPT_RANDOM_DIST, OPT_PERCENTILES, OPT_CPUS,
     OPT_GROUP_REPORTING, OPT_STONEWALL, OPT_NEW_GROUP, OPT_SS, OPT_SS_DUR,
     OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA, OPT_LAT_LOG,
-    OPT_DESCRIPTION, OPT_THREAD, OPT_GTOD_REDUCE, OPT_LOG_AVG, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
+    OPT_DESCRIPTION, OPT_THREAD, OPT_GTOD_REDUCE, OPT_LOG_AVG, OPT_LOG_OFFSET, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
     OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
     OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_RATE_PROCESS, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
     OPT_WRITE_IOLOG, OPT_READ_IOLOG, OPT_REPLAY_NO_STALL, OPT_REPLAY_REDIRECT,
@@ -273,6 +273,7 @@ static const struct {
     { "threads", OPT_THREAD, true },             /* fio 3.33 takes it too */
     { "gtod_reduce", OPT_GTOD_REDUCE, false },
     { "log_avg_msec", OPT_LOG_AVG, false },
+    { "log_offset", OPT_LOG_OFFSET, false },
     { "io_size", OPT_IO_SIZE, false },
     { "io_limit", OPT_IO_SIZE, false },          /* fio's alias */
     { "number_ios", OPT_NUMBER_IOS, false },
@@ -2115,6 +2116,9 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
            outliers and SLAs are built from latency, and the I/O issued is
            the same (docs/conformance.md). */
         return s_parse_bool (p, line, key, value, &b);
+
+    case OPT_LOG_OFFSET:
+        return s_parse_bool (p, line, key, value, &job->log_offset);
 
     case OPT_LOG_AVG:
         /* 0, fio's default, logs every I/O, as write_lat_log does here. */

@@ -126,6 +126,7 @@ typedef struct {
     uint64_t startdelay_ns;         /* startdelay= */
     uint32_t rate_iops[2];          /* rate_iops=R[,W]: 0 = unlimited */
     bool rate_poisson;              /* rate_process=poisson */
+    bool log_offset;                /* log_offset=1: latency logs hold each I/O's offset */
     uint64_t latency_target_ns;     /* latency_target=: search the deepest queue
                                        keeping it; 0 = none */
     uint64_t latency_window_ns;     /* latency_window= */

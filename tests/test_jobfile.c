@@ -1588,6 +1588,8 @@ test_random_options (void)
                 "give numjobs=1");
     EXPECT_ERR ("[job]\nlatency_percentile=101\n", "t.fio:2: latency_percentile=101 is not a "
                 "percentage 0..100");
+    if (CHECK_OK (s_one_job ("[job]\nwrite_lat_log=l\nlog_offset=1\n", &j)))
+        CHECK (j.log_offset);
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {

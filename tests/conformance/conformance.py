@@ -447,6 +447,15 @@ CASES = [
                                    "latency_window": 0}), ("iops", 0.10)],
     },
     {
+        "name": "lat-log-offset",
+        "why": "write_lat_log with log_offset=1: each line 'time, value, ddir, bs, offset, "
+               "prio' (fio 3.33's format); the columns but time and value equal, line by "
+               "line, in all three logs",
+        "job": "ioengine=psync\ndirect=1\nrw=write\nbs=8k\nsize=128k\nwrite_lat_log=lat\n"
+               "log_offset=1\n",
+        "checks": [("lat_logs", ["clat", "slat", "lat"])],
+    },
+    {
         "name": "dist-zipf",
         "why": "zipf:1.2 without the random map (fio turns it off): the share of the I/Os "
                "in the hottest 10% of blocks, a random figure, within 0.03",
@@ -1048,6 +1057,24 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
         a = sum(j[d]["iops"] for j in fio_j["jobs"] for d in ("read", "write", "trim"))
         b = sum(j[d]["iops"] for j in iof_j["jobs"] for d in ("read", "write", "trim"))
         return True, abs(b - a) <= arg * a, "IOPS fio %.0f iofleet %.0f" % (a, b)
+    if kind == "lat_logs":
+        # Each named log of each tool (PREFIX_KIND.1.log where it ran): its
+        # lines without time and value, in order.
+        def cols(tool, k):
+            path = os.path.join(WORK, tool, "lat_%s.1.log" % k)
+            if not os.path.exists(path):
+                return None
+            with open(path) as f:
+                return [tuple(x.strip() for x in line.split(",")[2:]) for line in f]
+        res, figs = True, []
+        for k in arg:
+            a, b = cols("fio", k), cols("iofleet", k)
+            same = a is not None and a == b
+            res &= same
+            figs.append("%s: fio %s lines iofleet %s%s" % (
+                k, len(a) if a is not None else "no", len(b) if b is not None else "no",
+                ", equal" if same else ""))
+        return True, res, "; ".join(figs)
     if kind == "hotness":
         # A skewed distribution's shape over the 4k blocks of the region:
         # the share of the I/Os in its hottest 10% of blocks, and (zoned,
