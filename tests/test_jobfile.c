@@ -2021,8 +2021,8 @@ test_lat_log (void)
     EXPECT_ERR ("[job]\nwrite_lat_log=raw\nlog_avg_msec=1000\n",
                 "t.fio:3: log_avg_msec=1000: averaged latency logs are not supported by iofleet "
                 "yet (0, fio's default, logs every I/O)");
-    EXPECT_ERR ("[job]\nlog_offset=1\n",
-                "t.fio:2: fio option 'log_offset' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nlog_hist_msec=1000\n",
+                "t.fio:2: fio option 'log_hist_msec' is not supported by iofleet yet");
     EXPECT_ERR ("[job]\nwrite_bw_log=bw\n",
                 "t.fio:2: fio option 'write_bw_log' is not supported by iofleet yet");
 
