@@ -114,6 +114,10 @@ typedef struct {
        f->last_start; randtrimwrite: the trim the next write repeats. */
     uint64_t *last_start;
     io_unit_t last_trim;
+    /* rw=randread:N: I/Os left before the next random offset, and where
+       each target's last I/O of each direction ended ([t * DIR_COUNT + dir]). */
+    uint32_t seq_left;
+    uint64_t *last_end;
     /* read_iolog: the next entry, the previous line's time (version 3),
        the last issue and the carried oversleep (fio's iolog_delay), and
        when the worker started (version 2 waits count from it). */
@@ -173,6 +177,7 @@ struct job {
     uint32_t replay_align, replay_scale;
     uint64_t lat_target_ns, lat_window_ns;  /* latency_target; 0 = none */
     bool log_offset;                /* latency logs hold each I/O's offset */
+    uint32_t seq_nr;                /* rw=randread:N; 0 = every I/O random */
     double lat_pct;
     bool lat_run;
     uint64_t search_start;          /* when the search begins (the ramp's end); without
@@ -391,7 +396,22 @@ gen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
     }
     u->len = pick_bs (w, dir);
     offsets_t *o = w->offsets[t * DIR_COUNT + (j->offsets_per_dir ? dir : 0)];
-    u->offset = offsets_next (o, &u->len, rng_next (w->rng));
+    /* rw=randread:N, as fio's get_next_offset: a random offset on the
+       first I/O and every N-th after it; the ones between go on from
+       where the direction's last I/O on the file ended, without marking
+       the random map, unless that would pass the region's end. */
+    uint64_t seq = UINT64_MAX;
+    if (j->seq_nr && --w->seq_left == 0)
+        w->seq_left = j->seq_nr;
+    else if (j->seq_nr) {
+        seq = w->last_end[t * DIR_COUNT + dir];
+        uint64_t end = j->region_start[t] + j->region_units[t] * j->unit;
+        if (seq + u->len > end)
+            seq = UINT64_MAX;
+    }
+    u->offset = seq != UINT64_MAX ? seq : offsets_next (o, &u->len, rng_next (w->rng));
+    if (j->seq_nr)
+        w->last_end[t * DIR_COUNT + dir] = u->offset + u->len;
     w->bytes_issued += u->len;
     w->ios_issued++;
     u->fd = j->targets[t].fd;
@@ -1860,6 +1880,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     }
     j->paced = j->rate_bps[0] || j->rate_bps[1] || j->thinktime_ns;
     j->log_offset = spec->log_offset;
+    j->seq_nr = rw_is_random (j->rw) && spec->rw_seq_nr > 1 ? spec->rw_seq_nr : 0;
     j->lat_target_ns = spec->latency_target_ns;
     j->lat_window_ns = spec->latency_window_ns;
     j->lat_pct = spec->latency_percentile > 0 ? spec->latency_percentile : 100;
@@ -2027,6 +2048,15 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         }
         for (int g = 0; trims && g < j->ntargets * DIR_COUNT; g++)
             w->last_start[g] = UINT64_MAX;
+        if (j->seq_nr) {
+            w->seq_left = 1;            /* fio: the first I/O is random */
+            w->last_end = calloc ((size_t) j->ntargets * DIR_COUNT, sizeof *w->last_end);
+            if (!w->last_end) {
+                snprintf (err, errlen, "out of memory for worker %d", i);
+                job_destroy (&j);
+                return NULL;
+            }
+        }
         /* A replay's offsets come from its log. */
         for (int g = 0; !j->replay && g < j->ntargets * DIR_COUNT; g++) {
             int t = g / DIR_COUNT, d = g % DIR_COUNT;
@@ -2138,6 +2168,7 @@ job_destroy (iojob_t **self_p)
         free (w->slot[1]);
         free (w->trimmed);
         free (w->last_start);
+        free (w->last_end);
     }
     for (int t = 0; t < j->ntargets && j->targets; t++)
         target_close (&j->targets[t]);

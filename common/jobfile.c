@@ -1071,14 +1071,26 @@ s_parse_rw_mode (parser_t *p, int line, const char *key, const char *value,
         /* rw=rw:SIZE: fio 3.33 ran 61 16k I/Os over 1 MiB with 16k holes,
            its two directions' passes ending apart; not modelled yet. */
         bool seq = m == JOB_RW_READ || m == JOB_RW_WRITE;
-        if (colon && (!seq || !skip)) {
+        bool rnd = m == JOB_RW_RANDREAD || m == JOB_RW_RANDWRITE || m == JOB_RW_RANDRW;
+        if (colon && (!(seq || rnd) || !skip)) {
             s_error (p, line, "%s=%.*s: fio's ':N' offset modifier is not supported by iofleet "
                      "yet%s", key, SHOW, value,
-                     !seq && (m == JOB_RW_RW) ? " on mixed I/O (read:SIZE and write:SIZE are)"
-                     : seq ? " in a sweep" : " on random I/O (sequential modes take ':SIZE')");
+                     m == JOB_RW_RW ? " on mixed sequential I/O (read:SIZE and write:SIZE are)"
+                     : !skip ? " in a sweep" : " on trims");
             return -1;
         }
-        if (colon) {
+        if (colon && rnd) {
+            /* fio's ddir_seq_nr: a new random offset every N I/Os, those
+               between going on sequentially. */
+            uint64_t n;
+            if (parse_u64 (colon + 1, 1, JOB_MAX_SEQ_NR, &n) != 0) {
+                s_error (p, line, "%s=%.*s: '%s' after ':' is not a count of I/Os per random "
+                         "offset (allowed: 1..%u)", key, SHOW, value, colon + 1, JOB_MAX_SEQ_NR);
+                return -1;
+            }
+            *skip = n;
+        }
+        else if (colon) {
             uint64_t v;
             if (job_parse_size (colon + 1, &v) != 0 || v > JOB_MAX_RW_SKIP) {
                 s_error (p, line, "%s=%.*s: '%s' after ':' is not a size to skip (allowed: "
@@ -1770,9 +1782,14 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
             return 0;
         }
         job_rw_t m;
-        if (s_parse_rw_mode (p, line, key, value, value, &m, &job->rw_skip))
+        uint64_t mod;
+        if (s_parse_rw_mode (p, line, key, value, value, &m, &mod))
             return -1;
         job->rw = m;
+        /* ':SIZE' skips on sequential modes; ':N' counts on random ones. */
+        bool random = m == JOB_RW_RANDREAD || m == JOB_RW_RANDWRITE || m == JOB_RW_RANDRW;
+        job->rw_skip = random ? 0 : mod;
+        job->rw_seq_nr = random ? (uint32_t) mod : 0;
         o->sweep_rw.n = 0;
         o->rw_line = line;
         return 0;
@@ -2382,7 +2399,8 @@ s_verify_refused (parser_t *p, const opts_t *o)
         why = "the job writes nothing to verify (verify_only=1 on the writing job reads back "
               "what an earlier run of it wrote)";
     else if ((job->rw == JOB_RW_RANDWRITE || job->rw == JOB_RW_RANDRW)
-             && (job->norandommap || job->dist.kind != JOB_DIST_RANDOM || job->blockalign[1]))
+             && (job->norandommap || job->dist.kind != JOB_DIST_RANDOM || job->blockalign[1]
+                 || job->rw_seq_nr > 1))
         why = "with norandommap, blockalign or a non-uniform random_distribution writes overlap, "
               "which fio "
               "sorts and trims before reading back and iofleet does not yet";

@@ -38,6 +38,7 @@
 #define JOB_MAX_LOOPS     1000000
 #define JOB_DIRECTORY_MAX 256       /* directory=, with its NUL */
 #define JOB_MAX_RW_SKIP   (1ull << 30)      /* rw=write:SIZE */
+#define JOB_MAX_SEQ_NR    1000000u          /* rw=randread:N */
 #define JOB_MAX_VERIFY_BACKLOG (1u << 20)   /* writes a worker remembers */
 #define JOB_VERIFY_HEADER 48        /* bytes of a write verify= takes (agent/verify.h) */
 /* offset_increment x (numjobs - 1) stays below 2^62 bytes */
@@ -127,6 +128,8 @@ typedef struct {
     uint32_t rate_iops[2];          /* rate_iops=R[,W]: 0 = unlimited */
     bool rate_poisson;              /* rate_process=poisson */
     bool log_offset;                /* log_offset=1: latency logs hold each I/O's offset */
+    uint32_t rw_seq_nr;             /* rw=randread:N: a random offset every N I/Os,
+                                       sequential between; 0 or 1 = every one */
     uint64_t latency_target_ns;     /* latency_target=: search the deepest queue
                                        keeping it; 0 = none */
     uint64_t latency_window_ns;     /* latency_window= */

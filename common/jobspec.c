@@ -28,6 +28,7 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
         { s->rw >= IOFLEET__RW__RW_TRIM, "rw=trim|randtrim|trimwrite|randtrimwrite" },
         { s->read_iolog && s->read_iolog[0], "read_iolog=" },
         { s->latency_target_ns, "latency_target=" }, { s->log_offset, "log_offset=1" },
+        { s->rw_seq_nr > 1, "rw=randread:N" },
         { s->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF || s->dist_centered,
           "random_distribution=pareto|normal|zoned|zoned_abs or a center" },
     };
@@ -123,6 +124,7 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->startdelay_ns = j->startdelay_ns;
     s->rate_poisson = j->rate_poisson;
     s->log_offset = j->log_offset;
+    s->rw_seq_nr = j->rw_seq_nr;
     s->latency_target_ns = j->latency_target_ns;
     s->latency_window_ns = j->latency_window_ns;
     s->latency_percentile = j->latency_percentile;
