@@ -55,6 +55,41 @@ row (FILE *f, const char *who, const char *target, int dir, json_t *o)
              num (d, "errors") > 0 ? "  ERRORS" : "");
 }
 
+/* A time as a job file would write it: 2.2ms, 200ms, 500us. */
+static const char *
+fmt_opt_ns (double ns, char *buf, size_t cap)
+{
+    static const struct { double ns; const char *unit; } u[] = {
+        { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+    };
+    int i = 0;
+    while (i < 3 && ns < u[i].ns)
+        i++;
+    snprintf (buf, cap, "%g%s", ns / u[i].ns, u[i].unit);
+    return buf;
+}
+
+/* latency_target: a line per job with a target, the depth agent a's
+   search found under it (from the report's "latency_target"). */
+static void
+latency_lines (FILE *f, json_t *a, bool named)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach (json_object_get (a, "latency_target"), i, e) {
+        char target[32], window[32], depth[32];
+        json_t *d = json_object_get (e, "depth");
+        if (json_is_integer (d))
+            snprintf (depth, sizeof depth, "depth %lld", (long long) json_integer_value (d));
+        else
+            snprintf (depth, sizeof depth, "no depth reported");
+        fprintf (f, "    %-16s latency_target %s p%g window %s%s%s%s: %s\n", str (a, "agent"),
+                 fmt_opt_ns (num (e, "target_ns"), target, sizeof target), num (e, "percentile"),
+                 fmt_opt_ns (num (e, "window_ns"), window, sizeof window),
+                 named ? " (job " : "", named ? str (e, "job") : "", named ? ")" : "", depth);
+    }
+}
+
 /* Shortens a long path from the left so the file name stays visible. */
 static const char *
 short_path (const char *path, char *buf, size_t cap)
@@ -150,6 +185,8 @@ text_report (FILE *f, json_t *rep)
                          "controller acknowledged them (the controller was away longer than "
                          "its --spool-max holds); any that never arrived are missing\n",
                          str (a, "agent"), num (a, "spool_dropped"));
+            latency_lines (f, a, json_is_array (json_object_get (json_object_get (s, "job"),
+                                                                 "jobs")));
             json_array_foreach (json_object_get (a, "targets"), k, t) {
                 char sp[32];
                 const char *tp = short_path (str (t, "target"), sp, sizeof sp);

@@ -613,9 +613,76 @@ dirs_in_order (json_t *o)
     }
 }
 
+/* The spec of job k of a step (steps.spec: its first job, with "jobs"
+   listing every job when they run together), or NULL.  Can't fail. */
 static json_t *
-step_agents_json (store_t *store, int64_t run, int step, const double *extra, int nextra)
+spec_job (json_t *spec, int k)
 {
+    json_t *jobs = json_object_get (spec, "jobs");
+    if (json_is_array (jobs))
+        return json_array_get (jobs, (size_t) k);
+    return k == 0 ? spec : NULL;
+}
+
+static int
+spec_njobs (json_t *spec)
+{
+    json_t *jobs = json_object_get (spec, "jobs");
+    return json_is_array (jobs) ? (int) json_array_size (jobs) : 1;
+}
+
+/* Does a job of the step have a latency_target?  Can't fail. */
+static bool
+spec_latency_target (json_t *spec)
+{
+    for (int k = 0; k < spec_njobs (spec); k++)
+        if (json_integer_value (json_object_get (spec_job (spec, k), "latency_target_ns")) > 0)
+            return true;
+    return false;
+}
+
+/* latency_target: what the agent's search found, for each job of the step
+   that has a target: {"job", "target_ns", "percentile", "window_ns",
+   "depth"}, depth null where the agent reported none (refused, lost or
+   failed before DONE).  Returns a new array; NULL on allocation failure. */
+static json_t *
+agent_latency_json (store_t *store, int64_t run, int step, int64_t agent, json_t *spec)
+{
+    json_t *list = json_array ();
+    for (int k = 0; list && k < spec_njobs (spec); k++) {
+        json_t *jj = spec_job (spec, k);
+        json_int_t target = json_integer_value (json_object_get (jj, "latency_target_ns"));
+        if (target <= 0)
+            continue;
+        json_t *e = json_pack ("{s:O?, s:I, s:O?, s:O?, s:n}",
+            "job", json_object_get (jj, "name"),
+            "target_ns", target,
+            "percentile", json_object_get (jj, "latency_percentile"),
+            "window_ns", json_object_get (jj, "latency_window_ns"),
+            "depth");
+        sqlite3_stmt *st = store_stmt (store, "SELECT depth FROM latency_depths WHERE run_id = ? "
+                                              "AND step_idx = ? AND agent_id = ? AND job_idx = ?");
+        if (st) {
+            sqlite3_bind_int64 (st, 1, run);
+            sqlite3_bind_int (st, 2, step);
+            sqlite3_bind_int64 (st, 3, agent);
+            sqlite3_bind_int (st, 4, k);
+            if (sqlite3_step (st) == SQLITE_ROW)
+                json_object_set_new (e, "depth", json_integer (sqlite3_column_int64 (st, 0)));
+            sqlite3_reset (st);
+        }
+        json_array_append_new (list, e);
+    }
+    return list;
+}
+
+/* The agents of a step.  spec (the step's "job"; NULL: not wanted) adds
+   each agent's "latency_target" when a job of the step has one. */
+static json_t *
+step_agents_json (store_t *store, int64_t run, int step, json_t *spec, const double *extra,
+                  int nextra)
+{
+    bool latency = spec && spec_latency_target (spec);
     json_t *agents = json_array ();
     sqlite3_stmt *st = store_stmt (store,
         "SELECT sa.agent_id, a.name, a.hostname, sa.status, sa.message, sa.snapshots, "
@@ -710,6 +777,9 @@ step_agents_json (store_t *store, int64_t run, int step, const double *extra, in
         json_object_set_new (a, "targets", targets);
         json_object_set_new (a, "iops", json_real (iops));
         json_object_set_new (a, "bw", json_real (bw));
+        if (latency)
+            json_object_set_new (a, "latency_target",
+                                 agent_latency_json (store, run, step, agent_id, spec));
         json_array_append_new (agents, a);
     }
     sqlite3_reset (st);
@@ -1036,7 +1106,9 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, char *e
         int idx = (int) json_integer_value (json_object_get (s, "index"));
         double extra[JOB_PCT_MAX];
         int nextra = step_percentiles (json_object_get (s, "job"), extra, JOB_PCT_MAX);
-        json_object_set_new (s, "agents", step_agents_json (store, run, idx, extra, nextra));
+        json_object_set_new (s, "agents", step_agents_json (store, run, idx,
+                                                             json_object_get (s, "job"), extra,
+                                                             nextra));
         /* The tuning lint of every drive of the step, once per agent. */
         json_t *lint = json_array ();
         size_t ai, ti, li;
@@ -1254,6 +1326,20 @@ report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errle
         f->job_runtime_ms = accs[i].window_ns / NS_PER_MS;
         f->percentiles = jd->npercentiles ? jd->percentile_list : NULL;
         f->npercentiles = jd->npercentiles;
+        /* latency_target: the depth the agent's search found for that
+           first job (0, none stored: fio_json prints the job's iodepth). */
+        if (jd->latency_target_ns) {
+            sqlite3_stmt *ls = store_stmt (store, "SELECT depth FROM latency_depths "
+                "WHERE run_id = ? AND step_idx = ? AND agent_id = ? AND job_idx = 0");
+            if (ls) {
+                sqlite3_bind_int64 (ls, 1, run);
+                sqlite3_bind_int (ls, 2, steps[i]);
+                sqlite3_bind_int64 (ls, 3, agents[i]);
+                if (sqlite3_step (ls) == SQLITE_ROW)
+                    f->latency_depth = (uint32_t) sqlite3_column_int64 (ls, 0);
+                sqlite3_reset (ls);
+            }
+        }
         /* fio prints all three directions; one not reported (no trims)
            stays all zero (jobs is calloc'd), as fio prints it. */
         for (int d = 0; d < DIR_COUNT; d++) {
@@ -1392,7 +1478,7 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
                 json_array_append_new (sets, f);
             } else {
                 json_t *sj = json_pack ("{s:o}", "agents",
-                                        step_agents_json (store, run, idx, NULL, 0));
+                                        step_agents_json (store, run, idx, NULL, NULL, 0));
                 if (groups_add (store, run, idx, sj, by, where, err, errlen)) {
                     json_decref (sj);
                     json_decref (sets);

@@ -208,6 +208,15 @@ job_to_json (const job_t *j)
                                                         (int) j->rate_iops[1]));
     if (j->nbssplit[0] || j->nbssplit[1] || j->bsrange_min[0] || j->bsrange_min[1])
         json_object_set_new (o, "mixed_bs", json_true ());
+    /* Only with a target: a step without one keeps the spec it always had. */
+    if (j->latency_target_ns) {
+        json_object_set_new (o, "latency_target_ns",
+                             json_integer ((json_int_t) j->latency_target_ns));
+        json_object_set_new (o, "latency_window_ns",
+                             json_integer ((json_int_t) j->latency_window_ns));
+        json_object_set_new (o, "latency_percentile", json_real (j->latency_percentile));
+        json_object_set_new (o, "latency_run", json_boolean (j->latency_run));
+    }
     return o;
 }
 
@@ -321,6 +330,60 @@ save_step_agent (ctl_t *ctl, const part_t *p, const char *targets_json)
     sqlite3_bind_int64 (st, 11, p->spool_dropped);
     sqlite3_bind_int (st, 12, p->restarted);
     store_step_done (ctl->store, st, "store step agent");
+}
+
+/* latency_target: the depth each job of the step in hand found, as DONE d
+   says (one entry per job, in the step's order; 0 for a job without a
+   target, none at all when no job has one), into latency_depths.  A list
+   that is not one entry per job, or a depth the plan cannot have given (a
+   job without a target, above the job's iodepth), is counted as a bad
+   message and left out: the report then shows no depth for that agent.
+   Can't fail: a database error is the store's to count. */
+static void
+save_latency_depths (ctl_t *ctl, const part_t *p, const Iofleet__Done *d)
+{
+    runner_t *r = ctl->runner;
+    int njobs = step_njobs (r, r->cur);
+    store_begin (ctl->store);
+    /* The latest DONE of the agent is the one that counts. */
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "DELETE FROM latency_depths WHERE run_id = ? AND step_idx = ? AND agent_id = ?");
+    sqlite3_bind_int64 (st, 1, r->run);
+    sqlite3_bind_int (st, 2, r->cur);
+    sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
+    store_step_done (ctl->store, st, "clear latency depths");
+    if (d->n_latency_depth == 0)
+        return;
+    if (d->n_latency_depth != (size_t) njobs) {
+        store_count (ctl->store, "bad_agent_messages", 1);
+        log_warn ("run %lld step %d: agent '%s': DONE's latency_depth has %zu entries, the step "
+                  "has %d job(s); its depths are not stored", (long long) r->run, r->cur + 1,
+                  p->name, d->n_latency_depth, njobs);
+        return;
+    }
+    for (int j = 0; j < njobs; j++) {
+        const job_t *jd = &r->plan->steps[r->first[r->cur] + j];
+        uint32_t depth = d->latency_depth[j];
+        if (depth == 0)
+            continue;
+        if (!jd->latency_target_ns || depth > jd->iodepth) {
+            store_count (ctl->store, "bad_agent_messages", 1);
+            log_warn ("run %lld step %d: agent '%s': DONE's latency_depth[%d] %u for job '%s', "
+                      "which %s; not stored", (long long) r->run, r->cur + 1, p->name, j, depth,
+                      jd->name, !jd->latency_target_ns ? "has no latency_target"
+                                                       : "is above the job's iodepth");
+            continue;
+        }
+        st = store_stmt (ctl->store,
+            "INSERT OR REPLACE INTO latency_depths (run_id, step_idx, agent_id, job_idx, depth) "
+            "VALUES (?, ?, ?, ?, ?)");
+        sqlite3_bind_int64 (st, 1, r->run);
+        sqlite3_bind_int (st, 2, r->cur);
+        sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
+        sqlite3_bind_int (st, 4, j);
+        sqlite3_bind_int64 (st, 5, depth);
+        store_step_done (ctl->store, st, "store a latency depth");
+    }
 }
 
 /* Which drive each READY target is, from the inventory that came with it,
@@ -448,6 +511,10 @@ begin_step (ctl_t *ctl)
     sqlite3_bind_int64 (del, 1, r->run);
     sqlite3_bind_int (del, 2, r->cur);
     store_step_done (ctl->store, del, "clear an earlier attempt's fleet intervals");
+    del = store_stmt (ctl->store, "DELETE FROM latency_depths WHERE run_id = ? AND step_idx = ?");
+    sqlite3_bind_int64 (del, 1, r->run);
+    sqlite3_bind_int (del, 2, r->cur);
+    store_step_done (ctl->store, del, "clear an earlier attempt's latency depths");
     series_reset (r->series, r->run, r->cur, r->nparts);
     for (int i = 0; i < r->nparts; i++) {
         part_t *p = &r->parts[i];
@@ -1572,6 +1639,7 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
                 }
             }
         }
+        save_latency_depths (ctl, p, d);
         if (d->error[0]) {
             snprintf (p->msg, sizeof p->msg, "I/O error: %s", d->error);
             log_warn ("run %lld step %d: agent '%s': %s", (long long) r->run, r->cur + 1,

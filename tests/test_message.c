@@ -770,6 +770,16 @@ test_round_trip (void)
     }
     message_free (e);
 
+    //  latency_target: the depth per job of the step, in order.
+    fx_done ();
+    uint32_t depths[3] = { 3, 0, 17 };
+    fx.done.latency_depth = depths;
+    fx.done.n_latency_depth = 3;
+    if ((e = round_trip ()))
+        CHECK (e->done->n_latency_depth == 3 && e->done->latency_depth[0] == 3
+               && e->done->latency_depth[1] == 0 && e->done->latency_depth[2] == 17);
+    message_free (e);
+
     fx_done ();
     fx.done.error = "engine libaio: io_submit: Invalid argument";
     if ((e = round_trip ()))
@@ -1100,6 +1110,17 @@ done_n (size_t n)
     fx.done.n_totals = n;
 }
 
+static uint32_t done_depths_buf[MSG_JOBS_MAX + 1];
+
+static void
+done_depths (size_t n, uint32_t depth)
+{
+    for (size_t i = 0; i < n; i++)
+        done_depths_buf[i] = depth;
+    fx.done.latency_depth = done_depths_buf;
+    fx.done.n_latency_depth = n;
+}
+
 static void
 test_bounds_ready_snapshot_done (void)
 {
@@ -1144,6 +1165,9 @@ test_bounds_ready_snapshot_done (void)
     ACCEPT (fx_done, done_n (MSG_TARGETS_MAX));
     REJECT (fx_done, done_n (MSG_TARGETS_MAX + 1), "done.targets");
     REJECT (fx_done, fx.ts[0].target = MSG_TARGETS_MAX, "done.targets[0].target");
+    ACCEPT (fx_done, done_depths (MSG_JOBS_MAX, JOB_MAX_IODEPTH));
+    REJECT (fx_done, done_depths (MSG_JOBS_MAX + 1, 1), "done.latency_depth has");
+    REJECT (fx_done, done_depths (2, JOB_MAX_IODEPTH + 1), "done.latency_depth[0]");
     REJECT (fx_done, fx.rd[1].bytes = fx.rd[1].ops - 1, "done.targets[1].read.bytes");
     REJECT (fx_done, fx.wr[0].histogram.len = HIST_WIRE_MAX + 1;
                      fx.wr[0].histogram.data = big_hist,
