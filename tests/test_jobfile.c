@@ -564,10 +564,7 @@ test_amount_options (void)
     jobfile_destroy (&jf);
     EXPECT_ERR ("[a]\nfilename=x\nrw=rw:4k\n",
                 "t.fio:3: rw=rw:4k: fio's ':N' offset modifier is not supported by iofleet yet "
-                "on mixed I/O (read:SIZE and write:SIZE are)");
-    EXPECT_ERR ("[a]\nfilename=x\nrw=randread:8\n",
-                "t.fio:3: rw=randread:8: fio's ':N' offset modifier is not supported by iofleet "
-                "yet on random I/O (sequential modes take ':SIZE')");
+                "on mixed sequential I/O (read:SIZE and write:SIZE are)");
     EXPECT_ERR ("[a]\nfilename=x\nrw=write:6k\n",
                 "t.fio:3: rw=write:6144 (job 'a'): iofleet skips whole blocks of one size: give "
                 "bs= alone (no bssplit, bsrange or per-direction sizes) and a skip that is a "
@@ -955,9 +952,10 @@ test_errors (void)
                 "yet " RW_ALL ")");
     EXPECT_ERR ("[job]\nrw=random\n", "t.fio:2: rw='random' is not an fio I/O pattern "
                 RW_ALL ")");
-    EXPECT_ERR ("[job]\nrw=randread:8\n",
-                "t.fio:2: rw=randread:8: fio's ':N' offset modifier is not supported by iofleet yet "
-                "on random I/O (sequential modes take ':SIZE')");
+    EXPECT_ERR ("[job]\nrw=randread:0\n", "t.fio:2: rw=randread:0: '0' after ':' is not a "
+                "count of I/Os per random offset (allowed: 1..1000000)");
+    EXPECT_ERR ("[job]\nrw=randtrim:4\n", "t.fio:2: rw=randtrim:4: fio's ':N' offset modifier "
+                "is not supported by iofleet yet on trims");
 
     /* End-of-job checks point at the option to fix. */
     EXPECT_ERR ("[job]\ntime_based\n", "t.fio:2: time_based needs runtime= (job 'job' has none)");
@@ -1590,6 +1588,10 @@ test_random_options (void)
                 "percentage 0..100");
     if (CHECK_OK (s_one_job ("[job]\nwrite_lat_log=l\nlog_offset=1\n", &j)))
         CHECK (j.log_offset);
+    if (CHECK_OK (s_one_job ("[job]\nrw=randread:8\n", &j)))
+        CHECK (j.rw == JOB_RW_RANDREAD && j.rw_seq_nr == 8 && j.rw_skip == 0);
+    if (CHECK_OK (s_one_job ("[job]\nrw=read:8k\n", &j)))
+        CHECK (j.rw_seq_nr == 0 && j.rw_skip == 8192);
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {
@@ -2346,8 +2348,7 @@ test_sweeps (void)
     EXPECT_ERR ("[q]\nrw=read,filedelete\n", "t.fio:2: rw 'filedelete' is not supported by "
                 "iofleet yet " RW_ALL ")");
     EXPECT_ERR ("[q]\nrw=read,randread:8\n", "t.fio:2: rw=read,randread:8: fio's ':N' offset "
-                "modifier is not supported by iofleet yet on random I/O (sequential modes take "
-                "':SIZE')");
+                "modifier is not supported by iofleet yet in a sweep");
     EXPECT_ERR ("[global]\nbs=4k,0,8k\n[q]\n",
                 "t.fio:2: bs=4k,0,8k: 0 is out of range (allowed: 1 byte..64 MiB)");
     EXPECT_ERR ("[q]\nbs=4k,8q,16k\n", "t.fio:2: bs=4k,8q,16k: '8q' is not a size (like 4k "

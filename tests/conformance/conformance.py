@@ -456,6 +456,15 @@ CASES = [
         "checks": [("lat_logs", ["clat", "slat", "lat"])],
     },
     {
+        "name": "randread-seq-nr",
+        "fleet": True,
+        "why": "rw=randread:4 (fio's ddir_seq_nr): a random offset, then 3 I/Os each where "
+               "the last ended, and again (fio 3.33: 3 4 5 6 47 48 49 50 ... in 4k blocks); "
+               "the random ones from the random map (no block drawn twice); size= of I/O",
+        "job": "ioengine=psync\ndirect=1\nrw=randread:4\nbs=4k\nsize=256k\n",
+        "checks": [("seq_runs", 4), ("count", 0.0), ("counted", None)],
+    },
+    {
         "name": "dist-zipf",
         "why": "zipf:1.2 without the random map (fio turns it off): the share of the I/Os "
                "in the hottest 10% of blocks, a random figure, within 0.03",
@@ -1075,6 +1084,18 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
                 k, len(a) if a is not None else "no", len(b) if b is not None else "no",
                 ", equal" if same else ""))
         return True, res, "; ".join(figs)
+    if kind == "seq_runs":
+        # In each run of arg I/Os the first is where the random map put
+        # it (never drawn twice) and the rest each start where the one
+        # before ended.
+        res = []
+        for ios in (f, i):
+            runs = all(ios[k][2] == ios[k - 1][2] + ios[k - 1][1]
+                       for k in range(len(ios)) if k % arg)
+            firsts = [ios[k][2] for k in range(0, len(ios), arg)]
+            res.append((runs, len(set(firsts)) == len(firsts)))
+        return all(res[0]), all(res[1]), "runs of %d, each after the last: fio %s iofleet %s; random starts distinct: fio %s iofleet %s" % (
+            arg, res[0][0], res[1][0], res[0][1], res[1][1])
     if kind == "hotness":
         # A skewed distribution's shape over the 4k blocks of the region:
         # the share of the I/Os in its hottest 10% of blocks, and (zoned,
