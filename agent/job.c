@@ -40,8 +40,13 @@
 #define LAT_LOG_BUF_BUDGET  (96u << 20)     /* over all of a job's log files */
 
 /* fio's latency logs, one file per kind and worker. */
-enum { LOG_CLAT = 0, LOG_SLAT, LOG_LAT, LOG_KINDS };
-static const char *const s_log_kind[LOG_KINDS] = { "clat", "slat", "lat" };
+/* fio's per-I/O logs: three of write_lat_log's prefix, and the bandwidth
+   and IOPS logs of write_bw_log's and write_iops_log's. */
+enum { LOG_CLAT = 0, LOG_SLAT, LOG_LAT, LOG_BW, LOG_IOPS, LOG_KINDS };
+static const char *const s_log_kind[LOG_KINDS] = { "clat", "slat", "lat", "bw", "iops" };
+static const char *const s_log_option[LOG_KINDS] = { "write_lat_log", "write_lat_log",
+                                                     "write_lat_log", "write_bw_log",
+                                                     "write_iops_log" };
 
 typedef struct {
     FILE *f[LOG_KINDS];
@@ -541,10 +546,14 @@ lat_log_add (worker_t *w, const io_unit_t *u, uint64_t now)
     lat_log_t *l = w->lat_log;
     if (l->failed)
         return -1;
+    uint64_t clat = now - u->t_issue;
     const uint64_t v[LOG_KINDS] = {
-        [LOG_CLAT] = now - u->t_issue,
+        [LOG_CLAT] = clat,
         [LOG_SLAT] = u->t_issue - u->t_start,
         [LOG_LAT] = now - u->t_start,
+        /* fio's add_bw_sample: bytes * 1000000 / clat in ns (0 for none). */
+        [LOG_BW] = clat ? (uint64_t) u->len * 1000000u / clat : 0,
+        [LOG_IOPS] = 1,
     };
     char head[24], tail[64];
     char *h = put_u64 (head, (now - w->job->measure_start) / NS_PER_MS);
@@ -560,7 +569,7 @@ lat_log_add (worker_t *w, const io_unit_t *u, uint64_t now)
     memcpy (t, ", 0\n", 4);
     t += 4;
     for (int k = 0; k < LOG_KINDS; k++) {
-        if (k == LOG_SLAT && (u->dir == IO_TRIM || w->job->ops->completes_at_commit))
+        if (!l->f[k] || (k == LOG_SLAT && (u->dir == IO_TRIM || w->job->ops->completes_at_commit)))
             continue;
         char line[128];
         char *p = line;
@@ -574,7 +583,7 @@ lat_log_add (worker_t *w, const io_unit_t *u, uint64_t now)
             int e = errno;
             l->failed = true;
             if (!w->error[0])
-                snprintf (w->error, sizeof w->error, "write_lat_log: writing '%s': %s",
+                snprintf (w->error, sizeof w->error, "%s: writing '%s': %s", s_log_option[k],
                           l->path[k], strerror (e));
             return -1;
         }
@@ -599,7 +608,7 @@ lat_log_close (worker_t *w)
             l->failed = true;
             rc = -1;
             if (!w->error[0])
-                snprintf (w->error, sizeof w->error, "write_lat_log: writing '%s': %s",
+                snprintf (w->error, sizeof w->error, "%s: writing '%s': %s", s_log_option[k],
                           l->path[k], strerror (e));
         }
         free (l->buf[k]);
@@ -1647,19 +1656,24 @@ lat_log_open (iojob_t *j, worker_t *w, const Iofleet__JobSpec *spec, const targe
     }
     w->lat_log = l;
     uint32_t n = (spec->thread_number ? spec->thread_number : 1) + (uint32_t) w->id;
+    const char *prefix[LOG_KINDS] = { spec->write_lat_log, spec->write_lat_log,
+                                      spec->write_lat_log, spec->write_bw_log,
+                                      spec->write_iops_log };
     size_t bufsize = LAT_LOG_BUF_BUDGET / ((size_t) j->nworkers * LOG_KINDS);
     bufsize = bufsize > LAT_LOG_BUF_MAX ? LAT_LOG_BUF_MAX
             : bufsize < LAT_LOG_BUF_MIN ? LAT_LOG_BUF_MIN : bufsize;
     for (int k = 0; k < LOG_KINDS; k++) {
+        if (!prefix[k] || !prefix[k][0])
+            continue;
         char name[JOB_LATLOG_MAX + 32], why[1024];
-        snprintf (name, sizeof name, "%s_%s.%u.log", spec->write_lat_log, s_log_kind[k], n);
+        snprintf (name, sizeof name, "%s_%s.%u.log", prefix[k], s_log_kind[k], n);
         target_t t;
-        if (log_resolve (j, pol, name, "write_lat_log", "prefix", &t, err, errlen))
+        if (log_resolve (j, pol, name, s_log_option[k], "prefix", &t, err, errlen))
             return -1;
         str_copy (l->path[k], sizeof l->path[k], t.path);
         int fd = target_open_log (&t, false, why, sizeof why);
         if (fd < 0) {
-            snprintf (err, errlen, "write_lat_log: %s", why);
+            snprintf (err, errlen, "%s: %s", s_log_option[k], why);
             return -1;
         }
         l->f[k] = fdopen (fd, "w");
@@ -1667,7 +1681,7 @@ lat_log_open (iojob_t *j, worker_t *w, const Iofleet__JobSpec *spec, const targe
         if (!l->f[k] || !l->buf[k]) {
             if (!l->f[k])
                 close (fd);
-            snprintf (err, errlen, "write_lat_log: out of memory for '%s'", t.path);
+            snprintf (err, errlen, "%s: out of memory for '%s'", s_log_option[k], t.path);
             return -1;
         }
         setvbuf (l->f[k], l->buf[k], _IOFBF, bufsize);
@@ -2133,8 +2147,10 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             return NULL;
         }
         w->engine_ready = true;
-        if (spec->write_lat_log && spec->write_lat_log[0]
-            && lat_log_open (j, w, spec, pol, err, errlen)) {
+        bool logs = (spec->write_lat_log && spec->write_lat_log[0])
+                 || (spec->write_bw_log && spec->write_bw_log[0])
+                 || (spec->write_iops_log && spec->write_iops_log[0]);
+        if (logs && lat_log_open (j, w, spec, pol, err, errlen)) {
             job_destroy (&j);
             return NULL;
         }

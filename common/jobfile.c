@@ -140,8 +140,7 @@ static const char *const s_fio_only[] = {
     "userspace_reap", "verb", "verify_async", "verify_async_cpus",
     "verify_backlog_batch", "verify_dump", "verify_interval", "verify_offset", "verify_pattern",
     "verify_state_load", "verify_state_save", "wait_for", "window_size",
-    "write_barrier", "write_bw_log", "write_hint", "write_hist_log",
-    "write_iops_log", "writefua",
+    "write_barrier", "write_hint", "write_hist_log", "writefua",
     "xnvme_admin", "xnvme_async", "xnvme_dev_nsid", "xnvme_dev_subnqn",
     "xnvme_iovec", "xnvme_mem", "xnvme_sync", "zone_reset_frequency",
     "zone_reset_threshold", "zonecapacity", "zonemode", "zonerange",
@@ -199,7 +198,8 @@ typedef enum {
     OPT_NORANDOMMAP, OPT_RANDOM_DIST, OPT_PERCENTILES, OPT_CPUS,
     OPT_GROUP_REPORTING, OPT_STONEWALL, OPT_NEW_GROUP, OPT_SS, OPT_SS_DUR,
     OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA, OPT_LAT_LOG,
-    OPT_DESCRIPTION, OPT_THREAD, OPT_GTOD_REDUCE, OPT_LOG_AVG, OPT_LOG_OFFSET, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
+    OPT_DESCRIPTION, OPT_THREAD, OPT_GTOD_REDUCE, OPT_LOG_AVG, OPT_LOG_OFFSET, OPT_BW_LOG,
+    OPT_IOPS_LOG, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
     OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
     OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_RATE_PROCESS, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
     OPT_WRITE_IOLOG, OPT_READ_IOLOG, OPT_REPLAY_NO_STALL, OPT_REPLAY_REDIRECT,
@@ -268,6 +268,8 @@ static const struct {
     { "zero_buffers", OPT_ZERO_BUFFERS, true },
     { "name", OPT_NAME, false },
     { "write_lat_log", OPT_LAT_LOG, false },
+    { "write_bw_log", OPT_BW_LOG, false },
+    { "write_iops_log", OPT_IOPS_LOG, false },
     { "description", OPT_DESCRIPTION, false },
     { "thread", OPT_THREAD, true },
     { "threads", OPT_THREAD, true },             /* fio 3.33 takes it too */
@@ -1971,6 +1973,12 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
 
     case OPT_LAT_LOG:
         return s_parse_log_path (p, line, key, value, "prefix", "the logs", job->write_lat_log);
+
+    case OPT_BW_LOG:
+        return s_parse_log_path (p, line, key, value, "prefix", "the logs", job->write_bw_log);
+
+    case OPT_IOPS_LOG:
+        return s_parse_log_path (p, line, key, value, "prefix", "the logs", job->write_iops_log);
 
     case OPT_RUNTIME:
         return s_parse_duration (p, line, key, value, &job->runtime_ns);

@@ -128,6 +128,8 @@ typedef struct {
     uint32_t rate_iops[2];          /* rate_iops=R[,W]: 0 = unlimited */
     bool rate_poisson;              /* rate_process=poisson */
     bool log_offset;                /* log_offset=1: latency logs hold each I/O's offset */
+    char write_bw_log[JOB_LATLOG_MAX];   /* PREFIX_bw.N.log: each I/O's bandwidth */
+    char write_iops_log[JOB_LATLOG_MAX]; /* PREFIX_iops.N.log: a 1 per I/O */
     uint32_t rw_seq_nr;             /* rw=randread:N: a random offset every N I/Os,
                                        sequential between; 0 or 1 = every one */
     uint64_t latency_target_ns;     /* latency_target=: search the deepest queue

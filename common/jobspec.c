@@ -29,6 +29,8 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
         { s->read_iolog && s->read_iolog[0], "read_iolog=" },
         { s->latency_target_ns, "latency_target=" }, { s->log_offset, "log_offset=1" },
         { s->rw_seq_nr > 1, "rw=randread:N" },
+        { (s->write_bw_log && s->write_bw_log[0]) || (s->write_iops_log && s->write_iops_log[0]),
+          "write_bw_log= or write_iops_log=" },
         { s->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF || s->dist_centered,
           "random_distribution=pareto|normal|zoned|zoned_abs or a center" },
     };
@@ -159,6 +161,8 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->buffer_compress_percentage = j->buffer_compress_percentage;
     s->zero_buffers = j->zero_buffers;
     s->write_lat_log = (char *) j->write_lat_log;
+    s->write_bw_log = (char *) j->write_bw_log;
+    s->write_iops_log = (char *) j->write_iops_log;
     s->thread_number = j->thread_number;
     s->io_size = j->io_size;
     s->number_ios = j->number_ios;

@@ -151,6 +151,8 @@ static int
 check_logs (const Iofleet__JobSpec *j, char *err, size_t errlen)
 {
     if (check_log_path ("job.write_lat_log", j->write_lat_log, err, errlen)
+        || check_log_path ("job.write_bw_log", j->write_bw_log, err, errlen)
+        || check_log_path ("job.write_iops_log", j->write_iops_log, err, errlen)
         || check_log_path ("job.write_iolog", j->write_iolog, err, errlen)
         || check_log_path ("job.read_iolog", j->read_iolog, err, errlen)
         || check_log_path ("job.replay_redirect", j->replay_redirect, err, errlen))
@@ -172,8 +174,9 @@ check_logs (const Iofleet__JobSpec *j, char *err, size_t errlen)
         return fail (err, errlen, "job.rw_seq_nr %u, limit %u", j->rw_seq_nr, JOB_MAX_SEQ_NR);
     if (j->replay_align & (j->replay_align - 1))
         return fail (err, errlen, "job.replay_align %u is not a power of 2", j->replay_align);
-    const char *s = j->write_lat_log;
-    if (!s || !s[0])
+    bool logs = (j->write_lat_log && j->write_lat_log[0]) || (j->write_bw_log && j->write_bw_log[0])
+             || (j->write_iops_log && j->write_iops_log[0]);
+    if (!logs)
         return 0;
     uint32_t first = j->thread_number ? j->thread_number : 1;
     if ((uint64_t) first + j->numjobs - 1 > JOB_THREADS_MAX)

@@ -1592,6 +1592,8 @@ test_random_options (void)
         CHECK (j.rw == JOB_RW_RANDREAD && j.rw_seq_nr == 8 && j.rw_skip == 0);
     if (CHECK_OK (s_one_job ("[job]\nrw=read:8k\n", &j)))
         CHECK (j.rw_seq_nr == 0 && j.rw_skip == 8192);
+    if (CHECK_OK (s_one_job ("[job]\nwrite_bw_log=b\nwrite_iops_log=logs/i\n", &j)))
+        CHECK (strcmp (j.write_bw_log, "b") == 0 && strcmp (j.write_iops_log, "logs/i") == 0);
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {
@@ -2025,8 +2027,8 @@ test_lat_log (void)
                 "yet (0, fio's default, logs every I/O)");
     EXPECT_ERR ("[job]\nlog_hist_msec=1000\n",
                 "t.fio:2: fio option 'log_hist_msec' is not supported by iofleet yet");
-    EXPECT_ERR ("[job]\nwrite_bw_log=bw\n",
-                "t.fio:2: fio option 'write_bw_log' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nwrite_hist_log=h\n",
+                "t.fio:2: fio option 'write_hist_log' is not supported by iofleet yet");
 
     /* Thread numbers: a 1-2, b 3-5, then each sweep step its own. */
     jobfile_t *jf = s_parse ("[global]\nwrite_lat_log=raw\n[a]\nnumjobs=2\n[b]\nnumjobs=3\n"

@@ -448,12 +448,12 @@ CASES = [
     },
     {
         "name": "lat-log-offset",
-        "why": "write_lat_log with log_offset=1: each line 'time, value, ddir, bs, offset, "
-               "prio' (fio 3.33's format); the columns but time and value equal, line by "
-               "line, in all three logs",
+        "why": "write_lat_log, write_bw_log and write_iops_log with log_offset=1: each line "
+               "'time, value, ddir, bs, offset, prio' (fio 3.33's per-I/O logs); the columns "
+               "but time and value equal, line by line, in all five logs",
         "job": "ioengine=psync\ndirect=1\nrw=write\nbs=8k\nsize=128k\nwrite_lat_log=lat\n"
-               "log_offset=1\n",
-        "checks": [("lat_logs", ["clat", "slat", "lat"])],
+               "log_offset=1\nwrite_bw_log=lat\nwrite_iops_log=lat\n",
+        "checks": [("lat_logs", ["clat", "slat", "lat", "bw", "iops"])],
     },
     {
         "name": "randread-seq-nr",
