@@ -693,8 +693,11 @@ commit_batch (worker_t *w, io_unit_t **batch, unsigned *queued, uint64_t *now)
         w->stopping = true;
         return -1;
     }
+    /* A synchronous engine stamped each unit around its call (t_done);
+       the null engine does no call. */
     for (unsigned k = 0; k < *queued; k++)
-        batch[k]->t_issue = *now;
+        if (!batch[k]->t_done)
+            batch[k]->t_issue = *now;
     w->inflight += *queued;
     *queued = 0;
     return 0;

@@ -24,8 +24,10 @@ typedef struct {
     io_dir_t dir;
     uint32_t target;        /* index of the target in the job */
     uint64_t t_start;       /* CLOCK_MONOTONIC ns: prepared (slat starts) */
-    uint64_t t_issue;       /* CLOCK_MONOTONIC ns: commit returned (clat starts) */
-    uint64_t t_done;        /* a trim's end (done inline); 0: completion time is the reap's */
+    uint64_t t_issue;       /* CLOCK_MONOTONIC ns: clat starts: when commit returned, or
+                               when a synchronous engine began the I/O's system call */
+    uint64_t t_done;        /* the I/O's end when its engine (or the worker, for a trim)
+                               did it inline; 0: the completion time is the reap's */
     int64_t res;            /* bytes transferred, or -errno */
     bool verify;            /* a read back of a write: its data is checked */
     void *engine_data;      /* the engine's per-unit state (an iocb, ...) */
@@ -35,10 +37,13 @@ typedef struct engine engine_t;
 
 typedef struct {
     const char *name;
-    /* Its I/Os are complete when commit returns (null, psync): the worker
-       reaps all of them at once, since reaping one at a time would only
-       add the time spent on the others to their latency.  Engines with
-       real asynchronous completions reap as fio does, at most
+    /* Its I/Os are complete when commit returns (null, psync, the sync
+       engines): the worker reaps all of them at once, since reaping one at
+       a time would only add the time spent on the others to their
+       latency.  Such an engine stamps each unit's t_issue and t_done
+       around its system call (as fio times a synchronous I/O: clat is the
+       call, there is no slat), except null, whose I/O takes no time.
+       Engines with real asynchronous completions reap as fio does, at most
        iodepth_batch_complete_min at a time. */
     bool completes_at_commit;
     /* One I/O in flight whatever iodepth says (fio's FIO_SYNCIO engines,

@@ -34,7 +34,7 @@ sync_do (sync_queue_t *q, io_unit_t *u)
 static int
 sync_rw_commit (engine_t *e)
 {
-    return sync_commit (e, sync_do);
+    return sync_commit (e, sync_do, true);
 }
 
 /* Whether b follows a on the same file, in the same direction. */
@@ -51,6 +51,8 @@ vsync_run (sync_queue_t *q, io_unit_t **units, unsigned n)
 {
     struct iovec iov[64];
     io_unit_t *u0 = units[0];
+    /* The units joined in one call share its time, as in fio's vsync. */
+    uint64_t t0 = clock_mono_ns ();
     int rc = sync_seek (q, u0->fd, u0->offset, true);
     ssize_t r;
     if (rc < 0) {
@@ -65,7 +67,10 @@ vsync_run (sync_queue_t *q, io_unit_t **units, unsigned n)
         while (r < 0 && errno == EINTR);
     }
     int64_t left = r < 0 ? 0 : (int64_t) r;
+    uint64_t done = clock_mono_ns ();
     for (unsigned i = 0; i < n; i++) {
+        units[i]->t_issue = t0;
+        units[i]->t_done = done;
         if (r < 0)
             units[i]->res = -(int64_t) errno;
         else {

@@ -13,7 +13,7 @@ null_do (sync_queue_t *q, io_unit_t *u)
 static int
 null_commit (engine_t *e)
 {
-    return sync_commit (e, null_do);
+    return sync_commit (e, null_do, false);
 }
 
 const engine_ops_t engine_null_ops = {

@@ -24,7 +24,7 @@ psync_do (sync_queue_t *q, io_unit_t *u)
 static int
 psync_commit (engine_t *e)
 {
-    return sync_commit (e, psync_do);
+    return sync_commit (e, psync_do, true);
 }
 
 const engine_ops_t engine_psync_ops = {

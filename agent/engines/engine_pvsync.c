@@ -45,13 +45,13 @@ pvsync2_do (sync_queue_t *q, io_unit_t *u)
 static int
 pvsync_commit (engine_t *e)
 {
-    return sync_commit (e, pvsync_do);
+    return sync_commit (e, pvsync_do, true);
 }
 
 static int
 pvsync2_commit (engine_t *e)
 {
-    return sync_commit (e, pvsync2_do);
+    return sync_commit (e, pvsync2_do, true);
 }
 
 const engine_ops_t engine_pvsync_ops = {

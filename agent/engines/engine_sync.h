@@ -8,6 +8,7 @@
 #define IOF_ENGINE_SYNC_H
 
 #include "engine.h"
+#include "util.h"
 
 typedef struct {
     unsigned depth;
@@ -39,16 +40,23 @@ int sync_seek (sync_queue_t *q, int fd, uint64_t off, bool always);
 void sync_moved (sync_queue_t *q, int fd, uint64_t off, int64_t res);
 
 /* Runs do_io on every queued unit (it sets res) and moves them to the
-   completed list.  Returns the number committed.  Inline, so the null
-   engine's do_io costs no call. */
+   completed list; with timed, stamps each unit's t_issue and t_done around
+   its do_io (one clock read between two units serves both).  Returns the
+   number committed.  Inline, so the null engine's do_io costs no call. */
 static inline int
-sync_commit (engine_t *e, void (*do_io) (sync_queue_t *q, io_unit_t *u))
+sync_commit (engine_t *e, void (*do_io) (sync_queue_t *q, io_unit_t *u), bool timed)
 {
     sync_queue_t *q = e->data;
     unsigned n = q->nqueued;
+    uint64_t t = timed ? clock_mono_ns () : 0;
     for (unsigned i = 0; i < n; i++) {
-        do_io (q, q->queued[i]);
-        q->done[q->ndone++] = q->queued[i];
+        io_unit_t *u = q->queued[i];
+        do_io (q, u);
+        if (timed) {
+            u->t_issue = t;
+            u->t_done = t = clock_mono_ns ();
+        }
+        q->done[q->ndone++] = u;
     }
     q->nqueued = 0;
     return (int) n;
