@@ -12,6 +12,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -1989,6 +1990,19 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         if (!j->replay && plan_region (j, spec, t, err, errlen)) {
             job_destroy (&j);
             return NULL;
+        }
+        /* fio's td_io_open_file: drop the cached region (invalidate=1, its
+           default) and advise the pattern (fadvise_hint=1), neither fatal. */
+        if (!j->null_engine) {
+            int advice = spec->fadvise == JOB_FADV_NONE ? -1
+                       : spec->fadvise == JOB_FADV_SEQUENTIAL ? POSIX_FADV_SEQUENTIAL
+                       : spec->fadvise == JOB_FADV_RANDOM || rw_is_random (j->rw)
+                           ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+            char why[1024];
+            if (target_prepare_cache (&j->targets[t], !spec->no_invalidate, advice,
+                                      j->region_start[t], j->region_units[t] * j->unit, why,
+                                      sizeof why))
+                log_warn ("job '%s': %s", j->name, why);
         }
     }
     if (spec->write_iolog && spec->write_iolog[0]

@@ -342,3 +342,26 @@ target_open_log (const target_t *t, bool append, char *err, size_t errlen)
     }
     return fd;
 }
+
+int
+target_prepare_cache (const target_t *t, bool invalidate, int advice, uint64_t off,
+                      uint64_t len, char *err, size_t errlen)
+{
+    int rc = 0;
+    if (invalidate) {
+        if (t->is_block)
+            rc = ioctl (t->fd, BLKFLSBUF, 0) < 0 ? errno : 0;
+        else
+            rc = posix_fadvise (t->fd, (off_t) off, (off_t) len, POSIX_FADV_DONTNEED);
+        if (rc) {
+            snprintf (err, errlen, "dropping the page cache of '%s' (invalidate): %s", t->path,
+                      strerror (rc));
+            return -1;
+        }
+    }
+    if (advice >= 0 && (rc = posix_fadvise (t->fd, (off_t) off, (off_t) len, advice)) != 0) {
+        snprintf (err, errlen, "fadvise_hint on '%s': %s", t->path, strerror (rc));
+        return -1;
+    }
+    return 0;
+}

@@ -62,6 +62,15 @@ int target_open (target_t *t, bool direct, bool writes, uint64_t need, char *err
 
 void target_close (target_t *t);
 
+/* As fio does when it opens a file for a job: drops what the page cache
+   holds of [off, off + len) (invalidate: fadvise DONTNEED on a file,
+   BLKFLSBUF on a block device, which only root may), then advises the
+   kernel of the pattern (advice: POSIX_FADV_RANDOM or _SEQUENTIAL; -1
+   none).  Neither is fatal, as in fio: returns 0, or -1 with err saying
+   what failed, for the caller to log.  */
+int target_prepare_cache (const target_t *t, bool invalidate, int advice, uint64_t off,
+                          uint64_t len, char *err, size_t errlen);
+
 /* Opens a resolved path for a log the job writes (write_lat_log, emptied;
    write_iolog, appended to): created (0644), and only ever a regular file,
    so a log can never be written over a device or block on a FIFO that an

@@ -99,7 +99,7 @@ static const char *const s_fio_only[] = {
     "dedupe_percentage", "dedupe_working_set_percentage", "direct_write_to_pmem", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat",
     "disk_util", "donorname", "end_fsync", "error_dump",
-    "exec_postrun", "exec_prerun", "exit_on_io_done", "exitall_on_error", "experimental_verify", "fadvise_hint", "fallocate",
+    "exec_postrun", "exec_prerun", "exit_on_io_done", "exitall_on_error", "experimental_verify", "fallocate",
     "fdatasync", "fdp", "fdp_pli", "file_append", "file_service_type",
     "filename_format", "fill_device", "fill_fs", "fixedbufs",
     "flow", "flow_id", "flow_sleep", "force_async", "fsync", "fsync_on_close",
@@ -110,7 +110,7 @@ static const char *const s_fio_only[] = {
     "http_s3_sse_customer_key", "http_s3_storage_class",
     "http_swift_auth_token", "http_user", "http_verbose", "https",
     "hugepage-size", "ignore_error", "ignore_zone_limits", "inplace",
-    "interface", "invalidate",
+    "interface",
     "iodepth_batch_complete_max", "iodepth_low", "iomem", "iomem_align",
     "iopsavgtime", "ioscheduler", "job_max_open_zones", "kb_base",
     "lat_percentiles", "libblkio_driver",
@@ -199,7 +199,7 @@ typedef enum {
     OPT_GROUP_REPORTING, OPT_STONEWALL, OPT_NEW_GROUP, OPT_SS, OPT_SS_DUR,
     OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA, OPT_LAT_LOG,
     OPT_DESCRIPTION, OPT_THREAD, OPT_GTOD_REDUCE, OPT_LOG_AVG, OPT_LOG_OFFSET, OPT_BW_LOG,
-    OPT_IOPS_LOG, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
+    OPT_IOPS_LOG, OPT_INVALIDATE, OPT_FADVISE, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
     OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
     OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_RATE_PROCESS, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
     OPT_WRITE_IOLOG, OPT_READ_IOLOG, OPT_REPLAY_NO_STALL, OPT_REPLAY_REDIRECT,
@@ -270,6 +270,8 @@ static const struct {
     { "write_lat_log", OPT_LAT_LOG, false },
     { "write_bw_log", OPT_BW_LOG, false },
     { "write_iops_log", OPT_IOPS_LOG, false },
+    { "invalidate", OPT_INVALIDATE, false },
+    { "fadvise_hint", OPT_FADVISE, false },
     { "description", OPT_DESCRIPTION, false },
     { "thread", OPT_THREAD, true },
     { "threads", OPT_THREAD, true },             /* fio 3.33 takes it too */
@@ -1973,6 +1975,25 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
 
     case OPT_LAT_LOG:
         return s_parse_log_path (p, line, key, value, "prefix", "the logs", job->write_lat_log);
+
+    case OPT_INVALIDATE:
+        if (s_parse_bool (p, line, key, value, &b))
+            return -1;
+        job->no_invalidate = !b;
+        return 0;
+
+    case OPT_FADVISE: {
+        /* fio's values: 0 none, 1 by the job's pattern (default), or one. */
+        static const char *const hints[] = { "1", "0", "sequential", "random" };
+        for (int k = 0; k < 4; k++)
+            if (strcmp (value, hints[k]) == 0) {
+                job->fadvise = (job_fadvise_t) k;
+                return 0;
+            }
+        s_error (p, line, "fadvise_hint=%.*s is not one of fio's: 0, 1, sequential, random", SHOW,
+                 value);
+        return -1;
+    }
 
     case OPT_BW_LOG:
         return s_parse_log_path (p, line, key, value, "prefix", "the logs", job->write_bw_log);

@@ -90,6 +90,13 @@ typedef enum {
 } job_verify_t;
 
 typedef enum {
+    JOB_FADV_BY_RW = 0,             /* fadvise_hint=1 (fio's default): random or sequential */
+    JOB_FADV_NONE,                  /* fadvise_hint=0 */
+    JOB_FADV_SEQUENTIAL,
+    JOB_FADV_RANDOM,
+} job_fadvise_t;
+
+typedef enum {
     JOB_SS_NONE = 0,
     JOB_SS_IOPS,                    /* steadystate=iops:LIMIT */
     JOB_SS_IOPS_SLOPE,              /* steadystate=iops_slope:LIMIT */
@@ -128,6 +135,8 @@ typedef struct {
     uint32_t rate_iops[2];          /* rate_iops=R[,W]: 0 = unlimited */
     bool rate_poisson;              /* rate_process=poisson */
     bool log_offset;                /* log_offset=1: latency logs hold each I/O's offset */
+    bool no_invalidate;             /* invalidate=0: the page cache is kept */
+    job_fadvise_t fadvise;          /* fadvise_hint= */
     char write_bw_log[JOB_LATLOG_MAX];   /* PREFIX_bw.N.log: each I/O's bandwidth */
     char write_iops_log[JOB_LATLOG_MAX]; /* PREFIX_iops.N.log: a 1 per I/O */
     uint32_t rw_seq_nr;             /* rw=randread:N: a random offset every N I/Os,

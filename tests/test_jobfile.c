@@ -1594,6 +1594,12 @@ test_random_options (void)
         CHECK (j.rw_seq_nr == 0 && j.rw_skip == 8192);
     if (CHECK_OK (s_one_job ("[job]\nwrite_bw_log=b\nwrite_iops_log=logs/i\n", &j)))
         CHECK (strcmp (j.write_bw_log, "b") == 0 && strcmp (j.write_iops_log, "logs/i") == 0);
+    if (CHECK_OK (s_one_job ("[job]\ninvalidate=0\nfadvise_hint=sequential\n", &j)))
+        CHECK (j.no_invalidate && j.fadvise == JOB_FADV_SEQUENTIAL);
+    if (CHECK_OK (s_one_job ("[job]\n", &j)))
+        CHECK (!j.no_invalidate && j.fadvise == JOB_FADV_BY_RW);
+    EXPECT_ERR ("[job]\nfadvise_hint=normal\n", "t.fio:2: fadvise_hint=normal is not one of "
+                "fio's: 0, 1, sequential, random");
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {
