@@ -124,6 +124,7 @@ typedef struct {
        each target's last I/O of each direction ended ([t * DIR_COUNT + dir]). */
     uint32_t seq_left;
     uint64_t *last_end;
+    uint64_t srng[4];               /* percentage_random's draws (fio's seq_rand_state) */
     /* read_iolog: the next entry, the previous line's time (version 3),
        the last issue and the carried oversleep (fio's iolog_delay), and
        when the worker started (version 2 waits count from it). */
@@ -184,6 +185,9 @@ struct job {
     uint64_t lat_target_ns, lat_window_ns;  /* latency_target; 0 = none */
     bool log_offset;                /* latency logs hold each I/O's offset */
     uint32_t seq_nr;                /* rw=randread:N; 0 = every I/O random */
+    uint32_t perc_random[DIR_COUNT];/* percentage_random per direction (100: all) */
+    bool seq_mix;                   /* seq_nr or a percentage below 100: some
+                                       I/Os of the random job go on sequentially */
     double lat_pct;
     bool lat_run;
     uint64_t search_start;          /* when the search begins (the ramp's end); without
@@ -402,21 +406,30 @@ gen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
     }
     u->len = pick_bs (w, dir);
     offsets_t *o = w->offsets[t * DIR_COUNT + (j->offsets_per_dir ? dir : 0)];
-    /* rw=randread:N, as fio's get_next_offset: a random offset on the
-       first I/O and every N-th after it; the ones between go on from
-       where the direction's last I/O on the file ended, without marking
-       the random map, unless that would pass the region's end. */
+    /* rw=randread:N and percentage_random, as fio's get_next_offset and
+       get_next_block: a random offset on the first I/O and every N-th
+       after it, each then at random with the direction's percentage; the
+       others go on from where the direction's last I/O on the file ended,
+       without marking the random map, unless that would pass the region's
+       end. */
     uint64_t seq = UINT64_MAX;
-    if (j->seq_nr && --w->seq_left == 0)
-        w->seq_left = j->seq_nr;
-    else if (j->seq_nr) {
-        seq = w->last_end[t * DIR_COUNT + dir];
-        uint64_t end = j->region_start[t] + j->region_units[t] * j->unit;
-        if (seq + u->len > end)
-            seq = UINT64_MAX;
+    if (j->seq_mix) {
+        bool hit = true;
+        if (j->seq_nr && --w->seq_left == 0)
+            w->seq_left = j->seq_nr;
+        else if (j->seq_nr)
+            hit = false;
+        if (hit && j->perc_random[dir] < 100)
+            hit = 1 + rng_next (w->srng) % 100 <= j->perc_random[dir];
+        if (!hit) {
+            seq = w->last_end[t * DIR_COUNT + dir];
+            uint64_t end = j->region_start[t] + j->region_units[t] * j->unit;
+            if (seq + u->len > end)
+                seq = UINT64_MAX;
+        }
     }
     u->offset = seq != UINT64_MAX ? seq : offsets_next (o, &u->len, rng_next (w->rng));
-    if (j->seq_nr)
+    if (j->seq_mix)
         w->last_end[t * DIR_COUNT + dir] = u->offset + u->len;
     w->bytes_issued += u->len;
     w->ios_issued++;
@@ -1899,6 +1912,11 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     j->paced = j->rate_bps[0] || j->rate_bps[1] || j->thinktime_ns;
     j->log_offset = spec->log_offset;
     j->seq_nr = rw_is_random (j->rw) && spec->rw_seq_nr > 1 ? spec->rw_seq_nr : 0;
+    j->perc_random[IO_READ] = 100 - (spec->perc_seq_read <= 100 ? spec->perc_seq_read : 0);
+    j->perc_random[IO_WRITE] = 100 - (spec->perc_seq_write <= 100 ? spec->perc_seq_write : 0);
+    j->perc_random[IO_TRIM] = j->perc_random[IO_WRITE];
+    j->seq_mix = rw_is_random (j->rw)
+              && (j->seq_nr || j->perc_random[IO_READ] < 100 || j->perc_random[IO_WRITE] < 100);
     j->lat_target_ns = spec->latency_target_ns;
     j->lat_window_ns = spec->latency_window_ns;
     j->lat_pct = spec->latency_percentile > 0 ? spec->latency_percentile : 100;
@@ -2079,14 +2097,19 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         }
         for (int g = 0; trims && g < j->ntargets * DIR_COUNT; g++)
             w->last_start[g] = UINT64_MAX;
-        if (j->seq_nr) {
+        if (j->seq_mix) {
             w->seq_left = 1;            /* fio: the first I/O is random */
+            rng_seed (w->srng, j->seed ^ 0x5e9ull ^ ((uint64_t) i << 32));
             w->last_end = calloc ((size_t) j->ntargets * DIR_COUNT, sizeof *w->last_end);
             if (!w->last_end) {
                 snprintf (err, errlen, "out of memory for worker %d", i);
                 job_destroy (&j);
                 return NULL;
             }
+            /* fio's last_pos starts at the file's offset. */
+            for (int g = 0; g < j->ntargets * DIR_COUNT; g++)
+                w->last_end[g] = j->region_start[g / DIR_COUNT]
+                               + (uint64_t) i * j->offset_increment;
         }
         /* A replay's offsets come from its log. */
         for (int g = 0; !j->replay && g < j->ntargets * DIR_COUNT; g++) {

@@ -124,7 +124,7 @@ static const char *const s_fio_only[] = {
     "merge_blktrace_file", "merge_blktrace_iters", "merge_blktrace_scalars",
     "mss", "namenode", "nfs_url", "nice", "nodelay", "nonvectored", "nowait",
     "numa_cpu_nodes", "numa_mem_policy", "object_class", "offset_align", "opendir",
-    "openfiles", "overwrite", "per_job_logs", "percentage_random", "pingpong",
+    "openfiles", "overwrite", "per_job_logs", "pingpong",
     "pool", "port", "pre_read", "prio", "prioclass", "profile", "program",
     "proto", "protocol", "rate_cycle",
     "rate_ignore_thinktime", "rate_iops_min", "rate_min",
@@ -199,7 +199,7 @@ typedef enum {
     OPT_GROUP_REPORTING, OPT_STONEWALL, OPT_NEW_GROUP, OPT_SS, OPT_SS_DUR,
     OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA, OPT_LAT_LOG,
     OPT_DESCRIPTION, OPT_THREAD, OPT_GTOD_REDUCE, OPT_LOG_AVG, OPT_LOG_OFFSET, OPT_BW_LOG,
-    OPT_IOPS_LOG, OPT_INVALIDATE, OPT_FADVISE, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
+    OPT_IOPS_LOG, OPT_INVALIDATE, OPT_FADVISE, OPT_PERC_RANDOM, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
     OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
     OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_RATE_PROCESS, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
     OPT_WRITE_IOLOG, OPT_READ_IOLOG, OPT_REPLAY_NO_STALL, OPT_REPLAY_REDIRECT,
@@ -271,6 +271,7 @@ static const struct {
     { "write_bw_log", OPT_BW_LOG, false },
     { "write_iops_log", OPT_IOPS_LOG, false },
     { "invalidate", OPT_INVALIDATE, false },
+    { "percentage_random", OPT_PERC_RANDOM, false },
     { "fadvise_hint", OPT_FADVISE, false },
     { "description", OPT_DESCRIPTION, false },
     { "thread", OPT_THREAD, true },
@@ -599,6 +600,7 @@ s_opts_default (opts_t *o)
     o->job.scramble_buffers = true;
     o->job.loops = 1;
     o->job.replay_time_scale = 100;
+    o->job.perc_random[0] = o->job.perc_random[1] = 100;
     o->job.latency_percentile = 100;
     o->job.replay_scale = 1;
     o->job.do_verify = true;
@@ -1029,6 +1031,21 @@ s_parse_rate_part (parser_t *p, int line, const char *key, const char *value,
     return 0;
 }
 
+/* Parses one direction's part of percentage_random=: 0..100.  Returns 0,
+   or -1 with the error set. */
+static int
+s_parse_pct_part (parser_t *p, int line, const char *key, const char *value,
+                  const char *part, uint32_t *out)
+{
+    uint64_t v;
+    if (parse_u64 (part, 0, 100, &v) != 0) {
+        s_part_error (p, line, key, value, part, false, "is not a percent (allowed: 0..100)");
+        return -1;
+    }
+    *out = (uint32_t) v;
+    return 0;
+}
+
 /* Parses one direction's part of rate=: bytes a second, fio's suffixes
    (500k, 100m).  Returns 0, or -1 with the error set. */
 static int
@@ -1251,7 +1268,8 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
     if (id == OPT_BS
     &&  s_refuse_colon_dash (p, line, key, value, "; bsrange= gives a range of sizes"))
         return -1;
-    if (id == OPT_BLOCKALIGN && s_refuse_colon_dash (p, line, key, value, ""))
+    if ((id == OPT_BLOCKALIGN || id == OPT_PERC_RANDOM)
+        && s_refuse_colon_dash (p, line, key, value, ""))
         return -1;
     if ((id == OPT_RATE_IOPS || id == OPT_RATE) && s_refuse_colon_dash (p, line, key, value, ""))
         return -1;
@@ -1274,6 +1292,8 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
                 next.bs[1] = next.bs[0];
             else if (id == OPT_BLOCKALIGN)
                 next.blockalign[1] = next.blockalign[0];
+            else if (id == OPT_PERC_RANDOM)
+                next.perc_random[1] = next.perc_random[0];
             else if (id == OPT_RATE_IOPS)
                 next.rate_iops[1] = next.rate_iops[0];
             else if (id == OPT_RATE)
@@ -1294,6 +1314,9 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
             break;
         case OPT_BLOCKALIGN:
             rc = s_parse_bs_part (p, line, key, value, part[d], &next.blockalign[d]);
+            break;
+        case OPT_PERC_RANDOM:
+            rc = s_parse_pct_part (p, line, key, value, part[d], &next.perc_random[d]);
             break;
         case OPT_BSRANGE:
             rc = s_parse_range_part (p, line, key, value, part[d],
@@ -1809,6 +1832,7 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
 
     case OPT_BS:
     case OPT_BLOCKALIGN:
+    case OPT_PERC_RANDOM:
     case OPT_BSRANGE:
     case OPT_BSSPLIT:
     case OPT_RATE_IOPS:
@@ -2429,7 +2453,7 @@ s_verify_refused (parser_t *p, const opts_t *o)
               "what an earlier run of it wrote)";
     else if ((job->rw == JOB_RW_RANDWRITE || job->rw == JOB_RW_RANDRW)
              && (job->norandommap || job->dist.kind != JOB_DIST_RANDOM || job->blockalign[1]
-                 || job->rw_seq_nr > 1))
+                 || job->rw_seq_nr > 1 || job->perc_random[1] < 100))
         why = "with norandommap, blockalign or a non-uniform random_distribution writes overlap, "
               "which fio "
               "sorts and trims before reading back and iofleet does not yet";

@@ -139,6 +139,9 @@ typedef struct {
     job_fadvise_t fadvise;          /* fadvise_hint= */
     char write_bw_log[JOB_LATLOG_MAX];   /* PREFIX_bw.N.log: each I/O's bandwidth */
     char write_iops_log[JOB_LATLOG_MAX]; /* PREFIX_iops.N.log: a 1 per I/O */
+    uint32_t perc_random[2];        /* percentage_random=R[,W]: the share of a random
+                                       job's I/Os at random offsets, the rest going on
+                                       from the last (default 100 each) */
     uint32_t rw_seq_nr;             /* rw=randread:N: a random offset every N I/Os,
                                        sequential between; 0 or 1 = every one */
     uint64_t latency_target_ns;     /* latency_target=: search the deepest queue

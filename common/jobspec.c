@@ -29,6 +29,7 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
         { s->read_iolog && s->read_iolog[0], "read_iolog=" },
         { s->latency_target_ns, "latency_target=" }, { s->log_offset, "log_offset=1" },
         { s->rw_seq_nr > 1, "rw=randread:N" },
+        { s->perc_seq_read || s->perc_seq_write, "percentage_random=" },
         { (s->write_bw_log && s->write_bw_log[0]) || (s->write_iops_log && s->write_iops_log[0]),
           "write_bw_log= or write_iops_log=" },
         { s->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF || s->dist_centered,
@@ -127,6 +128,8 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->rate_poisson = j->rate_poisson;
     s->log_offset = j->log_offset;
     s->rw_seq_nr = j->rw_seq_nr;
+    s->perc_seq_read = 100 - j->perc_random[0];
+    s->perc_seq_write = 100 - j->perc_random[1];
     s->latency_target_ns = j->latency_target_ns;
     s->latency_window_ns = j->latency_window_ns;
     s->latency_percentile = j->latency_percentile;

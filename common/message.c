@@ -170,6 +170,9 @@ check_logs (const Iofleet__JobSpec *j, char *err, size_t errlen)
         return fail (err, errlen, "job.latency_target_ns %llu: its window (1 ns .. 1 hour), "
                      "percentile (0..100) or numjobs (1) is out of its limits",
                      (unsigned long long) j->latency_target_ns);
+    if (j->perc_seq_read > 100 || j->perc_seq_write > 100)
+        return fail (err, errlen, "job.perc_seq_read/write %u/%u, limit 0..100",
+                     j->perc_seq_read, j->perc_seq_write);
     if (j->fadvise > JOB_FADV_RANDOM)
         return fail (err, errlen, "job.fadvise %u, limit 0..%d", j->fadvise, JOB_FADV_RANDOM);
     if (j->rw_seq_nr > JOB_MAX_SEQ_NR)

@@ -177,7 +177,7 @@ test_fixture_errors (void)
     } cases[] = {
         { "bad-unknown-option.fio", ":6: unknown option 'blocksize_ratio'" },
         { "bad-unsupported-option.fio",
-          ":6: fio option 'percentage_random' is not supported by iofleet yet" },
+          ":6: fio option 'flow' is not supported by iofleet yet" },
         { "bad-value.fio",
           ":3: bs='4q' is not a size (like 4k or 128k; allowed: 1 byte..64 MiB)" },
         { "bad-range.fio", ":5: iodepth=0 is out of range (allowed: 1..65536)" },
@@ -1600,6 +1600,12 @@ test_random_options (void)
         CHECK (!j.no_invalidate && j.fadvise == JOB_FADV_BY_RW);
     EXPECT_ERR ("[job]\nfadvise_hint=normal\n", "t.fio:2: fadvise_hint=normal is not one of "
                 "fio's: 0, 1, sequential, random");
+    if (CHECK_OK (s_one_job ("[job]\nrw=randrw\npercentage_random=30,70\n", &j)))
+        CHECK (j.perc_random[0] == 30 && j.perc_random[1] == 70);
+    if (CHECK_OK (s_one_job ("[job]\nrw=randread\n", &j)))
+        CHECK (j.perc_random[0] == 100 && j.perc_random[1] == 100);
+    EXPECT_ERR ("[job]\npercentage_random=101\n", "t.fio:2: percentage_random=101 is not a "
+                "percent (allowed: 0..100)");
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {

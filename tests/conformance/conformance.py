@@ -487,6 +487,24 @@ CASES = [
         "checks": [("clat_ratio", (0.1, 10.0, 1))],
     },
     {
+        "name": "percentage-random",
+        "fleet": True,
+        "why": "percentage_random=30 (fio's should_do_random): 30% of the I/Os at a random "
+               "map block, the rest where the last ended (without marking the map); the share "
+               "that go on from the last within 0.08 of fio's (a random figure over 1024 I/Os: "
+               "0.70 +- 0.014), the count exact (size= of bytes)",
+        "job": "ioengine=psync\ndirect=1\nrw=randread\nbs=4k\nsize=4m\npercentage_random=30\n",
+        "checks": [("seq_share", 0.08), ("count", 0.0)],
+    },
+    {
+        "name": "percentage-random-0",
+        "why": "percentage_random=0: every I/O goes on from the last, from the region's "
+               "start (fio's last_pos starts at the file's offset)",
+        "job": "ioengine=psync\ndirect=1\nrw=randread\nbs=4k\noffset=64k\nsize=256k\n"
+               "percentage_random=0\n",
+        "checks": [("exact", None)],
+    },
+    {
         "name": "dist-zipf",
         "why": "zipf:1.2 without the random map (fio turns it off): the share of the I/Os "
                "in the hottest 10% of blocks, a random figure, within 0.03",
@@ -1118,6 +1136,15 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
             res.append((runs, len(set(firsts)) == len(firsts)))
         return all(res[0]), all(res[1]), "runs of %d, each after the last: fio %s iofleet %s; random starts distinct: fio %s iofleet %s" % (
             arg, res[0][0], res[1][0], res[0][1], res[1][1])
+    if kind == "seq_share":
+        # The share of I/Os (after the first) that start where the one
+        # before ended, within arg of fio's.
+        res = []
+        for ios in (f, i):
+            n = sum(1 for k in range(1, len(ios)) if ios[k][2] == ios[k - 1][2] + ios[k - 1][1])
+            res.append(n / max(len(ios) - 1, 1))
+        return True, abs(res[0] - res[1]) <= arg, "share going on from the last: fio %.3f iofleet %.3f" % (
+            res[0], res[1])
     if kind == "hotness":
         # A skewed distribution's shape over the 4k blocks of the region:
         # the share of the I/Os in its hottest 10% of blocks, and (zoned,
