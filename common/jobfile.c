@@ -156,7 +156,7 @@ static const char *const s_fio_engines[] = {
     "io_uring_cmd", "libblkio", "libcufile", "libhdfs",
     "libiscsi", "libpmem", "librpma_apm_client", "librpma_apm_server",
     "librpma_gpspm_client", "librpma_gpspm_server", "libzbc", "mmap", "mtd",
-    "nbd", "net", "netsplice", "nfs", "pmemblk", "posixaio",
+    "nbd", "net", "netsplice", "nfs", "pmemblk",
     "rados", "rbd", "rdma", "sg", "solarisaio",
     "splice", "syslet-rw", "windowsaio", "xnvme",
 };

@@ -28,7 +28,7 @@
 
 /* The I/O engines iofleet runs: the parser takes these names, and every
    agent has each (agent/engines/engine.c). */
-#define JOB_ENGINES "libaio, io_uring, psync, pvsync, pvsync2, sync, vsync, null"
+#define JOB_ENGINES "libaio, io_uring, psync, pvsync, pvsync2, sync, vsync, posixaio, null"
 
 #define JOB_NAME_MAX      64
 #define JOB_FILENAME_MAX  1024      /* the whole ':'-separated list */

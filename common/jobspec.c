@@ -21,8 +21,9 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
         { s->refill_buffers, "refill_buffers" }, { s->no_scramble, "scramble_buffers=0" },
         { s->exitall, "exitall" },
         { s->ioengine && (strcmp (s->ioengine, "sync") == 0 || strcmp (s->ioengine, "vsync") == 0
-                          || strncmp (s->ioengine, "pvsync", 6) == 0),
-          "ioengine=sync|vsync|pvsync|pvsync2" },
+                          || strncmp (s->ioengine, "pvsync", 6) == 0
+                          || strcmp (s->ioengine, "posixaio") == 0),
+          "ioengine=sync|vsync|pvsync|pvsync2|posixaio" },
         { s->blockalign_read || s->blockalign_write, "blockalign=" },
         { s->rate_poisson, "rate_process=poisson" },
         { s->rw >= IOFLEET__RW__RW_TRIM, "rw=trim|randtrim|trimwrite|randtrimwrite" },

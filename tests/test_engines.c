@@ -258,7 +258,7 @@ static void
 test_registry (void)
 {
     static const char *const names[] = { "libaio", "io_uring", "psync", "pvsync", "pvsync2",
-                                         "sync", "vsync", "null" };
+                                         "sync", "vsync", "posixaio", "null" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         CHECK_MSG (job_engine_known (names[i]), "the parser does not take '%s'", names[i]);
         const engine_ops_t *ops = engine_find (names[i]);
@@ -266,7 +266,7 @@ test_registry (void)
         CHECK_MSG (ops && ops->init && ops->queue && ops->commit && ops->getevents
                    && ops->event && ops->cleanup, "%s: an op is missing", names[i]);
     }
-    CHECK (engine_find ("posixaio") == NULL);
+    CHECK (engine_find ("windowsaio") == NULL);
     CHECK (engine_find ("") == NULL);
     CHECK (engine_find ("IO_URING") == NULL);
     CHECK (strcmp (engine_names (), JOB_ENGINES) == 0);
@@ -566,6 +566,7 @@ main (void)
     test_file_engine ("pvsync2");
     test_file_engine ("sync");
     test_file_engine ("vsync");
+    test_file_engine ("posixaio");
     test_null ();
     return TEST_DONE ();
 }

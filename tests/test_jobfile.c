@@ -187,7 +187,7 @@ test_fixture_errors (void)
         { "bad-time-based.fio", ":2: time_based needs runtime= (job 'job' has none)" },
         { "bad-direct-bs.fio", ":2: bs=1000 is not a multiple of 512, which direct=1 "
                                "(line 8) needs (job 'bad-direct')" },
-        { "bad-ioengine.fio", ":2: ioengine 'posixaio' is not supported by iofleet yet "
+        { "bad-ioengine.fio", ":2: ioengine 'mmap' is not supported by iofleet yet "
                               "(supported: " JOB_ENGINES ")" },
         { "bad-rw.fio", ":3: rw 'filecreate' is not supported by iofleet yet " RW_ALL ")" },
         { "bad-bssplit.fio",
@@ -936,7 +936,7 @@ test_errors (void)
     }
 
     /* Engines and patterns. */
-    EXPECT_ERR ("[job]\nioengine=posixaio\n", "t.fio:2: ioengine 'posixaio' is not supported by "
+    EXPECT_ERR ("[job]\nioengine=mmap\n", "t.fio:2: ioengine 'mmap' is not supported by "
                 "iofleet yet (supported: " JOB_ENGINES ")");
     EXPECT_ERR ("[job]\nioengine=io_uring_cmd\n", "t.fio:2: ioengine 'io_uring_cmd' is not "
                 "supported by iofleet yet (supported: " JOB_ENGINES ")");

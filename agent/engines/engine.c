@@ -11,6 +11,7 @@ extern const engine_ops_t engine_pvsync_ops;
 extern const engine_ops_t engine_pvsync2_ops;
 extern const engine_ops_t engine_sync_ops;
 extern const engine_ops_t engine_vsync_ops;
+extern const engine_ops_t engine_posixaio_ops;
 extern const engine_ops_t engine_null_ops;
 
 static const engine_ops_t *s_engines[] = {
@@ -21,6 +22,7 @@ static const engine_ops_t *s_engines[] = {
     &engine_pvsync2_ops,
     &engine_sync_ops,
     &engine_vsync_ops,
+    &engine_posixaio_ops,
     &engine_null_ops,
 };
 

@@ -505,6 +505,19 @@ CASES = [
         "checks": [("exact", None)],
     },
     {
+        "name": "engine-posixaio",
+        "why": "ioengine=posixaio: aio_read handed to the C library, which issues a pread64 "
+               "from a thread of its own (as under fio 3.33); at QD1 the stream is exact",
+        "job": "ioengine=posixaio\ndirect=1\nrw=read\nbs=8k\nsize=256k\n",
+        "checks": [("exact", None), ("calls", {"pread64": 0.0}), ("counted", None)],
+    },
+    {
+        "name": "engine-posixaio-qd8",
+        "why": "posixaio at QD8: the random map's coverage, every block once",
+        "job": "ioengine=posixaio\ndirect=1\nrw=randwrite\nbs=4k\nsize=1m\niodepth=8\n",
+        "checks": [("coverage", 1.0), ("overlap", 0), ("count", 0.0), ("counted", None)],
+    },
+    {
         "name": "dist-zipf",
         "why": "zipf:1.2 without the random map (fio turns it off): the share of the I/Os "
                "in the hottest 10% of blocks, a random figure, within 0.03",
