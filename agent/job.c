@@ -124,6 +124,8 @@ typedef struct {
        each target's last I/O of each direction ended ([t * DIR_COUNT + dir]). */
     uint32_t seq_left;
     uint64_t *last_end;
+    bool seq_done;                  /* a size-bound pass's I/O going on from the
+                                       last would start past the region: it ended */
     uint64_t srng[4];               /* percentage_random's draws (fio's seq_rand_state) */
     /* read_iolog: the next entry, the previous line's time (version 3),
        the last issue and the carried oversleep (fio's iolog_delay), and
@@ -185,6 +187,7 @@ struct job {
     uint64_t lat_target_ns, lat_window_ns;  /* latency_target; 0 = none */
     bool log_offset;                /* latency logs hold each I/O's offset */
     uint32_t seq_nr;                /* rw=randread:N; 0 = every I/O random */
+    bool bs_unaligned;              /* blocksize_unaligned: bsrange sizes to the byte */
     uint32_t perc_random[DIR_COUNT];/* percentage_random per direction (100: all) */
     bool seq_mix;                   /* seq_nr or a percentage below 100: some
                                        I/Os of the random job go on sequentially */
@@ -323,10 +326,17 @@ pick_bs (worker_t *w, io_dir_t d)
                 return j->split_bs[d][i];
         return j->split_bs[d][j->nsplit[d] - 1];
     }
-    if (j->bsr_min[d]) {
-        /* fio: a multiple of the minimum, up to the maximum. */
-        uint32_t k = j->bsr_max[d] / j->bsr_min[d];
-        return j->bsr_min[d] * (1 + (uint32_t) (rng_next (w->rng) % k));
+    if (j->bsr_min[d] && j->bsr_min[d] != j->bsr_max[d]) {
+        /* fio's get_next_buflen: min + max x u, u in [0, 1), cut down to a
+           multiple of min (unless blocksize_unaligned), and no more than
+           max: with a max that is a multiple of min, the multiples are
+           equally likely; with another, max itself is one of the sizes. */
+        uint64_t min = j->bsr_min[d], max = j->bsr_max[d];
+        uint64_t len = min + (uint64_t) ((double) max * ((double) (rng_next (w->rng) >> 11)
+                                                         * 0x1p-53));
+        if (!j->bs_unaligned)
+            len -= len % min;
+        return (uint32_t) (len < max ? len : max);
     }
     return j->bs[d];
 }
@@ -377,8 +387,10 @@ pick_dir (worker_t *w)
 static void fill_buffer (iojob_t *j, uint64_t *rng, uint8_t *buf, uint32_t len);
 
 /* Fills u with the place and size of worker w's next I/O, of direction
-   dir, and counts it toward the pass's limits.  Can't fail. */
-static void
+   dir, and counts it toward the pass's limits.  Returns false, with u not
+   filled, when the pass ended instead (a size-bound job whose I/O going
+   on from the last would start past its region, as fio's). */
+static bool
 gen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
 {
     iojob_t *j = w->job;
@@ -394,7 +406,7 @@ gen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
         w->last_trim.len = 0;
         w->bytes_issued += u->len;
         w->ios_issued++;
-        return;
+        return true;
     }
     uint32_t t = w->next_target;
     /* fio's file_service_type=roundrobin: the next of its files each I/O. */
@@ -422,10 +434,18 @@ gen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
         if (hit && j->perc_random[dir] < 100)
             hit = 1 + rng_next (w->srng) % 100 <= j->perc_random[dir];
         if (!hit) {
+            /* fio's get_next_seq_offset: a time-based job goes back to the
+               region's start; a size-bound one ends there (get_next_offset
+               fails, and fio's job is done). */
             seq = w->last_end[t * DIR_COUNT + dir];
-            uint64_t end = j->region_start[t] + j->region_units[t] * j->unit;
-            if (seq + u->len > end)
-                seq = UINT64_MAX;
+            uint64_t start = j->region_start[t] + (uint64_t) w->id * j->offset_increment;
+            uint64_t end = start + j->region_units[t] * j->unit;
+            if (seq + u->len > end && j->time_based)
+                seq = start;
+            else if (seq + u->len > end) {
+                w->seq_done = true;
+                return false;
+            }
         }
     }
     u->offset = seq != UINT64_MAX ? seq : offsets_next (o, &u->len, rng_next (w->rng));
@@ -441,15 +461,18 @@ gen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
         w->last_start[t * DIR_COUNT + dir] = u->offset;
     if (dir == IO_TRIM && j->rw == IOFLEET__RW__RW_RANDTRIMWRITE)
         w->last_trim = *u;
+    return true;
 }
 
 /* Fills u with worker w's next I/O, of direction dir, a write's data
-   stamped (and its verify header written).  Can't fail. */
-static void
+   stamped (and its verify header written).  Returns false when the pass
+   ended instead (gen_unit). */
+static bool
 prep_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
 {
     iojob_t *j = w->job;
-    gen_unit (w, u, dir);
+    if (!gen_unit (w, u, dir))
+        return false;
     if (dir == IO_WRITE) {
         if (j->refill)
             fill_buffer (j, w->drng, u->buf, u->len);
@@ -458,6 +481,7 @@ prep_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
         if (j->verify != VERIFY_NONE)
             verify_stamp (j->verify, u->buf, u->len, u->offset, ++w->wseq, (uint32_t) w->id);
     }
+    return true;
 }
 
 /* True when a size-limited job has issued all it may.  Can't fail. */
@@ -467,6 +491,8 @@ limit_reached (const worker_t *w)
     const iojob_t *j = w->job;
     if (j->replay)
         return w->replay_next >= j->replay->n;  /* fio replays a log once */
+    if (w->seq_done)
+        return true;
     return !j->time_based && ((w->io_limit && w->bytes_issued >= w->io_limit)
                               || (j->number_ios && w->ios_issued >= j->number_ios));
 }
@@ -1086,7 +1112,8 @@ fill_read_back (worker_t *w)
             if (limit_reached (w))
                 break;
             io_dir_t d = pick_dir (w);
-            gen_unit (w, u, d);
+            if (!gen_unit (w, u, d))
+                break;
             if (d == IO_READ)
                 continue;
         }
@@ -1209,8 +1236,10 @@ fill (worker_t *w)
     if (!j->paced) {
         unsigned n = 0;
         while (w->nfree > 0 && !limit_reached (w) && w->inflight + n < cap) {
-            io_unit_t *u = w->free_units[--w->nfree];
-            prep_unit (w, u, pick_dir (w));
+            io_unit_t *u = w->free_units[w->nfree - 1];
+            if (!prep_unit (w, u, pick_dir (w)))
+                break;
+            w->nfree--;
             w->batch[n++] = u;
         }
         if (n)
@@ -1224,8 +1253,10 @@ fill (worker_t *w)
             if (w->stopping || w->nfree == 0)
                 break;
         }
-        io_unit_t *u = w->free_units[--w->nfree];
-        prep_unit (w, u, d);
+        io_unit_t *u = w->free_units[w->nfree - 1];
+        if (!prep_unit (w, u, d))
+            break;
+        w->nfree--;
         if (submit (w, &u, 1) < 0)
             break;
         rate_account (w, d, u->len);
@@ -1249,6 +1280,10 @@ rewind_pass (worker_t *w)
         if (w->offsets[g])
             offsets_rewind (w->offsets[g]);
     memcpy (w->rng, w->rng_loop, sizeof w->rng);
+    w->seq_done = false;
+    w->seq_left = 1;
+    for (int g = 0; w->last_end && g < j->ntargets * DIR_COUNT; g++)
+        w->last_end[g] = j->region_start[g / DIR_COUNT] + (uint64_t) w->id * j->offset_increment;
 }
 
 /* After a size-bound pass drained at its limit: what comes next, as fio
@@ -1583,7 +1618,7 @@ plan_sizes (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
             }
         } else if (j->bsr_min[d]) {
             lo = j->bsr_min[d];
-            hi = j->bsr_max[d] / lo * lo;
+            hi = j->bsr_max[d];
         } else
             lo = hi = j->bs[d];
         j->min_bs[d] = lo;
@@ -1912,6 +1947,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     j->paced = j->rate_bps[0] || j->rate_bps[1] || j->thinktime_ns;
     j->log_offset = spec->log_offset;
     j->seq_nr = rw_is_random (j->rw) && spec->rw_seq_nr > 1 ? spec->rw_seq_nr : 0;
+    j->bs_unaligned = spec->bs_unaligned;
     j->perc_random[IO_READ] = 100 - (spec->perc_seq_read <= 100 ? spec->perc_seq_read : 0);
     j->perc_random[IO_WRITE] = 100 - (spec->perc_seq_write <= 100 ? spec->perc_seq_write : 0);
     j->perc_random[IO_TRIM] = j->perc_random[IO_WRITE];

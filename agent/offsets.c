@@ -357,14 +357,19 @@ offsets_next (offsets_t *o, uint32_t *len_p, uint64_t rnd)
     uint64_t room = o->nblocks >= cover ? o->nblocks - cover + 1 : 1;
     uint64_t b;
     switch (o->mode) {
-    case OFF_SEQ:
-        if (o->seqpos + span > o->nblocks) {
+    case OFF_SEQ: {
+        /* In bytes, as fio's last_pos: an I/O of a size that is not a
+           multiple of unit (bsrange=4k-10k's 10k) is followed right after
+           its end. */
+        uint64_t size = o->nblocks * o->unit, off;
+        if (o->seqpos + len > size) {
             o->seqpos = 0;
             o->passes++;
         }
-        b = o->seqpos;
-        o->seqpos += span + o->skip;
-        break;
+        off = o->seqpos;
+        o->seqpos += len + o->skip * o->unit;
+        return o->start + off;
+    }
     case OFF_RANDOM: {
         if (o->map.used >= o->nblocks) {
             map_clear (&o->map);

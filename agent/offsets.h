@@ -50,7 +50,9 @@ void offsets_destroy (offsets_t **self_p);
 uint64_t offsets_next (offsets_t *self, uint32_t *len_p, uint64_t rnd);
 
 /* Sequential only: skip blocks after each I/O (fio's rw=write:SIZE), so
-   I/Os land every 1 + skip blocks.  Can't fail. */
+   an I/O starts skip blocks after the last one's end.  (A sequential
+   generator's position is in bytes: the next I/O starts where the last
+   ended, whatever its size.)  Can't fail. */
 void offsets_set_skip (offsets_t *self, uint64_t skip);
 
 /* Starts over as a new generator would: the sequential position at the

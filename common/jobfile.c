@@ -87,7 +87,7 @@
 static const char *const s_fio_only[] = {
     "allow_file_create", "allow_mounted_write", "arguments",
     "bindname", "block_error_percentiles",
-    "blocksize_unaligned", "bs_is_seq_rand", "bs_unaligned",
+    "bs_is_seq_rand",
     "buffer_compress_chunk", "buffer_pattern", "busy_poll",
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete",
     "cgroup_weight", "chunk_size", "clat_percentiles", "clientname",
@@ -199,7 +199,7 @@ typedef enum {
     OPT_GROUP_REPORTING, OPT_STONEWALL, OPT_NEW_GROUP, OPT_SS, OPT_SS_DUR,
     OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA, OPT_LAT_LOG,
     OPT_DESCRIPTION, OPT_THREAD, OPT_GTOD_REDUCE, OPT_LOG_AVG, OPT_LOG_OFFSET, OPT_BW_LOG,
-    OPT_IOPS_LOG, OPT_INVALIDATE, OPT_FADVISE, OPT_PERC_RANDOM, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
+    OPT_IOPS_LOG, OPT_INVALIDATE, OPT_FADVISE, OPT_PERC_RANDOM, OPT_BS_UNALIGNED, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
     OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
     OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_RATE_PROCESS, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
     OPT_WRITE_IOLOG, OPT_READ_IOLOG, OPT_REPLAY_NO_STALL, OPT_REPLAY_REDIRECT,
@@ -272,6 +272,8 @@ static const struct {
     { "write_iops_log", OPT_IOPS_LOG, false },
     { "invalidate", OPT_INVALIDATE, false },
     { "percentage_random", OPT_PERC_RANDOM, false },
+    { "blocksize_unaligned", OPT_BS_UNALIGNED, true },
+    { "bs_unaligned", OPT_BS_UNALIGNED, true },
     { "fadvise_hint", OPT_FADVISE, false },
     { "description", OPT_DESCRIPTION, false },
     { "thread", OPT_THREAD, true },
@@ -2000,6 +2002,9 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
     case OPT_LAT_LOG:
         return s_parse_log_path (p, line, key, value, "prefix", "the logs", job->write_lat_log);
 
+    case OPT_BS_UNALIGNED:
+        return s_parse_bool (p, line, key, value, &job->bs_unaligned);
+
     case OPT_INVALIDATE:
         if (s_parse_bool (p, line, key, value, &b))
             return -1;
@@ -2567,6 +2572,13 @@ s_finish_job (parser_t *p, opts_t *o)
         s_error (p, o->iolog_line, "write_iolog with numjobs=%u (job '%s'): fio's copies "
                  "write the one log over each other; give each its own job section, or "
                  "numjobs=1", job->numjobs, job->name);
+        return -1;
+    }
+    /* fio: "This typically won't work with direct I/O"; here it is refused. */
+    if (job->bs_unaligned && job->direct) {
+        s_error (p, o->direct_line ? o->direct_line : job->line, "blocksize_unaligned with "
+                 "direct=1 (job '%s'): O_DIRECT takes only multiples of the device's logical "
+                 "block size; give direct=0", job->name);
         return -1;
     }
     /* rw=write:SIZE: holes that keep every I/O on a block of the job's one

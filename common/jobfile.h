@@ -136,6 +136,7 @@ typedef struct {
     bool rate_poisson;              /* rate_process=poisson */
     bool log_offset;                /* log_offset=1: latency logs hold each I/O's offset */
     bool no_invalidate;             /* invalidate=0: the page cache is kept */
+    bool bs_unaligned;              /* blocksize_unaligned: bsrange sizes to the byte */
     job_fadvise_t fadvise;          /* fadvise_hint= */
     char write_bw_log[JOB_LATLOG_MAX];   /* PREFIX_bw.N.log: each I/O's bandwidth */
     char write_iops_log[JOB_LATLOG_MAX]; /* PREFIX_iops.N.log: a 1 per I/O */

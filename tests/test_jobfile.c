@@ -1606,6 +1606,11 @@ test_random_options (void)
         CHECK (j.perc_random[0] == 100 && j.perc_random[1] == 100);
     EXPECT_ERR ("[job]\npercentage_random=101\n", "t.fio:2: percentage_random=101 is not a "
                 "percent (allowed: 0..100)");
+    if (CHECK_OK (s_one_job ("[job]\nbsrange=1k-9k\nbs_unaligned\n", &j)))
+        CHECK (j.bs_unaligned);
+    EXPECT_ERR ("[job]\ndirect=1\nbsrange=1k-9k\nblocksize_unaligned=1\n", "t.fio:2: "
+                "blocksize_unaligned with direct=1 (job 'job'): O_DIRECT takes only multiples of "
+                "the device's logical block size; give direct=0");
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {

@@ -66,11 +66,22 @@ check_job (const job_t *j)
         || !memchr (j->cpus_allowed, '\0', sizeof j->cpus_allowed)
         || !memchr (j->sla, '\0', sizeof j->sla)
         || !memchr (j->write_lat_log, '\0', sizeof j->write_lat_log)
+        || !memchr (j->write_bw_log, '\0', sizeof j->write_bw_log)
+        || !memchr (j->write_iops_log, '\0', sizeof j->write_iops_log)
+        || !memchr (j->write_iolog, '\0', sizeof j->write_iolog)
+        || !memchr (j->read_iolog, '\0', sizeof j->read_iolog)
+        || !memchr (j->replay_redirect, '\0', sizeof j->replay_redirect)
         || !memchr (j->sweep_of, '\0', sizeof j->sweep_of))
         fail (j->name, "a text field is not terminated", NULL);
     if (j->iodepth < 1 || j->iodepth > JOB_MAX_IODEPTH || j->numjobs < 1
-        || j->numjobs > JOB_MAX_NUMJOBS || j->rwmixread > 100 || (unsigned) j->rw > JOB_RW_RANDRW)
+        || j->numjobs > JOB_MAX_NUMJOBS || j->rwmixread > 100
+        || (unsigned) j->rw > JOB_RW_RANDTRIMWRITE)
         fail (j->name, "iodepth, numjobs, rwmixread or rw out of range", NULL);
+    char why[160];
+    if (dist_check (&j->dist, why, sizeof why))
+        fail (j->name, "random_distribution breaks its rules:", why);
+    if (!job_engine_known (j->ioengine))
+        fail (j->name, "an engine no agent has", j->ioengine);
     for (int d = 0; d < 2; d++) {
         if (j->bs[d] < 1 || j->bs[d] > JOB_MAX_BS)
             fail (j->name, "bs out of range", NULL);
