@@ -127,6 +127,10 @@ typedef struct {
     bool seq_done;                  /* a size-bound pass's I/O going on from the
                                        last would start past the region: it ended */
     uint64_t srng[4];               /* percentage_random's draws (fio's seq_rand_state) */
+    /* rate_min: bytes and I/Os completed (counted) per direction, and
+       those at the last check, when it was. */
+    uint64_t done_bytes[2], done_ios[2];
+    uint64_t mr_bytes[2], mr_ios[2], mr_time[2];
     /* read_iolog: the next entry, the previous line's time (version 3),
        the last issue and the carried oversleep (fio's iolog_delay), and
        when the worker started (version 2 waits count from it). */
@@ -188,6 +192,9 @@ struct job {
     bool log_offset;                /* latency logs hold each I/O's offset */
     uint32_t seq_nr;                /* rw=randread:N; 0 = every I/O random */
     bool bs_unaligned;              /* blocksize_unaligned: bsrange sizes to the byte */
+    uint64_t rate_min[2];           /* rate_min: bytes a second, per direction */
+    uint32_t rate_iops_min[2];      /* rate_iops_min */
+    uint64_t rate_cycle_ns;         /* their window */
     uint32_t perc_random[DIR_COUNT];/* percentage_random per direction (100: all) */
     bool seq_mix;                   /* seq_nr or a percentage below 100: some
                                        I/Os of the random job go on sequentially */
@@ -944,6 +951,10 @@ reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
         if (counted) {
             d->ops++;
             d->bytes += u->len;
+            if (u->dir <= IO_WRITE) {
+                w->done_bytes[u->dir] += u->len;
+                w->done_ios[u->dir]++;
+            }
             if (hist) {
                 /* fio records no submission latency for a trim, nor for
                    an I/O that completed as it was submitted (its sync
@@ -1327,6 +1338,46 @@ next_phase (worker_t *w)
     return true;
 }
 
+/* fio's check_min_rate, once a loop after the ramp: 2 s after the start,
+   each direction that has done I/O and has a minimum is held to it over
+   each rate_cycle (the first check only takes its baseline); one below it
+   fails the job, naming both figures.  Can't fail. */
+static void
+min_rate_check (worker_t *w)
+{
+    iojob_t *j = w->job;
+    if (!w->measuring || w->stopping || w->now - w->wake_mono < 2 * NS_PER_SEC)
+        return;
+    for (int d = 0; d < 2; d++) {
+        if ((!j->rate_min[d] && !j->rate_iops_min[d]) || !w->done_bytes[d])
+            continue;
+        if (w->mr_bytes[d] || w->mr_ios[d]) {
+            uint64_t spent_ms = (w->now - w->mr_time[d]) / NS_PER_MS;
+            if (spent_ms == 0 || spent_ms * NS_PER_MS < j->rate_cycle_ns)
+                continue;
+            uint64_t bytes = (w->done_bytes[d] - w->mr_bytes[d]) * 1000 / spent_ms;
+            uint64_t iops = (w->done_ios[d] - w->mr_ios[d]) * 1000 / spent_ms;
+            if (j->rate_min[d] ? bytes < j->rate_min[d] : iops < j->rate_iops_min[d]) {
+                if (!w->error[0]) {
+                    if (j->rate_min[d])
+                        snprintf (w->error, sizeof w->error, "rate_min=%lluB/s not met by "
+                                  "%s, got %lluB/s", (unsigned long long) j->rate_min[d],
+                                  d ? "writes" : "reads", (unsigned long long) bytes);
+                    else
+                        snprintf (w->error, sizeof w->error, "rate_iops_min=%u not met by %s, "
+                                  "got %llu IOPS", j->rate_iops_min[d], d ? "writes" : "reads",
+                                  (unsigned long long) iops);
+                }
+                w->stopping = true;
+                return;
+            }
+        }
+        w->mr_bytes[d] = w->done_bytes[d];
+        w->mr_ios[d] = w->done_ios[d];
+        w->mr_time[d] = w->now;
+    }
+}
+
 /* latency_target: a window starts now (fio's lat_new_cycle).  Can't fail. */
 static void
 lat_new_cycle (worker_t *w)
@@ -1478,6 +1529,7 @@ worker_main (void *arg)
         if (reap (w, min, reap_max (w), timeout) < 0)
             break;
         lat_check (w);
+        min_rate_check (w);
         /* A size-limited job issues exactly its size, as fio's: the units
            beyond it just stay idle while the last I/Os drain. */
         if (!w->stopping)
@@ -1948,6 +2000,11 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
     j->log_offset = spec->log_offset;
     j->seq_nr = rw_is_random (j->rw) && spec->rw_seq_nr > 1 ? spec->rw_seq_nr : 0;
     j->bs_unaligned = spec->bs_unaligned;
+    j->rate_min[0] = spec->rate_min_read;
+    j->rate_min[1] = spec->rate_min_write;
+    j->rate_iops_min[0] = spec->rate_iops_min_read;
+    j->rate_iops_min[1] = spec->rate_iops_min_write;
+    j->rate_cycle_ns = (uint64_t) (spec->rate_cycle_ms ? spec->rate_cycle_ms : 1000) * NS_PER_MS;
     j->perc_random[IO_READ] = 100 - (spec->perc_seq_read <= 100 ? spec->perc_seq_read : 0);
     j->perc_random[IO_WRITE] = 100 - (spec->perc_seq_write <= 100 ? spec->perc_seq_write : 0);
     j->perc_random[IO_TRIM] = j->perc_random[IO_WRITE];

@@ -126,8 +126,8 @@ static const char *const s_fio_only[] = {
     "numa_cpu_nodes", "numa_mem_policy", "object_class", "offset_align", "opendir",
     "openfiles", "overwrite", "per_job_logs", "pingpong",
     "pool", "port", "pre_read", "prio", "prioclass", "profile", "program",
-    "proto", "protocol", "rate_cycle",
-    "rate_ignore_thinktime", "rate_iops_min", "rate_min",
+    "proto", "protocol",
+    "rate_ignore_thinktime",
     "rbdname", "read_beyond_wp", "read_iolog_chunked",
     "readfua", "registerfiles", "replay_skip", "rw_sequencer", "rwmixcycle", "serialize_overlap", "serverip", "sg_write_mode", "significant_figures",
     "skip_bad", "slat_percentiles", "softrandommap", "sqthread_poll",
@@ -199,7 +199,8 @@ typedef enum {
     OPT_GROUP_REPORTING, OPT_STONEWALL, OPT_NEW_GROUP, OPT_SS, OPT_SS_DUR,
     OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA, OPT_LAT_LOG,
     OPT_DESCRIPTION, OPT_THREAD, OPT_GTOD_REDUCE, OPT_LOG_AVG, OPT_LOG_OFFSET, OPT_BW_LOG,
-    OPT_IOPS_LOG, OPT_INVALIDATE, OPT_FADVISE, OPT_PERC_RANDOM, OPT_BS_UNALIGNED, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
+    OPT_IOPS_LOG, OPT_INVALIDATE, OPT_FADVISE, OPT_PERC_RANDOM, OPT_BS_UNALIGNED, OPT_RATE_MIN,
+    OPT_RATE_IOPS_MIN, OPT_RATE_CYCLE, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
     OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
     OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_RATE_PROCESS, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY, OPT_RATE,
     OPT_WRITE_IOLOG, OPT_READ_IOLOG, OPT_REPLAY_NO_STALL, OPT_REPLAY_REDIRECT,
@@ -272,6 +273,11 @@ static const struct {
     { "write_iops_log", OPT_IOPS_LOG, false },
     { "invalidate", OPT_INVALIDATE, false },
     { "percentage_random", OPT_PERC_RANDOM, false },
+    { "rate_min", OPT_RATE_MIN, false },
+    { "ratemin", OPT_RATE_MIN, false },
+    { "rate_iops_min", OPT_RATE_IOPS_MIN, false },
+    { "rate_cycle", OPT_RATE_CYCLE, false },
+    { "ratecycle", OPT_RATE_CYCLE, false },
     { "blocksize_unaligned", OPT_BS_UNALIGNED, true },
     { "bs_unaligned", OPT_BS_UNALIGNED, true },
     { "fadvise_hint", OPT_FADVISE, false },
@@ -1270,7 +1276,8 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
     if (id == OPT_BS
     &&  s_refuse_colon_dash (p, line, key, value, "; bsrange= gives a range of sizes"))
         return -1;
-    if ((id == OPT_BLOCKALIGN || id == OPT_PERC_RANDOM)
+    if ((id == OPT_BLOCKALIGN || id == OPT_PERC_RANDOM || id == OPT_RATE_MIN
+         || id == OPT_RATE_IOPS_MIN)
         && s_refuse_colon_dash (p, line, key, value, ""))
         return -1;
     if ((id == OPT_RATE_IOPS || id == OPT_RATE) && s_refuse_colon_dash (p, line, key, value, ""))
@@ -1296,6 +1303,10 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
                 next.blockalign[1] = next.blockalign[0];
             else if (id == OPT_PERC_RANDOM)
                 next.perc_random[1] = next.perc_random[0];
+            else if (id == OPT_RATE_MIN)
+                next.rate_min[1] = next.rate_min[0];
+            else if (id == OPT_RATE_IOPS_MIN)
+                next.rate_iops_min[1] = next.rate_iops_min[0];
             else if (id == OPT_RATE_IOPS)
                 next.rate_iops[1] = next.rate_iops[0];
             else if (id == OPT_RATE)
@@ -1319,6 +1330,12 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
             break;
         case OPT_PERC_RANDOM:
             rc = s_parse_pct_part (p, line, key, value, part[d], &next.perc_random[d]);
+            break;
+        case OPT_RATE_MIN:
+            rc = s_parse_bytes_rate_part (p, line, key, value, part[d], &next.rate_min[d]);
+            break;
+        case OPT_RATE_IOPS_MIN:
+            rc = s_parse_rate_part (p, line, key, value, part[d], &next.rate_iops_min[d]);
             break;
         case OPT_BSRANGE:
             rc = s_parse_range_part (p, line, key, value, part[d],
@@ -1835,6 +1852,8 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
     case OPT_BS:
     case OPT_BLOCKALIGN:
     case OPT_PERC_RANDOM:
+    case OPT_RATE_MIN:
+    case OPT_RATE_IOPS_MIN:
     case OPT_BSRANGE:
     case OPT_BSSPLIT:
     case OPT_RATE_IOPS:
@@ -2001,6 +2020,12 @@ s_apply (parser_t *p, int line, bool in_global, opts_t *o, int idx,
 
     case OPT_LAT_LOG:
         return s_parse_log_path (p, line, key, value, "prefix", "the logs", job->write_lat_log);
+
+    case OPT_RATE_CYCLE:
+        if (s_parse_uint (p, line, key, value, 1, 3600000, &v))
+            return -1;
+        job->rate_cycle_ms = (uint32_t) v;
+        return 0;
 
     case OPT_BS_UNALIGNED:
         return s_parse_bool (p, line, key, value, &job->bs_unaligned);

@@ -137,6 +137,10 @@ typedef struct {
     bool log_offset;                /* log_offset=1: latency logs hold each I/O's offset */
     bool no_invalidate;             /* invalidate=0: the page cache is kept */
     bool bs_unaligned;              /* blocksize_unaligned: bsrange sizes to the byte */
+    uint64_t rate_min[2];           /* rate_min=R[,W] (ratemin): bytes a second the job
+                                       must keep, or it fails; 0 = none */
+    uint32_t rate_iops_min[2];      /* rate_iops_min=R[,W]: the same in IOPS */
+    uint32_t rate_cycle_ms;         /* rate_cycle: their window (0 = fio's 1000 ms) */
     job_fadvise_t fadvise;          /* fadvise_hint= */
     char write_bw_log[JOB_LATLOG_MAX];   /* PREFIX_bw.N.log: each I/O's bandwidth */
     char write_iops_log[JOB_LATLOG_MAX]; /* PREFIX_iops.N.log: a 1 per I/O */

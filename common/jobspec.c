@@ -32,6 +32,8 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
         { s->rw_seq_nr > 1, "rw=randread:N" },
         { s->perc_seq_read || s->perc_seq_write, "percentage_random=" },
         { s->bs_unaligned, "blocksize_unaligned" },
+        { s->rate_min_read || s->rate_min_write || s->rate_iops_min_read
+              || s->rate_iops_min_write, "rate_min= or rate_iops_min=" },
         { (s->write_bw_log && s->write_bw_log[0]) || (s->write_iops_log && s->write_iops_log[0]),
           "write_bw_log= or write_iops_log=" },
         { s->random_distribution > IOFLEET__DISTRIBUTION__DIST_ZIPF || s->dist_centered,
@@ -131,6 +133,11 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->log_offset = j->log_offset;
     s->rw_seq_nr = j->rw_seq_nr;
     s->bs_unaligned = j->bs_unaligned;
+    s->rate_min_read = j->rate_min[0];
+    s->rate_min_write = j->rate_min[1];
+    s->rate_iops_min_read = j->rate_iops_min[0];
+    s->rate_iops_min_write = j->rate_iops_min[1];
+    s->rate_cycle_ms = j->rate_cycle_ms;
     s->perc_seq_read = 100 - j->perc_random[0];
     s->perc_seq_write = 100 - j->perc_random[1];
     s->latency_target_ns = j->latency_target_ns;

@@ -170,6 +170,10 @@ check_logs (const Iofleet__JobSpec *j, char *err, size_t errlen)
         return fail (err, errlen, "job.latency_target_ns %llu: its window (1 ns .. 1 hour), "
                      "percentile (0..100) or numjobs (1) is out of its limits",
                      (unsigned long long) j->latency_target_ns);
+    if (j->rate_min_read > JOB_MAX_RATE_BYTES || j->rate_min_write > JOB_MAX_RATE_BYTES
+        || j->rate_iops_min_read > JOB_MAX_RATE_IOPS || j->rate_iops_min_write > JOB_MAX_RATE_IOPS
+        || j->rate_cycle_ms > 3600000)
+        return fail (err, errlen, "job.rate_min / rate_iops_min / rate_cycle_ms over its limit");
     if (j->perc_seq_read > 100 || j->perc_seq_write > 100)
         return fail (err, errlen, "job.perc_seq_read/write %u/%u, limit 0..100",
                      j->perc_seq_read, j->perc_seq_write);

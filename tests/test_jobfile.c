@@ -1611,6 +1611,10 @@ test_random_options (void)
     EXPECT_ERR ("[job]\ndirect=1\nbsrange=1k-9k\nblocksize_unaligned=1\n", "t.fio:2: "
                 "blocksize_unaligned with direct=1 (job 'job'): O_DIRECT takes only multiples of "
                 "the device's logical block size; give direct=0");
+    if (CHECK_OK (s_one_job ("[job]\nrw=randrw\nratemin=1m,2m\nrate_iops_min=100\nratecycle=500\n",
+                             &j)))
+        CHECK (j.rate_min[0] == 1048576 && j.rate_min[1] == 2097152 && j.rate_iops_min[0] == 100
+               && j.rate_iops_min[1] == 100 && j.rate_cycle_ms == 500);
     /* fio's sync family: each name is taken. */
     static const char *const syncs[] = { "sync", "vsync", "pvsync", "pvsync2" };
     for (size_t k = 0; k < sizeof syncs / sizeof syncs[0]; k++) {
