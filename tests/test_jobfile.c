@@ -832,8 +832,8 @@ test_errors (void)
     EXPECT_ERR ("[job]\nNoRandomMap\n", "t.fio:2: unknown option 'NoRandomMap' "
                 "(fio option names are case-sensitive: 'norandommap')");
     EXPECT_ERR ("[job]\n=4k\n", "t.fio:2: '=4k' has no option name");
-    EXPECT_ERR ("[job]\nrate_min=1m\n",
-                "t.fio:2: fio option 'rate_min' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nwait_for=a\n",
+                "t.fio:2: fio option 'wait_for' is not supported by iofleet yet");
     EXPECT_ERR ("[global]\nprio=1\n[job]\n",
                 "t.fio:2: fio option 'prio' is not supported by iofleet yet");
     EXPECT_ERR ("[job]\niodepth_batch_complete_max=8\n",
@@ -842,8 +842,8 @@ test_errors (void)
                 "t.fio:2: fio option 'thinktime_spin' is not supported by iofleet yet");
     EXPECT_ERR ("[job]\ncpus_allowed_policy=split\n",
                 "t.fio:2: fio option 'cpus_allowed_policy' is not supported by iofleet yet");
-    EXPECT_ERR ("[job]\nrate_iops_min=10\n",
-                "t.fio:2: fio option 'rate_iops_min' is not supported by iofleet yet");
+    EXPECT_ERR ("[job]\nrate_ignore_thinktime=1\n",
+                "t.fio:2: fio option 'rate_ignore_thinktime' is not supported by iofleet yet");
     EXPECT_ERR ("[job]\nStartDelay=1\n", "t.fio:2: unknown option 'StartDelay' "
                 "(fio option names are case-sensitive: 'startdelay')");
     EXPECT_ERR ("[job]\nhugepage-size=2m\n",
