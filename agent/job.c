@@ -1574,12 +1574,13 @@ trim_target_check (const iojob_t *j, const target_t *t, char *err, size_t errlen
     struct stat st;
     if (stat (t->path, &st) == 0 && S_ISBLK (st.st_mode))
         return 0;
-    snprintf (err, errlen, "rw=%s trims (BLKDISCARD), which only a block device takes: '%s' "
+    char what[64];
+    snprintf (what, sizeof what, j->replay ? "the read_iolog log" : "rw=%s",
+              job_rw_name ((job_rw_t) j->rw));
+    snprintf (err, errlen, "%s trims (BLKDISCARD), which only a block device takes: '%s' "
               "is %s (fio 3.33 fails its first trim with ENOTTY); name a block device, or a "
-              "loop device over the file (losetup)",
-              j->rw == IOFLEET__RW__RW_TRIM ? "trim" : j->rw == IOFLEET__RW__RW_RANDTRIM
-              ? "randtrim" : j->rw == IOFLEET__RW__RW_TRIMWRITE ? "trimwrite" : "randtrimwrite",
-              t->path, stat (t->path, &st) != 0 ? "not there" : "not a block device");
+              "loop device over the file (losetup)", what, t->path,
+              stat (t->path, &st) != 0 ? "not there" : "not a block device");
     return -1;
 }
 
