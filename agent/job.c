@@ -284,13 +284,8 @@ rng_next (uint64_t *s)
 static void
 rng_seed (uint64_t *s, uint64_t seed)
 {
-    for (int i = 0; i < 4; i++) {
-        seed += 0x9e3779b97f4a7c15ull;
-        uint64_t z = seed;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        s[i] = z ^ (z >> 31);
-    }
+    for (int i = 0; i < 4; i++)
+        s[i] = splitmix64 (&seed);
 }
 
 static bool
@@ -393,6 +388,28 @@ pick_dir (worker_t *w)
 
 static void fill_buffer (iojob_t *j, uint64_t *rng, uint8_t *buf, uint32_t len);
 
+/* Where worker id's region of target t starts: offset_increment puts each
+   worker's id x it further on.  Can't fail. */
+static inline uint64_t
+region_start_of (const iojob_t *j, int id, uint32_t t)
+{
+    return j->region_start[t] + (uint64_t) id * j->offset_increment;
+}
+
+/* A write's data: fresh (refill_buffers), stamped unique (scramble_buffers)
+   and carrying its verify header.  Can't fail. */
+static void
+write_data (worker_t *w, io_unit_t *u)
+{
+    iojob_t *j = w->job;
+    if (j->refill)
+        fill_buffer (j, w->drng, u->buf, u->len);
+    if (j->scramble)
+        stamp_buffer (w, u);
+    if (j->verify != VERIFY_NONE)
+        verify_stamp (j->verify, u->buf, u->len, u->offset, ++w->wseq, (uint32_t) w->id);
+}
+
 /* Fills u with the place and size of worker w's next I/O, of direction
    dir, and counts it toward the pass's limits.  Returns false, with u not
    filled, when the pass ended instead (a size-bound job whose I/O going
@@ -445,7 +462,7 @@ gen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
                region's start; a size-bound one ends there (get_next_offset
                fails, and fio's job is done). */
             seq = w->last_end[t * DIR_COUNT + dir];
-            uint64_t start = j->region_start[t] + (uint64_t) w->id * j->offset_increment;
+            uint64_t start = region_start_of (j, w->id, t);
             uint64_t end = start + j->region_units[t] * j->unit;
             if (seq + u->len > end && j->time_based)
                 seq = start;
@@ -477,17 +494,10 @@ gen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
 static bool
 prep_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
 {
-    iojob_t *j = w->job;
     if (!gen_unit (w, u, dir))
         return false;
-    if (dir == IO_WRITE) {
-        if (j->refill)
-            fill_buffer (j, w->drng, u->buf, u->len);
-        if (j->scramble)
-            stamp_buffer (w, u);
-        if (j->verify != VERIFY_NONE)
-            verify_stamp (j->verify, u->buf, u->len, u->offset, ++w->wseq, (uint32_t) w->id);
-    }
+    if (dir == IO_WRITE)
+        write_data (w, u);
     return true;
 }
 
@@ -665,10 +675,6 @@ lat_log_close (worker_t *w)
     return rc;
 }
 
-/* write_iolog: one line of fio's version 3 iolog, "USEC NAME ACTION[ OFFSET
-   LEN]", the time in microseconds since the worker began and the file as
-   the job names it, as fio's log_io_u and log_file print them.  A failed
-   write is the worker's error once the log is closed.  Can't fail. */
 /* Keeps the first failure of a write to the iolog (rc < 0), for the
    worker's error once the log is closed.  Can't fail. */
 static void
@@ -680,6 +686,10 @@ iolog_check (iojob_t *j, int rc)
     }
 }
 
+/* write_iolog: one line of fio's version 3 iolog, "USEC NAME ACTION[ OFFSET
+   LEN]", the time in microseconds since the worker began and the file as
+   the job names it, as fio's log_io_u and log_file print them.  A failed
+   write is the worker's error once the log is closed.  Can't fail. */
 static void
 iolog_line (worker_t *w, uint64_t at, uint32_t t, const char *action, const io_unit_t *u)
 {
@@ -1209,12 +1219,8 @@ replay_fill (worker_t *w)
         if (j->replay_align)
             u->offset &= ~((uint64_t) j->replay_align - 1);
         u->verify = false;
-        if (u->dir == IO_WRITE) {
-            if (j->refill)
-                fill_buffer (j, w->drng, u->buf, u->len);
-            if (j->scramble)
-                stamp_buffer (w, u);
-        }
+        if (u->dir == IO_WRITE)
+            write_data (w, u);
         w->bytes_issued += u->len;
         w->ios_issued++;
         if (submit (w, &u, 1) < 0)
@@ -1294,7 +1300,7 @@ rewind_pass (worker_t *w)
     w->seq_done = false;
     w->seq_left = 1;
     for (int g = 0; w->last_end && g < j->ntargets * DIR_COUNT; g++)
-        w->last_end[g] = j->region_start[g / DIR_COUNT] + (uint64_t) w->id * j->offset_increment;
+        w->last_end[g] = region_start_of (j, w->id, (uint32_t) (g / DIR_COUNT));
 }
 
 /* After a size-bound pass drained at its limit: what comes next, as fio
@@ -1746,10 +1752,11 @@ log_resolve (const iojob_t *j, const target_policy_t *pol, const char *name, con
     return 0;
 }
 
-/* Opens worker w's three latency logs: PREFIX_KIND.N.log, N its fio thread
-   number, each resolved against the policy like a target (a relative
-   prefix in the workdir) and refused unless the agent may write there.
-   Returns 0, or -1 with the REFUSED reason in err. */
+/* Opens worker w's per-I/O logs, those whose option gives a prefix:
+   PREFIX_KIND.N.log, N its fio thread number, each resolved against the
+   policy like a target (a relative prefix in the workdir) and refused
+   unless the agent may write there.  Returns 0, or -1 with the REFUSED
+   reason in err. */
 static int
 lat_log_open (iojob_t *j, worker_t *w, const Iofleet__JobSpec *spec, const target_policy_t *pol,
               char *err, size_t errlen)
@@ -1961,8 +1968,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         for (int d = 0; d < DIR_COUNT; d++)
             j->issues[d] = rw_has (j->rw, j->rwmixread, (io_dir_t) d);
     if (plan_sizes (j, spec, err, errlen)) {
-        replay_free (&j->replay);
-        free (j);
+        job_destroy (&j);
         return NULL;
     }
     /* fio's __setup_rate: rate= in bytes a second, or else rate_iops x the
@@ -1990,9 +1996,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             snprintf (err, errlen, "rate_process=poisson with %s at %llu bytes a second, under "
                       "one %u-byte I/O a second (fio 3.33 stops with SIGFPE): raise the rate",
                       d ? "writes" : "reads", (unsigned long long) j->rate_bps[d], j->min_bs[d]);
-            replay_free (&j->replay);
-            replay_free (&j->replay);
-        free (j);
+            job_destroy (&j);
             return NULL;
         }
         j->poisson_us[d] = 1000000 / iops;
@@ -2022,9 +2026,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                                  nramp);
         if (!j->ss) {
             snprintf (err, errlen, "steadystate: ss_dur must cover at least 2 intervals");
-            replay_free (&j->replay);
-            replay_free (&j->replay);
-        free (j);
+            job_destroy (&j);
             return NULL;
         }
     }
@@ -2043,9 +2045,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         && (uint64_t) j->ntargets != (uint64_t) j->nworkers * j->files_per_worker) {
         snprintf (err, errlen, "files_per_worker %u with %d files for %d workers",
                   j->files_per_worker, j->ntargets, j->nworkers);
-        steadystate_destroy (&j->ss);
-        replay_free (&j->replay);
-        free (j);
+        job_destroy (&j);
         return NULL;
     }
     j->targets = calloc ((size_t) j->ntargets, sizeof *j->targets);
@@ -2202,8 +2202,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             }
             /* fio's last_pos starts at the file's offset. */
             for (int g = 0; g < j->ntargets * DIR_COUNT; g++)
-                w->last_end[g] = j->region_start[g / DIR_COUNT]
-                               + (uint64_t) i * j->offset_increment;
+                w->last_end[g] = region_start_of (j, i, (uint32_t) (g / DIR_COUNT));
         }
         /* A replay's offsets come from its log. */
         for (int g = 0; !j->replay && g < j->ntargets * DIR_COUNT; g++) {
@@ -2215,8 +2214,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             if (j->files_per_worker && (uint32_t) t / j->files_per_worker != (uint32_t) i)
                 continue;
             uint32_t unit = j->offsets_per_dir ? j->align[d] : j->shared_unit;
-            /* offset_increment: each worker's region i x it further on. */
-            uint64_t start = j->region_start[t] + (uint64_t) i * j->offset_increment;
+            uint64_t start = region_start_of (j, i, (uint32_t) t);
             if (start + j->region_units[t] * j->unit > j->targets[t].size) {
                 snprintf (err, errlen, "worker %d's region %llu..%llu is past the end of '%s' "
                           "(%llu bytes): offset_increment=%llu with numjobs=%d needs %llu",

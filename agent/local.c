@@ -157,7 +157,7 @@ entry_from (fio_job_t *f, const job_t *jd, const result_t *r, int groupid)
     f->latency_depth = r->latency_depth;
     f->percentiles = jd->npercentiles ? jd->percentile_list : NULL;
     f->npercentiles = jd->npercentiles;
-    for (int d = 0; d < (int) (sizeof f->dir / sizeof f->dir[0]); d++) {
+    for (int d = 0; d < DIR_COUNT; d++) {
         fio_dir_t *fd = &f->dir[d];
         fd->ops = r->dir[d].ops;
         fd->bytes = r->dir[d].bytes;

@@ -1,5 +1,6 @@
 /*  offsets.c: see offsets.h. */
 #include "offsets.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -264,17 +265,6 @@ hash64 (uint64_t x)
     return x * 0x61C8864680B583EBull;
 }
 
-/* The next of a stream of random numbers drawn from one (splitmix64), for
-   the distributions that take more than one draw per I/O. */
-static uint64_t
-next_draw (uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* A uniform double in [0, 1) from a 64-bit random number. */
 static double
 unit_double (uint64_t r)
@@ -314,10 +304,10 @@ skewed_block (const offsets_t *o, uint64_t rnd, uint64_t room)
            plus up to stddev of uniform spread, halved until it fits. */
         uint64_t x = rnd, sum = 0;
         for (int i = 0; i < 12; i++)
-            sum += next_draw (&x) % (n + 1);
+            sum += splitmix64 (&x) % (n + 1);
         sum = (sum + 11) / 12;
         if (o->stddev) {
-            int64_t dev = (int64_t) ((double) o->stddev * unit_double (next_draw (&x)))
+            int64_t dev = (int64_t) ((double) o->stddev * unit_double (splitmix64 (&x)))
                         - (int64_t) (o->stddev / 2);
             while (dev > 0 && (uint64_t) dev + sum >= n)
                 dev /= 2;
@@ -328,10 +318,10 @@ skewed_block (const offsets_t *o, uint64_t rnd, uint64_t room)
     }
     default: {
         uint64_t x = rnd;
-        unsigned v = (unsigned) (next_draw (&x) % 100);
+        unsigned v = (unsigned) (splitmix64 (&x) % 100);
         uint64_t b = o->zone_lo[v];
         if (o->zone_len[v])
-            b += (uint64_t) (unit_double (next_draw (&x)) * (double) o->zone_len[v]);
+            b += (uint64_t) (unit_double (splitmix64 (&x)) * (double) o->zone_len[v]);
         return b < room ? b : room - 1;
     }
     }
@@ -348,9 +338,6 @@ uint64_t
 offsets_next (offsets_t *o, uint32_t *len_p, uint64_t rnd)
 {
     uint32_t len = *len_p;
-    uint64_t span = len / o->unit;
-    if (span == 0)
-        span = 1;
     /* Where an I/O can start so all of it fits (blockalign can make len
        not a multiple of unit). */
     uint64_t cover = (len + o->unit - 1) / o->unit;

@@ -96,13 +96,11 @@ typedef struct {
     uint64_t snap_bytes, target_intervals;  /* first sends: the wire cost */
 } sim_t;
 
+/* The mixed value of a key (one splitmix64 step from it). */
 static uint64_t
 splitmix (uint64_t x)
 {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
+    return splitmix64 (&x);
 }
 
 /* Uniform in [0, 1) from a key. */

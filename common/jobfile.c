@@ -1294,24 +1294,12 @@ s_parse_per_dir (parser_t *p, int line, opts_t *o, opt_id_t id, const char *key,
     for (int d = 0; d < 2 && rc == 0; d++) {
         if (!part[d])
             continue;
-        if (d == 1 && part[1] == part[0]) {
-            /* One value for both: reads have it parsed already (and
-               bsrange and bssplit cut their text up as they go). */
-            if (id == OPT_BS)
-                next.bs[1] = next.bs[0];
-            else if (id == OPT_BLOCKALIGN)
-                next.blockalign[1] = next.blockalign[0];
-            else if (id == OPT_PERC_RANDOM)
-                next.perc_random[1] = next.perc_random[0];
-            else if (id == OPT_RATE_MIN)
-                next.rate_min[1] = next.rate_min[0];
-            else if (id == OPT_RATE_IOPS_MIN)
-                next.rate_iops_min[1] = next.rate_iops_min[0];
-            else if (id == OPT_RATE_IOPS)
-                next.rate_iops[1] = next.rate_iops[0];
-            else if (id == OPT_RATE)
-                next.rate[1] = next.rate[0];
-            else if (id == OPT_BSRANGE) {
+        if (d == 1 && part[1] == part[0]
+            && (id == OPT_BSRANGE || id == OPT_BSSPLIT)) {
+            /* One value for both: bsrange and bssplit cut their text up
+               as they parse it, so the writes copy the reads'.  A single
+               number is simply parsed again. */
+            if (id == OPT_BSRANGE) {
                 next.bsrange_min[1] = next.bsrange_min[0];
                 next.bsrange_max[1] = next.bsrange_max[0];
             }

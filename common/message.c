@@ -12,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The parser's limit of ramp_time, startdelay, thinktime and
+   latency_target / latency_window (an hour), in ns. */
+#define DELAY_MAX_NS ((uint64_t) JOB_MAX_DELAY_S * NS_PER_SEC)
+
 static int
 fail (char *err, size_t errlen, const char *fmt, ...)
 {
@@ -163,9 +167,8 @@ check_logs (const Iofleet__JobSpec *j, char *err, size_t errlen)
     if (j->read_iolog && j->read_iolog[0] && j->numjobs > 1)
         return fail (err, errlen, "job.read_iolog with numjobs %u: one worker replays a log",
                      j->numjobs);
-    const uint64_t hour_ns = 3600ull * 1000000000ull;
-    if (j->latency_target_ns && (j->latency_target_ns > hour_ns || !j->latency_window_ns
-                                 || j->latency_window_ns > hour_ns || j->numjobs > 1
+    if (j->latency_target_ns && (j->latency_target_ns > DELAY_MAX_NS || !j->latency_window_ns
+                                 || j->latency_window_ns > DELAY_MAX_NS || j->numjobs > 1
                                  || !(j->latency_percentile >= 0 && j->latency_percentile <= 100)))
         return fail (err, errlen, "job.latency_target_ns %llu: its window (1 ns .. 1 hour), "
                      "percentile (0..100) or numjobs (1) is out of its limits",
@@ -217,8 +220,7 @@ check_job_more (const Iofleet__JobSpec *j, char *err, size_t errlen)
     if (j->iodepth_batch_complete_min == 0 || j->iodepth_batch_complete_min > j->iodepth)
         return fail (err, errlen, "job.iodepth_batch_complete_min %u, limit 1..iodepth (%u)",
                      j->iodepth_batch_complete_min, j->iodepth);
-    const uint64_t hour = 3600ull * 1000000000ull;
-    if (j->startdelay_ns > hour || j->thinktime_ns > hour)
+    if (j->startdelay_ns > DELAY_MAX_NS || j->thinktime_ns > DELAY_MAX_NS)
         return fail (err, errlen, "job.startdelay_ns / thinktime_ns over the limit of 1 hour");
     if (j->blockalign_read > JOB_MAX_BS || j->blockalign_write > JOB_MAX_BS)
         return fail (err, errlen, "job.blockalign over the limit of %u", JOB_MAX_BS);
@@ -251,7 +253,8 @@ check_job_more (const Iofleet__JobSpec *j, char *err, size_t errlen)
         return fail (err, errlen, "job.ss %d, limit 0..4", (int) j->ss);
     if (j->ss != IOFLEET__STEADY_STATE__SS_NONE
         && (!(j->ss_limit >= 0 && j->ss_limit < 1e18) || j->ss_dur_ns < 2 * j->interval_ns
-            || j->ss_dur_ns > 24 * hour || j->ss_ramp_ns > 24 * hour))
+            || j->ss_dur_ns > (uint64_t) JOB_MAX_SS_S * NS_PER_SEC
+            || j->ss_ramp_ns > (uint64_t) JOB_MAX_SS_S * NS_PER_SEC))
         return fail (err, errlen, "job.ss: limit >= 0, ss_dur 2 intervals..24 h, ss_ramp <= 24 h");
     if (j->buffer_compress_percentage > 100)
         return fail (err, errlen, "job.buffer_compress_percentage %u, limit 0..100",
@@ -321,7 +324,7 @@ check_job (const Iofleet__JobSpec *j, char *err, size_t errlen)
     if (j->runtime_ns > 7ull * 24 * 3600 * 1000000000ull)
         return fail (err, errlen, "job.runtime_ns %llu, limit 7 days",
                      (unsigned long long) j->runtime_ns);
-    if (j->ramp_time_ns > 3600ull * 1000000000ull)
+    if (j->ramp_time_ns > DELAY_MAX_NS)
         return fail (err, errlen, "job.ramp_time_ns %llu, limit 1 hour",
                      (unsigned long long) j->ramp_time_ns);
     if (j->runtime_ns == 0 && j->time_based)

@@ -22,6 +22,17 @@ uint64_t clock_mono_ns (void);
    now in force. */
 long fd_limit_raise (long want);
 
+/* splitmix64: advances *state and returns the next of its well-mixed
+   64-bit numbers (seeding generators, keyed draws).  Can't fail. */
+static inline uint64_t
+splitmix64 (uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
 /* Sleeps for ns nanoseconds (restarting on EINTR).  Can't fail. */
 void sleep_ns (uint64_t ns);
 

@@ -342,6 +342,10 @@ save_step_agent (ctl_t *ctl, const part_t *p, const char *targets_json)
 static void
 save_latency_depths (ctl_t *ctl, const part_t *p, const Iofleet__Done *d)
 {
+    /* Nothing to store for a step without a target (begin_step cleared
+       the step's rows). */
+    if (d->n_latency_depth == 0)
+        return;
     runner_t *r = ctl->runner;
     int njobs = step_njobs (r, r->cur);
     store_begin (ctl->store);
@@ -352,8 +356,6 @@ save_latency_depths (ctl_t *ctl, const part_t *p, const Iofleet__Done *d)
     sqlite3_bind_int (st, 2, r->cur);
     sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
     store_step_done (ctl->store, st, "clear latency depths");
-    if (d->n_latency_depth == 0)
-        return;
     if (d->n_latency_depth != (size_t) njobs) {
         store_count (ctl->store, "bad_agent_messages", 1);
         log_warn ("run %lld step %d: agent '%s': DONE's latency_depth has %zu entries, the step "
