@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Sends one admin request to the controller at endpoint and returns the
@@ -65,6 +66,22 @@ int cmd_keys (int argc, char **argv);
 int cmd_demo (int argc, char **argv);
 
 extern const char demo_plan_text[];
+
+/* records.c: iofleet plan show|diff|rm and runs rm (argv[0] the command,
+   argv[1] the subcommand), and what the CLI's files share. */
+int cmd_plan_show (const char *endpoint, int argc, char **argv);
+int cmd_plan_diff (const char *endpoint, int argc, char **argv);
+int cmd_plan_rm (const char *endpoint, int argc, char **argv);
+int cmd_runs_rm (const char *endpoint, int argc, char **argv);
+/* One admin call; on failure says so on stderr as "iofleet WHAT: ..." and
+   returns NULL.  Takes req. */
+json_t *cli_call (const char *endpoint, json_t *req, int timeout_ms, const char *what);
+void cli_print_json (json_t *j);
+/* ns since the epoch as "YYYY-MM-DD HH:MM:SS UTC" ("-" for none). */
+const char *cli_utc (int64_t ns, char *buf, size_t cap);
+/* Adds --label's KEY=VALUE to labels.  Returns 0, or 2 (said, naming
+   what: the command). */
+int cli_label_arg (json_t *labels, const char *what, const char *kv);
 
 /* Set by SIGINT/SIGTERM. */
 extern volatile int g_interrupted;

@@ -308,15 +308,10 @@ cmd_import (const char *endpoint, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp (a, "--label") == 0 && i + 1 < argc) {
-            const char *kv = argv[++i], *eq = strchr (kv, '=');
-            if (!eq || eq == kv) {
-                fprintf (stderr, "iofleet import: --label '%s': want KEY=VALUE\n", kv);
+            if (cli_label_arg (labels, "import", argv[++i])) {
                 json_decref (labels);
                 return 2;
             }
-            char key[128];
-            snprintf (key, sizeof key, "%.*s", (int) (eq - kv), kv);
-            json_object_set_new (labels, key, json_string (eq + 1));
         } else if (strcmp (a, "--plan") == 0 && i + 1 < argc)
             plan = argv[++i];
         else if (strcmp (a, "--host") == 0 && i + 1 < argc)

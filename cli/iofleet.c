@@ -42,8 +42,13 @@ usage (FILE *f)
 "  plan add NAME FILE                     store a fio job file as plan NAME\n"
 "                                         (a new version if NAME exists)\n"
 "  plan list [--json]                     stored plans (latest versions)\n"
+"  plan show NAME [--version N] [--json]  a plan's job file as stored, its steps\n"
+"  plan diff NAME V1 V2                   two versions of a plan, as diff -u\n"
+"  plan rm NAME [--yes]                   remove a plan: versions no run used are\n"
+"                                         deleted, the others kept for their runs'\n"
+"                                         reports; without --yes says what would go\n"
 "  run PLAN [--agents all|N1,N2|KEY=GLOB,..] [--wait] [--json]\n"
-"           [--min-agents N | --require-all]\n"
+"           [--min-agents N | --require-all] [--label KEY=VALUE]... [--note TEXT]\n"
 "                                         run a plan; prints the run id; with\n"
 "                                         --wait shows progress and a summary,\n"
 "                                         exit 0 only if the run is complete\n"
@@ -54,8 +59,14 @@ usage (FILE *f)
 "                                         are left out and listed in the report;\n"
 "                                         KEY: a label (rack=r12) or host.F,\n"
 "                                         hba.F, drive.F of the inventory\n"
-"                                         (hba.firmware=16.*, drive.transport=nvme)\n"
-"  runs [--json]                          runs and their status\n"
+"                                         (hba.firmware=16.*, drive.transport=nvme);\n"
+"                                         --label KEY=VALUE (the firmware under\n"
+"                                         test, a ticket) and --note are kept on\n"
+"                                         the run\n"
+"  runs [--json]                          runs: when, plan and version, status,\n"
+"                                         labels and note (run --label, --note)\n"
+"  runs rm RUN [--yes]                    remove an ended run and all its results;\n"
+"                                         without --yes says what would go\n"
 "  stats [--json]                         what the controller took in since it\n"
 "                                         started: snapshots stored, ingest lag\n"
 "                                         (end of interval to committed), commit\n"
@@ -363,7 +374,14 @@ cmd_plan (int argc, char **argv)
         json_decref (r);
         return 0;
     }
-    fprintf (stderr, "iofleet plan: expected 'add NAME FILE' or 'list'\n");
+    if (argc >= 2 && strcmp (argv[1], "show") == 0)
+        return cmd_plan_show (s_endpoint, argc, argv);
+    if (argc >= 2 && strcmp (argv[1], "diff") == 0)
+        return cmd_plan_diff (s_endpoint, argc, argv);
+    if (argc >= 2 && strcmp (argv[1], "rm") == 0)
+        return cmd_plan_rm (s_endpoint, argc, argv);
+    fprintf (stderr, "iofleet plan: expected 'add NAME FILE', 'list', 'show NAME', "
+             "'diff NAME V1 V2' or 'rm NAME'\n");
     return 2;
 }
 
@@ -423,17 +441,26 @@ static int watch (long long run, bool json);
 static int
 cmd_run (int argc, char **argv)
 {
-    const char *plan = NULL, *agents = "all";
+    const char *plan = NULL, *agents = "all", *note = "";
     bool wait = false, json = false, require_all = false;
     uint64_t min_agents = 0;
+    json_t *labels = json_object ();
     for (int i = 1; i < argc; i++) {
         if (strcmp (argv[i], "--wait") == 0)
             wait = true;
+        else if (strcmp (argv[i], "--label") == 0 && i + 1 < argc) {
+            if (cli_label_arg (labels, "run", argv[++i])) {
+                json_decref (labels);
+                return 2;
+            }
+        } else if (strcmp (argv[i], "--note") == 0 && i + 1 < argc)
+            note = argv[++i];
         else if (strcmp (argv[i], "--require-all") == 0)
             require_all = true;
         else if (strcmp (argv[i], "--min-agents") == 0 && i + 1 < argc) {
             if (parse_u64 (argv[++i], 1, 100000, &min_agents)) {
                 fprintf (stderr, "iofleet run: --min-agents '%s': a number 1..100000\n", argv[i]);
+                json_decref (labels);
                 return 2;
             }
         }
@@ -448,17 +475,20 @@ cmd_run (int argc, char **argv)
         else {
             fprintf (stderr, "iofleet run: unexpected argument '%s' (see iofleet --help)\n",
                      argv[i]);
+            json_decref (labels);
             return 2;
         }
     }
     if (!plan) {
         fprintf (stderr, "iofleet run: which plan? e.g. iofleet run qualify --wait "
                  "(see iofleet plan list)\n");
+        json_decref (labels);
         return 2;
     }
-    json_t *r = call (json_pack ("{s:s, s:s, s:s, s:I, s:b}", "cmd", "run", "plan", plan,
+    json_t *r = call (json_pack ("{s:s, s:s, s:s, s:I, s:b, s:o, s:s}", "cmd", "run", "plan", plan,
                                  "agents", agents, "min_agents", (json_int_t) min_agents,
-                                 "require_all", require_all), CALL_TIMEOUT_MS);
+                                 "require_all", require_all, "labels", labels, "note", note),
+                      CALL_TIMEOUT_MS);
     if (!r)
         return 1;
     long long run = (long long) json_integer_value (json_object_get (r, "run"));
@@ -503,6 +533,9 @@ watch (long long run, bool json)
     bool sla_failed = verdict && strcmp (verdict, "fail") == 0;
     if (sla_failed)
         fprintf (stderr, "run %lld: SLA failed (see iofleet report %lld)\n", run, run);
+    else if (strcmp (status, "complete") != 0)
+        fprintf (stderr, "run %lld %s: each agent's reason is in iofleet report %lld\n", run,
+                 status, run);
     json_decref (rep);
     return strcmp (status, "complete") == 0 && !sla_failed ? 0 : 1;
 }
@@ -636,6 +669,8 @@ cmd_stats (int argc, char **argv)
 static int
 cmd_runs (int argc, char **argv)
 {
+    if (argc >= 2 && strcmp (argv[1], "rm") == 0)
+        return cmd_runs_rm (s_endpoint, argc, argv);
     bool json = false;
     if (flag_json (argc, argv, 1, &json))
         return 2;
@@ -645,16 +680,34 @@ cmd_runs (int argc, char **argv)
     if (json)
         print_json (r);
     else {
-        printf ("%6s  %-24s %-9s %6s  %s\n", "id", "plan", "status", "agents", "message");
+        printf ("%6s  %-23s %-24s %-9s %6s  %s\n", "id", "created", "plan (version)", "status",
+                "agents", "labels, note, message");
         size_t i;
         json_t *x;
-        json_array_foreach (r, i, x)
-            printf ("%6lld  %-24s %-9s %6lld  %s\n",
+        json_array_foreach (r, i, x) {
+            char when[40], plan[128];
+            snprintf (plan, sizeof plan, "%s (v%lld)", json_string_value (json_object_get (x, "plan")),
+                      (long long) json_integer_value (json_object_get (x, "plan_version")));
+            printf ("%6lld  %-23s %-24s %-9s %6lld ",
                     (long long) json_integer_value (json_object_get (x, "id")),
-                    json_string_value (json_object_get (x, "plan")),
+                    cli_utc (json_integer_value (json_object_get (x, "created_at")), when,
+                             sizeof when), plan,
                     json_string_value (json_object_get (x, "status")),
-                    (long long) json_integer_value (json_object_get (x, "agents")),
-                    json_string_value (json_object_get (x, "message")));
+                    (long long) json_integer_value (json_object_get (x, "agents")));
+            const char *k, *sep = " ";
+            json_t *v;
+            json_object_foreach (json_object_get (x, "labels"), k, v) {
+                printf ("%s%s=%s", sep, k, json_string_value (v));
+                sep = ",";
+            }
+            const char *note = json_string_value (json_object_get (x, "note"));
+            const char *msg = json_string_value (json_object_get (x, "message"));
+            if (note && *note)
+                printf (" \"%s\"", note);
+            if (msg && *msg)
+                printf (" %s", msg);
+            printf ("\n");
+        }
     }
     json_decref (r);
     return 0;

@@ -14,17 +14,6 @@
 #define TIMEOUT_MS  30000
 #define GC_TIMEOUT_MS  (30 * 60 * 1000)     /* VACUUM of a large database */
 
-static json_t *
-call (const char *endpoint, json_t *req, int timeout_ms, const char *what)
-{
-    char err[1024];
-    json_t *r = client_call (endpoint, req, timeout_ms, err, sizeof err);
-    json_decref (req);
-    if (!r)
-        fprintf (stderr, "iofleet %s: %s\n", what, err);
-    return r;
-}
-
 static void
 print_json (json_t *j)
 {
@@ -134,7 +123,7 @@ schedule_add (const char *endpoint, int argc, char **argv)
             return 2;
         }
     }
-    json_t *r = call (endpoint, req, TIMEOUT_MS, "schedule add");
+    json_t *r = cli_call (endpoint, req, TIMEOUT_MS, "schedule add");
     if (!r)
         return 1;
     char when[40];
@@ -147,7 +136,7 @@ schedule_add (const char *endpoint, int argc, char **argv)
 static int
 schedule_list (const char *endpoint, bool json)
 {
-    json_t *r = call (endpoint, json_pack ("{s:s}", "cmd", "schedule_list"), TIMEOUT_MS,
+    json_t *r = cli_call (endpoint, json_pack ("{s:s}", "cmd", "schedule_list"), TIMEOUT_MS,
                       "schedule list");
     if (!r)
         return 1;
@@ -210,7 +199,7 @@ cmd_schedule (const char *endpoint, int argc, char **argv)
     }
     if ((strcmp (sub, "rm") == 0 || strcmp (sub, "run-now") == 0) && argc == 3) {
         bool rm = sub[0] == 'r' && sub[1] == 'm';
-        json_t *r = call (endpoint, json_pack ("{s:s, s:s}", "cmd",
+        json_t *r = cli_call (endpoint, json_pack ("{s:s, s:s}", "cmd",
                                                rm ? "schedule_rm" : "schedule_run_now", "name",
                                                argv[2]),
                           TIMEOUT_MS, rm ? "schedule rm" : "schedule run-now");
@@ -253,7 +242,7 @@ cmd_regressions (const char *endpoint, int argc, char **argv)
             return 2;
         }
     }
-    json_t *r = call (endpoint, req, TIMEOUT_MS, "regressions");
+    json_t *r = cli_call (endpoint, req, TIMEOUT_MS, "regressions");
     if (!r)
         return 1;
     if (json)
@@ -327,7 +316,7 @@ cmd_gc (const char *endpoint, int argc, char **argv)
     }
     fprintf (stderr, "iofleet gc: dropping per-interval data older than %lld s and compacting "
              "the database (the controller pauses meanwhile)...\n", (long long) keep);
-    json_t *r = call (endpoint, json_pack ("{s:s, s:I}", "cmd", "gc", "keep_intervals_s",
+    json_t *r = cli_call (endpoint, json_pack ("{s:s, s:I}", "cmd", "gc", "keep_intervals_s",
                                            (json_int_t) keep), GC_TIMEOUT_MS, "gc");
     if (!r)
         return 1;
@@ -362,7 +351,7 @@ cmd_test_clock (const char *endpoint, int argc, char **argv)
         json_decref (req);
         return 2;
     }
-    json_t *r = call (endpoint, req, TIMEOUT_MS, "test-clock");
+    json_t *r = cli_call (endpoint, req, TIMEOUT_MS, "test-clock");
     if (!r)
         return 1;
     printf ("%lld\n", (long long) json_integer_value (json_object_get (r, "now")));

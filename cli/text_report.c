@@ -269,6 +269,30 @@ text_summary (FILE *f, json_t *rep)
     size_t i;
     json_t *s;
     fprintf (f, "run %lld %s\n", (long long) num (rep, "run"), str (rep, "status"));
+    /* A run that did not complete says why: its message, and per step the
+       first agent that did not do it, with its reason. */
+    if (strcmp (str (rep, "status"), "complete") != 0) {
+        const char *m = json_string_value (json_object_get (rep, "message"));
+        if (m && *m)
+            fprintf (f, "  %s\n", m);
+        json_array_foreach (json_object_get (rep, "steps"), i, s) {
+            size_t k, others = 0;
+            json_t *a, *first = NULL;
+            json_array_foreach (json_object_get (s, "agents"), k, a) {
+                const char *am = json_string_value (json_object_get (a, "message"));
+                if (strcmp (str (a, "status"), "done") == 0 || !am || !*am)
+                    continue;
+                if (first)
+                    others++;
+                else
+                    first = a;
+            }
+            if (first)
+                fprintf (f, "  step %zu '%s': %s %s: %s%s\n", i + 1, str (s, "name"),
+                         str (first, "agent"), str (first, "status"), str (first, "message"),
+                         others ? " (and more agents: see the report)" : "");
+        }
+    }
     json_array_foreach (json_object_get (rep, "steps"), i, s) {
         json_t *fleet = json_object_get (s, "fleet");
         for (int d = 0; d < DIR_COUNT; d++) {

@@ -1,5 +1,6 @@
 /*  admin.c: the CLI's endpoint.  One JSON request, one JSON reply:
-      {"cmd": "agents" | "inventory" | "plan_add" | "plan_list" | "run" | "runs" | "status"
+      {"cmd": "agents" | "inventory" | "plan_add" | "plan_list" | "plan_show" | "plan_rm"
+              | "run" | "runs" | "runs_rm" | "status"
               | "report" | "history" | "import" | "stats", ...}
       -> {"ok": true, "result": ...} or {"ok": false, "error": "what went wrong and what to do"}
 */
@@ -14,120 +15,6 @@
 
 /* Large enough for the fio JSON of an import (json+ of many jobs). */
 #define ADMIN_MAX_REQUEST (64u << 20)
-
-static json_t *
-plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
-{
-    const char *name = json_string_value (json_object_get (req, "name"));
-    const char *source = json_string_value (json_object_get (req, "source"));
-    const char *text = json_string_value (json_object_get (req, "text"));
-    if (!name || !text) {
-        snprintf (err, errlen, "plan_add needs 'name' and 'text'");
-        return NULL;
-    }
-    size_t n = strlen (name);
-    if (n == 0 || n > 64 || strspn (name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                          "0123456789-_.") != n) {
-        snprintf (err, errlen, "plan name '%s': use 1..64 letters, digits, '-', '_' or '.'", name);
-        return NULL;
-    }
-    if (!source)
-        source = name;
-    jobfile_t *jf = jobfile_parse (source, text, err, errlen);
-    if (!jf)
-        return NULL;
-    for (int k = 0; k < jf->nsteps; k++) {
-        const char *why = job_fleet_refusal (&jf->steps[k]);
-        if (why) {
-            snprintf (err, errlen, "%s:%d: job '%s': %s (iofleet-agent run takes it on one "
-                      "host)", source, jf->steps[k].line, jf->steps[k].name, why);
-            jobfile_destroy (&jf);
-            return NULL;
-        }
-    }
-    /* One entry per step; jobs that run together share a step. */
-    static int first[JOB_MAX_STEPS + 1];
-    int nsteps = jobfile_group (jf, first);
-    json_t *steps = json_array ();
-    for (int i = 0; i < nsteps; i++) {
-        json_t *jobs = json_array ();
-        for (int k = first[i]; k < first[i + 1]; k++)
-            json_array_append_new (jobs, job_to_json (&jf->steps[k]));
-        json_array_append_new (steps, jobs);
-    }
-    jobfile_destroy (&jf);
-    char *steps_text = json_dumps (steps, JSON_COMPACT);
-    json_decref (steps);
-
-    store_begin (ctl->store);
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "INSERT INTO plans (name, version, source, text, steps, created_at) VALUES "
-        "(?1, (SELECT COALESCE(MAX(version), 0) + 1 FROM plans WHERE name = ?1), ?2, ?3, ?4, ?5)");
-    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 2, source, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 3, text, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 4, steps_text ? steps_text : "[]", -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64 (st, 5, (sqlite3_int64) clock_real_ns ());
-    free (steps_text);
-    if (store_step_done (ctl->store, st, "add plan")) {
-        snprintf (err, errlen, "database error storing the plan; see the controller's log");
-        return NULL;
-    }
-    int64_t id = sqlite3_last_insert_rowid (store_db (ctl->store));
-    st = store_stmt (ctl->store, "SELECT version FROM plans WHERE id = ?");
-    sqlite3_bind_int64 (st, 1, id);
-    int version = sqlite3_step (st) == SQLITE_ROW ? sqlite3_column_int (st, 0) : 0;
-    sqlite3_reset (st);
-    store_commit (ctl->store);
-    log_info ("plan '%s' version %d added from %s: %d step(s)", name, version, source, nsteps);
-    return json_pack ("{s:I, s:s, s:i, s:i}", "plan", (json_int_t) id, "name", name,
-                      "version", version, "steps", nsteps);
-}
-
-static json_t *
-plan_list (ctl_t *ctl)
-{
-    json_t *list = json_array ();
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT name, version, source, json_array_length(steps), created_at FROM plans p "
-        "WHERE version = (SELECT MAX(version) FROM plans q WHERE q.name = p.name) ORDER BY name");
-    while (sqlite3_step (st) == SQLITE_ROW)
-        json_array_append_new (list, json_pack ("{s:s, s:i, s:s, s:i, s:I}",
-            "name", (const char *) sqlite3_column_text (st, 0),
-            "version", sqlite3_column_int (st, 1),
-            "source", (const char *) sqlite3_column_text (st, 2),
-            "steps", sqlite3_column_int (st, 3),
-            "created_at", (json_int_t) sqlite3_column_int64 (st, 4)));
-    sqlite3_reset (st);
-    return list;
-}
-
-static json_t *
-runs_list (ctl_t *ctl)
-{
-    json_t *list = json_array ();
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT r.id, p.name, p.version, r.status, r.message, r.created_at, r.started_at, "
-        " r.finished_at, (SELECT COUNT(*) FROM run_agents ra WHERE ra.run_id = r.id) "
-        "FROM runs r JOIN plans p ON p.id = r.plan_id ORDER BY r.id");
-    while (sqlite3_step (st) == SQLITE_ROW) {
-        json_t *o = json_pack ("{s:I, s:s, s:i, s:s, s:s, s:I, s:i}",
-            "id", (json_int_t) sqlite3_column_int64 (st, 0),
-            "plan", (const char *) sqlite3_column_text (st, 1),
-            "plan_version", sqlite3_column_int (st, 2),
-            "status", (const char *) sqlite3_column_text (st, 3),
-            "message", (const char *) sqlite3_column_text (st, 4),
-            "created_at", (json_int_t) sqlite3_column_int64 (st, 5),
-            "agents", sqlite3_column_int (st, 8));
-        if (sqlite3_column_type (st, 6) != SQLITE_NULL)
-            json_object_set_new (o, "started_at", json_integer (sqlite3_column_int64 (st, 6)));
-        if (sqlite3_column_type (st, 7) != SQLITE_NULL)
-            json_object_set_new (o, "finished_at", json_integer (sqlite3_column_int64 (st, 7)));
-        json_array_append_new (list, o);
-    }
-    sqlite3_reset (st);
-    return list;
-}
 
 static int64_t
 run_arg (json_t *req, char *err, size_t errlen)
@@ -229,8 +116,17 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         return plan_add (ctl, req, err, errlen);
     if (strcmp (cmd, "plan_list") == 0)
         return plan_list (ctl);
+    if (strcmp (cmd, "plan_show") == 0)
+        return plan_show (ctl, req, err, errlen);
+    if (strcmp (cmd, "plan_rm") == 0)
+        return plan_rm (ctl, req, err, errlen);
     if (strcmp (cmd, "runs") == 0)
         return runs_list (ctl);
+    if (strcmp (cmd, "runs_rm") == 0) {
+        int64_t run = run_arg (req, err, errlen);
+        return run ? runs_rm (ctl, run, json_is_true (json_object_get (req, "dry_run")), err,
+                              errlen) : NULL;
+    }
     if (strcmp (cmd, "run") == 0) {
         const char *plan = json_string_value (json_object_get (req, "plan"));
         if (!plan) {
@@ -243,10 +139,23 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
             snprintf (err, errlen, "'min_agents' must be an integer 0..100000");
             return NULL;
         }
-        return runner_submit (ctl, plan, json_string_value (json_object_get (req, "agents")),
-                              min ? (int) json_integer_value (min) : 0,
-                              json_is_true (json_object_get (req, "require_all")), true, err,
-                              errlen);
+        json_t *labels = json_object_get (req, "labels");
+        const char *note = json_string_value (json_object_get (req, "note"));
+        if (run_labels_check (labels, note, err, errlen))
+            return NULL;
+        json_t *res = runner_submit (ctl, plan, json_string_value (json_object_get (req, "agents")),
+                                     min ? (int) json_integer_value (min) : 0,
+                                     json_is_true (json_object_get (req, "require_all")), false,
+                                     err, errlen);
+        if (res && run_annotate (ctl, json_integer_value (json_object_get (res, "run")), labels,
+                                 note)) {
+            json_decref (res);
+            snprintf (err, errlen, "database error labelling the run; see the controller's log");
+            return NULL;
+        }
+        if (res)
+            store_commit (ctl->store);
+        return res;
     }
     if (strcmp (cmd, "status") == 0 || strcmp (cmd, "report") == 0) {
         int64_t run = run_arg (req, err, errlen);

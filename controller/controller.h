@@ -132,6 +132,28 @@ json_t *runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min
                        bool require_all, bool commit, char *err, size_t errlen);
 json_t *runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen);
 
+/* plans.c: the admin requests plan_add, plan_list, plan_show and plan_rm.
+   Each returns its JSON result or NULL with err filled. */
+json_t *plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen);
+json_t *plan_list (ctl_t *ctl);
+json_t *plan_show (ctl_t *ctl, json_t *req, char *err, size_t errlen);
+/* {name, dry_run?}: deletes the versions no run points at and hides the
+   name; refused while a schedule names it or a run of it is queued or
+   running.  dry_run: only says what would go. */
+json_t *plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen);
+
+/* runs.c */
+json_t *runs_list (ctl_t *ctl);
+/* Checks a run's labels (a JSON object of KEY: text, or NULL) and note
+   (or NULL).  Returns 0, or -1 with err naming the label and the limit. */
+int run_labels_check (json_t *labels, const char *note, char *err, size_t errlen);
+/* Sets a run's labels and note in the open transaction.  Returns 0 or -1. */
+int run_annotate (ctl_t *ctl, int64_t run, json_t *labels, const char *note);
+/* Removes a run that has ended and every row of it (each table with a
+   run_id column); refused for a queued or running run, or one a schedule
+   uses as its baseline.  dry: only counts the rows. */
+json_t *runs_rm (ctl_t *ctl, int64_t run, bool dry, char *err, size_t errlen);
+
 /* The parsed job as JSON (plans.steps, steps.spec).  Can't fail. */
 json_t *job_to_json (const job_t *j);
 

@@ -165,6 +165,8 @@ import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         }
     text = plan_text (fio, e, n);
     json_t *labels = json_object_get (req, "labels");
+    if (run_labels_check (labels, NULL, err, errlen))
+        goto done;
     labels_text = json_dumps (labels ? labels : json_object (), JSON_COMPACT | JSON_SORT_KEYS);
     if (!text || !labels_text) {
         snprintf (err, errlen, "out of memory");

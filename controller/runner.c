@@ -1786,7 +1786,8 @@ runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
                bool require_all, bool commit, char *err, size_t errlen)
 {
     sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT id, version FROM plans WHERE name = ? ORDER BY version DESC LIMIT 1");
+        "SELECT id, version FROM plans WHERE name = ? AND removed_at IS NULL "
+        "ORDER BY version DESC LIMIT 1");
     sqlite3_bind_text (st, 1, plan, -1, SQLITE_TRANSIENT);
     int64_t plan_id = 0;
     if (sqlite3_step (st) == SQLITE_ROW)

@@ -653,7 +653,7 @@ schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     if (next_due (expr, tz, sched_now (ctl), &next, err, errlen))
         return NULL;
     sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT 1 FROM plans WHERE name = ? LIMIT 1");
+        "SELECT 1 FROM plans WHERE name = ? AND removed_at IS NULL LIMIT 1");
     sqlite3_bind_text (st, 1, plan, -1, SQLITE_TRANSIENT);
     bool known = sqlite3_step (st) == SQLITE_ROW;
     sqlite3_reset (st);

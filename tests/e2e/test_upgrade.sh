@@ -70,11 +70,38 @@ if isinstance(old, dict) and isinstance(new, dict):
                         a, b = a.get(q, {}), b.get(q, {})
                     if leaf not in a:
                         b.pop(leaf, None)
+# Added to each row of runs --json (labels, note, origin) and plan list
+# --json (runs) in 0.3.0: a row the old version printed without them
+# is compared without them.
+LISTED = ["labels", "note", "origin", "runs"]
+if isinstance(old, list) and isinstance(new, list):
+    for ro, rn in zip(old, new):
+        if isinstance(ro, dict) and isinstance(rn, dict):
+            for k in LISTED:
+                if k not in ro:
+                    rn.pop(k, None)
 a = json.dumps(old, sort_keys=True, indent=1).splitlines()
 b = json.dumps(new, sort_keys=True, indent=1).splitlines()
 d = list(difflib.unified_diff(a, b, "old", "new", lineterm="", n=2))
 print("\n".join(d[:60]))
 sys.exit(1 if d else 0)
+PY
+}
+# `iofleet runs` text: 0.3.0 added the time, the plan's version and the
+# labels and note, on purpose; every row must still say what the old one
+# said (id, plan, status, agents, message).
+runs_cmp () {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+old = open(sys.argv[1]).read().splitlines()[1:]
+new = open(sys.argv[2]).read().splitlines()[1:]
+if len(old) != len(new):
+    sys.exit("%d rows, the old version printed %d" % (len(new), len(old)))
+for o, n in zip(old, new):
+    m = re.match(r"\s*(\d+)\s+(\S+)\s+(\S+)\s+(\d+)\s*(.*)$", o)
+    w = re.match(r"\s*(\d+)\s+\S+ \S+ UTC\s+(\S+) \(v\d+\)\s+(\S+)\s+(\d+)\s*(.*)$", n)
+    if not m or not w or m.groups()[:4] != w.groups()[:4] or not w.group(5).endswith(m.group(5)):
+        sys.exit("row differs:\n old: %s\n new: %s" % (o, n))
 PY
 }
 # The release of the controller under test, as its fio-json names it.
@@ -106,6 +133,7 @@ same_outputs () {
     esac
     case $name in
       *.json) jcmp "$f" "$T/got" >"$T/diff" 2>&1 ;;
+      runs.txt) runs_cmp "$f" "$T/got" >"$T/diff" 2>&1 ;;
       *) diff -u "$f" "$T/got" >"$T/diff" ;;
     esac || fail "schema $v: $name differs from what the old version printed:
 $(head -n 60 "$T/diff")"
