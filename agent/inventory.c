@@ -125,13 +125,17 @@ link_base (const char *path, char *out, size_t cap)
 
 /* A JSON string of s, "unknown" for NULL or "".  jansson refuses invalid
    UTF-8, and sysfs strings are bytes from firmware: such strings keep their
-   ASCII and get '?' for the rest. */
+   ASCII and get '?' for the rest.  A string with a control character is
+   not text (an HBA once answered "Pmw>\x01V" for its firmware): unknown. */
 static json_t *
 jstr (const char *s)
 {
     if (!s || !*s)
         return json_string ("unknown");
     size_t n = strlen (s);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char) s[i] < 0x20 || s[i] == 0x7f)
+            return json_string ("unknown");
     if (utf8_invalid_at (s, n) < 0)
         return json_string (s);
     char *c = strdup (s);

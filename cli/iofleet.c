@@ -349,6 +349,10 @@ cmd_plan (int argc, char **argv)
         printf ("plan '%s' version %lld: %lld step(s)\n", argv[2],
                 (long long) json_integer_value (json_object_get (r, "version")),
                 (long long) json_integer_value (json_object_get (r, "steps")));
+        size_t i;
+        json_t *w;
+        json_array_foreach (json_object_get (r, "warnings"), i, w)
+            fprintf (stderr, "iofleet plan add: warning: %s\n", json_string_value (w));
         json_decref (r);
         return 0;
     }

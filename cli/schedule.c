@@ -171,6 +171,18 @@ schedule_list (const char *endpoint, bool json)
                 json_string_value (json_object_get (s, "plan")),
                 utc (json_integer_value (json_object_get (s, "next_fire")), next, sizeof next),
                 last);
+        /* What each fire does, as schedule add was told. */
+        const char *agents = json_string_value (json_object_get (s, "agents"));
+        const char *by = json_string_value (json_object_get (s, "by"));
+        const char *base = json_string_value (json_object_get (s, "baseline"));
+        printf ("%-16s agents %s; compared %s%s against %s%s; regression beyond %g%%; overlap %s; "
+                "%s\n", "", agents ? agents : "all", by ? "by " : "as a fleet", by ? by : "",
+                strcmp (base, "last-pass") == 0 ? "the last passing run" : "run ",
+                strcmp (base, "last-pass") == 0 ? "" : base,
+                json_number_value (json_object_get (s, "fail_on_regression")),
+                json_string_value (json_object_get (s, "overlap")),
+                json_is_true (json_object_get (s, "catch_up")) ? "catches up missed fires"
+                                                               : "no catch-up");
     }
     if (json_array_size (r) == 0)
         printf ("(no schedules; add one with iofleet schedule add NAME --cron '0 2 * * *' "

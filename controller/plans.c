@@ -15,6 +15,26 @@
 #include <stdio.h>
 #include <string.h>
 
+/* What plan add can only warn of: a job without size= runs on what its
+   file already is, so a file that is not there on an agent (and is no
+   device) fails only when the run reaches it.  One line per such job. */
+static json_t *
+plan_warnings (const jobfile_t *jf)
+{
+    json_t *w = json_array ();
+    for (int k = 0; k < jf->nsteps; k++) {
+        const job_t *j = &jf->steps[k];
+        if (j->size || j->size_pct || j->filesize || strncmp (j->filename, "/dev/", 5) == 0)
+            continue;
+        char line[JOB_FILENAME_MAX + 256];
+        snprintf (line, sizeof line, "job '%s' has no size=: '%s' must already exist on every "
+                  "agent (a device, or a file of the size to test); add size= to have agents "
+                  "create it", j->name, j->filename[0] ? j->filename : j->name);
+        json_array_append_new (w, json_string (line));
+    }
+    return w;
+}
+
 json_t *
 plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
 {
@@ -45,6 +65,7 @@ plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
             return NULL;
         }
     }
+    json_t *warnings = plan_warnings (jf);
     /* One entry per step; jobs that run together share a step. */
     static int first[JOB_MAX_STEPS + 1];
     int nsteps = jobfile_group (jf, first);
@@ -70,6 +91,7 @@ plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     sqlite3_bind_int64 (st, 5, (sqlite3_int64) clock_real_ns ());
     free (steps_text);
     if (store_step_done (ctl->store, st, "add plan")) {
+        json_decref (warnings);
         snprintf (err, errlen, "database error storing the plan; see the controller's log");
         return NULL;
     }
@@ -84,8 +106,8 @@ plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     sqlite3_reset (st);
     store_commit (ctl->store);
     log_info ("plan '%s' version %d added from %s: %d step(s)", name, version, source, nsteps);
-    return json_pack ("{s:I, s:s, s:i, s:i}", "plan", (json_int_t) id, "name", name,
-                      "version", version, "steps", nsteps);
+    return json_pack ("{s:I, s:s, s:i, s:i, s:o}", "plan", (json_int_t) id, "name", name,
+                      "version", version, "steps", nsteps, "warnings", warnings);
 }
 
 json_t *

@@ -477,7 +477,9 @@ test_damaged (void)
     putn (sas, SAS_SD "/vpd_pg80", "\x00\x80\x00\x20" "AB", 6);
     putn (sas, SAS_SD "/../../../../port-2:0:1/end_device-2:0:1/target2:0:1/2:0:1:0/vpd_pg80", "\x00", 1);
     to_dir (sas, SAS_SD "/queue_depth");
-    del (sas, "sys/devices/pci0000:00/0000:00:03.0/0000:02:00.0/host2/scsi_host/host2/version_fw");
+    /* Bytes, not text (seen on a real HBA): unknown, not "Pmw>\u0001V". */
+    put (sas, "sys/devices/pci0000:00/0000:00:03.0/0000:02:00.0/host2/scsi_host/host2/version_fw",
+         "Pmw>\x01V\n");
     del (sas, "sys/devices/pci0000:00/0000:00:03.0/0000:02:00.0/host2/scsi_host/host2/proc_name");
     del (sas, "sys/module/mpt3sas/version");
     to_dir (sas, "usr/share/misc/pci.ids");

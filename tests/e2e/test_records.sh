@@ -78,6 +78,15 @@ probe_plan scratch 1
 cli plan list | grep -qE "^scratch +3 " || fail "plan add after rm: $(cli plan list)"
 ok "plan rm: the version run $srun used is kept and its report still works, the other deleted, the name hidden from plan list and run until added again (version 3)"
 
+# plan add warns of what only a run would find: no size= on a file.
+printf '[nosize]\nioengine=libaio\ndirect=1\nrw=read\nbs=4k\nfilename=data.bin\n' >"$T/nosize.fio"
+cli plan add nosize "$T/nosize.fio" >/dev/null 2>"$T/err" || fail "plan add nosize"
+grep -q "warning: job 'nosize' has no size=: 'data.bin' must already exist on every agent" "$T/err" \
+  || fail "plan add without size=: $(cat "$T/err")"
+cli plan add qual2 "$T/qual.fio" >/dev/null 2>"$T/err" || fail "plan add qual2"
+[ ! -s "$T/err" ] || fail "plan add with size= warned: $(cat "$T/err")"
+ok "plan add warns of a job without size= on a file (it must exist on every agent), and only then"
+
 # A run that fails says why, not only "failed": the agent's refusal.
 printf '[x]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\nsize=16m\nfilename=/etc/passwd\nruntime=1\ntime_based\n' >"$T/x.fio"
 cli plan add refused "$T/x.fio" >/dev/null || fail "plan add refused"

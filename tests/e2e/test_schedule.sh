@@ -47,6 +47,11 @@ ok "invalid cron expressions, zones and plans refused, naming the field"
 grep -q "next fire 2026-12-01 02:00 UTC" "$T/add.out" || fail "next fire: $(cat "$T/add.out")"
 "$I" schedule add nocatch --cron '30 2 * * *' --plan nightly --overlap skip --no-catch-up \
   >/dev/null || fail "schedule add nocatch"
+"$I" schedule list >"$T/list.txt"
+grep -qE "^ +agents all; compared by agent against the last passing run; regression beyond 10%; overlap wait; catches up missed fires$" "$T/list.txt" \
+  && grep -qE "^ +agents all; compared as a fleet against the last passing run; regression beyond 10%; overlap skip; no catch-up$" "$T/list.txt" \
+  || fail "schedule list does not show what each fire does: $(cat "$T/list.txt")"
+ok "schedule list shows each schedule's agents, --by, baseline, threshold, overlap and catch-up"
 
 fire_run () {   # fire_run SCHEDULE N: the run of its Nth fire, once queued
   # (a controller holds fires for 10 s after it starts, for agents to return)
