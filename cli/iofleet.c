@@ -107,6 +107,31 @@ jstr (json_t *o, const char *key)
 }
 
 static int
+compare_str (const void *a, const void *b)
+{
+    return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* An agent's labels as KEY=VALUE,KEY=VALUE sorted by key into buf (cut
+   to fit), "-" for none.  Can't fail. */
+static const char *
+labels_text (json_t *labels, char *buf, size_t cap)
+{
+    const char *keys[128], *k;
+    size_t n = 0, off = 0;
+    json_t *v;
+    json_object_foreach (labels, k, v)
+        if (n < sizeof keys / sizeof *keys)
+            keys[n++] = k;
+    qsort (keys, n, sizeof *keys, compare_str);
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && off < cap; i++)
+        off += (size_t) snprintf (buf + off, cap - off, "%s%s=%s", i ? "," : "", keys[i],
+                                  jstr (labels, keys[i]));
+    return n ? buf : "-";
+}
+
+static int
 cmd_agents (int argc, char **argv)
 {
     bool json = false;
@@ -129,14 +154,13 @@ cmd_agents (int argc, char **argv)
         size_t i;
         json_t *a;
         json_array_foreach (r, i, a) {
-            char *labels = json_dumps (json_object_get (a, "labels"), JSON_COMPACT | JSON_SORT_KEYS);
+            char labels[2048];
             printf ("%-20s %-12s %-20s %-8s %-24s %s\n",
                     json_string_value (json_object_get (a, "name")),
                     json_is_true (json_object_get (a, "connected")) ? "connected" : "gone",
                     json_string_value (json_object_get (a, "hostname")),
                     jstr (a, "version"), json_string_value (json_object_get (a, "kernel")),
-                    labels ? labels : "{}");
-            free (labels);
+                    labels_text (json_object_get (a, "labels"), labels, sizeof labels));
         }
         if (json_array_size (r) == 0)
             printf ("(no agents yet: start iofleet-agent --controller tcp://THIS-HOST:5570 on "
@@ -242,9 +266,10 @@ cmd_plan (int argc, char **argv)
         free (text);
         if (!r)
             return 1;
-        printf ("plan '%s' version %lld: %lld step(s)\n", argv[2],
-                (long long) json_integer_value (json_object_get (r, "version")),
-                (long long) json_integer_value (json_object_get (r, "steps")));
+        long long nsteps = (long long) json_integer_value (json_object_get (r, "steps"));
+        printf ("plan '%s' version %lld: %lld %s\n", argv[2],
+                (long long) json_integer_value (json_object_get (r, "version")), nsteps,
+                plural (nsteps, "step", "steps"));
         json_decref (r);
         return 0;
     }
@@ -377,8 +402,9 @@ cmd_run (int argc, char **argv)
         json_decref (r);
         return 0;
     }
-    fprintf (stderr, "run %lld queued on %zu agent(s)\n", run,
-             json_array_size (json_object_get (r, "agents")));
+    size_t nagents = json_array_size (json_object_get (r, "agents"));
+    fprintf (stderr, "run %lld queued on %zu %s\n", run, nagents,
+             plural ((long long) nagents, "agent", "agents"));
     json_decref (r);
     return watch (run, json);
 }
@@ -793,7 +819,8 @@ cmd_compare (int argc, char **argv)
     } else
         regressions = compare_print (stdout, rows, fail_pct, format);
     if (regressions)
-        fprintf (stderr, "iofleet compare: %d regression(s) beyond %.1f%%\n", regressions, fail_pct);
+        fprintf (stderr, "iofleet compare: %d %s beyond %.1f%%\n", regressions,
+                 plural (regressions, "regression", "regressions"), fail_pct);
     json_decref (rows);
     json_decref (rep[0]);
     json_decref (rep[1]);

@@ -306,9 +306,11 @@ cmd_gc (const char *endpoint, int argc, char **argv)
     if (json)
         print_json (r);
     else
-        printf ("gc: %lld run(s), %lld snapshot rows dropped; database %.1f MiB -> %.1f MiB "
+        printf ("gc: %lld %s, %lld snapshot %s dropped; database %.1f MiB -> %.1f MiB "
                 "(%.0f ms)\n", (long long) json_integer_value (json_object_get (r, "runs")),
+                plural (json_integer_value (json_object_get (r, "runs")), "run", "runs"),
                 (long long) json_integer_value (json_object_get (r, "snapshot_rows")),
+                plural (json_integer_value (json_object_get (r, "snapshot_rows")), "row", "rows"),
                 (double) json_integer_value (json_object_get (r, "bytes_before")) / 1048576.0,
                 (double) json_integer_value (json_object_get (r, "bytes_after")) / 1048576.0,
                 json_number_value (json_object_get (r, "ms")));

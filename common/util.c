@@ -226,3 +226,9 @@ args_want_help (int argc, char *const argv[], int first)
             return true;
     return false;
 }
+
+const char *
+plural (long long n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}

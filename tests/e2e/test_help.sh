@@ -5,7 +5,8 @@
 # in an empty directory that stays empty and with a controller endpoint
 # nobody listens on; iofleet help CMD prints the same.  Unknown commands,
 # subcommands and options exit 2 naming them.  The bash completion parses
-# and completes.  The daemons' --help creates nothing either.
+# and completes.  The daemons' --help creates nothing either.  Then, with a
+# controller: agents' labels as KEY=VALUE and counts in the singular.
 . "$(dirname "$0")/lib.sh"
 fleet_setup
 
@@ -145,3 +146,16 @@ expect_help "iofleet-agent run" "$BIN/iofleet-agent" run --allow-write-formatted
 expect_help "iofleet-agent spool" "$BIN/iofleet-agent" spool --help
 expect_help "iofleet-agent spool" "$BIN/iofleet-agent" spool sp extra --help
 ok "iofleet-controller and iofleet-agent (run, spool) --help: usage, exit 0, nothing created"
+
+# With a controller: labels as KEY=VALUE, sorted; counts in the singular.
+cd "$T"
+export IOFLEET_CONTROLLER="ipc://$T/admin.sock"
+start_controller
+start_agent h1 --label rack=r12 --label bay=onboard
+wait_agents 1
+"$I" agents >"$T/agents.txt"
+grep -Eq "^h1 .* bay=onboard,rack=r12$" "$T/agents.txt" || fail "agents' labels: $(cat "$T/agents.txt")"
+printf '[one]\nioengine=null\nrw=read\nbs=4k\nsize=1m\n' >"$T/one.fio"
+out=$("$I" plan add one "$T/one.fio")
+[ "$out" = "plan 'one' version 1: 1 step" ] || fail "plan add of one step: '$out'"
+ok "agents: labels bay=onboard,rack=r12; plan add: '$out'"
