@@ -4,7 +4,7 @@ BUILD      ?= build
 BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build demo test test-asan bench clean
+.PHONY: all deps build install demo test test-asan bench clean
 
 all: build
 
@@ -17,6 +17,13 @@ build: deps
 
 demo: build
 	$(BUILD)/bin/iofleet demo
+
+# The three programs, their manual pages (man iofleet), the bash completion,
+# units and configuration files, where the packages put them (PREFIX, default
+# /usr; DESTDIR for a staging directory).
+PREFIX ?=
+install: build
+	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
 
 # The suite runs twice: the normal build, then again under AddressSanitizer
 # and UndefinedBehaviorSanitizer (all but the root-only rack and write-guard

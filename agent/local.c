@@ -437,6 +437,10 @@ local_run (int argc, char **argv)
 {
     const char *path = NULL, *format = "text";
     bool histograms = true;
+    if (args_want_help (argc, argv, 1)) {
+        usage (stdout);
+        return 0;
+    }
     for (int i = 1; i < argc; i++) {
         if (strcmp (argv[i], "--output-format") == 0 && i + 1 < argc)
             format = argv[++i];

@@ -982,18 +982,19 @@ spool_command (int argc, char **argv)
 {
     bool json = false;
     const char *dir = NULL;
+    if (args_want_help (argc, argv, 1)) {
+        printf ("usage: iofleet-agent spool DIR [--json]\n\nLists the steps whose messages a "
+                "spool directory (--spool-dir) holds: records, how many the controller has\n"
+                "not acknowledged, the interval numbers, whether the step's DONE is there,\n"
+                "and how many the spool dropped when it overflowed.  Read-only: safe while\n"
+                "the agent runs (acknowledgements are not on disk, so records of a running\n"
+                "agent count as unacknowledged until their segment is reclaimed).\n");
+        return 0;
+    }
     for (int i = 1; i < argc; i++) {
         if (strcmp (argv[i], "--json") == 0)
             json = true;
-        else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0) {
-            printf ("usage: iofleet-agent spool DIR [--json]\n\nLists the steps whose messages a "
-                    "spool directory (--spool-dir) holds: records, how many the controller has\n"
-                    "not acknowledged, the interval numbers, whether the step's DONE is there,\n"
-                    "and how many the spool dropped when it overflowed.  Read-only: safe while\n"
-                    "the agent runs (acknowledgements are not on disk, so records of a running\n"
-                    "agent count as unacknowledged until their segment is reclaimed).\n");
-            return 0;
-        } else if (!dir)
+        else if (!dir)
             dir = argv[i];
         else {
             fprintf (stderr, "iofleet-agent spool: unexpected argument '%s'\n", argv[i]);

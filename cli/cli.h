@@ -65,6 +65,9 @@ int cmd_keys (int argc, char **argv);
 /* iofleet demo. */
 int cmd_demo (int argc, char **argv);
 
+/* completion.c: iofleet completion bash. */
+int cmd_completion (int argc, char **argv);
+
 extern const char demo_plan_text[];
 
 /* records.c: iofleet plan show|diff|rm and runs rm (argv[0] the command,

@@ -128,7 +128,8 @@ wait_agents (const demo_t *d, int want)
             return 0;
         usleep (100 * 1000);
     }
-    fprintf (stderr, "iofleet demo: the %d agents did not all connect within 20 s%s%s\n", want,
+    fprintf (stderr, "iofleet demo: %s %d %s did not connect within 20 s%s%s\n",
+             want == 1 ? "the" : "not all", want, plural (want, "agent", "agents"),
              err[0] ? ": " : "", err);
     return -1;
 }
@@ -189,7 +190,8 @@ cmd_demo (int argc, char **argv)
     snprintf (admin, sizeof admin, "ipc://%s/admin.sock", d->dir);
     snprintf (portfile, sizeof portfile, "%s/agent-endpoint", d->dir);
     str_copy (d->endpoint, sizeof d->endpoint, admin);
-    fprintf (stderr, "iofleet demo: controller and %d agents in %s\n", nagents, d->dir);
+    fprintf (stderr, "iofleet demo: controller and %d %s in %s\n", nagents,
+             plural (nagents, "agent", "agents"), d->dir);
 
     char ctl_log[PATH_MAX + 64];
     snprintf (ctl_log, sizeof ctl_log, "%s/controller.log", d->dir);

@@ -360,10 +360,12 @@ cmd_import (const char *endpoint, int argc, char **argv)
                 puts (text);
             free (text);
         } else
-            printf ("%s: run %lld (%lld entries, %lld steps; latency: %s)\n", files[k],
+            printf ("%s: run %lld (%lld %s, %lld %s; latency: %s)\n", files[k],
                     (long long) json_integer_value (json_object_get (r, "run")),
                     (long long) json_integer_value (json_object_get (r, "entries")),
+                    plural (json_integer_value (json_object_get (r, "entries")), "entry", "entries"),
                     (long long) json_integer_value (json_object_get (r, "steps")),
+                    plural (json_integer_value (json_object_get (r, "steps")), "step", "steps"),
                     json_string_value (json_object_get (r, "latency")));
         json_decref (r);
     }

@@ -319,7 +319,9 @@ step_problems (FILE *f, json_t *s)
         if (json_is_true (json_object_get (a, "incomplete"))) {
             fputs ("<li><b>", f);
             esc (f, str (a, "agent"));
-            fputs ("</b> INCOMPLETE: missing interval(s) ", f);
+            fprintf (f, "</b> INCOMPLETE: missing %s ",
+                     plural ((long long) json_array_size (json_object_get (a, "missing_intervals")),
+                             "interval", "intervals"));
             missing_list (f, json_object_get (a, "missing_intervals"));
             if (isfinite (num (a, "intervals_expected")))
                 fprintf (f, " of 0-%.0f", num (a, "intervals_expected") - 1);
@@ -329,8 +331,9 @@ step_problems (FILE *f, json_t *s)
         if (num (a, "spool_dropped") > 0) {
             fputs ("<li><b>", f);
             esc (f, str (a, "agent"));
-            fprintf (f, "</b>: spool overflowed, %.0f snapshot(s) let go before the controller "
-                     "acknowledged them</li>\n", num (a, "spool_dropped"));
+            fprintf (f, "</b>: spool overflowed, %.0f %s let go before the controller "
+                     "acknowledged them</li>\n", num (a, "spool_dropped"),
+                     plural ((long long) num (a, "spool_dropped"), "snapshot", "snapshots"));
             n++;
         }
     }
@@ -928,9 +931,10 @@ interval_charts (FILE *f, json_t *s)
             if (tx)
                 iops += num (tx, "iops");
         }
-        snprintf (tip, sizeof tip, "interval %.0f (to %.1f s): %s IOPS, %s, %.0f agent(s)",
+        double nag = isfinite (num (x, "agents")) ? num (x, "agents") : 0;
+        snprintf (tip, sizeof tip, "interval %.0f (to %.1f s): %s IOPS, %s, %.0f %s",
                   Z (num (x, "seq")), Z (XOF (x)), f_iops (iops, b1, sizeof b1),
-                  f_bw (num (x, "bw"), b2, sizeof b2), isfinite (num (x, "agents")) ? num (x, "agents") : 0);
+                  f_bw (num (x, "bw"), b2, sizeof b2), nag, plural ((long long) nag, "agent", "agents"));
         svg_chart_point (ci, XOF (x), iops, tip, 0);
         if (num (x, "seq") == num (w, "first_seq"))
             wlo = isfinite ((num (x, "start_ns") - t0) / 1e9) ? (num (x, "start_ns") - t0) / 1e9
@@ -1513,10 +1517,12 @@ html_compare (FILE *f, json_t *a, json_t *b, json_t *rows, double fail_pct)
         }
     }
     json_decref (seen);
-    fprintf (f, "<p>%zu figures compared over %zu step(s) both runs have: <b>%d significant</b>, "
-             "of which <span class=\"%s\">%d regression(s)</span> beyond %.1f%% and %d "
-             "improvement(s).</p>\n", json_array_size (rows), json_array_size (steps), nsig,
-             nreg ? "fail" : "pass", nreg, thr, nbetter);
+    fprintf (f, "<p>%zu %s compared over %zu %s both runs have: <b>%d significant</b>, "
+             "of which <span class=\"%s\">%d %s</span> beyond %.1f%% and %d %s.</p>\n",
+             json_array_size (rows), plural ((long long) json_array_size (rows), "figure", "figures"),
+             json_array_size (steps), plural ((long long) json_array_size (steps), "step", "steps"),
+             nsig, nreg ? "fail" : "pass", nreg, plural (nreg, "regression", "regressions"), thr,
+             nbetter, plural (nbetter, "improvement", "improvements"));
     fputs ("<p>A change is <i>significant</i> when it stands out of the runs' own "
            "interval-to-interval noise: |mean B - mean A| over the per-second series exceeds 3 x "
            "sqrt(var A / n A + var B / n B), and is at least 2%. p99.9, and a step shorter than "

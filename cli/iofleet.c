@@ -1,7 +1,9 @@
 /*  iofleet: the command line for an iofleet controller. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "commands.h"
 #include "compare.h"
+#include "help.h"
 #include "html_report.h"
 #include "jobfile.h"
 #include "util.h"
@@ -21,112 +23,6 @@
 
 static const char *s_endpoint;
 volatile int g_interrupted;
-
-static void
-usage (FILE *f)
-{
-    char admin[512];
-    fprintf (f,
-"usage: iofleet [--controller ENDPOINT] COMMAND [ARGS]\n"
-"\n"
-"Qualify storage across a fleet: plans are fio job files, run on many hosts\n"
-"at once; results are kept as latency histograms in the controller's database.\n"
-"\n"
-"commands:\n"
-"  agents [--json]                        agents known to the controller\n""  agents --rejected [--json]             CURVE keys the controller refused\n"
-"  keys init DIR                          the controller's CURVE certificate and\n"
-"                                         the allowlists DIR/agents/, DIR/admins/\n"
-"  keys agent NAME DIR                    an agent's (or admin's) certificate:\n"
-"                                         DIR/NAME.cert, DIR/NAME.cert_secret\n"
-"  inventory AGENT [--json]               an agent's host, controllers, drives\n"
-"  plan add NAME FILE                     store a fio job file as plan NAME\n"
-"                                         (a new version if NAME exists)\n"
-"  plan list [--json]                     stored plans (latest versions)\n"
-"  plan show NAME [--version N] [--json]  a plan's job file as stored, its steps\n"
-"  plan diff NAME V1 V2                   two versions of a plan, as diff -u\n"
-"  plan rm NAME [--yes]                   remove a plan: versions no run used are\n"
-"                                         deleted, the others kept for their runs'\n"
-"                                         reports; without --yes says what would go\n"
-"  run PLAN [--agents all|N1,N2|KEY=GLOB,..] [--wait] [--json]\n"
-"           [--min-agents N | --require-all] [--label KEY=VALUE]... [--note TEXT]\n"
-"                                         run a plan; prints the run id; with\n"
-"                                         --wait shows progress and a summary,\n"
-"                                         exit 0 only if the run is complete\n"
-"                                         and meets its plan's iofleet_sla;\n"
-"                                         a step with fewer than N agents READY\n"
-"                                         (or any missing, --require-all) fails\n"
-"                                         the run; otherwise agents that refuse\n"
-"                                         are left out and listed in the report;\n"
-"                                         KEY: a label (rack=r12) or host.F,\n"
-"                                         hba.F, drive.F of the inventory\n"
-"                                         (hba.firmware=16.*, drive.transport=nvme);\n"
-"                                         --label KEY=VALUE (the firmware under\n"
-"                                         test, a ticket) and --note are kept on\n"
-"                                         the run\n"
-"  runs [--json]                          runs: when, plan and version, status,\n"
-"                                         labels and note (run --label, --note)\n"
-"  runs rm RUN [--yes]                    remove an ended run and all its results;\n"
-"                                         without --yes says what would go\n"
-"  stats [--json]                         what the controller took in since it\n"
-"                                         started: snapshots stored, ingest lag\n"
-"                                         (end of interval to committed), commit\n"
-"                                         times, its RSS and CPU, database size\n"
-"  watch RUN [--json]                     a run's progress until it ends (per step: a\n"
-"                                         bar, time left, the last interval's fleet\n"
-"                                         IOPS and p99, agents by state, outliers),\n"
-"                                         then its summary; exit status as run --wait\n"
-"  compare A B [--by KEY] [--format text|json|csv] [--fail-on-regression PCT]\n"
-"                                         run B against run A per step (and\n"
-"                                         group): IOPS, bw, p50, p99, p99.9 and\n"
-"                                         the change in %%, with its significance\n"
-"  compare A B --format html -o FILE [--by KEY]\n"
-"                                         the same as one HTML file (charts of\n"
-"                                         the changes, regressions highlighted)\n"
-"  compare RUN --a KEY=V1 --b KEY=V2      two groups of one run, e.g. --a\n"
-"                                         label.bay=onboard --b label.bay=expander\n"
-"  report RUN [--format FMT] [--by KEY] [--where KEY=GLOB]... [-o FILE]\n"
-"                                         a run's full report; FMT: text, json,\n"
-"                                         csv, fio-json or fio-json+ (fio's format,\n"
-"                                         one job per step and agent), or html\n"
-"                                         (one self-contained file with charts,\n"
-"                                         needs -o FILE, - for stdout); KEY groups\n"
-"                                         it: transport, drive.model, drive.firmware,\n"
-"                                         hba.model, hba.firmware, host, agent,\n"
-"                                         label.KEY; outliers are flagged per group;\n"
-"                                         --where keeps the targets that match\n"
-"  history [--step GLOB] [--metric M] [--by KEY] [--where KEY=GLOB]...\n"
-"          [--since 30d|DATE] [--plan GLOB] [--direction read|write|trim]\n"
-"          [--format text|json|csv]      one row per run (and group) over time;\n"
-"                                         M: p99 (default), p50..p99.99, iops, bw,\n"
-"                                         mean, min, max, stddev, ops, errors\n"
-"  import FILE.json... [--label K=V]... [--plan NAME] [--host NAME] [--json]\n"
-"                                         store fio's JSON output (json, json+,\n"
-"                                         client/server) as runs; json+ bins\n"
-"                                         become histograms, otherwise fio's\n"
-"                                         percentiles are kept as they are\n"
-"  schedule add NAME --cron EXPR --plan PLAN [--agents SEL] [--baseline last-pass|RUN]\n"
-"           [--fail-on-regression PCT] [--by KEY] [--tz ZONE] [--overlap wait|skip]\n"
-"           [--no-catch-up]               run PLAN on a cron schedule and compare each\n"
-"                                         run with its baseline (iofleet schedule --help)\n"
-"  schedule list [--json] | rm NAME | run-now NAME\n"
-"  regressions [--since 7d] [--schedule NAME] [--json]\n"
-"                                         what scheduled runs found worse than their\n"
-"                                         baseline\n"
-"  gc --keep-intervals AGE [--json]       drop per-interval data of runs older than\n"
-"                                         AGE (30d); results and histograms stay\n"
-"  test-clock [EPOCH]                     (tests only) read or set the scheduler clock of\n"
-"                                         a controller started with --test-clock\n"
-"  db check [--json]                      the controller's database integrity check\n"
-"  db backup FILE [--json]                an online, checked copy of the database\n"
-"                                         (FILE on the controller's host)\n"
-"  demo [--agents N] [--keep] [--dir DIR] a local controller and N agents on\n"
-"                                         temporary files, the demo plan, a report\n"
-"\n"
-"The controller's admin endpoint comes from --controller, else IOFLEET_CONTROLLER,\n"
-"else %s.\n"
-"Off this host it needs CURVE: --cert NAME.cert_secret --controller-key FILE\n"
-"(or IOFLEET_CERT, IOFLEET_CONTROLLER_KEY), with NAME.cert in KEYDIR/admins/.\n", default_admin_endpoint (admin, sizeof admin, false));
-}
 
 static void
 on_signal (int sig)
@@ -211,6 +107,31 @@ jstr (json_t *o, const char *key)
 }
 
 static int
+compare_str (const void *a, const void *b)
+{
+    return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* An agent's labels as KEY=VALUE,KEY=VALUE sorted by key into buf (cut
+   to fit), "-" for none.  Can't fail. */
+static const char *
+labels_text (json_t *labels, char *buf, size_t cap)
+{
+    const char *keys[128], *k;
+    size_t n = 0, off = 0;
+    json_t *v;
+    json_object_foreach (labels, k, v)
+        if (n < sizeof keys / sizeof *keys)
+            keys[n++] = k;
+    qsort (keys, n, sizeof *keys, compare_str);
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && off < cap; i++)
+        off += (size_t) snprintf (buf + off, cap - off, "%s%s=%s", i ? "," : "", keys[i],
+                                  jstr (labels, keys[i]));
+    return n ? buf : "-";
+}
+
+static int
 cmd_agents (int argc, char **argv)
 {
     bool json = false;
@@ -233,14 +154,13 @@ cmd_agents (int argc, char **argv)
         size_t i;
         json_t *a;
         json_array_foreach (r, i, a) {
-            char *labels = json_dumps (json_object_get (a, "labels"), JSON_COMPACT | JSON_SORT_KEYS);
+            char labels[2048];
             printf ("%-20s %-12s %-20s %-8s %-24s %s\n",
                     json_string_value (json_object_get (a, "name")),
                     json_is_true (json_object_get (a, "connected")) ? "connected" : "gone",
                     json_string_value (json_object_get (a, "hostname")),
                     jstr (a, "version"), json_string_value (json_object_get (a, "kernel")),
-                    labels ? labels : "{}");
-            free (labels);
+                    labels_text (json_object_get (a, "labels"), labels, sizeof labels));
         }
         if (json_array_size (r) == 0)
             printf ("(no agents yet: start iofleet-agent --controller tcp://THIS-HOST:5570 on "
@@ -346,9 +266,10 @@ cmd_plan (int argc, char **argv)
         free (text);
         if (!r)
             return 1;
-        printf ("plan '%s' version %lld: %lld step(s)\n", argv[2],
-                (long long) json_integer_value (json_object_get (r, "version")),
-                (long long) json_integer_value (json_object_get (r, "steps")));
+        long long nsteps = (long long) json_integer_value (json_object_get (r, "steps"));
+        printf ("plan '%s' version %lld: %lld %s\n", argv[2],
+                (long long) json_integer_value (json_object_get (r, "version")), nsteps,
+                plural (nsteps, "step", "steps"));
         size_t i;
         json_t *w;
         json_array_foreach (json_object_get (r, "warnings"), i, w)
@@ -504,8 +425,9 @@ cmd_run (int argc, char **argv)
         json_decref (r);
         return 0;
     }
-    fprintf (stderr, "run %lld queued on %zu agent(s)\n", run,
-             json_array_size (json_object_get (r, "agents")));
+    size_t nagents = json_array_size (json_object_get (r, "agents"));
+    fprintf (stderr, "run %lld queued on %zu %s\n", run, nagents,
+             plural ((long long) nagents, "agent", "agents"));
     json_decref (r);
     return watch (run, json);
 }
@@ -943,7 +865,8 @@ cmd_compare (int argc, char **argv)
     } else
         regressions = compare_print (stdout, rows, fail_pct, format);
     if (regressions)
-        fprintf (stderr, "iofleet compare: %d regression(s) beyond %.1f%%\n", regressions, fail_pct);
+        fprintf (stderr, "iofleet compare: %d %s beyond %.1f%%\n", regressions,
+                 plural (regressions, "regression", "regressions"), fail_pct);
     json_decref (rows);
     json_decref (rep[0]);
     json_decref (rep[1]);
@@ -960,28 +883,57 @@ main (int argc, char **argv)
         s_endpoint = default_admin_endpoint (admin, sizeof admin, false);
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if (strcmp (argv[i], "--controller") == 0 && i + 1 < argc)
-            s_endpoint = argv[++i];
-        else if (strncmp (argv[i], "--controller=", 13) == 0)
-            s_endpoint = argv[i] + 13;
-        else if (strcmp (argv[i], "--cert") == 0 && i + 1 < argc)
-            cert = argv[++i];
-        else if (strcmp (argv[i], "--controller-key") == 0 && i + 1 < argc)
-            server_cert = argv[++i];
-        else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0) {
-            usage (stdout);
-            return 0;
-        } else if (strcmp (argv[i], "--version") == 0) {
-            printf ("iofleet %s\n", IOF_VERSION);
-            return 0;
-        } else {
+        const command_opt_t *o = NULL;
+        for (const command_opt_t *g = commands_global_opts; g->name && !o; g++)
+            if (strcmp (argv[i], g->name) == 0 || (g->alias && strcmp (argv[i], g->alias) == 0)
+                || (g->arg && strncmp (argv[i], g->name, strlen (g->name)) == 0
+                    && argv[i][strlen (g->name)] == '='))
+                o = g;
+        if (!o) {
             fprintf (stderr, "iofleet: unknown option '%s' (see iofleet --help)\n", argv[i]);
             return 2;
         }
+        const char *value = o->arg ? strchr (argv[i], '=') : NULL;
+        if (value)
+            value++;
+        else if (o->arg && i + 1 < argc)
+            value = argv[++i];
+        else if (o->arg) {
+            fprintf (stderr, "iofleet: option '%s' needs a value, %s (see iofleet --help)\n",
+                     argv[i], o->arg);
+            return 2;
+        }
+        if (strcmp (o->name, "--controller") == 0)
+            s_endpoint = value;
+        else if (strcmp (o->name, "--cert") == 0)
+            cert = value;
+        else if (strcmp (o->name, "--controller-key") == 0)
+            server_cert = value;
+        else if (strcmp (o->name, "--help") == 0) {
+            help_list (stdout);
+            return 0;
+        } else if (strcmp (o->name, "--version") == 0) {
+            printf ("iofleet %s\n", IOF_VERSION);
+            return 0;
+        }
     }
     if (i >= argc) {
-        usage (stderr);
+        help_list (stderr);
         return 2;
+    }
+    int sub_argc = argc - i;
+    char **sub_argv = argv + i;
+    /* The table first: an unknown command or option, or --help anywhere,
+       is answered before any handler can act on the line. */
+    const command_t *entry;
+    switch (commands_check (sub_argc, sub_argv, &entry)) {
+    case COMMANDS_HELP:
+        help_command (stdout, entry);
+        return 0;
+    case COMMANDS_USAGE:
+        return 2;
+    case COMMANDS_RUN:
+        break;
     }
     zsys_init ();
     zsys_set_logstream (NULL);
@@ -990,8 +942,10 @@ main (int argc, char **argv)
     signal (SIGINT, on_signal);
     signal (SIGTERM, on_signal);
     const char *cmd = argv[i];
-    int sub_argc = argc - i;
-    char **sub_argv = argv + i;
+    if (strcmp (cmd, "help") == 0)
+        return cmd_help (sub_argc, sub_argv);
+    if (strcmp (cmd, "completion") == 0)
+        return cmd_completion (sub_argc, sub_argv);
     if (strcmp (cmd, "agents") == 0)
         return cmd_agents (sub_argc, sub_argv);
     if (strcmp (cmd, "keys") == 0)
@@ -1028,6 +982,7 @@ main (int argc, char **argv)
         return cmd_gc (s_endpoint, sub_argc, sub_argv);
     if (strcmp (cmd, "test-clock") == 0)
         return cmd_test_clock (s_endpoint, sub_argc, sub_argv);
-    fprintf (stderr, "iofleet: unknown command '%s' (see iofleet --help)\n", cmd);
-    return 2;
+    /* In the table but not dispatched here: a bug, not a usage error. */
+    fprintf (stderr, "iofleet: command '%s' has no handler\n", cmd);
+    return 1;
 }

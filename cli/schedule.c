@@ -54,38 +54,12 @@ parse_age (const char *s, int64_t *secs)
     return 0;
 }
 
-static void
-schedule_usage (FILE *f)
-{
-    fprintf (f,
-"usage: iofleet schedule add NAME --cron 'MIN HOUR DOM MON DOW' --plan PLAN\n"
-"                            [--agents SELECTOR] [--baseline last-pass|RUN]\n"
-"                            [--fail-on-regression PCT] [--by KEY] [--tz ZONE]\n"
-"                            [--overlap wait|skip] [--no-catch-up]\n"
-"       iofleet schedule list [--json]\n"
-"       iofleet schedule rm NAME\n"
-"       iofleet schedule run-now NAME\n"
-"\n"
-"A schedule queues a run of PLAN whenever its cron expression falls due\n"
-"(five fields: ranges 1-5, lists 1,3, steps */15, names jan..dec, sun..sat;\n"
-"@daily, @hourly, @weekly, @monthly, @yearly), in time zone ZONE (an IANA\n"
-"name, default UTC).  When the run ends it is compared with its baseline\n"
-"(last-pass: the newest earlier run of this schedule that passed; or a fixed\n"
-"RUN), per step and per --by group (transport, drive.model, hba.firmware,\n"
-"agent, label.KEY...): a significant change for the worse beyond PCT percent\n"
-"(default 10) in IOPS, bandwidth, p50 or p99 is a regression, recorded\n"
-"(iofleet regressions) and handed to the controller's --on-regression hook.\n"
-"Runs never overlap: a fire while another run is queued or running waits\n"
-"behind it (--overlap wait, the default) or is skipped (--overlap skip).  A\n"
-"fire missed while the controller was down runs once when it starts again,\n"
-"however many were missed; --no-catch-up waits for the next one instead.\n");
-}
-
 static int
 schedule_add (const char *endpoint, int argc, char **argv)
 {
     if (argc < 3 || argv[2][0] == '-') {
-        schedule_usage (stderr);
+        fprintf (stderr, "iofleet schedule add: which name? e.g. iofleet schedule add nightly "
+                 "--cron '0 2 * * *' --plan qualify (see iofleet help schedule add)\n");
         return 2;
     }
     json_t *req = json_pack ("{s:s, s:s}", "cmd", "schedule_add", "name", argv[2]);
@@ -118,7 +92,7 @@ schedule_add (const char *endpoint, int argc, char **argv)
             json_object_set_new (req, "fail_on_regression", json_real (pct));
         } else {
             fprintf (stderr, "iofleet schedule add: unexpected argument '%s' (see iofleet "
-                     "schedule --help)\n", argv[i]);
+                     "help schedule add)\n", argv[i]);
             json_decref (req);
             return 2;
         }
@@ -195,10 +169,6 @@ int
 cmd_schedule (const char *endpoint, int argc, char **argv)
 {
     const char *sub = argc >= 2 ? argv[1] : "";
-    if (strcmp (sub, "--help") == 0 || strcmp (sub, "-h") == 0) {
-        schedule_usage (stdout);
-        return 0;
-    }
     if (strcmp (sub, "add") == 0)
         return schedule_add (endpoint, argc, argv);
     if (strcmp (sub, "list") == 0) {
@@ -224,7 +194,13 @@ cmd_schedule (const char *endpoint, int argc, char **argv)
         json_decref (r);
         return 0;
     }
-    schedule_usage (stderr);
+    /* The dispatcher knows the subcommands: here is rm or run-now. */
+    if (argc < 3)
+        fprintf (stderr, "iofleet schedule %s: which schedule? e.g. iofleet schedule %s nightly "
+                 "(see iofleet schedule list)\n", sub, sub);
+    else
+        fprintf (stderr, "iofleet schedule %s: unexpected argument '%s' (one schedule at a "
+                 "time)\n", sub, argv[3]);
     return 2;
 }
 
@@ -318,12 +294,8 @@ cmd_gc (const char *endpoint, int argc, char **argv)
         }
     }
     if (keep < 0) {
-        fprintf (stderr, "usage: iofleet gc --keep-intervals AGE [--json]\n\n"
-                 "Drops the per-interval snapshots of runs that ended more than AGE ago (30d,\n"
-                 "2w, 12h); per-step results and merged histograms are kept forever, so\n"
-                 "reports, compare and history still answer (without per-second series:\n"
-                 "significance needs them).  Then VACUUM gives the space back; the\n"
-                 "controller pauses while it runs.\n");
+        fprintf (stderr, "usage: iofleet gc --keep-intervals AGE [--json], e.g. --keep-intervals "
+                 "30d (see iofleet help gc)\n");
         return 2;
     }
     fprintf (stderr, "iofleet gc: dropping per-interval data older than %lld s and compacting "
@@ -335,9 +307,11 @@ cmd_gc (const char *endpoint, int argc, char **argv)
     if (json)
         print_json (r);
     else
-        printf ("gc: %lld run(s), %lld snapshot rows dropped; database %.1f MiB -> %.1f MiB "
+        printf ("gc: %lld %s, %lld snapshot %s dropped; database %.1f MiB -> %.1f MiB "
                 "(%.0f ms)\n", (long long) json_integer_value (json_object_get (r, "runs")),
+                plural (json_integer_value (json_object_get (r, "runs")), "run", "runs"),
                 (long long) json_integer_value (json_object_get (r, "snapshot_rows")),
+                plural (json_integer_value (json_object_get (r, "snapshot_rows")), "row", "rows"),
                 (double) json_integer_value (json_object_get (r, "bytes_before")) / 1048576.0,
                 (double) json_integer_value (json_object_get (r, "bytes_after")) / 1048576.0,
                 json_number_value (json_object_get (r, "ms")));

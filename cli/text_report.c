@@ -176,15 +176,17 @@ text_report (FILE *f, json_t *rep)
                         len += (size_t) snprintf (list + len, sizeof list - len, "%s%lld",
                                                   len ? ", " : "", lo);
                 }
-                fprintf (f, "    %-16s INCOMPLETE: missing interval(s) %s%s of 0-%.0f; its "
-                         "other intervals are counted\n", str (a, "agent"), list,
+                fprintf (f, "    %-16s INCOMPLETE: missing %s %s%s of 0-%.0f; its "
+                         "other intervals are counted\n", str (a, "agent"),
+                         plural ((long long) nm, "interval", "intervals"), list,
                          k < nm ? ", ..." : "", num (a, "intervals_expected") - 1);
             }
             if (num (a, "spool_dropped") > 0)
-                fprintf (f, "    %-16s spool overflowed: %.0f snapshot(s) let go before the "
+                fprintf (f, "    %-16s spool overflowed: %.0f %s let go before the "
                          "controller acknowledged them (the controller was away longer than "
                          "its --spool-max holds); any that never arrived are missing\n",
-                         str (a, "agent"), num (a, "spool_dropped"));
+                         str (a, "agent"), num (a, "spool_dropped"),
+                         plural ((long long) num (a, "spool_dropped"), "snapshot", "snapshots"));
             latency_lines (f, a, json_is_array (json_object_get (json_object_get (s, "job"),
                                                                  "jobs")));
             json_array_foreach (json_object_get (a, "targets"), k, t) {
@@ -301,11 +303,11 @@ text_summary (FILE *f, json_t *rep)
                 continue;
             char p99[16];
             char iops[16];
-            fprintf (f, "  %-24s %-5s %10s IOPS %9.1f MiB/s  p99 %s  (%d agents)\n",
+            fprintf (f, "  %-24s %-5s %10s IOPS %9.1f MiB/s  p99 %s  (%d %s)\n",
                      str (s, "name"), dir_name (d), fmt_iops (num (x, "iops"), iops, sizeof iops),
                      num (x, "bw") / (1 << 20),
                      fmt_lat (num (json_object_get (x, "percentiles"), "p99"), p99, sizeof p99),
-                     (int) num (x, "agents"));
+                     (int) num (x, "agents"), plural ((long long) num (x, "agents"), "agent", "agents"));
         }
     }
 }

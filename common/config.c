@@ -292,6 +292,7 @@ config_parse (config_t *self, int argc, char **argv, const char *default_path,
        --help or --version: a broken file must not hide the help). */
     const char *path = NULL;
     bool none = false, help = false;
+    int help_code = 0;
     opterr = 0;
     optind = 0;
     int c;
@@ -303,17 +304,33 @@ config_parse (config_t *self, int argc, char **argv, const char *default_path,
             none = true;
         else if (c == CONFIG_OPT_CHECK)
             self->check_only = true;
-        else if (i >= 0 && (strcmp (self->opts[i].name, "help") == 0
-                            || strcmp (self->opts[i].name, "version") == 0))
+        else if (i >= 0 && !help && (strcmp (self->opts[i].name, "help") == 0
+                                     || strcmp (self->opts[i].name, "version") == 0)) {
             help = true;
+            help_code = c;
+        }
+    }
+    /* --help (or --version) wins wherever it is, also where getopt would
+       take it for an option's value: nothing else on the line is checked
+       or acted on. */
+    for (int i = 0; !help && i < self->nopts; i++)
+        if (strcmp (self->opts[i].name, "help") == 0 && !self->opts[i].flag
+            && args_want_help (argc, argv, 1)) {
+            help = true;
+            help_code = self->opts[i].val;
+        }
+    if (help) {
+        char where[64];
+        snprintf (where, sizeof where, "--%s", self->opts[opt_by_code (self, help_code)].name);
+        return apply (arg, help_code, NULL, where, true);
     }
     if (path && none) {
         fprintf (stderr, "%s: --config and --no-config together: choose one\n", self->prog);
         return 2;
     }
-    if (!path && !none && !help && default_path && access (default_path, F_OK) == 0)
+    if (!path && !none && default_path && access (default_path, F_OK) == 0)
         path = default_path;
-    if (path && !help) {
+    if (path) {
         int rc = read_file (self, path);
         if (rc)
             return rc;

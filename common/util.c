@@ -217,3 +217,18 @@ fd_limit_raise (long want)
     }
     return rl.rlim_cur == RLIM_INFINITY ? want : (long) rl.rlim_cur;
 }
+
+bool
+args_want_help (int argc, char *const argv[], int first)
+{
+    for (int i = first; i < argc && strcmp (argv[i], "--") != 0; i++)
+        if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
+            return true;
+    return false;
+}
+
+const char *
+plural (long long n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}

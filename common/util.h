@@ -68,4 +68,13 @@ char *file_read_all (const char *path, size_t max, size_t *len_out);
    into buf.  Can't fail. */
 const char *default_admin_endpoint (char *buf, size_t cap, bool service);
 
+/* one for n == 1, else many: a count's noun in a message ("1 agent",
+   "3 agents").  Can't fail. */
+const char *plural (long long n, const char *one, const char *many);
+
+/* True when argv[first..] asks for help: --help or -h anywhere before a
+   "--".  Every program and subcommand answers it before acting on any
+   other argument.  Can't fail. */
+bool args_want_help (int argc, char *const argv[], int first);
+
 #endif

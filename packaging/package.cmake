@@ -3,7 +3,7 @@
 #   iofleet-controller  the controller, its systemd unit, /etc/iofleet/controller.conf;
 #                       its postinst creates the system user 'iofleet'
 #   iofleet-agent       the agent, its unit, /etc/iofleet/agent.conf
-#   iofleet-cli         the 'iofleet' command
+#   iofleet-cli         the 'iofleet' command, its manual page and bash completion
 #
 # 'make package' builds them into BUILD/packages; docs/deploy.md says how to
 # install, configure, upgrade and remove them.  Included at the end of the
@@ -28,16 +28,16 @@ set(_pkg ${CMAKE_CURRENT_LIST_DIR})
 set(_etc /etc/iofleet)
 set(_doc ${CMAKE_INSTALL_DATAROOTDIR}/doc)
 
-# Manual pages, generated at build time from each program's --help
-# (help2man) with the FILES / SEE ALSO of packaging/man/*.h2m; gzipped as
-# Debian wants them.
+# Manual pages, generated at build time: the daemons' from their --help
+# (help2man) with the FILES / SEE ALSO of packaging/man/*.h2m; iofleet(1)
+# from the CLI's command table (iofleet help --man, cli/commands.c), every
+# command and option in it.  Gzipped as Debian wants them.
 find_program(HELP2MAN help2man REQUIRED)
 set(_man ${CMAKE_BINARY_DIR}/man)
 file(MAKE_DIRECTORY ${_man})
 set(_man_pages)
 foreach(spec "iofleet-controller|8|stores storage qualification plans and results, drives runs across agents"
-             "iofleet-agent|8|runs storage qualification workloads for an iofleet controller"
-             "iofleet|1|the iofleet command line: plans, runs, reports, comparisons, keys")
+             "iofleet-agent|8|runs storage qualification workloads for an iofleet controller")
   string(REPLACE "|" ";" spec "${spec}")
   list(GET spec 0 prog)
   list(GET spec 1 section)
@@ -52,12 +52,35 @@ foreach(spec "iofleet-controller|8|stores storage qualification plans and result
     COMMENT "help2man ${prog}.${section}")
   list(APPEND _man_pages ${_man}/${prog}.${section}.gz)
 endforeach()
+add_custom_command(
+  OUTPUT ${_man}/iofleet.1.gz
+  COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:iofleet> "-DARGS=help --man" -DOUT=${_man}/iofleet.1
+          -P ${CMAKE_SOURCE_DIR}/scripts/run-to-file.cmake
+  COMMAND gzip -9nf ${_man}/iofleet.1
+  DEPENDS iofleet ${CMAKE_SOURCE_DIR}/scripts/run-to-file.cmake
+  COMMENT "iofleet help --man > iofleet.1")
+list(APPEND _man_pages ${_man}/iofleet.1.gz)
 add_custom_target(man ALL DEPENDS ${_man_pages})
+
+# Bash completion for iofleet, printed by the built CLI from its command
+# table; where bash-completion looks for it (Debian:
+# /usr/share/bash-completion/completions/iofleet).
+set(_completion ${CMAKE_BINARY_DIR}/completion)
+file(MAKE_DIRECTORY ${_completion})
+add_custom_command(
+  OUTPUT ${_completion}/iofleet
+  COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:iofleet> "-DARGS=completion bash"
+          -DOUT=${_completion}/iofleet -P ${CMAKE_SOURCE_DIR}/scripts/run-to-file.cmake
+  DEPENDS iofleet ${CMAKE_SOURCE_DIR}/scripts/run-to-file.cmake
+  COMMENT "iofleet completion bash > completion/iofleet")
+add_custom_target(completion ALL DEPENDS ${_completion}/iofleet)
 
 install(FILES ${_man}/iofleet-controller.8.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man8
         COMPONENT controller)
 install(FILES ${_man}/iofleet-agent.8.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man8 COMPONENT agent)
 install(FILES ${_man}/iofleet.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT cli)
+install(FILES ${_completion}/iofleet
+        DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions COMPONENT cli)
 
 install(TARGETS iofleet-controller RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT controller)
 install(FILES ${_pkg}/systemd/iofleet-controller.service

@@ -305,6 +305,16 @@ test_bad_files (void)
     path = write_file ("broken.conf", "lisen = y\n", 10);
     const char *help[] = { "--config", path, "--help", NULL };
     CHECK (parse (help, NULL, &s, NULL, &err) == 0 && s.help);
+
+    /* --help wins wherever it is: after a bad value, an unknown option or a
+       stray argument, and where getopt would take it for a value; nothing
+       else is applied */
+    const char *after_bad[] = { "--no-config", "--num", "x", "--bogus", "stray", "--help", NULL };
+    CHECK (parse (after_bad, NULL, &s, NULL, &err) == 0 && s.help && s.calls == 1);
+    const char *as_value[] = { "--no-config", "--db", "--help", NULL };
+    CHECK (parse (as_value, NULL, &s, NULL, &err) == 0 && s.help && !s.db);
+    const char *after_dashes[] = { "--no-config", "--", "--help", NULL };
+    CHECK (parse (after_dashes, NULL, &s, NULL, &err) == 2 && !s.help);
 }
 
 static void

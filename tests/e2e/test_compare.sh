@@ -30,7 +30,7 @@ jq -e 'map(select((.metric == "iops" or .metric == "bw") and .significant == tru
 nlat=$(jq '[.[] | select(.significant == true and ((.metric == "p50" or .metric == "p99") and .delta_pct > 20))] | length' "$T/abg.json")
 if [ "$nlat" -gt 0 ]; then
   [ "$rc" = 1 ] || fail "gate: $nlat latency regression(s) in the rows, exit $rc"
-  grep -q "$nlat regression(s) beyond 20.0%" "$T/abg.err" || fail "gate message: $(cat "$T/abg.err")"
+  grep -Eq "$nlat regressions? beyond 20.0%" "$T/abg.err" || fail "gate message: $(cat "$T/abg.err")"
 else
   [ "$rc" = 0 ] || fail "the gate tripped on two equal runs with no regression in its rows: $(cat "$T/abg.err")"
 fi
@@ -41,7 +41,7 @@ if "$BIN/iofleet" compare "$a" "$c" --format json --fail-on-regression 20 >"$T/a
 fi
 jq -e 'map(select(.group == "fleet" and .metric == "iops"))[0] | .significant == true and .delta_pct < -80' \
   "$T/ac.json" >/dev/null || fail "throttled run: $(jq -c 'map(select(.metric == "iops"))' "$T/ac.json")"
-grep -q "regression(s) beyond 20.0%" "$T/ac.err" || fail "gate message: $(cat "$T/ac.err")"
+grep -Eq "regressions? beyond 20.0%" "$T/ac.err" || fail "gate message: $(cat "$T/ac.err")"
 "$BIN/iofleet" compare "$a" "$c" >"$T/ac.txt"  || true
 grep -Eq "probe +fleet +iops .* yes" "$T/ac.txt" || fail "text compare: $(cat "$T/ac.txt")"
 ok "a run capped at a tenth: IOPS $(jq '.[] | select(.metric == "iops") | .delta_pct | round' "$T/ac.json")%, significant, gate fails"

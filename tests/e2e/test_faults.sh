@@ -42,7 +42,7 @@ jq -e '.steps[0] as $s | $s.status == "partial"
   and $s.incomplete_agents == ["agent-2"]' "$T/r1.json" >/dev/null \
   || fail "killed agent: $(jq -c '.steps[0] | {status, a: [.agents[] | {agent, status, snapshots, incomplete, missing_intervals}], inc: .incomplete_agents}' "$T/r1.json")"
 "$I" report "$run" >"$T/r1.txt"
-grep -q "agent-2 .*INCOMPLETE: missing interval(s)" "$T/r1.txt" || fail "text report lacks the INCOMPLETE line"
+grep -Eq "agent-2 .*INCOMPLETE: missing intervals? " "$T/r1.txt" || fail "text report lacks the INCOMPLETE line"
 intervals "$run" >"$T/i1"
 awk -F'|' '$3 != 0 { exit 1 }' "$T/i1" || fail "duplicate rows: $(cat "$T/i1")"
 for a in agent-1 agent-3; do

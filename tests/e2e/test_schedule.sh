@@ -158,7 +158,7 @@ drop=$(q "SELECT COUNT(*) FROM snapshots WHERE run_id NOT IN ($keep)")
 kept=$(q "SELECT COUNT(*) FROM snapshots WHERE run_id IN ($keep)")
 [ "$drop" -gt 0 ] && [ "$kept" -gt 0 ] || fail "nothing to gc ($drop) or keep ($kept)"
 "$I" gc --keep-intervals 0 >"$T/gc.out" || fail "gc"
-grep -qE "gc: [0-9]+ run\(s\), $drop snapshot rows dropped; database .* MiB -> .* MiB" "$T/gc.out" \
+grep -qE "gc: [0-9]+ runs?, $drop snapshot rows? dropped; database .* MiB -> .* MiB" "$T/gc.out" \
   || fail "gc output: $(cat "$T/gc.out") (expected $drop rows)"
 [ "$(q "SELECT COUNT(*) FROM snapshots")" = "$kept" ] || fail "gc touched the baselines' intervals"
 "$I" report "$run2" --format json | jq -e '.steps[0].fleet.read.iops > 0 and .intervals_dropped_at > 0' >/dev/null \

@@ -167,8 +167,8 @@ expect_files iofleet-agent /usr/bin/iofleet-agent:$X \
   $UNITDIR/iofleet-agent.service:$R /etc/iofleet/agent.conf:$R \
   /usr/share/doc/iofleet-agent/deploy.md:$R /usr/share/man/man8/iofleet-agent.8.gz:$R
 expect_files iofleet-cli /usr/bin/iofleet:$X /usr/share/doc/iofleet-cli/README.md:$R \
-  /usr/share/man/man1/iofleet.1.gz:$R
-# The manual pages are the programs' own --help, with the files they use.
+  /usr/share/man/man1/iofleet.1.gz:$R /usr/share/bash-completion/completions/iofleet:$R
+# The manual pages are the programs' own help, with the files they use.
 for m in man8/iofleet-controller.8:--check-config:/etc/iofleet/controller.conf \
          man8/iofleet-agent.8:--check-config:/etc/iofleet/agent.conf man1/iofleet.1:report:IOFLEET_CONTROLLER; do
   IFS=: read -r page opt file <<<"$m"
@@ -178,7 +178,12 @@ for m in man8/iofleet-controller.8:--check-config:/etc/iofleet/controller.conf \
   grep -qF -- "$opt" <<<"$text" && grep -qF -- "$file" <<<"$text" \
     || fail "man page $page lacks '$opt' or '$file'"
 done
-ok "contents: root:root, binaries 0755, units, configuration and manual pages 0644"
+# The bash completion is iofleet's own, for bash.
+dpkg-deb --fsys-tarfile "${DEB[iofleet-cli]}" | tar -xO ./usr/share/bash-completion/completions/iofleet \
+  >"$T/completion.bash"
+bash -n "$T/completion.bash" && grep -q '^complete -F _iofleet iofleet$' "$T/completion.bash" \
+  || fail "the bash completion of iofleet-cli: $(head -3 "$T/completion.bash")"
+ok "contents: root:root, binaries 0755, units, configuration, manual pages and completion 0644"
 
 # --- 3. install ---------------------------------------------------------------
 # dpkg_do ARGS...: dpkg, waiting out another dpkg holding the lock.
@@ -565,7 +570,8 @@ fi
 left=$(ls -d /usr/bin/iofleet* /etc/iofleet /var/lib/iofleet /var/lib/iofleet-agent /run/iofleet \
           $UNITDIR/iofleet-* /etc/systemd/system/iofleet-* /etc/systemd/system/*/iofleet-* \
           /var/lib/systemd/deb-systemd-helper-*/*iofleet* /var/lib/systemd/deb-systemd-helper-*/*/iofleet* \
-          /usr/share/doc/iofleet-* /usr/share/man/man*/iofleet* 2>/dev/null || true)
+          /usr/share/doc/iofleet-* /usr/share/man/man*/iofleet* \
+          /usr/share/bash-completion/completions/iofleet 2>/dev/null || true)
 [ -z "$left" ] || fail "purge left: $left"
 [ -z "$(dpkg-query -W 'iofleet*' 2>/dev/null)" ] || fail "dpkg still lists: $(dpkg-query -W 'iofleet*')"
 # Debian practice: the user and group stay (files it owns may remain; a
