@@ -56,6 +56,9 @@ usage (FILE *f)
 "                                         hba.F, drive.F of the inventory\n"
 "                                         (hba.firmware=16.*, drive.transport=nvme)\n"
 "  runs [--json]                          runs and their status\n"
+"  cancel RUN [--json]                    stop a queued or running run: its agents\n"
+"                                         stop within a second, what they delivered\n"
+"                                         is kept; the run ends 'cancelled' (by whom)\n"
 "  stats [--json]                         what the controller took in since it\n"
 "                                         started: snapshots stored, ingest lag\n"
 "                                         (end of interval to committed), commit\n"
@@ -503,6 +506,9 @@ watch (long long run, bool json)
     bool sla_failed = verdict && strcmp (verdict, "fail") == 0;
     if (sla_failed)
         fprintf (stderr, "run %lld: SLA failed (see iofleet report %lld)\n", run, run);
+    if (strcmp (status, "cancelled") == 0)
+        fprintf (stderr, "run %lld was %s (see iofleet report %lld)\n", run,
+                 jstr (rep, "message"), run);
     json_decref (rep);
     return strcmp (status, "complete") == 0 && !sla_failed ? 0 : 1;
 }
@@ -955,6 +961,8 @@ main (int argc, char **argv)
         return cmd_report (sub_argc, sub_argv);
     if (strcmp (cmd, "watch") == 0)
         return cmd_watch (sub_argc, sub_argv);
+    if (strcmp (cmd, "cancel") == 0)
+        return cmd_cancel (s_endpoint, sub_argc, sub_argv);
     if (strcmp (cmd, "compare") == 0)
         return cmd_compare (sub_argc, sub_argv);
     if (strcmp (cmd, "demo") == 0)

@@ -263,13 +263,35 @@ text_report (FILE *f, json_t *rep)
                 "(bucket midpoints, <= 0.4%% error).\n");
 }
 
+/* "STATUS: MESSAGE\n", or the message alone when it says the status
+   already ("cancelled by ...").  Can't fail. */
+static void
+status_message (FILE *f, const char *status, const char *msg)
+{
+    size_t n = strlen (status);
+    if (strncmp (msg, status, n) == 0 && (msg[n] == ' ' || msg[n] == ':'))
+        fprintf (f, "%s\n", msg);
+    else
+        fprintf (f, "%s%s%s\n", status, msg[0] ? ": " : "", msg);
+}
+
 void
 text_summary (FILE *f, json_t *rep)
 {
     size_t i;
     json_t *s;
-    fprintf (f, "run %lld %s\n", (long long) num (rep, "run"), str (rep, "status"));
+    fprintf (f, "run %lld ", (long long) num (rep, "run"));
+    status_message (f, str (rep, "status"), str (rep, "message"));
     json_array_foreach (json_object_get (rep, "steps"), i, s) {
+        /* Why an agent did not run the step through (refused, lost,
+           cancelled): what the run's status stands on. */
+        size_t k;
+        json_t *a;
+        json_array_foreach (json_object_get (s, "agents"), k, a)
+            if (strcmp (str (a, "status"), "done") != 0 || str (a, "message")[0]) {
+                fprintf (f, "  %-24s agent %s ", str (s, "name"), str (a, "agent"));
+                status_message (f, str (a, "status"), str (a, "message"));
+            }
         json_t *fleet = json_object_get (s, "fleet");
         for (int d = 0; d < DIR_COUNT; d++) {
             json_t *x = json_object_get (fleet, dir_name (d));

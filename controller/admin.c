@@ -1,6 +1,6 @@
 /*  admin.c: the CLI's endpoint.  One JSON request, one JSON reply:
       {"cmd": "agents" | "inventory" | "plan_add" | "plan_list" | "run" | "runs" | "status"
-              | "report" | "history" | "import" | "stats", ...}
+              | "cancel" | "report" | "history" | "import" | "stats", ...}
       -> {"ok": true, "result": ...} or {"ok": false, "error": "what went wrong and what to do"}
 */
 #include "controller.h"
@@ -108,7 +108,8 @@ runs_list (ctl_t *ctl)
     json_t *list = json_array ();
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT r.id, p.name, p.version, r.status, r.message, r.created_at, r.started_at, "
-        " r.finished_at, (SELECT COUNT(*) FROM run_agents ra WHERE ra.run_id = r.id) "
+        " r.finished_at, (SELECT COUNT(*) FROM run_agents ra WHERE ra.run_id = r.id), "
+        " r.cancelled_by, r.cancelled_at "
         "FROM runs r JOIN plans p ON p.id = r.plan_id ORDER BY r.id");
     while (sqlite3_step (st) == SQLITE_ROW) {
         json_t *o = json_pack ("{s:I, s:s, s:i, s:s, s:s, s:I, s:i}",
@@ -123,6 +124,11 @@ runs_list (ctl_t *ctl)
             json_object_set_new (o, "started_at", json_integer (sqlite3_column_int64 (st, 6)));
         if (sqlite3_column_type (st, 7) != SQLITE_NULL)
             json_object_set_new (o, "finished_at", json_integer (sqlite3_column_int64 (st, 7)));
+        if (sqlite3_column_type (st, 9) != SQLITE_NULL) {
+            json_object_set_new (o, "cancelled_by",
+                                 json_string ((const char *) sqlite3_column_text (st, 9)));
+            json_object_set_new (o, "cancelled_at", json_integer (sqlite3_column_int64 (st, 10)));
+        }
         json_array_append_new (list, o);
     }
     sqlite3_reset (st);
@@ -138,6 +144,21 @@ run_arg (json_t *req, char *err, size_t errlen)
         return 0;
     }
     return json_integer_value (v);
+}
+
+/* Who asks to cancel, as the CLI says ("USER@HOST"): printable text of at
+   most 128 bytes, else "(not said)".  Can't fail. */
+static const char *
+cancel_by (json_t *req)
+{
+    const char *by = json_string_value (json_object_get (req, "by"));
+    size_t n = by ? strlen (by) : 0;
+    if (n == 0 || n > 128 || utf8_invalid_at (by, n) >= 0)
+        return "(not said)";
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char) by[i] < 0x20 || by[i] == 0x7f)
+            return "(not said)";
+    return by;
 }
 
 static json_t *
@@ -247,6 +268,10 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
                               min ? (int) json_integer_value (min) : 0,
                               json_is_true (json_object_get (req, "require_all")), true, err,
                               errlen);
+    }
+    if (strcmp (cmd, "cancel") == 0) {
+        int64_t run = run_arg (req, err, errlen);
+        return run ? runner_cancel (ctl, run, cancel_by (req), err, errlen) : NULL;
     }
     if (strcmp (cmd, "status") == 0 || strcmp (cmd, "report") == 0) {
         int64_t run = run_arg (req, err, errlen);
