@@ -227,6 +227,11 @@ struct job {
     bool verify_only;               /* no writes: each pass is read back only */
     int ntargets;
     target_t *targets;
+    char *const *names;             /* each target as the job names it (the spec's,
+                                       or the replayed log's) */
+    bool writes;                    /* writes or trims: targets open read-write */
+    uint64_t need_each;             /* bytes each file is laid out to; 0 = as it is */
+    char need_what[128];            /* the options that ask for them ("size=10t") */
     uint64_t *region_start;         /* per target */
     uint64_t *region_units;         /* per target, in units of `unit` */
     int nworkers;
@@ -1495,7 +1500,14 @@ worker_main (void *arg)
         if (rc)
             log_warn ("worker %d: cpus_allowed not applied: %s", w->id, strerror (rc));
     }
-    sleep_until (j->mono_start);
+    /* The start (and a startdelay of hours) is waited for in slices, so a
+       stop ends the wait too. */
+    for (uint64_t now = clock_mono_ns ();
+         now < j->mono_start && !atomic_load_explicit (&j->stop, memory_order_relaxed);
+         now = clock_mono_ns ())
+        sleep_until (j->mono_start - now > REAP_TIMEOUT_MAX_NS ? now + REAP_TIMEOUT_MAX_NS
+                                                                : j->mono_start);
+    w->stopping = atomic_load_explicit (&j->stop, memory_order_relaxed);
     w->now = w->rate_epoch = clock_mono_ns ();
     w->wake_mono = w->now;
     iolog_edge (w, true);
@@ -1588,6 +1600,36 @@ trim_target_check (const iojob_t *j, const target_t *t, char *err, size_t errlen
               "loop device over the file (losetup)", what, t->path,
               stat (t->path, &st) != 0 ? "not there" : "not a block device");
     return -1;
+}
+
+static bool
+trimwrite_of (const iojob_t *j)
+{
+    return j->rw == IOFLEET__RW__RW_TRIMWRITE || j->rw == IOFLEET__RW__RW_RANDTRIMWRITE;
+}
+
+/* A queue deeper than the blocks a worker's region holds runs without a
+   word otherwise: say so, naming both (the log; stderr in local mode).
+   Can't fail. */
+static void
+iodepth_note (const iojob_t *j)
+{
+    if (j->replay || j->iodepth <= 1 || !j->unit)
+        return;
+    /* Worker 0's files: all of them, or its own (files_per_worker). */
+    uint64_t blocks = 0;
+    int nfiles = j->files_per_worker ? (int) j->files_per_worker : j->ntargets;
+    for (int t = 0; t < nfiles && t < j->ntargets; t++)
+        blocks += j->region_units[t];
+    if (blocks >= j->iodepth)
+        return;
+    char a[32];
+    log_warn ("job '%s': iodepth=%u is more than the %llu block(s) of %u bytes in %s region "
+              "(%s of %s%s): at most %llu I/O(s) can be on distinct blocks at once; lower "
+              "iodepth= or raise size=", j->name, j->iodepth, (unsigned long long) blocks,
+              j->unit, j->nworkers > 1 ? "each worker's" : "its",
+              fmt_size (blocks * j->unit, a, sizeof a), j->targets[0].path,
+              nfiles > 1 ? " and the other files" : "", (unsigned long long) blocks);
 }
 
 /* Each file's region in bytes when the job says it: filesize=, or size=
@@ -1864,8 +1906,8 @@ fill_buffer (iojob_t *j, uint64_t *rng, uint8_t *buf, uint32_t len)
 }
 
 iojob_t *
-job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target_policy_t *pol,
-         char *err, size_t errlen)
+job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target_policy_t *pol,
+          char *err, size_t errlen)
 {
     iojob_t *j = calloc (1, sizeof *j);
     if (!j) {
@@ -2074,35 +2116,89 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
 
     /* A trim destroys data as a write does: the write guard judges both. */
     bool trims = j->issues[IO_TRIM];
-    bool writes = j->issues[IO_WRITE] || trims;
-    bool trimwrite = j->rw == IOFLEET__RW__RW_TRIMWRITE || j->rw == IOFLEET__RW__RW_RANDTRIMWRITE;
-    if (trimwrite && j->number_ios)
+    j->writes = j->issues[IO_WRITE] || trims;
+    if (trimwrite_of (j) && j->number_ios)
         j->number_ios *= 2;         /* fio counts the trims and the writes */
-    uint64_t need_each = 0;
     uint64_t share = file_share (j, spec);
     if (share)
-        need_each = spec->offset + (uint64_t) (j->nworkers - 1) * j->offset_increment + share;
+        j->need_each = spec->offset + (uint64_t) (j->nworkers - 1) * j->offset_increment + share;
+    /* What asks for need_each, as the job file says it. */
+    char v[32];
+    size_t nw = (size_t) snprintf (j->need_what, sizeof j->need_what, "%s=%s",
+                                   spec->filesize ? "filesize" : "size",
+                                   fmt_size_option (spec->filesize ? spec->filesize : spec->size,
+                                                    v, sizeof v));
+    if (spec->offset && nw < sizeof j->need_what)
+        nw += (size_t) snprintf (j->need_what + nw, sizeof j->need_what - nw, ", offset=%s",
+                                 fmt_size_option (spec->offset, v, sizeof v));
+    if (j->offset_increment && j->nworkers > 1 && nw < sizeof j->need_what)
+        snprintf (j->need_what + nw, sizeof j->need_what - nw, ", offset_increment=%s, numjobs=%d",
+                  fmt_size_option (j->offset_increment, v, sizeof v), j->nworkers);
+    j->names = names;
     for (int t = 0; t < j->ntargets; t++) {
         if (j->null_engine) {
             /* fio's null engine touches nothing: the "target" is a name. */
             str_copy (j->targets[t].path, sizeof j->targets[t].path, names[t]);
-            j->targets[t].size = need_each;
-            if (!need_each) {
+            j->targets[t].size = j->need_each;
+            if (!j->need_each) {
                 snprintf (err, errlen, "ioengine=null needs size= (there is no file to size it)");
                 job_destroy (&j);
                 return NULL;
             }
         } else if (target_resolve (pol, names[t], &j->targets[t], err, errlen)
-                   || (trims && trim_target_check (j, &j->targets[t], err, errlen))
-                   || target_open (&j->targets[t], j->direct, writes, need_each, err, errlen)) {
+                   || (trims && trim_target_check (j, &j->targets[t], err, errlen))) {
             job_destroy (&j);
             return NULL;
         }
+    }
+    return j;
+}
+
+/* The job's targets and the bytes each is laid out to, into out (max
+   entries).  Returns how many.  Can't fail. */
+static int
+job_space_needs (const iojob_t *self, target_need_t *out, int max)
+{
+    int n = 0;
+    for (int t = 0; !self->null_engine && t < self->ntargets && n < max; t++)
+        out[n++] = (target_need_t) { &self->targets[t], self->need_each, self->need_what };
+    return n;
+}
+
+int
+job_check_space (iojob_t *const *jobs, int njobs, char *err, size_t errlen)
+{
+    int max = 0;
+    for (int i = 0; i < njobs; i++)
+        max += jobs[i]->ntargets;
+    target_need_t *needs = calloc ((size_t) (max > 0 ? max : 1), sizeof *needs);
+    if (!needs) {
+        snprintf (err, errlen, "out of memory checking free space");
+        return -ENOMEM;
+    }
+    int n = 0;
+    for (int i = 0; i < njobs; i++)
+        n += job_space_needs (jobs[i], needs + n, max - n);
+    int rc = target_space_check (needs, n, err, errlen);
+    free (needs);
+    return rc;
+}
+
+int
+job_open (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol, char *err,
+          size_t errlen)
+{
+    assert (j && j->names);
+    char *const *names = j->names;
+    bool trims = j->issues[IO_TRIM];
+    bool trimwrite = trimwrite_of (j);
+    for (int t = 0; t < j->ntargets; t++) {
+        if (!j->null_engine
+            && target_open (&j->targets[t], j->direct, j->writes, j->need_each, err, errlen))
+            return -1;
         /* A replay goes where its log says: no region. */
-        if (!j->replay && plan_region (j, spec, t, err, errlen)) {
-            job_destroy (&j);
-            return NULL;
-        }
+        if (!j->replay && plan_region (j, spec, t, err, errlen))
+            return -1;
         /* fio's td_io_open_file: drop the cached region (invalidate=1, its
            default) and advise the pattern (fadvise_hint=1), neither fatal. */
         if (!j->null_engine) {
@@ -2118,10 +2214,8 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         }
     }
     if (spec->write_iolog && spec->write_iolog[0]
-        && iolog_open (j, spec, (const char *const *) names, pol, err, errlen)) {
-        job_destroy (&j);
-        return NULL;
-    }
+        && iolog_open (j, spec, (const char *const *) names, pol, err, errlen))
+        return -1;
     /* A size-bound worker issues size= bytes (fio: per job), or else its
        whole region: every target's, or with a file of its own, that one's. */
     uint64_t total = 0;
@@ -2143,8 +2237,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             if (!w->vlog) {
                 snprintf (err, errlen, "out of memory for verify_backlog=%u of worker %d",
                           j->verify_backlog, i);
-                job_destroy (&j);
-                return NULL;
+                return -1;
             }
         }
         if (!j->time_based) {
@@ -2186,8 +2279,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         if (!w->offsets || !w->units || !w->slot[0] || !w->slot[1]
             || (trims && (!w->trimmed || !w->last_start))) {
             snprintf (err, errlen, "out of memory for worker %d", i);
-            job_destroy (&j);
-            return NULL;
+            return -1;
         }
         for (int g = 0; trims && g < j->ntargets * DIR_COUNT; g++)
             w->last_start[g] = UINT64_MAX;
@@ -2197,8 +2289,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
             w->last_end = calloc ((size_t) j->ntargets * DIR_COUNT, sizeof *w->last_end);
             if (!w->last_end) {
                 snprintf (err, errlen, "out of memory for worker %d", i);
-                job_destroy (&j);
-                return NULL;
+                return -1;
             }
             /* fio's last_pos starts at the file's offset. */
             for (int g = 0; g < j->ntargets * DIR_COUNT; g++)
@@ -2225,8 +2316,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                           (unsigned long long) (j->region_start[t]
                               + (uint64_t) (j->nworkers - 1) * j->offset_increment
                               + j->region_units[t] * j->unit));
-                job_destroy (&j);
-                return NULL;
+                return -1;
             }
             uint64_t zones_end = j->off_mode == OFF_SKEWED ? offsets_zones_end (&j->dist) : 0;
             if (zones_end > j->region_units[t] * j->unit) {
@@ -2235,8 +2325,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                           "with 'zoned_abs sizes exceed file size'): make the zones smaller "
                           "or the region larger", (unsigned long long) zones_end,
                           (unsigned long long) (j->region_units[t] * j->unit), j->targets[t].path);
-                job_destroy (&j);
-                return NULL;
+                return -1;
             }
             w->offsets[g] = offsets_new (j->off_mode, start,
                                          j->region_units[t] * j->unit / unit, unit, &j->dist);
@@ -2246,8 +2335,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                 snprintf (err, errlen, "out of memory for the random map of '%s' (%llu blocks; "
                           "norandommap=1 needs none)", j->targets[t].path,
                           (unsigned long long) j->region_units[t]);
-                job_destroy (&j);
-                return NULL;
+                return -1;
             }
         }
         for (int s = 0; s < 2; s++)
@@ -2256,8 +2344,7 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
         /* One region for all of a worker's buffers, as fio allocates them. */
         if (posix_memalign (&w->bufmem, 4096, (size_t) w->depth * j->max_bs)) {
             snprintf (err, errlen, "out of memory: %u buffers of %u bytes", w->depth, j->max_bs);
-            job_destroy (&j);
-            return NULL;
+            return -1;
         }
         for (unsigned u = 0; u < w->depth; u++) {
             w->units[u].buf = (uint8_t *) w->bufmem + (size_t) u * j->max_bs;
@@ -2275,18 +2362,26 @@ job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target
                       : rc == -EPERM || rc == -ENOSYS
                           ? " (io_uring is off on this host: kernel.io_uring_disabled or a "
                             "seccomp filter; use ioengine=libaio)" : "");
-            job_destroy (&j);
-            return NULL;
+            return -1;
         }
         w->engine_ready = true;
         bool logs = (spec->write_lat_log && spec->write_lat_log[0])
                  || (spec->write_bw_log && spec->write_bw_log[0])
                  || (spec->write_iops_log && spec->write_iops_log[0]);
-        if (logs && lat_log_open (j, w, spec, pol, err, errlen)) {
-            job_destroy (&j);
-            return NULL;
-        }
+        if (logs && lat_log_open (j, w, spec, pol, err, errlen))
+            return -1;
     }
+    iodepth_note (j);
+    return 0;
+}
+
+iojob_t *
+job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target_policy_t *pol,
+         char *err, size_t errlen)
+{
+    iojob_t *j = job_plan (spec, run, step, pol, err, errlen);
+    if (j && (job_check_space (&j, 1, err, errlen) || job_open (j, spec, pol, err, errlen)))
+        job_destroy (&j);
     return j;
 }
 

@@ -36,11 +36,32 @@ void dir_stats_reset (dir_stats_t *d);
 /* Adds src into dst.  Can't fail. */
 void dir_stats_merge (dir_stats_t *dst, const dir_stats_t *src);
 
-/* Creates a job from a validated JobSpec: resolves every filename against the
-   policy and opens it; allocates workers.  Returns NULL with a reason in err
-   (the REFUSED reason) on any failure. */
+/* Creates a job from a validated JobSpec: job_plan, job_check_space of
+   it alone, job_open.  Returns NULL with a reason in err (the REFUSED
+   reason) on any failure. */
 iojob_t *job_new (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step,
                 const target_policy_t *pol, char *err, size_t errlen);
+
+/* The first half of job_new: the job's settings, and every filename
+   resolved against the policy; nothing is created, opened or written.
+   Returns NULL with a reason in err. */
+iojob_t *job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step,
+                   const target_policy_t *pol, char *err, size_t errlen);
+
+/* Whether what the planned jobs lay out fits where it goes (files that
+   grow, on each file system; block devices that must hold a region),
+   before any of them writes a byte: jobs that run together share the
+   space.  Returns 0, or -ENOSPC (or another -errno) with err naming the
+   option, both numbers and what to do. */
+int job_check_space (iojob_t *const *jobs, int njobs, char *err, size_t errlen);
+
+/* The second half of job_new, on a planned job and its spec: opens every
+   target (creating and laying files out; stopped by the policy's hooks),
+   plans the regions, allocates the workers.  Warns (log) when iodepth is
+   more than the blocks of a worker's region.  Returns 0, or -1 with err
+   filled (destroy the job then). */
+int job_open (iojob_t *self, const Iofleet__JobSpec *spec, const target_policy_t *pol,
+              char *err, size_t errlen);
 
 /* Stops workers (if started), closes targets, frees, NULLs *self_p. */
 void job_destroy (iojob_t **self_p);

@@ -40,6 +40,24 @@ on_signal (int sig)
     s_interrupted = 1;
 }
 
+/* target_hooks_t: a layout stops at SIGINT or SIGTERM, and says how far
+   it got on stderr (the log shows warnings only). */
+static const char *
+layout_stop (void *arg)
+{
+    (void) arg;
+    return s_interrupted ? "interrupted (SIGINT or SIGTERM)" : NULL;
+}
+
+static void
+layout_progress (void *arg, const char *line)
+{
+    (void) arg;
+    fprintf (stderr, "iofleet-agent run: %s\n", line);
+}
+
+static const target_hooks_t s_hooks = { .stop = layout_stop, .progress = layout_progress };
+
 static void
 usage (FILE *f)
 {
@@ -269,7 +287,7 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
         return -1;
     }
     target_policy_t pol = { .workdir = cwd, .nallow = 1, .nallow_write = 1,
-                            .nallow_formatted = s_nformatted };
+                            .nallow_formatted = s_nformatted, .hooks = &s_hooks };
     pol.allow[0] = "/*";
     pol.allow_write[0] = "/*";
     memcpy (pol.allow_formatted, s_formatted, sizeof s_formatted);
@@ -277,20 +295,40 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
     struct job **jobs = calloc ((size_t) n, sizeof *jobs);
     dir_stats_t **iv = calloc ((size_t) n, sizeof *iv);
     bool *ended = calloc ((size_t) n, sizeof *ended);
+    jobspec_t *js = calloc ((size_t) n, sizeof *js);
     struct rusage ru0, ru1;
-    if (!jobs || !iv || !ended) {
+    char err[1024];
+    if (!jobs || !iv || !ended || !js) {
         snprintf (res[first].errmsg, sizeof res[first].errmsg, "out of memory");
         status = -1;
         goto out;
     }
-    static jobspec_t js;
+    /* Every job of the group planned and the space their layouts take
+       checked together before any of them creates or writes a file. */
     for (int i = 0; i < n; i++) {
         const job_t *jd = &jf->steps[first + i];
         result_t *r = &res[first + i];
-        jobspec_from_job (&js, jd, LOCAL_INTERVAL_NS);
-        char err[1024];
-        jobs[i] = job_new (&js.spec, 1, (uint32_t) group, &pol, err, sizeof err);
+        jobspec_from_job (&js[i], jd, LOCAL_INTERVAL_NS);
+        jobs[i] = job_plan (&js[i].spec, 1, (uint32_t) group, &pol, err, sizeof err);
         if (!jobs[i]) {
+            snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jd->name, err);
+            r->error = EINVAL;
+            status = -1;
+            goto out;
+        }
+    }
+    int space = job_check_space (jobs, n, err, sizeof err);
+    if (space) {
+        snprintf (res[first].errmsg, sizeof res[first].errmsg, "job '%s'%s: %s",
+                  jf->steps[first].name, n > 1 ? " (and the jobs with it)" : "", err);
+        res[first].error = -space;
+        status = -1;
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        const job_t *jd = &jf->steps[first + i];
+        result_t *r = &res[first + i];
+        if (job_open (jobs[i], &js[i].spec, &pol, err, sizeof err)) {
             snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jd->name, err);
             r->error = EINVAL;
             status = -1;
@@ -424,6 +462,7 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
 out:
     for (int i = 0; jobs && i < n; i++)
         job_destroy (&jobs[i]);
+    free (js);
     for (int i = 0; iv && i < n; i++)
         free (iv[i]);
     free (jobs);

@@ -73,6 +73,14 @@ typedef struct {
     uint64_t delay;
     int64_t clock_shift;                    /* test only: --clock-shift-ms */
 
+    /* A PREPARE being set up (its files laid out): the layout asks
+       prepare_stop now and then, which serves the socket meanwhile. */
+    bool preparing;
+    uint64_t prep_run;
+    uint32_t prep_step;
+    char prep_stop[MSG_TEXT_MAX + 1];       /* why the layout is to stop; "" = go on */
+    target_hooks_t hooks;
+
     /* the step in hand */
     step_t *job;                            /* the step in hand: its jobs */
     bool running;
@@ -246,6 +254,10 @@ send_hello (agent_t *a)
         h.job_run = step_run (a->job);
         h.job_step = step_step (a->job);
         h.job_state = IOFLEET__JOB_STATE__JOB_ACTIVE;
+    } else if (a->preparing) {
+        h.job_run = a->prep_run;
+        h.job_step = a->prep_step;
+        h.job_state = IOFLEET__JOB_STATE__JOB_ACTIVE;
     } else if (a->spool && spool_last_done (a->spool, &run, &step)) {
         h.job_run = run;
         h.job_step = step;
@@ -321,6 +333,32 @@ send_refused (agent_t *a, uint64_t run, uint32_t step, const char *reason)
     send_env (a, &env);
 }
 
+static void on_message (agent_t *a, zframe_t *frame);
+
+/* target_hooks_t's stop, asked every TARGET_POLL_NS during a layout, which
+   holds the main loop: serves the socket meanwhile (an ABORT of the run
+   sets prep_stop; pings keep the link and the clock alive).  Returns why
+   the layout is to stop, or NULL. */
+static const char *
+prepare_stop (void *arg)
+{
+    agent_t *a = arg;
+    for (int i = 0; i < 256 && !a->prep_stop[0] && !zsys_interrupted; i++) {
+        if (!(zsock_events (a->sock) & ZMQ_POLLIN))
+            break;
+        zframe_t *f = zframe_recv (a->sock);
+        if (!f)
+            break;
+        on_message (a, f);
+        zframe_destroy (&f);
+    }
+    if (a->welcomed && clock_mono_ns () - a->last_ping > PING_PERIOD_NS)
+        send_ping (a);
+    if (zsys_interrupted)
+        return "the agent is stopping (SIGINT or SIGTERM)";
+    return a->prep_stop[0] ? a->prep_stop : NULL;
+}
+
 static void
 drop_job (agent_t *a)
 {
@@ -342,6 +380,17 @@ drop_job (agent_t *a)
 static void
 on_prepare (agent_t *a, const Iofleet__Prepare *p)
 {
+    /* A PREPARE that arrives while one is being set up (prepare_stop
+       serves the socket during a layout). */
+    if (a->preparing) {
+        if (a->prep_run == p->run && a->prep_step == p->step)
+            return;         /* duplicate */
+        char why[128];
+        snprintf (why, sizeof why, "agent is busy preparing run %llu step %u",
+                  (unsigned long long) a->prep_run, a->prep_step);
+        send_refused (a, p->run, p->step, why);
+        return;
+    }
     if (a->job) {
         if (step_run (a->job) == p->run && step_step (a->job) == p->step)
             return;         /* duplicate */
@@ -397,8 +446,14 @@ on_prepare (agent_t *a, const Iofleet__Prepare *p)
             prep.job = &copies[0];
     }
     prep.more_jobs = more;
-    if (!refused)
+    if (!refused) {
+        a->preparing = true;
+        a->prep_run = p->run;
+        a->prep_step = p->step;
+        a->prep_stop[0] = '\0';
         a->job = step_new (&prep, &a->policy, err, sizeof err);
+        a->preparing = false;
+    }
     for (int i = 0; i < njobs; i++) {
         for (int k = 0; k < nlists[i]; k++)
             free (lists[i][k]);
@@ -689,11 +744,21 @@ on_message (agent_t *a, zframe_t *frame)
         }
         break;
     case IOFLEET__ENVELOPE__BODY_ABORT:
-        if (a->job && step_run (a->job) == env->abort->run) {
+        if (a->preparing && a->prep_run == env->abort->run) {
+            /* Inside a layout (prepare_stop): it stops at its next look. */
+            log_warn ("run %llu aborted by the controller while preparing: %s; stopping",
+                      (unsigned long long) env->abort->run, env->abort->reason);
+            snprintf (a->prep_stop, sizeof a->prep_stop, "the controller aborted run %llu: %s",
+                      (unsigned long long) env->abort->run, env->abort->reason);
+        } else if (a->job && step_run (a->job) == env->abort->run) {
+            uint64_t t0 = clock_mono_ns ();
             log_warn ("run %llu aborted by the controller: %s",
                       (unsigned long long) env->abort->run, env->abort->reason);
-            drop_job (a);
+            drop_job (a);       /* stops the workers and waits for them */
             spool_keep_only (a->spool, 0, 0);     /* runs start at 1: all of it */
+            log_info ("run %llu: workers stopped %.0f ms after the abort",
+                      (unsigned long long) env->abort->run,
+                      (double) (clock_mono_ns () - t0) / 1e6);
         }
         break;
     case IOFLEET__ENVELOPE__BODY_ERROR:
@@ -1127,6 +1192,8 @@ serve (agent_t *a)
         return 2;
     }
     a->hello_backoff = HELLO_RETRY_NS;
+    a->hooks = (target_hooks_t) { .stop = prepare_stop, .arg = a };
+    a->policy.hooks = &a->hooks;
     a->sock = open_socket (a, err, sizeof err);
     if (!a->sock) {
         fprintf (stderr, "iofleet-agent: %s\n", err);

@@ -16,6 +16,20 @@ struct step {
     uint32_t k;
 };
 
+/* Destroys a step being made and puts why it failed in err, naming the
+   job when the step has several.  Returns NULL. */
+static step_t *
+refuse (step_t **self_p, const Iofleet__Prepare *p, const Iofleet__JobSpec *spec,
+        const char *why, char *err, size_t errlen)
+{
+    if (spec && p->n_more_jobs)
+        snprintf (err, errlen, "job '%s': %s", spec->name, why);
+    else
+        snprintf (err, errlen, "%s", why);
+    step_destroy (self_p);
+    return NULL;
+}
+
 step_t *
 step_new (const Iofleet__Prepare *p, const target_policy_t *pol, char *err, size_t errlen)
 {
@@ -24,20 +38,23 @@ step_new (const Iofleet__Prepare *p, const target_policy_t *pol, char *err, size
         snprintf (err, errlen, "out of memory");
         return NULL;
     }
+    /* Every job planned, then the space all of them lay out checked, and
+       only then anything created or written. */
+    char why[1024];
     for (size_t i = 0; i <= p->n_more_jobs && i < MSG_JOBS_MAX; i++) {
         const Iofleet__JobSpec *spec = i == 0 ? p->job : p->more_jobs[i - 1];
-        char why[1024];
-        s->jobs[i] = job_new (spec, p->run, p->step, pol, why, sizeof why);
-        if (!s->jobs[i]) {
-            if (p->n_more_jobs)
-                snprintf (err, errlen, "job '%s': %s", spec->name, why);
-            else
-                snprintf (err, errlen, "%s", why);
-            step_destroy (&s);
-            return NULL;
-        }
+        s->jobs[i] = job_plan (spec, p->run, p->step, pol, why, sizeof why);
+        if (!s->jobs[i])
+            return refuse (&s, p, spec, why, err, errlen);
         s->njobs++;
         s->toff[s->njobs] = s->toff[s->njobs - 1] + job_ntargets (s->jobs[i]);
+    }
+    if (job_check_space (s->jobs, s->njobs, why, sizeof why))
+        return refuse (&s, p, NULL, why, err, errlen);
+    for (int i = 0; i < s->njobs; i++) {
+        const Iofleet__JobSpec *spec = i == 0 ? p->job : p->more_jobs[i - 1];
+        if (job_open (s->jobs[i], spec, pol, why, sizeof why))
+            return refuse (&s, p, spec, why, err, errlen);
     }
     return s;
 }

@@ -10,9 +10,11 @@
 
 typedef struct step step_t;
 
-/* Creates every job of the PREPARE (job, then more_jobs).  Returns NULL
-   with the REFUSED reason in err (naming the job) if any cannot be set up;
-   nothing is left open then. */
+/* Creates every job of the PREPARE (job, then more_jobs): all planned,
+   the space their layouts take checked together (job_check_space), and
+   only then opened and laid out (stopped by the policy's hooks).  Returns
+   NULL with the REFUSED reason in err (naming the job) if any cannot be
+   set up; nothing is left open then. */
 step_t *step_new (const Iofleet__Prepare *p, const target_policy_t *pol, char *err,
                   size_t errlen);
 

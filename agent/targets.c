@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <stdarg.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* True when path is dir itself or below it (both absolute, normalized). */
@@ -112,14 +114,37 @@ target_resolve (const target_policy_t *pol, const char *name, target_t *out,
     return 0;
 }
 
+/* Progress of a layout, through the policy's hooks or the log. */
+static void
+layout_note (const target_t *t, const char *fmt, ...)
+{
+    char line[PATH_MAX + 256];
+    va_list ap;
+    va_start (ap, fmt);
+    vsnprintf (line, sizeof line, fmt, ap);
+    va_end (ap);
+    const target_hooks_t *h = t->pol ? t->pol->hooks : NULL;
+    if (h && h->progress)
+        h->progress (h->arg, line);
+    else
+        log_info ("%s", line);
+}
+
 /* Writes [from, need) of the file with random data through a buffered
    descriptor of its own, so an unaligned old end is extended exactly (no
    O_DIRECT alignment to round to) and existing bytes are never touched.
-   Returns 0 or -errno with err filled. */
+   What is written goes to the drive as it goes (a window behind), so the
+   page cache never holds gigabytes to flush, the rate logged is the
+   drive's, and a stop leaves little behind.  Every TARGET_POLL_NS it asks
+   the policy's hooks whether to stop (-ECANCELED), and every
+   TARGET_NLINK_NS whether the file still has a name (-ENOENT when it was
+   unlinked: writing on would only fill the disk with a file nobody can
+   reach).  Returns 0 or -errno with err filled. */
 static int
 layout (target_t *t, uint64_t from, uint64_t need, char *err, size_t errlen)
 {
     const size_t chunk = 1 << 20;
+    const uint64_t window = 32u << 20;
     int fd = open (t->path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         int e = errno;
@@ -138,6 +163,12 @@ layout (target_t *t, uint64_t from, uint64_t need, char *err, size_t errlen)
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         buf[i] = x;
     }
+    const target_hooks_t *h = t->pol ? t->pol->hooks : NULL;
+    uint64_t t0 = clock_mono_ns ();
+    uint64_t poll_at = t0, nlink_at = t0 + TARGET_NLINK_NS;    /* asked at once, then now and then */
+    uint64_t note_at = t0 + TARGET_PROGRESS_FIRST_NS;
+    uint64_t flushed = from;            /* written back up to here */
+    char a[32], b[32], c[32];
     int rc = 0;
     for (uint64_t off = from; off < need && rc == 0; ) {
         size_t n = need - off < chunk ? (size_t) (need - off) : chunk;
@@ -146,8 +177,52 @@ layout (target_t *t, uint64_t from, uint64_t need, char *err, size_t errlen)
             rc = w < 0 ? -errno : -EIO;
             snprintf (err, errlen, "laying out '%s' at offset %llu: %s", t->path,
                       (unsigned long long) off, w < 0 ? strerror (errno) : "short write");
-        } else
-            off += (uint64_t) w;
+            break;
+        }
+        off += (uint64_t) w;
+        /* Write-behind: start the window just written, wait for the one
+           before it, and drop that from the cache. */
+        if (off - flushed >= 2 * window) {
+            sync_file_range (fd, (off_t) (flushed + window), (off_t) window,
+                             SYNC_FILE_RANGE_WRITE);
+            sync_file_range (fd, (off_t) flushed, (off_t) window,
+                             SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
+                             | SYNC_FILE_RANGE_WAIT_AFTER);
+            posix_fadvise (fd, (off_t) flushed, (off_t) window, POSIX_FADV_DONTNEED);
+            flushed += window;
+        }
+        uint64_t now = clock_mono_ns ();
+        if (now >= nlink_at) {
+            nlink_at = now + TARGET_NLINK_NS;
+            struct stat st;
+            if (fstat (fd, &st) == 0 && st.st_nlink == 0) {
+                rc = -ENOENT;
+                snprintf (err, errlen, "'%s' was removed (unlinked) while being laid out, at %s "
+                          "of %s: stopped (writing on would fill the disk with a file nobody can "
+                          "reach); run the step again", t->path, fmt_size (off, a, sizeof a),
+                          fmt_size (need, b, sizeof b));
+                break;
+            }
+        }
+        if (now >= poll_at && h && h->stop) {
+            poll_at = now + TARGET_POLL_NS;
+            const char *why = h->stop (h->arg);
+            if (why) {
+                rc = -ECANCELED;
+                snprintf (err, errlen, "laying out '%s' stopped at %s of %s: %s", t->path,
+                          fmt_size (off, a, sizeof a), fmt_size (need, b, sizeof b), why);
+                break;
+            }
+        }
+        if (now >= note_at) {
+            note_at = now + TARGET_PROGRESS_NS;
+            double secs = (double) (now - t0) / 1e9;
+            double rate = (double) (off - from) / secs;
+            double left = rate > 0 ? (double) (need - off) / rate : 0;
+            layout_note (t, "laying out %s: %s of %s (%.0f%%), %s, %.0f s left", t->path,
+                         fmt_size (off, a, sizeof a), fmt_size (need, b, sizeof b),
+                         100.0 * (double) off / (double) need, fmt_bw (rate, c, sizeof c), left);
+        }
     }
     free (buf);
     if (rc == 0 && fsync (fd) < 0) {
@@ -157,6 +232,158 @@ layout (target_t *t, uint64_t from, uint64_t need, char *err, size_t errlen)
     /* What the job reads must come from the drive, not from this cache. */
     posix_fadvise (fd, 0, 0, POSIX_FADV_DONTNEED);
     close (fd);
+    if (rc == 0 && clock_mono_ns () - t0 >= TARGET_PROGRESS_FIRST_NS) {
+        uint64_t ns = clock_mono_ns () - t0;
+        layout_note (t, "laid out %s: %s in %.1f s, %s", t->path,
+                     fmt_size (need - from, a, sizeof a), (double) ns / 1e9,
+                     fmt_bw ((double) (need - from) / ((double) ns / 1e9), c, sizeof c));
+    }
+    return rc;
+}
+
+/* The mount point of dir (on device dev): the last directory up from it
+   still on dev.  Can't fail (dir itself at worst). */
+static void
+mount_dir (const char *dir, dev_t dev, char *out, size_t cap)
+{
+    char cur[PATH_MAX];
+    str_copy (cur, sizeof cur, dir);
+    while (strcmp (cur, "/") != 0) {
+        char up[PATH_MAX];
+        str_copy (up, sizeof up, cur);
+        char *slash = strrchr (up, '/');
+        if (!slash)
+            break;
+        if (slash == up)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+        struct stat st;
+        if (stat (up, &st) != 0 || st.st_dev != dev)
+            break;
+        str_copy (cur, sizeof cur, up);
+    }
+    str_copy (out, cap, cur);
+}
+
+/* The option part of what ("size=" of "size=10t"), for the advice. */
+static void
+option_of (const char *what, char *out, size_t cap)
+{
+    const char *eq = strchr (what, '=');
+    snprintf (out, cap, "%.*s", eq ? (int) (eq - what + 1) : (int) strlen (what), what);
+}
+
+int
+target_space_check (const target_need_t *needs, int n, char *err, size_t errlen)
+{
+    typedef struct {
+        dev_t dev;
+        uint64_t grow, held;
+        int nfiles, first;
+        char dir[PATH_MAX];
+    } fs_t;
+    fs_t *fs = calloc ((size_t) (n > 0 ? n : 1), sizeof *fs);
+    if (!fs) {
+        snprintf (err, errlen, "out of memory checking free space");
+        return -ENOMEM;
+    }
+    int nfs = 0, rc = 0;
+    char a[32], b[32], opt[64];
+    for (int i = 0; i < n && rc == 0; i++) {
+        const target_t *t = needs[i].t;
+        bool seen = false;
+        uint64_t need = needs[i].need;
+        for (int k = 0; k < n; k++) {
+            if (strcmp (needs[k].t->path, t->path) != 0)
+                continue;
+            seen |= k < i;
+            need = needs[k].need > need ? needs[k].need : need;
+        }
+        if (seen || need == 0)
+            continue;
+        struct stat st;
+        uint64_t size = 0;
+        char dir[PATH_MAX];
+        str_copy (dir, sizeof dir, t->path);
+        char *slash = strrchr (dir, '/');
+        if (slash)
+            *(slash == dir ? slash + 1 : slash) = '\0';
+        if (stat (t->path, &st) == 0) {
+            if (S_ISBLK (st.st_mode)) {
+                int fd = open (t->path, O_RDONLY | O_CLOEXEC);
+                uint64_t dsize = 0;
+                if (fd < 0 || ioctl (fd, BLKGETSIZE64, &dsize) < 0) {
+                    rc = -errno;
+                    snprintf (err, errlen, "cannot read the size of '%s': %s", t->path,
+                              strerror (errno));
+                } else if (need > dsize) {
+                    rc = -ENOSPC;
+                    option_of (needs[i].what, opt, sizeof opt);
+                    snprintf (err, errlen, "'%s' is %llu bytes, the job needs %llu (%s: %s of "
+                              "the device's %s), and a device cannot grow: lower %s", t->path,
+                              (unsigned long long) dsize, (unsigned long long) need,
+                              needs[i].what, fmt_size (need, a, sizeof a),
+                              fmt_size (dsize, b, sizeof b), opt);
+                }
+                if (fd >= 0)
+                    close (fd);
+                continue;
+            }
+            if (!S_ISREG (st.st_mode))
+                continue;           /* target_open says what is wrong with it */
+            size = (uint64_t) st.st_size;
+        } else if (errno != ENOENT || stat (dir, &st) != 0) {
+            rc = -errno;
+            snprintf (err, errlen, "cannot stat '%s': %s", errno == ENOENT ? dir : t->path,
+                      strerror (errno));
+            continue;
+        }
+        if (need <= size)
+            continue;
+        int f = 0;
+        while (f < nfs && fs[f].dev != st.st_dev)
+            f++;
+        if (f == nfs) {
+            fs[f].dev = st.st_dev;
+            fs[f].first = i;
+            str_copy (fs[f].dir, sizeof fs[f].dir, dir);
+            nfs++;
+        }
+        fs[f].grow += need - size;
+        fs[f].held += size;
+        fs[f].nfiles++;
+    }
+    for (int f = 0; f < nfs && rc == 0; f++) {
+        struct statvfs sv;
+        if (statvfs (fs[f].dir, &sv) != 0) {
+            rc = -errno;
+            snprintf (err, errlen, "cannot read the free space of '%s': %s", fs[f].dir,
+                      strerror (errno));
+            break;
+        }
+        uint64_t avail = (uint64_t) sv.f_bavail * (uint64_t) sv.f_frsize;
+        if (fs[f].grow <= avail)
+            continue;
+        rc = -ENOSPC;
+        char mnt[PATH_MAX], c[32], files[PATH_MAX + 64], held[96] = "";
+        mount_dir (fs[f].dir, fs[f].dev, mnt, sizeof mnt);
+        const target_need_t *first = &needs[fs[f].first];
+        option_of (first->what, opt, sizeof opt);
+        if (fs[f].nfiles > 1)
+            snprintf (files, sizeof files, "files %s and %d more", first->t->path,
+                      fs[f].nfiles - 1);
+        else
+            snprintf (files, sizeof files, "file %s", first->t->path);
+        if (fs[f].held)
+            snprintf (held, sizeof held, " beyond the %s %s already", fmt_size (fs[f].held, c,
+                      sizeof c), fs[f].nfiles > 1 ? "they hold" : "it holds");
+        snprintf (err, errlen, "%s (%s to lay out%s%s) is more than the %s free on %s (%s): "
+                  "lower %s or free space", first->what, fmt_size (fs[f].grow, a, sizeof a),
+                  fs[f].nfiles > 1 ? " in all" : "", held, fmt_size (avail, b, sizeof b), mnt,
+                  files, opt);
+    }
+    free (fs);
     return rc;
 }
 
@@ -280,9 +507,23 @@ target_open (target_t *t, bool direct, bool writes, uint64_t need, char *err, si
     } else {
         t->size = (uint64_t) st.st_size;
         if (grow) {
-            log_info ("laying out %s: %llu MiB", t->path, (unsigned long long) (need >> 20));
+            char a[32], b[32];
+            /* Logged; the hooks hear of a layout once it takes a while. */
+            if (t->size)
+                log_info ("laying out %s: from %s to %s", t->path,
+                          fmt_size (t->size, a, sizeof a), fmt_size (need, b, sizeof b));
+            else
+                log_info ("laying out %s: %s", t->path, fmt_size (need, a, sizeof a));
             int rc = layout (t, t->size, need, err, errlen);
             if (rc) {
+                /* A file this call created holds nothing yet worth keeping:
+                   a layout stopped or failed half way is removed, not left
+                   to fill the disk (unless another file took its name). */
+                struct stat now, named;
+                if (t->created && fstat (t->fd, &now) == 0 && now.st_nlink > 0
+                    && lstat (t->path, &named) == 0 && named.st_ino == now.st_ino
+                    && named.st_dev == now.st_dev && unlink (t->path) == 0)
+                    log_info ("removed %s: created for a layout that did not finish", t->path);
                 target_close (t);
                 return rc;
             }

@@ -22,6 +22,24 @@
 
 #define TARGET_ALLOW_MAX 64
 
+/* What long work on a target (laying a file out) asks of the program that
+   runs it, every TARGET_POLL_NS or so, so that it can be stopped. */
+typedef struct {
+    /* NULL to go on, or why the work is to stop now ("the run was
+       cancelled", "the agent is stopping (SIGTERM)"). */
+    const char *(*stop) (void *arg);
+    /* A progress line ("laying out PATH: ..."); NULL: log_info. */
+    void (*progress) (void *arg, const char *line);
+    void *arg;
+} target_hooks_t;
+
+#define TARGET_POLL_NS      (200 * 1000000ull)
+/* A layout says how far it got after this long, then every TARGET_
+   PROGRESS_NS; and checks this often that its file still has a name. */
+#define TARGET_PROGRESS_FIRST_NS (2000 * 1000000ull)
+#define TARGET_PROGRESS_NS  (5000 * 1000000ull)
+#define TARGET_NLINK_NS     (1000 * 1000000ull)
+
 typedef struct {
     const char *workdir;                    /* NULL: relative names refused */
     const char *allow[TARGET_ALLOW_MAX];    /* fnmatch(3) globs */
@@ -33,6 +51,7 @@ typedef struct {
     const char *allow_formatted[TARGET_ALLOW_MAX];
     int nallow_formatted;
     const char *sysfs_root, *procfs_root;   /* for the write guard; NULL: /sys, /proc */
+    const target_hooks_t *hooks;            /* NULL: a layout is never stopped */
 } target_policy_t;
 
 typedef struct {
@@ -51,11 +70,31 @@ typedef struct {
 int target_resolve (const target_policy_t *pol, const char *name, target_t *out,
                     char *err, size_t errlen);
 
+/* One target of a space check: a regular file to be laid out to need bytes
+   (or a block device that must hold them), and what asked for them ("size=10t"),
+   for the message. */
+typedef struct {
+    const target_t *t;
+    uint64_t need;
+    const char *what;
+} target_need_t;
+
+/* Whether the layouts of n targets fit, before a byte is written: what
+   each regular file grows by (need less its size now; a file named twice
+   counted once, at its largest need) is summed per file system and held
+   against the space free there to a user (statvfs f_bavail x f_frsize),
+   and a block device must hold its need.  Returns 0, or -ENOSPC (or a
+   stat error's -errno) with err naming both numbers and what to do. */
+int target_space_check (const target_need_t *needs, int n, char *err, size_t errlen);
+
 /* Opens a resolved target (O_DIRECT when direct, read-write when writes).
    A regular file that does not exist is created and laid out (written with
    data, as fio does, so reads hit real blocks) up to need bytes; an existing
    one shorter than need is extended the same way.  Writing and laying out
    are checked first (allow-write, and the write guard for a block device).
+   A layout logs its progress, stops when the policy's hooks say so
+   (-ECANCELED) and when its file is unlinked meanwhile (-ENOENT); a file
+   this call created is removed again when its layout does not finish.
    Returns 0 or -errno with err filled. */
 int target_open (target_t *t, bool direct, bool writes, uint64_t need, char *err,
                  size_t errlen);

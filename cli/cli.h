@@ -59,6 +59,9 @@ void report_csv (FILE *f, json_t *report);
    certificate and the controller's public one (NULL: none). */
 void client_set_curve (const char *secret_file, const char *server_cert);
 
+/* cancel.c: iofleet cancel RUN. */
+int cmd_cancel (const char *endpoint, int argc, char **argv);
+
 /* iofleet keys. */
 int cmd_keys (int argc, char **argv);
 

@@ -134,6 +134,14 @@ const command_t commands[] = {
           { "--yes", NULL, NULL, NULL, "remove it (without: say what would go)" },
           OPT_JSON, OPT_END }, 0 },
 
+    { "cancel", NULL, "RUN [--json]", "stop a queued or running run",
+      "Stops run RUN: a queued run never starts; a running one's agents stop their workers "
+      "(and any layout) within a second. What they delivered before is kept and reported. "
+      "The run, its current step and the steps not begun end 'cancelled', with who cancelled "
+      "(USER@HOST of this command) and when; run --wait and watch on it exit 1. A run that "
+      "has ended is refused.",
+      (const command_opt_t[]) { OPT_JSON, OPT_END }, 0 },
+
     { "stats", NULL, "[--json]", "what the controller took in since it started",
       "What the controller took in since it started: snapshots stored, messages and bytes "
       "received, commits; the ingest lag (from the end of an interval to the commit that made "

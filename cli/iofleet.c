@@ -459,7 +459,10 @@ watch (long long run, bool json)
     bool sla_failed = verdict && strcmp (verdict, "fail") == 0;
     if (sla_failed)
         fprintf (stderr, "run %lld: SLA failed (see iofleet report %lld)\n", run, run);
-    else if (strcmp (status, "complete") != 0)
+    if (strcmp (status, "cancelled") == 0)
+        fprintf (stderr, "run %lld was %s (see iofleet report %lld)\n", run,
+                 jstr (rep, "message"), run);
+    else if (!sla_failed && strcmp (status, "complete") != 0)
         fprintf (stderr, "run %lld %s: each agent's reason is in iofleet report %lld\n", run,
                  status, run);
     json_decref (rep);
@@ -966,6 +969,8 @@ main (int argc, char **argv)
         return cmd_report (sub_argc, sub_argv);
     if (strcmp (cmd, "watch") == 0)
         return cmd_watch (sub_argc, sub_argv);
+    if (strcmp (cmd, "cancel") == 0)
+        return cmd_cancel (s_endpoint, sub_argc, sub_argv);
     if (strcmp (cmd, "compare") == 0)
         return cmd_compare (sub_argc, sub_argv);
     if (strcmp (cmd, "demo") == 0)

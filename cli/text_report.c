@@ -265,37 +265,46 @@ text_report (FILE *f, json_t *rep)
                 "(bucket midpoints, <= 0.4%% error).\n");
 }
 
+/* "STATUS: MESSAGE\n", or the message alone when it says the status
+   already ("cancelled by ...").  Can't fail. */
+/* Agents the --wait summary names per step (the report names them all). */
+#define SUMMARY_AGENTS_MAX 5
+
+static void
+status_message (FILE *f, const char *status, const char *msg)
+{
+    size_t n = strlen (status);
+    if (strncmp (msg, status, n) == 0 && (msg[n] == ' ' || msg[n] == ':'))
+        fprintf (f, "%s\n", msg);
+    else
+        fprintf (f, "%s%s%s\n", status, msg[0] ? ": " : "", msg);
+}
+
 void
 text_summary (FILE *f, json_t *rep)
 {
     size_t i;
     json_t *s;
-    fprintf (f, "run %lld %s\n", (long long) num (rep, "run"), str (rep, "status"));
-    /* A run that did not complete says why: its message, and per step the
-       first agent that did not do it, with its reason. */
-    if (strcmp (str (rep, "status"), "complete") != 0) {
-        const char *m = json_string_value (json_object_get (rep, "message"));
-        if (m && *m)
-            fprintf (f, "  %s\n", m);
-        json_array_foreach (json_object_get (rep, "steps"), i, s) {
-            size_t k, others = 0;
-            json_t *a, *first = NULL;
-            json_array_foreach (json_object_get (s, "agents"), k, a) {
-                const char *am = json_string_value (json_object_get (a, "message"));
-                if (strcmp (str (a, "status"), "done") == 0 || !am || !*am)
-                    continue;
-                if (first)
-                    others++;
-                else
-                    first = a;
-            }
-            if (first)
-                fprintf (f, "  step %zu '%s': %s %s: %s%s\n", i + 1, str (s, "name"),
-                         str (first, "agent"), str (first, "status"), str (first, "message"),
-                         others ? " (and more agents: see the report)" : "");
-        }
-    }
+    fprintf (f, "run %lld ", (long long) num (rep, "run"));
+    status_message (f, str (rep, "status"), str (rep, "message"));
     json_array_foreach (json_object_get (rep, "steps"), i, s) {
+        /* Why an agent did not run the step through (refused, lost,
+           cancelled): what the run's status stands on. */
+        size_t k, shown = 0, more = 0;
+        json_t *a;
+        json_array_foreach (json_object_get (s, "agents"), k, a)
+            if (strcmp (str (a, "status"), "done") != 0 || str (a, "message")[0]) {
+                /* A fleet's worth of one reason is the report's to list. */
+                if (shown++ >= SUMMARY_AGENTS_MAX) {
+                    more++;
+                    continue;
+                }
+                fprintf (f, "  %-24s agent %s ", str (s, "name"), str (a, "agent"));
+                status_message (f, str (a, "status"), str (a, "message"));
+            }
+        if (more)
+            fprintf (f, "  %-24s and %zu more agent%s: iofleet report %lld lists each\n",
+                     str (s, "name"), more, more == 1 ? "" : "s", (long long) num (rep, "run"));
         json_t *fleet = json_object_get (s, "fleet");
         for (int d = 0; d < DIR_COUNT; d++) {
             json_t *x = json_object_get (fleet, dir_name (d));

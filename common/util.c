@@ -75,6 +75,40 @@ fmt_bw (double v, char *buf, size_t cap)
 }
 
 const char *
+fmt_size (uint64_t n, char *buf, size_t cap)
+{
+    static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    if (n < 1024) {
+        snprintf (buf, cap, "%llu B", (unsigned long long) n);
+        return buf;
+    }
+    double v = (double) n;
+    int u = 0;
+    while (v >= 1024.0 && u < 6) {
+        v /= 1024.0;
+        u++;
+    }
+    snprintf (buf, cap, "%.1f %s", v, units[u]);
+    return buf;
+}
+
+const char *
+fmt_size_option (uint64_t n, char *buf, size_t cap)
+{
+    static const char suffix[] = "kmgtpe";
+    int u = -1;
+    while (n && u < 5 && n % 1024 == 0) {
+        n /= 1024;
+        u++;
+    }
+    if (u < 0)
+        snprintf (buf, cap, "%llu", (unsigned long long) n);
+    else
+        snprintf (buf, cap, "%llu%c", (unsigned long long) n, suffix[u]);
+    return buf;
+}
+
+const char *
 fmt_iops (double v, char *buf, size_t cap)
 {
     if (v < 1e4)

@@ -51,6 +51,12 @@ long utf8_invalid_at (const char *s, size_t len);
 
 /* Formats n bytes/second or ops as "1.23 GiB/s"-style text into buf. */
 const char *fmt_bw (double bytes_per_s, char *buf, size_t cap);
+/* Formats a size in bytes for people: "512 B", "31.2 GiB", "10.0 TiB"
+   (powers of 1024).  Can't fail. */
+const char *fmt_size (uint64_t n, char *buf, size_t cap);
+/* Formats a size as a job file writes it: "10t", "64k" when it is a whole
+   number of that unit (powers of 1024), else the bytes.  Can't fail. */
+const char *fmt_size_option (uint64_t n, char *buf, size_t cap);
 /* Formats a latency in ns with a fitting unit ("812 us", "1.25 ms"). */
 const char *fmt_lat (double ns, char *buf, size_t cap);
 /* IOPS for people: 812, 45.4k, 1.05M (powers of 1000). */

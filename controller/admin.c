@@ -1,6 +1,6 @@
 /*  admin.c: the CLI's endpoint.  One JSON request, one JSON reply:
       {"cmd": "agents" | "inventory" | "plan_add" | "plan_list" | "plan_show" | "plan_rm"
-              | "run" | "runs" | "runs_rm" | "status"
+              | "run" | "runs" | "runs_rm" | "status" | "cancel"
               | "report" | "history" | "import" | "stats", ...}
       -> {"ok": true, "result": ...} or {"ok": false, "error": "what went wrong and what to do"}
 */
@@ -25,6 +25,21 @@ run_arg (json_t *req, char *err, size_t errlen)
         return 0;
     }
     return json_integer_value (v);
+}
+
+/* Who asks to cancel, as the CLI says ("USER@HOST"): printable text of at
+   most 128 bytes, else "(not said)".  Can't fail. */
+static const char *
+cancel_by (json_t *req)
+{
+    const char *by = json_string_value (json_object_get (req, "by"));
+    size_t n = by ? strlen (by) : 0;
+    if (n == 0 || n > 128 || utf8_invalid_at (by, n) >= 0)
+        return "(not said)";
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char) by[i] < 0x20 || by[i] == 0x7f)
+            return "(not said)";
+    return by;
 }
 
 static json_t *
@@ -156,6 +171,10 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         if (res)
             store_commit (ctl->store);
         return res;
+    }
+    if (strcmp (cmd, "cancel") == 0) {
+        int64_t run = run_arg (req, err, errlen);
+        return run ? runner_cancel (ctl, run, cancel_by (req), err, errlen) : NULL;
     }
     if (strcmp (cmd, "status") == 0 || strcmp (cmd, "report") == 0) {
         int64_t run = run_arg (req, err, errlen);

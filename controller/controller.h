@@ -131,6 +131,12 @@ void runner_agent_hello (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid,
 json_t *runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
                        bool require_all, bool commit, char *err, size_t errlen);
 json_t *runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen);
+/* Cancels a queued or running run (by: who asked, USER@HOST): the run in
+   hand has its agents told to stop and its step's results made from what
+   they delivered; the run ends 'cancelled', recording by and when.
+   Returns a JSON result, or NULL with err filled: an unknown run, one that
+   has ended, or a database that cannot be written now. */
+json_t *runner_cancel (ctl_t *ctl, int64_t run, const char *by, char *err, size_t errlen);
 
 /* plans.c: the admin requests plan_add, plan_list, plan_show and plan_rm.
    Each returns its JSON result or NULL with err filled. */

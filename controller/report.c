@@ -1049,7 +1049,7 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, char *e
 {
     sqlite3_stmt *st = store_stmt (store,
         "SELECT p.name, p.version, r.status, r.message, r.created_at, r.started_at, r.finished_at, "
-        " r.origin, r.labels, r.intervals_dropped_at "
+        " r.origin, r.labels, r.intervals_dropped_at, r.cancelled_by, r.cancelled_at "
         "FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
     if (sqlite3_step (st) != SQLITE_ROW) {
@@ -1077,6 +1077,12 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, char *e
     if (sqlite3_column_type (st, 9) != SQLITE_NULL)
         json_object_set_new (rep, "intervals_dropped_at",
                              json_integer (sqlite3_column_int64 (st, 9)));
+    /* iofleet cancel: who and when (015_cancel.sql). */
+    if (sqlite3_column_type (st, 10) != SQLITE_NULL) {
+        json_object_set_new (rep, "cancelled_by",
+                             json_string ((const char *) sqlite3_column_text (st, 10)));
+        json_object_set_new (rep, "cancelled_at", json_integer (sqlite3_column_int64 (st, 11)));
+    }
     sqlite3_reset (st);
 
     json_t *steps = json_array ();

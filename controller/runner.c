@@ -20,6 +20,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define START_MARGIN_MIN_NS   (50 * NS_PER_MS)
 #define STEP_GRACE_NS         (60 * NS_PER_SEC)   /* past the planned end */
@@ -29,10 +30,12 @@
 
 typedef enum {
     P_PREPARING, P_READY, P_REFUSED, P_RUNNING, P_DONE_WAIT, P_DONE, P_FAILED, P_LOST,
+    P_CANCELLED, P_NSTATES
 } pstate_t;
 
-static const char *pstate_names[] = {
+static const char *pstate_names[P_NSTATES] = {
     "preparing", "ready", "refused", "running", "finishing", "done", "failed", "lost",
+    "cancelled",
 };
 
 typedef struct {
@@ -286,7 +289,8 @@ set_run_status (ctl_t *ctl, int64_t run, const char *status, const char *message
     sqlite3_stmt *st = store_stmt (ctl->store,
         "UPDATE runs SET status = ?2, message = ?3, "
         "started_at = CASE WHEN ?2 = 'running' THEN ?4 ELSE started_at END, "
-        "finished_at = CASE WHEN ?2 IN ('complete','partial','failed') THEN ?4 ELSE finished_at END "
+        "finished_at = CASE WHEN ?2 IN ('complete','partial','failed','cancelled') THEN ?4 "
+        " ELSE finished_at END "
         "WHERE id = ?1");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_text (st, 2, status, -1, SQLITE_STATIC);
@@ -295,7 +299,7 @@ set_run_status (ctl_t *ctl, int64_t run, const char *status, const char *message
     store_step_done (ctl->store, st, "update run status");
     /* However a run ends, a schedule that queued it gets its verdict. */
     if (strcmp (status, "complete") == 0 || strcmp (status, "partial") == 0
-        || strcmp (status, "failed") == 0)
+        || strcmp (status, "failed") == 0 || strcmp (status, "cancelled") == 0)
         sched_on_run_end (ctl, run, status);
 }
 
@@ -443,7 +447,8 @@ set_step (ctl_t *ctl, const char *status)
     store_begin (ctl->store);
     sqlite3_stmt *st = store_stmt (ctl->store,
         "UPDATE steps SET status = ?3, start_at = COALESCE(?4, start_at), "
-        "finished_at = CASE WHEN ?3 IN ('complete','partial','failed') THEN ?5 ELSE finished_at END "
+        "finished_at = CASE WHEN ?3 IN ('complete','partial','failed','cancelled') THEN ?5 "
+        " ELSE finished_at END "
         "WHERE run_id = ?1 AND idx = ?2");
     sqlite3_bind_int64 (st, 1, r->run);
     sqlite3_bind_int (st, 2, r->cur);
@@ -707,6 +712,17 @@ start_step (ctl_t *ctl)
             snprintf (p->msg, sizeof p->msg, "no READY within --prepare-timeout %.0f s",
                       (double) ctl->prepare_timeout_ns / 1e9);
             save_step_agent (ctl, p, NULL);
+            /* It may still be laying a file out for a step that goes on
+               without it: that stops. */
+            Iofleet__Abort a = IOFLEET__ABORT__INIT;
+            a.run = (uint64_t) r->run;
+            a.reason = p->msg;
+            envelope_t env = IOFLEET__ENVELOPE__INIT;
+            env.body_case = IOFLEET__ENVELOPE__BODY_ABORT;
+            env.abort = &a;
+            peer_t *peer = fleet_find_id (ctl, p->agent_id);
+            if (peer && peer->connected)
+                fleet_send (ctl, peer, &env);
         }
         if (p->st != P_READY)
             continue;
@@ -874,7 +890,7 @@ start_run (ctl_t *ctl, int64_t run)
 static pstate_t
 pstate_of (const char *name)
 {
-    for (int i = 0; i <= P_LOST; i++)
+    for (int i = 0; i < P_NSTATES; i++)
         if (strcmp (pstate_names[i], name) == 0)
             return (pstate_t) i;
     return P_LOST;
@@ -1837,6 +1853,134 @@ runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
                       "status", "queued", "agents", names);
 }
 
+/* Ends the step in hand of the run in hand, cancelled (why says by whom):
+   its agents are told to stop (ABORT: a layout, the workers), what they
+   delivered so far is committed and acknowledged, and the step's results
+   are made from it; the steps not begun are cancelled.  The names of the
+   agents stopped go into stopped.  Returns 0, or -1 with err filled when
+   the database could not store it (nothing was sent then). */
+static int
+cancel_in_hand (ctl_t *ctl, const char *why, json_t *stopped, char *err, size_t errlen)
+{
+    runner_t *r = ctl->runner;
+    /* What came in so far is stored (and acknowledged) before anything
+       is stopped, so a failure leaves the run as it was. */
+    if (store_commit (ctl->store) != 0 || store_failing (ctl->store)) {
+        snprintf (err, errlen, "the controller's database cannot be written now (see its "
+                  "log); run %lld goes on: cancel it again once the database can be written",
+                  (long long) r->run);
+        return -1;
+    }
+    runner_after_commit (ctl);
+    Iofleet__Abort a = IOFLEET__ABORT__INIT;
+    a.run = (uint64_t) r->run;
+    a.reason = (char *) why;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_ABORT;
+    env.abort = &a;
+    bool measured = r->phase == R_RUNNING || (r->phase == R_RECOVER && r->recover_running);
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        peer_t *peer = fleet_find_id (ctl, p->agent_id);
+        /* Every agent of the run hears it (one that holds nothing of the
+           run ignores it): a lost one may still be running the step. */
+        bool told = peer && peer->connected && fleet_send (ctl, peer, &env) == 0;
+        bool active = p->st == P_PREPARING || p->st == P_READY || p->st == P_RUNNING
+                      || p->st == P_DONE_WAIT;
+        if (!active)
+            continue;
+        if (told)
+            json_array_append_new (stopped, json_string (p->name));
+        /* Intervals stored in order are what it delivered. */
+        if (p->st != P_DONE_WAIT)
+            p->done_snapshots = p->contig;
+        p->st = P_CANCELLED;
+        snprintf (p->msg, sizeof p->msg, "%s", why);
+        save_step_agent (ctl, p, NULL);
+    }
+    if (measured)
+        report_finalize_step (ctl->store, r->run, r->cur, ctl->interval_ns, NULL, NULL);
+    set_step (ctl, "cancelled");
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "UPDATE steps SET status = 'cancelled' WHERE run_id = ? AND idx > ? AND status = 'pending'");
+    sqlite3_bind_int64 (st, 1, r->run);
+    sqlite3_bind_int (st, 2, r->cur);
+    store_step_done (ctl->store, st, "cancel the steps not begun");
+    return 0;
+}
+
+json_t *
+runner_cancel (ctl_t *ctl, int64_t run, const char *by, char *err, size_t errlen)
+{
+    runner_t *r = ctl->runner;
+    sqlite3_stmt *st = store_stmt (ctl->store, "SELECT status FROM runs WHERE id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    char was[32] = "";
+    if (sqlite3_step (st) == SQLITE_ROW)
+        str_copy (was, sizeof was, (const char *) sqlite3_column_text (st, 0));
+    sqlite3_reset (st);
+    if (!was[0]) {
+        snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
+        return NULL;
+    }
+    if (strcmp (was, "queued") != 0 && strcmp (was, "running") != 0) {
+        snprintf (err, errlen, "run %lld has already ended (%s): only a queued or running run "
+                  "can be cancelled", (long long) run, was);
+        return NULL;
+    }
+    if (store_failing (ctl->store)) {
+        snprintf (err, errlen, "the controller's database cannot be written now (see its log); "
+                  "run %lld goes on: cancel it again once the database can be written",
+                  (long long) run);
+        return NULL;
+    }
+    uint64_t now = clock_real_ns ();
+    time_t secs = (time_t) (now / NS_PER_SEC);
+    struct tm tm;
+    char when[32];
+    gmtime_r (&secs, &tm);
+    strftime (when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    char why[MSG_TEXT_MAX + 1];
+    snprintf (why, sizeof why, "cancelled by %s at %s", by, when);
+    json_t *stopped = json_array ();
+    bool in_hand = r->phase != R_IDLE && r->run == run;
+    int step = in_hand ? r->cur : -1, nsteps = in_hand ? r->nsteps : 0;
+    char name[512] = "";
+    if (in_hand) {
+        step_name (r, r->cur, name, sizeof name);
+        if (cancel_in_hand (ctl, why, stopped, err, errlen)) {
+            json_decref (stopped);
+            return NULL;
+        }
+    }
+    store_begin (ctl->store);
+    st = store_stmt (ctl->store, "UPDATE runs SET cancelled_by = ?, cancelled_at = ? WHERE id = ?");
+    sqlite3_bind_text (st, 1, by, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 2, (sqlite3_int64) now);
+    sqlite3_bind_int64 (st, 3, run);
+    store_step_done (ctl->store, st, "record who cancelled");
+    set_run_status (ctl, run, "cancelled", why);
+    store_commit (ctl->store);
+    if (in_hand) {
+        jobfile_destroy (&r->plan);
+        free_parts (r);
+        r->phase = R_IDLE;
+        r->run = 0;
+        log_warn ("run %lld %s, at step %d/%d '%s'; %zu agent(s) told to stop", (long long) run,
+                  why, step + 1, nsteps, name, json_array_size (stopped));
+    } else
+        log_warn ("run %lld %s (it was %s)", (long long) run, why, was);
+    json_t *o = json_pack ("{s:I, s:s, s:s, s:s, s:I, s:s, s:o}", "run", (json_int_t) run,
+                           "status", "cancelled", "was", was, "cancelled_by", by,
+                           "cancelled_at", (json_int_t) now, "message", why, "stopped", stopped);
+    if (in_hand) {
+        json_object_set_new (o, "step", json_integer (step));
+        json_object_set_new (o, "steps", json_integer (nsteps));
+        json_object_set_new (o, "step_name", json_string (name));
+    }
+    return o;
+}
+
 /* The step's newest interval every running agent has delivered: fleet
    IOPS and p99 from the merged histograms, and the agents whose IOPS
    stand out in it (as the report's outliers).  Adds "last_interval" to o;
@@ -1913,7 +2057,7 @@ runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen)
     runner_t *r = ctl->runner;
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT r.status, r.message, p.name, "
-        " (SELECT COUNT(*) FROM steps s WHERE s.run_id = r.id) "
+        " (SELECT COUNT(*) FROM steps s WHERE s.run_id = r.id), r.cancelled_by, r.cancelled_at "
         "FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
     if (sqlite3_step (st) != SQLITE_ROW) {
@@ -1926,6 +2070,11 @@ runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen)
                            "message", (const char *) sqlite3_column_text (st, 1),
                            "plan", (const char *) sqlite3_column_text (st, 2),
                            "steps", sqlite3_column_int (st, 3));
+    if (sqlite3_column_type (st, 4) != SQLITE_NULL) {
+        json_object_set_new (o, "cancelled_by",
+                             json_string ((const char *) sqlite3_column_text (st, 4)));
+        json_object_set_new (o, "cancelled_at", json_integer (sqlite3_column_int64 (st, 5)));
+    }
     sqlite3_reset (st);
     if (r->phase != R_IDLE && r->run == run) {
         char name[512];

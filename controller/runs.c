@@ -17,7 +17,7 @@ runs_list (ctl_t *ctl)
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT r.id, p.name, p.version, r.status, r.message, r.created_at, r.started_at, "
         " r.finished_at, (SELECT COUNT(*) FROM run_agents ra WHERE ra.run_id = r.id), "
-        " r.labels, r.note, r.origin "
+        " r.labels, r.note, r.origin, r.cancelled_by, r.cancelled_at "
         "FROM runs r JOIN plans p ON p.id = r.plan_id ORDER BY r.id");
     while (sqlite3_step (st) == SQLITE_ROW) {
         json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 9), 0, NULL);
@@ -38,6 +38,11 @@ runs_list (ctl_t *ctl)
             json_object_set_new (o, "started_at", json_integer (sqlite3_column_int64 (st, 6)));
         if (sqlite3_column_type (st, 7) != SQLITE_NULL)
             json_object_set_new (o, "finished_at", json_integer (sqlite3_column_int64 (st, 7)));
+        if (sqlite3_column_type (st, 12) != SQLITE_NULL) {
+            json_object_set_new (o, "cancelled_by",
+                                 json_string ((const char *) sqlite3_column_text (st, 12)));
+            json_object_set_new (o, "cancelled_at", json_integer (sqlite3_column_int64 (st, 13)));
+        }
         json_array_append_new (list, o);
     }
     sqlite3_reset (st);

@@ -38,6 +38,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -888,6 +889,75 @@ test_guard_signature (void)
     unlink (P ("swap.img"));
 }
 
+//  The space check, before a byte is written: beyond the free space is
+//  refused naming both numbers; one file named twice counts once; two
+//  files on one file system count together.
+static void
+test_space_check (void)
+{
+    target_policy_t pol = { .workdir = work };
+    char err[1024];
+    struct statvfs sv;
+    CHECK (statvfs (work, &sv) == 0);
+    uint64_t avail = (uint64_t) sv.f_bavail * sv.f_frsize;
+    target_t a, b;
+    CHECK (resolve (&pol, "space-a.dat", &a, err, sizeof err) == 0);
+    CHECK (resolve (&pol, "space-b.dat", &b, err, sizeof err) == 0);
+
+    target_need_t huge[1] = { { &a, 1000ull << 40, "size=1000t" } };
+    int rc = target_space_check (huge, 1, err, sizeof err);
+    CHECK_MSG (rc == -ENOSPC, "%d %s", rc, err);
+    CHECK_ERR (err, "size=1000t (1000.0 TiB to lay out) is more than the ");
+    CHECK_ERR (err, " free on ");
+    CHECK_ERR (err, a.path);
+    CHECK_ERR (err, "lower size= or free space");
+    CHECK (!exists (a.path));
+
+    target_need_t small[1] = { { &a, 1 << 20, "size=1m" } };
+    CHECK (target_space_check (small, 1, err, sizeof err) == 0);
+    CHECK (!exists (a.path));
+
+    //  Three quarters of what is free, twice: one file, or two.
+    uint64_t q = avail / 4 * 3;
+    target_need_t same[2] = { { &a, q, "size=x" }, { &a, q, "size=x" } };
+    rc = target_space_check (same, 2, err, sizeof err);
+    CHECK_MSG (rc == 0, "%d %s", rc, err);
+    target_need_t two[2] = { { &a, q, "filesize=x" }, { &b, q, "filesize=x" } };
+    rc = target_space_check (two, 2, err, sizeof err);
+    CHECK_MSG (rc == -ENOSPC, "%d %s", rc, err);
+    CHECK_ERR (err, "to lay out in all");
+    CHECK_ERR (err, "and 1 more");
+    CHECK_ERR (err, "lower filesize= or free space");
+    CHECK (!exists (a.path) && !exists (b.path));
+}
+
+static const char *
+stop_now (void *arg)
+{
+    ++*(int *) arg;
+    return "told to stop by the test";
+}
+
+//  A layout the hooks stop ends with -ECANCELED and leaves no file it
+//  created behind.
+static void
+test_layout_stop (void)
+{
+    int asked = 0;
+    target_hooks_t hooks = { .stop = stop_now, .arg = &asked };
+    target_policy_t pol = { .workdir = work, .hooks = &hooks };
+    char err[1024];
+    target_t t;
+    CHECK (resolve (&pol, "stopped.dat", &t, err, sizeof err) == 0);
+    int rc = target_open (&t, false, true, 64u << 20, err, sizeof err);
+    CHECK_MSG (rc == -ECANCELED, "%d %s", rc, err);
+    CHECK (asked == 1);
+    CHECK_ERR (err, "stopped at ");
+    CHECK_ERR (err, "told to stop by the test");
+    CHECK (t.fd == -1);
+    CHECK (!exists (P ("work/stopped.dat")));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -902,6 +972,8 @@ main (int argc, char **argv)
     test_open_extend ();
     test_open_refused ();
     test_open_concurrent_create ();
+    test_space_check ();
+    test_layout_stop ();
     test_write_policy ();
     test_guard_in_use ();
     test_guard_signature ();

@@ -92,7 +92,7 @@ printf '[x]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\nsize=16m\nfilename=/
 cli plan add refused "$T/x.fio" >/dev/null || fail "plan add refused"
 rc=0; cli run refused --wait >"$T/w.out" 2>"$T/w.err" || rc=$?
 [ $rc = 1 ] || fail "run --wait of a refused run exited $rc"
-grep -q "step 1 'x': agent-1 refused: '/etc/passwd'.* is not allowed on this agent" "$T/w.out" \
+grep -qE "^  x +agent agent-1 refused: '/etc/passwd'.* is not allowed on this agent" "$T/w.out" \
   || fail "run --wait of a refused run does not say why: $(cat "$T/w.out" "$T/w.err")"
 grep -q "each agent's reason is in iofleet report" "$T/w.err" || fail "run --wait does not point at the report: $(cat "$T/w.err")"
 ok "run --wait of a failed run prints the agent's refusal and the report command"
