@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "clock_sync.h"
 #include "histogram.h"
+#include "instance.h"
 #include "inventory.h"
 #include "jobfile.h"
 #include "job.h"
@@ -23,6 +24,7 @@
 #include "util.h"
 #include "direction.h"
 
+#include <assert.h>
 #include <czmq.h>
 #include <errno.h>
 #include <getopt.h>
@@ -42,6 +44,7 @@
 #define SILENCE_REHELLO_NS  (5000 * NS_PER_MS)
 #define CURVE_REOPEN_NS     (3000 * NS_PER_MS)
 #define RESEND_AFTER_NS     (3000 * NS_PER_MS)
+#define SILENT_WARN_NS      (10 * NS_PER_SEC)    /* nothing heard: say what to check */
 
 typedef struct {
     /* configuration */
@@ -62,6 +65,10 @@ typedef struct {
     /* connection */
     zsock_t *sock;
     bool welcomed;
+    bool rejected;                  /* the controller refused us: stop, status 2 */
+    char instance[INSTANCE_ID_LEN + 1];  /* which agent this is (instance.h) */
+    uint64_t last_frame;            /* anything at all from the controller, mono ns */
+    uint64_t silent_logged_at;
     uint64_t agent_id;
     uint64_t last_hello, last_ping, last_heard;
     uint64_t bad_messages;
@@ -171,6 +178,14 @@ usage (FILE *f)
 "  --test-release VER     (tests only) say in HELLO that this agent runs VER\n"
 "  --help, --version\n"
 "\n"
+"An agent whose name another connected agent has is refused by the\n"
+"controller (it keeps the first); a restart of the same agent (the same\n"
+"--spool-dir, where its instance id is kept) is not.\n"
+"\n"
+"exit status: 0 stopped by SIGTERM or SIGINT; 2 bad configuration or flags,\n"
+"a spool directory in use, or refused by the controller (its name taken, ...):\n"
+"restarting will not help, the message says what will.\n"
+"\n"
 "iofleet-agent run JOBFILE runs a job file on this host alone, with no\n"
 "controller, and prints fio-like text or fio-compatible JSON (see\n"
 "iofleet-agent run --help).  iofleet-agent spool DIR lists what a spool\n"
@@ -244,6 +259,7 @@ send_hello (agent_t *a)
     h.labels = a->label_ptrs;
     h.n_labels = (size_t) a->nlabels;
     h.pid = (uint64_t) getpid ();
+    h.instance = a->instance;
     char *inv = inventory_text (a);
     h.inventory_json = inv ? inv : "";
     /* What this process holds, so a controller can tell a reconnect from
@@ -716,7 +732,11 @@ on_message (agent_t *a, zframe_t *frame)
         spool_unsend (a->spool);
         break;
     case IOFLEET__ENVELOPE__BODY_REJECT:
-        log_err ("controller rejected this agent: %s", env->reject->reason);
+        /* Not retried: an agent refused for its name would take it from
+           the agent that has it at every retry. */
+        log_err ("the controller at %s refused agent '%s': %s.  Not retrying: fix that, then "
+                 "start this agent again", a->endpoint, a->name, env->reject->reason);
+        a->rejected = true;
         zsys_interrupted = 1;
         break;
     case IOFLEET__ENVELOPE__BODY_PONG:
@@ -847,7 +867,15 @@ apply_option (void *arg, int c, const char *v, const char *where, bool from_cli)
             a->policy.nallow_formatted = 0;
     }
     switch (c) {
-    case 'c': a->endpoint = v; break;
+    case 'c': {
+        char err[600];
+        if (endpoint_check (v, false, err, sizeof err) != 0) {
+            fprintf (stderr, "iofleet-agent: %s %s\n", where, err);
+            return 2;
+        }
+        a->endpoint = v;
+        break;
+    }
     case 1001: a->cert = v; break;
     case 1002: a->controller_key = v; break;
     case 'n':
@@ -1008,18 +1036,29 @@ mkdir_parents (const char *dir)
     return mkdir (path, 0700) != 0 && errno != EEXIST ? -errno : 0;
 }
 
-/* Opens the spool (--spool-dir, or the default) and says what an earlier
-   run of this agent left in it.  Returns 0 or -1 with err filled. */
+/* The spool directory when --spool-dir is not given: $STATE_DIRECTORY/spool
+   under systemd (StateDirectory=), else /var/lib/iofleet-agent/NAME.  Can't
+   fail. */
+static const char *
+spool_dir_default (const agent_t *a)
+{
+    static char dflt[4096];
+    const char *state = getenv ("STATE_DIRECTORY");
+    if (state && *state)
+        snprintf (dflt, sizeof dflt, "%s/spool", state);
+    else
+        snprintf (dflt, sizeof dflt, "/var/lib/iofleet-agent/%s", a->name);
+    return dflt;
+}
+
+/* Opens the spool (--spool-dir, or the default), takes this agent's
+   instance id from it and says what an earlier run of this agent left in
+   it.  Returns 0 or -1 with err filled. */
 static int
 open_spool (agent_t *a, char *err, size_t errlen)
 {
-    static char dflt[4096];
     if (!a->spool_dir) {
-        const char *state = getenv ("STATE_DIRECTORY");    /* systemd StateDirectory= */
-        if (state && *state)
-            snprintf (dflt, sizeof dflt, "%s/spool", state);
-        else
-            snprintf (dflt, sizeof dflt, "/var/lib/iofleet-agent/%s", a->name);
+        const char *dflt = spool_dir_default (a);
         a->spool_dir = dflt;
         int rc = mkdir_parents (dflt);
         if (rc) {
@@ -1032,6 +1071,10 @@ open_spool (agent_t *a, char *err, size_t errlen)
                           err, errlen);
     if (!a->spool)
         return -1;
+    if (instance_load (a->spool_dir, a->instance, err, errlen) != 0) {
+        spool_destroy (&a->spool);
+        return -1;
+    }
     spool_stats_t st;
     spool_stats (a->spool, &st);
     if (st.recovered)
@@ -1128,17 +1171,44 @@ check_curve (const agent_t *a)
     return -1;
 }
 
+/* config_value_fn: the value in force of an option left at its default. */
+static void
+value_of (void *arg, int code, char *buf, size_t len)
+{
+    const agent_t *a = arg;
+    switch (code) {
+    case 'c': snprintf (buf, len, "%s", a->endpoint ? a->endpoint : ""); break;
+    case 1001: snprintf (buf, len, "%s", a->cert ? a->cert : ""); break;
+    case 1002: snprintf (buf, len, "%s", a->controller_key ? a->controller_key : ""); break;
+    case 'n': snprintf (buf, len, "%s", sim_agents ? "sim" : a->name); break;
+    case 'w': snprintf (buf, len, "%s", a->policy.workdir ? a->policy.workdir : ""); break;
+    case 'l': case 'a': case 1101: case 1102: break;   /* lists: none */
+    case 1201:
+        snprintf (buf, len, "%s", sim_agents ? "" : a->spool_dir ? a->spool_dir
+                                                                : spool_dir_default (a));
+        break;
+    case 1202: snprintf (buf, len, "%llum", (unsigned long long) (SPOOL_MAX_DEFAULT >> 20));
+        break;
+    case 1301: break;                                   /* none: a real agent */
+    case 1302: snprintf (buf, len, "%d", sim_targets); break;
+    case 'v': snprintf (buf, len, "%s", verbose ? "yes" : "no"); break;
+    case 'S': snprintf (buf, len, "%lld", (long long) (a->clock_shift / (int64_t) NS_PER_MS));
+        break;
+    case 'Y': snprintf (buf, len, "%s", a->sysfs_root); break;
+    case 'P': snprintf (buf, len, "%s", a->procfs_root); break;
+    case 'E': snprintf (buf, len, "%s", a->etc_root); break;
+    case 1401: snprintf (buf, len, "%u", message_protocol ()); break;
+    case 1402: snprintf (buf, len, "%s", a->release ? a->release : IOF_VERSION); break;
+    default: assert (!"an option without a value_of case"); break;
+    }
+}
+
 /* --check-config: what would stop this configuration from working, found
    without connecting.  Returns the exit status (0: it would start). */
 static int
 check_config (agent_t *a, const config_t *cfg)
 {
     int bad = check_curve (a) != 0;
-    if (strncmp (a->endpoint, "tcp://", 6) != 0 && strncmp (a->endpoint, "ipc://", 6) != 0) {
-        fprintf (stderr, "iofleet-agent: controller '%s': expected tcp://HOST:PORT or "
-                 "ipc://PATH\n", a->endpoint);
-        bad++;
-    }
     /* The certificates load as they would for the connection (which is
        not opened). */
     char err[1024];
@@ -1158,11 +1228,27 @@ check_config (agent_t *a, const config_t *cfg)
         else
             globfree (&gl);
     }
-    if (a->spool_dir && access (a->spool_dir, F_OK) == 0 && access (a->spool_dir, W_OK | X_OK)) {
-        fprintf (stderr, "iofleet-agent: spool-dir '%s': %s\n", a->spool_dir, strerror (errno));
-        bad++;
+    /* Simulated agents keep no spool. */
+    const char *spool = a->spool_dir ? a->spool_dir : spool_dir_default (a);
+    if (!sim_agents && access (spool, F_OK) == 0) {
+        char msg[1024];
+        if (access (spool, W_OK | X_OK)) {
+            fprintf (stderr, "iofleet-agent: spool-dir '%s': %s\n", spool, strerror (errno));
+            bad++;
+        } else {
+            lockfile_info_t holder;
+            bool held = spool_check_lock (spool, &holder, msg, sizeof msg) != 0;
+            if (held && lockfile_held_by_mainpid (&holder))
+                printf ("# note: %s (MAINPID: the unit's running agent, which a restart stops "
+                        "first)\n", msg);
+            else if (held) {
+                fprintf (stderr, "iofleet-agent: %s: another agent runs with it; stop that "
+                         "one, or give this one another --spool-dir\n", msg);
+                bad++;
+            }
+        }
     }
-    return config_verdict (cfg, bad, stdout);
+    return config_verdict (cfg, bad, value_of, a, stdout);
 }
 
 /* Connects to the controller and serves it until SIGINT or SIGTERM.
@@ -1200,6 +1286,7 @@ serve (agent_t *a)
         spool_destroy (&a->spool);
         return 2;
     }
+    a->last_frame = clock_mono_ns ();
     log_info ("agent '%s' connecting to %s; %d allow glob(s)%s%s", a->name, a->endpoint,
               a->policy.nallow, a->policy.workdir ? ", workdir " : "",
               a->policy.workdir ? a->policy.workdir : "");
@@ -1214,6 +1301,8 @@ serve (agent_t *a)
         if (which == a->sock) {
             zframe_t *f = zframe_recv (a->sock);
             if (f) {
+                a->last_frame = clock_mono_ns ();
+                a->silent_logged_at = 0;
                 on_message (a, f);
                 zframe_destroy (&f);
             }
@@ -1240,6 +1329,14 @@ serve (agent_t *a)
             } else
                 a->opened_at = now;
         }
+        /* Not a word from the controller (ZeroMQ redials in silence: a
+           wrong port looks just like a controller not started yet). */
+        if (now - a->last_frame >= SILENT_WARN_NS
+            && log_ratelimit (&a->silent_logged_at, 60 * NS_PER_SEC))
+            log_warn ("nothing heard from the controller at %s for %.0f s: wrong host or port? "
+                      "a firewall between? is the controller running?%s (still trying)",
+                      a->endpoint, (double) (now - a->last_frame) / 1e9,
+                      a->cert || a->controller_key ? " the CURVE keys?" : "");
         if (!a->welcomed && now - a->last_hello > a->hello_backoff) {
             send_hello (a);
             a->hello_backoff = a->hello_backoff * 2 > HELLO_RETRY_MAX_NS ? HELLO_RETRY_MAX_NS
@@ -1272,7 +1369,7 @@ serve (agent_t *a)
     spool_destroy (&a->spool);
     zpoller_destroy (&poller);
     zsock_destroy (&a->sock);
-    return 0;
+    return a->rejected ? 2 : 0;
 }
 
 int

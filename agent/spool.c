@@ -3,6 +3,7 @@
 */
 #define _GNU_SOURCE
 #include "spool.h"
+#include "lockfile.h"
 #include "log.h"
 #include "util.h"
 
@@ -54,7 +55,7 @@ typedef struct {
 struct spool {
     char dir[4096];
     bool readonly;
-    int lock_fd;
+    lockfile_t *lock;           /* DIR/lock: one agent per directory */
     uint64_t max_bytes, seg_bytes;
     rec_t *recs;
     size_t nrecs, caprecs;
@@ -446,6 +447,41 @@ load_all (spool_t *self)
     return next;
 }
 
+/* "spool directory 'DIR' is in use by pid N on HOST (an iofleet-agent
+   started S)" into msg: the words of every message about a spool taken.
+   Can't fail. */
+static void
+say_in_use (const char *dir, const lockfile_info_t *holder, char *msg, size_t msglen)
+{
+    if (holder->n == 0)
+        snprintf (msg, msglen, "spool directory '%s' is in use by another iofleet-agent, "
+                  "starting", dir);
+    else
+        snprintf (msg, msglen, "spool directory '%s' is in use by pid %s on %s (an "
+                  "iofleet-agent started %s)", dir, lockfile_get (holder, "pid"),
+                  lockfile_get (holder, "host"), lockfile_get (holder, "started"));
+}
+
+int
+spool_check_lock (const char *dir, lockfile_info_t *holder_out, char *msg, size_t msglen)
+{
+    char path[4200];
+    snprintf (path, sizeof path, "%s/lock", dir);
+    lockfile_info_t holder;
+    int rc = lockfile_holder (path, &holder);
+    if (holder_out)
+        *holder_out = holder;
+    msg[0] = '\0';
+    if (rc == 0)
+        return 0;
+    if (rc < 0)
+        snprintf (msg, msglen, "spool directory '%s': cannot tell whether an agent uses it: "
+                  "%s: %s", dir, path, strerror (-rc));
+    else
+        say_in_use (dir, &holder, msg, msglen);
+    return -1;
+}
+
 spool_t *
 spool_new (const char *dir, uint64_t max_bytes, bool readonly, char *err, size_t errlen)
 {
@@ -454,7 +490,6 @@ spool_new (const char *dir, uint64_t max_bytes, bool readonly, char *err, size_t
         snprintf (err, errlen, "out of memory");
         return NULL;
     }
-    self->lock_fd = -1;
     self->readonly = readonly;
     if (str_copy (self->dir, sizeof self->dir, dir) != 0) {
         snprintf (err, errlen, "spool directory '%.100s...': path too long", dir);
@@ -472,16 +507,19 @@ spool_new (const char *dir, uint64_t max_bytes, bool readonly, char *err, size_t
         }
         char path[4200];
         snprintf (path, sizeof path, "%s/lock", dir);
-        self->lock_fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-        if (self->lock_fd < 0) {
-            snprintf (err, errlen, "cannot use spool directory '%s': %s (it must be writable; "
-                      "or pass another --spool-dir)", dir, strerror (errno));
+        lockfile_info_t holder;
+        int rc;
+        self->lock = lockfile_take (path, NULL, &holder, &rc);
+        if (!self->lock && rc == -EWOULDBLOCK) {
+            say_in_use (dir, &holder, err, errlen);
+            size_t n = strlen (err);
+            snprintf (err + n, errlen - n, ": give each agent its own --spool-dir");
             spool_destroy (&self);
             return NULL;
         }
-        if (flock (self->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-            snprintf (err, errlen, "spool directory '%s' is in use by another iofleet-agent; "
-                      "give each agent its own --spool-dir", dir);
+        if (!self->lock) {
+            snprintf (err, errlen, "cannot use spool directory '%s': %s (it must be writable; "
+                      "or pass another --spool-dir)", dir, strerror (-rc));
             spool_destroy (&self);
             return NULL;
         }
@@ -524,8 +562,7 @@ spool_destroy (spool_t **self_p)
         seg_path (self, self->segs[self->nsegs - 1].no, path, sizeof path);
         unlink (path);
     }
-    if (self->lock_fd >= 0)
-        close (self->lock_fd);
+    lockfile_destroy (&self->lock);
     free (self->recs);
     free (self->segs);
     free (self->drops);

@@ -20,6 +20,8 @@
 #ifndef IOF_SPOOL_H
 #define IOF_SPOOL_H
 
+#include "lockfile.h"
+
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,13 +46,21 @@ typedef struct {
 } spool_stats_t;
 
 /* Opens the spool in dir (created if missing, mode 0700), takes its lock
-   and reads what an earlier agent left there.  NULL with err naming the
+   (DIR/lock, lockfile.h: it names this process while held, and goes when
+   released) and reads what an earlier agent left there.  NULL with err naming the
    directory and what to do (another agent holds it, not writable, ...).
    With readonly, nothing is created, locked or cut. */
 spool_t *spool_new (const char *dir, uint64_t max_bytes, bool readonly, char *err,
                     size_t errlen);
 
 void spool_destroy (spool_t **self_p);
+
+/* For --check-config, without taking the lock or writing anything:
+   whether an agent holds the spool in dir.  Returns 0 when none does, or
+   -1 with msg saying who does ("spool directory 'DIR' is in use by pid N
+   on HOST ...", and holder, when not NULL, what it wrote: n 0 when nobody
+   holds it) or why that cannot be told. */
+int spool_check_lock (const char *dir, lockfile_info_t *holder, char *msg, size_t msglen);
 
 /* Keeps a copy of buf as record (run, step, seq).  When the disk write
    fails the record is kept in memory (counted in write_errors).  Returns 0,

@@ -385,8 +385,16 @@ config_parse (config_t *self, int argc, char **argv, const char *default_path,
     return 0;
 }
 
+/* One "KEY = VALUE  # ORIGIN" line.  Can't fail. */
+static void
+print_line (FILE *f, const char *key, const char *v, const char *where)
+{
+    size_t n = strlen (key) + strlen (v);
+    fprintf (f, "%s = %s%*s# %s\n", key, v, (int) (n < 40 ? 40 - n : 1), "", where);
+}
+
 void
-config_print (const config_t *self, FILE *f)
+config_print (const config_t *self, config_value_fn *value, void *arg, FILE *f)
 {
     fprintf (f, "# %s: the configuration in force (file: %s)\n", self->prog,
              self->path ? self->path : "none");
@@ -401,25 +409,25 @@ config_print (const config_t *self, FILE *f)
                 cli |= self->entries[k].from_cli;
             }
         if (!any) {
-            fprintf (f, "# %s: default\n", o->name);
+            char v[1024] = "";
+            if (value)
+                value (arg, o->val, v, sizeof v);
+            print_line (f, o->name, v[0] ? v : "(none)", "default");
             continue;
         }
         for (int k = 0; k < self->nentries; k++) {
             const entry_t *e = &self->entries[k];
             if (e->opt != i || e->from_cli != cli)
                 continue;
-            const char *v = e->value ? e->value : e->is_false ? "no" : "yes";
-            fprintf (f, "%s = %s%*s# %s\n", o->name, v,
-                     (int) (strlen (o->name) + strlen (v) < 40 ? 40 - strlen (o->name) - strlen (v) : 1),
-                     "", e->where);
+            print_line (f, o->name, e->value ? e->value : e->is_false ? "no" : "yes", e->where);
         }
     }
 }
 
 int
-config_verdict (const config_t *self, int problems, FILE *f)
+config_verdict (const config_t *self, int problems, config_value_fn *value, void *arg, FILE *f)
 {
-    config_print (self, f);
+    config_print (self, value, arg, f);
     if (problems) {
         fprintf (stderr, "%s: configuration %s: %d problem(s) above\n", self->prog,
                  self->path ? self->path : "(command line)", problems);

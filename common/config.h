@@ -16,6 +16,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* Option codes config_parse handles itself: put CONFIG_OPTIONS in the
@@ -63,13 +64,22 @@ bool config_check_only (const config_t *self);
 /* The file that was read ("" when none).  Can't fail. */
 const char *config_file (const config_t *self);
 
+/* The value in force of an option that neither the file nor the command
+   line set (its default, as the daemon holds it), written into buf as
+   text; "" for none (an empty list, an optional path not given).  code:
+   the option's code in the table. */
+typedef void (config_value_fn) (void *arg, int code, char *buf, size_t len);
+
 /* Prints every option's value in force and where it came from (the file's
-   line, the command line, or the default) to f.  Can't fail. */
-void config_print (const config_t *self, FILE *f);
+   line, the command line, or "default") to f: "KEY = VALUE  # ORIGIN" (a
+   default's VALUE from value(arg, ...); "(none)" for an empty one, or
+   when value is NULL).  Can't fail. */
+void config_print (const config_t *self, config_value_fn *value, void *arg, FILE *f);
 
 /* The end of --check-config: config_print to f, then "# configuration OK"
    when problems is 0, else a count of the problems (said on stderr before).
    Returns the exit status: 0, or 2 with problems. */
-int config_verdict (const config_t *self, int problems, FILE *f);
+int config_verdict (const config_t *self, int problems, config_value_fn *value, void *arg,
+                    FILE *f);
 
 #endif

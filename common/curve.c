@@ -5,22 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-bool
-endpoint_is_local (const char *ep)
-{
-    if (strncmp (ep, "ipc://", 6) == 0 || strncmp (ep, "inproc://", 9) == 0)
-        return true;
-    if (strncmp (ep, "tcp://", 6) != 0)
-        return false;
-    const char *host = ep + 6;
-    /* A connecting endpoint may name its source first: tcp://SRC;DST. */
-    const char *semi = strchr (host, ';');
-    if (semi)
-        host = semi + 1;
-    return strncmp (host, "127.", 4) == 0 || strncmp (host, "localhost:", 10) == 0
-           || strncmp (host, "[::1]:", 6) == 0;
-}
-
 /* True when the certificate carries a secret key (czmq leaves it zeros
    when the _secret file was not there). */
 static bool

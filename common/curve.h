@@ -10,14 +10,12 @@
 #ifndef IOF_CURVE_H
 #define IOF_CURVE_H
 
+#include "endpoint.h"
+
 #include <czmq.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-/* True for endpoints that never leave the host: ipc://, inproc://, and
-   tcp:// on 127.0.0.0/8, localhost or [::1].  Only these may go without
-   CURVE.  Can't fail. */
-bool endpoint_is_local (const char *endpoint);
 
 /* Makes s a CURVE client: its own keys from the secret certificate file
    (NAME.cert_secret) and the server's public key from its certificate

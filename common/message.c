@@ -352,7 +352,8 @@ validate (const envelope_t *e, char *err, size_t errlen)
             || check_text ("hello.hostname", h->hostname, MSG_TEXT_MAX, false, err, errlen)
             || check_text ("hello.kernel", h->kernel, MSG_TEXT_MAX, false, err, errlen)
             || check_text ("hello.agent_version", h->agent_version, MSG_NAME_MAX, false,
-                           err, errlen))
+                           err, errlen)
+            || check_text ("hello.instance", h->instance, MSG_NAME_MAX, false, err, errlen))
             return -EINVAL;
         if (check_inventory ("hello.inventory_json", h->inventory_json, err, errlen))
             return -EINVAL;

@@ -36,6 +36,7 @@ typedef struct {
     uint64_t delay_ns;
     uint64_t bad_logged_at;
     uint64_t pid;               /* of the agent process, from HELLO */
+    char instance[MSG_NAME_MAX + 1];  /* which agent, across restarts ("" unknown) */
 } peer_t;
 
 /* What the controller took in since it started (iofleet stats). */

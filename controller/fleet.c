@@ -142,6 +142,45 @@ check_name_key (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const char *name
     return -1;
 }
 
+/* How long a connected agent may have been silent and still hold its
+   name against another agent: it pings every second. */
+#define NAME_HELD_NS (5 * NS_PER_SEC)
+
+/* Whether a HELLO for a name another connection holds comes from someone
+   else while that one is alive: two agents given one name would take the
+   name from each other at every reconnect, and the controller would talk
+   to each in turn.  The same agent (the instance id kept in its spool
+   directory) comes back whenever it likes; an agent that sends none (a
+   release before it, a simulated one) takes over only a name whose holder
+   went silent.  Returns 0, or -1 having sent REJECT (nothing stored). */
+static int
+check_name_free (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *h)
+{
+    peer_t *p = fleet_find_name (ctl, h->name);
+    if (!p || !p->connected)
+        return 0;
+    if (p->rid_len == rid_len && memcmp (p->rid, rid, rid_len) == 0)
+        return 0;               /* its own connection: a hello again */
+    if (p->instance[0] && h->instance && strcmp (p->instance, h->instance) == 0)
+        return 0;               /* the same agent, restarted or reconnected */
+    uint64_t silent = clock_mono_ns () - p->last_seen;
+    if (silent > NAME_HELD_NS && !runner_agent_preparing (ctl, p->id))
+        return 0;               /* the holder is gone */
+    char reason[MSG_TEXT_MAX + 1];
+    snprintf (reason, sizeof reason, "the name '%s' is taken: another agent of that name, on "
+              "host %.200s (pid %llu), is connected to this controller.  Names are unique in a "
+              "fleet: give this agent (host %.200s) another name (--name, or name = in its "
+              "agent.conf), or stop the other one first", h->name, p->hostname,
+              (unsigned long long) p->pid, h->hostname);
+    log_warn ("refused an agent named '%s' from host %s (pid %llu): agent '%s' on host %s (pid "
+              "%llu, heard %.1f s ago) holds the name; the first keeps it", h->name, h->hostname,
+              (unsigned long long) h->pid, p->name, p->hostname, (unsigned long long) p->pid,
+              (double) silent / 1e9);
+    reject (ctl, rid, rid_len, reason);
+    store_count (ctl->store, "rejected_hellos", 1);
+    return -1;
+}
+
 static void
 on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *h,
           const char *key)
@@ -155,6 +194,8 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
     }
     store_begin (ctl->store);
     if (ctl->auth && check_name_key (ctl, rid, rid_len, h->name, key))
+        return;
+    if (check_name_free (ctl, rid, rid_len, h))
         return;
     json_t *labels = labels_json (h);
     char *labels_text = json_dumps (labels, JSON_SORT_KEYS | JSON_COMPACT);
@@ -214,6 +255,7 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
             zhashx_delete (ctl->peer_by_rid, k);
     }
     p->pid = h->pid;
+    str_copy (p->instance, sizeof p->instance, h->instance ? h->instance : "");
     if (rid_len > sizeof p->rid)
         rid_len = sizeof p->rid;
     memcpy (p->rid, rid, rid_len);

@@ -9,6 +9,7 @@
 #include "log.h"
 #include "util.h"
 
+#include <assert.h>
 #include <errno.h>
 
 #define CTL_FDS_WANTED 65536
@@ -81,9 +82,14 @@ usage (FILE *f)
 "  --verbose              log debug messages\n"
 "  --help, --version\n"
 "\n"
+"One controller per database: it locks DB.lock (beside the database, naming\n"
+"its pid, host and endpoints) before it opens the database; a second one on\n"
+"the same database exits with status 2, naming the first.\n"
+"\n"
 "exit status: 0 stopped by SIGTERM or SIGINT; 1 could not start; 2 bad\n"
-"configuration or flags; 3 the database cannot be opened, backed up before a\n"
-"migration, or migrated (restarting will not help: the message says what will)\n",
+"configuration or flags, or the database is in use by another controller;\n"
+"3 the database cannot be opened, backed up before a migration, or migrated\n"
+"(restarting will not help: the message says what will)\n",
              DEFAULT_CONFIG, DEFAULT_DB, DEFAULT_LISTEN, default_admin_endpoint (admin, sizeof admin, true));
 }
 
@@ -129,6 +135,19 @@ ipc_in_use (const char *path)
     return used;
 }
 
+/* Whether endpoint is an ipc:// socket a running process serves: then
+   -1 with msg saying so and what to do, else 0.  Can't fail. */
+static int
+ipc_taken (const char *what, const char *endpoint, char *msg, size_t msglen)
+{
+    if (strncmp (endpoint, "ipc://", 6) != 0 || !ipc_in_use (endpoint + 6))
+        return 0;
+    snprintf (msg, msglen, "%s '%s' is in use: another controller is running there "
+              "(systemctl status iofleet-controller?); stop it, or choose another endpoint",
+              what, endpoint);
+    return -1;
+}
+
 /* For ipc:// endpoints: refuse one that a running process serves, and
    create the socket's directory (0700) if needed. */
 static int
@@ -136,10 +155,9 @@ prepare_ipc (const char *what, const char *endpoint)
 {
     if (strncmp (endpoint, "ipc://", 6) != 0)
         return 0;
-    if (ipc_in_use (endpoint + 6)) {
-        fprintf (stderr, "iofleet-controller: %s '%s' is in use: another controller is running "
-                 "there (systemctl status iofleet-controller?); stop it, or choose another "
-                 "endpoint\n", what, endpoint);
+    char msg[600];
+    if (ipc_taken (what, endpoint, msg, sizeof msg)) {
+        fprintf (stderr, "iofleet-controller: %s\n", msg);
         return -1;
     }
     char path[4096];
@@ -170,8 +188,19 @@ apply_option (void *arg, int code, const char *v, const char *where, bool from_c
     (void) from_cli;
     switch (code) {
     case 'd': s->db = v; break;
-    case 'l': s->listen = v; break;
-    case 'a': s->admin = v; break;
+    case 'l':
+    case 'a': {
+        char err[600];
+        if (endpoint_check (v, true, err, sizeof err) != 0) {
+            fprintf (stderr, "iofleet-controller: %s %s\n", where, err);
+            return 2;
+        }
+        if (code == 'l')
+            s->listen = v;
+        else
+            s->admin = v;
+        break;
+    }
     case 'i':
         return parse_duration (where, v, MSG_INTERVAL_MIN_NS, MSG_INTERVAL_MAX_NS,
                                &ctl->interval_ns) ? 2 : 0;
@@ -208,6 +237,45 @@ apply_option (void *arg, int code, const char *v, const char *where, bool from_c
     default: usage (stderr); return 2;
     }
     return 0;
+}
+
+/* A duration as the options take it: 1s, 500ms.  Can't fail. */
+static void
+format_duration (uint64_t ns, char *buf, size_t len)
+{
+    if (ns % NS_PER_SEC == 0)
+        snprintf (buf, len, "%llus", (unsigned long long) (ns / NS_PER_SEC));
+    else if (ns % NS_PER_MS == 0)
+        snprintf (buf, len, "%llums", (unsigned long long) (ns / NS_PER_MS));
+    else
+        snprintf (buf, len, "%.9gs", (double) ns / 1e9);
+}
+
+/* config_value_fn: the value in force of an option left at its default,
+   from the settings themselves (the defaults are set in main). */
+static void
+value_of (void *arg, int code, char *buf, size_t len)
+{
+    const settings_t *s = arg;
+    const ctl_t *ctl = s->ctl;
+    switch (code) {
+    case 'd': snprintf (buf, len, "%s", s->db); break;
+    case 'l': snprintf (buf, len, "%s", s->listen); break;
+    case 'a': snprintf (buf, len, "%s", s->admin); break;
+    case 'i': format_duration (ctl->interval_ns, buf, len); break;
+    case 't': format_duration (ctl->prepare_timeout_ns, buf, len); break;
+    case 'L': format_duration (ctl->lost_after_ns, buf, len); break;
+    case 'S': snprintf (buf, len, "%s", s->db_sync); break;
+    case 'p': snprintf (buf, len, "%s", s->port_file ? s->port_file : ""); break;
+    case 'k': snprintf (buf, len, "%s", s->keys ? s->keys : ""); break;
+    case 'R': snprintf (buf, len, "%s", s->hook ? s->hook : ""); break;
+    case 'C':
+        if (s->test_clock)
+            snprintf (buf, len, "%lld", (long long) s->test_clock);
+        break;
+    case 'v': snprintf (buf, len, "%s", s->verbose ? "yes" : "no"); break;
+    default: assert (!"an option without a value_of case"); break;
+    }
 }
 
 /* store_progress_fn: a backup or migration at start-up shows in the log
@@ -270,6 +338,36 @@ check_config (const settings_t *set, const config_t *cfg)
 {
     int bad = check_curve (set) != 0;
     char err[1024];
+    /* A controller running on it: say who, and read nothing of it; but
+       the unit's own is stopped first by a restart (a package upgrade
+       checks so: MAINPID), and what the start will do is told still. */
+    char held[1200];
+    lockfile_info_t holder;
+    int lrc = store_check_lock (set->db, &holder, held, sizeof held);
+    bool by_main = lrc == 1 && lockfile_held_by_mainpid (&holder);
+    bool in_use = lrc != 0 && !by_main;
+    if (by_main)
+        printf ("# note: %s (MAINPID: the unit's running controller, which a restart stops "
+                "first)\n", held);
+    if (in_use) {
+        fprintf (stderr, "iofleet-controller: %s\n", held);
+        bad++;
+    }
+    /* The sockets a start would refuse, but those of that same one. */
+    const char *eps[2][2] = { { "listen", set->listen }, { "admin", set->admin } };
+    for (int i = 0; i < 2; i++) {
+        char msg[600];
+        if (!ipc_taken (eps[i][0], eps[i][1], msg, sizeof msg))
+            continue;
+        if (by_main && (strcmp (lockfile_get (&holder, "admin"), eps[i][1]) == 0
+                        || strcmp (lockfile_get (&holder, "agents"), eps[i][1]) == 0))
+            printf ("# note: %s '%s' is the unit's running controller's (MAINPID)\n", eps[i][0],
+                    eps[i][1]);
+        else {
+            fprintf (stderr, "iofleet-controller: %s\n", msg);
+            bad++;
+        }
+    }
     if (access (set->db, F_OK) == 0) {
         if (access (set->db, R_OK | W_OK) != 0) {
             fprintf (stderr, "iofleet-controller: db '%s': %s\n", set->db, strerror (errno));
@@ -277,8 +375,8 @@ check_config (const settings_t *set, const config_t *cfg)
         }
     }
     bad += check_dir_of ("db", set->db) != 0;
-    char up[600];
-    if (store_check_upgrade (set->db, up, sizeof up) != 0) {
+    char up[600] = "";
+    if (!in_use && store_check_upgrade (set->db, up, sizeof up) != 0) {
         fprintf (stderr, "iofleet-controller: %s\n", up);
         bad++;
     } else if (up[0])
@@ -300,7 +398,7 @@ check_config (const settings_t *set, const config_t *cfg)
     }
     if (set->port_file)
         bad += check_dir_of ("port-file", set->port_file) != 0;
-    return config_verdict (cfg, bad, stdout);
+    return config_verdict (cfg, bad, value_of, (void *) set, stdout);
 }
 
 /* Starts the controller with these settings and serves until SIGINT or
@@ -318,16 +416,27 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         return 2;
     /* The database, its WAL and the admin socket: for this user only. */
     umask (077);
-    /* Before the database: a second controller must not touch it. */
+    /* Before the database: a second controller must not touch it.  Its
+       lock first (taken for good by store_open): a second controller on
+       the same database and admin socket hears about the database, the
+       bigger clash. */
+    char err[1200];
+    if (store_check_lock (db, NULL, err, sizeof err) == 1) {
+        fprintf (stderr, "iofleet-controller: %s\n", err);
+        return 2;
+    }
     if (prepare_ipc ("listen", listen) || prepare_ipc ("admin", admin))
         return 1;
 
-    char err[1024];
-    ctl->store = store_open (db, strcmp (set->db_sync, "full") == 0, on_progress, NULL, err,
-                             sizeof err);
+    lockfile_info_t owner = { 0 };
+    lockfile_set (&owner, "admin", admin);
+    lockfile_set (&owner, "agents", listen);
+    bool in_use;
+    ctl->store = store_open (db, &owner, strcmp (set->db_sync, "full") == 0, on_progress, NULL,
+                             &in_use, err, sizeof err);
     if (!ctl->store) {
         fprintf (stderr, "iofleet-controller: %s\n", err);
-        return EXIT_DATABASE;
+        return in_use ? 2 : EXIT_DATABASE;
     }
     /* A socket per connected agent, plus the database's files. */
     long fds = fd_limit_raise (CTL_FDS_WANTED);
@@ -375,6 +484,12 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     if (strncmp (admin, "ipc://", 6) == 0)
         chmod (admin + 6, 0600);
     const char *bound = zsock_endpoint (ctl->router);
+    /* The lock names the endpoints as bound (a port of '*' chosen now). */
+    owner.n = 0;
+    lockfile_set (&owner, "admin", zsock_endpoint (ctl->admin) ? zsock_endpoint (ctl->admin)
+                                                                : admin);
+    lockfile_set (&owner, "agents", bound);
+    store_describe_owner (ctl->store, &owner);
     if (port_file) {
         char tmp[4096];
         snprintf (tmp, sizeof tmp, "%s.tmp", port_file);

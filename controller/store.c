@@ -24,6 +24,7 @@
 
 struct store {
     sqlite3 *db;
+    lockfile_t *lock;           /* PATH.lock: this process is the database's one writer */
     char path[1024];
     bool in_tx;
     uint64_t failures;          /* writes lost: statements or commits that failed */
@@ -415,13 +416,106 @@ migrate (store_t *s, const char *path, store_progress_fn *progress, void *arg, c
     return 0;
 }
 
-store_t *
-store_open (const char *path, bool full_sync, store_progress_fn *progress, void *arg,
-            char *err, size_t errlen)
+/* The lock file of the database at path: PATH.lock, PATH resolved (the
+   database, or its directory when it does not exist yet), so that every
+   spelling of one database finds one lock.  Can't fail (path itself when
+   it cannot be resolved: then the open fails and says why). */
+static void
+lock_path (const char *path, char *out, size_t cap)
 {
+    char *real = realpath (path, NULL);
+    if (!real) {
+        char dir[4096], base[4096];
+        str_copy (dir, sizeof dir, path);
+        str_copy (base, sizeof base, path);
+        char *rdir = realpath (dirname (dir), NULL);
+        if (rdir)
+            snprintf (out, cap, "%s/%s.lock", rdir, basename (base));
+        else
+            snprintf (out, cap, "%s.lock", path);
+        free (rdir);
+        return;
+    }
+    snprintf (out, cap, "%s.lock", real);
+    free (real);
+}
+
+/* Says who holds the lock of the database at path, and what to do:
+   "database PATH is in use by pid N on HOST (admin ENDPOINT): ...", the
+   words of every message about a database taken.  Can't fail. */
+static void
+say_in_use (const char *path, const lockfile_info_t *holder, char *msg, size_t msglen)
+{
+    if (holder->n == 0)
+        snprintf (msg, msglen, "database %s is in use by another controller, starting: stop "
+                  "that one, or start this one with another --db", path);
+    else
+        snprintf (msg, msglen, "database %s is in use by pid %s on %s (admin %s): another "
+                  "controller runs on it (agents on %s, since %s), one controller per "
+                  "database.  Stop that one (on %s: systemctl stop iofleet-controller, or "
+                  "kill %s), or start this one with another --db", path, lockfile_get (holder, "pid"),
+                  lockfile_get (holder, "host"), lockfile_get (holder, "admin"),
+                  lockfile_get (holder, "agents"), lockfile_get (holder, "started"),
+                  lockfile_get (holder, "host"), lockfile_get (holder, "pid"));
+}
+
+int
+store_check_lock (const char *path, lockfile_info_t *holder_out, char *msg, size_t msglen)
+{
+    char lp[4200];
+    lock_path (path, lp, sizeof lp);
+    lockfile_info_t holder;
+    int rc = lockfile_holder (lp, &holder);
+    if (holder_out)
+        *holder_out = holder;
+    msg[0] = '\0';
+    if (rc == 0)
+        return 0;
+    if (rc < 0) {
+        snprintf (msg, msglen, "database %s: cannot tell whether a controller uses it: lock "
+                  "file %s: %s", path, lp, strerror (-rc));
+        return -1;
+    }
+    say_in_use (path, &holder, msg, msglen);
+    return 1;
+}
+
+void
+store_describe_owner (store_t *self, const lockfile_info_t *owner)
+{
+    int rc = lockfile_describe (self->lock, owner);
+    if (rc)
+        log_warn ("database %s: cannot write who uses it into its lock file: %s", self->path,
+                  strerror (-rc));
+}
+
+store_t *
+store_open (const char *path, const lockfile_info_t *owner, bool full_sync,
+            store_progress_fn *progress, void *arg, bool *in_use, char *err, size_t errlen)
+{
+    *in_use = false;
     store_t *s = calloc (1, sizeof *s);
     if (!s) {
         snprintf (err, errlen, "out of memory");
+        return NULL;
+    }
+    str_copy (s->path, sizeof s->path, path);
+    /* The lock before anything else: a second controller must not resume
+       (and so spoil) the first one's runs, nor migrate under it. */
+    char lp[4200];
+    lock_path (path, lp, sizeof lp);
+    lockfile_info_t holder;
+    int lrc;
+    s->lock = lockfile_take (lp, owner, &holder, &lrc);
+    if (!s->lock) {
+        if (lrc == -EWOULDBLOCK) {
+            *in_use = true;
+            say_in_use (path, &holder, err, errlen);
+        } else
+            snprintf (err, errlen, "cannot open database '%s': its lock file %s: %s (check "
+                      "that the directory exists and is writable, or pass another --db)", path,
+                      lp, strerror (-lrc));
+        store_close (&s);
         return NULL;
     }
     int rc = sqlite3_open_v2 (path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
@@ -433,7 +527,6 @@ store_open (const char *path, bool full_sync, store_progress_fn *progress, void 
         store_close (&s);
         return NULL;
     }
-    str_copy (s->path, sizeof s->path, path);
     sqlite3_busy_timeout (s->db, 5000);
     /* WAL: readers (reports) never block the writer.  FULL: a commit is on
        disk (fsynced) before it returns, and only then are the snapshots in
@@ -473,6 +566,8 @@ store_close (store_t **self_p)
     for (int i = 0; i < s->nstmts; i++)
         sqlite3_finalize (s->stmts[i].st);
     sqlite3_close (s->db);
+    /* Released last: until the database is closed it is ours alone. */
+    lockfile_destroy (&s->lock);
     free (s);
     *self_p = NULL;
 }

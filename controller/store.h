@@ -10,6 +10,8 @@
 #ifndef IOF_STORE_H
 #define IOF_STORE_H
 
+#include "lockfile.h"
+
 #include <jansson.h>
 #include <sqlite3.h>
 #include <stdbool.h>
@@ -25,15 +27,41 @@ typedef void (store_progress_fn) (void *arg, const char *text, uint64_t expect_n
 
 /* Opens (creating if needed) the database at path and applies every
    embedded migration newer than its schema_version; full_sync: SQLite's
-   synchronous=FULL, else NORMAL.  A database made by an older controller
-   (schema version > 0) is first copied, with SQLite's backup API, to
-   <path>.schema<OLD>.bak (<path>.schema<OLD>.<unix-seconds>.bak if that
-   exists), fsynced, and logged; when that copy cannot be written nothing
-   is migrated.  progress (may be NULL) hears about the backup and each
-   migration.  Returns NULL with a message in err naming the path and what
-   to do. */
-store_t *store_open (const char *path, bool full_sync, store_progress_fn *progress, void *arg,
-                     char *err, size_t errlen);
+   synchronous=FULL, else NORMAL.
+
+   First of all, before the database is opened or anything beside it is
+   read or written (no migration, no backup), it takes the database's
+   lock: PATH.lock (lockfile.h; PATH resolved, so a symlink or another
+   spelling of it finds the same lock), held until store_close.  One
+   controller per database, whatever it would do with it: SQLite's own
+   locking lets a second process read and write a WAL database between
+   the first one's transactions.  owner (may be NULL): what the lock file
+   says of this process besides its pid, host and start time (its
+   endpoints: "admin", "agents").
+
+   A database made by an older controller (schema version > 0) is first
+   copied, with SQLite's backup API, to <path>.schema<OLD>.bak
+   (<path>.schema<OLD>.<unix-seconds>.bak if that exists), fsynced, and
+   logged; when that copy cannot be written nothing is migrated.  progress
+   (may be NULL) hears about the backup and each migration.  Returns NULL
+   with a message in err naming the path and what to do; *in_use is then
+   true when another process holds the lock (err names it: pid, host,
+   endpoints). */
+store_t *store_open (const char *path, const lockfile_info_t *owner, bool full_sync,
+                     store_progress_fn *progress, void *arg, bool *in_use, char *err,
+                     size_t errlen);
+
+/* Rewrites what the lock file says of this process (endpoints known only
+   once bound).  Can't fail (a file that cannot be written is logged). */
+void store_describe_owner (store_t *self, const lockfile_info_t *owner);
+
+/* For --check-config, without taking the lock or writing anything:
+   whether a process holds the lock of the database at path.  Returns 0
+   when none does, 1 with msg "database PATH is in use by pid N on HOST
+   (admin ENDPOINT): ..." (its agents' endpoint, since when, what to do)
+   when one does (holder, when not NULL, says what it wrote), or -1 with
+   msg saying why that cannot be told. */
+int store_check_lock (const char *path, lockfile_info_t *holder, char *msg, size_t msglen);
 
 void store_close (store_t **self_p);
 

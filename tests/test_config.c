@@ -73,6 +73,21 @@ apply (void *arg, int code, const char *v, const char *where, bool from_cli)
     return 0;
 }
 
+/* config_value_fn: the defaults of the options above, as a daemon holds
+   them. */
+static void
+value (void *arg, int code, char *buf, size_t len)
+{
+    (void) arg;
+    switch (code) {
+    case O_DB: snprintf (buf, len, "/var/lib/default.db"); break;
+    case O_LISTEN: snprintf (buf, len, "tcp://127.0.0.1:5570"); break;
+    case O_VERBOSE: snprintf (buf, len, "no"); break;
+    case O_NUM: snprintf (buf, len, "3"); break;
+    default: break;         /* the labels: none */
+    }
+}
+
 static char dir[] = "/tmp/test_config.XXXXXX";
 static char errpath[512];
 
@@ -161,7 +176,7 @@ test_every_kind_of_key (void)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream (&buf, &len);
-    config_print (cfg, f);
+    config_print (cfg, value, NULL, f);
     fclose (f);
     char want[600];
     snprintf (want, sizeof want, "# %s:5: db", path);
@@ -202,7 +217,7 @@ test_flags_override_the_file (void)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream (&buf, &len);
-    config_print (cfg, f);
+    config_print (cfg, value, NULL, f);
     fclose (f);
     CHECK_STR_CONTAINS (buf, "db = /flag.db");
     CHECK_STR_CONTAINS (buf, "# --db");
@@ -235,9 +250,17 @@ test_flags_override_the_file (void)
     CHECK (config_check_only (cfg));
     buf = NULL;
     f = open_memstream (&buf, &len);
-    CHECK (config_verdict (cfg, 0, f) == 0);
+    CHECK (config_verdict (cfg, 0, value, NULL, f) == 0);
     fclose (f);
     CHECK_STR_CONTAINS (buf, "# configuration OK");
+    /* nothing set: every default by its value, the word only as origin */
+    CHECK_STR_CONTAINS (buf, "db = /var/lib/default.db");
+    CHECK_STR_CONTAINS (buf, "listen = tcp://127.0.0.1:5570");
+    CHECK_STR_CONTAINS (buf, "verbose = no");
+    CHECK_STR_CONTAINS (buf, "num = 3");
+    CHECK_STR_CONTAINS (buf, "label = (none)");
+    CHECK_STR_CONTAINS (buf, "# default\n");
+    CHECK (strstr (buf, ": default") == NULL);
     free (buf);
     buf = NULL;
     f = open_memstream (&buf, &len);
@@ -245,7 +268,7 @@ test_flags_override_the_file (void)
     int saved = dup (2);
     FILE *ef = fopen (errpath, "w+");
     dup2 (fileno (ef), 2);
-    CHECK (config_verdict (cfg, 3, f) == 2);
+    CHECK (config_verdict (cfg, 3, value, NULL, f) == 2);
     fflush (stderr);
     dup2 (saved, 2);
     close (saved);

@@ -186,6 +186,7 @@ fx_hello (void)
     fx.hello.kernel = "6.1.0-13-amd64 #1 SMP PREEMPT_DYNAMIC";
     fx.hello.agent_version = "0.1.0";
     fx.hello.pid = 4242;
+    fx.hello.instance = "0123456789abcdef0123456789abcdef";
     fx.label[0].key = "rack";
     fx.label[0].value = "r12";
     fx.label[1].key = "zone";
@@ -433,7 +434,8 @@ bounds_broken (const envelope_t *e)
         if (!h || !text_ok (h->name, MSG_NAME_MAX, true)
             || !text_ok (h->hostname, MSG_TEXT_MAX, false)
             || !text_ok (h->kernel, MSG_TEXT_MAX, false)
-            || !text_ok (h->agent_version, MSG_NAME_MAX, false))
+            || !text_ok (h->agent_version, MSG_NAME_MAX, false)
+            || !text_ok (h->instance, MSG_NAME_MAX, false))
             return "hello text";
         if (h->n_labels > MSG_LABELS_MAX)
             return "hello.labels count";
@@ -625,6 +627,7 @@ test_round_trip (void)
         CHECK (STREQ (h->kernel, fx.hello.kernel));
         CHECK (STREQ (h->agent_version, fx.hello.agent_version));
         CHECK (h->pid == 4242);
+        CHECK (STREQ (h->instance, fx.hello.instance));
         CHECK (h->n_labels == NLABELS);
         int bad = 0;
         for (size_t i = 0; i < h->n_labels && i < NLABELS; i++)
@@ -835,6 +838,9 @@ static void
 test_bounds_hello (void)
 {
     ACCEPT (fx_hello, fx.hello.name = strn (MSG_NAME_MAX, 'n'));
+    ACCEPT (fx_hello, fx.hello.instance = "");      // releases before it, simulated agents
+    REJECT (fx_hello, fx.hello.instance = strn (MSG_NAME_MAX + 1, 'i'), "hello.instance");
+    REJECT (fx_hello, fx.hello.instance = "id\n", "hello.instance");
     REJECT (fx_hello, fx.hello.name = strn (MSG_NAME_MAX + 1, 'n'), "hello.name");
     REJECT (fx_hello, fx.hello.name = strn (MSG_NAME_MAX + 1, 'n'), "limit 64");
     REJECT (fx_hello, fx.hello.name = "", "hello.name");

@@ -708,7 +708,7 @@ test_reclaim (void)
     CHECK (scan (empty).nseg == 1);
     spool_destroy (&sp);
     CHECK (scan (empty).nseg == 0);
-    CHECK (exists (P ("reclaim-empty/lock")));
+    CHECK (!exists (P ("reclaim-empty/lock")));     //  a lock released goes
     sp = open_spool (empty, SPOOL_MAX_MIN, false);
     CHECK (stats (sp).recovered == 0 && stats (sp).records == 0);
     spool_destroy (&sp);
@@ -806,7 +806,14 @@ test_recovery_crash (void)
     CHECK (other == NULL);
     CHECK_ERR (err, "in use");
     CHECK_ERR (err, dir);
+    //  ... by the child, by pid: what the lock file says of its holder
+    char by[64];
+    snprintf (by, sizeof by, "in use by pid %d on ", (int) pid);
+    CHECK_ERR (err, by);
     spool_destroy (&other);
+    char msg[1024];
+    CHECK (spool_check_lock (dir, NULL, msg, sizeof msg) == -1);
+    CHECK_ERR (msg, by);
     spool_t *ro = open_spool (dir, SPOOL_MAX_MIN, true);
     CHECK_MSG (stats (ro).unacked == 137, "readonly sees %llu",
                (unsigned long long) stats (ro).unacked);
@@ -823,6 +830,8 @@ test_recovery_crash (void)
 
     CHECK (!exists (seg_file (dir, 1)));
     CHECK (exists (seg_file (dir, 2)) && exists (seg_file (dir, 4)));
+    //  A holder killed leaves its lock file, not its lock.
+    CHECK (spool_check_lock (dir, NULL, msg, sizeof msg) == 0);
     spool_t *sp = open_spool (dir, SPOOL_MAX_MIN, false);
     CHECK (exists (seg_file (dir, 5)));
     spool_stats_t st = stats (sp);
@@ -1296,7 +1305,7 @@ test_lock_readonly (void)
     int fd = open (seg_file (dir, 7), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
     CHECK (fd >= 0);
     close (fd);
-    CHECK (unlink (P ("lock/lock")) == 0);
+    CHECK (!exists (P ("lock/lock")));              //  released: gone
     snapshot (dir, &before);
     char log[4096];
     r = open_logged (dir, true, log, sizeof log);

@@ -16,8 +16,8 @@ fleet_setup
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 VERSION=$("$BIN/iofleet-agent" --version | awk '{print $2}')
 
-# Every key a daemon has: the "# KEY: default" lines of --check-config.
-keys_of () { { "$BIN/$1" --no-config --check-config "${@:2}" 2>/dev/null || true; } | sed -n 's/^# \([a-z-]*\): default$/\1/p'; }
+# Every key a daemon has: the "KEY = VALUE  # default" lines of --check-config.
+keys_of () { { "$BIN/$1" --no-config --check-config "${@:2}" 2>/dev/null || true; } | sed -n 's/^\([a-z-]*\) = .* # default$/\1/p'; }
 
 # --- every key from a file -------------------------------------------------
 uncomment () { sed -E 's/^#([a-z-]+ =)/\1/' "$1"; }
@@ -51,6 +51,19 @@ for d in controller agent; do
   grep -q "# configuration OK" "$T/$d-all.out" || fail "iofleet-$d: no OK line"
   ok "iofleet-$d: every key ($(wc -w <<<"$all")) read from a file"
 done
+# A default is shown by its value, as in force, not by the word.
+"$BIN/iofleet-controller" --no-config --db "$T/x.db" --check-config >"$T/dflt-c.out" 2>&1 || true
+"$BIN/iofleet-agent" --no-config --controller tcp://127.0.0.1:1 --name dn --check-config >"$T/dflt-a.out" 2>&1 || true
+for w in "^interval = 1s +# default$" "^prepare-timeout = 120s +# default$" "^lost-after = 15s +# default$" \
+         "^db-sync = full +# default$" "^listen = tcp://0.0.0.0:5570 +# default$" "^verbose = no +# default$"; do
+  grep -qE "$w" "$T/dflt-c.out" || fail "controller --check-config lacks '$w': $(cat "$T/dflt-c.out")"
+done
+for w in "^spool-max = 256m +# default$" "^spool-dir = /.+ +# default$" "^targets = 4 +# default$" \
+         "^sysfs-root = /sys +# default$" "^test-protocol = 2 +# default$" "^label = \(none\) +# default$"; do
+  grep -qE "$w" "$T/dflt-a.out" || fail "agent --check-config lacks '$w': $(cat "$T/dflt-a.out")"
+done
+if grep -qE '^# [a-z-]+: default$' "$T/dflt-c.out" "$T/dflt-a.out"; then fail "a default shown as the word, not its value"; fi
+ok "--check-config shows every default by its value"
 "$BIN/iofleet-controller" --config "$SRC/packaging/etc/controller.conf" --db "$T/x.db" \
   --check-config >/dev/null || fail "the shipped controller.conf does not check"
 "$BIN/iofleet-agent" --config "$SRC/packaging/etc/agent.conf" --check-config >/dev/null 2>"$T/err" \
