@@ -9,10 +9,13 @@
 
 /* Options several commands share. */
 #define OPT_JSON   { "--json", NULL, NULL, NULL, "print JSON instead of text" }
-#define OPT_BY     { "--by", NULL, "KEY", NULL, "group by KEY: transport, drive.model, " \
-                     "drive.firmware, hba.model, hba.firmware, host, agent or label.KEY" }
+/* The key language of --agents, --by, --where, --a and --b (common/match.c). */
+#define KEYS "agent, host, host.FIELD, transport, drive.FIELD (model, firmware, transport, " \
+             "serial, ...), hba.FIELD (model, firmware, driver, ...), label.KEY (or a bare " \
+             "KEY) or run.KEY (the run's --label)"
+#define OPT_BY     { "--by", NULL, "KEY", NULL, "group by KEY: " KEYS }
 #define OPT_WHERE  { "--where", NULL, "KEY=GLOB", NULL, "keep the targets whose KEY (as for " \
-                     "--by) matches GLOB; repeatable" }
+                     "--by) matches GLOB, and compute every figure of them only; repeatable" }
 #define OPT_OUTPUT { "--output", "-o", "FILE", NULL, "the HTML file to write (- for stdout)" }
 #define OPT_SINCE  { "--since", NULL, "AGE|DATE", NULL, "an age (30d, 12h, 2w, 90m) or a UTC " \
                      "date (2026-01-31, 2026-01-31T12:00:00Z)" }
@@ -105,8 +108,8 @@ const command_t commands[] = {
       "iofleet_sla, so cron and CI can gate on it.",
       (const command_opt_t[]) {
           { "--agents", NULL, "SELECTOR", "all", "all (the default), names (n1,n2), or "
-            "conditions KEY=GLOB,...: a label (rack=r12) or a key of the inventory, host.F, "
-            "hba.F or drive.F (hba.firmware=16.*, drive.transport=nvme)" },
+            "conditions KEY=GLOB,... (rack=r12, hba.firmware=16.*, drive.transport=nvme); "
+            "KEY: " KEYS },
           { "--min-agents", NULL, "N", NULL, "fail the run at the first step with fewer than N "
             "agents ready" },
           { "--require-all", NULL, NULL, NULL, "fail the run at the first step any selected "
@@ -162,24 +165,37 @@ const command_t commands[] = {
           OPT_END }, 0 },
 
     { "compare", NULL,
-      "A B [--by KEY] [--format text|json|csv] [--fail-on-regression PCT]\n"
+      "A B [--by KEY [--sum]] [--steps A_STEP=B_STEP,... | --force] [--format text|json|csv] "
+      "[--fail-on-regression PCT]\n"
       "A B --format html -o FILE [--by KEY] [--fail-on-regression PCT]\n"
-      "RUN --a KEY=V1 --b KEY=V2 [--format text|json|csv] [--fail-on-regression PCT]",
+      "RUN --a KEY=GLOB --b KEY=GLOB [--sum] [--format text|json|csv] [--fail-on-regression PCT]",
       "run B against run A, or two groups of one run",
       "Matches the steps of run B to those of run A by name and shows, for the fleet (and "
       "each group with --by), IOPS, bandwidth, p50, p99 and p99.9 of both, the change in "
       "percent, and whether it is significant: beyond both runs' own interval-to-interval "
       "noise, and at least 2%. --format html writes the same as one file with charts of the "
       "changes, regressions highlighted. With --a and --b it compares two groups of one run "
-      "instead, e.g. --a label.bay=onboard --b label.bay=expander. It exits 1 when "
-      "--fail-on-regression finds a metric significantly worse.",
+      "instead, e.g. --a label.bay=onboard --b label.bay=expander. Groups are compared per "
+      "member (IOPS and bandwidth per agent and per target, percentiles from merged "
+      "histograms) with the member counts shown; --sum compares totals. The header names the "
+      "plan, version, status and labels of both sides. Runs of different plans or plan "
+      "versions are refused (exit 2) unless --steps maps their steps or --force is given, "
+      "and then every row names the step of each plan it compares; a failed run, or one that "
+      "measured nothing, is refused, never shown as -100%. It exits 1 when "
+      "--fail-on-regression finds a metric significantly worse, or nothing could be "
+      "compared.",
       (const command_opt_t[]) {
           OPT_BY,
           { "--format", NULL, "FMT", "text json csv html", "text (the default), json, csv, or "
             "html (one file with charts; needs -o)" },
           OPT_OUTPUT,
-          { "--a", NULL, "KEY=V1", NULL, "the first group of RUN (A)" },
-          { "--b", NULL, "KEY=V2", NULL, "the second group of RUN (B), with the same KEY" },
+          { "--a", NULL, "KEY=GLOB", NULL, "the first group of RUN (A); KEY: " KEYS },
+          { "--b", NULL, "KEY=GLOB", NULL, "the second group of RUN (B)" },
+          { "--sum", NULL, NULL, NULL, "compare groups' totals rather than per member" },
+          { "--steps", NULL, "A_STEP=B_STEP,...", NULL, "which step of run B to compare with "
+            "which of run A (runs of different plans or versions)" },
+          { "--force", NULL, NULL, NULL, "compare runs of different plans or versions by step "
+            "name (each row names both steps)" },
           OPT_FAIL, OPT_END }, 0 },
 
     { "report", NULL, "RUN [--format FMT] [--by KEY] [--where KEY=GLOB]... [-o FILE]",
@@ -187,7 +203,9 @@ const command_t commands[] = {
       "The full report of run RUN: per step, each agent's targets, the groups (with --by) and "
       "the fleet, with IOPS, bandwidth and latency percentiles from merged histograms; "
       "outliers flagged per group; the agents left out and the data missing, named; and the "
-      "verdict of the plan's SLA. It exits 1 when the run failed its SLA.",
+      "verdict of the plan's SLA. With --where, the controller selects the matching targets "
+      "first and computes every figure (fleet totals and percentiles, groups, outliers, SLA "
+      "checks) from them only, in every format. It exits 1 when the run failed its SLA.",
       (const command_opt_t[]) {
           { "--format", NULL, "FMT", "text json csv fio-json fio-json+ html", "text (the "
             "default), json, csv, fio-json or fio-json+ (fio's format: one job per step and "

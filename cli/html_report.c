@@ -316,7 +316,7 @@ step_problems (FILE *f, json_t *s)
             fputs ("</li>\n", f);
             n++;
         }
-        if (json_is_true (json_object_get (a, "incomplete"))) {
+        if (json_is_true (json_object_get (a, "incomplete")) && strcmp (status, "refused") != 0) {
             fputs ("<li><b>", f);
             esc (f, str (a, "agent"));
             fprintf (f, "</b> INCOMPLETE: missing %s ",
@@ -338,6 +338,8 @@ step_problems (FILE *f, json_t *s)
         }
     }
     json_array_foreach (json_object_get (s, "outside_window"), j, a) {
+        if (!strcmp (str (a, "status"), "refused"))
+            continue;           /* named once above, with its reason */
         fputs ("<li><b>", f);
         esc (f, json_is_string (a) ? json_string_value (a) : str (a, "agent"));
         fputs ("</b> is outside the measured window (refused, lost or late)</li>\n", f);
@@ -452,6 +454,23 @@ summary (FILE *f, json_t *rep)
         fputs ("</dd>", f);
     }
     json_t *s0 = json_array_get (steps, 0);
+    json_t *where = json_object_get (rep, "where");
+    if (json_array_size (where)) {
+        size_t wi;
+        json_t *w;
+        fputs ("<dt>Selection</dt><dd>", f);
+        json_array_foreach (where, wi, w) {
+            fputs (wi ? " " : "", f);
+            fputs ("--where ", f);
+            esc (f, json_is_string (w) ? json_string_value (w) : "?");
+        }
+        json_t *sel = json_object_get (s0, "selected");
+        if (sel)
+            fprintf (f, " (step 1: %.0f of %.0f agents, %.0f of %.0f targets)",
+                     num (sel, "agents"), num (sel, "agents_of"), num (sel, "targets"),
+                     num (sel, "targets_of"));
+        fputs (": every figure is of the selected targets only</dd>", f);
+    }
     if (grouped (s0)) {
         fputs ("<dt>Grouped by</dt><dd>", f);
         esc (f, str (json_array_get (json_object_get (s0, "groups"), 0), "by"));
@@ -475,7 +494,7 @@ summary (FILE *f, json_t *rep)
     fputs ("<table class=\"steps\"><thead><tr><th>#</th><th class=\"l\">step</th>"
            "<th class=\"l\">workload</th><th class=\"l\">status</th><th class=\"l\">SLA</th>"
            "<th>fleet IOPS</th><th>fleet p99</th><th>outliers</th>"
-           "<th class=\"l\">incomplete agents</th></tr></thead><tbody>\n", f);
+           "<th class=\"l\">agents refused or incomplete</th></tr></thead><tbody>\n", f);
     size_t i, k;
     json_t *s, *x;
     json_array_foreach (steps, i, s) {
@@ -503,12 +522,18 @@ summary (FILE *f, json_t *rep)
         fleet_p99 (f, s);
         size_t no = json_array_size (json_object_get (s, "outliers"));
         fprintf (f, "</td><td%s>%zu</td><td class=\"l\">", no ? " class=\"fail\"" : "", no);
-        int n = 0;
-        json_array_foreach (json_object_get (s, "incomplete_agents"), k, x) {
-            fputs (n++ ? ", " : "", f);
+        /* Refused (measured nothing) and incomplete (missing intervals)
+           are different things: each is named as what it is. */
+        int n = 0, nr = 0;
+        json_array_foreach (json_object_get (s, "refused_agents"), k, x) {
+            fputs (nr++ ? ", " : "refused: ", f);
             esc (f, json_is_string (x) ? json_string_value (x) : str (x, "agent"));
         }
-        fputs (n ? "</td></tr>\n" : "none</td></tr>\n", f);
+        json_array_foreach (json_object_get (s, "incomplete_agents"), k, x) {
+            fputs (n++ ? ", " : nr ? "; incomplete: " : "incomplete: ", f);
+            esc (f, json_is_string (x) ? json_string_value (x) : str (x, "agent"));
+        }
+        fputs (n + nr ? "</td></tr>\n" : "none</td></tr>\n", f);
     }
     fputs ("</tbody></table>\n<h3>Outliers</h3>\n", f);
     outliers_table (f, steps, NULL);
@@ -1394,7 +1419,7 @@ metric_value (const char *metric, double v, char *buf, size_t cap)
 {
     if (metric[0] == 'p')
         return f_lat (v, buf, cap);
-    if (!strcmp (metric, "bw"))
+    if (!strncmp (metric, "bw", 2))
         return f_bw (v, buf, cap);
     return f_iops (v, buf, cap);
 }
@@ -1425,7 +1450,19 @@ run_cells (FILE *f, json_t *rep, const char *field)
         verdict_badge (f, str (rep, "verdict"));
     else if (!strcmp (field, "started_at"))
         fputs (f_ns_time (num (rep, "started_at"), b, sizeof b), f);
-    else
+    else if (!strcmp (field, "labels")) {
+        const char *k;
+        json_t *v;
+        int n = 0;
+        json_object_foreach (json_object_get (rep, "labels"), k, v) {
+            fputs (n++ ? ", " : "", f);
+            esc (f, k);
+            fputs ("=", f);
+            esc (f, json_is_string (v) ? json_string_value (v) : "?");
+        }
+        if (!n)
+            fputs ("none", f);
+    } else
         fprintf (f, "%zu", json_array_size (json_object_get (rep, "steps")));
     fputs ("</td>", f);
 }
@@ -1434,11 +1471,13 @@ run_cells (FILE *f, json_t *rep, const char *field)
    overlaid: each bin as the fraction of that run's I/Os, so runs of
    different length compare.  Only when both runs measured dn. */
 static void
-compare_histogram (FILE *f, json_t *a, json_t *b, const char *name, const char *dn)
+compare_histogram (FILE *f, json_t *a, json_t *b, const char *name, const char *bname,
+                   const char *dn)
 {
     json_t *d[2], *h[2];
     for (int k = 0; k < 2; k++) {
-        d[k] = json_object_get (json_object_get (step_named (k ? b : a, name), "fleet"), dn);
+        d[k] = json_object_get (json_object_get (step_named (k ? b : a, k ? bname : name),
+                                                 "fleet"), dn);
         h[k] = json_object_get (d[k], "histogram");
     }
     if (!has_ops (d[0]) || !has_ops (d[1]))
@@ -1479,11 +1518,26 @@ compare_histogram (FILE *f, json_t *a, json_t *b, const char *name, const char *
     svg_chart_destroy (&c);
 }
 
-void
-html_compare (FILE *f, json_t *a, json_t *b, json_t *rows, double fail_pct)
+/* B's step compared with A's step name (--steps maps them), from the rows. */
+static const char *
+b_step_of (json_t *rows, const char *name)
 {
+    size_t i;
+    json_t *r;
+    json_array_foreach (rows, i, r)
+        if (!strcmp (str (r, "step"), name) && str (r, "b_step")[0])
+            return str (r, "b_step");
+    return name;
+}
+
+void
+html_compare (FILE *f, json_t *a, json_t *b, json_t *cmp, double fail_pct)
+{
+    json_t *rows = json_object_get (cmp, "rows");
     double thr = fail_pct >= 0 ? fail_pct : 0;
     char title[512], b1[64], b2[64], b3[64];
+    size_t i, j;
+    json_t *r;
     snprintf (title, sizeof title, "iofleet compare: run %s (A) against run %s (B)",
               run_id (a, b1, sizeof b1), run_id (b, b2, sizeof b2));
     head (f, title);
@@ -1493,8 +1547,9 @@ html_compare (FILE *f, json_t *a, json_t *b, json_t *rows, double fail_pct)
            "</p></header>\n<section id=\"summary\"><h2>Summary</h2>\n<table><thead><tr>"
            "<th class=\"l\"></th><th class=\"l\">A</th><th class=\"l\">B</th></tr></thead>"
            "<tbody>\n", f);
-    static const char *fields[] = { "run", "plan", "status", "verdict", "started_at", "steps" };
-    for (int i = 0; i < 6; i++) {
+    static const char *fields[] = { "run", "plan", "labels", "status", "verdict", "started_at",
+                                    "steps" };
+    for (int i = 0; i < 7; i++) {
         fprintf (f, "<tr><td class=\"l\"><b>%s</b></td>", !strcmp (fields[i], "started_at")
                  ? "started" : !strcmp (fields[i], "verdict") ? "SLA verdict" : fields[i]);
         run_cells (f, a, fields[i]);
@@ -1502,8 +1557,27 @@ html_compare (FILE *f, json_t *a, json_t *b, json_t *rows, double fail_pct)
         fputs ("</tr>\n", f);
     }
     fputs ("</tbody></table>\n", f);
-    size_t i, j;
-    json_t *r;
+    if (json_is_true (json_object_get (cmp, "forced")))
+        fputs ("<p class=\"fail\">--force: steps of different plans (or of a run that failed) "
+               "are compared by name; each row names the step of each plan.</p>\n", f);
+    else if (json_is_array (json_object_get (cmp, "steps")))
+        fputs ("<p>--steps: the steps compared are mapped by hand; each row names the step of "
+               "each plan.</p>\n", f);
+    if (json_array_size (json_object_get (cmp, "skipped"))) {
+        fputs ("<p>Not compared:</p><ul class=\"problems\">\n", f);
+        json_array_foreach (json_object_get (cmp, "skipped"), i, r) {
+            fputs ("<li>step ", f);
+            esc (f, str (r, "step"));
+            if (json_object_get (r, "group")) {
+                fputs (" ", f);
+                esc (f, str (r, "group"));
+            }
+            fputs (": ", f);
+            esc (f, str (r, "reason"));
+            fputs ("</li>\n", f);
+        }
+        fputs ("</ul>\n", f);
+    }
     int nsig = 0, nreg = 0, nbetter = 0;
     json_t *steps = json_array (), *seen = json_object ();
     json_array_foreach (rows, i, r) {
@@ -1538,6 +1612,16 @@ html_compare (FILE *f, json_t *a, json_t *b, json_t *rows, double fail_pct)
         const char *name = json_string_value (st);
         fprintf (f, "<section class=\"step\" id=\"step-%zu\"><h2>Step ", i);
         esc (f, name);
+        if (strcmp (b_step_of (rows, name), name) || strcmp (str (a, "plan"), str (b, "plan"))
+            || num (a, "plan_version") != num (b, "plan_version")) {
+            fputs (" (A: ", f);
+            esc (f, str (a, "plan"));
+            fprintf (f, " v%.0f) against ", num (a, "plan_version"));
+            esc (f, b_step_of (rows, name));
+            fputs (" (B: ", f);
+            esc (f, str (b, "plan"));
+            fprintf (f, " v%.0f)", num (b, "plan_version"));
+        }
         fputs ("</h2>\n<div class=\"charts\">\n", f);
         /* Categories: groups; series: metrics, in the order of the rows. */
         snprintf (title, sizeof title, "Change B vs A per group: %s", name);
@@ -1598,8 +1682,8 @@ html_compare (FILE *f, json_t *a, json_t *b, json_t *rows, double fail_pct)
             for (int d = 0; d < DIR_COUNT; d++)
                 for (int k = 0; k < 2; k++) {
                     const char *dn = dir_name (d);
-                    json_t *dj = json_object_get (json_object_get (step_named (k ? b : a, name),
-                                                                   "fleet"), dn);
+                    json_t *dj = json_object_get (json_object_get (
+                        step_named (k ? b : a, k ? b_step_of (rows, name) : name), "fleet"), dn);
                     if (!has_ops (dj))
                         continue;
                     char sname[64];
@@ -1611,10 +1695,11 @@ html_compare (FILE *f, json_t *a, json_t *b, json_t *rows, double fail_pct)
             svg_chart_destroy (&c);
         }
         for (int d = 0; d < DIR_COUNT; d++)
-            compare_histogram (f, a, b, name, dir_name (d));
+            compare_histogram (f, a, b, name, b_step_of (rows, name), dir_name (d));
         fputs ("</div>\n<table class=\"compare\"><thead><tr><th class=\"l\">group</th>"
                "<th class=\"l\">metric</th><th>A</th><th>B</th><th>change</th>"
-               "<th class=\"l\">significant</th><th class=\"l\">verdict</th></tr></thead>"
+               "<th class=\"l\">significant</th><th class=\"l\">verdict</th>"
+               "<th>members A</th><th>members B</th></tr></thead>"
                "<tbody>\n", f);
         json_array_foreach (rows, j, r) {
             if (strcmp (str (r, "step"), name))
@@ -1629,14 +1714,17 @@ html_compare (FILE *f, json_t *a, json_t *b, json_t *rows, double fail_pct)
             fputs ("</td><td class=\"l\">", f);
             esc (f, metric);
             fprintf (f, "</td><td>%s</td><td>%s</td><td>%s</td><td class=\"l\">%s</td>"
-                     "<td class=\"l\">%s</td></tr>\n",
+                     "<td class=\"l\">%s</td><td>%.0f agents, %.0f targets</td>"
+                     "<td>%.0f agents, %.0f targets</td></tr>\n",
                      metric_value (metric, num (r, "a"), b1, sizeof b1),
                      metric_value (metric, num (r, "b"), b2, sizeof b2),
                      f_pct (num (r, "delta_pct"), b3, sizeof b3),
                      json_is_true (sig) ? "yes" : json_is_false (sig) ? "no"
                                                  : "n/a (no noise estimate)",
                      reg ? "<span class=\"fail\">REGRESSION</span>"
-                         : better ? "better" : json_is_true (sig) ? "worse, within the limit" : "");
+                         : better ? "better" : json_is_true (sig) ? "worse, within the limit" : "",
+                     num (r, "a_agents"), num (r, "a_targets"), num (r, "b_agents"),
+                     num (r, "b_targets"));
         }
         fputs ("</tbody></table>\n</section>\n", f);
     }
@@ -1690,13 +1778,13 @@ html_report_write (const char *path, json_t *report, json_t *inventories, char *
 }
 
 int
-html_compare_write (const char *path, json_t *a, json_t *b, json_t *rows, double fail_pct,
+html_compare_write (const char *path, json_t *a, json_t *b, json_t *cmp, double fail_pct,
                     char *err, size_t errlen)
 {
     FILE *f = open_out (path, err, errlen);
     if (!f)
         return -errno;
     errno = 0;
-    html_compare (f, a, b, rows, fail_pct);
+    html_compare (f, a, b, cmp, fail_pct);
     return close_out (f, path, err, errlen);
 }

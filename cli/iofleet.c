@@ -750,12 +750,42 @@ cmd_report (int argc, char **argv)
     return rc ? 1 : 0;  /* -1: no report, 1: SLA failed */
 }
 
+/* --steps "A=B[,A=B...]" as [[A, B], ...], or NULL (err printed). */
+static json_t *
+compare_steps_arg (const char *arg)
+{
+    json_t *pairs = json_array ();
+    char buf[4096];
+    str_copy (buf, sizeof buf, arg);
+    for (char *save = NULL, *tok = strtok_r (buf, ",", &save); tok;
+         tok = strtok_r (NULL, ",", &save)) {
+        char *eq = strchr (tok, '=');
+        if (!eq || eq == tok || !eq[1] || strchr (eq + 1, '=')) {
+            fprintf (stderr, "iofleet compare: --steps '%s': want A_STEP=B_STEP[,...] (a step "
+                     "of run A, then the step of run B it is compared with), e.g. --steps "
+                     "randread=randread-4k\n", arg);
+            json_decref (pairs);
+            return NULL;
+        }
+        *eq = '\0';
+        json_array_append_new (pairs, json_pack ("[s, s]", tok, eq + 1));
+    }
+    if (json_array_size (pairs) == 0) {
+        fprintf (stderr, "iofleet compare: --steps: name at least one A_STEP=B_STEP\n");
+        json_decref (pairs);
+        return NULL;
+    }
+    return pairs;
+}
+
 static int
 cmd_compare (int argc, char **argv)
 {
     long long runs[2] = { 0, 0 };
     int nruns = 0;
     const char *by = NULL, *ga = NULL, *gb = NULL, *format = "text", *out = NULL;
+    const char *steps_arg = NULL;
+    bool sum = false, force = false;
     double fail_pct = -1;
     for (int i = 1; i < argc; i++) {
         uint64_t v;
@@ -767,6 +797,12 @@ cmd_compare (int argc, char **argv)
             ga = argv[++i];
         else if (strcmp (argv[i], "--b") == 0 && i + 1 < argc)
             gb = argv[++i];
+        else if (strcmp (argv[i], "--steps") == 0 && i + 1 < argc)
+            steps_arg = argv[++i];
+        else if (strcmp (argv[i], "--sum") == 0)
+            sum = true;
+        else if (strcmp (argv[i], "--force") == 0)
+            force = true;
         else if (strcmp (argv[i], "--format") == 0 && i + 1 < argc) {
             format = argv[++i];
             if (strcmp (format, "json") && strcmp (format, "text") && strcmp (format, "csv")
@@ -791,6 +827,7 @@ cmd_compare (int argc, char **argv)
         }
     }
     bool html = strcmp (format, "html") == 0;
+    bool groups = ga || gb;
     if (html != (out != NULL)) {
         fprintf (stderr, html ? "iofleet compare: --format html writes a file: give -o FILE "
                                 "(or -o - for stdout)\n"
@@ -798,82 +835,86 @@ cmd_compare (int argc, char **argv)
                                 "formats (> FILE)\n");
         return 2;
     }
-    if (html && (ga || gb)) {
+    if (html && groups) {
         fprintf (stderr, "iofleet compare: --format html compares two runs (A B); for two groups "
                  "of one run use text, json or csv\n");
         return 2;
     }
-    if (ga || gb) {
-        /* Two groups of one run: --a KEY=VALUE --b KEY=VALUE. */
-        const char *ea = ga ? strchr (ga, '=') : NULL, *eb = gb ? strchr (gb, '=') : NULL;
-        if (nruns != 1 || !ea || !eb || ea - ga != eb - gb || strncmp (ga, gb, (size_t) (ea - ga))) {
-            fprintf (stderr, "iofleet compare: groups of one run: iofleet compare RUN --a KEY=VALUE "
-                     "--b KEY=VALUE (same KEY), e.g. --a label.bay=onboard --b label.bay=expander\n");
-            return 2;
-        }
-        char key[256];
-        snprintf (key, sizeof key, "%.*s", (int) (ea - ga), ga);
-        json_t *req = json_pack ("{s:s, s:I, s:s, s:s}", "cmd", "report", "run",
-                                 (json_int_t) runs[0], "format", "json", "by", key);
-        json_t *rep = call (req, REPORT_TIMEOUT_MS);
-        if (!rep)
-            return 1;
-        json_t *rows = compare_groups (rep, key, ea + 1, eb + 1);
-        if (json_array_size (rows) == 0)
-            fprintf (stderr, "iofleet compare: run %lld has no step with both %s and %s\n",
-                     runs[0], ga, gb);
-        int regressions = compare_print (stdout, rows, fail_pct, format);
-        json_decref (rows);
-        json_decref (rep);
-        return regressions ? 1 : 0;
+    if (groups && (nruns != 1 || !ga || !gb || by || steps_arg)) {
+        fprintf (stderr, "iofleet compare: two groups of one run: iofleet compare RUN --a "
+                 "KEY=GLOB --b KEY=GLOB [--sum] (no --by or --steps), e.g. --a label.bay=onboard "
+                 "--b label.bay=expander\n");
+        return 2;
     }
-    if (nruns != 2) {
+    if (!groups && nruns != 2) {
         fprintf (stderr, "iofleet compare: give two runs, A then B, e.g. iofleet compare 41 42\n");
         return 2;
     }
-    json_t *rep[2];
+    compare_opts_t opts = { .sum = sum, .force = force, .groups = groups };
+    if (steps_arg && !(opts.steps = compare_steps_arg (steps_arg)))
+        return 2;
+    char label[600];
+    snprintf (label, sizeof label, "%s vs %s", ga ? ga : "", gb ? gb : "");
+    if (groups)
+        opts.label = label;
+    /* Both sides as the controller reports them: for two groups, the run
+       with each group's selection (every figure made of its members). */
+    json_t *rep[2] = { NULL, NULL };
     for (int k = 0; k < 2; k++) {
-        json_t *req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) runs[k],
-                                 "format", "json");
-        if (by)
+        json_t *req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run",
+                                 (json_int_t) runs[groups ? 0 : k], "format", "json");
+        if (groups) {
+            json_object_set_new (req, "where", json_pack ("[s]", k ? gb : ga));
+            json_object_set_new (req, "where_flag", json_string (k ? "--b" : "--a"));
+        } else if (by)
             json_object_set_new (req, "by", json_string (by));
         if (html) /* the overlaid latency histograms */
             json_object_set_new (req, "histograms", json_true ());
         rep[k] = call (req, REPORT_TIMEOUT_MS);
         if (!rep[k]) {
-            if (k)
-                json_decref (rep[0]);
-            return 1;
+            json_decref (rep[0]);
+            json_decref (opts.steps);
+            return groups ? 2 : 1;
         }
     }
-    json_t *rows = compare_reports (rep[0], rep[1]);
-    if (json_array_size (rows) == 0)
-        fprintf (stderr, "iofleet compare: runs %lld and %lld have no step name in common\n",
-                 runs[0], runs[1]);
-    int regressions;
+    char err[2048];
+    if (compare_check (rep[0], rep[1], &opts, err, sizeof err)) {
+        fprintf (stderr, "iofleet compare: %s\n", err);
+        json_decref (rep[0]);
+        json_decref (rep[1]);
+        json_decref (opts.steps);
+        return 2;
+    }
+    json_t *cmp = compare_run (rep[0], rep[1], &opts);
+    json_t *rows = json_object_get (cmp, "rows");
+    int regressions = 0, status = 0;
     if (html) {
-        char err[512];
-        regressions = 0;
         size_t i;
         json_t *row;
         json_array_foreach (rows, i, row)
             regressions += compare_is_regression (row, fail_pct);
-        if (html_compare_write (out, rep[0], rep[1], rows, fail_pct, err, sizeof err)) {
+        if (html_compare_write (out, rep[0], rep[1], cmp, fail_pct, err, sizeof err)) {
             fprintf (stderr, "iofleet compare: %s\n", err);
-            json_decref (rows);
-            json_decref (rep[0]);
-            json_decref (rep[1]);
-            return 1;
+            status = 1;
         }
     } else
-        regressions = compare_print (stdout, rows, fail_pct, format);
+        regressions = compare_print (stdout, cmp, fail_pct, format);
+    if (json_array_size (rows) == 0) {
+        /* Nothing compared is no verdict: never a quiet exit 0. */
+        json_t *skip = json_array_get (json_object_get (cmp, "skipped"), 0);
+        fprintf (stderr, "iofleet compare: nothing compared: %s\n",
+                 skip ? json_string_value (json_object_get (skip, "reason"))
+                      : "the runs have no step name in common (map steps with --steps)");
+        status = 1;
+    }
     if (regressions)
         fprintf (stderr, "iofleet compare: %d %s beyond %.1f%%\n", regressions,
                  plural (regressions, "regression", "regressions"), fail_pct);
-    json_decref (rows);
+    json_decref (cmp);
     json_decref (rep[0]);
     json_decref (rep[1]);
-    return regressions ? 1 : 0;
+    json_decref (opts.steps);
+    return regressions || status ? 1 : 0;
 }
 
 int

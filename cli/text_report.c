@@ -117,6 +117,10 @@ step_header (FILE *f, json_t *s, int nsteps)
     if (json_object_get (s, "skew_ns"))
         fprintf (f, ", start skew %.3f ms", num (s, "skew_ns") / 1e6);
     fprintf (f, "\n");
+    json_t *sel = json_object_get (s, "selected");
+    if (sel)
+        fprintf (f, "  selected: %.0f of %.0f agents, %.0f of %.0f targets\n", num (sel, "agents"),
+                 num (sel, "agents_of"), num (sel, "targets"), num (sel, "targets_of"));
 }
 
 void
@@ -130,6 +134,16 @@ text_report (FILE *f, json_t *rep)
                  "whole; per-second series, missing intervals and significance are not)\n");
     if (str (rep, "message")[0])
         fprintf (f, "  %s\n", str (rep, "message"));
+    json_t *where = json_object_get (rep, "where");
+    if (json_array_size (where)) {
+        size_t wi;
+        json_t *w;
+        fprintf (f, " ");
+        json_array_foreach (where, wi, w)
+            fprintf (f, " --where %s", json_string_value (w));
+        fprintf (f, ": every figure below (fleet, groups, outliers, SLA) is of the selected "
+                 "targets only\n");
+    }
     size_t i;
     json_t *s;
     json_array_foreach (steps, i, s) {
@@ -160,7 +174,8 @@ text_report (FILE *f, json_t *rep)
                 fprintf (f, "    %-16s %s%s%s\n", str (a, "agent"), status,
                          str (a, "message")[0] ? ": " : "", str (a, "message"));
             json_t *miss = json_object_get (a, "missing_intervals");
-            if (json_is_true (json_object_get (a, "incomplete")) && json_array_size (miss)) {
+            if (json_is_true (json_object_get (a, "incomplete")) && json_array_size (miss)
+                && strcmp (status, "refused") != 0) {
                 /* Ranges: "1-3, 7". */
                 char list[256] = "";
                 size_t len = 0, k = 0, nm = json_array_size (miss);

@@ -8,13 +8,20 @@
     series, |mean_B - mean_A| > 3 x sqrt(var_A/n_A + var_B/n_B), and at
     least 2% (so a very steady pair does not flag a trivial change).  The
     fleet and each group (--by, and the groups of one run) have their
-    per-interval series; p99.9, and a step with fewer than 2 intervals,
-    have no noise estimate and say "significant": null.
+    per-interval series; a figure per member divides its series by the
+    member count; p99.9, and a step with fewer than 2 intervals, have no
+    noise estimate and say "significant": null.
+
+    What is compared must be alike: runs of one plan version (or steps
+    mapped by hand), each side measured, and groups per member, so that a
+    step that failed never reads as -100% and 1 agent against 2 never as
+    +100%.
 */
 #include "compare.h"
 #include "direction.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static double
@@ -22,6 +29,19 @@ num (json_t *o, const char *key)
 {
     json_t *v = json_object_get (o, key);
     return json_is_number (v) ? json_number_value (v) : NAN;
+}
+
+static const char *
+str (json_t *o, const char *key)
+{
+    const char *s = json_string_value (json_object_get (o, key));
+    return s ? s : "";
+}
+
+bool
+compare_is_latency (const char *metric)
+{
+    return metric && metric[0] == 'p';
 }
 
 /* The busier of reads and writes of o: the direction whose latency is
@@ -53,9 +73,20 @@ total (json_t *o, const char *key)
     return v;
 }
 
-/* Per-interval series of a metric over a step's intervals; returns n. */
+/* Did o (fleet or group) measure anything: ops in some direction? */
+static bool
+measured (json_t *o)
+{
+    for (int d = 0; d < DIR_COUNT; d++)
+        if (num (json_object_get (o, dir_name (d)), "ops") > 0)
+            return true;
+    return false;
+}
+
+/* Per-interval series of a metric over a step's (or group's) intervals,
+   each value times scale; returns n. */
 static int
-series (json_t *step, const char *metric, double *v, int max)
+series (json_t *step, const char *metric, double scale, double *v, int max)
 {
     int n = 0;
     size_t i;
@@ -64,21 +95,20 @@ series (json_t *step, const char *metric, double *v, int max)
         if (n == max)
             break;
         if (strcmp (metric, "iops") == 0 || strcmp (metric, "bw") == 0)
-            v[n++] = num (iv, metric);
-        else {
-            json_t *d = busier (iv);
-            v[n++] = num (d, metric);
-        }
+            v[n++] = num (iv, metric) * scale;
+        else
+            v[n++] = num (busier (iv), metric);
     }
     return n;
 }
 
 /* 1 significant, 0 not, -1 unknown (no series). */
 static int
-significant (json_t *sa, json_t *sb, const char *metric)
+significant (json_t *sa, json_t *sb, const char *metric, double scale_a, double scale_b)
 {
     double a[1024], b[1024];
-    int na = sa ? series (sa, metric, a, 1024) : 0, nb = sb ? series (sb, metric, b, 1024) : 0;
+    int na = sa ? series (sa, metric, scale_a, a, 1024) : 0;
+    int nb = sb ? series (sb, metric, scale_b, b, 1024) : 0;
     if (na < 2 || nb < 2)
         return -1;
     double ma = 0, mb = 0, va = 0, vb = 0;
@@ -103,7 +133,7 @@ find_by (json_t *list, const char *key, const char *value)
     json_t *x;
     json_array_foreach (list, i, x) {
         const char *v = json_string_value (json_object_get (x, key));
-        if (v && strcmp (v, value) == 0)
+        if (v && value && strcmp (v, value) == 0)
             return x;
     }
     return NULL;
@@ -115,66 +145,277 @@ find_step (json_t *rep, const char *name)
     return find_by (json_object_get (rep, "steps"), "name", name);
 }
 
-static json_t *
-find_group (json_t *step, const char *value)
+/* "NAME vN" of a report's plan. */
+static void
+plan_text (json_t *rep, char *buf, size_t cap)
 {
-    return find_by (json_object_get (step, "groups"), "value", value);
+    snprintf (buf, cap, "%s v%.0f", str (rep, "plan"), num (rep, "plan_version"));
 }
 
-/* Rows for one pair of {read, write[, trim]} objects (fleet or a group). */
+/* One side of a pair: the figures (a fleet or a group), their members
+   ({agents, targets, iops_per_*, bw_per_*}) and their per-interval
+   series (the step or the group). */
+typedef struct {
+    json_t *dirs, *members, *series;
+    char plan[300];
+    const char *step;
+} side_t;
+
+/* Rows for one pair of sides; per_member: the throughput per agent and
+   per target rather than the totals. */
 static void
-rows_for (json_t *rows, const char *step, const char *group, json_t *a, json_t *b,
-          json_t *sa, json_t *sb)
+rows_for (json_t *rows, const char *group, const side_t *a, const side_t *b, bool per_member)
 {
-    static const char *metrics[] = { "iops", "bw", "p50", "p99", "p99.9" };
-    for (int m = 0; m < 5; m++) {
+    static const char *totals[] = { "iops", "bw" };
+    static const char *members[] = { "iops_per_target", "iops_per_agent", "bw_per_target",
+                                     "bw_per_agent" };
+    static const char *lat[] = { "p50", "p99", "p99.9" };
+    const char *metrics[7];
+    int nm = 0;
+    if (per_member)
+        for (int i = 0; i < 4; i++)
+            metrics[nm++] = members[i];
+    else
+        for (int i = 0; i < 2; i++)
+            metrics[nm++] = totals[i];
+    for (int i = 0; i < 3; i++)
+        metrics[nm++] = lat[i];
+    for (int m = 0; m < nm; m++) {
+        const char *metric = metrics[m];
         double va, vb;
-        if (m < 2) {
-            va = total (a, metrics[m]);
-            vb = total (b, metrics[m]);
+        int sig = -1;
+        if (compare_is_latency (metric)) {
+            va = num (json_object_get (busier (a->dirs), "percentiles"), metric);
+            vb = num (json_object_get (busier (b->dirs), "percentiles"), metric);
+            if (strcmp (metric, "p99.9") != 0)
+                sig = significant (a->series, b->series, metric, 1, 1);
+        } else if (per_member) {
+            va = num (a->members, metric);
+            vb = num (b->members, metric);
+            /* The series is the members' sum: divided by their count. */
+            bool agent = strstr (metric, "agent") != NULL;
+            double na = num (a->members, agent ? "agents" : "targets");
+            double nb = num (b->members, agent ? "agents" : "targets");
+            if (na > 0 && nb > 0)
+                sig = significant (a->series, b->series, strncmp (metric, "bw", 2) ? "iops" : "bw",
+                                   1 / na, 1 / nb);
         } else {
-            va = num (json_object_get (busier (a), "percentiles"), metrics[m]);
-            vb = num (json_object_get (busier (b), "percentiles"), metrics[m]);
+            va = total (a->dirs, metric);
+            vb = total (b->dirs, metric);
+            sig = significant (a->series, b->series, metric, 1, 1);
         }
         if (isnan (va) || isnan (vb))
             continue;
-        int sig = m < 4 ? significant (sa, sb, metrics[m]) : -1;
-        json_array_append_new (rows, json_pack ("{s:s, s:s, s:s, s:f, s:f, s:f, s:o}",
-            "step", step, "group", group, "metric", metrics[m], "a", va, "b", vb,
+        json_t *row = json_pack ("{s:s, s:s, s:s, s:f, s:f, s:f, s:o, s:s, s:s, s:s, s:s}",
+            "step", a->step, "group", group, "metric", metric, "a", va, "b", vb,
             "delta_pct", va != 0 ? 100.0 * (vb - va) / va : 0.0,
-            "significant", sig < 0 ? json_null () : json_boolean (sig)));
+            "significant", sig < 0 ? json_null () : json_boolean (sig),
+            "a_plan", a->plan, "a_step", a->step, "b_plan", b->plan, "b_step", b->step);
+        static const char *counts[] = { "agents", "targets" };
+        for (int k = 0; k < 2; k++) {
+            char key[32];
+            json_t *v = json_object_get (a->members, counts[k]);
+            snprintf (key, sizeof key, "a_%s", counts[k]);
+            json_object_set_new (row, key, json_is_integer (v) ? json_incref (v) : json_null ());
+            v = json_object_get (b->members, counts[k]);
+            snprintf (key, sizeof key, "b_%s", counts[k]);
+            json_object_set_new (row, key, json_is_integer (v) ? json_incref (v) : json_null ());
+        }
+        json_array_append_new (rows, row);
+    }
+}
+
+/* Why a side did not measure a step: its status and its agents'. */
+static void
+why_not (json_t *rep, json_t *s, const char *which, char *buf, size_t cap)
+{
+    size_t off = (size_t) snprintf (buf, cap, "run %.0f (%s) measured nothing in step '%s' "
+                                    "(step %s", num (rep, "run"), which, str (s, "name"),
+                                    str (s, "status")[0] ? str (s, "status") : "not run");
+    size_t i;
+    json_t *a;
+    int n = 0;
+    json_array_foreach (json_object_get (s, "agents"), i, a)
+        if (off < cap && n++ < 4)
+            off += (size_t) snprintf (buf + off, cap - off, "%s%s %s%s%s", n == 1 ? ": " : ", ",
+                                      str (a, "agent"), str (a, "status"),
+                                      str (a, "message")[0] ? " " : "", str (a, "message"));
+    if (off < cap)
+        snprintf (buf + off, cap - off, ")");
+}
+
+/* The rows of one pair of steps: the fleet (or, for two groups of one
+   run, the groups) and every --by group of sa that sb has. */
+static void
+step_rows (json_t *rows, json_t *skipped, json_t *ra, json_t *rb, json_t *sa, json_t *sb,
+           const compare_opts_t *o)
+{
+    side_t a = { json_object_get (sa, "fleet"), json_object_get (sa, "members"), sa, "",
+                 str (sa, "name") };
+    side_t b = { json_object_get (sb, "fleet"), json_object_get (sb, "members"), sb, "",
+                 str (sb, "name") };
+    plan_text (ra, a.plan, sizeof a.plan);
+    plan_text (rb, b.plan, sizeof b.plan);
+    char why[1024];
+    bool ma = measured (a.dirs), mb = measured (b.dirs);
+    if (!ma || !mb) {
+        why_not (ma ? rb : ra, ma ? sb : sa, ma ? "B" : "A", why, sizeof why);
+        json_array_append_new (skipped, json_pack ("{s:s, s:s, s:s}", "step", a.step,
+                                                   "b_step", b.step, "reason", why));
+        return;
+    }
+    rows_for (rows, o->label ? o->label : "fleet", &a, &b, o->groups && !o->sum);
+    size_t gi;
+    json_t *ga;
+    json_array_foreach (json_object_get (sa, "groups"), gi, ga) {
+        const char *value = json_string_value (json_object_get (ga, "value"));
+        if (!value || strcmp (str (ga, "by"), "all") == 0)
+            continue;
+        char label[300];
+        snprintf (label, sizeof label, "%s=%s", str (ga, "by"), value);
+        json_t *gb = find_by (json_object_get (sb, "groups"), "value", value);
+        if (!gb || !measured (gb) || !measured (ga)) {
+            snprintf (why, sizeof why, "run %.0f (%s) has no measured member of %s in step '%s'",
+                      num (gb && measured (ga) ? rb : ra, "run"), gb && measured (ga) ? "B" : "A",
+                      label, gb && measured (ga) ? b.step : a.step);
+            json_array_append_new (skipped, json_pack ("{s:s, s:s, s:s, s:s}", "step", a.step,
+                                   "b_step", b.step, "group", label, "reason", why));
+            continue;
+        }
+        side_t x = { ga, ga, ga, "", a.step }, y = { gb, gb, gb, "", b.step };
+        snprintf (x.plan, sizeof x.plan, "%s", a.plan);
+        snprintf (y.plan, sizeof y.plan, "%s", b.plan);
+        rows_for (rows, label, &x, &y, !o->sum);
     }
 }
 
 json_t *
-compare_reports (json_t *ra, json_t *rb)
+compare_side (json_t *rep)
 {
-    json_t *rows = json_array ();
+    json_t *side = json_pack ("{s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}",
+        "run", json_object_get (rep, "run"), "plan", json_object_get (rep, "plan"),
+        "plan_version", json_object_get (rep, "plan_version"),
+        "status", json_object_get (rep, "status"), "message", json_object_get (rep, "message"),
+        "labels", json_object_get (rep, "labels"), "origin", json_object_get (rep, "origin"));
+    if (side && json_object_get (rep, "where"))
+        json_object_set (side, "where", json_object_get (rep, "where"));
+    return side;
+}
+
+json_t *
+compare_run (json_t *ra, json_t *rb, const compare_opts_t *o)
+{
+    json_t *rows = json_array (), *skipped = json_array ();
     size_t i;
     json_t *sa;
-    json_array_foreach (json_object_get (ra, "steps"), i, sa) {
-        const char *name = json_string_value (json_object_get (sa, "name"));
-        json_t *sb = name ? find_step (rb, name) : NULL;
-        if (!sb)
-            continue;
-        rows_for (rows, name, "fleet", json_object_get (sa, "fleet"), json_object_get (sb, "fleet"),
-                  sa, sb);
-        size_t gi;
-        json_t *ga;
-        json_array_foreach (json_object_get (sa, "groups"), gi, ga) {
-            const char *value = json_string_value (json_object_get (ga, "value"));
-            if (!value || strcmp (json_string_value (json_object_get (ga, "by")), "all") == 0)
-                continue;
-            json_t *gb = find_group (sb, value);
-            if (gb) {
-                char label[300];
-                snprintf (label, sizeof label, "%s=%s",
-                          json_string_value (json_object_get (ga, "by")), value);
-                rows_for (rows, name, label, ga, gb, ga, gb);
+    if (o->steps) {
+        json_t *pair;
+        json_array_foreach (o->steps, i, pair) {
+            json_t *x = find_step (ra, json_string_value (json_array_get (pair, 0)));
+            json_t *y = find_step (rb, json_string_value (json_array_get (pair, 1)));
+            if (x && y)
+                step_rows (rows, skipped, ra, rb, x, y, o);
+        }
+    } else
+        json_array_foreach (json_object_get (ra, "steps"), i, sa) {
+            json_t *sb = find_step (rb, str (sa, "name"));
+            if (sb)
+                step_rows (rows, skipped, ra, rb, sa, sb, o);
+            else
+                json_array_append_new (skipped, json_pack ("{s:s, s:s}", "step", str (sa, "name"),
+                    "reason", "run B has no step of this name"));
+        }
+    return json_pack ("{s:o, s:o, s:s, s:O?, s:b, s:o, s:o}",
+        "a", compare_side (ra), "b", compare_side (rb),
+        "figures", o->groups && !o->sum ? "per_member" : "sum",
+        "steps", o->steps, "forced", o->force, "rows", rows, "skipped", skipped);
+}
+
+/* Has rep any step with a measured interval? */
+static bool
+any_measured (json_t *rep)
+{
+    size_t i;
+    json_t *s;
+    json_array_foreach (json_object_get (rep, "steps"), i, s)
+        if (measured (json_object_get (s, "fleet")))
+            return true;
+    return false;
+}
+
+/* Is side rep comparable at all?  Returns 0, or -1 with err. */
+static int
+side_check (json_t *rep, const char *which, bool force, char *err, size_t errlen)
+{
+    long long run = (long long) num (rep, "run");
+    const char *status = str (rep, "status");
+    if (strcmp (status, "queued") == 0 || strcmp (status, "running") == 0) {
+        snprintf (err, errlen, "run %lld (%s) is %s: compare it when it has finished (iofleet "
+                  "watch %lld)", run, which, status, run);
+        return -1;
+    }
+    if (!any_measured (rep)) {
+        snprintf (err, errlen, "run %lld (%s) is %s and measured nothing (no step has a measured "
+                  "interval%s%s): there is nothing to compare; see iofleet report %lld", run,
+                  which, status, str (rep, "message")[0] ? ": " : "", str (rep, "message"), run);
+        return -1;
+    }
+    if (strcmp (status, "failed") == 0 && !force) {
+        snprintf (err, errlen, "run %lld (%s) failed (%s): its figures stop where it failed; "
+                  "compare runs that finished (iofleet runs), or give --force to compare the "
+                  "steps it measured", run, which,
+                  str (rep, "message")[0] ? str (rep, "message") : "no message");
+        return -1;
+    }
+    return 0;
+}
+
+/* "a, b, c" of a report's step names into buf. */
+static const char *
+step_names (json_t *rep, char *buf, size_t cap)
+{
+    size_t off = 0, i;
+    json_t *s;
+    buf[0] = '\0';
+    json_array_foreach (json_object_get (rep, "steps"), i, s)
+        if (off < cap)
+            off += (size_t) snprintf (buf + off, cap - off, "%s%s", i ? ", " : "", str (s, "name"));
+    return buf;
+}
+
+int
+compare_check (json_t *a, json_t *b, const compare_opts_t *o, char *err, size_t errlen)
+{
+    if (side_check (a, "A", o->force, err, errlen) || side_check (b, "B", o->force, err, errlen))
+        return -1;
+    char pa[300], pb[300], names[1024];
+    plan_text (a, pa, sizeof pa);
+    plan_text (b, pb, sizeof pb);
+    size_t i;
+    json_t *pair;
+    json_array_foreach (o->steps, i, pair)
+        for (int k = 0; k < 2; k++) {
+            json_t *rep = k ? b : a;
+            const char *name = json_string_value (json_array_get (pair, (size_t) k));
+            if (!find_step (rep, name)) {
+                snprintf (err, errlen, "--steps: run %.0f (%s, plan %s) has no step '%s' (its "
+                          "steps: %s)", num (rep, "run"), k ? "B" : "A", k ? pb : pa,
+                          name ? name : "", step_names (rep, names, sizeof names));
+                return -1;
             }
         }
+    bool same_plan = strcmp (str (a, "plan"), str (b, "plan")) == 0;
+    if ((!same_plan || num (a, "plan_version") != num (b, "plan_version")) && !o->steps
+        && !o->force) {
+        snprintf (err, errlen, "run %.0f is plan '%s' v%.0f and run %.0f is plan '%s' v%.0f: %s, "
+                  "whose steps need not be the same workload even where their names agree; map "
+                  "the steps to compare with --steps A_STEP=B_STEP[,...], or give --force to "
+                  "compare like-named steps anyway", num (a, "run"), str (a, "plan"),
+                  num (a, "plan_version"), num (b, "run"), str (b, "plan"), num (b, "plan_version"),
+                  same_plan ? "different versions of the plan" : "different plans");
+        return -1;
     }
-    return rows;
+    return 0;
 }
 
 bool
@@ -184,27 +425,8 @@ compare_is_regression (json_t *row, double fail_pct)
     if (!metric || fail_pct < 0)
         return false;
     double d = num (row, "delta_pct");
-    bool lower_better = metric[0] == 'p';
-    bool worse = lower_better ? d > fail_pct : d < -fail_pct;
+    bool worse = compare_is_latency (metric) ? d > fail_pct : d < -fail_pct;
     /* Only a change shown to stand out of the noise is a regression:
        without a noise estimate (null) the delta is reported, not judged. */
     return worse && json_is_true (json_object_get (row, "significant"));
-}
-
-json_t *
-compare_groups (json_t *rep, const char *key, const char *va, const char *vb)
-{
-    json_t *rows = json_array ();
-    size_t i;
-    json_t *s;
-    json_array_foreach (json_object_get (rep, "steps"), i, s) {
-        const char *name = json_string_value (json_object_get (s, "name"));
-        json_t *ga = find_group (s, va), *gb = find_group (s, vb);
-        if (!name || !ga || !gb)
-            continue;
-        char label[300];
-        snprintf (label, sizeof label, "%s=%s vs %s", key, va, vb);
-        rows_for (rows, name, label, ga, gb, ga, gb);
-    }
-    return rows;
 }

@@ -183,16 +183,22 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         if (cmd[0] == 's')
             return runner_status (ctl, run, err, errlen);
         const char *format = json_string_value (json_object_get (req, "format"));
+        /* where_flag: the option the conditions came from (compare --a),
+           so that an error names what the user typed. */
+        const char *flag = json_string_value (json_object_get (req, "where_flag"));
+        if (flag && strcmp (flag, "--where") && strcmp (flag, "--a") && strcmp (flag, "--b"))
+            flag = NULL;
         if (!format || strcmp (format, "json") == 0) {
             json_t *rep = report_json (ctl->store, run,
                                        json_string_value (json_object_get (req, "by")),
-                                       json_object_get (req, "where"), err, errlen);
+                                       json_object_get (req, "where"), flag, err, errlen);
             if (rep && json_is_true (json_object_get (req, "histograms")))
                 report_add_histograms (ctl->store, run, rep);
             return rep;
         }
         if (strcmp (format, "fio-json") == 0 || strcmp (format, "fio-json+") == 0)
-            return report_fio_json (ctl->store, run, format[8] == '+', err, errlen);
+            return report_fio_json (ctl->store, run, format[8] == '+',
+                                    json_object_get (req, "where"), flag, err, errlen);
         snprintf (err, errlen, "report format '%.32s': use json, fio-json or fio-json+", format);
         return NULL;
     }

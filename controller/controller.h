@@ -15,6 +15,7 @@
 #include "direction.h"
 #include "histogram.h"
 #include "jobfile.h"
+#include "match.h"
 #include "message.h"
 #include "store.h"
 
@@ -241,27 +242,44 @@ void sched_on_run_end (ctl_t *ctl, int64_t run, const char *status);
 json_t *sched_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t errlen);
 
 /* report.c */
-/* The report of a run as JSON, or NULL with err filled (unknown run).
-   by: group key or NULL; where: JSON list of "KEY=GLOB" the groups'
-   members must match (NULL: all). */
-json_t *report_json (store_t *store, int64_t run, const char *by, json_t *where, char *err,
-                     size_t errlen);
+/* The report of a run as JSON, or NULL with err filled (unknown run, a
+   key that is not one, a selection that matches nothing).  by: group key
+   or NULL; where: JSON list of "KEY=GLOB[,KEY=GLOB]" conditions (NULL or
+   empty: all) that select the targets every figure is made of;
+   where_flag: the option they came from, for err (NULL: "--where"). */
+json_t *report_json (store_t *store, int64_t run, const char *by, json_t *where,
+                     const char *where_flag, char *err, size_t errlen);
 /* History: one row per run (and group) of a metric of the steps named
    like req "step" (a glob), see admin.c.  NULL with err filled. */
 json_t *history_json (store_t *store, json_t *req, char *err, size_t errlen);
 
 /* groups.c */
-/* Adds "groups" (merged per value of `by`, or one group "all" when NULL)
-   and "outliers" to a step of a report.  Returns 0, or -1 with err for a
-   `by` that is not one. */
-/* Is by a grouping key (agent, transport, drive.model, label.KEY, ...)?
-   Returns 0, or -1 with err naming the keys. */
+/* Is by a grouping key (common/match.h)?  Returns 0, or -1 with err
+   naming --by and the keys. */
 int groups_key_check (const char *by, char *err, size_t errlen);
+/* Adds "groups" (merged per value of `by`, or one group "all" when NULL)
+   and "outliers" to a step of a report: its agents' targets are the
+   members; selected: only they count (the step was filtered by
+   groups_select).  Returns 0, or -1 with err for a `by` that is not one. */
 int groups_add (store_t *store, int64_t run, int step, json_t *step_json, const char *by,
-                json_t *where, char *err, size_t errlen);
+                bool selected, char *err, size_t errlen);
+/* Keeps the targets of the step's "agents" that satisfy conds (an agent
+   without targets, which measured nothing, is judged as a whole), drops
+   agents left without any, and adds "selected" {agents, agents_of,
+   targets, targets_of}.  values (if not NULL) gets every value of
+   conds[0]'s key seen, as keys.  Returns the number of agents kept. */
+int groups_select (store_t *store, int64_t run, int step, json_t *step_json,
+                   const match_cond_t *conds, int nconds, json_t *values);
+/* The run's labels (runs.labels, a JSON object), or NULL when it has none. */
+json_t *groups_run_labels (store_t *store, int64_t run);
+/* {"agents", "targets", "iops_per_agent", "iops_per_target",
+   "bw_per_agent", "bw_per_target"} of members summing to iops and bw. */
+json_t *groups_members_json (int agents, int targets, double iops, double bw);
 /* The run in fio's JSON (json+ with bins when plus): one job entry per
-   step and agent, "hostname" = the agent's name.  NULL with err filled. */
-json_t *report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errlen);
+   step and agent, "hostname" = the agent's name; where and where_flag as
+   for report_json.  NULL with err filled. */
+json_t *report_fio_json (store_t *store, int64_t run, bool plus, json_t *where,
+                         const char *where_flag, char *err, size_t errlen);
 /* Adds to each step's fleet read and write its merged completion-latency
    histogram, 8 bins an octave: "histogram": [[low_ns, high_ns, count]...]
    (nonzero bins).  Can't fail (a step without one gets none). */

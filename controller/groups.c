@@ -1,11 +1,12 @@
-/*  groups.c: a step's results by group (transport, drive model or
-    firmware, HBA model or firmware, host, agent, a label) from merged
-    histograms, and the members that stand out within each group. */
+/*  groups.c: a step's results by group (any key of common/match.h:
+    transport, drive model or firmware, HBA model or firmware, host, agent,
+    a label) from merged histograms, the members that stand out within each
+    group, and the members a report keeps (--where). */
 #include "controller.h"
 #include "histogram.h"
+#include "match.h"
 #include "outliers.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <string.h>
 
@@ -51,17 +52,16 @@ agent_labels (store_t *store, const char *agent)
     return l;
 }
 
-/* The labels of an imported run (--label of iofleet import), or NULL. */
-static json_t *
-run_labels (store_t *store, int64_t run)
+json_t *
+groups_run_labels (store_t *store, int64_t run)
 {
     sqlite3_stmt *st = store_stmt (store, "SELECT labels FROM runs WHERE id = ?");
     sqlite3_bind_int64 (st, 1, run);
     json_t *l = NULL;
-    if (sqlite3_step (st) == SQLITE_ROW)
+    if (sqlite3_step (st) == SQLITE_ROW && sqlite3_column_type (st, 0) == SQLITE_TEXT)
         l = json_loads ((const char *) sqlite3_column_text (st, 0), 0, NULL);
     sqlite3_reset (st);
-    if (l && json_object_size (l) == 0) {
+    if (l && (!json_is_object (l) || json_object_size (l) == 0)) {
         json_decref (l);
         l = NULL;
     }
@@ -71,69 +71,143 @@ run_labels (store_t *store, int64_t run)
 int
 groups_key_check (const char *by, char *err, size_t errlen)
 {
-    static const char *keys[] = { "agent", "host", "transport", "drive.model", "drive.firmware",
-                                  "hba.model", "hba.firmware" };
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        if (strcmp (by, keys[i]) == 0)
-            return 0;
-    if (strncmp (by, "label.", 6) == 0 && by[6] && strlen (by) < 64)
-        return 0;
-    snprintf (err, errlen, "--by '%.64s': use transport, drive.model, drive.firmware, hba.model, "
-              "hba.firmware, host, agent or label.KEY", by);
-    return -1;
+    match_key_t key;
+    return match_key_parse ("--by", by, &key, err, errlen);
 }
 
-/* The group value of one target of one agent for `by`.  Returns 0, or -1
-   for a `by` that is not one (err filled). */
-static int
-group_value (store_t *store, int64_t run, int step, const char *by, json_t *agent, json_t *target,
-             char *out, size_t cap, char *err, size_t errlen)
+/* What keys of one step are read from: each agent's labels and its
+   inventory at the step, loaded once and only when a key needs them. */
+typedef struct {
+    store_t *store;
+    int64_t run;
+    int step;
+    json_t *run_labels;         /* owned, NULL: none */
+    json_t *agents;             /* name -> {"labels", "inventory"} */
+    bool labels, inventory;
+} members_t;
+
+static void
+members_init (members_t *m, store_t *store, int64_t run, int step)
 {
-    const char *name = json_string_value (json_object_get (agent, "agent"));
-    json_t *drive = json_object_get (target, "drive");
-    const char *v = NULL;
-    json_t *tmp = NULL;
-    if (strcmp (by, "agent") == 0)
-        v = name;
-    else if (strcmp (by, "host") == 0)
-        v = json_string_value (json_object_get (agent, "hostname"));
-    else if (strcmp (by, "transport") == 0)
-        v = json_string_value (json_object_get (drive, "transport"));
-    else if (strcmp (by, "drive.model") == 0)
-        v = json_string_value (json_object_get (drive, "model"));
-    else if (strcmp (by, "drive.firmware") == 0)
-        v = json_string_value (json_object_get (drive, "firmware"));
-    else if (strncmp (by, "label.", 6) == 0 && by[6]) {
-        tmp = agent_labels (store, name);
-        v = json_string_value (json_object_get (tmp, by + 6));
-    } else if (strcmp (by, "hba.model") == 0 || strcmp (by, "hba.firmware") == 0) {
-        const char *pci = json_string_value (json_object_get (drive, "controller"));
-        tmp = step_inventory (store, run, step, name);
-        size_t i;
-        json_t *c;
-        json_array_foreach (json_object_get (tmp, "controllers"), i, c) {
-            const char *addr = json_string_value (json_object_get (c, "pci_address"));
-            if (pci && addr && strcmp (pci, addr) == 0)
-                v = json_string_value (json_object_get (c, by[4] == 'm' ? "device" : "firmware"));
+    memset (m, 0, sizeof *m);
+    m->store = store;
+    m->run = run;
+    m->step = step;
+    m->run_labels = groups_run_labels (store, run);
+    m->agents = json_object ();
+}
+
+static void
+members_need (members_t *m, const match_key_t *key)
+{
+    m->labels |= match_needs_labels (key);
+    m->inventory |= match_needs_inventory (key);
+}
+
+static void
+members_fini (members_t *m)
+{
+    json_decref (m->run_labels);
+    json_decref (m->agents);
+}
+
+/* The subject of agent aj's target tj (NULL: the agent as a whole). */
+static void
+subject_of (members_t *m, json_t *aj, json_t *tj, match_subject_t *s)
+{
+    const char *name = json_string_value (json_object_get (aj, "agent"));
+    json_t *c = name ? json_object_get (m->agents, name) : NULL;
+    if (name && !c) {
+        c = json_object ();
+        if (m->labels)
+            json_object_set_new (c, "labels", agent_labels (m->store, name));
+        if (m->inventory)
+            json_object_set_new (c, "inventory", step_inventory (m->store, m->run, m->step, name));
+        json_object_set_new (m->agents, name, c);
+    }
+    memset (s, 0, sizeof *s);
+    s->agent = name;
+    s->hostname = json_string_value (json_object_get (aj, "hostname"));
+    s->labels = json_object_get (c, "labels");
+    s->inventory = json_object_get (c, "inventory");
+    s->target = tj != NULL;
+    s->drive = json_object_get (tj, "drive");
+    s->run_labels = m->run_labels;
+}
+
+int
+groups_select (store_t *store, int64_t run, int step, json_t *s, const match_cond_t *conds,
+               int nconds, json_t *values)
+{
+    members_t m;
+    members_init (&m, store, run, step);
+    for (int i = 0; i < nconds; i++)
+        members_need (&m, &conds[i].key);
+    int kept = 0, agents_total = 0, targets = 0, targets_total = 0;
+    json_t *agents = json_object_get (s, "agents");
+    json_t *out = json_array ();
+    size_t ai, ti;
+    json_t *aj, *tj;
+    json_array_foreach (agents, ai, aj) {
+        json_t *tl = json_object_get (aj, "targets");
+        match_subject_t subj;
+        char v[256];
+        agents_total++;
+        if (json_array_size (tl) == 0) {
+            /* Nothing measured (refused, lost before its first interval):
+               the agent is judged as a whole, as --agents judges it. */
+            subject_of (&m, aj, NULL, &subj);
+            if (values && nconds && match_value (&conds[0].key, &subj, v, sizeof v))
+                json_object_set_new (values, v, json_true ());
+            if (match_all (conds, nconds, &subj)) {
+                json_array_append (out, aj);
+                kept++;
+            }
+            continue;
         }
-    } else {
-        snprintf (err, errlen, "--by '%s': use transport, drive.model, drive.firmware, hba.model, "
-                  "hba.firmware, host, agent or label.KEY", by);
-        return -1;
+        json_t *keep = json_array ();
+        json_array_foreach (tl, ti, tj) {
+            targets_total++;
+            subject_of (&m, aj, tj, &subj);
+            if (values && nconds && match_value (&conds[0].key, &subj, v, sizeof v))
+                json_object_set_new (values, v, json_true ());
+            if (match_all (conds, nconds, &subj))
+                json_array_append (keep, tj);
+        }
+        if (json_array_size (keep)) {
+            targets += (int) json_array_size (keep);
+            /* The agent's own sums are of the targets it keeps. */
+            double iops = 0, bw = 0;
+            json_array_foreach (keep, ti, tj)
+                for (int d = 0; d < DIR_COUNT; d++) {
+                    json_t *dj = json_object_get (tj, dir_name (d));
+                    iops += json_number_value (json_object_get (dj, "iops"));
+                    bw += json_number_value (json_object_get (dj, "bw"));
+                }
+            json_object_set (aj, "targets", keep);
+            json_object_set_new (aj, "iops", json_real (iops));
+            json_object_set_new (aj, "bw", json_real (bw));
+            json_array_append (out, aj);
+            kept++;
+        }
+        json_decref (keep);
     }
-    /* The run's own labels (an import's --label) answer what the agent
-       and its inventory do not: label.KEY, or the key itself
-       (--label drive.firmware=X). */
-    json_t *rl = NULL;
-    if (!v && (rl = run_labels (store, run)) != NULL) {
-        v = json_string_value (json_object_get (rl, strncmp (by, "label.", 6) == 0 ? by + 6 : by));
-        if (!v && strncmp (by, "label.", 6) != 0)
-            v = json_string_value (json_object_get (rl, by));
-    }
-    snprintf (out, cap, "%s", v ? v : "unknown");
-    json_decref (tmp);
-    json_decref (rl);
-    return 0;
+    json_object_set_new (s, "agents", out);
+    json_object_set_new (s, "selected", json_pack ("{s:i, s:i, s:i, s:i}", "agents", kept,
+                         "agents_of", agents_total, "targets", targets,
+                         "targets_of", targets_total));
+    members_fini (&m);
+    return kept;
+}
+
+json_t *
+groups_members_json (int agents, int targets, double iops, double bw)
+{
+    return json_pack ("{s:i, s:i, s:f, s:f, s:f, s:f}", "agents", agents, "targets", targets,
+        "iops_per_agent", agents ? iops / agents : 0.0,
+        "iops_per_target", targets ? iops / targets : 0.0,
+        "bw_per_agent", agents ? bw / agents : 0.0,
+        "bw_per_target", targets ? bw / targets : 0.0);
 }
 
 static group_t *
@@ -337,56 +411,42 @@ member_iops (json_t *m)
     return sum;
 }
 
-/* True when the member matches every KEY=GLOB of where. */
-static int
-member_matches (store_t *store, int64_t run, int step, json_t *where, json_t *agent, json_t *target,
-                bool *match, char *err, size_t errlen)
-{
-    *match = true;
-    size_t i;
-    json_t *c;
-    json_array_foreach (where, i, c) {
-        const char *cond = json_string_value (c);
-        const char *eq = cond ? strchr (cond, '=') : NULL;
-        if (!eq || eq == cond || strlen (cond) > 300) {
-            snprintf (err, errlen, "--where '%.64s': want KEY=GLOB (KEY as for --by)",
-                      cond ? cond : "");
-            return -1;
-        }
-        char key[256], value[256];
-        snprintf (key, sizeof key, "%.*s", (int) (eq - cond), cond);
-        if (group_value (store, run, step, key, agent, target, value, sizeof value, err, errlen))
-            return -1;
-        if (fnmatch (eq + 1, value, 0) != 0)
-            *match = false;
-    }
-    return 0;
-}
-
 int
-groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, json_t *where,
+groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bool selected,
             char *err, size_t errlen)
 {
     static group_t groups[GROUPS_MAX];
     int ngroups = 0;
     const char *key = by ? by : "all";
+    match_key_t bykey;
+    if (by && match_key_parse ("--by", by, &bykey, err, errlen))
+        return -1;
+    members_t mem;
+    members_init (&mem, store, run, step);
+    if (by)
+        members_need (&mem, &bykey);
     /* Members (targets) and their group, from the step's agents. */
     json_t *agents = json_object_get (s, "agents");
     json_t *members = json_array ();
     json_t *by_key = json_object ();        /* "agent\x1ftarget" -> member */
+    json_t *group_agents = json_object ();  /* group -> {agent: true} */
     size_t ai, ti;
     json_t *aj, *tj;
     json_array_foreach (agents, ai, aj) json_array_foreach (json_object_get (aj, "targets"), ti, tj) {
         char value[256] = "all";
-        bool match;
-        if ((by && group_value (store, run, step, by, aj, tj, value, sizeof value, err, errlen))
-            || member_matches (store, run, step, where, aj, tj, &match, err, errlen)) {
-            json_decref (members);
-            json_decref (by_key);
-            return -1;
+        if (by) {
+            match_subject_t subj;
+            subject_of (&mem, aj, tj, &subj);
+            match_value (&bykey, &subj, value, sizeof value);
         }
-        if (!match)
-            continue;
+        json_t *ga = json_object_get (group_agents, value);
+        if (!ga) {
+            ga = json_object ();
+            json_object_set_new (group_agents, value, ga);
+        }
+        const char *agent_name = json_string_value (json_object_get (aj, "agent"));
+        if (agent_name)
+            json_object_set_new (ga, agent_name, json_true ());
         /* The target says its group: the heatmap colours it against its
            group's median. */
         if (by)
@@ -424,8 +484,8 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
         char k[MSG_NAME_MAX + MSG_TEXT_MAX + 32];
         snprintf (k, sizeof k, "%s\x1f%s", agent, target);
         json_t *found = json_object_get (by_key, k);
-        if (!found && json_array_size (where))
-            continue;           /* filtered out */
+        if (!found && selected)
+            continue;           /* not selected (--where) */
         group_t *g = group_of (groups, &ngroups,
                                found ? json_string_value (json_object_get (found, "group")) : "unknown");
         if (!g)
@@ -457,13 +517,23 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
     /* The one group of everything is the fleet: its series is the step's
        (when the caller computed it). */
     json_t *fleet_series = json_object_get (s, "intervals");
-    if (!by && json_array_size (where) == 0 && ngroups == 1 && fleet_series)
+    if (!by && ngroups == 1 && fleet_series)
         series[0] = json_incref (fleet_series);
     else
         group_intervals (store, run, step, by_key, series, values, ngroups);
     for (int i = 0; i < ngroups; i++) {
         json_t *gj = json_pack ("{s:s, s:s, s:i}", "by", key, "value", groups[i].value,
                                 "targets", groups[i].targets);
+        /* Its members and the figures per member: groups of different
+           sizes compare per agent and per target, not by their sums. */
+        double iops = 0, bw = 0;
+        for (int d = 0; d < DIR_COUNT; d++)
+            iops += groups[i].iops[d], bw += groups[i].bw[d];
+        json_t *mj = groups_members_json (
+            (int) json_object_size (json_object_get (group_agents, groups[i].value)),
+            groups[i].targets, iops, bw);
+        json_object_update (gj, mj);
+        json_decref (mj);
         /* A direction where some member has a row (trims: where they were). */
         for (int d = 0; d < DIR_COUNT; d++)
             if (dir_reported (d, (uint64_t) groups[i].rows[d], 0))
@@ -531,6 +601,8 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, js
     free (p99);
     json_decref (agent_at);
     json_decref (by_key);
+    json_decref (group_agents);
+    members_fini (&mem);
     json_object_set_new (s, "outliers", outliers);
     json_decref (members);
     return 0;

@@ -261,6 +261,8 @@ lat_stats_json (const histogram_t *h, const double *extra, int nextra)
 /* The latency figures of one direction: "lat_ns" and "percentiles" are
    clat (the default figure, as fio's), "latency" holds slat, clat and lat.
    blobs[] are the clat, slat, lat columns. */
+static void latency_json (json_t *o, const histogram_t h[LK_N], const double *extra, int nextra);
+
 static void
 add_latency (json_t *o, sqlite3_stmt *st, int col_clat, int col_slat, int col_lat,
              const double *extra, int nextra)
@@ -273,6 +275,14 @@ add_latency (json_t *o, sqlite3_stmt *st, int col_clat, int col_slat, int col_la
         if (!blob || len <= 0 || histogram_decode (&h[k], blob, (size_t) len) != 0)
             histogram_reset (&h[k]);
     }
+    latency_json (o, h, extra, nextra);
+}
+
+/* The latency figures of histograms h (clat, slat, lat) into o, as
+   add_latency.  Can't fail. */
+static void
+latency_json (json_t *o, const histogram_t h[LK_N], const double *extra, int nextra)
+{
     const histogram_t *c = &h[LK_CLAT];
     json_object_set_new (o, "lat_ns", json_pack ("{s:I, s:I, s:f, s:f}",
         "min", (json_int_t) (c->count ? c->min : 0), "max", (json_int_t) c->max,
@@ -388,15 +398,18 @@ intervals_from_rows (store_t *store, int64_t run, int step, series_json_t *v)
 }
 
 /* The same from every snapshot of the step (runs stored before
-   011_fleet_intervals). */
+   011_fleet_intervals), or from those of the selected targets only (sel:
+   "AGENT\x1f#INDEX" keys, selection_keys; NULL: all). */
 static void
-intervals_from_snapshots (store_t *store, int64_t run, int step, series_json_t *v)
+intervals_from_snapshots (store_t *store, int64_t run, int step, json_t *sel, series_json_t *v)
 {
     static histogram_t h[DIR_COUNT];
     sqlite3_stmt *st = store_stmt (store,
-        "SELECT seq, agent_id, t_start, t_end, read_ops, read_bytes, read_hist, "
-        " write_ops, write_bytes, write_hist, trim_ops, trim_bytes, trim_hist "
-        "FROM snapshots s WHERE run_id = ? AND step_idx = ? ORDER BY seq, agent_id, target");
+        "SELECT s.seq, s.agent_id, s.t_start, s.t_end, s.read_ops, s.read_bytes, s.read_hist, "
+        " s.write_ops, s.write_bytes, s.write_hist, s.trim_ops, s.trim_bytes, s.trim_hist, "
+        " a.name, s.target "
+        "FROM snapshots s JOIN agents a ON a.id = s.agent_id WHERE s.run_id = ? AND s.step_idx = ? "
+        "ORDER BY s.seq, s.agent_id, s.target");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
     int cur = -1, nagents = 0;
@@ -404,6 +417,13 @@ intervals_from_snapshots (store_t *store, int64_t run, int step, series_json_t *
     uint64_t t0 = 0, t1 = 0, span_sum = 0, ops[DIR_COUNT] = { 0 }, bytes[DIR_COUNT] = { 0 };
     for (;;) {
         int rc = sqlite3_step (st);
+        if (rc == SQLITE_ROW && sel) {
+            char key[MSG_NAME_MAX + 40];
+            snprintf (key, sizeof key, "%s\x1f#%d", (const char *) sqlite3_column_text (st, 13),
+                      sqlite3_column_int (st, 14));
+            if (!json_object_get (sel, key))
+                continue;
+        }
         int seq = rc == SQLITE_ROW ? sqlite3_column_int (st, 0) : -1;
         if (cur >= 0 && seq != cur)
             emit_interval (v, cur, t0, t1, nagents, span_sum, ops, bytes, h);
@@ -441,26 +461,110 @@ intervals_from_snapshots (store_t *store, int64_t run, int step, series_json_t *
     sqlite3_reset (st);
 }
 
+/* The keys of the targets a (filtered) step keeps: "AGENT\x1fNAME" as
+   results name them and "AGENT\x1f#INDEX" as snapshots do, through the
+   agents' target lists.  Can't fail (empty when out of memory). */
+static json_t *
+selection_keys (store_t *store, int64_t run, int step, json_t *s)
+{
+    json_t *sel = json_object ();
+    json_t *names = json_object ();         /* agent -> {target name: true} */
+    size_t ai, ti;
+    json_t *aj, *tj;
+    json_array_foreach (json_object_get (s, "agents"), ai, aj) {
+        const char *an = json_string_value (json_object_get (aj, "agent"));
+        json_t *set = json_object ();
+        json_array_foreach (json_object_get (aj, "targets"), ti, tj) {
+            const char *tn = json_string_value (json_object_get (tj, "target"));
+            char key[MSG_NAME_MAX + MSG_TEXT_MAX + 32];
+            if (!an || !tn)
+                continue;
+            snprintf (key, sizeof key, "%s\x1f%s", an, tn);
+            json_object_set_new (sel, key, json_true ());
+            json_object_set_new (set, tn, json_true ());
+        }
+        if (an)
+            json_object_set_new (names, an, set);
+        else
+            json_decref (set);
+    }
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT a.name, sa.targets FROM step_agents sa JOIN agents a ON a.id = sa.agent_id "
+        "WHERE sa.run_id = ? AND sa.step_idx = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        const char *an = (const char *) sqlite3_column_text (st, 0);
+        json_t *set = json_object_get (names, an);
+        json_t *tl = set ? json_loads ((const char *) sqlite3_column_text (st, 1), 0, NULL) : NULL;
+        size_t i;
+        json_t *t;
+        json_array_foreach (tl, i, t) {
+            char fallback[32], key[MSG_NAME_MAX + 40];
+            snprintf (fallback, sizeof fallback, "#%zu", i);   /* save_result's name */
+            const char *tn = json_string_value (t);
+            if (!json_object_get (set, tn ? tn : fallback) && !json_object_get (set, fallback))
+                continue;
+            snprintf (key, sizeof key, "%s\x1f#%zu", an, i);
+            json_object_set_new (sel, key, json_true ());
+        }
+        json_decref (tl);
+    }
+    sqlite3_reset (st);
+    json_decref (names);
+    return sel;
+}
+
+/* The number of agents of a step that delivered a snapshot of a selected
+   target (sel as for intervals_from_snapshots).  Can't fail. */
+static int
+agents_delivering (store_t *store, int64_t run, int step, json_t *sel)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT DISTINCT a.name, s.target FROM snapshots s JOIN agents a ON a.id = s.agent_id "
+        "WHERE s.run_id = ? AND s.step_idx = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    json_t *agents = json_object ();
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        char key[MSG_NAME_MAX + 40];
+        const char *an = (const char *) sqlite3_column_text (st, 0);
+        snprintf (key, sizeof key, "%s\x1f#%d", an, sqlite3_column_int (st, 1));
+        if (json_object_get (sel, key))
+            json_object_set_new (agents, an, json_true ());
+    }
+    sqlite3_reset (st);
+    int n = (int) json_object_size (agents);
+    json_decref (agents);
+    return n;
+}
+
 /* The fleet time series of a step: interval k merged over every agent
    (ops and bytes summed, clat histograms merged), and the common window:
    the intervals every agent that measured took part in.  Adds "intervals",
-   "window" and "outside_window" to step. */
+   "window" and "outside_window" to step.  sel (selection_keys; NULL:
+   all): only the selected targets count. */
 static void
-add_intervals (store_t *store, int64_t run, int step, json_t *step_json)
+add_intervals (store_t *store, int64_t run, int step, json_t *step_json, json_t *sel)
 {
     series_json_t v = { json_array (), 0, -1, -1, -1, -1 };
-    /* The agents that delivered anything (one seek each). */
-    sqlite3_stmt *st = store_stmt (store,
-        "SELECT COUNT(*) FROM step_agents sa WHERE sa.run_id = ? AND sa.step_idx = ? "
-        "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = sa.run_id "
-        " AND s.step_idx = sa.step_idx AND s.agent_id = sa.agent_id)");
-    sqlite3_bind_int64 (st, 1, run);
-    sqlite3_bind_int (st, 2, step);
-    if (sqlite3_step (st) == SQLITE_ROW)
-        v.nagents_total = sqlite3_column_int (st, 0);
-    sqlite3_reset (st);
-    if (intervals_from_rows (store, run, step, &v) == 0)
-        intervals_from_snapshots (store, run, step, &v);
+    if (sel) {
+        v.nagents_total = agents_delivering (store, run, step, sel);
+        intervals_from_snapshots (store, run, step, sel, &v);
+    } else {
+        /* The agents that delivered anything (one seek each). */
+        sqlite3_stmt *st = store_stmt (store,
+            "SELECT COUNT(*) FROM step_agents sa WHERE sa.run_id = ? AND sa.step_idx = ? "
+            "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = sa.run_id "
+            " AND s.step_idx = sa.step_idx AND s.agent_id = sa.agent_id)");
+        sqlite3_bind_int64 (st, 1, run);
+        sqlite3_bind_int (st, 2, step);
+        if (sqlite3_step (st) == SQLITE_ROW)
+            v.nagents_total = sqlite3_column_int (st, 0);
+        sqlite3_reset (st);
+        if (intervals_from_rows (store, run, step, &v) == 0)
+            intervals_from_snapshots (store, run, step, NULL, &v);
+    }
     int first_full = v.first_full, last_full = v.last_full;
     json_object_set_new (step_json, "intervals", v.intervals);
     if (first_full >= 0)
@@ -469,12 +573,16 @@ add_intervals (store_t *store, int64_t run, int step, json_t *step_json)
             "first_seq", first_full, "last_seq", last_full));
     else
         json_object_set_new (step_json, "window", json_null ());
-    /* Agents of the step that were not measuring through the whole window. */
+    /* Agents of the step that were not measuring through the whole window;
+       one that refused the step is not in it at all (refused_agents). */
     json_t *outside = json_array ();
     size_t i;
     json_t *a;
     json_array_foreach (json_object_get (step_json, "agents"), i, a) {
         json_int_t n = json_integer_value (json_object_get (a, "snapshots"));
+        const char *status = json_string_value (json_object_get (a, "status"));
+        if (n == 0 && status && strcmp (status, "refused") == 0)
+            continue;
         if (first_full < 0 || n < last_full - first_full + 1)
             json_array_append_new (outside, json_pack ("{s:O, s:O, s:O}",
                 "agent", json_object_get (a, "agent"), "status", json_object_get (a, "status"),
@@ -962,7 +1070,8 @@ sweeps_json (json_t *steps)
    "missing_intervals".  Its delivered intervals stay in every figure (the
    rule: what was measured counts, what was not is listed), and the
    step says which agents its figures hold incomplete data of
-   ("incomplete_agents"). */
+   ("incomplete_agents").  An agent that refused the step is neither: it
+   is listed with its reason in "refused_agents". */
 static void
 add_missing (store_t *store, int64_t run, int step, json_t *s)
 {
@@ -987,13 +1096,23 @@ add_missing (store_t *store, int64_t run, int step, json_t *s)
         n = seq + 1 > n ? seq + 1 : n;
     }
     sqlite3_reset (st);
-    json_t *incomplete = json_array ();
+    json_t *incomplete = json_array (), *refused = json_array ();
     size_t i;
     json_t *a;
     json_array_foreach (json_object_get (s, "agents"), i, a) {
         const char *name = json_string_value (json_object_get (a, "agent"));
         const char *status = json_string_value (json_object_get (a, "status"));
         json_t *set = json_object_get (seen, name);
+        if (status && strcmp (status, "refused") == 0 && json_object_size (set) == 0) {
+            /* It never took part: left out with its reason, not missing
+               anything of what the figures hold. */
+            json_object_set_new (a, "intervals_expected", json_integer (0));
+            json_object_set_new (a, "missing_intervals", json_array ());
+            json_object_set_new (a, "incomplete", json_false ());
+            json_array_append_new (refused, json_pack ("{s:s?, s:O}", "agent", name,
+                                                       "reason", json_object_get (a, "message")));
+            continue;
+        }
         json_t *missing = json_array ();
         for (int64_t k = 0; k < n && json_array_size (missing) < 100000; k++) {
             char key[24];
@@ -1014,6 +1133,7 @@ add_missing (store_t *store, int64_t run, int step, json_t *s)
         "figures hold every interval that reached the controller; agents with missing "
         "intervals are included and listed in incomplete_agents"));
     json_object_set_new (s, "incomplete_agents", incomplete);
+    json_object_set_new (s, "refused_agents", refused);
 }
 
 /* The fleet's merged figures of a step: {"read": {...}, "write": {...}},
@@ -1044,9 +1164,162 @@ fleet_json (store_t *store, int64_t run, int idx, const double *extra, int nextr
     return fleet;
 }
 
-json_t *
-report_json (store_t *store, int64_t run, const char *by, json_t *where, char *err, size_t errlen)
+/* The fleet's figures of a step made of the selected targets only (sel:
+   selection_keys): their result rows summed and their histograms merged,
+   as report_finalize_step makes fleet_results of all of them. */
+static json_t *
+fleet_json_selected (store_t *store, int64_t run, int idx, json_t *sel, const double *extra,
+                     int nextra)
 {
+    static histogram_t h[DIR_COUNT][LK_N];
+    uint64_t ops[DIR_COUNT] = { 0 }, bytes[DIR_COUNT] = { 0 }, errors[DIR_COUNT] = { 0 };
+    double iops[DIR_COUNT] = { 0 }, bw[DIR_COUNT] = { 0 };
+    int nohist[DIR_COUNT] = { 0 };
+    json_t *pct[DIR_COUNT] = { NULL };
+    json_t *agents = json_object ();
+    for (int d = 0; d < DIR_COUNT; d++)
+        for (int k = 0; k < LK_N; k++)
+            histogram_reset (&h[d][k]);
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT a.name, r.target, r.direction, r.ops, r.bytes, r.errors, r.iops, r.bw, r.hist, "
+        " r.slat_hist, r.lat_hist, r.percentiles "
+        "FROM results r JOIN agents a ON a.id = r.agent_id WHERE r.run_id = ? AND r.step_idx = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, idx);
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        const char *an = (const char *) sqlite3_column_text (st, 0);
+        char key[MSG_NAME_MAX + MSG_TEXT_MAX + 32];
+        snprintf (key, sizeof key, "%s\x1f%s", an, (const char *) sqlite3_column_text (st, 1));
+        int d = dir_from_name ((const char *) sqlite3_column_text (st, 2));
+        if (d < 0 || !json_object_get (sel, key))
+            continue;
+        json_object_set_new (agents, an, json_true ());
+        ops[d] += (uint64_t) sqlite3_column_int64 (st, 3);
+        bytes[d] += (uint64_t) sqlite3_column_int64 (st, 4);
+        errors[d] += (uint64_t) sqlite3_column_int64 (st, 5);
+        iops[d] += sqlite3_column_double (st, 6);
+        bw[d] += sqlite3_column_double (st, 7);
+        uint64_t count = 0;
+        for (int k = 0; k < LK_N; k++) {
+            const void *blob = sqlite3_column_blob (st, 8 + k);
+            int len = sqlite3_column_bytes (st, 8 + k);
+            uint64_t n = 0;
+            if (blob && len > 0 && histogram_check (blob, (size_t) len, &n) == 0)
+                histogram_decode_add (&h[d][k], blob, (size_t) len);
+            if (k == LK_CLAT)
+                count = n;
+        }
+        /* An import without fio's bins: its percentiles stand alone. */
+        if (sqlite3_column_type (st, 11) != SQLITE_NULL && sqlite3_column_int64 (st, 3) > 0
+            && count == 0) {
+            nohist[d]++;
+            json_decref (pct[d]);
+            pct[d] = json_loads ((const char *) sqlite3_column_text (st, 11), JSON_DECODE_ANY, NULL);
+        }
+    }
+    sqlite3_reset (st);
+    json_t *fleet = json_object ();
+    int nagents = (int) json_object_size (agents);
+    for (int d = 0; d < DIR_COUNT; d++) {
+        if (!dir_reported (d, ops[d], errors[d])) {
+            json_decref (pct[d]);
+            continue;
+        }
+        json_t *o = json_pack ("{s:i, s:I, s:I, s:I, s:f, s:f}", "agents", nagents,
+            "ops", (json_int_t) ops[d], "bytes", (json_int_t) bytes[d],
+            "errors", (json_int_t) errors[d], "iops", iops[d], "bw", bw[d]);
+        latency_json (o, h[d], extra, nextra);
+        if (nohist[d]) {
+            bool one = nohist[d] == 1 && h[d][LK_CLAT].count == 0 && pct[d];
+            json_object_set_new (o, "percentiles", one ? json_incref (pct[d]) : json_null ());
+            json_object_set_new (o, "percentiles_only", json_true ());
+            json_object_set_new (o, "latency", json_null ());
+            json_object_set_new (o, "lat_ns", json_null ());
+        }
+        json_object_set_new (fleet, dir_name (d), o);
+        json_decref (pct[d]);
+    }
+    json_decref (agents);
+    return fleet;
+}
+
+/* The members of a step's fleet: the agents with a measured target, the
+   targets, and the figures per member.  Can't fail. */
+static json_t *
+fleet_members (json_t *s)
+{
+    int agents = 0, targets = 0;
+    size_t i;
+    json_t *a;
+    json_array_foreach (json_object_get (s, "agents"), i, a) {
+        size_t n = json_array_size (json_object_get (a, "targets"));
+        agents += n > 0;
+        targets += (int) n;
+    }
+    json_t *f = json_object_get (s, "fleet");
+    return groups_members_json (agents, targets, dirs_sum (f, "iops"), dirs_sum (f, "bw"));
+}
+
+/* Parses the report's where list into conds.  Returns 0, or -1 with err. */
+static int
+where_parse (json_t *where, const char *flag, match_cond_t *conds, int *n, char *err,
+             size_t errlen)
+{
+    *n = 0;
+    if (where && !json_is_array (where)) {
+        snprintf (err, errlen, "'where' must be a list of \"KEY=GLOB\"");
+        return -1;
+    }
+    size_t i;
+    json_t *c;
+    json_array_foreach (where, i, c) {
+        if (!json_is_string (c)) {
+            snprintf (err, errlen, "'where' must be a list of \"KEY=GLOB\"");
+            return -1;
+        }
+        if (match_conds_parse (flag, json_string_value (c), conds, MATCH_CONDS_MAX, n, err,
+                               errlen))
+            return -1;
+    }
+    return 0;
+}
+
+/* err: where matched nothing of run (values: the first key's values the
+   run has).  Can't fail. */
+static void
+where_nothing (json_t *where, const char *flag, int64_t run, const match_cond_t *c0,
+               json_t *values, char *err, size_t errlen)
+{
+    char cond[512] = "", seen[512] = "";
+    size_t off = 0, i;
+    json_t *w;
+    json_array_foreach (where, i, w)
+        off += (size_t) snprintf (cond + off, off < sizeof cond ? sizeof cond - off : 0, "%s%s",
+                                  i ? " " : "", json_string_value (w));
+    off = 0;
+    const char *k;
+    json_t *v;
+    int n = 0;
+    json_object_foreach (values, k, v)
+        if (off < sizeof seen && n++ < 12)
+            off += (size_t) snprintf (seen + off, sizeof seen - off, "%s%s", off ? ", " : "", k);
+    snprintf (err, errlen, "%s '%s' matches no target or agent of run %lld (%s there: %s); "
+              "see iofleet report %lld --by %s", flag, cond, (long long) run, c0->key.text,
+              seen[0] ? seen : "no value", (long long) run, c0->key.text);
+}
+
+json_t *
+report_json (store_t *store, int64_t run, const char *by, json_t *where, const char *where_flag,
+             char *err, size_t errlen)
+{
+    match_cond_t conds[MATCH_CONDS_MAX];
+    int nconds = 0;
+    if (!where_flag)
+        where_flag = "--where";
+    if (where_parse (where, where_flag, conds, &nconds, err, errlen))
+        return NULL;
+    if (by && groups_key_check (by, err, errlen))
+        return NULL;
     sqlite3_stmt *st = store_stmt (store,
         "SELECT p.name, p.version, r.status, r.message, r.created_at, r.started_at, r.finished_at, "
         " r.origin, r.labels, r.intervals_dropped_at, r.cancelled_by, r.cancelled_at "
@@ -1107,7 +1380,8 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, char *e
     size_t i;
     json_t *s;
     bool any_sla = false;
-    int sla_failed = 0;
+    int sla_failed = 0, kept = 0;
+    json_t *values = json_object ();        /* of conds[0]'s key, for an error */
     json_array_foreach (rows, i, s) {
         int idx = (int) json_integer_value (json_object_get (s, "index"));
         double extra[JOB_PCT_MAX];
@@ -1115,6 +1389,12 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, char *e
         json_object_set_new (s, "agents", step_agents_json (store, run, idx,
                                                              json_object_get (s, "job"), extra,
                                                              nextra));
+        /* --where: every figure below is of the selected targets only. */
+        json_t *sel = NULL;
+        if (nconds) {
+            kept += groups_select (store, run, idx, s, conds, nconds, values);
+            sel = selection_keys (store, run, idx, s);
+        }
         /* The tuning lint of every drive of the step, once per agent. */
         json_t *lint = json_array ();
         size_t ai, ti, li;
@@ -1138,15 +1418,19 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, char *e
         json_t *skew = json_object_get (s, "skew_ns");
         if (skew)
             json_object_set (s, "start_skew_ns", skew);
-        add_intervals (store, run, idx, s);
-        json_t *fleet = fleet_json (store, run, idx, extra, nextra);
+        add_intervals (store, run, idx, s, sel);
+        json_t *fleet = sel ? fleet_json_selected (store, run, idx, sel, extra, nextra)
+                            : fleet_json (store, run, idx, extra, nextra);
         json_object_set_new (s, "fleet", fleet);
+        json_object_set_new (s, "members", fleet_members (s));
+        json_decref (sel);
         add_missing (store, run, idx, s);
         if (json_object_get (json_object_get (s, "job"), "sla")) {
             any_sla = true;
             sla_failed += add_sla (s);
         }
-        if (groups_add (store, run, idx, s, by, where, err, errlen)) {
+        if (groups_add (store, run, idx, s, by, nconds > 0, err, errlen)) {
+            json_decref (values);
             json_decref (rows);
             json_decref (steps);
             json_decref (rep);
@@ -1155,6 +1439,16 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, char *e
         json_array_append (steps, s);
     }
     json_decref (rows);
+    if (nconds && !kept) {
+        where_nothing (where, where_flag, run, &conds[0], values, err, errlen);
+        json_decref (values);
+        json_decref (steps);
+        json_decref (rep);
+        return NULL;
+    }
+    json_decref (values);
+    if (nconds)
+        json_object_set (rep, "where", where);
     json_object_set_new (rep, "steps", steps);
     json_object_set_new (rep, "sweeps", sweeps_json (steps));
     /* The run's SLA verdict: fail when any step failed any condition. */
@@ -1183,8 +1477,10 @@ fio_acc_free (fio_acc_t *a)
             free (a->samples[d][k]);
 }
 
+/* sel (selection_keys of the step; NULL: all): only the selected targets
+   of the agent count. */
 static int
-fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, fio_acc_t *a)
+fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, json_t *sel, fio_acc_t *a)
 {
     for (int d = 0; d < DIR_COUNT; d++)
         for (int k = 0; k < LK_N; k++)
@@ -1194,7 +1490,7 @@ fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, fio_acc_t *a
         "SELECT seq, t_start, t_end, read_ops, read_bytes, read_errors, read_hist, "
         " read_slat_hist, read_lat_hist, write_ops, write_bytes, write_errors, write_hist, "
         " write_slat_hist, write_lat_hist, trim_ops, trim_bytes, trim_errors, trim_hist, "
-        " trim_slat_hist, trim_lat_hist FROM snapshots "
+        " trim_slat_hist, trim_lat_hist, target FROM snapshots "
         "WHERE run_id = ? AND step_idx = ? AND agent_id = ? ORDER BY seq, target");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
@@ -1202,6 +1498,12 @@ fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, fio_acc_t *a
     int cap = 0, last_seq = -1;
     int rc;
     while ((rc = sqlite3_step (st)) == SQLITE_ROW) {
+        if (sel) {
+            char key[MSG_NAME_MAX + 40];
+            snprintf (key, sizeof key, "%s\x1f#%d", a->agent, sqlite3_column_int (st, 21));
+            if (!json_object_get (sel, key))
+                continue;
+        }
         int seq = sqlite3_column_int (st, 0);
         uint64_t span = (uint64_t) (sqlite3_column_int64 (st, 2) - sqlite3_column_int64 (st, 1));
         if (seq != last_seq) {
@@ -1245,8 +1547,15 @@ fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, fio_acc_t *a
 }
 
 json_t *
-report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errlen)
+report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const char *where_flag,
+                 char *err, size_t errlen)
 {
+    match_cond_t conds[MATCH_CONDS_MAX];
+    int nconds = 0;
+    if (!where_flag)
+        where_flag = "--where";
+    if (where_parse (where, where_flag, conds, &nconds, err, errlen))
+        return NULL;
     sqlite3_stmt *st = store_stmt (store,
         "SELECT p.name, p.text, r.started_at, r.intervals_dropped_at FROM runs r "
         "JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
@@ -1310,14 +1619,39 @@ report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errle
     sqlite3_reset (st);
     static int first[JOB_MAX_STEPS + 1];
     int ngroups = jobfile_group (jf, first);
+    /* --where: each step's selected targets (pairs come sorted by step). */
+    json_t *sels = json_object (), *values = json_object ();
+    int kept = 0;
+    for (int i = 0; nconds && i < n; i++) {
+        char key[16];
+        snprintf (key, sizeof key, "%d", steps[i]);
+        if (json_object_get (sels, key))
+            continue;
+        json_t *sj = json_pack ("{s:o}", "agents",
+                                step_agents_json (store, run, steps[i], NULL, NULL, 0));
+        kept += groups_select (store, run, steps[i], sj, conds, nconds, values);
+        json_object_set_new (sels, key, selection_keys (store, run, steps[i], sj));
+        json_decref (sj);
+    }
+    if (nconds && !kept) {
+        where_nothing (where, where_flag, run, &conds[0], values, err, errlen);
+        json_decref (sels);
+        json_decref (values);
+        goto out;
+    }
+    json_decref (values);
     fio_job_t *jobs = calloc ((size_t) (n ? n : 1), sizeof *jobs);
     if (!jobs) {
         snprintf (err, errlen, "out of memory");
+        json_decref (sels);
         goto out;
     }
     int nj = 0;
     for (int i = 0; i < n; i++) {
-        if (steps[i] >= ngroups || fio_acc_load (store, run, steps[i], agents[i], &accs[i]))
+        char key[16];
+        snprintf (key, sizeof key, "%d", steps[i]);
+        json_t *sel = nconds ? json_object_get (sels, key) : NULL;
+        if (steps[i] >= ngroups || fio_acc_load (store, run, steps[i], agents[i], sel, &accs[i]))
             continue;
         if (accs[i].nsamples == 0)
             continue;       /* refused or lost before measuring: nothing to report */
@@ -1370,6 +1704,7 @@ report_fio_json (store_t *store, int64_t run, bool plus, char *err, size_t errle
     if (!doc)
         snprintf (err, errlen, "out of memory");
     free (jobs);
+    json_decref (sels);
 out:
     for (int i = 0; i < n; i++)
         fio_acc_free (&accs[i]);
@@ -1426,15 +1761,17 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
         snprintf (err, errlen, "--direction '%.32s': use read, write or trim", dir_only);
         return NULL;
     }
-    if (where && !json_is_array (where)) {
-        snprintf (err, errlen, "'where' must be a list of KEY=GLOB");
+    match_cond_t conds[MATCH_CONDS_MAX];
+    int nconds = 0;
+    if (where_parse (where, "--where", conds, &nconds, err, errlen))
         return NULL;
-    }
+    if (by && groups_key_check (by, err, errlen))
+        return NULL;
     if (since && (!json_is_integer (since) || json_integer_value (since) < 0)) {
         snprintf (err, errlen, "'since_ns' must be a time in ns since the epoch");
         return NULL;
     }
-    bool grouped = by || json_array_size (where);
+    bool grouped = by || nconds;
 
     /* The runs first: the per-step queries below reuse cached statements. */
     json_t *runs = json_array ();
@@ -1485,7 +1822,9 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
             } else {
                 json_t *sj = json_pack ("{s:o}", "agents",
                                         step_agents_json (store, run, idx, NULL, NULL, 0));
-                if (groups_add (store, run, idx, sj, by, where, err, errlen)) {
+                if (nconds)
+                    groups_select (store, run, idx, sj, conds, nconds, NULL);
+                if (groups_add (store, run, idx, sj, by, nconds > 0, err, errlen)) {
                     json_decref (sj);
                     json_decref (sets);
                     json_decref (steps);

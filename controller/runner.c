@@ -17,7 +17,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -1673,71 +1672,30 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
     }
 }
 
-/* Does the agent match KEY=GLOB?  KEY is a label (rack, or label.rack), or
-   an inventory field: host.FIELD, hba.FIELD (any storage controller:
-   firmware, driver, driver_version, device, vendor), drive.FIELD (any
-   drive: model, firmware, transport, serial, vendor). */
-static bool
-agent_matches (json_t *labels, json_t *inv, const char *key, const char *glob)
-{
-    const char *dot = strchr (key, '.');
-    if (!dot || strncmp (key, "label.", 6) == 0) {
-        const char *v = json_string_value (json_object_get (labels, dot ? key + 6 : key));
-        return v && fnmatch (glob, v, 0) == 0;
-    }
-    const char *field = dot + 1;
-    if (strncmp (key, "host.", 5) == 0) {
-        json_t *v = json_object_get (json_object_get (inv, "host"), field);
-        char num[32];
-        const char *sv = json_string_value (v);
-        if (!sv && json_is_integer (v)) {
-            snprintf (num, sizeof num, "%lld", (long long) json_integer_value (v));
-            sv = num;
-        }
-        return sv && fnmatch (glob, sv, 0) == 0;
-    }
-    const char *list = strncmp (key, "hba.", 4) == 0 ? "controllers"
-                     : strncmp (key, "drive.", 6) == 0 ? "drives" : NULL;
-    if (!list)
-        return false;
-    if (strcmp (list, "controllers") == 0 && strcmp (field, "model") == 0)
-        field = "device";
-    size_t i;
-    json_t *e;
-    json_array_foreach (json_object_get (inv, list), i, e) {
-        const char *sv = json_string_value (json_object_get (e, field));
-        if (sv && fnmatch (glob, sv, 0) == 0)
-            return true;
-    }
-    return false;
-}
-
-/* Agents selected by "KEY=GLOB[,KEY=GLOB...]" (all must hold).  Returns
-   the count, 0 with err when none matched. */
+/* Agents selected by "KEY=GLOB[,KEY=GLOB...]" (common/match.h; all must
+   hold).  Returns the count, 0 with err when none matched or a key is
+   not one. */
 static int
 select_by_match (ctl_t *ctl, const char *agents, uint64_t *ids, int max, char *err,
                  size_t errlen)
 {
-    char list[4096];
-    str_copy (list, sizeof list, agents);
-    char *conds[32][2];
-    int nconds = 0;
-    for (char *save = NULL, *tok = strtok_r (list, ",", &save); tok && nconds < 32;
-         tok = strtok_r (NULL, ",", &save)) {
-        char *eq = strchr (tok, '=');
-        if (!eq || eq == tok) {
+    /* Names and conditions do not mix: "a1,rack=r12" is neither. */
+    for (const char *p = agents; p; p = strchr (p, ',') ? strchr (p, ',') + 1 : NULL) {
+        const char *end = strchr (p, ',');
+        const char *eq = strchr (p, '=');
+        if (!eq || (end && eq > end)) {
             snprintf (err, errlen, "--agents '%s': mix of names and KEY=GLOB conditions; use "
                       "either a name list or conditions like rack=r12,hba.firmware=16.*", agents);
             return 0;
         }
-        *eq = '\0';
-        conds[nconds][0] = tok;
-        conds[nconds][1] = eq + 1;
-        nconds++;
     }
+    match_cond_t conds[MATCH_CONDS_MAX];
+    int nconds = 0;
+    if (match_conds_parse ("--agents", agents, conds, MATCH_CONDS_MAX, &nconds, err, errlen))
+        return 0;
     int n = 0;
     sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT a.id, a.labels, i.json FROM agents a LEFT JOIN inventories i "
+        "SELECT a.id, a.labels, i.json, a.name, a.hostname FROM agents a LEFT JOIN inventories i "
         "ON i.id = a.inventory_id WHERE a.imported = 0 ORDER BY a.name");
     while (sqlite3_step (st) == SQLITE_ROW && n < max) {
         uint64_t id = (uint64_t) sqlite3_column_int64 (st, 0);
@@ -1747,9 +1705,13 @@ select_by_match (ctl_t *ctl, const char *agents, uint64_t *ids, int max, char *e
         json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 1), 0, NULL);
         json_t *inv = sqlite3_column_type (st, 2) == SQLITE_NULL ? NULL
                     : json_loads ((const char *) sqlite3_column_text (st, 2), 0, NULL);
-        bool all = true;
-        for (int c = 0; c < nconds && all; c++)
-            all = agent_matches (labels, inv, conds[c][0], conds[c][1]);
+        /* The run has no labels yet: a run.KEY condition matches no agent. */
+        match_subject_t subj = {
+            .agent = (const char *) sqlite3_column_text (st, 3),
+            .hostname = (const char *) sqlite3_column_text (st, 4),
+            .labels = labels, .inventory = inv, .target = false,
+        };
+        bool all = match_all (conds, nconds, &subj);
         json_decref (labels);
         json_decref (inv);
         if (all)
@@ -1757,9 +1719,9 @@ select_by_match (ctl_t *ctl, const char *agents, uint64_t *ids, int max, char *e
     }
     sqlite3_reset (st);
     if (n == 0)
-        snprintf (err, errlen, "no connected agent matches --agents '%s' (keys: a label such as "
-                  "rack, or host.FIELD, hba.FIELD, drive.FIELD of the inventory; see 'iofleet "
-                  "agents --json')", agents);
+        snprintf (err, errlen, "no connected agent matches --agents '%s' (keys: agent, host, "
+                  "host.FIELD, transport, drive.FIELD, hba.FIELD, label.KEY or a bare KEY; see "
+                  "'iofleet agents --json' and 'iofleet inventory AGENT')", agents);
     return n;
 }
 

@@ -493,8 +493,10 @@ sched_on_run_end (ctl_t *ctl, int64_t run, const char *status)
     else if (!base)
         verdict = "no-baseline";
     else {
-        json_t *ra = report_json (ctl->store, base, by[0] ? by : NULL, NULL, err, sizeof err);
-        json_t *rb = ra ? report_json (ctl->store, run, by[0] ? by : NULL, NULL, err, sizeof err)
+        json_t *ra = report_json (ctl->store, base, by[0] ? by : NULL, NULL, NULL, err,
+                                  sizeof err);
+        json_t *rb = ra ? report_json (ctl->store, run, by[0] ? by : NULL, NULL, NULL, err,
+                                       sizeof err)
                         : NULL;
         if (!ra || !rb) {
             /* Never a baseline itself: a pass nobody checked would be one. */
@@ -507,7 +509,12 @@ sched_on_run_end (ctl_t *ctl, int64_t run, const char *status)
                      "--baseline)", name, (long long) base, (long long) run);
             verdict = "unjudged";
         } else {
-            json_t *rows = compare_reports (ra, rb);
+            /* Totals, as the schedule's --by groups always were: the same
+               plan on the same selection, night after night. */
+            compare_opts_t opts = { .sum = true };
+            json_t *cmp = compare_run (ra, rb, &opts);
+            json_t *rows = json_incref (json_object_get (cmp, "rows"));
+            json_decref (cmp);
             int64_t now = real_s ();
             store_begin (ctl->store);
             size_t i;
@@ -621,6 +628,13 @@ schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         snprintf (err, errlen, "--agents: %zu characters, limit %d (use KEY=GLOB conditions such "
                   "as rack=r12)", strlen (agents), AGENTS_MAX_LEN);
         return NULL;
+    }
+    if (agents && strchr (agents, '=')) {
+        /* Its keys are checked now, not at 2 a.m. when it fires. */
+        match_cond_t conds[MATCH_CONDS_MAX];
+        int n = 0;
+        if (match_conds_parse ("--agents", agents, conds, MATCH_CONDS_MAX, &n, err, errlen))
+            return NULL;
     }
     if (strcmp (baseline, "last-pass") != 0) {
         sqlite3_stmt *q = store_stmt (ctl->store,

@@ -251,6 +251,8 @@ def check_histograms(a, b, step_names, ch):
 
 
 def check_compare(html, a, b, rows, ch, doc):
+    if isinstance(rows, dict):      # iofleet compare --format json: the envelope
+        rows = rows["rows"]
     step_names = []
     for r in rows:
         if r["step"] not in step_names:

@@ -191,6 +191,6 @@ for r, (scope, agent, target, group, d) in zip(got, want):
 print("ok: report csv: %d rows match the JSON" % len(rows))
 PY
 "$I" compare "$(jq ".rows[0].run" "$T/hp.json")" "$last" --format csv >"$T/cmp.csv" 2>"$T/cmp.err" || true
-[ "$(head -1 "$T/cmp.csv")" = "step,group,metric,a,b,delta_pct,significant" ] || fail "compare csv: $(head -2 "$T/cmp.csv")"
-grep -Eq '^probe,fleet,iops,[0-9.]+,[0-9.]+,-?[0-9.e-]+,(true|false|)$' "$T/cmp.csv" || fail "compare csv rows: $(cat "$T/cmp.csv" "$T/cmp.err")"
+[ "$(head -1 "$T/cmp.csv")" = "step,group,metric,a,b,delta_pct,significant,a_plan,a_step,b_plan,b_step,a_agents,a_targets,b_agents,b_targets" ] || fail "compare csv: $(head -2 "$T/cmp.csv")"
+grep -Eq '^probe,fleet,iops,[0-9.]+,[0-9.]+,-?[0-9.e-]+,(true|false|),probe v1,probe,probe v1,probe,2,2,2,2$' "$T/cmp.csv" || fail "compare csv rows: $(cat "$T/cmp.csv" "$T/cmp.err")"
 ok "compare csv: $(grep -c . "$T/cmp.csv") lines"

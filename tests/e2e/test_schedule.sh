@@ -36,7 +36,7 @@ grep -q "time zone" "$T/bad.err" || fail "time zone error: $(cat "$T/bad.err")"
 "$I" schedule add bad --cron '0 2 * * *' --plan nosuchplan 2>"$T/bad.err" && fail "unknown plan accepted"
 "$I" schedule add bad --cron '0 2 * * *' --plan nightly --by drive.firmwre 2>"$T/bad.err" \
   && fail "unknown --by accepted"
-grep -q "by 'drive.firmwre'" "$T/bad.err" || fail "--by error: $(cat "$T/bad.err")"
+grep -q -- "--by: unknown key 'drive.firmwre'" "$T/bad.err" || fail "--by error: $(cat "$T/bad.err")"
 "$I" schedule add bad --cron '0 2 * * *' --plan nightly --baseline 999 2>"$T/bad.err" \
   && fail "unknown --baseline run accepted"
 grep -q "baseline 999: no finished run" "$T/bad.err" || fail "--baseline error: $(cat "$T/bad.err")"

@@ -27,7 +27,12 @@
 #    write.bytes and write.histogram_count in 9fe5ea8 (schema 11: the
 #    group of the whole fleet is the step's own series).  They are removed
 #    from the new output only where the old output lacks them (schema 10),
-#    after checking that the "all" group's series is the step's series.
+#    after checking that the "all" group's series is the step's series;
+#  - in the report, a step's "members" and "refused_agents" and a group's
+#    "agents", "iops_per_agent", "iops_per_target", "bw_per_agent" and
+#    "bw_per_target" (compare per member, refused agents named as such),
+#    removed from the new output where the old output lacks them, after
+#    checking that the per-member figures are the totals over the counts.
 . "$(dirname "$0")/lib.sh"
 command -v sqlite3 >/dev/null || { echo "skip: sqlite3 is not installed"; exit 77; }
 command -v python3 >/dev/null || { echo "skip: python3 is not installed"; exit 77; }
@@ -80,6 +85,27 @@ if isinstance(old, list) and isinstance(new, list):
             for k in LISTED:
                 if k not in ro:
                     rn.pop(k, None)
+# Added to steps and groups with compare per member.
+def per_member_ok(o, m):
+    for unit in ("agent", "target"):
+        n = m.get(unit + "s", 0)
+        for k in ("iops", "bw"):
+            total = sum((o.get(d) or {}).get(k, 0) for d in ("read", "write", "trim"))
+            if n and abs(m["%s_per_%s" % (k, unit)] * n - total) > 1e-6 * (total + 1):
+                sys.exit("%s_per_%s of %s is not the total over %d" % (k, unit, o.get("name") or o.get("value"), n))
+MEMBERS = ["agents", "iops_per_agent", "iops_per_target", "bw_per_agent", "bw_per_target"]
+if isinstance(old, dict) and isinstance(new, dict):
+    for so, sn in zip(old.get("steps", []), new.get("steps", [])):
+        if "members" in sn:
+            per_member_ok(dict(sn.get("fleet", {}), name=sn.get("name")), sn["members"])
+        for k in ("members", "refused_agents"):
+            if k not in so:
+                sn.pop(k, None)
+        for go, gn in zip(so.get("groups", []), sn.get("groups", [])):
+            per_member_ok(gn, gn)
+            for k in MEMBERS:
+                if k not in go:
+                    gn.pop(k, None)
 a = json.dumps(old, sort_keys=True, indent=1).splitlines()
 b = json.dumps(new, sort_keys=True, indent=1).splitlines()
 d = list(difflib.unified_diff(a, b, "old", "new", lineterm="", n=2))

@@ -466,23 +466,23 @@ if [ "$THROTTLE" -gt 0 ] && [ "$SKEW_STEPS" -eq 0 ] 2>/dev/null; then
   fast=$(timeout "$RUN_TIMEOUT" "$BIN/iofleet" run rack-cmp --agents "$AGENT_LIST" --wait --json 2>/dev/null \
          | jq -r .run) || fail "unthrottled compare run"
   rc=0
-  cli compare "$fast" "$slow" --by agent --format json --fail-on-regression 10 >"$T/cmp.json" 2>"$T/cmp.err" || rc=$?
+  cli compare "$fast" "$slow" --by agent --sum --format json --fail-on-regression 10 >"$T/cmp.json" 2>"$T/cmp.err" || rc=$?
   me="agent=rack-agent-$THROTTLE"
-  [ $rc -eq 1 ] || fail "compare of a healthy run against a throttled one exited $rc: $(cat "$T/cmp.err") $(jq -c '[.[] | select(.metric == "iops")]' "$T/cmp.json")"
-  jq -e --arg me "$me" '[.[] | select(.group == $me and .metric == "iops")] | length == 1
+  [ $rc -eq 1 ] || fail "compare of a healthy run against a throttled one exited $rc: $(cat "$T/cmp.err") $(jq -c '[.rows[] | select(.metric == "iops")]' "$T/cmp.json")"
+  jq -e --arg me "$me" '[.rows[] | select(.group == $me and .metric == "iops")] | length == 1
          and .[0].significant == true and .[0].delta_pct < -50' "$T/cmp.json" >/dev/null \
-    || fail "compare healthy -> throttled: $(jq -c '[.[] | select(.metric == "iops")]' "$T/cmp.json")"
+    || fail "compare healthy -> throttled: $(jq -c '[.rows[] | select(.metric == "iops")]' "$T/cmp.json")"
   # The healthy agents share this machine's two cores with everything else
   # on it: a busy moment slows all of them together (CI once saw -31..-33%
   # for all three between the runs).  What compare must show is that the
   # throttled agent alone moved: the healthy agents' deltas agree with each
   # other, and the throttled one's lies far below their common shift.
-  jq -e --arg me "$me" '[.[] | select(.group != $me and .group != "fleet" and .metric == "iops") | .delta_pct] as $h
+  jq -e --arg me "$me" '[.rows[] | select(.group != $me and .group != "fleet" and .metric == "iops") | .delta_pct] as $h
          | ($h | sort) as $s | $s[($s | length) / 2 | floor] as $mid
          | ($h | length) >= 1 and ($s[-1] - $s[0]) <= 15
-         and ([.[] | select(.group == $me and .metric == "iops")][0].delta_pct < $mid - 40)' "$T/cmp.json" >/dev/null \
-    || fail "compare did not single out agent $THROTTLE (healthy agents' IOPS deltas should agree within 15 points and the throttled one lie 40 below their median): $(jq -c '[.[] | select(.metric == "iops") | [.group, (.delta_pct | round)]]' "$T/cmp.json")"
-  ok "compare run $fast (healthy) -> run $slow (agent $THROTTLE throttled) by agent: $me IOPS $(jq -r --arg me "$me" '.[] | select(.group == $me and .metric == "iops") | "\(.a | round) -> \(.b | round) (\(.delta_pct * 10 | round / 10)%)"' "$T/cmp.json"), significant; healthy agents' deltas $(jq -c --arg me "$me" '[.[] | select(.group != $me and .group != "fleet" and .metric == "iops") | .delta_pct | round]' "$T/cmp.json") %, together; the gate trips"
+         and ([.rows[] | select(.group == $me and .metric == "iops")][0].delta_pct < $mid - 40)' "$T/cmp.json" >/dev/null \
+    || fail "compare did not single out agent $THROTTLE (healthy agents' IOPS deltas should agree within 15 points and the throttled one lie 40 below their median): $(jq -c '[.rows[] | select(.metric == "iops") | [.group, (.delta_pct | round)]]' "$T/cmp.json")"
+  ok "compare run $fast (healthy) -> run $slow (agent $THROTTLE throttled) by agent: $me IOPS $(jq -r --arg me "$me" '.rows[] | select(.group == $me and .metric == "iops") | "\(.a | round) -> \(.b | round) (\(.delta_pct * 10 | round / 10)%)"' "$T/cmp.json"), significant; healthy agents' deltas $(jq -c --arg me "$me" '[.rows[] | select(.group != $me and .group != "fleet" and .metric == "iops") | .delta_pct | round]' "$T/cmp.json") %, together; the gate trips"
 fi
 
 # A partition: agent 1's link down for 5 s in the middle of a 10 s step,
