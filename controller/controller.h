@@ -133,6 +133,10 @@ void runner_agent_hello (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid,
 json_t *runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
                        bool require_all, bool commit, char *err, size_t errlen);
 json_t *runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen);
+/* How many agents the controller has ever seen (connected or not) the
+   selector agents ("all", names, or KEY=GLOB conditions) picks: "all" is
+   1; 0 with err naming the selector when none, or an unknown name. */
+int runner_agents_known (ctl_t *ctl, const char *agents, char *err, size_t errlen);
 /* Cancels a queued or running run (by: who asked, USER@HOST): the run in
    hand has its agents told to stop and its step's results made from what
    they delivered; the run ends 'cancelled', recording by and when.

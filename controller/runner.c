@@ -1673,10 +1673,11 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
 }
 
 /* Agents selected by "KEY=GLOB[,KEY=GLOB...]" (common/match.h; all must
-   hold).  Returns the count, 0 with err when none matched or a key is
-   not one. */
+   hold): the connected ones, or with known every agent the controller has
+   seen.  Returns the count, 0 with err when none matched or a key is not
+   one. */
 static int
-select_by_match (ctl_t *ctl, const char *agents, uint64_t *ids, int max, char *err,
+select_by_match (ctl_t *ctl, const char *agents, uint64_t *ids, int max, bool known, char *err,
                  size_t errlen)
 {
     /* Names and conditions do not mix: "a1,rack=r12" is neither. */
@@ -1700,7 +1701,7 @@ select_by_match (ctl_t *ctl, const char *agents, uint64_t *ids, int max, char *e
     while (sqlite3_step (st) == SQLITE_ROW && n < max) {
         uint64_t id = (uint64_t) sqlite3_column_int64 (st, 0);
         peer_t *p = fleet_find_id (ctl, id);
-        if (!p || !p->connected)
+        if (!known && (!p || !p->connected))
             continue;
         json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 1), 0, NULL);
         json_t *inv = sqlite3_column_type (st, 2) == SQLITE_NULL ? NULL
@@ -1719,9 +1720,10 @@ select_by_match (ctl_t *ctl, const char *agents, uint64_t *ids, int max, char *e
     }
     sqlite3_reset (st);
     if (n == 0)
-        snprintf (err, errlen, "no connected agent matches --agents '%s' (keys: agent, host, "
+        snprintf (err, errlen, "no %s agent matches --agents '%s' (keys: agent, host, "
                   "host.FIELD, transport, drive.FIELD, hba.FIELD, label.KEY or a bare KEY; see "
-                  "'iofleet agents --json' and 'iofleet inventory AGENT')", agents);
+                  "'iofleet agents --json' and 'iofleet inventory AGENT')",
+                  known ? "known" : "connected", agents);
     return n;
 }
 
@@ -1730,7 +1732,7 @@ select_agents (ctl_t *ctl, const char *agents, uint64_t *ids, int max, char *err
 {
     int n = 0;
     if (agents && strchr (agents, '='))
-        return select_by_match (ctl, agents, ids, max, err, errlen);
+        return select_by_match (ctl, agents, ids, max, false, err, errlen);
     if (!agents || !*agents || strcmp (agents, "all") == 0) {
         for (peer_t *p = zlistx_first (ctl->peers); p; p = zlistx_next (ctl->peers))
             if (p->connected && n < max)
@@ -1755,6 +1757,35 @@ select_agents (ctl_t *ctl, const char *agents, uint64_t *ids, int max, char *err
             dup |= ids[i] == p->id;
         if (!dup && n < max)
             ids[n++] = p->id;
+    }
+    return n;
+}
+
+int
+runner_agents_known (ctl_t *ctl, const char *agents, char *err, size_t errlen)
+{
+    enum { MAX_SELECT = 4096 };
+    static uint64_t ids[MAX_SELECT];
+    if (!agents || !*agents || strcmp (agents, "all") == 0)
+        return 1;
+    if (strchr (agents, '='))
+        return select_by_match (ctl, agents, ids, MAX_SELECT, true, err, errlen);
+    /* A name list: each one an agent the controller has seen. */
+    char list[4096];
+    int n = 0;
+    str_copy (list, sizeof list, agents);
+    for (char *save = NULL, *tok = strtok_r (list, ",", &save); tok;
+         tok = strtok_r (NULL, ",", &save), n++) {
+        sqlite3_stmt *st = store_stmt (ctl->store,
+            "SELECT 1 FROM agents WHERE name = ? AND imported = 0");
+        sqlite3_bind_text (st, 1, tok, -1, SQLITE_TRANSIENT);
+        bool seen = sqlite3_step (st) == SQLITE_ROW;
+        sqlite3_reset (st);
+        if (!seen) {
+            snprintf (err, errlen, "--agents: no agent named '%s' has ever connected to this "
+                      "controller (see 'iofleet agents')", tok);
+            return 0;
+        }
     }
     return n;
 }

@@ -629,13 +629,10 @@ schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
                   "as rack=r12)", strlen (agents), AGENTS_MAX_LEN);
         return NULL;
     }
-    if (agents && strchr (agents, '=')) {
-        /* Its keys are checked now, not at 2 a.m. when it fires. */
-        match_cond_t conds[MATCH_CONDS_MAX];
-        int n = 0;
-        if (match_conds_parse ("--agents", agents, conds, MATCH_CONDS_MAX, &n, err, errlen))
-            return NULL;
-    }
+    /* Its keys, and that it picks somebody, are checked now, not at 2 a.m.
+       when it fires (agents that are away now still count). */
+    if (agents && !runner_agents_known (ctl, agents, err, errlen))
+        return NULL;
     if (strcmp (baseline, "last-pass") != 0) {
         sqlite3_stmt *q = store_stmt (ctl->store,
             "SELECT status FROM runs WHERE id = ? AND status IN ('complete', 'partial')");

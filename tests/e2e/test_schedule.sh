@@ -40,6 +40,13 @@ grep -q -- "--by: unknown key 'drive.firmwre'" "$T/bad.err" || fail "--by error:
 "$I" schedule add bad --cron '0 2 * * *' --plan nightly --baseline 999 2>"$T/bad.err" \
   && fail "unknown --baseline run accepted"
 grep -q "baseline 999: no finished run" "$T/bad.err" || fail "--baseline error: $(cat "$T/bad.err")"
+"$I" schedule add bad --cron '0 2 * * *' --plan nightly --agents rack=nowhere 2>"$T/bad.err" \
+  && fail "--agents nobody matches accepted"
+grep -q "no known agent matches --agents 'rack=nowhere'" "$T/bad.err" || fail "--agents error: $(cat "$T/bad.err")"
+"$I" schedule add bad --cron '0 2 * * *' --plan nightly --agents s1,nosuch 2>"$T/bad.err" \
+  && fail "--agents naming an unknown agent accepted"
+grep -q "no agent named 'nosuch' has ever connected" "$T/bad.err" || fail "--agents name error: $(cat "$T/bad.err")"
+[ "$(q "SELECT COUNT(*) FROM schedules WHERE name = 'bad'")" = 0 ] || fail "a refused schedule was stored"
 ok "invalid cron expressions, zones and plans refused, naming the field"
 
 "$I" schedule add nightly --cron '0 2 * * *' --plan nightly --by agent \
