@@ -43,6 +43,17 @@ rc=0; cli run qual --label novalue 2>"$T/err" || rc=$?
 [ "$(rows "SELECT COUNT(*) FROM runs")" = 1 ] || fail "a refused run was stored"
 ok "run --label fw=2.1 --label hba.slot=3 --note: stored on run $run and listed by runs; bad labels refused before a run is made"
 
+# run.KEY in the key language: a second run with another firmware label.
+run2=$(cli run qual --label fw=2.2 --wait --json 2>/dev/null | jq -r .run) || fail "run --label fw=2.2"
+cli report "$run" --by run.fw --format json | jq -e '[.steps[0].groups[] | .value] == ["2.1"]' >/dev/null \
+  || fail "report --by run.fw: $(cli report "$run" --by run.fw --format json | jq -c '[.steps[0].groups[] | .value]')"
+cli history --where run.fw=2.2 --metric iops --format json >"$T/h.json" || fail "history --where run.fw=2.2"
+jq -e --argjson r "$run2" '.rows | length >= 1 and all(.[]; .run == $r)' "$T/h.json" >/dev/null \
+  || fail "history --where run.fw=2.2 holds other runs: $(jq -c '[.rows[].run]' "$T/h.json")"
+rc=0; cli report "$run" --where run.fw=9.9 >/dev/null 2>"$T/err" || rc=$?
+[ $rc != 0 ] && grep -q "matches no" "$T/err" || fail "report --where run.fw=9.9: exit $rc, $(cat "$T/err")"
+ok "run labels in the key language: report --by run.fw groups as 2.1, history --where run.fw=2.2 keeps run $run2 only, a label nobody has is refused"
+
 # runs rm: a dry run without --yes, refused while running, then removed
 # with every row of it.
 before=$(rows "SELECT COUNT(*) FROM snapshots WHERE run_id=$run")
