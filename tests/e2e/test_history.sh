@@ -90,7 +90,7 @@ jq -e --slurpfile f "$T/plus.json" '
                 | ($m.percentiles["p" + ($q | tonumber | tostring)]) as $got
                 | (($got - $want) | fabs) <= $want * (1 / 64 + 1 / 256) + 1)
             end))' "$T/r2.json" >/dev/null \
-  || fail "json+ import: $(jq -c '[.steps[] | {name, r: .fleet.read | {ops, histogram_count, percentiles}}]' "$T/r2.json") against fio $(jq -c '[.jobs[] | {jobname, n: .read.total_ios, p: .read.clat_ns.percentile["99.000000"]}]' "$T/plus.json")"
+  || fail "json+ import: iofleet $(jq -c '[.steps[] | {name, r: .fleet.read | {ops, histogram_count, percentiles}, w: .fleet.write | {ops, histogram_count, percentiles}}]' "$T/r2.json") against fio $(jq -c '[.jobs[] | {jobname, r: {n: .read.total_ios, p: .read.clat_ns.percentile, min: .read.clat_ns.min, max: .read.clat_ns.max}, w: {n: .write.total_ios, p: .write.clat_ns.percentile, min: .write.clat_ns.min, max: .write.clat_ns.max}}]' "$T/plus.json"); fio's json+ kept as $(cp "$T/plus.json" "${TMPDIR:-/tmp}/iofleet-history-plus.json" && echo "${TMPDIR:-/tmp}/iofleet-history-plus.json")"
 ok "fio json+: bins became histograms (every I/O counted; p50..p99.9 within fio's bin width of fio's)"
 
 # Client/server: one host per server, fio's "All clients" sum not counted twice.
