@@ -965,26 +965,3 @@ inventory_collect (const char *sysfs_root, const char *procfs_root, const char *
     free (inv);
     return o;
 }
-
-void
-inventory_hash (json_t *inv, char out[65])
-{
-    out[0] = '\0';
-    json_t *copy = json_deep_copy (inv);
-    if (!copy)
-        return;
-    json_t *host = json_object_get (copy, "host");
-    if (json_is_object (host))
-        json_object_del (host, "boot_id");
-    char *s = json_dumps (copy, JSON_SORT_KEYS | JSON_COMPACT);
-    json_decref (copy);
-    if (!s)
-        return;
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (const unsigned char *p = (const unsigned char *) s; *p; p++) {
-        h ^= *p;
-        h *= 0x100000001b3ull;
-    }
-    free (s);
-    snprintf (out, 65, "%016llx", (unsigned long long) h);
-}

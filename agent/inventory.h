@@ -30,6 +30,8 @@
 
 #include <jansson.h>
 
+#include "inventory_hash.h"
+
 /* Collects the inventory from sysfs_root (normally "/sys") and procfs_root
    (normally "/proc") and etc_root (normally "/etc", for os-release).
    Returns a new JSON object (never NULL except out of memory); anything
@@ -38,10 +40,6 @@
 json_t *inventory_collect (const char *sysfs_root, const char *procfs_root,
                            const char *etc_root);
 
-/* 64-bit FNV-1a of the canonical JSON (JSON_SORT_KEYS|JSON_COMPACT) of inv
-   without its volatile fields (host.boot_id), as 16 lowercase hex digits:
-   equal hardware and software give equal hashes, for dedup.  out is "" when
-   inv could not be serialized (out of memory).  Does not modify inv. */
-void inventory_hash (json_t *inv, char out[65]);
+/* inventory_hash (the one the controller dedups by): inventory_hash.h. */
 
 #endif

@@ -125,7 +125,7 @@ const command_t commands[] = {
 
     { "runs", NULL, "[--json]", "runs: when, plan and version, status, labels and note",
       "Every run: its id, when it was made, its plan and the plan's version, status (queued, "
-      "running, complete, partial or failed), number of agents, its labels and note (iofleet "
+      "running, complete, partial, failed or cancelled, and by whom), number of agents, its labels and note (iofleet "
       "run --label, --note) and the controller's message about it.",
       (const command_opt_t[]) { OPT_JSON, OPT_END }, 0 },
     { "runs", "rm", "RUN [--yes] [--json]", "remove an ended run and all its results",

@@ -266,3 +266,14 @@ plural (long long n, const char *one, const char *many)
 {
     return n == 1 ? one : many;
 }
+
+void
+hash_text (const char *s, char out[17])
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++) {
+        h ^= (unsigned char) *s;
+        h *= 0x100000001b3ull;
+    }
+    snprintf (out, 17, "%016llx", (unsigned long long) h);
+}

@@ -11,6 +11,9 @@
 
 #ifndef IOF_VERSION
 #error "IOF_VERSION comes from project(VERSION) in CMakeLists.txt"
+/* FNV-1a (64-bit) of text as 16 lowercase hex digits.  Can't fail. */
+void hash_text (const char *s, char out[17]);
+
 #endif
 
 /* CLOCK_REALTIME and CLOCK_MONOTONIC in ns.  Can't fail. */
@@ -82,5 +85,8 @@ const char *plural (long long n, const char *one, const char *many);
    "--".  Every program and subcommand answers it before acting on any
    other argument.  Can't fail. */
 bool args_want_help (int argc, char *const argv[], int first);
+
+/* FNV-1a (64-bit) of text as 16 lowercase hex digits.  Can't fail. */
+void hash_text (const char *s, char out[17]);
 
 #endif

@@ -182,8 +182,6 @@ json_t *inventory_of (ctl_t *ctl, const char *agent, char *err, size_t errlen);
    default figure), slat, lat. */
 enum { LK_CLAT = 0, LK_SLAT, LK_LAT, LK_N };
 
-/* FNV-1a of text as 16 hex digits.  Can't fail. */
-void hash_text (const char *s, char out[17]);
 
 /* series.c: the fleet's time series of the step in hand (fleet_intervals,
    011_fleet_intervals.sql), kept as snapshots are stored. */

@@ -2,22 +2,10 @@
     deduplicated by hash (schemas/005_inventory.sql). */
 #include "controller.h"
 #include "log.h"
+#include "inventory_hash.h"
 #include "util.h"
 
 #include <string.h>
-
-/* FNV-1a over the canonical text: enough to tell inventories apart; the
-   text itself is stored beside it. */
-void
-hash_text (const char *s, char out[17])
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++) {
-        h ^= (unsigned char) *s;
-        h *= 0x100000001b3ull;
-    }
-    snprintf (out, 17, "%016llx", (unsigned long long) h);
-}
 
 int64_t
 inventory_store (ctl_t *ctl, uint64_t agent_id, const char *text)
@@ -35,13 +23,16 @@ inventory_store (ctl_t *ctl, uint64_t agent_id, const char *text)
         return 0;
     }
     /* Canonical form: the same hardware hashes the same whatever the
-       agent's key order. */
+       agent's key order, and a reboot alone (host.boot_id) is the same
+       inventory: the row keeps the boot_id it was first seen with. */
+    char hash[17];
+    inventory_hash (inv, hash);
     char *canon = json_dumps (inv, JSON_SORT_KEYS | JSON_COMPACT);
     json_decref (inv);
-    if (!canon)
+    if (!canon || !hash[0]) {
+        free (canon);
         return 0;
-    char hash[17];
-    hash_text (canon, hash);
+    }
     store_begin (ctl->store);
     sqlite3_stmt *st = store_stmt (ctl->store,
         "INSERT OR IGNORE INTO inventories (agent_id, hash, json, first_seen) VALUES (?, ?, ?, ?)");

@@ -55,6 +55,17 @@ fws=$(sqlite3 "$T/iofleet.db" "SELECT group_concat(fw, ',') FROM (
 [ "$fws" = "$fw1,16.00.12.00" ] || fail "firmware per run from the database: $fws"
 ok "runs $run1 and $run2 told apart by HBA firmware ($fws); 2 inventories stored"
 
+# A reboot (a new boot_id, the same hardware) is the same inventory: no
+# third row, and run 3 has run 2's.
+bootfile="$T/hw/proc/sys/kernel/random/boot_id"
+[ -f "$bootfile" ] || fail "the fixture has no boot_id"
+echo "99999999-8888-7777-6666-555555555555" >"$bootfile"
+run3=$("$BIN/iofleet" run inv --wait --json 2>/dev/null | jq -r .run) || fail "run 3"
+h3=$("$BIN/iofleet" report "$run3" --format json | jq -r '.steps[0].agents[0].inventory_hash')
+n=$(sqlite3 "$T/iofleet.db" "SELECT COUNT(*) FROM inventories")
+[ "$n" = 2 ] && [ "$h3" = "$h2" ] || fail "after a reboot: $n inventories stored (want 2), run $run3's hash $h3 (run $run2's $h2)"
+ok "a reboot alone (new boot_id) stores no new inventory: run $run3 has run $run2's ($h3)"
+
 # Drive selectors on a real loop device (root only: losetup).
 if [ "$(id -u)" = 0 ]; then
   truncate -s 64M "$T/disk.img"
