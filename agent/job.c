@@ -1940,8 +1940,11 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
        (fio behaves so too); deeper would only serialize the queue. */
     if (j->ops->one_at_a_time)
         j->iodepth = 1;
-    j->batch_submit = spec->iodepth_batch_submit ? spec->iodepth_batch_submit : 1;
-    j->batch_complete = spec->iodepth_batch_complete_min ? spec->iodepth_batch_complete_min : 1;
+    /* 1..iodepth, checked on the wire (message.c) and defaulted by the
+       parser; a synchronous engine's depth of 1 lowers them with it. */
+    IOF_ASSERT (spec->iodepth_batch_submit >= 1 && spec->iodepth_batch_complete_min >= 1);
+    j->batch_submit = spec->iodepth_batch_submit;
+    j->batch_complete = spec->iodepth_batch_complete_min;
     if (j->batch_submit > j->iodepth)
         j->batch_submit = j->iodepth;
     if (j->batch_complete > j->iodepth)

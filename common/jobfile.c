@@ -2620,6 +2620,10 @@ s_finish_job (parser_t *p, opts_t *o)
     /* fio's HOWTO: "If it is set to 0 the iodepth value will be used." */
     if (job->iodepth_batch_submit == 0)
         job->iodepth_batch_submit = job->iodepth;
+    /* fio's 0 polls; iofleet never busy-polls and waits for one (README).
+       Both defaults are set here only; jobspec.c and job.c assert them. */
+    if (job->iodepth_batch_complete_min == 0)
+        job->iodepth_batch_complete_min = 1;
     /* fio would quietly lower these to the iodepth. */
     if (job->iodepth_batch_submit > job->iodepth) {
         s_error (p, o->batch_submit_line, "%s=%u is larger than iodepth=%u (job '%s')",

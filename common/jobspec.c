@@ -118,8 +118,13 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->bssplit_write = out->split_ptrs[1];
     s->n_bssplit_write = (size_t) j->nbssplit[1];
     s->iodepth = j->iodepth;
-    s->iodepth_batch_submit = j->iodepth_batch_submit ? j->iodepth_batch_submit : 1;
-    s->iodepth_batch_complete_min = j->iodepth_batch_complete_min ? j->iodepth_batch_complete_min : 1;
+    /* Their defaults are the parser's (jobfile.c: batch_submit 0 is the
+       iodepth, as fio's HOWTO says; batch_complete_min 1). */
+    IOF_ASSERT (j->iodepth_batch_submit >= 1 && j->iodepth_batch_submit <= j->iodepth);
+    IOF_ASSERT (j->iodepth_batch_complete_min >= 1
+                && j->iodepth_batch_complete_min <= j->iodepth);
+    s->iodepth_batch_submit = j->iodepth_batch_submit;
+    s->iodepth_batch_complete_min = j->iodepth_batch_complete_min;
     s->numjobs = j->numjobs;
     s->size = j->size;
     s->size_pct = j->size_pct;

@@ -277,3 +277,11 @@ hash_text (const char *s, char out[17])
     }
     snprintf (out, 17, "%016llx", (unsigned long long) h);
 }
+
+void
+iof_assert_failed (const char *what, const char *file, int line)
+{
+    fprintf (stderr, "iofleet: invariant broken at %s:%d: %s (a bug: please report it)\n",
+             file, line, what);
+    abort ();
+}

@@ -11,6 +11,13 @@
 
 #ifndef IOF_VERSION
 #error "IOF_VERSION comes from project(VERSION) in CMakeLists.txt"
+/* An invariant, checked in every build (assert is compiled out of the
+   release build): a broken one is a bug, reported with where, then abort. */
+#define IOF_ASSERT(cond) \
+    ((cond) ? (void) 0 : iof_assert_failed (#cond, __FILE__, __LINE__))
+void iof_assert_failed (const char *what, const char *file, int line)
+    __attribute__ ((noreturn));
+
 /* FNV-1a (64-bit) of text as 16 lowercase hex digits.  Can't fail. */
 void hash_text (const char *s, char out[17]);
 
@@ -85,6 +92,13 @@ const char *plural (long long n, const char *one, const char *many);
    "--".  Every program and subcommand answers it before acting on any
    other argument.  Can't fail. */
 bool args_want_help (int argc, char *const argv[], int first);
+
+/* An invariant, checked in every build (assert is compiled out of the
+   release build): a broken one is a bug, reported with where, then abort. */
+#define IOF_ASSERT(cond) \
+    ((cond) ? (void) 0 : iof_assert_failed (#cond, __FILE__, __LINE__))
+void iof_assert_failed (const char *what, const char *file, int line)
+    __attribute__ ((noreturn));
 
 /* FNV-1a (64-bit) of text as 16 lowercase hex digits.  Can't fail. */
 void hash_text (const char *s, char out[17]);
