@@ -1,6 +1,7 @@
 /*  compare_print.c: iofleet compare's output (text table, JSON or CSV) of
     what common/compare.c makes. */
 #include "cli.h"
+#include "json_get.h"
 #include "compare.h"
 #include "util.h"
 
@@ -10,15 +11,13 @@
 static double
 num (json_t *o, const char *key)
 {
-    json_t *v = json_object_get (o, key);
-    return json_is_number (v) ? json_number_value (v) : NAN;
+    return json_get_num (o, key);
 }
 
 static const char *
 str (json_t *o, const char *key)
 {
-    const char *s = json_string_value (json_object_get (o, key));
-    return s ? s : "";
+    return json_get_str_or (o, key, "");
 }
 
 /* The columns of the CSV, in order: the first seven as they always were. */

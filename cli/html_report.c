@@ -9,6 +9,7 @@
     that says it has no data: never as "nan".
 */
 #include "html_report.h"
+#include "json_get.h"
 #include "compare.h"
 #include "direction.h"
 #include "svg.h"
@@ -27,8 +28,7 @@
 static double
 num (json_t *o, const char *key)
 {
-    json_t *v = json_object_get (o, key);
-    return json_is_number (v) ? json_number_value (v) : NAN;
+    return json_get_num (o, key);
 }
 
 /* 0 for what is not a number: figures that must print as a number. */
@@ -41,8 +41,7 @@ Z (double v)
 static const char *
 str (json_t *o, const char *key)
 {
-    const char *s = json_string_value (json_object_get (o, key));
-    return s ? s : "";
+    return json_get_str_or (o, key, "");
 }
 
 #define esc svg_esc

@@ -1,6 +1,7 @@
 /*  iofleet: the command line for an iofleet controller. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "json_get.h"
 #include "commands.h"
 #include "compare.h"
 #include "help.h"
@@ -102,8 +103,7 @@ rejected (bool json)
 static const char *
 jstr (json_t *o, const char *key)
 {
-    const char *s = json_string_value (json_object_get (o, key));
-    return s ? s : "-";
+    return json_get_str_or (o, key, "-");
 }
 
 static int

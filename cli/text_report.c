@@ -1,5 +1,6 @@
 /*  text_report.c: the human form of reports, and waiting on a run. */
 #include "cli.h"
+#include "json_get.h"
 #include "direction.h"
 #include "util.h"
 
@@ -10,15 +11,13 @@
 static double
 num (json_t *o, const char *key)
 {
-    json_t *v = json_object_get (o, key);
-    return json_is_number (v) ? json_number_value (v) : 0;
+    return json_get_num_or (o, key, 0);
 }
 
 static const char *
 str (json_t *o, const char *key)
 {
-    const char *s = json_string_value (json_object_get (o, key));
-    return s ? s : "";
+    return json_get_str_or (o, key, "");
 }
 
 static const char *

@@ -1,0 +1,37 @@
+/*  json_get.h: the CLI's readers of the controller's JSON, one home for
+    what a missing or mistyped field reads as.  The CLI renders what the
+    controller computed; a field that is not there is shown as such, never
+    taken for a measured zero unless the caller says so.
+*/
+#ifndef IOF_JSON_GET_H
+#define IOF_JSON_GET_H
+
+#include <jansson.h>
+#include <math.h>
+
+/* o[key] as a number, or NAN when it is missing or not a number. */
+static inline double
+json_get_num (json_t *o, const char *key)
+{
+    json_t *v = json_object_get (o, key);
+    return json_is_number (v) ? json_number_value (v) : NAN;
+}
+
+/* o[key] as a number, or dflt when it is missing or not a number (a
+   count that is absent because it is zero, say). */
+static inline double
+json_get_num_or (json_t *o, const char *key, double dflt)
+{
+    json_t *v = json_object_get (o, key);
+    return json_is_number (v) ? json_number_value (v) : dflt;
+}
+
+/* o[key] as a string, or dflt when it is missing or not a string. */
+static inline const char *
+json_get_str_or (json_t *o, const char *key, const char *dflt)
+{
+    const char *s = json_string_value (json_object_get (o, key));
+    return s ? s : dflt;
+}
+
+#endif
