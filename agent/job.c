@@ -1932,7 +1932,7 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
         free (j);
         return NULL;
     }
-    j->null_engine = strcmp (spec->ioengine, "null") == 0;
+    j->null_engine = j->ops->diskless;
     j->rw = spec->rw;
     j->rwmixread = spec->rwmixread;
     j->iodepth = spec->iodepth;

@@ -50,6 +50,9 @@ typedef struct {
        which print "queue depth will be capped at 1"): psync, pvsync,
        pvsync2, sync. */
     bool one_at_a_time;
+    /* Does no I/O (fio's FIO_DISKLESSIO: null): no file is opened, laid
+       out, discarded or invalidated for it. */
+    bool diskless;
     /* Creates the engine's context for up to depth units in flight.
        Returns 0 or -errno. */
     int (*init) (engine_t *e, unsigned depth);

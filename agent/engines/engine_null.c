@@ -19,6 +19,7 @@ null_commit (engine_t *e)
 const engine_ops_t engine_null_ops = {
     .name = "null",
     .completes_at_commit = true,
+    .diskless = true,
     .init = sync_init,
     .queue = sync_queue,
     .commit = null_commit,
