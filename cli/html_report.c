@@ -10,6 +10,7 @@
 */
 #include "html_report.h"
 #include "json_get.h"
+#include "outliers.h"
 #include "compare.h"
 #include "direction.h"
 #include "svg.h"
@@ -406,8 +407,8 @@ outliers_table (FILE *f, json_t *steps, json_t *only)
     if (n)
         fputs ("</tbody></table>\n", f);
     else if (!only)
-        fputs ("<p>No outliers: no target or agent stands out of its group (|z| &gt; 3.5 "
-               "and more than 15% off the median).</p>\n", f);
+        fprintf (f, "<p>No outliers: no target or agent stands out of its group (|z| &gt; %g "
+                 "and more than %g%% off the median).</p>\n", OUTLIER_Z, OUTLIER_PCT);
 }
 
 static void
@@ -597,11 +598,12 @@ sweeps (FILE *f, json_t *rep)
     json_t *all = json_object_get (rep, "sweeps");
     if (!json_array_size (all))
         return;
+    /* The knee's rule is the controller's (report.c), said with each curve. */
     fputs ("<section id=\"sweeps\"><h2>Queue-depth curves</h2>\n<p>IOPS and p99 against "
-           "iodepth for each swept job (iodepth on a log-2 scale). A ring marks the knee (the "
-           "smallest depth after which doubling it gains less than 10% IOPS) and the SLA "
-           "capacity (the highest IOPS among the depths whose latency meets the SLA); a point "
-           "with a heavy outline misses the SLA's latency conditions.</p>\n", f);
+           "iodepth for each swept job (iodepth on a log-2 scale). A ring marks the knee (", f);
+    esc (f, str (json_array_get (all, 0), "knee_rule"));
+    fputs (") and the SLA capacity (the highest IOPS among the depths whose latency meets the "
+           "SLA); a point with a heavy outline misses the SLA's latency conditions.</p>\n", f);
     json_t *done = json_object ();
     size_t i, j, k;
     json_t *sw, *o, *p;
@@ -720,8 +722,7 @@ sweeps (FILE *f, json_t *rep)
             if (isfinite (num (o, "knee_iodepth")))
                 fprintf (f, "</td><td>QD%.0f</td>", num (o, "knee_iodepth"));
             else
-                fputs ("</td><td class=\"l\">none: IOPS still gain 10% or more per doubling</td>",
-                       f);
+                fputs ("</td><td class=\"l\">none by the rule above</td>", f);
             if (isfinite (num (cap, "iops")))
                 fprintf (f, "<td>%s IOPS</td><td>%.0f</td><td>%s</td><td>%s</td></tr>\n",
                          f_iops (num (cap, "iops"), b1, sizeof b1), Z (num (cap, "iodepth")),

@@ -109,6 +109,10 @@ def of_kind(ch, kind):
     return [c for c in ch if c[0] == kind]
 
 
+def html_escape(t):
+    return t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def check_report(html, rep, ch):
     steps = rep.get("steps") or []
     # Sweeps: per swept job one IOPS and one p99 chart, a series per group,
@@ -119,6 +123,9 @@ def check_report(html, rep, ch):
         k = (s.get("sweep"), s.get("rw"), s.get("bs"))
         if k not in keys:
             keys.append(k)
+    # The knee's rule is the controller's, rendered as it wrote it.
+    if sw and sw[0].get("knee_rule") and html_escape(sw[0]["knee_rule"]) not in html:
+        fail("the sweep section lacks the controller's knee rule %r" % sw[0]["knee_rule"])
     for kind in ("sweep-iops", "sweep-p99"):
         got = of_kind(ch, kind)
         if len(got) != len(keys):
