@@ -38,12 +38,6 @@
 #include <unistd.h>
 
 #define DEFAULT_CONFIG      "/etc/iofleet/agent.conf"
-#define PING_PERIOD_NS      (1000 * NS_PER_MS)
-#define HELLO_RETRY_NS      (1000 * NS_PER_MS)    /* doubling up to the max */
-#define HELLO_RETRY_MAX_NS  (8000 * NS_PER_MS)
-#define SILENCE_REHELLO_NS  (5000 * NS_PER_MS)
-#define CURVE_REOPEN_NS     (3000 * NS_PER_MS)
-#define RESEND_AFTER_NS     (3000 * NS_PER_MS)
 #define SILENT_WARN_NS      (10 * NS_PER_SEC)    /* nothing heard: say what to check */
 
 typedef struct {
@@ -368,7 +362,7 @@ prepare_stop (void *arg)
         on_message (a, f);
         zframe_destroy (&f);
     }
-    if (a->welcomed && clock_mono_ns () - a->last_ping > PING_PERIOD_NS)
+    if (a->welcomed && clock_mono_ns () - a->last_ping > LINK_PING_NS)
         send_ping (a);
     if (zsys_interrupted)
         return "the agent is stopping (SIGINT or SIGTERM)";
@@ -677,12 +671,12 @@ on_other_protocol (agent_t *a, const envelope_t *env)
 {
     a->bad_messages++;
     a->welcomed = false;
-    a->hello_backoff = HELLO_RETRY_MAX_NS;
+    a->hello_backoff = LINK_HELLO_RETRY_MAX_NS;
     if (!log_ratelimit (&a->bad_logged_at, 60 * NS_PER_SEC))
         return;
     if (env->body_case == IOFLEET__ENVELOPE__BODY_REJECT && env->reject->reason)
         log_err ("the controller refuses this agent: %.400s; retrying every %.0f s",
-                 env->reject->reason, (double) HELLO_RETRY_MAX_NS / 1e9);
+                 env->reject->reason, (double) LINK_HELLO_RETRY_MAX_NS / 1e9);
     else
         log_err ("the controller speaks protocol %u%s%s; this agent runs iofleet %s (protocol "
                  "%u): upgrade the older side; retrying every %.0f s", env->version,
@@ -691,7 +685,7 @@ on_other_protocol (agent_t *a, const envelope_t *env)
                  ? ", iofleet " : "",
                  env->body_case == IOFLEET__ENVELOPE__BODY_WELCOME
                  && env->welcome->controller_version ? env->welcome->controller_version : "",
-                 IOF_VERSION, message_protocol (), (double) HELLO_RETRY_MAX_NS / 1e9);
+                 IOF_VERSION, message_protocol (), (double) LINK_HELLO_RETRY_MAX_NS / 1e9);
 }
 
 static void
@@ -724,7 +718,7 @@ on_message (agent_t *a, zframe_t *frame)
                                                         : "before 0.2.0",
                       IOF_VERSION, message_protocol ());
         a->welcomed = true;
-        a->hello_backoff = HELLO_RETRY_NS;
+        a->hello_backoff = LINK_HELLO_RETRY_NS;
         a->agent_id = env->welcome->agent_id;
         send_ping (a);
         /* A new connection, maybe a new controller: everything it has not
@@ -785,7 +779,7 @@ on_message (agent_t *a, zframe_t *frame)
         /* The controller does not know us (it restarted): introduce again.
            It answers every message of ours it had queued so; one hello
            (and one line) for the lot. */
-        if (a->welcomed || clock_mono_ns () - a->last_hello >= HELLO_RETRY_NS) {
+        if (a->welcomed || clock_mono_ns () - a->last_hello >= LINK_HELLO_RETRY_NS) {
             log_warn ("controller: %s", env->error->message);
             a->welcomed = false;
             send_hello (a);
@@ -1277,7 +1271,7 @@ serve (agent_t *a)
         fprintf (stderr, "iofleet-agent: %s\n", err);
         return 2;
     }
-    a->hello_backoff = HELLO_RETRY_NS;
+    a->hello_backoff = LINK_HELLO_RETRY_NS;
     a->hooks = (target_hooks_t) { .stop = prepare_stop, .arg = a };
     a->policy.hooks = &a->hooks;
     a->sock = open_socket (a, err, sizeof err);
@@ -1313,7 +1307,7 @@ serve (agent_t *a)
            or a controller with another key) is not retried by ZeroMQ: open
            a new connection now and then until it welcomes us. */
         if (!a->welcomed && (a->cert || a->controller_key)
-            && now - a->opened_at > CURVE_REOPEN_NS) {
+            && now - a->opened_at > LINK_CURVE_REOPEN_NS) {
             if (log_ratelimit (&a->reopen_logged_at, 60 * NS_PER_SEC))
                 log_warn ("no welcome from %s over CURVE after %.0f s: is this agent's key "
                           "(%s) in the controller's KEYDIR/agents/, and --controller-key its "
@@ -1339,25 +1333,25 @@ serve (agent_t *a)
                       a->cert || a->controller_key ? " the CURVE keys?" : "");
         if (!a->welcomed && now - a->last_hello > a->hello_backoff) {
             send_hello (a);
-            a->hello_backoff = a->hello_backoff * 2 > HELLO_RETRY_MAX_NS ? HELLO_RETRY_MAX_NS
+            a->hello_backoff = a->hello_backoff * 2 > LINK_HELLO_RETRY_MAX_NS ? LINK_HELLO_RETRY_MAX_NS
                                                                          : a->hello_backoff * 2;
         }
         /* Ping fast until the clock estimate has samples to choose from. */
-        uint64_t period = a->sync.nsamples < CLOCK_SYNC_N / 2 ? PING_PERIOD_NS / 10
-                                                              : PING_PERIOD_NS;
+        uint64_t period = a->sync.nsamples < CLOCK_SYNC_N / 2 ? LINK_PING_NS / 10
+                                                              : LINK_PING_NS;
         if (a->welcomed && now - a->last_ping > period)
             send_ping (a);
-        if (a->welcomed && a->last_heard && now - a->last_heard > SILENCE_REHELLO_NS) {
+        if (a->welcomed && a->last_heard && now - a->last_heard > LINK_SILENCE_NS) {
             log_warn ("no answer from the controller for %.0f s; saying hello again",
                       (double) (now - a->last_heard) / 1e9);
             a->welcomed = false;
             a->last_heard = now;
-            a->hello_backoff = HELLO_RETRY_NS;
+            a->hello_backoff = LINK_HELLO_RETRY_NS;
             send_hello (a);
         }
         pump_snapshots (a);
         if (a->welcomed)
-            spool_resend (a->spool, now, RESEND_AFTER_NS, resend_one, a);
+            spool_resend (a->spool, now, LINK_RESEND_NS, resend_one, a);
     }
     sd_notify (0, "STOPPING=1");
     spool_stats_t sst;

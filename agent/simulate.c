@@ -27,12 +27,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#define SIM_PING_NS         (1000 * NS_PER_MS)
-#define SIM_HELLO_RETRY_NS  (1000 * NS_PER_MS)
-#define SIM_HELLO_MAX_NS    (8000 * NS_PER_MS)
-#define SIM_SILENCE_NS      (5000 * NS_PER_MS)
-#define SIM_CURVE_REOPEN_NS (3000 * NS_PER_MS)
-#define SIM_RESEND_NS       (3000 * NS_PER_MS)
 #define SIM_STAT_NS         (10000 * NS_PER_MS)
 #define SIM_NQ              256         /* quantile bins of the synthetic distribution */
 #define SIM_SIGMA           0.25        /* log-normal shape */
@@ -591,7 +585,7 @@ on_message (sim_t *s, sim_agent_t *a, const uint8_t *data, size_t len)
     switch (env->body_case) {
     case IOFLEET__ENVELOPE__BODY_WELCOME:
         a->welcomed = true;
-        a->hello_backoff = SIM_HELLO_RETRY_NS;
+        a->hello_backoff = LINK_HELLO_RETRY_NS;
         send_ping (s, a);
         /* A new connection: everything unacknowledged goes again now. */
         unsend (a);
@@ -638,9 +632,9 @@ since (uint64_t now, uint64_t then)
 static uint64_t
 tick (sim_t *s, sim_agent_t *a, uint64_t now, uint64_t real)
 {
-    uint64_t next = now + SIM_PING_NS;
+    uint64_t next = now + LINK_PING_NS;
     if (!a->welcomed && (s->cfg->cert || s->cfg->controller_key)
-        && since (now, a->opened_at) > SIM_CURVE_REOPEN_NS) {
+        && since (now, a->opened_at) > LINK_CURVE_REOPEN_NS) {
         if (open_socket (s, a) == 0)
             send_hello (s, a);
         else
@@ -648,15 +642,15 @@ tick (sim_t *s, sim_agent_t *a, uint64_t now, uint64_t real)
     }
     if (!a->welcomed && since (now, a->last_hello) > a->hello_backoff) {
         send_hello (s, a);
-        a->hello_backoff = a->hello_backoff * 2 > SIM_HELLO_MAX_NS ? SIM_HELLO_MAX_NS
+        a->hello_backoff = a->hello_backoff * 2 > LINK_HELLO_RETRY_MAX_NS ? LINK_HELLO_RETRY_MAX_NS
                                                                    : a->hello_backoff * 2;
     }
-    if (a->welcomed && since (now, a->last_ping) >= SIM_PING_NS)
+    if (a->welcomed && since (now, a->last_ping) >= LINK_PING_NS)
         send_ping (s, a);
-    if (a->welcomed && a->last_heard && since (now, a->last_heard) > SIM_SILENCE_NS) {
+    if (a->welcomed && a->last_heard && since (now, a->last_heard) > LINK_SILENCE_NS) {
         a->welcomed = false;
         a->last_heard = now;
-        a->hello_backoff = SIM_HELLO_RETRY_NS;
+        a->hello_backoff = LINK_HELLO_RETRY_NS;
         send_hello (s, a);
     }
     if (a->state == S_RUNNING) {
@@ -679,7 +673,7 @@ tick (sim_t *s, sim_agent_t *a, uint64_t now, uint64_t real)
     if (a->welcomed)
         for (uint32_t i = 0; i < a->nslots; i++) {
             slot_t *sl = &a->slots[i];
-            uint64_t wait = spool_resend_wait (SIM_RESEND_NS, sl->resends);
+            uint64_t wait = spool_resend_wait (LINK_RESEND_NS, sl->resends);
             if (sl->used && !sl->acked && (!sl->sent_at || since (now, sl->sent_at) >= wait)) {
                 if (sl->sent_at) {
                     s->resent++;
@@ -770,7 +764,7 @@ sim_run (const sim_config_t *cfg)
         sim_agent_t *a = &s->agents[i];
         a->idx = i;
         snprintf (a->name, sizeof a->name, "%s-%05d", cfg->prefix, i + 1);
-        a->hello_backoff = SIM_HELLO_RETRY_NS;
+        a->hello_backoff = LINK_HELLO_RETRY_NS;
         a->targets = calloc (MSG_TARGETS_MAX, sizeof *a->targets);
         a->tot_ops = calloc (MSG_TARGETS_MAX * 2, sizeof *a->tot_ops);
         a->tot_bytes = calloc (MSG_TARGETS_MAX * 2, sizeof *a->tot_bytes);
@@ -794,7 +788,7 @@ sim_run (const sim_config_t *cfg)
     while (!rc && !zsys_interrupted) {
         uint64_t now = clock_mono_ns ();
         uint64_t real = clock_real_ns ();
-        uint64_t next = now + SIM_PING_NS;
+        uint64_t next = now + LINK_PING_NS;
         int alive = 0;
         for (int i = 0; i < n; i++) {
             sim_agent_t *a = &s->agents[i];
