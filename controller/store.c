@@ -19,10 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Every statement is a literal in the code: this bounds them all.  One slot per SQL literal the controller's code holds (127 call sites of
-   store_stmt today, close to the 128 this once was: one more literal and a
-   release build, whose assert was compiled out, would have written past
-   the array; the bound is now checked in every build). */
+/* Every statement is a literal in the code: this bounds them all, one
+   slot per literal (127 call sites of store_stmt today, close to the 128
+   this once was: one more, and a release build, whose assert was compiled
+   out, would have written past the array; the bound is now checked in
+   every build). */
 #define STMT_CACHE 512
 
 struct store {
