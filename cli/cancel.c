@@ -55,21 +55,15 @@ cmd_cancel (const char *endpoint, int argc, char **argv)
         fprintf (stderr, "iofleet cancel: which run? e.g. iofleet cancel 42 (see iofleet runs)\n");
         return 2;
     }
-    char by[512], err[1024];
+    char by[512];
     who_am_i (by, sizeof by);
-    json_t *req = json_pack ("{s:s, s:I, s:s}", "cmd", "cancel", "run", (json_int_t) run,
-                             "by", by);
-    json_t *r = client_call (endpoint, req, CANCEL_TIMEOUT_MS, err, sizeof err);
-    json_decref (req);
-    if (!r) {
-        fprintf (stderr, "iofleet cancel: %s\n", err);
+    json_t *r = cli_call (endpoint, json_pack ("{s:s, s:I, s:s}", "cmd", "cancel", "run",
+                                               (json_int_t) run, "by", by),
+                          CANCEL_TIMEOUT_MS, "cancel");
+    if (!r)
         return 1;
-    }
     if (json) {
-        char *text = json_dumps (r, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
-        if (text)
-            puts (text);
-        free (text);
+        cli_print_json (r);
         json_decref (r);
         return 0;
     }

@@ -43,15 +43,6 @@ call (json_t *req, int timeout_ms)
     return r;
 }
 
-static void
-print_json (json_t *j)
-{
-    char *text = json_dumps (j, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
-    if (text)
-        puts (text);
-    free (text);
-}
-
 /* Parses the options every listing command shares.  Returns 0 or 2. */
 static int
 flag_json (int argc, char **argv, int first, bool *json)
@@ -76,7 +67,7 @@ rejected (bool json)
     if (!r)
         return 1;
     if (json)
-        print_json (r);
+        cli_print_json (r);
     else {
         printf ("%-42s %-7s %-22s %8s  %s\n", "public key", "as", "from", "attempts", "last (UTC)");
         size_t i;
@@ -146,7 +137,7 @@ cmd_agents (int argc, char **argv)
     if (!r)
         return 1;
     if (json)
-        print_json (r);
+        cli_print_json (r);
     else {
         /* The release beside each agent: a rolling upgrade shows who is on what. */
         printf ("%-20s %-12s %-20s %-8s %-24s %s\n", "name", "state", "host", "release", "kernel",
@@ -195,7 +186,7 @@ cmd_inventory (int argc, char **argv)
     if (!r)
         return 1;
     if (json) {
-        print_json (r);
+        cli_print_json (r);
         json_decref (r);
         return 0;
     }
@@ -285,7 +276,7 @@ cmd_plan (int argc, char **argv)
         if (!r)
             return 1;
         if (json)
-            print_json (r);
+            cli_print_json (r);
         else {
             printf ("%-24s %7s %6s  %s\n", "name", "version", "steps", "source");
             size_t i;
@@ -353,7 +344,7 @@ report_to (FILE *f, long long run, const char *format, const char *by, json_t *w
     else if (csv)
         report_csv (f, r);
     else
-        print_json (r);
+        cli_print_json (r);
     /* Cron and CI gate on this: a failed SLA is a failed command. */
     const char *verdict = json_string_value (json_object_get (r, "verdict"));
     int rc = verdict && strcmp (verdict, "fail") == 0 ? 1 : 0;
@@ -419,7 +410,7 @@ cmd_run (int argc, char **argv)
     long long run = (long long) json_integer_value (json_object_get (r, "run"));
     if (!wait) {
         if (json)
-            print_json (r);
+            cli_print_json (r);
         else
             printf ("%lld\n", run);
         json_decref (r);
@@ -451,7 +442,7 @@ watch (long long run, bool json)
     if (json) {
         json_t *o = json_pack ("{s:I, s:s, s:O}", "run", (json_int_t) run, "status", status,
                                "report", rep);
-        print_json (o);
+        cli_print_json (o);
         json_decref (o);
     } else
         text_summary (stdout, rep);
@@ -505,7 +496,7 @@ cmd_db (int argc, char **argv)
             return 1;
         bool ok = json_is_true (json_object_get (r, "ok"));
         if (json)
-            print_json (r);
+            cli_print_json (r);
         else {
             printf ("database %s: %lld pages of %lld bytes (%.1f MiB)\n",
                     ok ? "ok" : "DAMAGED", (long long) json_integer_value (json_object_get (r, "pages")),
@@ -537,7 +528,7 @@ cmd_db (int argc, char **argv)
         if (!r)
             return 1;
         if (json)
-            print_json (r);
+            cli_print_json (r);
         else
             printf ("%s: %.1f MiB, %lld pages, in %.0f ms (checked)\n", path,
                     (double) json_integer_value (json_object_get (r, "bytes")) / (1 << 20),
@@ -560,7 +551,7 @@ cmd_stats (int argc, char **argv)
     if (!r)
         return 1;
     if (json) {
-        print_json (r);
+        cli_print_json (r);
         json_decref (r);
         return 0;
     }
@@ -607,7 +598,7 @@ cmd_runs (int argc, char **argv)
     if (!r)
         return 1;
     if (json)
-        print_json (r);
+        cli_print_json (r);
     else {
         printf ("%6s  %-23s %-24s %-9s %6s  %s\n", "id", "created", "plan (version)", "status",
                 "agents", "labels, note, message");

@@ -14,15 +14,6 @@
 #define TIMEOUT_MS  30000
 #define GC_TIMEOUT_MS  (30 * 60 * 1000)     /* VACUUM of a large database */
 
-static void
-print_json (json_t *j)
-{
-    char *text = json_dumps (j, JSON_INDENT (2));
-    if (text)
-        puts (text);
-    free (text);
-}
-
 static const char *
 utc (int64_t t, char *buf, size_t cap)
 {
@@ -115,7 +106,7 @@ schedule_list (const char *endpoint, bool json)
     if (!r)
         return 1;
     if (json) {
-        print_json (r);
+        cli_print_json (r);
         json_decref (r);
         return 0;
     }
@@ -234,7 +225,7 @@ cmd_regressions (const char *endpoint, int argc, char **argv)
     if (!r)
         return 1;
     if (json)
-        print_json (r);
+        cli_print_json (r);
     else {
         printf ("%-20s %-14s %6s %6s  %-20s %-24s %-6s %12s %12s %8s  %s\n", "recorded",
                 "schedule", "run", "base", "step", "group", "metric", "baseline", "run",
@@ -305,7 +296,7 @@ cmd_gc (const char *endpoint, int argc, char **argv)
     if (!r)
         return 1;
     if (json)
-        print_json (r);
+        cli_print_json (r);
     else
         printf ("gc: %lld %s, %lld snapshot %s dropped; database %.1f MiB -> %.1f MiB "
                 "(%.0f ms)\n", (long long) json_integer_value (json_object_get (r, "runs")),
