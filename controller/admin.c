@@ -118,7 +118,7 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     if (strcmp (cmd, "stats") == 0)
         return stats_json (ctl);
     if (strcmp (cmd, "rejected") == 0)
-        return auth_rejected_json (ctl);
+        return auth_rejected_json (ctl, err, errlen);
     if (strcmp (cmd, "inventory") == 0) {
         const char *agent = json_string_value (json_object_get (req, "agent"));
         if (!agent) {
@@ -130,13 +130,13 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     if (strcmp (cmd, "plan_add") == 0)
         return plan_add (ctl, req, err, errlen);
     if (strcmp (cmd, "plan_list") == 0)
-        return plan_list (ctl);
+        return plan_list (ctl, err, errlen);
     if (strcmp (cmd, "plan_show") == 0)
         return plan_show (ctl, req, err, errlen);
     if (strcmp (cmd, "plan_rm") == 0)
         return plan_rm (ctl, req, err, errlen);
     if (strcmp (cmd, "runs") == 0)
-        return runs_list (ctl);
+        return runs_list (ctl, err, errlen);
     if (strcmp (cmd, "runs_rm") == 0) {
         int64_t run = run_arg (req, err, errlen);
         return run ? runs_rm (ctl, run, json_is_true (json_object_get (req, "dry_run")), err,

@@ -206,13 +206,14 @@ auth_agent_allowed (auth_t *self, const char *key)
 }
 
 json_t *
-auth_rejected_json (ctl_t *ctl)
+auth_rejected_json (ctl_t *ctl, char *err, size_t errlen)
 {
     json_t *list = json_array ();
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT public_key, domain, address, first_seen, last_seen, attempts FROM rejected_keys "
         "ORDER BY last_seen DESC");
-    while (st && sqlite3_step (st) == SQLITE_ROW)
+    int rc;
+    while ((rc = store_row (ctl->store, st, "list rejected keys")) == 1)
         json_array_append_new (list, json_pack ("{s:s, s:s, s:s, s:I, s:I, s:I}",
             "public_key", (const char *) sqlite3_column_text (st, 0),
             "domain", (const char *) sqlite3_column_text (st, 1),
@@ -222,5 +223,10 @@ auth_rejected_json (ctl_t *ctl)
             "attempts", (json_int_t) sqlite3_column_int64 (st, 5)));
     if (st)
         sqlite3_reset (st);
+    if (rc < 0) {
+        json_decref (list);
+        snprintf (err, errlen, "database error listing rejected keys; see the controller's log");
+        return NULL;
+    }
     return list;
 }

@@ -91,7 +91,7 @@ const char *auth_public_key (auth_t *self);
 /* True while key (Z85) is in the agents allowlist. */
 bool auth_agent_allowed (auth_t *self, const char *key);
 /* The refused keys, newest first. */
-json_t *auth_rejected_json (ctl_t *ctl);
+json_t *auth_rejected_json (ctl_t *ctl, char *err, size_t errlen);
 
 /* fleet.c */
 /* The peer list and its maps; fleet_destroy frees the peers. */
@@ -147,7 +147,7 @@ json_t *runner_cancel (ctl_t *ctl, int64_t run, const char *by, char *err, size_
 /* plans.c: the admin requests plan_add, plan_list, plan_show and plan_rm.
    Each returns its JSON result or NULL with err filled. */
 json_t *plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen);
-json_t *plan_list (ctl_t *ctl);
+json_t *plan_list (ctl_t *ctl, char *err, size_t errlen);
 json_t *plan_show (ctl_t *ctl, json_t *req, char *err, size_t errlen);
 /* {name, dry_run?}: deletes the versions no run points at and hides the
    name; refused while a schedule names it or a run of it is queued or
@@ -155,7 +155,7 @@ json_t *plan_show (ctl_t *ctl, json_t *req, char *err, size_t errlen);
 json_t *plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen);
 
 /* runs.c */
-json_t *runs_list (ctl_t *ctl);
+json_t *runs_list (ctl_t *ctl, char *err, size_t errlen);
 /* Checks a run's labels (a JSON object of KEY: text, or NULL) and note
    (or NULL).  Returns 0, or -1 with err naming the label and the limit. */
 int run_labels_check (json_t *labels, const char *note, char *err, size_t errlen);

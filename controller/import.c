@@ -91,7 +91,8 @@ agent_id (store_t *store, const entry_t *e, int64_t now)
         return 0;
     st = store_stmt (store, "SELECT id FROM agents WHERE name = ? AND imported = 1");
     sqlite3_bind_text (st, 1, e->agent, -1, SQLITE_TRANSIENT);
-    int64_t id = sqlite3_step (st) == SQLITE_ROW ? sqlite3_column_int64 (st, 0) : 0;
+    int64_t id = store_row (store, st, "find imported host") == 1 ? sqlite3_column_int64 (st, 0)
+                                                                    : 0;
     sqlite3_reset (st);
     return id;
 }
@@ -141,13 +142,15 @@ import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     hash_text (canon ? canon : "", hash);
     sqlite3_stmt *st = store_stmt (store, "SELECT id FROM runs WHERE import_hash = ?");
     sqlite3_bind_text (st, 1, hash, -1, SQLITE_STATIC);
-    if (sqlite3_step (st) == SQLITE_ROW) {
+    int found = store_row (store, st, "find an earlier import");
+    if (found == 1)
         snprintf (err, errlen, "%s was imported already, as run %lld", source,
                   (long long) sqlite3_column_int64 (st, 0));
-        sqlite3_reset (st);
-        goto done;
-    }
+    else if (found < 0)
+        snprintf (err, errlen, "database error importing %s; see the controller's log", source);
     sqlite3_reset (st);
+    if (found)
+        goto done;
 
     int64_t now = (int64_t) clock_real_ns ();
     json_t *ts = json_object_get (fio, "timestamp");

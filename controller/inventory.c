@@ -41,17 +41,20 @@ inventory_store (ctl_t *ctl, uint64_t agent_id, const char *text)
     sqlite3_bind_text (st, 3, canon, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64 (st, 4, (sqlite3_int64) clock_real_ns ());
     free (canon);
-    store_step_done (ctl->store, st, "store inventory");
+    if (store_step_done (ctl->store, st, "store inventory"))
+        return 0;
     st = store_stmt (ctl->store, "SELECT id FROM inventories WHERE agent_id = ? AND hash = ?");
     sqlite3_bind_int64 (st, 1, (sqlite3_int64) agent_id);
     sqlite3_bind_text (st, 2, hash, -1, SQLITE_TRANSIENT);
-    int64_t id = sqlite3_step (st) == SQLITE_ROW ? sqlite3_column_int64 (st, 0) : 0;
+    int64_t id = store_row (ctl->store, st, "find inventory") == 1 ? sqlite3_column_int64 (st, 0)
+                                                                     : 0;
     sqlite3_reset (st);
     if (id) {
         st = store_stmt (ctl->store, "UPDATE agents SET inventory_id = ? WHERE id = ?");
         sqlite3_bind_int64 (st, 1, id);
         sqlite3_bind_int64 (st, 2, (sqlite3_int64) agent_id);
-        store_step_done (ctl->store, st, "set agent inventory");
+        if (store_step_done (ctl->store, st, "set agent inventory"))
+            return 0;
     }
     return id;
 }
@@ -64,7 +67,11 @@ inventory_of (ctl_t *ctl, const char *agent, char *err, size_t errlen)
         "LEFT JOIN inventories i ON i.id = a.inventory_id WHERE a.name = ?");
     sqlite3_bind_text (st, 1, agent, -1, SQLITE_TRANSIENT);
     json_t *out = NULL;
-    if (sqlite3_step (st) != SQLITE_ROW)
+    int rc = store_row (ctl->store, st, "read inventory");
+    if (rc < 0)
+        snprintf (err, errlen, "database error reading the inventory of '%s'; see the "
+                  "controller's log", agent);
+    else if (rc == 0)
         snprintf (err, errlen, "no agent named '%s' (see 'iofleet agents')", agent);
     else if (sqlite3_column_type (st, 2) == SQLITE_NULL)
         snprintf (err, errlen, "agent '%s' has not reported an inventory (an agent older than "

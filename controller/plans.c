@@ -99,19 +99,25 @@ plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     /* A removed name comes back with its new version. */
     st = store_stmt (ctl->store, "UPDATE plans SET removed_at = NULL WHERE name = ?");
     sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-    store_step_done (ctl->store, st, "restore plan");
+    int rc = store_step_done (ctl->store, st, "restore plan");
     st = store_stmt (ctl->store, "SELECT version FROM plans WHERE id = ?");
     sqlite3_bind_int64 (st, 1, id);
-    int version = sqlite3_step (st) == SQLITE_ROW ? sqlite3_column_int (st, 0) : 0;
+    int version = 0;
+    if (!rc && store_row (ctl->store, st, "read the plan's version") == 1)
+        version = sqlite3_column_int (st, 0);
     sqlite3_reset (st);
-    store_commit (ctl->store);
+    if (!version || store_commit (ctl->store)) {
+        json_decref (warnings);
+        snprintf (err, errlen, "database error storing the plan; see the controller's log");
+        return NULL;
+    }
     log_info ("plan '%s' version %d added from %s: %d step(s)", name, version, source, nsteps);
     return json_pack ("{s:I, s:s, s:i, s:i, s:o}", "plan", (json_int_t) id, "name", name,
                       "version", version, "steps", nsteps, "warnings", warnings);
 }
 
 json_t *
-plan_list (ctl_t *ctl)
+plan_list (ctl_t *ctl, char *err, size_t errlen)
 {
     json_t *list = json_array ();
     sqlite3_stmt *st = store_stmt (ctl->store,
@@ -119,7 +125,8 @@ plan_list (ctl_t *ctl)
         " (SELECT COUNT(*) FROM runs r JOIN plans q ON q.id = r.plan_id WHERE q.name = p.name) "
         "FROM plans p WHERE removed_at IS NULL "
         " AND version = (SELECT MAX(version) FROM plans q WHERE q.name = p.name) ORDER BY name");
-    while (sqlite3_step (st) == SQLITE_ROW)
+    int rc;
+    while ((rc = store_row (ctl->store, st, "list plans")) == 1)
         json_array_append_new (list, json_pack ("{s:s, s:i, s:s, s:i, s:I, s:i}",
             "name", (const char *) sqlite3_column_text (st, 0),
             "version", sqlite3_column_int (st, 1),
@@ -128,19 +135,27 @@ plan_list (ctl_t *ctl)
             "created_at", (json_int_t) sqlite3_column_int64 (st, 4),
             "runs", sqlite3_column_int (st, 5)));
     sqlite3_reset (st);
+    if (rc < 0) {
+        json_decref (list);
+        snprintf (err, errlen, "database error listing the plans; see the controller's log");
+        return NULL;
+    }
     return list;
 }
 
-/* The newest version of name, or 0 with err filled (naming the versions
-   there are, or that there is none). */
+/* The newest version of name, or 0 with err filled (that there is none,
+   or a database error). */
 static int
 plan_newest (ctl_t *ctl, const char *name, char *err, size_t errlen)
 {
     sqlite3_stmt *st = store_stmt (ctl->store, "SELECT MAX(version) FROM plans WHERE name = ?");
     sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-    int v = sqlite3_step (st) == SQLITE_ROW ? sqlite3_column_int (st, 0) : 0;
+    int rc = store_row (ctl->store, st, "find the plan's newest version");
+    int v = rc == 1 ? sqlite3_column_int (st, 0) : 0;
     sqlite3_reset (st);
-    if (!v)
+    if (rc < 0)
+        snprintf (err, errlen, "database error reading plan '%s'; see the controller's log", name);
+    else if (!v)
         snprintf (err, errlen, "no plan named '%s' (see 'iofleet plan list')", name);
     return v;
 }
@@ -173,11 +188,15 @@ plan_show (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         "FROM plans p WHERE name = ? AND version = ?");
     sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int (st, 2, version);
-    if (sqlite3_step (st) != SQLITE_ROW) {
+    int rc = store_row (ctl->store, st, "read the plan");
+    if (rc != 1) {
         sqlite3_reset (st);
-        /* Versions deleted by plan rm leave gaps. */
-        snprintf (err, errlen, "plan '%s' version %d was removed (plan rm); its newest is %d",
-                  name, version, newest);
+        if (rc < 0)
+            snprintf (err, errlen, "database error reading plan '%s'; see the controller's log",
+                      name);
+        else    /* versions deleted by plan rm leave gaps */
+            snprintf (err, errlen, "plan '%s' version %d was removed (plan rm); its newest is %d",
+                      name, version, newest);
         return NULL;
     }
     json_t *steps = json_loads ((const char *) sqlite3_column_text (st, 3), 0, NULL);
@@ -218,7 +237,8 @@ plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     /* A schedule would fire a plan that is gone. */
     sqlite3_stmt *st = store_stmt (ctl->store, "SELECT name FROM schedules WHERE plan = ? LIMIT 1");
     sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step (st) == SQLITE_ROW) {
+    int rc = store_row (ctl->store, st, "find the plan's schedules");
+    if (rc == 1) {
         snprintf (err, errlen, "schedule '%s' runs plan '%s': remove the schedule first "
                   "(iofleet schedule rm %s)", (const char *) sqlite3_column_text (st, 0), name,
                   (const char *) sqlite3_column_text (st, 0));
@@ -226,11 +246,14 @@ plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         return NULL;
     }
     sqlite3_reset (st);
+    if (rc < 0)
+        goto db_error;
     st = store_stmt (ctl->store,
         "SELECT r.id, r.status FROM runs r JOIN plans p ON p.id = r.plan_id "
         "WHERE p.name = ? AND r.status IN ('queued', 'running') LIMIT 1");
     sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step (st) == SQLITE_ROW) {
+    rc = store_row (ctl->store, st, "find the plan's running runs");
+    if (rc == 1) {
         snprintf (err, errlen, "run %lld of plan '%s' is %s: wait for it to end (iofleet watch "
                   "%lld) or cancel it (iofleet cancel %lld)", sqlite3_column_int64 (st, 0), name,
                   (const char *) sqlite3_column_text (st, 1), sqlite3_column_int64 (st, 0),
@@ -239,6 +262,8 @@ plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         return NULL;
     }
     sqlite3_reset (st);
+    if (rc < 0)
+        goto db_error;
     /* What goes: the versions no run points at.  What stays: the rest. */
     st = store_stmt (ctl->store,
         "SELECT SUM(NOT EXISTS (SELECT 1 FROM runs r WHERE r.plan_id = p.id)), COUNT(*), "
@@ -246,12 +271,15 @@ plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         "FROM plans p WHERE name = ?1");
     sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
     int deleted = 0, versions = 0, runs = 0;
-    if (sqlite3_step (st) == SQLITE_ROW) {
+    rc = store_row (ctl->store, st, "count the plan's versions");
+    if (rc == 1) {
         deleted = sqlite3_column_int (st, 0);
         versions = sqlite3_column_int (st, 1);
         runs = sqlite3_column_int (st, 2);
     }
     sqlite3_reset (st);
+    if (rc < 0)
+        goto db_error;
     json_t *o = json_pack ("{s:s, s:i, s:i, s:i, s:b}", "name", name, "versions", versions,
                            "deleted_versions", deleted, "runs", runs, "dry_run", dry);
     if (dry)
@@ -261,7 +289,7 @@ plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     st = store_stmt (ctl->store,
         "DELETE FROM plans WHERE name = ? AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.plan_id = plans.id)");
     sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-    int rc = store_step_done (ctl->store, st, "remove plan versions");
+    rc = store_step_done (ctl->store, st, "remove plan versions");
     st = store_stmt (ctl->store, "UPDATE plans SET removed_at = ? WHERE name = ?");
     sqlite3_bind_int64 (st, 1, (sqlite3_int64) clock_real_ns ());
     sqlite3_bind_text (st, 2, name, -1, SQLITE_TRANSIENT);
@@ -276,4 +304,8 @@ plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     log_info ("plan '%s' removed: %d of %d version(s) deleted, %d kept for %d run(s)", name,
               deleted, versions, versions - deleted, runs);
     return o;
+
+db_error:
+    snprintf (err, errlen, "database error reading plan '%s'; see the controller's log", name);
+    return NULL;
 }

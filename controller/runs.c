@@ -11,7 +11,7 @@
 #include <string.h>
 
 json_t *
-runs_list (ctl_t *ctl)
+runs_list (ctl_t *ctl, char *err, size_t errlen)
 {
     json_t *list = json_array ();
     sqlite3_stmt *st = store_stmt (ctl->store,
@@ -19,7 +19,8 @@ runs_list (ctl_t *ctl)
         " r.finished_at, (SELECT COUNT(*) FROM run_agents ra WHERE ra.run_id = r.id), "
         " r.labels, r.note, r.origin, r.cancelled_by, r.cancelled_at "
         "FROM runs r JOIN plans p ON p.id = r.plan_id ORDER BY r.id");
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    int rc;
+    while ((rc = store_row (ctl->store, st, "list runs")) == 1) {
         json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 9), 0, NULL);
         json_t *o = json_pack ("{s:I, s:s, s:i, s:s, s:s, s:I, s:i, s:o, s:s, s:s}",
             "id", (json_int_t) sqlite3_column_int64 (st, 0),
@@ -46,6 +47,11 @@ runs_list (ctl_t *ctl)
         json_array_append_new (list, o);
     }
     sqlite3_reset (st);
+    if (rc < 0) {
+        json_decref (list);
+        snprintf (err, errlen, "database error listing the runs; see the controller's log");
+        return NULL;
+    }
     return list;
 }
 
@@ -118,7 +124,8 @@ run_annotate (ctl_t *ctl, int64_t run, json_t *labels, const char *note)
 }
 
 /* Every table with a run_id column, from the schema itself: a table a
-   later migration adds is covered without a list to keep. */
+   later migration adds is covered without a list to keep.  NULL on a
+   database error (logged). */
 static json_t *
 run_tables (ctl_t *ctl)
 {
@@ -126,10 +133,15 @@ run_tables (ctl_t *ctl)
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT m.name, c.\"notnull\" FROM sqlite_master m, pragma_table_info(m.name) c "
         "WHERE m.type = 'table' AND c.name = 'run_id' ORDER BY m.name");
-    while (sqlite3_step (st) == SQLITE_ROW)
+    int rc;
+    while ((rc = store_row (ctl->store, st, "list the tables of runs")) == 1)
         json_array_append_new (t, json_pack ("[s, b]", (const char *) sqlite3_column_text (st, 0),
                                              sqlite3_column_int (st, 1)));
     sqlite3_reset (st);
+    if (rc < 0) {
+        json_decref (t);
+        return NULL;
+    }
     return t;
 }
 
@@ -164,8 +176,11 @@ runs_rm (ctl_t *ctl, int64_t run, bool dry, char *err, size_t errlen)
         "SELECT r.status, p.name, p.version FROM runs r JOIN plans p ON p.id = r.plan_id "
         "WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
-    if (sqlite3_step (st) != SQLITE_ROW) {
+    int rc = store_row (ctl->store, st, "find the run");
+    if (rc != 1) {
         sqlite3_reset (st);
+        if (rc < 0)
+            goto db_error;
         snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
         return NULL;
     }
@@ -185,7 +200,8 @@ runs_rm (ctl_t *ctl, int64_t run, bool dry, char *err, size_t errlen)
     snprintf (id, sizeof id, "%lld", (long long) run);
     st = store_stmt (ctl->store, "SELECT name FROM schedules WHERE baseline = ? LIMIT 1");
     sqlite3_bind_text (st, 1, id, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step (st) == SQLITE_ROW) {
+    rc = store_row (ctl->store, st, "find schedules judging against the run");
+    if (rc == 1) {
         snprintf (err, errlen, "schedule '%s' judges its runs against run %lld (--baseline): "
                   "give it another baseline first", (const char *) sqlite3_column_text (st, 0),
                   (long long) run);
@@ -193,15 +209,24 @@ runs_rm (ctl_t *ctl, int64_t run, bool dry, char *err, size_t errlen)
         return NULL;
     }
     sqlite3_reset (st);
+    if (rc < 0)
+        goto db_error;
     /* How many rows of each table go (a nullable run_id, such as a
        schedule's fire, is cleared instead: the fire happened). */
-    json_t *tables = run_tables (ctl), *rows = json_object ();
+    json_t *tables = run_tables (ctl);
+    if (!tables)
+        goto db_error;
+    json_t *rows = json_object ();
     size_t i;
     json_t *t;
     json_array_foreach (tables, i, t) {
         int64_t n = 0;
-        run_rows (ctl, "SELECT COUNT(*) FROM \"%s\" WHERE run_id = ?",
-                  json_string_value (json_array_get (t, 0)), run, &n);
+        if (run_rows (ctl, "SELECT COUNT(*) FROM \"%s\" WHERE run_id = ?",
+                      json_string_value (json_array_get (t, 0)), run, &n)) {
+            json_decref (tables);
+            json_decref (rows);
+            goto db_error;
+        }
         if (n)
             json_object_set_new (rows, json_string_value (json_array_get (t, 0)),
                                  json_integer (n));
@@ -217,7 +242,7 @@ runs_rm (ctl_t *ctl, int64_t run, bool dry, char *err, size_t errlen)
        removal only, never half of it. */
     store_begin (ctl->store);
     sqlite3_exec (store_db (ctl->store), "SAVEPOINT runs_rm", NULL, NULL, NULL);
-    int rc = 0;
+    rc = 0;
     json_array_foreach (tables, i, t) {
         rc |= run_rows (ctl, json_is_true (json_array_get (t, 1))
                              ? "DELETE FROM \"%s\" WHERE run_id = ?"
@@ -239,4 +264,9 @@ runs_rm (ctl_t *ctl, int64_t run, bool dry, char *err, size_t errlen)
     }
     log_info ("run %lld of plan '%s' version %d removed", (long long) run, plan, version);
     return o;
+
+db_error:
+    snprintf (err, errlen, "database error reading run %lld; see the controller's log",
+              (long long) run);
+    return NULL;
 }

@@ -718,30 +718,51 @@ store_stmt (store_t *self, const char *sql)
     return st;
 }
 
+/* A step of st that failed: logged (once while the database is failing)
+   and, when the write it was part of is lost, counted.  Can't fail. */
+static void
+step_failed (store_t *self, sqlite3_stmt *st, const char *what)
+{
+    int rc = sqlite3_extended_errcode (self->db);
+    if (!self->failing)
+        log_err ("database: %s: %s", what, sqlite3_errmsg (self->db));
+    sqlite3_reset (st);
+    /* On a full disk or an I/O error SQLite may roll the whole
+       transaction back: this tick's earlier writes are gone too. */
+    bool rolled_back = self->in_tx && sqlite3_get_autocommit (self->db);
+    if (rolled_back)
+        self->in_tx = false;
+    int prim = rc & 0xff;
+    if (rolled_back || prim == SQLITE_FULL || prim == SQLITE_IOERR || prim == SQLITE_CANTOPEN
+        || prim == SQLITE_READONLY || prim == SQLITE_NOMEM || prim == SQLITE_CORRUPT)
+        note_failure (self, what, rc);
+}
+
 int
 store_step_done (store_t *self, sqlite3_stmt *st, const char *what)
 {
     if (!st)
         return -1;
-    int rc = sqlite3_step (st);
-    if (rc != SQLITE_DONE) {
-        rc = sqlite3_extended_errcode (self->db);
-        if (!self->failing)
-            log_err ("database: %s: %s", what, sqlite3_errmsg (self->db));
-        sqlite3_reset (st);
-        /* On a full disk or an I/O error SQLite may roll the whole
-           transaction back: this tick's earlier writes are gone too. */
-        bool rolled_back = self->in_tx && sqlite3_get_autocommit (self->db);
-        if (rolled_back)
-            self->in_tx = false;
-        int prim = rc & 0xff;
-        if (rolled_back || prim == SQLITE_FULL || prim == SQLITE_IOERR || prim == SQLITE_CANTOPEN
-            || prim == SQLITE_READONLY || prim == SQLITE_NOMEM || prim == SQLITE_CORRUPT)
-            note_failure (self, what, rc);
+    if (sqlite3_step (st) != SQLITE_DONE) {
+        step_failed (self, st, what);
         return -1;
     }
     sqlite3_reset (st);
     return 0;
+}
+
+int
+store_row (store_t *self, sqlite3_stmt *st, const char *what)
+{
+    if (!st)
+        return -1;
+    int rc = sqlite3_step (st);
+    if (rc == SQLITE_ROW)
+        return 1;
+    if (rc == SQLITE_DONE)
+        return 0;
+    step_failed (self, st, what);
+    return -1;
 }
 
 uint64_t store_failures (store_t *self) { return self->failures; }

@@ -102,6 +102,12 @@ sqlite3_stmt *store_stmt (store_t *self, const char *sql);
    Returns 0 or -1 with the SQLite error logged with context what. */
 int store_step_done (store_t *self, sqlite3_stmt *st, const char *what);
 
+/* One step of a query built with store_stmt: 1 a row is ready, 0 no more
+   rows, -1 an error, logged with context what (a NULL st, whose prepare
+   failed and was logged, is -1 too).  "No row" and "could not read" are
+   told apart, so a read error is never taken for an empty answer. */
+int store_row (store_t *self, sqlite3_stmt *st, const char *what);
+
 /* The database's pages and page size (both 0 on an error).  Can't fail. */
 void store_size (store_t *self, int64_t *pages, int64_t *page_size);
 
