@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+//  The program's counts (testutil.h, TEST_SHARED_COUNTS): its test file's
+//  CHECKs; none here.
+int test_failures;
+int test_checks;
+
 fx_t fx;
 
 //  The read and write latency histograms every snapshot sample carries,

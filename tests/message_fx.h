@@ -2,8 +2,9 @@
     test_message_bounds.c, test_message_fuzz.c, each a program of its
     own): a valid message of every kind to break one field of, an
     independent check of the bounds message.h documents, and pack/unpack
-    helpers.  Nothing here CHECKs, so each program's count is its own
-    tests' (testutil.h counts per file).
+    helpers.  Nothing here CHECKs: what hist_setup() encodes, the one
+    step of setting up that can fail, test_message checks (once for the
+    three).
 */
 #ifndef IOF_MESSAGE_FX_H
 #define IOF_MESSAGE_FX_H

@@ -7,8 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One test file, one count.  A program made of several files that CHECK
+   (a test and its shared fixture, such as spool_fx.c) is built with
+   TEST_SHARED_COUNTS and defines the counts in one of them, so that its
+   summary counts every check it ran. */
+#ifdef TEST_SHARED_COUNTS
+extern int test_failures;
+extern int test_checks;
+#else
 static int test_failures;
 static int test_checks;
+#endif
 
 #define CHECK(cond) do {                                                   \
     test_checks++;                                                         \
