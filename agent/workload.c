@@ -228,7 +228,7 @@ start (void *arg, uint64_t mono_start)
 {
     workload_t *self = arg;
     IOF_ASSERT (self->job);
-    int rc = step_start (self->job, mono_start);
+    int rc = step_start (self->job, mono_start, NULL);
     if (rc)     /* workers that did start end by themselves */
         log_err ("run %llu step %u: cannot start workers: %s",
                  (unsigned long long) step_run (self->job), step_step (self->job),
