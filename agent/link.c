@@ -84,8 +84,6 @@ struct link {
     uint64_t mono_ref, real_ref;        /* one instant on both clocks, taken at START */
 };
 
-static void on_frame (link_t *self, const uint8_t *data, size_t len);
-
 /* Logs a line of this connection.  A routine one of a quiet link goes at
    debug level; a quiet link's lines start with its name.  Can't fail. */
 static void __attribute__ ((format (printf, 4, 5)))
@@ -137,6 +135,8 @@ send_env (link_t *self, envelope_t *env)
     return rc;
 }
 
+/* HELLO: who this agent is, its inventory, the step it holds.  Can't fail
+   (a send that fails is retried by the HELLO backoff). */
 static void
 send_hello (link_t *self)
 {
@@ -179,6 +179,7 @@ send_hello (link_t *self)
     self->last_hello = clock_mono_ns ();
 }
 
+/* PING, with the clock estimate so far.  Can't fail. */
 static void
 send_ping (link_t *self)
 {
@@ -193,6 +194,7 @@ send_ping (link_t *self)
     self->last_ping = clock_mono_ns ();
 }
 
+/* A PONG: one more sample of the clock offset.  Can't fail. */
 static void
 on_pong (link_t *self, const Iofleet__Pong *p)
 {
@@ -215,12 +217,15 @@ send_spooled (link_t *self, uint64_t run, uint32_t step, uint32_t seq, uint8_t *
     free (buf);
 }
 
+/* spool_send_fn: a kept message, again.  Returns 0, or -1 when the socket
+   would not take it. */
 static int
 resend_one (void *arg, const uint8_t *buf, size_t len)
 {
     return send_raw (arg, buf, len);
 }
 
+/* REFUSED with reason (cut to valid UTF-8).  Can't fail. */
 static void
 send_refused (link_t *self, uint64_t run, uint32_t step, const char *reason)
 {
@@ -242,6 +247,7 @@ send_refused (link_t *self, uint64_t run, uint32_t step, const char *reason)
     send_env (self, &env);
 }
 
+/* PREPARE: the workload sets the step up; READY or REFUSED.  Can't fail. */
 static void
 on_prepare (link_t *self, const Iofleet__Prepare *p)
 {
@@ -290,6 +296,8 @@ on_prepare (link_t *self, const Iofleet__Prepare *p)
     send_env (self, &env);
 }
 
+/* START of the prepared step: start_at (controller time) becomes this
+   host's monotonic time.  Can't fail. */
 static void
 on_start (link_t *self, const Iofleet__Start *s)
 {
@@ -309,6 +317,8 @@ on_start (link_t *self, const Iofleet__Start *s)
     self->ops->start (self->work, self->mono_ref + (uint64_t) wait);
 }
 
+/* ABORT of the run in hand: a preparation stops at its next look, a step
+   is stopped and what it left unacknowledged let go.  Can't fail. */
 static void
 on_abort (link_t *self, const Iofleet__Abort *a)
 {
@@ -332,6 +342,7 @@ on_abort (link_t *self, const Iofleet__Abort *a)
          (unsigned long long) a->run, (double) (clock_mono_ns () - t0) / 1e6);
 }
 
+/* ACK: what the controller has, into the spool.  Can't fail. */
 static void
 on_ack (link_t *self, const Iofleet__Ack *k)
 {
@@ -376,6 +387,8 @@ on_other_protocol (link_t *self, const envelope_t *env)
              IOF_VERSION, message_protocol (), (double) LINK_HELLO_RETRY_MAX_NS / 1e9);
 }
 
+/* One frame from the controller, whatever it holds (a bad one is counted
+   and logged at most once a minute).  Can't fail. */
 static void
 on_frame (link_t *self, const uint8_t *data, size_t len)
 {

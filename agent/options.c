@@ -2,7 +2,6 @@
 #define _GNU_SOURCE
 #include "options.h"
 #include "curve.h"
-#include "job.h"
 #include "jobfile.h"
 #include "log.h"
 #include "lockfile.h"

@@ -160,6 +160,7 @@ expand_selectors (workload_t *self, const Iofleet__Prepare *p, json_t *inv,
     return refused ? -1 : 0;
 }
 
+/* Frees expand_selectors' lists.  Can't fail. */
 static void
 free_lists (char ***lists, const int *nlists, int n)
 {
