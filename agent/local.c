@@ -14,6 +14,7 @@
 #include "jobfile.h"
 #include "jobspec.h"
 #include "log.h"
+#include "step.h"
 #include "util.h"
 #include "direction.h"
 
@@ -275,8 +276,9 @@ report_entries (const jobfile_t *jf, int ran, result_t *res, result_t *merged, f
 }
 
 /* Runs jobs [first, last) of the file together (fio: no stonewall between
-   them) to their end, filling res[first..last).  Returns 0, or -1 with the
-   failing job's errmsg set. */
+   them) to their end, as one step (step.c, as a fleet run does), filling
+   res[first..last) job by job.  Returns 0, or -1 with the failing job's
+   errmsg set. */
 static int
 run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, bool histograms,
            result_t *res)
@@ -292,59 +294,56 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
     pol.allow_write[0] = "/*";
     memcpy (pol.allow_formatted, s_formatted, sizeof s_formatted);
     int n = last - first, status = 0;
-    struct job **jobs = calloc ((size_t) n, sizeof *jobs);
+    step_t *step = NULL;
     dir_stats_t **iv = calloc ((size_t) n, sizeof *iv);
     bool *ended = calloc ((size_t) n, sizeof *ended);
     jobspec_t *js = calloc ((size_t) n, sizeof *js);
+    const Iofleet__JobSpec **specs = calloc ((size_t) n, sizeof *specs);
     struct rusage ru0, ru1;
     char err[1024];
-    if (!jobs || !iv || !ended || !js) {
+    if (!iv || !ended || !js || !specs) {
         snprintf (res[first].errmsg, sizeof res[first].errmsg, "out of memory");
         status = -1;
         goto out;
     }
+    for (int i = 0; i < n; i++) {
+        jobspec_from_job (&js[i], &jf->steps[first + i], LOCAL_INTERVAL_NS);
+        specs[i] = &js[i].spec;
+    }
     /* Every job of the group planned and the space their layouts take
        checked together before any of them creates or writes a file. */
-    for (int i = 0; i < n; i++) {
-        const job_t *jd = &jf->steps[first + i];
-        result_t *r = &res[first + i];
-        jobspec_from_job (&js[i], jd, LOCAL_INTERVAL_NS);
-        jobs[i] = job_plan (&js[i].spec, 1, (uint32_t) group, &pol, err, sizeof err);
-        if (!jobs[i]) {
-            snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jd->name, err);
-            r->error = EINVAL;
-            status = -1;
-            goto out;
-        }
+    int failed;
+    int rc = step_open (&step, specs, n, 1, (uint32_t) group, &pol, &failed, err, sizeof err);
+    if (rc && failed >= 0) {
+        result_t *r = &res[first + failed];
+        snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jf->steps[first + failed].name,
+                  err);
+        r->error = EINVAL;
+        status = -1;
+        goto out;
     }
-    int space = job_check_space (jobs, n, err, sizeof err);
-    if (space) {
+    if (rc) {
         snprintf (res[first].errmsg, sizeof res[first].errmsg, "job '%s'%s: %s",
                   jf->steps[first].name, n > 1 ? " (and the jobs with it)" : "", err);
-        res[first].error = -space;
+        res[first].error = -rc;
         status = -1;
         goto out;
     }
     for (int i = 0; i < n; i++) {
         const job_t *jd = &jf->steps[first + i];
         result_t *r = &res[first + i];
-        if (job_open (jobs[i], &js[i].spec, &pol, err, sizeof err)) {
-            snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jd->name, err);
-            r->error = EINVAL;
-            status = -1;
-            goto out;
-        }
-        job_set_histograms (jobs[i], histograms);
+        iojob_t *job = step_job (step, i);
+        job_set_histograms (job, histograms);
         /* fio reports each copy of a job apart, unless group_reporting. */
         bool apart = !jd->group_reporting && jd->numjobs > 1;
         if (apart && (r->copies = calloc (jd->numjobs, sizeof *r->copies))) {
-            job_set_per_worker (jobs[i], true);
+            job_set_per_worker (job, true);
             r->ncopies = (int) jd->numjobs;
             for (int c = 0; c < r->ncopies; c++)
                 for (int d = 0; d < DIR_COUNT; d++)
                     dir_stats_reset (&r->copies[c].dir[d]);
         }
-        iv[i] = calloc ((size_t) job_ntargets (jobs[i]) * DIR_COUNT * (size_t) job_nworkers (jobs[i]),
+        iv[i] = calloc ((size_t) job_ntargets (job) * DIR_COUNT * (size_t) job_nworkers (job),
                         sizeof **iv);
         if (!iv[i] || (apart && !r->copies)) {
             snprintf (r->errmsg, sizeof r->errmsg, "out of memory");
@@ -356,17 +355,12 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
     }
     getrusage (RUSAGE_SELF, &ru0);
     uint64_t t_begin = clock_mono_ns ();
-    for (int i = 0; i < n; i++) {
-        int rc = job_start (jobs[i], t_begin + 10 * NS_PER_MS);
-        if (rc) {
-            snprintf (res[first + i].errmsg, sizeof res[first + i].errmsg,
-                      "job '%s': cannot start workers: %s", jf->steps[first + i].name,
-                      strerror (-rc));
-            for (int k = 0; k < n; k++)
-                job_stop (jobs[k]);
-            status = -1;
-            break;
-        }
+    rc = step_start (step, t_begin + 10 * NS_PER_MS, &failed);
+    if (rc) {
+        snprintf (res[first + failed].errmsg, sizeof res[first + failed].errmsg,
+                  "job '%s': cannot start workers: %s", jf->steps[first + failed].name,
+                  strerror (-rc));
+        status = -1;
     }
     bool tty = isatty (STDERR_FILENO);
     uint64_t planned_ns = 0;
@@ -381,19 +375,15 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
             if (ended[i])
                 continue;
             if (s_interrupted)
-                job_stop (jobs[i]);
+                job_stop (step_job (step, i));
             result_t *r = &res[first + i];
-            int nd = job_ntargets (jobs[i]) * DIR_COUNT;
+            int nd = job_ntargets (step_job (step, i)) * DIR_COUNT;
             uint32_t seq;
             uint64_t t0, t1;
-            int c = job_collect (jobs[i], iv[i], &seq, &t0, &t1);
+            int c = step_collect_job (step, i, iv[i], &seq, &t0, &t1);
             if (c < 0) {
                 ended[i] = true;
                 nended++;
-                /* fio's exitall: one job's end stops the ones beside it. */
-                if (job_exitall (jobs[i]))
-                    for (int k = 0; k < n; k++)
-                        job_stop (jobs[k]);
                 continue;
             }
             if (c == 0)
@@ -432,9 +422,10 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
     getrusage (RUSAGE_SELF, &ru1);
     for (int i = 0; i < n; i++) {
         result_t *r = &res[first + i];
-        r->elapsed_ns = job_elapsed (jobs[i]);
-        r->read_back_ns = job_read_back_ns (jobs[i]);
-        r->latency_depth = job_latency_depth (jobs[i]);
+        const iojob_t *job = step_job (step, i);
+        r->elapsed_ns = job_elapsed (job);
+        r->read_back_ns = job_read_back_ns (job);
+        r->latency_depth = job_latency_depth (job);
         double wall = (double) r->elapsed_ns / 1e9;
         /* The process's CPU over its jobs' wall time: shared when they overlap. */
         if (wall > 0) {
@@ -442,7 +433,7 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
             r->sys_cpu = 100.0 * (tv_s (ru1.ru_stime) - tv_s (ru0.ru_stime)) / wall / n;
         }
         r->ctx = (uint64_t) ((ru1.ru_nvcsw + ru1.ru_nivcsw) - (ru0.ru_nvcsw + ru0.ru_nivcsw)) / (uint64_t) n;
-        const char *e = job_error (jobs[i]);
+        const char *e = job_error (job);
         if (e[0]) {
             snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jf->steps[first + i].name, e);
             r->error = error_code (e);
@@ -456,16 +447,15 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
             rc->usr_cpu = r->usr_cpu / r->ncopies;
             rc->sys_cpu = r->sys_cpu / r->ncopies;
             rc->ctx = r->ctx / (uint64_t) r->ncopies;
-            rc->error = error_code (job_worker_error (jobs[i], c));
+            rc->error = error_code (job_worker_error (job, c));
         }
     }
 out:
-    for (int i = 0; jobs && i < n; i++)
-        job_destroy (&jobs[i]);
+    step_destroy (&step);
+    free (specs);
     free (js);
     for (int i = 0; iv && i < n; i++)
         free (iv[i]);
-    free (jobs);
     free (iv);
     free (ended);
     return status;

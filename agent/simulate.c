@@ -1,11 +1,11 @@
 /*  simulate.c: see simulate.h.
 
     One thread, one zmq_poll over every virtual agent's socket.  Each agent
-    follows the real agent's protocol (agent/main.c): HELLO until WELCOME,
-    pings every second, PREPARE -> READY (or REFUSED), START -> a Snapshot
-    per interval at the controller's interval boundaries, then DONE; every
-    snapshot and the DONE are kept packed until acknowledged and resent
-    after 3 s.  Buffers are reused across intervals and steps.
+    is the real agent's protocol client (link.h, with a spool in memory)
+    driving a synthetic workload instead of step.c: PREPARE expands the
+    job's filenames against the virtual drives, START sets the intervals,
+    and each interval's end sends its snapshot, then the DONE.  Buffers are
+    reused across intervals and steps.
 */
 #define _GNU_SOURCE
 #include "simulate.h"
@@ -18,6 +18,7 @@
 #include "util.h"
 
 #include <czmq.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,7 +26,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
-#include <unistd.h>
 
 #define SIM_STAT_NS         (10000 * NS_PER_MS)
 #define SIM_NQ              256         /* quantile bins of the synthetic distribution */
@@ -33,51 +33,40 @@
 #define SIM_MAX_INTERVALS   100000
 
 typedef struct {
-    uint8_t *buf;
-    size_t len, cap;
-    uint64_t sent_at;               /* mono ns; 0: to be sent */
-    uint8_t resends;                /* backs off as the spool's (spool.h) */
-    bool used, acked;
-} slot_t;
-
-typedef struct {
     double read_iops, write_iops;
     uint32_t bs_read, bs_write;
     double median_ns;               /* per target, this agent */
 } sim_target_t;
 
-enum { S_NONE, S_PREPARED, S_RUNNING, S_DONE_SENT };
+typedef struct sim sim_t;
 
+/* One virtual agent: a link (its connection) and the step it simulates. */
 typedef struct {
+    sim_t *sim;
     int idx;
     char name[MSG_NAME_MAX + 1];
-    zsock_t *sock;
-    void *zs;                       /* the libzmq socket of sock */
-    bool welcomed, dead;
-    uint64_t opened_at, last_hello, last_ping, last_heard, hello_backoff;
+    link_t *link;
+    spool_t *spool;                 /* in memory: what the controller has not acknowledged */
 
-    int state;
     uint64_t run;
     uint32_t step;
     int nt;
     sim_target_t *targets;          /* MSG_TARGETS_MAX */
-    uint64_t measure_start;         /* controller (= local realtime) ns */
+    uint64_t measure_start;         /* monotonic ns (startdelay + ramp until START) */
     uint64_t interval_ns, runtime_ns;
     uint32_t nintervals, next_seq;
     uint64_t *tot_ops, *tot_bytes;  /* nt * 2 */
-    slot_t *slots;                  /* nintervals + 1 (the DONE last) */
-    uint32_t nslots;
 } sim_agent_t;
 
-typedef struct {
+struct sim {
     const sim_config_t *cfg;
     sim_agent_t *agents;
     zmq_pollitem_t *items;
-    char hostname[256], kernel[256];
+    char kernel[256];
     char *inv;                      /* inventory JSON scratch */
     size_t invcap;
-    uint8_t *scratch;               /* packing of unkept messages */
-    size_t scratch_cap;
+    const char *paths[MSG_TARGETS_MAX];     /* READY's targets, scratch */
+    char store[MSG_TARGETS_MAX][32];
     histogram_t hist;
     uint8_t *hist_bufs;             /* MSG_TARGETS_MAX * 2 * HIST_WIRE_MAX */
     Iofleet__TargetSample samples[MSG_TARGETS_MAX];
@@ -85,10 +74,10 @@ typedef struct {
     Iofleet__DirStats dirs[MSG_TARGETS_MAX * 2];
     double expz[SIM_NQ];            /* exp(sigma * z) of each quantile bin */
     double iops, median_ns;
-    /* counters for the stat line */
-    uint64_t snaps_sent, snaps_acked, resent, steps_done;
+    /* counters for the stat line (acknowledged and resent: the spools') */
+    uint64_t snaps_sent, steps_done;
     uint64_t snap_bytes, target_intervals;  /* first sends: the wire cost */
-} sim_t;
+};
 
 /* The mixed value of a key (one splitmix64 step from it). */
 static uint64_t
@@ -132,37 +121,6 @@ grow (uint8_t **buf, size_t *cap, size_t need)
     return *buf;
 }
 
-/* Packs env into the shared scratch and sends it. */
-static void
-send_env (sim_t *s, sim_agent_t *a, envelope_t *env)
-{
-    env->version = IOF_PROTOCOL_VERSION;
-    size_t n = iofleet__envelope__get_packed_size (env);
-    if (!grow (&s->scratch, &s->scratch_cap, n ? n : 1))
-        return;
-    size_t len = iofleet__envelope__pack (env, s->scratch);
-    zmq_send (a->zs, s->scratch, len, ZMQ_DONTWAIT);
-}
-
-/* Packs env into slot (kept until acknowledged) and sends it. */
-static void
-send_kept (sim_t *s, sim_agent_t *a, slot_t *slot, envelope_t *env)
-{
-    (void) s;
-    env->version = IOF_PROTOCOL_VERSION;
-    size_t n = iofleet__envelope__get_packed_size (env);
-    if (!grow (&slot->buf, &slot->cap, n ? n : 1)) {
-        log_err ("%s: out of memory keeping a message; dropped", a->name);
-        return;
-    }
-    slot->len = iofleet__envelope__pack (env, slot->buf);
-    slot->used = true;
-    slot->acked = false;
-    slot->resends = 0;
-    slot->sent_at = clock_mono_ns ();
-    zmq_send (a->zs, slot->buf, slot->len, ZMQ_DONTWAIT);
-}
-
 static const char *
 inventory (sim_t *s, const sim_agent_t *a)
 {
@@ -181,88 +139,6 @@ inventory (sim_t *s, const sim_agent_t *a)
             t ? "," : "", a->idx + 1, t, a->idx + 1, t, a->idx + 1, t);
     snprintf (s->inv + off, s->invcap - off, "]}");
     return s->inv;
-}
-
-static uint32_t
-job_state (const sim_agent_t *a)
-{
-    if (a->state == S_PREPARED || a->state == S_RUNNING)
-        return IOFLEET__JOB_STATE__JOB_ACTIVE;
-    if (a->state == S_DONE_SENT)
-        return IOFLEET__JOB_STATE__JOB_FINISHED;
-    return IOFLEET__JOB_STATE__JOB_NONE;
-}
-
-static void
-send_hello (sim_t *s, sim_agent_t *a)
-{
-    Iofleet__Hello h = IOFLEET__HELLO__INIT;
-    h.name = a->name;
-    h.hostname = a->name;
-    h.kernel = s->kernel;
-    h.agent_version = IOF_VERSION;
-    h.pid = (uint64_t) getpid ();
-    h.inventory_json = (char *) inventory (s, a);
-    if (a->state != S_NONE) {
-        h.job_run = a->run;
-        h.job_step = a->step;
-        h.job_state = job_state (a);
-    }
-    envelope_t env = IOFLEET__ENVELOPE__INIT;
-    env.body_case = IOFLEET__ENVELOPE__BODY_HELLO;
-    env.hello = &h;
-    send_env (s, a, &env);
-    a->last_hello = clock_mono_ns ();
-}
-
-static void
-send_ping (sim_t *s, sim_agent_t *a)
-{
-    Iofleet__Ping p = IOFLEET__PING__INIT;
-    p.t0 = clock_real_ns ();
-    envelope_t env = IOFLEET__ENVELOPE__INIT;
-    env.body_case = IOFLEET__ENVELOPE__BODY_PING;
-    env.ping = &p;
-    send_env (s, a, &env);
-    a->last_ping = clock_mono_ns ();
-}
-
-static void
-send_refused (sim_t *s, sim_agent_t *a, uint64_t run, uint32_t step, const char *why)
-{
-    Iofleet__Refused r = IOFLEET__REFUSED__INIT;
-    r.run = run;
-    r.step = step;
-    r.reason = (char *) why;
-    envelope_t env = IOFLEET__ENVELOPE__INIT;
-    env.body_case = IOFLEET__ENVELOPE__BODY_REFUSED;
-    env.refused = &r;
-    send_env (s, a, &env);
-}
-
-static int
-open_socket (sim_t *s, sim_agent_t *a)
-{
-    char err[1024];
-    zsock_t *z = link_open (s->cfg->endpoint, s->cfg->cert, s->cfg->controller_key, err,
-                            sizeof err);
-    if (!z) {
-        log_err ("%s: %s", a->name, err);
-        return -1;
-    }
-    zsock_destroy (&a->sock);
-    a->sock = z;
-    a->zs = zsock_resolve (z);
-    a->opened_at = clock_mono_ns ();
-    return 0;
-}
-
-static void
-drop_job (sim_agent_t *a)
-{
-    a->state = S_NONE;
-    for (uint32_t i = 0; i < a->nslots; i++)
-        a->slots[i].used = false;
 }
 
 /* Expands one filename against the virtual drives. */
@@ -318,22 +194,15 @@ expand (sim_t *s, sim_agent_t *a, const char *f, const char **paths, char (*stor
     return 0;
 }
 
-static void
-on_prepare (sim_t *s, sim_agent_t *a, const Iofleet__Prepare *p)
+/* link_ops_t's prepare: the virtual drives the job names, their synthetic
+   rates, the step's intervals. */
+static int
+prepare (void *arg, link_t *link, const Iofleet__Prepare *p, Iofleet__Ready *ready, char *err,
+         size_t errlen)
 {
-    if (a->state == S_PREPARED || a->state == S_RUNNING) {
-        if (a->run == p->run && a->step == p->step)
-            return;         /* duplicate */
-        char why[128];
-        snprintf (why, sizeof why, "agent is busy with run %llu step %u",
-                  (unsigned long long) a->run, a->step);
-        send_refused (s, a, p->run, p->step, why);
-        return;
-    }
-    drop_job (a);           /* what the controller did not acknowledge: let go */
-    static const char *paths[MSG_TARGETS_MAX];
-    static char store[MSG_TARGETS_MAX][32];
-    char err[512] = "";
+    (void) link;
+    sim_agent_t *a = arg;
+    sim_t *s = a->sim;
     int n = 0;
     size_t njobs = p->n_more_jobs + 1;
     const Iofleet__JobSpec *first = p->job;
@@ -341,10 +210,8 @@ on_prepare (sim_t *s, sim_agent_t *a, const Iofleet__Prepare *p)
         const Iofleet__JobSpec *spec = j ? p->more_jobs[j - 1] : p->job;
         int from = n;
         for (size_t k = 0; k < spec->n_filenames; k++)
-            if (expand (s, a, spec->filenames[k], paths, store, &n, err, sizeof err) != 0) {
-                send_refused (s, a, p->run, p->step, err);
-                return;
-            }
+            if (expand (s, a, spec->filenames[k], s->paths, s->store, &n, err, errlen) != 0)
+                return -1;
         double rshare;
         switch (spec->rw) {
         case IOFLEET__RW__RW_READ: case IOFLEET__RW__RW_RANDREAD: rshare = 1; break;
@@ -367,25 +234,15 @@ on_prepare (sim_t *s, sim_agent_t *a, const Iofleet__Prepare *p)
         }
     }
     if (n == 0) {
-        send_refused (s, a, p->run, p->step, "the job names no target");
-        return;
+        snprintf (err, errlen, "the job names no target");
+        return -1;
     }
     uint64_t interval = first->interval_ns ? first->interval_ns : NS_PER_SEC;
     uint64_t runtime = first->runtime_ns ? first->runtime_ns : 10 * NS_PER_SEC;
     uint64_t nint = (runtime + interval - 1) / interval;
     if (nint > SIM_MAX_INTERVALS) {
-        send_refused (s, a, p->run, p->step, "simulated agent: too many intervals");
-        return;
-    }
-    if (nint + 1 > a->nslots) {
-        slot_t *sl = realloc (a->slots, (size_t) (nint + 1) * sizeof *sl);
-        if (!sl) {
-            send_refused (s, a, p->run, p->step, "agent out of memory");
-            return;
-        }
-        memset (sl + a->nslots, 0, (size_t) (nint + 1 - a->nslots) * sizeof *sl);
-        a->slots = sl;
-        a->nslots = (uint32_t) nint + 1;
+        snprintf (err, errlen, "simulated agent: too many intervals");
+        return -1;
     }
     a->run = p->run;
     a->step = p->step;
@@ -394,30 +251,38 @@ on_prepare (sim_t *s, sim_agent_t *a, const Iofleet__Prepare *p)
     a->runtime_ns = runtime;
     a->nintervals = (uint32_t) nint;
     a->next_seq = 0;
-    a->measure_start = first->startdelay_ns + first->ramp_time_ns;     /* + start_at at START */
+    a->measure_start = first->startdelay_ns + first->ramp_time_ns;     /* + the start at START */
     memset (a->tot_ops, 0, (size_t) n * 2 * sizeof *a->tot_ops);
     memset (a->tot_bytes, 0, (size_t) n * 2 * sizeof *a->tot_bytes);
-    a->state = S_PREPARED;
-
-    Iofleet__Ready r = IOFLEET__READY__INIT;
-    r.run = p->run;
-    r.step = p->step;
-    r.targets = (char **) paths;
-    r.n_targets = (size_t) n;
-    r.inventory_json = (char *) inventory (s, a);
-    envelope_t env = IOFLEET__ENVELOPE__INIT;
-    env.body_case = IOFLEET__ENVELOPE__BODY_READY;
-    env.ready = &r;
-    send_env (s, a, &env);
+    /* READY goes before the next call into the simulator: the scratch
+       holds till then. */
+    ready->targets = (char **) s->paths;
+    ready->n_targets = (size_t) n;
+    ready->inventory_json = (char *) inventory (s, a);
+    return 0;
 }
 
+/* link_ops_t's start. */
 static void
-on_start (sim_agent_t *a, const Iofleet__Start *st)
+start (void *arg, uint64_t mono_start)
 {
-    if (a->state != S_PREPARED || a->run != st->run || a->step != st->step)
-        return;
-    a->measure_start += st->start_at;
-    a->state = S_RUNNING;
+    sim_agent_t *a = arg;
+    a->measure_start += mono_start;
+}
+
+/* link_ops_t's stop: nothing runs but the clock. */
+static void
+stop (void *arg)
+{
+    (void) arg;
+}
+
+/* link_ops_t's inventory. */
+static char *
+hello_inventory (void *arg)
+{
+    sim_agent_t *a = arg;
+    return strdup (inventory (a->sim, a));
 }
 
 /* Fills one direction of one target for an interval of dur ns. */
@@ -466,7 +331,7 @@ fill_dir (sim_t *s, sim_agent_t *a, int t, int d, uint32_t seq, uint64_t dur,
 }
 
 static void
-send_snapshot (sim_t *s, sim_agent_t *a)
+send_snapshot (sim_t *s, sim_agent_t *a, link_t *link)
 {
     uint32_t seq = a->next_seq;
     uint64_t t0 = a->measure_start + (uint64_t) seq * a->interval_ns;
@@ -488,22 +353,21 @@ send_snapshot (sim_t *s, sim_agent_t *a)
     sn.run = a->run;
     sn.step = a->step;
     sn.seq = seq;
-    sn.t_start = t0;
-    sn.t_end = t1;
+    sn.t_start = link_ctrl_time (link, t0);
+    sn.t_end = link_ctrl_time (link, t1);
     sn.targets = s->sample_ptrs;
     sn.n_targets = (size_t) a->nt;
-    envelope_t env = IOFLEET__ENVELOPE__INIT;
-    env.body_case = IOFLEET__ENVELOPE__BODY_SNAPSHOT;
-    env.snapshot = &sn;
-    send_kept (s, a, &a->slots[seq], &env);
+    size_t len = link_send_snapshot (link, &sn);
     a->next_seq++;
+    if (!len)
+        return;
     s->snaps_sent++;
-    s->snap_bytes += a->slots[seq].len;
+    s->snap_bytes += len;
     s->target_intervals += (uint64_t) a->nt;
 }
 
 static void
-send_done (sim_t *s, sim_agent_t *a)
+send_done (sim_t *s, sim_agent_t *a, link_t *link)
 {
     for (int t = 0; t < a->nt; t++) {
         Iofleet__TargetSample *ts = &s->samples[t];
@@ -523,169 +387,39 @@ send_done (sim_t *s, sim_agent_t *a)
     d.run = a->run;
     d.step = a->step;
     d.snapshots = a->next_seq;
-    d.actual_start = a->measure_start;
+    d.actual_start = link_ctrl_time (link, a->measure_start);
     d.totals = s->sample_ptrs;
     d.n_totals = (size_t) a->nt;
     d.error = "";
-    envelope_t env = IOFLEET__ENVELOPE__INIT;
-    env.body_case = IOFLEET__ENVELOPE__BODY_DONE;
-    env.done = &d;
-    send_kept (s, a, &a->slots[a->nintervals], &env);
-    a->state = S_DONE_SENT;
+    link_send_done (link, &d);
     s->steps_done++;
 }
 
-/* Everything unacknowledged goes again at the next tick, its backoff
-   started over (as spool_unsend). */
-static void
-unsend (sim_agent_t *a)
-{
-    for (uint32_t i = 0; i < a->nslots; i++)
-        if (a->slots[i].used && !a->slots[i].acked)
-            a->slots[i].sent_at = 0, a->slots[i].resends = 0;
-}
-
-static void
-on_ack (sim_t *s, sim_agent_t *a, const Iofleet__Ack *k)
-{
-    if (a->state == S_NONE || a->state == S_PREPARED || k->run != a->run || k->step != a->step)
-        return;
-    uint32_t upto = k->upto == UINT32_MAX ? a->nslots : k->upto;
-    for (uint32_t i = 0; i < upto && i < a->nintervals; i++)
-        if (a->slots[i].used && !a->slots[i].acked) {
-            a->slots[i].acked = true;
-            s->snaps_acked++;
-        }
-    for (size_t i = 0; i < k->n_seqs; i++) {
-        uint32_t q = k->seqs[i];
-        if (q < a->nintervals && a->slots[q].used && !a->slots[q].acked) {
-            a->slots[q].acked = true;
-            s->snaps_acked++;
-        }
-    }
-    if (k->resend)
-        unsend (a);
-    if (k->upto == UINT32_MAX && a->state == S_DONE_SENT)
-        drop_job (a);
-}
-
-static void
-on_message (sim_t *s, sim_agent_t *a, const uint8_t *data, size_t len)
-{
-    char err[256];
-    int mismatch;
-    envelope_t *env = message_unpack (data, len, &mismatch, err, sizeof err);
-    if (!env || mismatch) {
-        log_warn ("%s: dropped a bad message from the controller: %s", a->name, err);
-        message_free (env);
-        return;
-    }
-    uint64_t now = clock_mono_ns ();
-    a->last_heard = now;
-    switch (env->body_case) {
-    case IOFLEET__ENVELOPE__BODY_WELCOME:
-        a->welcomed = true;
-        a->hello_backoff = LINK_HELLO_RETRY_NS;
-        send_ping (s, a);
-        /* A new connection: everything unacknowledged goes again now. */
-        unsend (a);
-        break;
-    case IOFLEET__ENVELOPE__BODY_REJECT:
-        log_err ("%s: controller rejected this agent: %s", a->name, env->reject->reason);
-        a->dead = true;
-        break;
-    case IOFLEET__ENVELOPE__BODY_PONG:
-        break;              /* one host: the clock offset is 0 */
-    case IOFLEET__ENVELOPE__BODY_PREPARE:
-        on_prepare (s, a, env->prepare);
-        break;
-    case IOFLEET__ENVELOPE__BODY_START:
-        on_start (a, env->start);
-        break;
-    case IOFLEET__ENVELOPE__BODY_ACK:
-        on_ack (s, a, env->ack);
-        break;
-    case IOFLEET__ENVELOPE__BODY_ABORT:
-        if (a->state != S_NONE && a->run == env->abort->run)
-            drop_job (a);
-        break;
-    case IOFLEET__ENVELOPE__BODY_ERROR:
-        log_warn ("%s: controller: %s", a->name, env->error->message);
-        a->welcomed = false;
-        send_hello (s, a);
-        break;
-    default:
-        break;
-    }
-    message_free (env);
-}
-
-/* now - then, 0 when then was stamped after now was read. */
+/* link_ops_t's collect: each interval ended by now, then the DONE. */
 static uint64_t
-since (uint64_t now, uint64_t then)
+collect (void *arg, link_t *link, uint64_t now)
 {
-    return now > then ? now - then : 0;
+    sim_agent_t *a = arg;
+    while (a->next_seq < a->nintervals) {
+        uint64_t end = a->measure_start + (uint64_t) (a->next_seq + 1) * a->interval_ns;
+        uint64_t last = a->measure_start + a->runtime_ns;
+        if (end > last)
+            end = last;
+        if (now < end)
+            return end;
+        send_snapshot (a->sim, a, link);
+    }
+    send_done (a->sim, a, link);
+    return now + LINK_PING_NS;
 }
 
-/* Everything time-driven for one agent.  Returns when it next wants to
-   run (mono ns). */
-static uint64_t
-tick (sim_t *s, sim_agent_t *a, uint64_t now, uint64_t real)
-{
-    uint64_t next = now + LINK_PING_NS;
-    if (!a->welcomed && (s->cfg->cert || s->cfg->controller_key)
-        && since (now, a->opened_at) > LINK_CURVE_REOPEN_NS) {
-        if (open_socket (s, a) == 0)
-            send_hello (s, a);
-        else
-            a->opened_at = now;
-    }
-    if (!a->welcomed && since (now, a->last_hello) > a->hello_backoff) {
-        send_hello (s, a);
-        a->hello_backoff = a->hello_backoff * 2 > LINK_HELLO_RETRY_MAX_NS ? LINK_HELLO_RETRY_MAX_NS
-                                                                   : a->hello_backoff * 2;
-    }
-    if (a->welcomed && since (now, a->last_ping) >= LINK_PING_NS)
-        send_ping (s, a);
-    if (a->welcomed && a->last_heard && since (now, a->last_heard) > LINK_SILENCE_NS) {
-        a->welcomed = false;
-        a->last_heard = now;
-        a->hello_backoff = LINK_HELLO_RETRY_NS;
-        send_hello (s, a);
-    }
-    if (a->state == S_RUNNING) {
-        while (a->state == S_RUNNING && a->next_seq < a->nintervals) {
-            uint64_t end = a->measure_start + (uint64_t) (a->next_seq + 1) * a->interval_ns;
-            uint64_t last = a->measure_start + a->runtime_ns;
-            if (end > last)
-                end = last;
-            if (real < end) {
-                uint64_t due = now + (end - real);
-                if (due < next)
-                    next = due;
-                break;
-            }
-            send_snapshot (s, a);
-        }
-        if (a->state == S_RUNNING && a->next_seq >= a->nintervals)
-            send_done (s, a);
-    }
-    if (a->welcomed)
-        for (uint32_t i = 0; i < a->nslots; i++) {
-            slot_t *sl = &a->slots[i];
-            uint64_t wait = spool_resend_wait (LINK_RESEND_NS, sl->resends);
-            if (sl->used && !sl->acked && (!sl->sent_at || since (now, sl->sent_at) >= wait)) {
-                if (sl->sent_at) {
-                    s->resent++;
-                    if (sl->resends < UINT8_MAX)
-                        sl->resends++;
-                }
-                zmq_send (a->zs, sl->buf, sl->len, ZMQ_DONTWAIT);
-                sl->sent_at = now;
-            }
-        }
-    return next;
-}
+static const link_ops_t sim_ops = {
+    .prepare = prepare,
+    .start = start,
+    .collect = collect,
+    .stop = stop,
+    .inventory = hello_inventory,
+};
 
 static double
 cpu_seconds (void)
@@ -702,13 +436,22 @@ stat_line (sim_t *s, uint64_t now, uint64_t *last_at, double *last_cpu, uint64_t
     double cpu = cpu_seconds ();
     double wall = (double) (now - *last_at) / 1e9;
     int welcomed = 0;
-    for (int i = 0; i < s->cfg->nagents; i++)
-        welcomed += s->agents[i].welcomed;
+    uint64_t acked = 0, resent = 0;
+    for (int i = 0; i < s->cfg->nagents; i++) {
+        const sim_agent_t *a = &s->agents[i];
+        if (!a->link)
+            continue;
+        welcomed += link_welcomed (a->link);
+        spool_stats_t st;
+        spool_stats (a->spool, &st);
+        acked += st.acked;
+        resent += st.resent;
+    }
     fprintf (stderr, "iofleet-agent simulate: %d/%d agents welcomed, snapshots sent %llu "
              "acked %llu resent %llu (%.1f/s), steps done %llu, CPU %.1f%%, %.0f bytes per "
              "target-interval on the wire\n", welcomed,
              s->cfg->nagents, (unsigned long long) s->snaps_sent,
-             (unsigned long long) s->snaps_acked, (unsigned long long) s->resent,
+             (unsigned long long) acked, (unsigned long long) resent,
              wall > 0 ? (double) (s->snaps_sent - *last_sent) / wall : 0.0,
              (unsigned long long) s->steps_done, wall > 0 ? 100 * (cpu - *last_cpu) / wall : 0.0,
              s->target_intervals ? (double) s->snap_bytes / (double) s->target_intervals : 0.0);
@@ -762,19 +505,29 @@ sim_run (const sim_config_t *cfg)
     int rc = 0;
     for (int i = 0; i < n && !rc; i++) {
         sim_agent_t *a = &s->agents[i];
+        a->sim = s;
         a->idx = i;
         snprintf (a->name, sizeof a->name, "%s-%05d", cfg->prefix, i + 1);
-        a->hello_backoff = LINK_HELLO_RETRY_NS;
         a->targets = calloc (MSG_TARGETS_MAX, sizeof *a->targets);
         a->tot_ops = calloc (MSG_TARGETS_MAX * 2, sizeof *a->tot_ops);
         a->tot_bytes = calloc (MSG_TARGETS_MAX * 2, sizeof *a->tot_bytes);
-        if (!a->targets || !a->tot_ops || !a->tot_bytes) {
+        char err[1024];
+        a->spool = spool_new (NULL, SPOOL_MAX_DEFAULT, false, err, sizeof err);
+        if (!a->targets || !a->tot_ops || !a->tot_bytes || !a->spool) {
             fprintf (stderr, "iofleet-agent: out of memory for %d simulated agents\n", n);
             rc = 1;
-        } else if (open_socket (s, a) != 0)
+            break;
+        }
+        /* One host: its name is each agent's; routine events at debug
+           level, or a thousand agents would log a thousand lines each. */
+        link_config_t lc = { .endpoint = cfg->endpoint, .cert = cfg->cert,
+                             .controller_key = cfg->controller_key, .name = a->name,
+                             .hostname = a->name, .quiet = true };
+        a->link = link_new (&lc, &sim_ops, a, a->spool, err, sizeof err);
+        if (!a->link) {
+            log_err ("%s: %s", a->name, err);
             rc = 2;
-        else
-            send_hello (s, a);
+        }
     }
     if (!rc)
         log_info ("simulating %d agents (%s-00001..) with %d virtual drive(s) each, %.0f IOPS "
@@ -783,26 +536,23 @@ sim_run (const sim_config_t *cfg)
     uint64_t stat_at = clock_mono_ns ();
     double stat_cpu = cpu_seconds ();
     uint64_t stat_sent = 0;
-    zmq_msg_t msg;
-    zmq_msg_init (&msg);
     while (!rc && !zsys_interrupted) {
         uint64_t now = clock_mono_ns ();
-        uint64_t real = clock_real_ns ();
         uint64_t next = now + LINK_PING_NS;
         int alive = 0;
         for (int i = 0; i < n; i++) {
             sim_agent_t *a = &s->agents[i];
-            if (a->dead) {
+            if (link_rejected (a->link)) {
                 s->items[i].socket = NULL;
                 s->items[i].fd = -1;
                 s->items[i].events = 0;
                 continue;
             }
             alive++;
-            uint64_t w = tick (s, a, now, real);
+            uint64_t w = link_tick (a->link, now);
             if (w < next)
                 next = w;
-            s->items[i].socket = a->zs;
+            s->items[i].socket = link_handle (a->link);
             s->items[i].fd = 0;
             s->items[i].events = ZMQ_POLLIN;
             s->items[i].revents = 0;
@@ -832,22 +582,14 @@ sim_run (const sim_config_t *cfg)
             if (!(s->items[i].revents & ZMQ_POLLIN))
                 continue;
             nready--;
-            sim_agent_t *a = &s->agents[i];
-            for (int k = 0; k < 64 && !a->dead; k++) {
-                if (zmq_msg_recv (&msg, a->zs, ZMQ_DONTWAIT) < 0)
-                    break;
-                on_message (s, a, zmq_msg_data (&msg), zmq_msg_size (&msg));
-            }
+            link_recv (s->agents[i].link, 64);
         }
     }
-    zmq_msg_close (&msg);
     stat_line (s, clock_mono_ns (), &stat_at, &stat_cpu, &stat_sent);
     for (int i = 0; i < n; i++) {
         sim_agent_t *a = &s->agents[i];
-        zsock_destroy (&a->sock);
-        for (uint32_t k = 0; k < a->nslots; k++)
-            free (a->slots[k].buf);
-        free (a->slots);
+        link_destroy (&a->link);
+        spool_destroy (&a->spool);
         free (a->targets);
         free (a->tot_ops);
         free (a->tot_bytes);
@@ -856,6 +598,5 @@ sim_run (const sim_config_t *cfg)
     free (s->items);
     free (s->hist_bufs);
     free (s->inv);
-    free (s->scratch);
     return rc;
 }

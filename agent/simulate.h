@@ -1,8 +1,9 @@
 /*  simulate.h: many protocol-complete virtual agents in one process.
 
-    iofleet-agent --simulate N --targets K runs N virtual agents, each with
-    its own DEALER socket to the controller, in a single thread.  They do
-    no I/O: each target reports a synthetic workload (IOPS per target from
+    iofleet-agent --simulate N --targets K runs N virtual agents, each its
+    own protocol client (link.h: one connection, a spool in memory), in a
+    single thread; they differ from the real agent only in their workload.
+    They do no I/O: each target reports a synthetic workload (IOPS per target from
     IOFLEET_SIM_IOPS, default 10000; a log-normal clat distribution with
     median IOFLEET_SIM_MEDIAN_US, default 80 us, varied a few percent per
     target), for load-testing a controller with a large fleet.

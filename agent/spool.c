@@ -55,6 +55,7 @@ typedef struct {
 struct spool {
     char dir[4096];
     bool readonly;
+    bool memory;                /* no directory: every record in memory */
     lockfile_t *lock;           /* DIR/lock: one agent per directory */
     uint64_t max_bytes, seg_bytes;
     rec_t *recs;
@@ -491,12 +492,16 @@ spool_new (const char *dir, uint64_t max_bytes, bool readonly, char *err, size_t
         return NULL;
     }
     self->readonly = readonly;
+    self->max_bytes = max_bytes < SPOOL_MAX_MIN ? SPOOL_MAX_MIN : max_bytes;
+    if (!dir) {
+        self->memory = true;
+        return self;
+    }
     if (str_copy (self->dir, sizeof self->dir, dir) != 0) {
         snprintf (err, errlen, "spool directory '%.100s...': path too long", dir);
         spool_destroy (&self);
         return NULL;
     }
-    self->max_bytes = max_bytes < SPOOL_MAX_MIN ? SPOOL_MAX_MIN : max_bytes;
     self->seg_bytes = self->max_bytes / SEGS_PER_SPOOL;
     if (!readonly) {
         if (mkdir (dir, 0700) != 0 && errno != EEXIST) {
@@ -609,12 +614,12 @@ int
 spool_put (spool_t *self, uint64_t run, uint32_t step, uint32_t seq, const uint8_t *buf,
            size_t len)
 {
-    assert (!self->readonly && self->nsegs > 0);
+    IOF_ASSERT (!self->readonly && (self->nsegs > 0 || self->memory));
     if (len > SPOOL_RECORD_MAX)
         return -EMSGSIZE;
     uint64_t need = HDR_BYTES + len;
-    seg_t *s = &self->segs[self->nsegs - 1];
-    if ((s->bytes > 0 && s->bytes + need > self->seg_bytes) || s->broken) {
+    seg_t *s = self->memory ? NULL : &self->segs[self->nsegs - 1];
+    if (s && ((s->bytes > 0 && s->bytes + need > self->seg_bytes) || s->broken)) {
         uint32_t no = s->no + 1;
         reclaim (self);
         int rc = new_segment (self, no);
@@ -641,7 +646,9 @@ spool_put (spool_t *self, uint64_t run, uint32_t step, uint32_t seq, const uint8
     r->seq = seq;
     r->len = (uint32_t) len;
     r->sent_at = clock_mono_ns ();
-    int rc = write_record (self, r, buf);
+    /* A memory spool keeps each record as a disk spool keeps one it
+       could not write. */
+    int rc = self->memory ? -ENOENT : write_record (self, r, buf);
     if (rc) {
         drop_mem (self, len);
         r = &self->recs[self->nrecs - 1];   /* drop_mem moves records */
@@ -653,8 +660,9 @@ spool_put (spool_t *self, uint64_t run, uint32_t step, uint32_t seq, const uint8
         if (len)    /* buf may be NULL then */
             memcpy (r->mem, buf, len);
         self->mem_bytes += len;
-        self->st.write_errors++;
-        if (log_ratelimit (&self->write_logged_at, 60 * NS_PER_SEC))
+        if (!self->memory)
+            self->st.write_errors++;
+        if (!self->memory && log_ratelimit (&self->write_logged_at, 60 * NS_PER_SEC))
             log_warn ("spool %s: cannot write: %s; keeping records in memory (%llu so far): "
                       "they do not outlive this process", self->dir, strerror (-rc),
                       (unsigned long long) self->st.write_errors);
@@ -664,12 +672,14 @@ spool_put (spool_t *self, uint64_t run, uint32_t step, uint32_t seq, const uint8
     return 0;
 }
 
+/* Marks r acknowledged (by the controller: counted in acked).  Can't fail. */
 static void
-ack_rec (spool_t *self, rec_t *r)
+ack_rec (spool_t *self, rec_t *r, bool by_controller)
 {
     if (r->acked)
         return;
     r->acked = true;
+    self->st.acked += by_controller;
     self->st.unacked--;
     if (!r->mem) {
         seg_t *s = find_seg (self, r->seg);
@@ -684,7 +694,7 @@ spool_ack (spool_t *self, uint64_t run, uint32_t step, uint32_t upto)
     for (size_t i = 0; i < self->nrecs; i++) {
         rec_t *r = &self->recs[i];
         if (r->run == run && r->step == step && r->seq <= upto)
-            ack_rec (self, r);
+            ack_rec (self, r, true);
     }
     reclaim (self);
 }
@@ -700,7 +710,7 @@ spool_ack_seqs (spool_t *self, uint64_t run, uint32_t step, const uint32_t *seqs
             continue;
         for (size_t k = 0; k < n; k++)
             if (seqs[k] == r->seq) {
-                ack_rec (self, r);
+                ack_rec (self, r, true);
                 break;
             }
     }
@@ -728,7 +738,7 @@ spool_keep_only (spool_t *self, uint64_t run, uint32_t step)
     for (size_t i = 0; i < self->nrecs; i++) {
         rec_t *r = &self->recs[i];
         if ((r->run != run || r->step != step) && !r->acked) {
-            ack_rec (self, r);
+            ack_rec (self, r, false);
             n++;
         }
     }
@@ -780,6 +790,7 @@ spool_resend (spool_t *self, uint64_t now, uint64_t after_ns, spool_send_fn *sen
         }
         if (send (arg, buf, r->len) != 0)
             break;
+        self->st.resent += r->sent_at != 0;
         if (r->sent_at && r->resends < UINT8_MAX)
             r->resends++;
         r->sent_at = now ? now : 1;

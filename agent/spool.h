@@ -43,13 +43,17 @@ typedef struct {
     uint64_t recovered;         /* records found on disk at open */
     uint64_t torn_bytes;        /* damaged tails cut off at open */
     uint64_t write_errors;      /* records kept in memory: the write failed */
+    uint64_t acked;             /* records the controller acknowledged */
+    uint64_t resent;            /* sends of a record after its first since spool_unsend */
 } spool_stats_t;
 
 /* Opens the spool in dir (created if missing, mode 0700), takes its lock
    (DIR/lock, lockfile.h: it names this process while held, and goes when
    released) and reads what an earlier agent left there.  NULL with err naming the
    directory and what to do (another agent holds it, not writable, ...).
-   With readonly, nothing is created, locked or cut. */
+   With readonly, nothing is created, locked or cut.  With dir NULL, a
+   spool in memory alone, bounded by max_bytes too (simulated agents):
+   nothing outlives the process. */
 spool_t *spool_new (const char *dir, uint64_t max_bytes, bool readonly, char *err,
                     size_t errlen);
 

@@ -1,62 +1,92 @@
 /*  step.c: see step.h. */
 #include "step.h"
 #include "direction.h"
+#include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct {
+    iojob_t *job;
+    int toff;                       /* its first target in the step's */
+    bool have;                      /* interval k collected into out */
+    bool ended;
+    uint64_t t0, t1;
+} step_job_t;
+
 struct step {
-    iojob_t *jobs[MSG_JOBS_MAX];
     int njobs;
-    int toff[MSG_JOBS_MAX + 1];     /* first target of each job */
-    bool have[MSG_JOBS_MAX];        /* interval k collected into out */
-    bool ended[MSG_JOBS_MAX];
-    uint64_t t0[MSG_JOBS_MAX], t1[MSG_JOBS_MAX];
+    int ntargets;
     uint32_t k;
+    step_job_t jobs[];              /* njobs */
 };
 
-/* Destroys a step being made and puts why it failed in err, naming the
-   job when the step has several.  Returns NULL. */
-static step_t *
-refuse (step_t **self_p, const Iofleet__Prepare *p, const Iofleet__JobSpec *spec,
-        const char *why, char *err, size_t errlen)
+int
+step_open (step_t **out, const Iofleet__JobSpec *const *specs, int njobs, uint64_t run,
+           uint32_t step, const target_policy_t *pol, int *failed, char *err, size_t errlen)
 {
-    if (spec && p->n_more_jobs)
-        snprintf (err, errlen, "job '%s': %s", spec->name, why);
-    else
-        snprintf (err, errlen, "%s", why);
-    step_destroy (self_p);
-    return NULL;
+    IOF_ASSERT (out && njobs > 0);
+    *out = NULL;
+    *failed = -1;
+    step_t *s = calloc (1, sizeof *s + (size_t) njobs * sizeof s->jobs[0]);
+    iojob_t **planned = calloc ((size_t) njobs, sizeof *planned);
+    if (!s || !planned) {
+        free (s);
+        free (planned);
+        snprintf (err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    /* Every job planned, then the space all of them lay out checked, and
+       only then anything created or written. */
+    for (int i = 0; i < njobs; i++) {
+        s->jobs[i].job = job_plan (specs[i], run, step, pol, err, errlen);
+        if (!s->jobs[i].job) {
+            *failed = i;
+            free (planned);
+            step_destroy (&s);
+            return -EINVAL;
+        }
+        s->njobs++;
+        s->jobs[i].toff = s->ntargets;
+        s->ntargets += job_ntargets (s->jobs[i].job);
+        planned[i] = s->jobs[i].job;
+    }
+    int rc = job_check_space (planned, njobs, err, errlen);
+    free (planned);
+    if (rc) {
+        step_destroy (&s);
+        return rc;
+    }
+    for (int i = 0; i < njobs; i++)
+        if (job_open (s->jobs[i].job, specs[i], pol, err, errlen)) {
+            *failed = i;
+            step_destroy (&s);
+            return -EINVAL;
+        }
+    *out = s;
+    return 0;
 }
 
 step_t *
 step_new (const Iofleet__Prepare *p, const target_policy_t *pol, char *err, size_t errlen)
 {
-    step_t *s = calloc (1, sizeof *s);
-    if (!s) {
-        snprintf (err, errlen, "out of memory");
-        return NULL;
-    }
-    /* Every job planned, then the space all of them lay out checked, and
-       only then anything created or written. */
+    const Iofleet__JobSpec *specs[MSG_JOBS_MAX];
+    int njobs = 0;
+    for (size_t i = 0; i <= p->n_more_jobs && i < MSG_JOBS_MAX; i++)
+        specs[njobs++] = i == 0 ? p->job : p->more_jobs[i - 1];
+    step_t *s;
+    int failed;
     char why[1024];
-    for (size_t i = 0; i <= p->n_more_jobs && i < MSG_JOBS_MAX; i++) {
-        const Iofleet__JobSpec *spec = i == 0 ? p->job : p->more_jobs[i - 1];
-        s->jobs[i] = job_plan (spec, p->run, p->step, pol, why, sizeof why);
-        if (!s->jobs[i])
-            return refuse (&s, p, spec, why, err, errlen);
-        s->njobs++;
-        s->toff[s->njobs] = s->toff[s->njobs - 1] + job_ntargets (s->jobs[i]);
-    }
-    if (job_check_space (s->jobs, s->njobs, why, sizeof why))
-        return refuse (&s, p, NULL, why, err, errlen);
-    for (int i = 0; i < s->njobs; i++) {
-        const Iofleet__JobSpec *spec = i == 0 ? p->job : p->more_jobs[i - 1];
-        if (job_open (s->jobs[i], spec, pol, why, sizeof why))
-            return refuse (&s, p, spec, why, err, errlen);
-    }
-    return s;
+    if (step_open (&s, specs, njobs, p->run, p->step, pol, &failed, why, sizeof why) == 0)
+        return s;
+    /* Which job could not be set up, when the step has several. */
+    if (failed >= 0 && p->n_more_jobs)
+        snprintf (err, errlen, "job '%s': %s", specs[failed]->name, why);
+    else
+        snprintf (err, errlen, "%s", why);
+    return NULL;
 }
 
 void
@@ -66,30 +96,40 @@ step_destroy (step_t **self_p)
     if (!s)
         return;
     for (int i = 0; i < s->njobs; i++)
-        job_destroy (&s->jobs[i]);
+        job_destroy (&s->jobs[i].job);
     free (s);
     *self_p = NULL;
 }
 
-uint64_t step_run (const step_t *self) { return job_run (self->jobs[0]); }
-uint32_t step_step (const step_t *self) { return job_step (self->jobs[0]); }
-int step_ntargets (const step_t *self) { return self->toff[self->njobs]; }
+uint64_t step_run (const step_t *self) { return job_run (self->jobs[0].job); }
+uint32_t step_step (const step_t *self) { return job_step (self->jobs[0].job); }
+int step_ntargets (const step_t *self) { return self->ntargets; }
+int step_njobs (const step_t *self) { return self->njobs; }
+
+iojob_t *
+step_job (const step_t *self, int j)
+{
+    IOF_ASSERT (j >= 0 && j < self->njobs);
+    return self->jobs[j].job;
+}
 
 const char *
 step_target_path (const step_t *self, int i)
 {
     int j = 0;
-    while (j + 1 < self->njobs && i >= self->toff[j + 1])
+    while (j + 1 < self->njobs && i >= self->jobs[j + 1].toff)
         j++;
-    return job_target_path (self->jobs[j], i - self->toff[j]);
+    return job_target_path (self->jobs[j].job, i - self->jobs[j].toff);
 }
 
 int
-step_start (step_t *self, uint64_t mono_start)
+step_start (step_t *self, uint64_t mono_start, int *failed)
 {
     for (int i = 0; i < self->njobs; i++) {
-        int rc = job_start (self->jobs[i], mono_start);
+        int rc = job_start (self->jobs[i].job, mono_start);
         if (rc) {
+            if (failed)
+                *failed = i;
             step_stop (self);
             return rc;
         }
@@ -101,7 +141,18 @@ void
 step_stop (step_t *self)
 {
     for (int i = 0; i < self->njobs; i++)
-        job_stop (self->jobs[i]);
+        job_stop (self->jobs[i].job);
+}
+
+int
+step_collect_job (step_t *self, int j, dir_stats_t *out, uint32_t *seq, uint64_t *t_start,
+                  uint64_t *t_end)
+{
+    int rc = job_collect (step_job (self, j), out, seq, t_start, t_end);
+    /* fio's exitall: one job's end stops the ones beside it. */
+    if (rc < 0 && job_exitall (self->jobs[j].job))
+        step_stop (self);
+    return rc;
 }
 
 int
@@ -110,21 +161,19 @@ step_collect (step_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start,
 {
     bool waiting = false, any = false;
     for (int j = 0; j < self->njobs; j++) {
-        if (!self->have[j] && !self->ended[j]) {
+        step_job_t *sj = &self->jobs[j];
+        if (!sj->have && !sj->ended) {
             uint32_t s;
-            int rc = job_collect (self->jobs[j], out + self->toff[j] * DIR_COUNT, &s, &self->t0[j],
-                                  &self->t1[j]);
+            int rc = step_collect_job (self, j, out + sj->toff * DIR_COUNT, &s, &sj->t0,
+                                       &sj->t1);
             if (rc > 0)
-                self->have[j] = true;
-            else if (rc < 0) {
-                self->ended[j] = true;
-                /* fio's exitall: one job's end stops the ones beside it. */
-                if (job_exitall (self->jobs[j]))
-                    step_stop (self);
-            } else
+                sj->have = true;
+            else if (rc < 0)
+                sj->ended = true;
+            else
                 waiting = true;
         }
-        any |= self->have[j];
+        any |= sj->have;
     }
     if (waiting)
         return 0;
@@ -133,17 +182,19 @@ step_collect (step_t *self, dir_stats_t *out, uint32_t *seq, uint64_t *t_start,
     *t_start = UINT64_MAX;
     *t_end = 0;
     for (int j = 0; j < self->njobs; j++) {
-        if (!self->have[j]) {
+        step_job_t *sj = &self->jobs[j];
+        if (!sj->have) {
             /* An ended job adds nothing to this interval. */
-            for (int t = self->toff[j] * DIR_COUNT; t < self->toff[j + 1] * DIR_COUNT; t++)
+            int end = j + 1 < self->njobs ? self->jobs[j + 1].toff : self->ntargets;
+            for (int t = sj->toff * DIR_COUNT; t < end * DIR_COUNT; t++)
                 dir_stats_reset (&out[t]);
             continue;
         }
-        if (self->t0[j] < *t_start)
-            *t_start = self->t0[j];
-        if (self->t1[j] > *t_end)
-            *t_end = self->t1[j];
-        self->have[j] = false;
+        if (sj->t0 < *t_start)
+            *t_start = sj->t0;
+        if (sj->t1 > *t_end)
+            *t_end = sj->t1;
+        sj->have = false;
     }
     *seq = self->k++;
     return 1;
@@ -154,7 +205,7 @@ step_actual_start (const step_t *self)
 {
     uint64_t first = 0;
     for (int i = 0; i < self->njobs; i++) {
-        uint64_t t = job_actual_start (self->jobs[i]);
+        uint64_t t = job_actual_start (self->jobs[i].job);
         if (t && (first == 0 || t < first))
             first = t;
     }
@@ -165,17 +216,18 @@ const char *
 step_error (const step_t *self)
 {
     for (int i = 0; i < self->njobs; i++)
-        if (job_error (self->jobs[i])[0])
-            return job_error (self->jobs[i]);
+        if (job_error (self->jobs[i].job)[0])
+            return job_error (self->jobs[i].job);
     return "";
 }
 
 int
 step_latency_depths (const step_t *self, uint32_t *out)
 {
+    IOF_ASSERT (self->njobs <= MSG_JOBS_MAX);
     bool any = false;
     for (int j = 0; j < self->njobs; j++) {
-        out[j] = job_latency_depth (self->jobs[j]);
+        out[j] = job_latency_depth (self->jobs[j].job);
         any |= out[j] != 0;
     }
     return any ? self->njobs : 0;

@@ -1,7 +1,9 @@
 /*  step.h: the jobs an agent runs together in one step (fio runs job
     sections without stonewall between them concurrently).  A step is used
     like one job: its targets are its jobs' targets one after the other,
-    and interval k of the step is interval k of every job, merged. */
+    and interval k of the step is interval k of every job, merged.  A fleet
+    run (workload.c) and the local mode (local.c, one step per group of a
+    job file, collected job by job) both run their jobs through it. */
 #ifndef IOF_STEP_H
 #define IOF_STEP_H
 
@@ -18,16 +20,37 @@ typedef struct step step_t;
 step_t *step_new (const Iofleet__Prepare *p, const target_policy_t *pol, char *err,
                   size_t errlen);
 
+/* As step_new, from the specs of njobs jobs (any number) numbered run and
+   step, into *out.  Returns 0; or -EINVAL with *failed the index of the
+   job that could not be planned or opened, or another -errno (-ENOSPC:
+   job_check_space) with *failed -1; err then holds the reason alone,
+   naming no job. */
+int step_open (step_t **out, const Iofleet__JobSpec *const *specs, int njobs, uint64_t run,
+               uint32_t step, const target_policy_t *pol, int *failed, char *err,
+               size_t errlen);
+
 void step_destroy (step_t **self_p);
 
 uint64_t step_run (const step_t *self);
 uint32_t step_step (const step_t *self);
 int step_ntargets (const step_t *self);
+int step_njobs (const step_t *self);
+/* Job j of the step, in the order given.  Can't fail. */
+iojob_t *step_job (const step_t *self, int j);
 const char *step_target_path (const step_t *self, int i);
 
-/* Starts every job's workers at mono_start.  Returns 0 or -errno. */
-int step_start (step_t *self, uint64_t mono_start);
+/* Starts every job's workers at mono_start.  Returns 0, or -errno with the
+   index of the job that could not start in *failed (when not NULL) and
+   every job stopped. */
+int step_start (step_t *self, uint64_t mono_start, int *failed);
 void step_stop (step_t *self);
+
+/* job_collect of job j alone, into out (its targets only), with fio's
+   exitall: when j ends and has it, every job of the step is stopped.
+   For a caller that keeps each job's figures apart; not to be mixed with
+   step_collect. */
+int step_collect_job (step_t *self, int j, dir_stats_t *out, uint32_t *seq, uint64_t *t_start,
+                      uint64_t *t_end);
 
 /* As job_collect, over all jobs: returns 1 with interval *seq merged into
    out (step_ntargets x DIR_COUNT entries) once every job that still runs has

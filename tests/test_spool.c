@@ -526,6 +526,61 @@ test_steps_json (void)
     spool_destroy (&sp);
 }
 
+//  ---------------------------------------------------------------------
+//  A spool in memory (no directory: simulated agents): the same promises
+//  but the disk's, its counters of acknowledgements and resends, its bound
+
+static void
+test_memory (void)
+{
+    char err[256];
+    spool_t *sp = spool_new (NULL, SPOOL_MAX_MIN, false, err, sizeof err);
+    CHECK_MSG (sp != NULL, "memory spool: %s", err);
+    if (!sp)
+        return;
+    for (uint32_t seq = 0; seq < 4; seq++)
+        CHECK (put (sp, 7, 1, seq, 1000) == 0);
+    CHECK (put (sp, 7, 1, SPOOL_SEQ_DONE, PAYLOAD_MIN) == 0);
+    uint64_t run = 0;
+    uint32_t step = 0;
+    CHECK (spool_last_done (sp, &run, &step) && run == 7 && step == 1);
+    /* Just put: nothing is due yet; all of it after spool_unsend, intact. */
+    CHECK (resend (sp, clock_mono_ns (), 60 * NS_PER_SEC) == 0);
+    spool_unsend (sp);
+    CHECK (resend (sp, clock_mono_ns (), 60 * NS_PER_SEC) == 5);
+    for (int i = 0; i < fx_sink.n; i++)
+        CHECK (fx_sink.v[i].intact);
+    spool_stats_t st = stats (sp);
+    CHECK (st.records == 5 && st.unacked == 5 && st.bytes == 0 && st.segments == 0
+           && st.write_errors == 0 && st.resent == 0);
+    /* Sent again after its first send since spool_unsend: a resend. */
+    CHECK (resend_all (sp) == 5);
+    CHECK (stats (sp).resent == 5);
+    spool_ack (sp, 7, 1, 1);
+    uint32_t three = 3;
+    spool_ack_seqs (sp, 7, 1, &three, 1);
+    st = stats (sp);
+    CHECK (st.acked == 3 && st.unacked == 2 && st.records == 2);
+    CHECK (resend_all (sp) == 2);
+    /* Let go (the controller moved on) is not acknowledged. */
+    CHECK (spool_keep_only (sp, 0, 0) == 2);
+    st = stats (sp);
+    CHECK (st.acked == 3 && st.unacked == 0 && st.records == 0);
+    CHECK (!spool_last_done (sp, &run, &step));
+    /* Bounded by max_bytes: the oldest go first, counted as dropped. */
+    int n = (int) (SPOOL_MAX_MIN / 4096) + 8;
+    for (int seq = 0; seq < n; seq++)
+        CHECK (put (sp, 8, 0, (uint32_t) seq, 4096) == 0);
+    st = stats (sp);
+    CHECK_MSG (st.dropped > 0 && st.unacked + st.dropped == (uint64_t) n
+               && st.unacked * 4096 <= SPOOL_MAX_MIN,
+               "unacked %llu dropped %llu of %d", (unsigned long long) st.unacked,
+               (unsigned long long) st.dropped, n);
+    CHECK (spool_dropped (sp, 8, 0) == st.dropped);
+    spool_destroy (&sp);
+    CHECK (sp == NULL);
+}
+
 static int
 run_tests (void)
 {
@@ -538,6 +593,7 @@ run_tests (void)
     test_bound ();
     test_keep_only ();
     test_steps_json ();
+    test_memory ();
     CHECK_MSG (count_fds () == fds0, "fds: %d at start, %d at end", fds0, count_fds ());
     return TEST_DONE ();
 }

@@ -1,6 +1,6 @@
 /*  fuzz_envelope.c: libFuzzer harness for message_unpack(), the envelope
     every frame off the agent socket goes through (controller/fleet.c and
-    agent/main.c call it on the raw frame).
+    agent/link.c call it on the raw frame).
 
     Beyond "no crash": a refusal names its reason; an accepted envelope of
     our version packs again and that packing is accepted too (what passed
