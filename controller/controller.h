@@ -1,8 +1,10 @@
 /*  controller.h: state shared by the controller's modules.
 
     fleet.c owns the agents (peers) and the agent socket, runner.c the run
-    state machine, admin.c the CLI endpoint, report.c the reports.  They run
-    on one thread: the event loop in main.c.
+    state machine, admin.c the CLI endpoint, step_results.c a step's
+    results, report.c the reports (with series.c, groups.c, sweeps.c,
+    fio_export.c and history.c: their own headers, included at the end).
+    They run on one thread: the event loop in main.c.
 */
 #ifndef IOF_CONTROLLER_H
 #define IOF_CONTROLLER_H
@@ -183,34 +185,6 @@ json_t *inventory_of (ctl_t *ctl, const char *agent, char *err, size_t errlen);
 enum { LK_CLAT = 0, LK_SLAT, LK_LAT, LK_N };
 
 
-/* series.c: the fleet's time series of the step in hand (fleet_intervals,
-   011_fleet_intervals.sql), kept as snapshots are stored. */
-typedef struct series series_t;
-typedef struct {
-    uint32_t agents;                /* agents whose snapshot is in */
-    uint64_t t_start, t_end, span_ns;
-    uint64_t ops[DIR_COUNT], bytes[DIR_COUNT];
-    histogram_t hist[DIR_COUNT];    /* completion latency, merged */
-    double *who_ops;                /* per agent (runner's part index), -1: none */
-    bool who_known;                 /* false: who_ops unknown (reloaded from its
-                                       row, or no memory for them) */
-} series_interval_t;
-series_t *series_new (void);
-void series_destroy (series_t **self_p);
-/* A new step of run (nwho agents): forgets everything held. */
-void series_reset (series_t *self, int64_t run, int step, int nwho);
-/* Forgets what is held, keeping the step: a commit failed, the rows are
-   what was committed. */
-void series_forget (series_t *self);
-/* Adds a stored snapshot of agent who (its histograms checked already).
-   Returns 0, or -1 on a database error (counted by the store). */
-int series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot *s);
-/* Writes the intervals changed since the last call (the store's commit
-   hook calls it).  Returns 0 or -1. */
-int series_flush (series_t *self, store_t *store);
-/* Interval seq of the step in hand, or NULL if no agent delivered it. */
-const series_interval_t *series_get (series_t *self, store_t *store, uint32_t seq);
-
 /* import.c */
 /* Agent names of imported results are IMPORT_AGENT_PREFIX + fio's host. */
 #define IMPORT_AGENT_PREFIX "fio:"
@@ -243,18 +217,6 @@ void sched_on_run_end (ctl_t *ctl, int64_t run, const char *status);
    schedule_run_now, regressions, gc, test_clock.  NULL with err filled. */
 json_t *sched_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t errlen);
 
-/* report.c */
-/* The report of a run as JSON, or NULL with err filled (unknown run, a
-   key that is not one, a selection that matches nothing).  by: group key
-   or NULL; where: JSON list of "KEY=GLOB[,KEY=GLOB]" conditions (NULL or
-   empty: all) that select the targets every figure is made of;
-   where_flag: the option they came from, for err (NULL: "--where"). */
-json_t *report_json (store_t *store, int64_t run, const char *by, json_t *where,
-                     const char *where_flag, char *err, size_t errlen);
-/* History: one row per run (and group) of a metric of the steps named
-   like req "step" (a glob), see admin.c.  NULL with err filled. */
-json_t *history_json (store_t *store, json_t *req, char *err, size_t errlen);
-
 /* groups.c */
 /* Is by a grouping key (common/match.h)?  Returns 0, or -1 with err
    naming --by and the keys. */
@@ -277,21 +239,11 @@ json_t *groups_run_labels (store_t *store, int64_t run);
 /* {"agents", "targets", "iops_per_agent", "iops_per_target",
    "bw_per_agent", "bw_per_target"} of members summing to iops and bw. */
 json_t *groups_members_json (int agents, int targets, double iops, double bw);
-/* The run in fio's JSON (json+ with bins when plus): one job entry per
-   step and agent, "hostname" = the agent's name; where and where_flag as
-   for report_json.  NULL with err filled. */
-json_t *report_fio_json (store_t *store, int64_t run, bool plus, json_t *where,
-                         const char *where_flag, char *err, size_t errlen);
-/* Adds to each step's fleet read and write its merged completion-latency
-   histogram, 8 bins an octave: "histogram": [[low_ns, high_ns, count]...]
-   (nonzero bins).  Can't fail (a step without one gets none). */
-void report_add_histograms (store_t *store, int64_t run, json_t *rep);
-/* Computes and stores results and fleet_results of a finished step, in
-   one pass over its snapshots; totals (if not NULL) gets each agent's
-   stored ops and bytes (read + write) on the way.  Returns 0, or -1 when
-   a stored histogram did not decode (logged). */
-typedef void (report_agent_fn) (void *arg, uint64_t agent_id, uint64_t ops, uint64_t bytes);
-int report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_ns,
-                          report_agent_fn *totals, void *arg);
+/* The read and write paths of results, each in its own header. */
+#include "series.h"
+#include "step_results.h"
+#include "report.h"
+#include "fio_export.h"
+#include "history.h"
 
 #endif

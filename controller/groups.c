@@ -6,6 +6,7 @@
 #include "histogram.h"
 #include "match.h"
 #include "outliers.h"
+#include "series.h"
 
 #include <math.h>
 #include <string.h>
@@ -284,6 +285,17 @@ flag (json_t *outliers, const char *group, const char *metric, json_t **who, con
     free (flagged);
 }
 
+/* The group of a stored snapshot row (arg: "agent\x1fINDEX" -> group, as
+   group_intervals makes it), or -1.  Can't fail. */
+static int
+pick_group (void *arg, const char *agent, int target)
+{
+    char key[MSG_NAME_MAX + 32];
+    snprintf (key, sizeof key, "%s\x1f%d", agent, target);
+    json_t *g = json_object_get ((json_t *) arg, key);
+    return g ? (int) json_integer_value (g) : -1;
+}
+
 /* Each group's per-interval series, as the fleet's "intervals" of a step
    (seq, iops, bw, and per direction reported ops, iops, p50, p99), so that compare
    can judge a group's change against its own interval-to-interval noise.
@@ -322,82 +334,7 @@ group_intervals (store_t *store, int64_t run, int step, json_t *by_key, json_t *
     }
     sqlite3_reset (st);
 
-    histogram_t *h = calloc ((size_t) n * DIR_COUNT, sizeof (histogram_t));   /* [g * DIR_COUNT + d] */
-    uint64_t (*ops)[DIR_COUNT] = calloc ((size_t) n, sizeof *ops);
-    uint64_t (*bytes)[DIR_COUNT] = calloc ((size_t) n, sizeof *bytes);
-    uint64_t *span = calloc ((size_t) n, sizeof *span), *rows = calloc ((size_t) n, sizeof *rows);
-    for (int g = 0; g < n; g++)
-        out[g] = json_array ();
-    if (!h || !ops || !bytes || !span || !rows)
-        goto done;
-    for (int i = 0; i < n * DIR_COUNT; i++)
-        histogram_reset (&h[i]);
-    st = store_stmt (store,
-        "SELECT s.seq, a.name, s.target, s.t_start, s.t_end, s.read_ops, s.read_bytes, s.read_hist, "
-        " s.write_ops, s.write_bytes, s.write_hist, s.trim_ops, s.trim_bytes, s.trim_hist "
-        "FROM snapshots s JOIN agents a ON a.id = s.agent_id "
-        "WHERE s.run_id = ? AND s.step_idx = ? ORDER BY s.seq");
-    sqlite3_bind_int64 (st, 1, run);
-    sqlite3_bind_int (st, 2, step);
-    int cur = -1;
-    for (;;) {
-        int rc = sqlite3_step (st);
-        int seq = rc == SQLITE_ROW ? sqlite3_column_int (st, 0) : -1;
-        if (cur >= 0 && seq != cur) {
-            for (int g = 0; g < n; g++) {
-                if (!rows[g])
-                    continue;
-                double secs = (double) span[g] / (double) rows[g] / 1e9;
-                json_t *iv = json_pack ("{s:i}", "seq", cur);
-                double iops = 0, bw = 0;
-                for (int d = 0; d < DIR_COUNT; d++) {
-                    histogram_t *hd = &h[g * DIR_COUNT + d];
-                    double di = secs > 0 ? (double) ops[g][d] / secs : 0;
-                    iops += di;
-                    bw += secs > 0 ? (double) bytes[g][d] / secs : 0;
-                    if (dir_reported (d, ops[g][d], 0))
-                        json_object_set_new (iv, dir_name (d), json_pack ("{s:I, s:f, s:I, s:I}",
-                            "ops", (json_int_t) ops[g][d], "iops", di,
-                            "p50", (json_int_t) histogram_percentile (hd, 50),
-                            "p99", (json_int_t) histogram_percentile (hd, 99)));
-                    histogram_clear (hd);
-                    ops[g][d] = bytes[g][d] = 0;
-                }
-                json_object_set_new (iv, "iops", json_real (iops));
-                json_object_set_new (iv, "bw", json_real (bw));
-                json_array_append_new (out[g], iv);
-                span[g] = rows[g] = 0;
-            }
-        }
-        if (rc != SQLITE_ROW)
-            break;
-        cur = seq;
-        char key[MSG_NAME_MAX + 32];
-        snprintf (key, sizeof key, "%s\x1f%d", (const char *) sqlite3_column_text (st, 1),
-                  sqlite3_column_int (st, 2));
-        json_t *gi = json_object_get (index, key);
-        if (!gi)
-            continue;
-        int g = (int) json_integer_value (gi);
-        span[g] += (uint64_t) (sqlite3_column_int64 (st, 4) - sqlite3_column_int64 (st, 3));
-        rows[g]++;
-        for (int d = 0; d < DIR_COUNT; d++) {
-            int c = 5 + d * 3;
-            ops[g][d] += (uint64_t) sqlite3_column_int64 (st, c);
-            bytes[g][d] += (uint64_t) sqlite3_column_int64 (st, c + 1);
-            const void *blob = sqlite3_column_blob (st, c + 2);
-            int len = sqlite3_column_bytes (st, c + 2);
-            if (blob && len > 0)
-                histogram_decode_add (&h[g * DIR_COUNT + d], blob, (size_t) len);
-        }
-    }
-    sqlite3_reset (st);
-done:
-    free (h);
-    free (ops);
-    free (bytes);
-    free (span);
-    free (rows);
+    series_scan (store, run, step, pick_group, index, n, SERIES_JSON_GROUP, out);
     json_decref (index);
 }
 

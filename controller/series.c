@@ -1,4 +1,9 @@
-/*  series.c: see controller.h (series_*).
+/*  series.c: the fleet's and groups' per-interval figures, see series.h.
+
+    The one place an interval is merged and its rates computed: the live
+    series of the step in hand (below) and the series of a stored step
+    (series_scan, series_rows, at the end) add agents the same way
+    (interval_add_agent) and divide the same way (series_interval_secs).
 
     The intervals of the step in hand sit in a small ring of slots, one
     per interval: ops, bytes, the spans, each direction's merged
@@ -13,8 +18,10 @@
     was committed.
 */
 #include "controller.h"
+#include "series.h"
 #include "histogram.h"
 #include "log.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +146,28 @@ write_slot (series_t *self, store_t *store, slot_t *sl)
     return 0;
 }
 
+/* The fleet_intervals columns agents, t_start, t_end, span_ns, then ops,
+   bytes, hist of each direction, from column c of st, added to iv (empty).
+   Returns 0, or -1 when a histogram did not decode (the rest is loaded). */
+static int
+interval_from_row (sqlite3_stmt *st, int c, series_interval_t *iv)
+{
+    int rc = 0;
+    iv->agents = (uint32_t) sqlite3_column_int (st, c);
+    iv->t_start = (uint64_t) sqlite3_column_int64 (st, c + 1);
+    iv->t_end = (uint64_t) sqlite3_column_int64 (st, c + 2);
+    iv->span_ns = (uint64_t) sqlite3_column_int64 (st, c + 3);
+    for (int d = 0; d < DIR_COUNT; d++) {
+        int k = c + 4 + d * 3;
+        iv->ops[d] = (uint64_t) sqlite3_column_int64 (st, k);
+        iv->bytes[d] = (uint64_t) sqlite3_column_int64 (st, k + 1);
+        if (series_blob_add (&iv->hist[d], sqlite3_column_blob (st, k + 2),
+                             sqlite3_column_bytes (st, k + 2)))
+            rc = -1;
+    }
+    return rc;
+}
+
 /* Loads interval seq's row into sl (empty).  0: loaded or no row (sl
    stays empty); -1: database error. */
 static int
@@ -155,22 +184,11 @@ load_slot (series_t *self, store_t *store, slot_t *sl, uint32_t seq)
     sqlite3_bind_int (st, 3, (int) seq);
     int rc = sqlite3_step (st);
     if (rc == SQLITE_ROW) {
-        series_interval_t *iv = &sl->iv;
-        iv->agents = (uint32_t) sqlite3_column_int (st, 0);
-        iv->t_start = (uint64_t) sqlite3_column_int64 (st, 1);
-        iv->t_end = (uint64_t) sqlite3_column_int64 (st, 2);
-        iv->span_ns = (uint64_t) sqlite3_column_int64 (st, 3);
-        for (int d = 0; d < DIR_COUNT; d++) {
-            iv->ops[d] = (uint64_t) sqlite3_column_int64 (st, 4 + d * 3);
-            iv->bytes[d] = (uint64_t) sqlite3_column_int64 (st, 5 + d * 3);
-            const void *b = sqlite3_column_blob (st, 6 + d * 3);
-            int n = sqlite3_column_bytes (st, 6 + d * 3);
-            if (b && n > 0 && histogram_decode_add (&iv->hist[d], b, (size_t) n) != 0)
-                log_err ("run %lld step %d interval %u: the stored fleet histogram does not "
-                         "decode; that interval's latency starts again from here",
-                         (long long) self->run, self->step + 1, seq);
-        }
-        iv->who_known = false;      /* which agent had how many: not kept */
+        if (interval_from_row (st, 0, &sl->iv))
+            log_err ("run %lld step %d interval %u: the stored fleet histogram does not "
+                     "decode; that interval's latency starts again from here",
+                     (long long) self->run, self->step + 1, seq);
+        sl->iv.who_known = false;   /* which agent had how many: not kept */
     }
     sqlite3_reset (st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
@@ -206,6 +224,21 @@ slot_for (series_t *self, store_t *store, uint32_t seq)
     return victim;
 }
 
+/* One agent's part of interval iv, which spans t_start..t_end on it:
+   counted once, however many targets it has, so that the interval's
+   divisor is the agents' mean span.  Can't fail. */
+static void
+interval_add_agent (series_interval_t *iv, uint64_t t_start, uint64_t t_end)
+{
+    if (iv->agents == 0 || t_start < iv->t_start)
+        iv->t_start = t_start;
+    if (t_end > iv->t_end)
+        iv->t_end = t_end;
+    iv->agents++;
+    if (t_end > t_start)
+        iv->span_ns += t_end - t_start;
+}
+
 int
 series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot *s)
 {
@@ -227,13 +260,7 @@ series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot *s)
                 histogram_add_checked (&iv->hist[k], d->histogram.data, d->histogram.len);
         }
     }
-    if (iv->agents == 0 || s->t_start < iv->t_start)
-        iv->t_start = s->t_start;
-    if (s->t_end > iv->t_end)
-        iv->t_end = s->t_end;
-    iv->agents++;
-    if (s->t_end > s->t_start)
-        iv->span_ns += s->t_end - s->t_start;
+    interval_add_agent (iv, s->t_start, s->t_end);
     if (who >= 0 && who < self->nwho)
         iv->who_ops[who] = (double) ops;
     sl->dirty = true;
@@ -255,4 +282,168 @@ series_get (series_t *self, store_t *store, uint32_t seq)
 {
     slot_t *sl = slot_for (self, store, seq);
     return sl && sl->iv.agents ? &sl->iv : NULL;
+}
+
+/* ---- The read path: a stored step's intervals --------------------------- */
+
+int
+series_blob_add (histogram_t *into, const void *blob, int len)
+{
+    if (!blob || len <= 0)
+        return 0;
+    return histogram_decode_add (into, blob, (size_t) len) ? -1 : 0;
+}
+
+double
+series_interval_secs (const series_interval_t *iv)
+{
+    return iv->agents ? (double) iv->span_ns / iv->agents / 1e9 : 0;
+}
+
+json_t *
+series_interval_json (const series_interval_t *iv, uint32_t seq, series_form_t form)
+{
+    double secs = series_interval_secs (iv);
+    json_t *o = form == SERIES_JSON_REPORT
+        ? json_pack ("{s:i, s:I, s:I, s:i}", "seq", (int) seq, "start_ns",
+                     (json_int_t) iv->t_start, "end_ns", (json_int_t) iv->t_end,
+                     "agents", (int) iv->agents)
+        : json_pack ("{s:i}", "seq", (int) seq);
+    double iops = 0, bw = 0;
+    for (int d = 0; d < DIR_COUNT; d++) {
+        double di = secs > 0 ? (double) iv->ops[d] / secs : 0;
+        iops += di;
+        bw += secs > 0 ? (double) iv->bytes[d] / secs : 0;
+        if (!dir_reported (d, iv->ops[d], 0))
+            continue;
+        const histogram_t *h = &iv->hist[d];
+        json_object_set_new (o, dir_name (d), form == SERIES_JSON_REPORT
+            ? json_pack ("{s:I, s:I, s:f, s:I, s:I, s:I}", "ops", (json_int_t) iv->ops[d],
+                         "bytes", (json_int_t) iv->bytes[d], "iops", di,
+                         "histogram_count", (json_int_t) h->count,
+                         "p50", (json_int_t) histogram_percentile (h, 50),
+                         "p99", (json_int_t) histogram_percentile (h, 99))
+            : json_pack ("{s:I, s:f, s:I, s:I}", "ops", (json_int_t) iv->ops[d], "iops", di,
+                         "p50", (json_int_t) histogram_percentile (h, 50),
+                         "p99", (json_int_t) histogram_percentile (h, 99)));
+    }
+    json_object_set_new (o, "iops", json_real (iops));
+    json_object_set_new (o, "bw", json_real (bw));
+    return o;
+}
+
+int
+series_rows (store_t *store, int64_t run, int step, json_t *out)
+{
+    static series_interval_t iv;
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT seq, agents, t_start, t_end, span_ns, read_ops, read_bytes, read_hist, "
+        " write_ops, write_bytes, write_hist, trim_ops, trim_bytes, trim_hist "
+        "FROM fleet_intervals WHERE run_id = ? AND step_idx = ? ORDER BY seq");
+    if (!st)
+        return -1;
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    int n = 0;
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        for (int d = 0; d < DIR_COUNT; d++)
+            histogram_clear (&iv.hist[d]);
+        interval_from_row (st, 1, &iv);
+        json_array_append_new (out, series_interval_json (&iv, (uint32_t) sqlite3_column_int (st, 0),
+                                                          SERIES_JSON_REPORT));
+        n++;
+    }
+    sqlite3_reset (st);
+    return n;
+}
+
+/* One group's interval being merged by series_scan. */
+typedef struct {
+    series_interval_t iv;
+    int64_t agent;              /* the last agent added, -1: none yet */
+} scan_group_t;
+
+static void
+scan_group_empty (scan_group_t *g)
+{
+    g->iv.agents = 0;
+    g->iv.t_start = g->iv.t_end = g->iv.span_ns = 0;
+    for (int d = 0; d < DIR_COUNT; d++) {
+        g->iv.ops[d] = g->iv.bytes[d] = 0;
+        histogram_clear (&g->iv.hist[d]);
+    }
+    g->agent = -1;
+}
+
+int
+series_scan (store_t *store, int64_t run, int step, series_pick_fn *pick, void *arg,
+             int ngroups, series_form_t form, json_t **out)
+{
+    IOF_ASSERT (ngroups >= 0 && (pick || ngroups == 1));
+    for (int g = 0; g < ngroups; g++)
+        out[g] = json_array ();
+    if (ngroups == 0)
+        return 0;
+    scan_group_t *gs = calloc ((size_t) ngroups, sizeof *gs);
+    if (!gs)
+        return -1;
+    for (int g = 0; g < ngroups; g++) {
+        for (int d = 0; d < DIR_COUNT; d++)
+            histogram_reset (&gs[g].iv.hist[d]);
+        scan_group_empty (&gs[g]);
+    }
+    /* Ordered by agent within an interval: an agent's targets are
+       neighbours, so it is counted once (interval_add_agent). */
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT s.seq, s.agent_id, a.name, s.target, s.t_start, s.t_end, s.read_ops, "
+        " s.read_bytes, s.read_hist, s.write_ops, s.write_bytes, s.write_hist, s.trim_ops, "
+        " s.trim_bytes, s.trim_hist "
+        "FROM snapshots s JOIN agents a ON a.id = s.agent_id WHERE s.run_id = ? AND s.step_idx = ? "
+        "ORDER BY s.seq, s.agent_id, s.target");
+    if (!st) {
+        free (gs);
+        return -1;
+    }
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    int cur = -1, rc;
+    for (;;) {
+        rc = sqlite3_step (st);
+        int seq = rc == SQLITE_ROW ? sqlite3_column_int (st, 0) : -1;
+        if (cur >= 0 && seq != cur)
+            for (int g = 0; g < ngroups; g++)
+                if (gs[g].iv.agents) {
+                    json_array_append_new (out[g], series_interval_json (&gs[g].iv,
+                                                                         (uint32_t) cur, form));
+                    scan_group_empty (&gs[g]);
+                }
+        if (rc != SQLITE_ROW)
+            break;
+        cur = seq;
+        int g = pick ? pick (arg, (const char *) sqlite3_column_text (st, 2),
+                             sqlite3_column_int (st, 3)) : 0;
+        if (g < 0 || g >= ngroups)
+            continue;
+        scan_group_t *sg = &gs[g];
+        int64_t agent = sqlite3_column_int64 (st, 1);
+        uint64_t t0 = (uint64_t) sqlite3_column_int64 (st, 4);
+        uint64_t t1 = (uint64_t) sqlite3_column_int64 (st, 5);
+        if (agent != sg->agent) {
+            interval_add_agent (&sg->iv, t0, t1);
+            sg->agent = agent;
+        }
+        /* The interval's bounds are every row's (an agent's rows agree). */
+        sg->iv.t_start = t0 < sg->iv.t_start ? t0 : sg->iv.t_start;
+        sg->iv.t_end = t1 > sg->iv.t_end ? t1 : sg->iv.t_end;
+        for (int d = 0; d < DIR_COUNT; d++) {
+            int c = 6 + d * 3;
+            sg->iv.ops[d] += (uint64_t) sqlite3_column_int64 (st, c);
+            sg->iv.bytes[d] += (uint64_t) sqlite3_column_int64 (st, c + 1);
+            series_blob_add (&sg->iv.hist[d], sqlite3_column_blob (st, c + 2),
+                             sqlite3_column_bytes (st, c + 2));
+        }
+    }
+    sqlite3_reset (st);
+    free (gs);
+    return rc == SQLITE_DONE ? 0 : -1;
 }

@@ -1,0 +1,165 @@
+/*  history.c: a metric of the steps named alike across runs, see history.h. */
+#include "controller.h"
+#include "history.h"
+#include "report.h"
+
+#include <fnmatch.h>
+#include <string.h>
+#include <time.h>
+
+/* One figure of a direction object of a report (fleet or group), or NULL
+   when it has none (fio percentiles that were not reported, say). */
+static json_t *
+metric_of (json_t *dir, const char *metric)
+{
+    if (strcmp (metric, "iops") == 0 || strcmp (metric, "bw") == 0 || strcmp (metric, "ops") == 0
+        || strcmp (metric, "errors") == 0)
+        return json_object_get (dir, metric);
+    if (metric[0] == 'p')
+        return json_object_get (json_object_get (dir, "percentiles"), metric);
+    return json_object_get (json_object_get (dir, "lat_ns"), metric);
+}
+
+static const char *const s_history_metrics[] = {
+    "iops", "bw", "ops", "errors", "p50", "p90", "p95", "p99", "p99.9", "p99.99",
+    "mean", "min", "max", "stddev",
+};
+
+#define HISTORY_ROWS_MAX 200000
+
+json_t *
+history_json (store_t *store, json_t *req, char *err, size_t errlen)
+{
+    const char *step_glob = json_string_value (json_object_get (req, "step"));
+    const char *plan_glob = json_string_value (json_object_get (req, "plan"));
+    const char *metric = json_string_value (json_object_get (req, "metric"));
+    const char *by = json_string_value (json_object_get (req, "by"));
+    const char *dir_only = json_string_value (json_object_get (req, "direction"));
+    json_t *where = json_object_get (req, "where");
+    json_t *since = json_object_get (req, "since_ns");
+    if (!step_glob)
+        step_glob = "*";
+    if (!metric)
+        metric = "p99";
+    bool known = false;
+    for (size_t i = 0; i < sizeof s_history_metrics / sizeof *s_history_metrics; i++)
+        known |= strcmp (metric, s_history_metrics[i]) == 0;
+    if (!known) {
+        snprintf (err, errlen, "--metric '%.32s': use iops, bw, ops, errors, p50, p90, p95, p99, "
+                  "p99.9, p99.99, mean, min, max or stddev", metric);
+        return NULL;
+    }
+    if (dir_only && dir_from_name (dir_only) < 0) {
+        snprintf (err, errlen, "--direction '%.32s': use read, write or trim", dir_only);
+        return NULL;
+    }
+    match_cond_t conds[MATCH_CONDS_MAX];
+    int nconds = 0;
+    if (report_where_parse (where, "--where", conds, &nconds, err, errlen))
+        return NULL;
+    if (by && groups_key_check (by, err, errlen))
+        return NULL;
+    if (since && (!json_is_integer (since) || json_integer_value (since) < 0)) {
+        snprintf (err, errlen, "'since_ns' must be a time in ns since the epoch");
+        return NULL;
+    }
+    bool grouped = by || nconds;
+
+    /* The runs first: the per-step queries below reuse cached statements. */
+    json_t *runs = json_array ();
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT r.id, r.created_at, p.name, r.origin FROM runs r JOIN plans p ON p.id = r.plan_id "
+        "WHERE r.status IN ('complete', 'partial') AND r.created_at >= ? "
+        "ORDER BY r.created_at, r.id");
+    sqlite3_bind_int64 (st, 1, since ? json_integer_value (since) : 0);
+    while (sqlite3_step (st) == SQLITE_ROW) {
+        const char *plan = (const char *) sqlite3_column_text (st, 2);
+        if (plan_glob && fnmatch (plan_glob, plan, 0) != 0)
+            continue;
+        json_array_append_new (runs, json_pack ("{s:I, s:I, s:s, s:s}",
+            "run", (json_int_t) sqlite3_column_int64 (st, 0),
+            "time_ns", (json_int_t) sqlite3_column_int64 (st, 1), "plan", plan,
+            "origin", (const char *) sqlite3_column_text (st, 3)));
+    }
+    sqlite3_reset (st);
+
+    json_t *rows = json_array ();
+    size_t ri;
+    json_t *r;
+    json_array_foreach (runs, ri, r) {
+        int64_t run = json_integer_value (json_object_get (r, "run"));
+        json_t *steps = json_array ();
+        st = store_stmt (store, "SELECT idx, name FROM steps WHERE run_id = ? ORDER BY idx");
+        sqlite3_bind_int64 (st, 1, run);
+        while (sqlite3_step (st) == SQLITE_ROW)
+            if (fnmatch (step_glob, (const char *) sqlite3_column_text (st, 1), 0) == 0)
+                json_array_append_new (steps, json_pack ("{s:i, s:s}", "index",
+                    sqlite3_column_int (st, 0), "name", (const char *) sqlite3_column_text (st, 1)));
+        sqlite3_reset (st);
+        char when[32];
+        time_t secs = (time_t) (json_integer_value (json_object_get (r, "time_ns")) / 1000000000);
+        struct tm tm;
+        gmtime_r (&secs, &tm);
+        strftime (when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        size_t si;
+        json_t *s;
+        json_array_foreach (steps, si, s) {
+            int idx = (int) json_integer_value (json_object_get (s, "index"));
+            /* (group, its directions) of this step. */
+            json_t *sets = json_array ();
+            if (!grouped) {
+                json_t *f = report_fleet (store, run, idx, NULL, 0);
+                json_object_set_new (f, "value", json_string ("fleet"));
+                json_array_append_new (sets, f);
+            } else {
+                json_t *sj = json_pack ("{s:o}", "agents",
+                                        report_step_agents (store, run, idx, NULL, NULL, 0));
+                if (nconds)
+                    groups_select (store, run, idx, sj, conds, nconds, NULL);
+                if (groups_add (store, run, idx, sj, by, nconds > 0, err, errlen)) {
+                    json_decref (sj);
+                    json_decref (sets);
+                    json_decref (steps);
+                    json_decref (rows);
+                    json_decref (runs);
+                    return NULL;
+                }
+                json_array_extend (sets, json_object_get (sj, "groups"));
+                json_decref (sj);
+            }
+            size_t gi;
+            json_t *g;
+            json_array_foreach (sets, gi, g)
+                for (int d = 0; d < DIR_COUNT; d++) {
+                    const char *dn = dir_name (d);
+                    json_t *dj = json_object_get (g, dn);
+                    if (!dj || json_number_value (json_object_get (dj, "ops")) <= 0
+                        || (dir_only && strcmp (dir_only, dn) != 0))
+                        continue;
+                    if (json_array_size (rows) >= HISTORY_ROWS_MAX)
+                        break;
+                    json_t *v = metric_of (dj, metric);
+                    json_t *row = json_pack ("{s:O, s:s, s:O, s:O, s:O, s:O, s:s, s:s, s:s}",
+                        "run", json_object_get (r, "run"), "time", when,
+                        "time_ns", json_object_get (r, "time_ns"), "plan", json_object_get (r, "plan"),
+                        "origin", json_object_get (r, "origin"), "step", json_object_get (s, "name"),
+                        "group", json_string_value (json_object_get (g, "value")), "direction", dn,
+                        "metric", metric);
+                    json_object_set (row, "value", json_is_number (v) ? v : json_null ());
+                    if (json_is_true (json_object_get (dj, "percentiles_only")))
+                        json_object_set_new (row, "percentiles_only", json_true ());
+                    json_array_append_new (rows, row);
+                }
+            json_decref (sets);
+        }
+        json_decref (steps);
+    }
+    json_decref (runs);
+    json_t *out = json_pack ("{s:s, s:s, s:s?, s:o}", "metric", metric, "step", step_glob,
+                             "by", by, "rows", rows);
+    if (json_array_size (rows) >= HISTORY_ROWS_MAX)
+        json_object_set_new (out, "truncated", json_sprintf ("stopped at %d rows; narrow it with "
+                             "--since, --step or --where", HISTORY_ROWS_MAX));
+    return out;
+}
+
