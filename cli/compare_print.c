@@ -1,5 +1,5 @@
 /*  compare_print.c: iofleet compare's output (text table, JSON or CSV) of
-    what common/compare.c makes. */
+    what the controller's compare answers (controller/compare_admin.c). */
 #include "cli.h"
 #include "json_get.h"
 #include "compare.h"
@@ -74,21 +74,18 @@ step_text (json_t *r, char *buf, size_t cap)
     return buf;
 }
 
-int
-compare_print (FILE *f, json_t *cmp, double fail_pct, const char *format)
+void
+compare_print (FILE *f, json_t *cmp, const char *format)
 {
     json_t *rows = json_object_get (cmp, "rows");
-    int regressions = 0;
     size_t i;
     json_t *r;
-    json_array_foreach (rows, i, r)
-        regressions += compare_is_regression (r, fail_pct);
     if (strcmp (format, "json") == 0) {
         char *text = json_dumps (cmp, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
         if (text)
             fprintf (f, "%s\n", text);
         free (text);
-        return regressions;
+        return;
     }
     size_t ncols = sizeof s_cols / sizeof *s_cols;
     if (strcmp (format, "csv") == 0) {
@@ -97,7 +94,7 @@ compare_print (FILE *f, json_t *cmp, double fail_pct, const char *format)
         json_array_foreach (rows, i, r)
             for (size_t k = 0; k < ncols; k++)
                 csv_json (f, json_object_get (r, s_cols[k]), k + 1 == ncols);
-        return regressions;
+        return;
     }
     bool groups = json_object_get (json_object_get (cmp, "a"), "where") != NULL;
     side_line (f, "A", json_object_get (cmp, "a"), groups ? " --a" : " --where");
@@ -150,5 +147,4 @@ compare_print (FILE *f, json_t *cmp, double fail_pct, const char *format)
     if (json_array_size (rows))
         fprintf (f, "\nsignificant: the change stands out of both runs' interval-to-interval "
                  "noise (n/a: no noise estimate: p99.9, or a step of one interval)\n");
-    return regressions;
 }

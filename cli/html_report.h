@@ -14,17 +14,17 @@
 void html_report (FILE *f, json_t *report, json_t *inventories);
 
 /* Writes the HTML form of iofleet compare: reports a and b (with the same
-   --by) and what compare_run made of them (cmp: its sides, rows and
-   skipped steps).  Rows that are significant regressions beyond fail_pct
-   (< 0: beyond 0) are highlighted.  Can't fail (write errors show in
-   ferror). */
-void html_compare (FILE *f, json_t *a, json_t *b, json_t *cmp, double fail_pct);
+   --by), what the controller's compare made of them (cmp: its sides, rows
+   and skipped steps) and its judgement of each row (judged, see
+   controller/compare_admin.h: regressions are highlighted).  Can't fail
+   (write errors show in ferror). */
+void html_compare (FILE *f, json_t *a, json_t *b, json_t *cmp, json_t *judged);
 
 /* The same into the file at path ("-": stdout), created or overwritten.
    Return 0, or -errno with a message naming the file in err. */
 int html_report_write (const char *path, json_t *report, json_t *inventories, char *err,
                        size_t errlen);
-int html_compare_write (const char *path, json_t *a, json_t *b, json_t *cmp, double fail_pct,
+int html_compare_write (const char *path, json_t *a, json_t *b, json_t *cmp, json_t *judged,
                         char *err, size_t errlen);
 
 #endif
