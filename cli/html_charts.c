@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HEATMAP_CLAMP_PCT 50.0
-
 /* The latency percentiles of one direction's figures as a series. */
 void
 html_percentile_series (svg_chart_t *c, const char *name, json_t *d)
@@ -102,13 +100,7 @@ interval_charts (FILE *f, json_t *s)
                                                           : num (x, "seq") + 1)
     json_array_foreach (iv, i, x) {
         char tip[256];
-        double iops = num (x, "iops");
-        if (!isfinite (iops)) {
-            iops = num (json_object_get (x, "read"), "iops") + num (json_object_get (x, "write"), "iops");
-            json_t *tx = json_object_get (x, dir_name (DIR_TRIM));
-            if (tx)
-                iops += num (tx, "iops");
-        }
+        double iops = num (x, "iops");  /* over every direction: the controller's */
         double nag = isfinite (num (x, "agents")) ? num (x, "agents") : 0;
         snprintf (tip, sizeof tip, "interval %.0f (to %.1f s): %s IOPS, %s, %.0f %s",
                   Z (num (x, "seq")), Z (XOF (x)), html_iops (iops, b1, sizeof b1),
@@ -150,54 +142,17 @@ interval_charts (FILE *f, json_t *s)
     svg_chart_destroy (&cl);
 }
 
-static int
-cmp_double (const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
-/* The median of the p99 (direction dn) of the step's targets in group
-   (NULL: of all of them).  NAN when none has one. */
-static double
-median_p99 (json_t *agents, const char *dn, const char *group)
-{
-    size_t i, k, n = 0, cap = 0;
-    json_t *a, *t;
-    json_array_foreach (agents, i, a)
-        cap += json_array_size (json_object_get (a, "targets"));
-    double *all = malloc ((cap + 1) * sizeof *all), med = NAN;
-    if (!all)
-        return NAN;
-    json_array_foreach (agents, i, a)
-        json_array_foreach (json_object_get (a, "targets"), k, t) {
-            json_t *dj = json_object_get (t, dn);
-            double p99 = num (json_object_get (dj, "percentiles"), "p99");
-            if (group && strcmp (str (t, "group"), group))
-                continue;
-            if (html_has_ops (dj) && isfinite (p99) && p99 > 0)
-                all[n++] = p99;
-        }
-    if (n) {
-        qsort (all, n, sizeof *all, cmp_double);
-        med = n % 2 ? all[n / 2] : (all[n / 2 - 1] + all[n / 2]) / 2;
-    }
-    free (all);
-    return med;
-}
-
 /* Hosts x targets, coloured by each target's p99 against the median p99 of
    its group's targets ("group" on each target, with --by), else against
-   the median of all targets of the step. */
+   the median of all targets of the step: the step's "heatmap" as the
+   controller made it (controller/heatmap.h). */
 static void
 heatmap (FILE *f, json_t *s)
 {
-    json_t *fleet = json_object_get (s, "fleet");
-    /* The first direction with ops (reads of a mixed step), else reads. */
-    const char *dn = dir_name (DIR_READ);
-    for (int d = DIR_COUNT - 1; d >= 0; d--)
-        if (html_has_ops (json_object_get (fleet, dir_name (d))))
-            dn = dir_name (d);
+    json_t *hm = json_object_get (s, "heatmap");
+    const char *dn = json_string_value (json_object_get (hm, "direction"));
+    if (!dn)
+        dn = dir_name (DIR_READ);
     json_t *agents = json_object_get (s, "agents");
     size_t nr = json_array_size (agents), nc = 0, i, k;
     json_t *a, *t;
@@ -233,7 +188,7 @@ heatmap (FILE *f, json_t *s)
         goto done;
     for (size_t c = 0; c < nr * nc; c++)
         v[c] = refs[c] = NAN;
-    double step_med = median_p99 (agents, dn, NULL);
+    double step_med = num (hm, "median_p99");
     json_array_foreach (agents, i, a) {
         const char *host = str (a, "hostname"), *ag = str (a, "agent");
         char row[512];
@@ -242,35 +197,37 @@ heatmap (FILE *f, json_t *s)
         else
             snprintf (row, sizeof row, "%s", ag);
         rows[i] = strdup (row);
-        json_array_foreach (json_object_get (a, "targets"), k, t) {
-            json_t *dj = json_object_get (t, dn);
-            double p99 = num (json_object_get (dj, "percentiles"), "p99");
-            size_t c = (size_t) json_integer_value (json_object_get (colidx, html_base_name (str (t, "target"))));
-            const char *g = json_string_value (json_object_get (t, "group"));
-            double med = g ? median_p99 (agents, dn, g) : step_med;
-            if (!html_has_ops (dj) || !isfinite (p99) || p99 <= 0 || !(med > 0))
-                continue;
-            double dev = 100.0 * (p99 - med) / med;
-            char tip[1024], b1[32], b2[32], ref[320];
-            if (g)
-                snprintf (ref, sizeof ref, "median of group %s=%s", by, g);
-            else
-                snprintf (ref, sizeof ref, "median of the step's targets");
-            snprintf (tip, sizeof tip, "%s %s: p99 %s, %s %s, %+.1f%%", row, str (t, "target"),
-                      html_lat (p99, b1, sizeof b1), ref, html_lat (med, b2, sizeof b2), dev);
-            v[i * nc + c] = dev;
-            refs[i * nc + c] = med;
-            free (tips[i * nc + c]);
-            tips[i * nc + c] = strdup (tip);
-            free (groups[i * nc + c]);
-            groups[i * nc + c] = g ? strdup (g) : NULL;
-        }
     }
-    for (size_t c = 0; c < nc; c++)
-        colv[c] = json_string_value (json_array_get (cols, c));
     for (size_t r = 0; r < nr; r++)
         if (!rows[r])
             goto done;
+    json_t *cell;
+    json_array_foreach (json_object_get (hm, "cells"), k, cell) {
+        i = (size_t) json_integer_value (json_object_get (cell, "agent"));
+        t = json_array_get (json_object_get (json_array_get (agents, i), "targets"),
+                            (size_t) json_integer_value (json_object_get (cell, "target")));
+        if (!t)
+            continue;
+        double p99 = num (json_object_get (json_object_get (t, dn), "percentiles"), "p99");
+        size_t c = (size_t) json_integer_value (json_object_get (colidx, html_base_name (str (t, "target"))));
+        const char *g = json_string_value (json_object_get (cell, "group"));
+        double med = num (cell, "median_p99"), dev = num (cell, "deviation_pct");
+        char tip[1024], b1[32], b2[32], ref[320];
+        if (g)
+            snprintf (ref, sizeof ref, "median of group %s=%s", by, g);
+        else
+            snprintf (ref, sizeof ref, "median of the step's targets");
+        snprintf (tip, sizeof tip, "%s %s: p99 %s, %s %s, %+.1f%%", rows[i], str (t, "target"),
+                  html_lat (p99, b1, sizeof b1), ref, html_lat (med, b2, sizeof b2), dev);
+        v[i * nc + c] = dev;
+        refs[i * nc + c] = med;
+        free (tips[i * nc + c]);
+        tips[i * nc + c] = strdup (tip);
+        free (groups[i * nc + c]);
+        groups[i * nc + c] = g ? strdup (g) : NULL;
+    }
+    for (size_t c = 0; c < nc; c++)
+        colv[c] = json_string_value (json_array_get (cols, c));
     char legend[400], b[32];
     if (by_group)
         snprintf (legend, sizeof legend, "p99 vs the median of its group (--by %.200s) (blue: "

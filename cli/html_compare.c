@@ -102,11 +102,8 @@ compare_histogram (FILE *f, json_t *a, json_t *b, const char *name, const char *
     svg_chart_axis (c, 'y', SVG_LINEAR, "fraction of the run's I/Os", NULL);
     bool both = json_array_size (h[0]) && json_array_size (h[1]);
     for (int k = 0; k < 2 && both; k++) {
-        double total = 0;
         size_t i;
         json_t *bin;
-        json_array_foreach (h[k], i, bin)
-            total += Z (json_number_value (json_array_get (bin, 2)));
         snprintf (sname, sizeof sname, "%s (run %s)", k ? "B" : "A",
                   html_run_id (k ? b : a, b1, sizeof b1));
         svg_chart_series (c, sname);
@@ -115,7 +112,7 @@ compare_histogram (FILE *f, json_t *a, json_t *b, const char *name, const char *
             double lo = json_number_value (json_array_get (bin, 0));
             double hi = json_number_value (json_array_get (bin, 1));
             double n = json_number_value (json_array_get (bin, 2));
-            double frac = total > 0 ? n / total : 0;
+            double frac = json_number_value (json_array_get (bin, 3));  /* the controller's */
             snprintf (tip, sizeof tip, "%s %s: %s to %s: %.3f%% of the I/Os (%.0f)", sname, dn,
                       html_lat (lo, b1, sizeof b1), html_lat (hi, b2, sizeof b2), 100 * frac, n);
             /* A first bin from 0 ns cannot sit on a log scale: from hi / 2. */

@@ -15,6 +15,9 @@
 #include <stdio.h>
 
 #define DASH "&#8211;"
+/* The heatmaps' colour scale ends at +-this percent (html_charts.c; the
+   method section says so). */
+#define HEATMAP_CLAMP_PCT 50.0
 /* Every string from a report comes from users or agents. */
 #define esc svg_esc
 

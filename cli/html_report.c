@@ -242,14 +242,6 @@ summary (FILE *f, json_t *rep)
     size_t i, k;
     json_t *s, *x;
     json_array_foreach (steps, i, s) {
-        json_t *fleet = json_object_get (s, "fleet");
-        double iops = 0;
-        bool any = false;
-        for (int d = 0; d < DIR_COUNT; d++) {
-            json_t *dj = json_object_get (fleet, dir_name (d));
-            if (isfinite (num (dj, "iops")))
-                iops += num (dj, "iops"), any = true;
-        }
         fprintf (f, "<tr><td>%zu</td><td class=\"l\"><a href=\"#step-%zu\">", i + 1, i);
         esc (f, str (s, "name"));
         fputs ("</a></td><td class=\"l\">", f);
@@ -262,7 +254,7 @@ summary (FILE *f, json_t *rep)
             html_verdict_badge (f, str (sla, "verdict"));
         else
             fputs (DASH, f);
-        fprintf (f, "</td><td>%s</td><td>", any ? html_iops (iops, b, sizeof b) : DASH);
+        fprintf (f, "</td><td>%s</td><td>", html_iops (num (s, "fleet_iops"), b, sizeof b));
         fleet_p99 (f, s);
         size_t no = json_array_size (json_object_get (s, "outliers"));
         fprintf (f, "</td><td%s>%zu</td><td class=\"l\">", no ? " class=\"fail\"" : "", no);
@@ -778,8 +770,10 @@ method (FILE *f, json_t *rep)
            "<li><b>Start skew</b>: the spread of the agents' actual start times in the "
            "controller's clock (each agent's clock offset estimated by the ping exchange).</li>\n"
            "<li><b>Outliers</b>: modified z-score of each target's IOPS and p99 and each "
-           "agent's IOPS against its group, 0.6745 x (x - median) / MAD; flagged when |z| &gt; "
-           "3.5 and more than 15% off the median.</li>\n<li><b>Incomplete data</b>: ", f);
+           "agent's IOPS against its group, 0.6745 x (x - median) / MAD; flagged when |z| &gt; ", f);
+    /* The rule's figures from common/outliers.h, where the controller takes them. */
+    fprintf (f, "%g and more than %g%% off the median.</li>\n<li><b>Incomplete data</b>: ",
+             OUTLIER_Z, OUTLIER_PCT);
     json_t *s0 = json_array_get (json_object_get (rep, "steps"), 0);
     if (str (s0, "incomplete_rule")[0])
         esc (f, str (s0, "incomplete_rule"));
@@ -789,8 +783,9 @@ method (FILE *f, json_t *rep)
     fputs (".</li>\n<li><b>Heatmaps</b>: each target's p99 against the median p99 of the "
            "targets of its own group when the report was made with --by (each cell's data-group "
            "and data-median say which), else against the median p99 of all the step's targets; "
-           "clamped at &#177;50% for the colour; the exact value is in each cell's tooltip."
-           "</li>\n</ul>\n", f);
+           "clamped at &#177;", f);
+    fprintf (f, "%g%% for the colour; the exact value is in each cell's tooltip.</li>\n</ul>\n",
+             HEATMAP_CLAMP_PCT);
     json_t *steps = json_object_get (rep, "steps");
     if (json_array_size (steps)) {
         fputs ("<table><thead><tr><th class=\"l\">step</th><th>window intervals</th>"

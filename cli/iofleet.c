@@ -692,8 +692,9 @@ cmd_report (int argc, char **argv)
         return 2;
     }
     if (html) {
-        json_t *req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) run,
-                                 "format", "json");
+        /* With the figures only the page shows (controller/html_figures.h). */
+        json_t *req = json_pack ("{s:s, s:I, s:s, s:b}", "cmd", "report", "run", (json_int_t) run,
+                                 "format", "json", "html_figures", 1);
         if (by)
             json_object_set_new (req, "by", json_string (by));
         if (json_array_size (where))

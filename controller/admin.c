@@ -6,6 +6,7 @@
 */
 #include "compare_admin.h"
 #include "controller.h"
+#include "html_figures.h"
 #include "jobfile.h"
 #include "log.h"
 #include "util.h"
@@ -195,6 +196,8 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
                                        json_object_get (req, "where"), flag, err, errlen);
             if (rep && json_is_true (json_object_get (req, "histograms")))
                 report_add_histograms (ctl->store, run, rep);
+            if (rep && json_is_true (json_object_get (req, "html_figures")))
+                html_figures_add (rep);
             return rep;
         }
         if (strcmp (format, "fio-json") == 0 || strcmp (format, "fio-json+") == 0)

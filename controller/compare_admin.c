@@ -45,6 +45,31 @@ judge (json_t *rows, double thr)
                       "significant", nsig, "regressions", nreg, "improvements", nbetter);
 }
 
+/* Each bin [low_ns, high_ns, count] of the fleets' latency histograms
+   (report_add_histograms) gets a 4th element: its fraction of the
+   histogram's I/Os, so that the HTML page overlays runs of different
+   lengths.  Can't fail. */
+static void
+bin_fractions (json_t *rep)
+{
+    size_t i, k;
+    json_t *s, *bin;
+    json_array_foreach (json_object_get (rep, "steps"), i, s)
+        for (int d = 0; d < DIR_COUNT; d++) {
+            json_t *h = json_object_get (json_object_get (json_object_get (s, "fleet"),
+                                                          dir_name (d)), "histogram");
+            double total = 0;
+            json_array_foreach (h, k, bin) {
+                double n = json_number_value (json_array_get (bin, 2));
+                total += isfinite (n) ? n : 0;
+            }
+            json_array_foreach (h, k, bin) {
+                double n = json_number_value (json_array_get (bin, 2));
+                json_array_append_new (bin, json_real (total > 0 ? n / total : 0));
+            }
+        }
+}
+
 /* The request's --steps pairs: 0 with *steps (borrowed, NULL: none), or
    -1 with err. */
 static int
@@ -124,8 +149,10 @@ compare_admin (store_t *store, json_t *req, char *err, size_t errlen)
             json_decref (rep[0]);
             return NULL;
         }
-        if (reports) /* the HTML page's overlaid latency histograms */
+        if (reports) { /* the HTML page's overlaid latency histograms */
             report_add_histograms (store, run[k], rep[k]);
+            bin_fractions (rep[k]);
+        }
     }
     char label[600];
     snprintf (label, sizeof label, "%s vs %s", groups ? where[0] : "", groups ? where[1] : "");

@@ -6,7 +6,8 @@
     "run": R, "a": "KEY=GLOB", "b": "KEY=GLOB"} (two groups of one run),
     with "by", "steps" ([[A step, B step], ...]), "sum", "force",
     "fail_pct" (--fail-on-regression; absent: no gate) and "reports"
-    (true: both reports, with their fleets' latency histograms, for the
+    (true: both reports, with their fleets' latency histograms, each bin
+    [low_ns, high_ns, count, fraction of the histogram's I/Os], for the
     HTML page).
 
     Result: {"refused": "why"} when the two sides are not alike (the CLI
