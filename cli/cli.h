@@ -32,10 +32,10 @@ const char *wait_run (const char *endpoint, long long run, volatile int *interru
 
 /* compare_cmd.c: iofleet compare (the controller compares; this renders). */
 int cmd_compare (const char *endpoint, int argc, char **argv);
-/* iofleet compare: prints what compare_run made (common/compare.h), as
-   the controller's compare answers it: a header naming both sides and the
-   rows as a text table, the whole of it as JSON, or the rows as CSV. */
-void compare_print (FILE *f, json_t *cmp, const char *format);
+/* iofleet compare: prints the controller's answer to compare
+   (controller/compare_admin.h): a header naming both sides and the rows
+   as a text table, the comparison as JSON, or the rows as CSV. */
+void compare_print (FILE *f, json_t *res, const char *format);
 
 /* history.c: iofleet history, iofleet import, and CSV output. */
 int cmd_history (const char *endpoint, int argc, char **argv);

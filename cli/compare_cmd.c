@@ -150,14 +150,12 @@ cmd_compare (const char *endpoint, int argc, char **argv)
     int regressions = (int) json_integer_value (json_object_get (res, "regressions"));
     int status = 0;
     if (html) {
-        json_t *rep = json_object_get (res, "reports");
-        if (html_compare_write (out, json_array_get (rep, 0), json_array_get (rep, 1), cmp,
-                                json_object_get (res, "judged"), err, sizeof err)) {
+        if (html_compare_write (out, res, err, sizeof err)) {
             fprintf (stderr, "iofleet compare: %s\n", err);
             status = 1;
         }
     } else
-        compare_print (stdout, cmp, format);
+        compare_print (stdout, res, format);
     if (json_array_size (rows) == 0) {
         /* Nothing compared is no verdict: never a quiet exit 0. */
         json_t *skip = json_array_get (json_object_get (cmp, "skipped"), 0);

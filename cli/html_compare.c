@@ -25,12 +25,14 @@ step_named (json_t *rep, const char *name)
     return NULL;
 }
 
+/* metric's value v as text, in the unit the controller says it has. */
 static const char *
-metric_value (const char *metric, double v, char *buf, size_t cap)
+metric_value (json_t *units, const char *metric, double v, char *buf, size_t cap)
 {
-    if (metric[0] == 'p')
+    const char *unit = str (units, metric);
+    if (!strcmp (unit, "ns"))
         return html_lat (v, buf, cap);
-    if (!strncmp (metric, "bw", 2))
+    if (!strcmp (unit, "bytes/s"))
         return html_bw (v, buf, cap);
     return html_iops (v, buf, cap);
 }
@@ -139,8 +141,12 @@ b_step_of (json_t *rows, const char *name)
 }
 
 void
-html_compare (FILE *f, json_t *a, json_t *b, json_t *cmp, json_t *judged)
+html_compare (FILE *f, json_t *res)
 {
+    json_t *a = json_array_get (json_object_get (res, "reports"), 0);
+    json_t *b = json_array_get (json_object_get (res, "reports"), 1);
+    json_t *cmp = json_object_get (res, "compare"), *judged = json_object_get (res, "judged");
+    json_t *units = json_object_get (res, "units");
     json_t *rows = json_object_get (cmp, "rows");
     double thr = num (judged, "threshold_pct");
     char title[512], b1[64], b2[64], b3[64];
@@ -262,8 +268,8 @@ html_compare (FILE *f, json_t *a, json_t *b, json_t *cmp, json_t *judged)
                     json_t *sig = json_object_get (r, "significant");
                     char tip[512];
                     snprintf (tip, sizeof tip, "%s %s: %s to %s (%s), %s", str (r, "group"), metric,
-                              metric_value (metric, num (r, "a"), b1, sizeof b1),
-                              metric_value (metric, num (r, "b"), b2, sizeof b2),
+                              metric_value (units, metric, num (r, "a"), b1, sizeof b1),
+                              metric_value (units, metric, num (r, "b"), b2, sizeof b2),
                               html_pct (num (r, "delta_pct"), b3, sizeof b3),
                               json_is_null (sig) || !sig ? "no noise estimate"
                               : json_is_true (sig) ? "significant" : "not significant");
@@ -322,8 +328,8 @@ html_compare (FILE *f, json_t *a, json_t *b, json_t *cmp, json_t *judged)
             fprintf (f, "</td><td>%s</td><td>%s</td><td>%s</td><td class=\"l\">%s</td>"
                      "<td class=\"l\">%s</td><td>%.0f agents, %.0f targets</td>"
                      "<td>%.0f agents, %.0f targets</td></tr>\n",
-                     metric_value (metric, num (r, "a"), b1, sizeof b1),
-                     metric_value (metric, num (r, "b"), b2, sizeof b2),
+                     metric_value (units, metric, num (r, "a"), b1, sizeof b1),
+                     metric_value (units, metric, num (r, "b"), b2, sizeof b2),
                      html_pct (num (r, "delta_pct"), b3, sizeof b3),
                      json_is_true (sig) ? "yes" : json_is_false (sig) ? "no"
                                                  : "n/a (no noise estimate)",
@@ -340,13 +346,12 @@ html_compare (FILE *f, json_t *a, json_t *b, json_t *cmp, json_t *judged)
 }
 
 int
-html_compare_write (const char *path, json_t *a, json_t *b, json_t *cmp, json_t *judged,
-                    char *err, size_t errlen)
+html_compare_write (const char *path, json_t *res, char *err, size_t errlen)
 {
     FILE *f = html_open_out (path, err, errlen);
     if (!f)
         return -errno;
     errno = 0;
-    html_compare (f, a, b, cmp, judged);
+    html_compare (f, res);
     return html_close_out (f, path, err, errlen);
 }

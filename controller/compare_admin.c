@@ -172,12 +172,19 @@ compare_admin (store_t *store, json_t *req, char *err, size_t errlen)
         json_t *r;
         json_array_foreach (rows, i, r)
             nreg += compare_is_regression (r, fail_pct);
+        json_t *units = json_object ();
+        json_array_foreach (rows, i, r) {
+            const char *m = json_string_value (json_object_get (r, "metric"));
+            if (m)
+                json_object_set_new (units, m, json_string (compare_metric_unit (m)));
+        }
         if (cmp && shown)
-            res = json_pack ("{s:o, s:o, s:i}", "compare", cmp, "judged", shown, "regressions",
-                             nreg);
+            res = json_pack ("{s:o, s:o, s:o, s:i}", "compare", cmp, "judged", shown, "units",
+                             units, "regressions", nreg);
         else {
             json_decref (cmp);
             json_decref (shown);
+            json_decref (units);
         }
         if (res && reports)
             json_object_set_new (res, "reports", json_pack ("[O, O]", rep[0], rep[1]));

@@ -14,6 +14,7 @@
     says so and exits 2), else {"compare": what compare_run made,
     "judged": {"threshold_pct", "rows": ["regression" | "better" |
     "worse" | "" per row], "significant", "regressions", "improvements"},
+    "units": {metric: "ns" | "bytes/s" | "iops"} of the rows' metrics,
     "regressions": rows beyond fail_pct (0 without it), "reports"?: [A, B]}.
 */
 #ifndef IOF_COMPARE_ADMIN_H
