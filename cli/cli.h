@@ -30,7 +30,10 @@ void text_summary (FILE *f, json_t *report);
 const char *wait_run (const char *endpoint, long long run, volatile int *interrupted,
                       char *err, size_t errlen);
 
-/* compare_cmd.c: iofleet compare (the controller compares; this renders). */
+/* compare_cmd.c: iofleet compare (the controller compares; this renders).
+   Returns the exit status: 0; 1 for a regression beyond
+   --fail-on-regression, nothing compared, or a run the controller has no
+   report of; 2 for a usage error or sides that are not alike. */
 int cmd_compare (const char *endpoint, int argc, char **argv);
 /* iofleet compare: prints the controller's answer to compare
    (controller/compare_admin.h): a header naming both sides and the rows

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A compare builds two reports in the controller: as long as a report. */
-#define COMPARE_TIMEOUT_MS 60000
+/* A compare builds two reports in the controller: the time the two
+   report calls it replaces had (60 s each). */
+#define COMPARE_TIMEOUT_MS 120000
 
 /* --steps "A=B[,A=B...]" as [[A, B], ...], or NULL (err printed). */
 static json_t *
