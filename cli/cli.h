@@ -30,11 +30,15 @@ void text_summary (FILE *f, json_t *report);
 const char *wait_run (const char *endpoint, long long run, volatile int *interrupted,
                       char *err, size_t errlen);
 
-/* iofleet compare: prints what compare_run made (common/compare.h): a
-   header naming both sides and the rows as a text table, the whole of it
-   as JSON, or the rows as CSV; returns how many rows are significant
-   regressions beyond fail_pct percent (fail_pct < 0: none counted). */
-int compare_print (FILE *f, json_t *cmp, double fail_pct, const char *format);
+/* compare_cmd.c: iofleet compare (the controller compares; this renders).
+   Returns the exit status: 0; 1 for a regression beyond
+   --fail-on-regression, nothing compared, or a run the controller has no
+   report of; 2 for a usage error or sides that are not alike. */
+int cmd_compare (const char *endpoint, int argc, char **argv);
+/* iofleet compare: prints the controller's answer to compare
+   (controller/compare_admin.h): a header naming both sides and the rows
+   as a text table, the comparison as JSON, or the rows as CSV. */
+void compare_print (FILE *f, json_t *res, const char *format);
 
 /* history.c: iofleet history, iofleet import, and CSV output. */
 int cmd_history (const char *endpoint, int argc, char **argv);

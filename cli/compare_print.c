@@ -1,8 +1,7 @@
 /*  compare_print.c: iofleet compare's output (text table, JSON or CSV) of
-    what common/compare.c makes. */
+    what the controller's compare answers (controller/compare_admin.c). */
 #include "cli.h"
 #include "json_get.h"
-#include "compare.h"
 #include "util.h"
 
 #include <math.h>
@@ -49,13 +48,14 @@ side_line (FILE *f, const char *which, json_t *side, const char *flag)
     fputc ('\n', f);
 }
 
-/* metric's value v as text. */
+/* metric's value v as text, in the unit the controller says it has. */
 static const char *
-value_text (const char *metric, double v, char *buf, size_t cap)
+value_text (json_t *units, const char *metric, double v, char *buf, size_t cap)
 {
-    if (compare_is_latency (metric))
+    const char *unit = str (units, metric);
+    if (strcmp (unit, "ns") == 0)
         return fmt_lat (v, buf, cap);
-    if (strncmp (metric, "bw", 2) == 0)
+    if (strcmp (unit, "bytes/s") == 0)
         return fmt_bw (v, buf, cap);
     return fmt_iops (v, buf, cap);
 }
@@ -74,21 +74,19 @@ step_text (json_t *r, char *buf, size_t cap)
     return buf;
 }
 
-int
-compare_print (FILE *f, json_t *cmp, double fail_pct, const char *format)
+void
+compare_print (FILE *f, json_t *res, const char *format)
 {
+    json_t *cmp = json_object_get (res, "compare"), *units = json_object_get (res, "units");
     json_t *rows = json_object_get (cmp, "rows");
-    int regressions = 0;
     size_t i;
     json_t *r;
-    json_array_foreach (rows, i, r)
-        regressions += compare_is_regression (r, fail_pct);
     if (strcmp (format, "json") == 0) {
         char *text = json_dumps (cmp, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
         if (text)
             fprintf (f, "%s\n", text);
         free (text);
-        return regressions;
+        return;
     }
     size_t ncols = sizeof s_cols / sizeof *s_cols;
     if (strcmp (format, "csv") == 0) {
@@ -97,7 +95,7 @@ compare_print (FILE *f, json_t *cmp, double fail_pct, const char *format)
         json_array_foreach (rows, i, r)
             for (size_t k = 0; k < ncols; k++)
                 csv_json (f, json_object_get (r, s_cols[k]), k + 1 == ncols);
-        return regressions;
+        return;
     }
     bool groups = json_object_get (json_object_get (cmp, "a"), "where") != NULL;
     side_line (f, "A", json_object_get (cmp, "a"), groups ? " --a" : " --where");
@@ -125,8 +123,8 @@ compare_print (FILE *f, json_t *cmp, double fail_pct, const char *format)
     json_array_foreach (rows, i, r) {
         const char *metric = str (r, "metric");
         char a[32], b[32];
-        value_text (metric, num (r, "a"), a, sizeof a);
-        value_text (metric, num (r, "b"), b, sizeof b);
+        value_text (units, metric, num (r, "a"), a, sizeof a);
+        value_text (units, metric, num (r, "b"), b, sizeof b);
         json_t *sig = json_object_get (r, "significant");
         fprintf (f, "%-*.*s %-24.24s %-15s %12s %12s %+8.1f%%  %-12s %.0f/%.0f -> %.0f/%.0f\n",
                  wstep, wstep, step_text (r, buf, sizeof buf), str (r, "group"), metric, a, b,
@@ -150,5 +148,4 @@ compare_print (FILE *f, json_t *cmp, double fail_pct, const char *format)
     if (json_array_size (rows))
         fprintf (f, "\nsignificant: the change stands out of both runs' interval-to-interval "
                  "noise (n/a: no noise estimate: p99.9, or a step of one interval)\n");
-    return regressions;
 }

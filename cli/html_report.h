@@ -13,18 +13,17 @@
    fields are shown as missing.  Can't fail (write errors show in ferror). */
 void html_report (FILE *f, json_t *report, json_t *inventories);
 
-/* Writes the HTML form of iofleet compare: reports a and b (with the same
-   --by) and what compare_run made of them (cmp: its sides, rows and
-   skipped steps).  Rows that are significant regressions beyond fail_pct
-   (< 0: beyond 0) are highlighted.  Can't fail (write errors show in
-   ferror). */
-void html_compare (FILE *f, json_t *a, json_t *b, json_t *cmp, double fail_pct);
+/* Writes the HTML form of iofleet compare: the controller's answer to
+   compare with "reports" (controller/compare_admin.h): both reports, the
+   comparison (its sides, rows and skipped steps) and the judgement of
+   each row (regressions are highlighted).  Can't fail (write errors show
+   in ferror). */
+void html_compare (FILE *f, json_t *res);
 
 /* The same into the file at path ("-": stdout), created or overwritten.
    Return 0, or -errno with a message naming the file in err. */
 int html_report_write (const char *path, json_t *report, json_t *inventories, char *err,
                        size_t errlen);
-int html_compare_write (const char *path, json_t *a, json_t *b, json_t *cmp, double fail_pct,
-                        char *err, size_t errlen);
+int html_compare_write (const char *path, json_t *res, char *err, size_t errlen);
 
 #endif

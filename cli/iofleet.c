@@ -3,7 +3,6 @@
 #include "cli.h"
 #include "json_get.h"
 #include "commands.h"
-#include "compare.h"
 #include "help.h"
 #include "html_report.h"
 #include "jobfile.h"
@@ -693,8 +692,9 @@ cmd_report (int argc, char **argv)
         return 2;
     }
     if (html) {
-        json_t *req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) run,
-                                 "format", "json");
+        /* With the figures only the page shows (controller/html_figures.h). */
+        json_t *req = json_pack ("{s:s, s:I, s:s, s:b}", "cmd", "report", "run", (json_int_t) run,
+                                 "format", "json", "html_figures", 1);
         if (by)
             json_object_set_new (req, "by", json_string (by));
         if (json_array_size (where))
@@ -739,173 +739,6 @@ cmd_report (int argc, char **argv)
     int rc = report_to (stdout, run, format, by, json_array_size (where) ? where : NULL);
     json_decref (where);
     return rc ? 1 : 0;  /* -1: no report, 1: SLA failed */
-}
-
-/* --steps "A=B[,A=B...]" as [[A, B], ...], or NULL (err printed). */
-static json_t *
-compare_steps_arg (const char *arg)
-{
-    json_t *pairs = json_array ();
-    char buf[4096];
-    str_copy (buf, sizeof buf, arg);
-    for (char *save = NULL, *tok = strtok_r (buf, ",", &save); tok;
-         tok = strtok_r (NULL, ",", &save)) {
-        char *eq = strchr (tok, '=');
-        if (!eq || eq == tok || !eq[1] || strchr (eq + 1, '=')) {
-            fprintf (stderr, "iofleet compare: --steps '%s': want A_STEP=B_STEP[,...] (a step "
-                     "of run A, then the step of run B it is compared with), e.g. --steps "
-                     "randread=randread-4k\n", arg);
-            json_decref (pairs);
-            return NULL;
-        }
-        *eq = '\0';
-        json_array_append_new (pairs, json_pack ("[s, s]", tok, eq + 1));
-    }
-    if (json_array_size (pairs) == 0) {
-        fprintf (stderr, "iofleet compare: --steps: name at least one A_STEP=B_STEP\n");
-        json_decref (pairs);
-        return NULL;
-    }
-    return pairs;
-}
-
-static int
-cmd_compare (int argc, char **argv)
-{
-    long long runs[2] = { 0, 0 };
-    int nruns = 0;
-    const char *by = NULL, *ga = NULL, *gb = NULL, *format = "text", *out = NULL;
-    const char *steps_arg = NULL;
-    bool sum = false, force = false;
-    double fail_pct = -1;
-    for (int i = 1; i < argc; i++) {
-        uint64_t v;
-        if (strcmp (argv[i], "--by") == 0 && i + 1 < argc)
-            by = argv[++i];
-        else if ((strcmp (argv[i], "-o") == 0 || strcmp (argv[i], "--output") == 0) && i + 1 < argc)
-            out = argv[++i];
-        else if (strcmp (argv[i], "--a") == 0 && i + 1 < argc)
-            ga = argv[++i];
-        else if (strcmp (argv[i], "--b") == 0 && i + 1 < argc)
-            gb = argv[++i];
-        else if (strcmp (argv[i], "--steps") == 0 && i + 1 < argc)
-            steps_arg = argv[++i];
-        else if (strcmp (argv[i], "--sum") == 0)
-            sum = true;
-        else if (strcmp (argv[i], "--force") == 0)
-            force = true;
-        else if (strcmp (argv[i], "--format") == 0 && i + 1 < argc) {
-            format = argv[++i];
-            if (strcmp (format, "json") && strcmp (format, "text") && strcmp (format, "csv")
-                && strcmp (format, "html")) {
-                fprintf (stderr, "iofleet compare: --format '%s': use text, json, csv or html\n",
-                         format);
-                return 2;
-            }
-        } else if (strcmp (argv[i], "--fail-on-regression") == 0 && i + 1 < argc) {
-            char *end;
-            fail_pct = strtod (argv[++i], &end);
-            if (*end || !(fail_pct >= 0)) {
-                fprintf (stderr, "iofleet compare: --fail-on-regression '%s': a percentage, "
-                         "e.g. 5\n", argv[i]);
-                return 2;
-            }
-        } else if (nruns < 2 && parse_u64 (argv[i], 1, INT64_MAX, &v) == 0)
-            runs[nruns++] = (long long) v;
-        else {
-            fprintf (stderr, "iofleet compare: unexpected argument '%s'\n", argv[i]);
-            return 2;
-        }
-    }
-    bool html = strcmp (format, "html") == 0;
-    bool groups = ga || gb;
-    if (html != (out != NULL)) {
-        fprintf (stderr, html ? "iofleet compare: --format html writes a file: give -o FILE "
-                                "(or -o - for stdout)\n"
-                              : "iofleet compare: -o is for --format html; redirect the other "
-                                "formats (> FILE)\n");
-        return 2;
-    }
-    if (html && groups) {
-        fprintf (stderr, "iofleet compare: --format html compares two runs (A B); for two groups "
-                 "of one run use text, json or csv\n");
-        return 2;
-    }
-    if (groups && (nruns != 1 || !ga || !gb || by || steps_arg)) {
-        fprintf (stderr, "iofleet compare: two groups of one run: iofleet compare RUN --a "
-                 "KEY=GLOB --b KEY=GLOB [--sum] (no --by or --steps), e.g. --a label.bay=onboard "
-                 "--b label.bay=expander\n");
-        return 2;
-    }
-    if (!groups && nruns != 2) {
-        fprintf (stderr, "iofleet compare: give two runs, A then B, e.g. iofleet compare 41 42\n");
-        return 2;
-    }
-    compare_opts_t opts = { .sum = sum, .force = force, .groups = groups };
-    if (steps_arg && !(opts.steps = compare_steps_arg (steps_arg)))
-        return 2;
-    char label[600];
-    snprintf (label, sizeof label, "%s vs %s", ga ? ga : "", gb ? gb : "");
-    if (groups)
-        opts.label = label;
-    /* Both sides as the controller reports them: for two groups, the run
-       with each group's selection (every figure made of its members). */
-    json_t *rep[2] = { NULL, NULL };
-    for (int k = 0; k < 2; k++) {
-        json_t *req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run",
-                                 (json_int_t) runs[groups ? 0 : k], "format", "json");
-        if (groups) {
-            json_object_set_new (req, "where", json_pack ("[s]", k ? gb : ga));
-            json_object_set_new (req, "where_flag", json_string (k ? "--b" : "--a"));
-        } else if (by)
-            json_object_set_new (req, "by", json_string (by));
-        if (html) /* the overlaid latency histograms */
-            json_object_set_new (req, "histograms", json_true ());
-        rep[k] = call (req, REPORT_TIMEOUT_MS);
-        if (!rep[k]) {
-            json_decref (rep[0]);
-            json_decref (opts.steps);
-            return groups ? 2 : 1;
-        }
-    }
-    char err[2048];
-    if (compare_check (rep[0], rep[1], &opts, err, sizeof err)) {
-        fprintf (stderr, "iofleet compare: %s\n", err);
-        json_decref (rep[0]);
-        json_decref (rep[1]);
-        json_decref (opts.steps);
-        return 2;
-    }
-    json_t *cmp = compare_run (rep[0], rep[1], &opts);
-    json_t *rows = json_object_get (cmp, "rows");
-    int regressions = 0, status = 0;
-    if (html) {
-        size_t i;
-        json_t *row;
-        json_array_foreach (rows, i, row)
-            regressions += compare_is_regression (row, fail_pct);
-        if (html_compare_write (out, rep[0], rep[1], cmp, fail_pct, err, sizeof err)) {
-            fprintf (stderr, "iofleet compare: %s\n", err);
-            status = 1;
-        }
-    } else
-        regressions = compare_print (stdout, cmp, fail_pct, format);
-    if (json_array_size (rows) == 0) {
-        /* Nothing compared is no verdict: never a quiet exit 0. */
-        json_t *skip = json_array_get (json_object_get (cmp, "skipped"), 0);
-        fprintf (stderr, "iofleet compare: nothing compared: %s\n",
-                 skip ? json_string_value (json_object_get (skip, "reason"))
-                      : "the runs have no step name in common (map steps with --steps)");
-        status = 1;
-    }
-    if (regressions)
-        fprintf (stderr, "iofleet compare: %d %s beyond %.1f%%\n", regressions,
-                 plural (regressions, "regression", "regressions"), fail_pct);
-    json_decref (cmp);
-    json_decref (rep[0]);
-    json_decref (rep[1]);
-    json_decref (opts.steps);
-    return regressions || status ? 1 : 0;
 }
 
 int
@@ -1004,7 +837,7 @@ main (int argc, char **argv)
     if (strcmp (cmd, "cancel") == 0)
         return cmd_cancel (s_endpoint, sub_argc, sub_argv);
     if (strcmp (cmd, "compare") == 0)
-        return cmd_compare (sub_argc, sub_argv);
+        return cmd_compare (s_endpoint, sub_argc, sub_argv);
     if (strcmp (cmd, "demo") == 0)
         return cmd_demo (sub_argc, sub_argv);
     if (strcmp (cmd, "history") == 0)

@@ -260,7 +260,8 @@ text_report (FILE *f, json_t *rep)
         if (json_is_number (knee))
             fprintf (f, "  knee at iodepth %.0f (%s)\n", json_number_value (knee), str (s, "knee_rule"));
         else
-            fprintf (f, "  no knee: IOPS still gain 10%% or more per doubling of iodepth\n");
+            /* The rule is the controller's (knee_rule), not typed here again. */
+            fprintf (f, "  no knee (knee: %s)\n", str (s, "knee_rule"));
         json_t *cap = json_object_get (s, "sla_capacity");
         if (json_is_object (cap) && json_is_number (json_object_get (cap, "iops"))) {
             char iops[16], p99[16];

@@ -1,10 +1,12 @@
 /*  admin.c: the CLI's endpoint.  One JSON request, one JSON reply:
       {"cmd": "agents" | "inventory" | "plan_add" | "plan_list" | "plan_show" | "plan_rm"
               | "run" | "runs" | "runs_rm" | "status" | "cancel"
-              | "report" | "history" | "import" | "stats", ...}
+              | "report" | "compare" | "history" | "import" | "stats", ...}
       -> {"ok": true, "result": ...} or {"ok": false, "error": "what went wrong and what to do"}
 */
+#include "compare_admin.h"
 #include "controller.h"
+#include "html_figures.h"
 #include "jobfile.h"
 #include "log.h"
 #include "util.h"
@@ -194,6 +196,8 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
                                        json_object_get (req, "where"), flag, err, errlen);
             if (rep && json_is_true (json_object_get (req, "histograms")))
                 report_add_histograms (ctl->store, run, rep);
+            if (rep && json_is_true (json_object_get (req, "html_figures")))
+                html_figures_add (rep);
             return rep;
         }
         if (strcmp (format, "fio-json") == 0 || strcmp (format, "fio-json+") == 0)
@@ -207,6 +211,8 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     if (strcmp (cmd, "db_backup") == 0)
         return store_backup (ctl->store, json_string_value (json_object_get (req, "path")), err,
                              errlen);
+    if (strcmp (cmd, "compare") == 0)
+        return compare_admin (ctl->store, req, err, errlen);
     if (strcmp (cmd, "history") == 0)
         return history_json (ctl->store, req, err, errlen);
     if (strcmp (cmd, "import") == 0)

@@ -44,6 +44,14 @@ compare_is_latency (const char *metric)
     return metric && metric[0] == 'p';
 }
 
+const char *
+compare_metric_unit (const char *metric)
+{
+    if (compare_is_latency (metric))
+        return "ns";
+    return metric && strncmp (metric, "bw", 2) == 0 ? "bytes/s" : "iops";
+}
+
 /* The busier of reads and writes of o: the direction whose latency is
    compared.  Trims are not offered (their latency is the device's discard
    time); NULL when o only trimmed, which leaves no latency to compare. */

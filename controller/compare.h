@@ -1,4 +1,4 @@
-/*  compare.h: two run reports (report JSON, controller/report.c) side by
+/*  compare.h (controller): two run reports (report JSON, controller/report.c) side by
     side, per step and group (iofleet compare, and the controller's check
     of a scheduled run against its baseline).
 
@@ -58,5 +58,9 @@ bool compare_is_regression (json_t *row, double fail_pct);
 
 /* Is a row's metric a latency (lower is better)?  Can't fail. */
 bool compare_is_latency (const char *metric);
+
+/* The unit of a row's metric: "ns" (latencies), "bytes/s" (bw...) or
+   "iops" (iops...), for those who render it.  Can't fail. */
+const char *compare_metric_unit (const char *metric);
 
 #endif
