@@ -25,10 +25,8 @@
 #include <stdint.h>
 
 #include "distribution.h"
-
-/* The I/O engines iofleet runs: the parser takes these names, and every
-   agent has each (agent/engines/engine.c). */
-#define JOB_ENGINES "libaio, io_uring, psync, pvsync, pvsync2, sync, vsync, posixaio, null"
+#include "fio_names.h"
+#include "units.h"
 
 #define JOB_NAME_MAX      64
 #define JOB_FILENAME_MAX  1024      /* the whole ':'-separated list */
@@ -56,22 +54,8 @@
 #define JOB_MAX_SS_LIMIT   1e18             /* steadystate=...:LIMIT, exclusive */
 #define JOB_MAX_LINE       8192             /* bytes per line of a job file */
 
-typedef enum {
-    JOB_RW_READ = 0,        /* rw=read */
-    JOB_RW_WRITE,           /* rw=write */
-    JOB_RW_RANDREAD,        /* rw=randread */
-    JOB_RW_RANDWRITE,       /* rw=randwrite */
-    JOB_RW_RW,              /* rw=rw or rw=readwrite: sequential mixed */
-    JOB_RW_RANDRW,          /* rw=randrw */
-    JOB_RW_TRIM,            /* rw=trim: sequential trims (BLKDISCARD) */
-    JOB_RW_RANDTRIM,        /* rw=randtrim */
-    JOB_RW_TRIMWRITE,       /* rw=trimwrite: a trim, then writes over it */
-    JOB_RW_RANDTRIMWRITE,   /* rw=randtrimwrite: a random trim, then a write of it */
-} job_rw_t;
-
 #define JOB_BSSPLIT_MAX   64
 #define JOB_PCT_MAX       64        /* percentile_list entries */
-#define JOB_CPUS_MAX      256       /* cpus_allowed text */
 #define JOB_LATLOG_MAX    1024      /* write_lat_log prefix, with its NUL */
 /* fio numbers every worker (thread) of a job file from 1 across all its
    jobs; the largest number a plan can reach. */
@@ -95,14 +79,6 @@ typedef enum {
     JOB_FADV_SEQUENTIAL,
     JOB_FADV_RANDOM,
 } job_fadvise_t;
-
-typedef enum {
-    JOB_SS_NONE = 0,
-    JOB_SS_IOPS,                    /* steadystate=iops:LIMIT */
-    JOB_SS_IOPS_SLOPE,              /* steadystate=iops_slope:LIMIT */
-    JOB_SS_BW,                      /* steadystate=bw:LIMIT */
-    JOB_SS_BW_SLOPE,                /* steadystate=bw_slope:LIMIT */
-} job_ss_t;
 
 /* Index 0 of the per-direction arrays is reads, 1 is writes (fio's
    DDIR_READ and DDIR_WRITE). */
@@ -262,33 +238,6 @@ int jobfile_group (const jobfile_t *jf, int *first);
 
 /* Frees the jobfile and NULLs the pointer.  Safe on NULL. */
 void jobfile_destroy (jobfile_t **self_p);
-
-/* Parses fio's cpus_allowed syntax ("0-3,8,10-11") into a bitmap of
-   JOB_CPUS_MAX bits (out has JOB_CPUS_MAX/64 words).  Returns 0 or -EINVAL
-   / -ERANGE (a CPU >= JOB_CPUS_MAX). */
-int job_parse_cpus (const char *s, uint64_t *out);
-
-/* fio's name for rw mode m ("randread", ...).  Can't fail. */
-const char *job_rw_name (job_rw_t m);
-
-/* True when rw= has reads in it (fio's td_read): every mode but write and
-   randwrite, whatever rwmixread says.  Can't fail. */
-bool job_rw_reads (job_rw_t m);
-
-/* True when rw= trims (trim, randtrim, trimwrite, randtrimwrite).  Can't
-   fail. */
-bool job_rw_trims (job_rw_t m);
-
-/* Parses a size ("4k", "1m", "4KiB", "512") into bytes.  Returns 0 or
-   -EINVAL (not a size) / -ERANGE (too large). */
-int job_parse_size (const char *s, uint64_t *out);
-
-/* Parses a time ("60", "60s", "2m", "500ms", "1h", "10us") into ns; a bare
-   number is seconds.  Returns 0 or -EINVAL / -ERANGE. */
-int job_parse_time (const char *s, uint64_t *out_ns);
-
-/* True if name is one of JOB_ENGINES.  Can't fail. */
-bool job_engine_known (const char *name);
 
 /* Why job j cannot run on a fleet's agents though it parses (the local
    `iofleet-agent run` can run it), or NULL.  Can't fail. */
