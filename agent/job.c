@@ -5,6 +5,7 @@
 */
 #define _GNU_SOURCE
 #include "job.h"
+#include "jobfile.h"
 #include "job_open.h"
 #include "job_state.h"
 #include "interval.h"
@@ -250,9 +251,10 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
         }
         j->replay_redirect = spec->replay_redirect && spec->replay_redirect[0];
         j->replay_no_stall = spec->replay_no_stall;
-        j->replay_time_scale = spec->replay_time_scale ? spec->replay_time_scale : 100;
+        j->replay_time_scale = spec->replay_time_scale ? spec->replay_time_scale
+                                                       : JOB_DEFAULT_REPLAY_TIME_SCALE;
         j->replay_align = spec->replay_align;
-        j->replay_scale = spec->replay_scale ? spec->replay_scale : 1;
+        j->replay_scale = spec->replay_scale ? spec->replay_scale : JOB_DEFAULT_REPLAY_SCALE;
         for (int d = 0; d < DIR_COUNT; d++)
             j->issues[d] = j->replay->max_len[d] > 0;
     }
@@ -301,7 +303,8 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
     j->rate_min[1] = spec->rate_min_write;
     j->rate_iops_min[0] = spec->rate_iops_min_read;
     j->rate_iops_min[1] = spec->rate_iops_min_write;
-    j->rate_cycle_ns = (uint64_t) (spec->rate_cycle_ms ? spec->rate_cycle_ms : 1000) * NS_PER_MS;
+    j->rate_cycle_ns = (uint64_t) (spec->rate_cycle_ms ? spec->rate_cycle_ms
+                                                           : JOB_DEFAULT_RATE_CYCLE_MS) * NS_PER_MS;
     j->perc_random[IO_READ] = 100 - (spec->perc_seq_read <= 100 ? spec->perc_seq_read : 0);
     j->perc_random[IO_WRITE] = 100 - (spec->perc_seq_write <= 100 ? spec->perc_seq_write : 0);
     j->perc_random[IO_TRIM] = j->perc_random[IO_WRITE];
@@ -309,7 +312,8 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
               && (j->seq_nr || j->perc_random[IO_READ] < 100 || j->perc_random[IO_WRITE] < 100);
     j->lat_target_ns = spec->latency_target_ns;
     j->lat_window_ns = spec->latency_window_ns;
-    j->lat_pct = spec->latency_percentile > 0 ? spec->latency_percentile : 100;
+    j->lat_pct = spec->latency_percentile > 0 ? spec->latency_percentile
+                                              : JOB_DEFAULT_LAT_PERCENTILE;
     j->lat_run = spec->latency_run;
     if (spec->ss != IOFLEET__STEADY_STATE__SS_NONE) {
         uint32_t nsamples = (uint32_t) (spec->ss_dur_ns / spec->interval_ns);
@@ -344,7 +348,7 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
     j->region_start = calloc ((size_t) j->ntargets, sizeof *j->region_start);
     j->region_units = calloc ((size_t) j->ntargets, sizeof *j->region_units);
     j->number_ios = spec->number_ios;
-    j->loops = spec->loops ? spec->loops : 1;
+    j->loops = spec->loops ? spec->loops : JOB_DEFAULT_LOOPS;
     j->offset_increment = spec->offset_increment;
     j->exitall = spec->exitall;
     _Static_assert ((int) VERIFY_MD5 == (int) IOFLEET__VERIFY_KIND__VERIFY_MD5

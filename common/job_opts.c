@@ -43,11 +43,11 @@ job_opts_default (job_opts_t *o)
     o->job.numjobs = 1;
     o->job.nrfiles = 1;
     o->job.scramble_buffers = true;
-    o->job.loops = 1;
-    o->job.replay_time_scale = 100;
+    o->job.loops = JOB_DEFAULT_LOOPS;
+    o->job.replay_time_scale = JOB_DEFAULT_REPLAY_TIME_SCALE;
     o->job.perc_random[0] = o->job.perc_random[1] = 100;
-    o->job.latency_percentile = 100;
-    o->job.replay_scale = 1;
+    o->job.latency_percentile = JOB_DEFAULT_LAT_PERCENTILE;
+    o->job.replay_scale = JOB_DEFAULT_REPLAY_SCALE;
     o->job.do_verify = true;
     o->job.randrepeat = true;
     o->job.dist.kind = JOB_DIST_RANDOM;

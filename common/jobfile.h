@@ -53,6 +53,15 @@
 #define JOB_MAX_RATE_BYTES (1ull << 40)     /* rate= per direction, bytes/s */
 #define JOB_MAX_SS_LIMIT   1e18             /* steadystate=...:LIMIT, exclusive */
 #define JOB_MAX_LINE       8192             /* bytes per line of a job file */
+/* fio's defaults of options whose JobSpec field is 0 when the job leaves
+   them (proto3 sends no 0): the parser sets them (job_opts.c), jobspec.c
+   writes 0 for them where the wire says so, and the agent reads a 0 as
+   them (agent/job.c), from a controller of any release. */
+#define JOB_DEFAULT_LOOPS             1
+#define JOB_DEFAULT_REPLAY_TIME_SCALE 100       /* percent of the logged pace */
+#define JOB_DEFAULT_REPLAY_SCALE      1
+#define JOB_DEFAULT_LAT_PERCENTILE    100
+#define JOB_DEFAULT_RATE_CYCLE_MS     1000      /* rate_cycle_ms 0 in job_t too */
 
 #define JOB_BSSPLIT_MAX   64
 #define JOB_PCT_MAX       64        /* percentile_list entries */
@@ -116,7 +125,7 @@ typedef struct {
     uint64_t rate_min[2];           /* rate_min=R[,W] (ratemin): bytes a second the job
                                        must keep, or it fails; 0 = none */
     uint32_t rate_iops_min[2];      /* rate_iops_min=R[,W]: the same in IOPS */
-    uint32_t rate_cycle_ms;         /* rate_cycle: their window (0 = fio's 1000 ms) */
+    uint32_t rate_cycle_ms;         /* rate_cycle: their window (0 = fio's, JOB_DEFAULT_RATE_CYCLE_MS) */
     job_fadvise_t fadvise;          /* fadvise_hint= */
     char write_bw_log[JOB_LATLOG_MAX];   /* PREFIX_bw.N.log: each I/O's bandwidth */
     char write_iops_log[JOB_LATLOG_MAX]; /* PREFIX_iops.N.log: a 1 per I/O */

@@ -200,9 +200,10 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->read_iolog = (char *) j->read_iolog;
     s->replay_redirect = (char *) j->replay_redirect;
     s->replay_no_stall = j->replay_no_stall;
-    s->replay_time_scale = j->replay_time_scale == 100 ? 0 : j->replay_time_scale;
+    s->replay_time_scale = j->replay_time_scale == JOB_DEFAULT_REPLAY_TIME_SCALE ? 0
+                                                                      : j->replay_time_scale;
     s->replay_align = j->replay_align;
-    s->replay_scale = j->replay_scale == 1 ? 0 : j->replay_scale;
+    s->replay_scale = j->replay_scale == JOB_DEFAULT_REPLAY_SCALE ? 0 : j->replay_scale;
     s->rw_skip = j->rw_skip;
     s->refill_buffers = j->refill_buffers;
     s->no_scramble = !j->scramble_buffers;
