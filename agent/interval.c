@@ -34,10 +34,7 @@ interval_publish (worker_t *w, uint32_t *k)
         sleep_ns (100000);
 }
 
-/* Moves the worker's measurement on to the clock `now`: starts measuring at
-   measure_start (restarting the rate quota there when a ramp ran, as fio's
-   reset_all_stats does) and publishes the intervals `now` has passed.
-   Can't fail. */
+/* See interval.h.  Can't fail. */
 void
 interval_advance (worker_t *w, uint64_t now)
 {

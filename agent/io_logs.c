@@ -50,14 +50,8 @@ put_u64 (char *p, uint64_t v)
     return p;
 }
 
-/* Writes one completed I/O to the worker's three latency logs in fio's
-   format for its defaults (log_avg_msec=0, log_offset=0): "time, value,
-   ddir, bs, prio" with time in ms since the measurement started, value in
-   ns, ddir 0 read / 1 write / 2 trim, bs in bytes, prio 0 (with log_offset,
-   "time, value, ddir, bs, offset, prio"); a trim, and an I/O of an engine
-   that completes at commit (psync, the sync engines, null), has no slat
-   line (fio records no submission latency for those).  Returns 0, or
-   -1 with the worker's error set; the logs are then left alone. */
+/* See io_logs.h.  Returns 0, or -1 with the worker's error set; the logs
+   are then left alone. */
 int
 lat_log_add (worker_t *w, const io_unit_t *u, uint64_t now)
 {
@@ -169,7 +163,7 @@ iolog_io (worker_t *w, const io_unit_t *u)
 
 /* The log's head (its version, and each file added and opened), or its
    tail (each file closed, and the log flushed and closed).  Returns 0, or
-   -1 with the worker's error set when the log could not be written.  */
+   -1 with the worker's error set when the log could not be written. */
 int
 iolog_edge (worker_t *w, bool head)
 {
@@ -198,7 +192,7 @@ iolog_edge (worker_t *w, bool head)
 
 /* Resolves name, a log the job writes, as a target's path is resolved
    (the agent's --allow, relative in its --workdir), and refuses one of the
-   job's targets.  Returns 0, or -1 with err naming the option.  */
+   job's targets.  Returns 0, or -1 with err naming the option. */
 static int
 log_resolve (const iojob_t *j, const target_policy_t *pol, const char *name, const char *option,
              const char *noun, target_t *t, char *err, size_t errlen)
@@ -217,11 +211,7 @@ log_resolve (const iojob_t *j, const target_policy_t *pol, const char *name, con
     return 0;
 }
 
-/* Opens worker w's per-I/O logs, those whose option gives a prefix:
-   PREFIX_KIND.N.log, N its fio thread number, each resolved against the
-   policy like a target (a relative prefix in the workdir) and refused
-   unless the agent may write there.  Returns 0, or -1 with the REFUSED
-   reason in err. */
+/* See io_logs.h.  Returns 0, or -1 with the REFUSED reason in err. */
 int
 lat_log_open (iojob_t *j, worker_t *w, const Iofleet__JobSpec *spec, const target_policy_t *pol,
               char *err, size_t errlen)

@@ -155,10 +155,9 @@ iogen_write_data (worker_t *w, io_unit_t *u)
         verify_stamp (j->verify, u->buf, u->len, u->offset, ++w->wseq, (uint32_t) w->id);
 }
 
-/* Fills u with the place and size of worker w's next I/O, of direction
-   dir, and counts it toward the pass's limits.  Returns false, with u not
-   filled, when the pass ended instead (a size-bound job whose I/O going
-   on from the last would start past its region, as fio's). */
+/* See iogen.h.  Returns false, with u not filled, when the pass ended
+   instead (a size-bound job whose I/O going on from the last would start
+   past its region, as fio's). */
 bool
 iogen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
 {
@@ -259,10 +258,7 @@ iogen_limit_reached (const worker_t *w)
                               || (j->number_ios && w->ios_issued >= j->number_ios));
 }
 
-/* Checks a read back of a write (verify=): a mismatch is an error of the
-   read's direction, named with the place and what differs; the worker goes
-   on unless verify_fatal (fio's default: check everything, then fail).
-   Can't fail. */
+/* See iogen.h.  Can't fail. */
 void
 iogen_check_read_back (worker_t *w, io_unit_t *u, dir_stats_t *d)
 {

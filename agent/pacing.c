@@ -142,10 +142,7 @@ pace_replay_delay (worker_t *w, uint64_t delay_ns)
     w->replay_offset_ns = slept > orig ? slept - orig : 0;
 }
 
-/* fio's check_min_rate, once a loop after the ramp: 2 s after the start,
-   each direction that has done I/O and has a minimum is held to it over
-   each rate_cycle (the first check only takes its baseline); one below it
-   fails the job, naming both figures.  Can't fail. */
+/* See pacing.h.  Can't fail. */
 void
 pace_min_rate_check (worker_t *w)
 {

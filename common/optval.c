@@ -206,10 +206,7 @@ optval_seconds (parser_t *p, int line, const char *key, const char *value,
     return 0;
 }
 
-/* Parses size= or offset=: bytes, or N% of the target with N in
-   pct_lo..pct_hi.  Sets one of *bytes / *pct and clears the other, so the
-   later of size=1g and size=50% wins.  Returns 0, or -1 with the error
-   set. */
+/* See optval.h.  Returns 0, or -1 with the error set. */
 int
 optval_size_or_pct (parser_t *p, int line, const char *key, const char *value,
                     uint32_t pct_lo, uint32_t pct_hi,
@@ -270,10 +267,7 @@ optval_part_error (parser_t *p, int line, const char *key, const char *value,
         optval_error (p, line, "%s=%.*s: %s%.*s%s %s", key, OPTVAL_SHOW, value, q, OPTVAL_SHOW, part, q, what);
 }
 
-/* Splits buf (a copy of value) in place into fio's per-direction parts,
-   "READS,WRITES[,TRIMS]" (see the top of this file), and points part[d]
-   at the text for each direction d that gets a value, NULL for the
-   others.  Returns 0, or -1 with the error set. */
+/* See optval.h.  Returns 0, or -1 with the error set. */
 int
 optval_split_dirs (parser_t *p, int line, const char *key, const char *value,
                    char *buf, char *part[2])
@@ -370,12 +364,7 @@ optval_range_part (parser_t *p, int line, const char *key, const char *value,
     return 0;
 }
 
-/* Parses one direction of bssplit, "SIZE/PCT:SIZE/PCT...", part modified.
-   As in fio, an entry with no percentage (or 0) gets an equal share of
-   what the others leave; fio's integer division can leave a percent or
-   two unassigned, which fio's I/O loop ends up giving to the entry with
-   the largest share, so that is where it goes here (the last of equals),
-   and the shares always sum to 100.  Returns 0, or -1 with the error set. */
+/* See optval.h.  Returns 0, or -1 with the error set. */
 int
 optval_bssplit_part (parser_t *p, int line, const char *key, const char *value,
                      char *part, job_bssplit_t *out, int *nout)
@@ -514,10 +503,7 @@ optval_bytes_rate_part (parser_t *p, int line, const char *key, const char *valu
     return 0;
 }
 
-/* Parses one rw mode, part of key=value (the whole value, or one entry
-   of a sweep list).  A sequential mode may carry fio's ':SIZE', bytes
-   skipped after each I/O (rw=write:8k), into *skip when skip is not NULL
-   (a sweep's entries take none).  Returns 0, or -1 with the error set. */
+/* See optval.h.  Returns 0, or -1 with the error set. */
 int
 optval_rw_mode (parser_t *p, int line, const char *key, const char *value,
                 const char *part, job_rw_t *out, uint64_t *skip)
@@ -805,11 +791,7 @@ optval_percentiles (parser_t *p, int line, const char *key, const char *value,
     return 0;
 }
 
-/* Parses steadystate=CRITERION:LIMIT, fio's syntax: the limit is a
-   percentage of the mean ("5%", stored as the fraction 0.05), or an
-   absolute value: IOPS for iops and iops_slope (a decimal), bytes per
-   second for bw and bw_slope (a size, like 10m).  Returns 0, or -1 with
-   the error set. */
+/* See optval.h.  Returns 0, or -1 with the error set. */
 int
 optval_steadystate (parser_t *p, int line, const char *key, const char *value,
                     job_t *job)
@@ -918,11 +900,7 @@ s_has_dotdot (const char *path)
     }
 }
 
-/* Parses the path (or prefix) of a log an agent writes (write_lat_log,
-   write_iolog) into out, JOB_LATLOG_MAX bytes.  A relative one is written
-   inside the agent's --workdir: one that climbs out with '..' could only be
-   refused there, at run time, so it is refused here.  Returns 0, or -1 with
-   the error set. */
+/* See optval.h.  Returns 0, or -1 with the error set. */
 int
 optval_log_path (parser_t *p, int line, const char *key, const char *value, const char *noun,
                  const char *what, char *out)
