@@ -7,20 +7,7 @@
 #include "job_state.h"
 #include "util.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-#include <linux/fs.h>
 
 /* Publishes the worker's current interval k and moves to k+1, waiting (rarely)
    for the main thread to have collected k-1 so slot (k+1)%2 is free. */

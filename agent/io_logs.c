@@ -8,19 +8,10 @@
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
-#include <linux/fs.h>
 
 /* write_lat_log: stdio buffer per log file, so the I/O path only copies a
    line, and a write(2) comes every few thousand I/Os.  Many workers share
@@ -267,7 +258,7 @@ iolog_open (iojob_t *j, const Iofleet__JobSpec *spec, const char *const *names,
     target_t t;
     if (log_resolve (j, pol, spec->write_iolog, "write_iolog", "path", &t, err, errlen))
         return -1;
-    assert (j->ntargets > 0);
+    IOF_ASSERT (j->ntargets > 0);
     j->iolog_names = calloc ((size_t) (unsigned) j->ntargets, sizeof *j->iolog_names);
     if (!j->iolog_names) {
         snprintf (err, errlen, "write_iolog: out of memory");

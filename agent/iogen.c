@@ -8,20 +8,8 @@
 #include "job_state.h"
 #include "util.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-#include <linux/fs.h>
+#include <stdio.h>
 
 #define STAMP_CHUNK 4096
 
@@ -282,7 +270,7 @@ void
 iogen_vlog_add (worker_t *w, const io_unit_t *u)
 {
     iojob_t *j = w->job;
-    assert (w->vlog_n < w->vlog_cap);
+    IOF_ASSERT (w->vlog_n < w->vlog_cap);
     w->vlog[(w->vlog_head + w->vlog_n) % w->vlog_cap] =
         (struct vlog_entry) { .offset = u->offset, .len = u->len, .target = u->target };
     /* The last writes' batch waits for the pass's end, as fio's (it reads

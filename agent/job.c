@@ -14,22 +14,10 @@
 #include "worker.h"
 #include "log.h"
 
-#include <assert.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <math.h>
-#include <limits.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Refuses a trim job's target that is not a block device, before anything

@@ -12,19 +12,10 @@
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-#include <linux/fs.h>
 
 /* True for rw=trimwrite and randtrimwrite.  Can't fail. */
 bool
@@ -100,7 +91,7 @@ int
 job_open (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol, char *err,
           size_t errlen)
 {
-    assert (j && j->names);
+    IOF_ASSERT (j && j->names);
     char *const *names = j->names;
     bool trims = j->issues[IO_TRIM];
     bool trimwrite = job_trimwrite_of (j);

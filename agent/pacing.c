@@ -10,19 +10,8 @@
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-#include <linux/fs.h>
+#include <math.h>
 
 void
 pace_sleep_until (uint64_t mono)

@@ -13,18 +13,11 @@
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/fs.h>
 
@@ -149,7 +142,7 @@ reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
     w->ntrimmed = 0;
     for (unsigned i = 0; i < nt + (unsigned) n; i++) {
         io_unit_t *u = i < nt ? w->trimmed[i] : j->ops->event (&w->engine, i - nt);
-        assert (w->inflight > 0 && w->nfree < w->depth);
+        IOF_ASSERT (w->inflight > 0 && w->nfree < w->depth);
         w->inflight--;
         w->completed++;
         w->free_units[w->nfree++] = u;
