@@ -3,7 +3,6 @@
 */
 #define _GNU_SOURCE
 #include "io_logs.h"
-#include "log.h"
 #include "job_state.h"
 #include "util.h"
 

@@ -4,7 +4,6 @@
 */
 #define _GNU_SOURCE
 #include "iogen.h"
-#include "log.h"
 #include "job_state.h"
 #include "util.h"
 

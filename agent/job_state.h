@@ -25,7 +25,6 @@
    interval ends even when I/O is slow. */
 #define REAP_TIMEOUT_MAX_NS (50 * NS_PER_MS)
 
-/* fio's latency logs, one file per kind and worker. */
 /* fio's per-I/O logs: three of write_lat_log's prefix, and the bandwidth
    and IOPS logs of write_bw_log's and write_iops_log's. */
 enum { LOG_CLAT = 0, LOG_SLAT, LOG_LAT, LOG_BW, LOG_IOPS, LOG_KINDS };
