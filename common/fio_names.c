@@ -12,8 +12,8 @@
 
 /* Real fio options (from fio's HOWTO, including aliases and engine
    options) that iofleet does not implement yet.  Sorted with strcmp for
-   bsearch (jobfile_parse checks, fio_options_sorted); the options iofleet does implement are
-   not listed. */
+   bsearch (jobfile_parse checks it with fio_options_sorted); the options
+   iofleet does implement are not listed (option_table.c). */
 static const char *const s_fio_only[] = {
     "allow_file_create", "allow_mounted_write", "arguments",
     "bindname", "block_error_percentiles",
@@ -76,7 +76,6 @@ static const char *const s_fio_only[] = {
     "zone_reset_threshold", "zonecapacity", "zonemode", "zonerange",
     "zonesize", "zoneskip",
 };
-
 
 /* fio's other I/O engines, to tell "not yet" from "no such". */
 static const char *const s_fio_engines[] = {

@@ -94,7 +94,7 @@ typedef enum {
 typedef struct {
     char name[JOB_NAME_MAX];        /* section name */
     int line;                       /* line of the section header */
-    char ioengine[16];              /* libaio, io_uring, psync, null */
+    char ioengine[16];              /* one of JOB_ENGINES (fio_names.h) */
     bool direct;                    /* direct=1 (buffered=0) */
     job_rw_t rw;
     uint32_t rwmixread;             /* percent of reads for rw/randrw, 0..100 */

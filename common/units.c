@@ -118,6 +118,7 @@ units_parse_time (const char *s, uint64_t bare_ns, uint64_t *out_ns)
     *out_ns = v * mult;
     return 0;
 }
+
 /* Parses the cpus_allowed list s into a local mask; on error points *bad
    at the offending text (*badlen bytes).  Returns 0, -EINVAL (syntax),
    -ERANGE (a CPU >= JOB_CPUS_MAX) or -EDOM (a backwards range). */
@@ -173,7 +174,6 @@ units_parse_cpus (const char *s, uint64_t *out, const char **bad, size_t *badlen
     return 0;
 }
 
-
 /* Parses a size (see units.h).  Every suffix is a power of 1024 (see
    the top of this file for how fio differs on KiB).  Returns 0, -EINVAL
    or -ERANGE. */
@@ -215,7 +215,6 @@ job_parse_size (const char *s, uint64_t *out)
     *out = v << shift;
     return 0;
 }
-
 
 /* Parses a time into ns (see units.h); a bare number is seconds.
    Returns 0, -EINVAL or -ERANGE. */
