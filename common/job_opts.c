@@ -79,7 +79,8 @@ s_parse_per_dir (parser_t *p, int line, job_opts_t *o, opt_id_t id, const char *
          || id == OPT_RATE_IOPS_MIN)
         && optval_refuse_colon_dash (p, line, key, value, ""))
         return -1;
-    if ((id == OPT_RATE_IOPS || id == OPT_RATE) && optval_refuse_colon_dash (p, line, key, value, ""))
+    if ((id == OPT_RATE_IOPS || id == OPT_RATE)
+        && optval_refuse_colon_dash (p, line, key, value, ""))
         return -1;
     char *buf = strdup (value);
     if (!buf) {
@@ -333,8 +334,8 @@ s_apply (parser_t *p, int line, bool in_global, job_opts_t *o, int idx,
            after a stonewall: group and stonewall stop b when a ends and
            still run c; all runs nothing more (c 0 I/Os). */
         if (strcmp (value, "group") && strcmp (value, "stonewall") && strcmp (value, "all")) {
-            optval_error (p, line, "exit_what=%.*s is not one of fio's: group, stonewall, all", OPTVAL_SHOW,
-                          value);
+            optval_error (p, line, "exit_what=%.*s is not one of fio's: group, stonewall, all",
+                          OPTVAL_SHOW, value);
             return -1;
         }
         job->exit_what_all = strcmp (value, "all") == 0;
@@ -345,7 +346,8 @@ s_apply (parser_t *p, int line, bool in_global, job_opts_t *o, int idx,
            submission to a pool of fio threads. */
         if (strcmp (value, "inline") == 0)
             return 0;
-        optval_error (p, line, "io_submit_mode=%.*s: %s", OPTVAL_SHOW, value, strcmp (value, "offload") == 0
+        optval_error (p, line, "io_submit_mode=%.*s: %s", OPTVAL_SHOW, value,
+                      strcmp (value, "offload") == 0
                       ? "offloaded submission is not supported by iofleet yet (inline is)"
                       : "not one of fio's: inline, offload");
         return -1;
@@ -431,8 +433,8 @@ s_apply (parser_t *p, int line, bool in_global, job_opts_t *o, int idx,
                 job->fadvise = (job_fadvise_t) k;
                 return 0;
             }
-        optval_error (p, line, "fadvise_hint=%.*s is not one of fio's: 0, 1, sequential, random", OPTVAL_SHOW,
-                      value);
+        optval_error (p, line, "fadvise_hint=%.*s is not one of fio's: 0, 1, sequential, random",
+                      OPTVAL_SHOW, value);
         return -1;
     }
 
@@ -514,7 +516,8 @@ s_apply (parser_t *p, int line, bool in_global, job_opts_t *o, int idx,
         int rc = units_parse_cpus (value, mask, &bad, &badlen);
         if (rc == -ERANGE) {
             optval_error (p, line, "%s=%.*s: CPU %.*s is out of range (allowed: 0..%d)",
-                          key, OPTVAL_SHOW, value, (int) (badlen < 24 ? badlen : 24), bad, JOB_CPUS_MAX - 1);
+                          key, OPTVAL_SHOW, value, (int) (badlen < 24 ? badlen : 24), bad,
+                          JOB_CPUS_MAX - 1);
             return -1;
         }
         if (rc == -EDOM) {
@@ -612,7 +615,8 @@ s_apply (parser_t *p, int line, bool in_global, job_opts_t *o, int idx,
         if (optval_uint (p, line, key, value, 0, UINT32_MAX, &v))
             return -1;
         if (v != 0) {
-            optval_error (p, line, "%s=%.*s: averaged latency logs are not supported by iofleet yet "
+            optval_error (p, line,
+                          "%s=%.*s: averaged latency logs are not supported by iofleet yet "
                           "(0, fio's default, logs every I/O)", key, OPTVAL_SHOW, value);
             return -1;
         }
@@ -675,7 +679,8 @@ s_apply (parser_t *p, int line, bool in_global, job_opts_t *o, int idx,
 
     case OPT_FILESIZE:
         if (strchr (value + 1, '-') || strchr (value, ':') || strchr (value, '%')) {
-            optval_error (p, line, "%s=%.*s: a range or percentage is not supported by iofleet yet; "
+            optval_error (p, line,
+                          "%s=%.*s: a range or percentage is not supported by iofleet yet; "
                           "give one size", key, OPTVAL_SHOW, value);
             return -1;
         }
@@ -761,7 +766,8 @@ job_opts_line (parser_t *p, int line, bool in_global, job_opts_t *o, char *s)
                 lower[i] = units_lower (key[i]);
             if (strcmp (lower, key) != 0
             && (option_find (lower) >= 0 || fio_option_unsupported (lower))) {
-                optval_error (p, line, "unknown option '%s' (fio option names are case-sensitive: '%s')",
+                optval_error (p, line,
+                              "unknown option '%s' (fio option names are case-sensitive: '%s')",
                               key, lower);
                 return -1;
             }
@@ -784,7 +790,8 @@ job_opts_line (parser_t *p, int line, bool in_global, job_opts_t *o, char *s)
         return -1;
     }
     if (value && value[0] == '(') {
-        optval_error (p, line, "%s=%.*s: fio's arithmetic expressions are not supported by iofleet yet",
+        optval_error (p, line,
+                      "%s=%.*s: fio's arithmetic expressions are not supported by iofleet yet",
                       key, OPTVAL_SHOW, value);
         return -1;
     }

@@ -356,7 +356,8 @@ s_iofleet_line (parser_t *p, int line, char *s, char *sla, size_t cap)
 {
     char *eq = strchr (s, '=');
     if (!eq) {
-        optval_error (p, line, "'%.*s' in [iofleet] needs a value (sla=CONDITIONS)", OPTVAL_SHOW, s);
+        optval_error (p, line, "'%.*s' in [iofleet] needs a value (sla=CONDITIONS)", OPTVAL_SHOW,
+                      s);
         return -1;
     }
     *eq = '\0';
@@ -434,12 +435,14 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         if (line < INT32_MAX)
             line++;
         if (strlen (s) > JOB_MAX_LINE) {
-            optval_error (&p, line, "line of %zu bytes (the limit is %d)", strlen (s), JOB_MAX_LINE);
+            optval_error (&p, line, "line of %zu bytes (the limit is %d)", strlen (s),
+                          JOB_MAX_LINE);
             goto fail;
         }
 
         if (line == 1 && strncmp (s, "\xEF\xBB\xBF", 3) == 0) {
-            optval_error (&p, line, "file starts with a UTF-8 byte order mark (fio rejects it too); "
+            optval_error (&p, line,
+                          "file starts with a UTF-8 byte order mark (fio rejects it too); "
                           "save it without one");
             goto fail;
         }
@@ -452,7 +455,8 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         if (*s == '[') {
             size_t len = strlen (s);
             if (s[len - 1] != ']') {
-                optval_error (&p, line, "section header '%.*s' does not end with ']'", OPTVAL_SHOW, s);
+                optval_error (&p, line, "section header '%.*s' does not end with ']'",
+                              OPTVAL_SHOW, s);
                 goto fail;
             }
             s[len - 1] = '\0';
@@ -516,7 +520,8 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
             char *eq = strchr (s, '=');
             if (eq)
                 *eq = '\0';
-            optval_error (&p, line, "option '%.*s' outside of a section", OPTVAL_SHOW, optval_trim (s));
+            optval_error (&p, line, "option '%.*s' outside of a section", OPTVAL_SHOW,
+                          optval_trim (s));
             goto fail;
         }
         if (section == IOFLEET) {

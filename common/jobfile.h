@@ -125,7 +125,8 @@ typedef struct {
     uint64_t rate_min[2];           /* rate_min=R[,W] (ratemin): bytes a second the job
                                        must keep, or it fails; 0 = none */
     uint32_t rate_iops_min[2];      /* rate_iops_min=R[,W]: the same in IOPS */
-    uint32_t rate_cycle_ms;         /* rate_cycle: their window (0 = fio's, JOB_DEFAULT_RATE_CYCLE_MS) */
+    uint32_t rate_cycle_ms;         /* rate_cycle: their window (0 = fio's default,
+                                       JOB_DEFAULT_RATE_CYCLE_MS) */
     job_fadvise_t fadvise;          /* fadvise_hint= */
     char write_bw_log[JOB_LATLOG_MAX];   /* PREFIX_bw.N.log: each I/O's bandwidth */
     char write_iops_log[JOB_LATLOG_MAX]; /* PREFIX_iops.N.log: a 1 per I/O */

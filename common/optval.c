@@ -180,7 +180,8 @@ optval_usec_time (parser_t *p, int line, const char *key, const char *value, uin
         return -1;
     }
     if (rc != 0 || ns > (uint64_t) JOB_MAX_DELAY_S * 1000000000u) {
-        optval_error (p, line, "%s=%.*s is out of range (allowed: up to 1 hour)", key, OPTVAL_SHOW, value);
+        optval_error (p, line, "%s=%.*s is out of range (allowed: up to 1 hour)", key,
+                      OPTVAL_SHOW, value);
         return -1;
     }
     *out_ns = ns;
@@ -240,12 +241,14 @@ optval_size_or_pct (parser_t *p, int line, const char *key, const char *value,
     uint64_t v;
     int rc = job_parse_size (value, &v);
     if (rc == -EINVAL) {
-        optval_error (p, line, "%s='%.*s' is not a size (like 10g or 512m) or a percentage (like 50%%)",
+        optval_error (p, line,
+                      "%s='%.*s' is not a size (like 10g or 512m) or a percentage (like 50%%)",
                       key, OPTVAL_SHOW, value);
         return -1;
     }
     if (rc != 0) {
-        optval_error (p, line, "%s=%.*s is out of range (allowed: below 16 EiB)", key, OPTVAL_SHOW, value);
+        optval_error (p, line, "%s=%.*s is out of range (allowed: below 16 EiB)", key,
+                      OPTVAL_SHOW, value);
         return -1;
     }
     *bytes = v;
@@ -264,7 +267,8 @@ optval_part_error (parser_t *p, int line, const char *key, const char *value,
     if (strcmp (part, value) == 0)
         optval_error (p, line, "%s=%s%.*s%s %s", key, q, OPTVAL_SHOW, value, q, what);
     else
-        optval_error (p, line, "%s=%.*s: %s%.*s%s %s", key, OPTVAL_SHOW, value, q, OPTVAL_SHOW, part, q, what);
+        optval_error (p, line, "%s=%.*s: %s%.*s%s %s", key, OPTVAL_SHOW, value, q, OPTVAL_SHOW,
+                      part, q, what);
 }
 
 /* See optval.h.  Returns 0, or -1 with the error set. */
@@ -295,7 +299,8 @@ optval_split_dirs (parser_t *p, int line, const char *key, const char *value,
     part[0] = *parts[0] ? parts[0] : NULL;
     part[1] = n > 1 ? (*parts[1] ? parts[1] : NULL) : part[0];
     if (!part[0] && !part[1]) {
-        optval_error (p, line, "%s=%.*s gives no value for reads or writes", key, OPTVAL_SHOW, value);
+        optval_error (p, line, "%s=%.*s gives no value for reads or writes", key, OPTVAL_SHOW,
+                      value);
         return -1;
     }
     return 0;
@@ -525,7 +530,8 @@ optval_rw_mode (parser_t *p, int line, const char *key, const char *value,
         bool seq = m == JOB_RW_READ || m == JOB_RW_WRITE;
         bool rnd = m == JOB_RW_RANDREAD || m == JOB_RW_RANDWRITE || m == JOB_RW_RANDRW;
         if (colon && (!(seq || rnd) || !skip)) {
-            optval_error (p, line, "%s=%.*s: fio's ':N' offset modifier is not supported by iofleet "
+            optval_error (p, line,
+                          "%s=%.*s: fio's ':N' offset modifier is not supported by iofleet "
                           "yet%s", key, OPTVAL_SHOW, value,
                           m == JOB_RW_RW ? " on mixed sequential I/O (read:SIZE and write:SIZE are)"
                           : !skip ? " in a sweep" : " on trims");
@@ -537,7 +543,8 @@ optval_rw_mode (parser_t *p, int line, const char *key, const char *value,
             uint64_t n;
             if (parse_u64 (colon + 1, 1, JOB_MAX_SEQ_NR, &n) != 0) {
                 optval_error (p, line, "%s=%.*s: '%s' after ':' is not a count of I/Os per random "
-                              "offset (allowed: 1..%u)", key, OPTVAL_SHOW, value, colon + 1, JOB_MAX_SEQ_NR);
+                              "offset (allowed: 1..%u)", key, OPTVAL_SHOW, value, colon + 1,
+                              JOB_MAX_SEQ_NR);
                 return -1;
             }
             *skip = n;
@@ -605,13 +612,13 @@ s_parse_zones (parser_t *p, int line, const char *key, const char *value, const 
         size_t len = end ? (size_t) (end - text) : strlen (text);
         char part[64], *slash;
         if (d->nzones == DIST_ZONES_MAX) {
-            optval_error (p, line, "%s=%.*s: more than %d zones (fio's limit)", key, OPTVAL_SHOW, value,
-                          DIST_ZONES_MAX);
+            optval_error (p, line, "%s=%.*s: more than %d zones (fio's limit)", key, OPTVAL_SHOW,
+                          value, DIST_ZONES_MAX);
             return -1;
         }
         if (len == 0 || len >= sizeof part) {
-            optval_error (p, line, "%s=%.*s: zone %d is empty or too long (like 60/10)", key, OPTVAL_SHOW,
-                          value, d->nzones + 1);
+            optval_error (p, line, "%s=%.*s: zone %d is empty or too long (like 60/10)", key,
+                          OPTVAL_SHOW, value, d->nzones + 1);
             return -1;
         }
         memcpy (part, text, len);
@@ -690,8 +697,8 @@ optval_distribution (parser_t *p, int line, const char *key, const char *value,
     case JOB_DIST_ZONED:
     case JOB_DIST_ZONED_ABS:
         if (!arg || !*arg) {
-            optval_error (p, line, "%s=%.*s: %s needs its zones (like %s:60/10:40/90)", key, OPTVAL_SHOW,
-                          value, dist_name (d.kind), dist_name (d.kind));
+            optval_error (p, line, "%s=%.*s: %s needs its zones (like %s:60/10:40/90)", key,
+                          OPTVAL_SHOW, value, dist_name (d.kind), dist_name (d.kind));
             return -1;
         }
         if (s_parse_zones (p, line, key, value, arg, &d))
@@ -712,15 +719,15 @@ optval_distribution (parser_t *p, int line, const char *key, const char *value,
             ok = units_parse_decimal (num, &d.param) == 0;
         }
         if (!ok) {
-            optval_error (p, line, "%s=%.*s: '%.*s' is not a number (like %s:0.9)", key, OPTVAL_SHOW,
-                          value, (int) n, arg, dist_name (d.kind));
+            optval_error (p, line, "%s=%.*s: '%.*s' is not a number (like %s:0.9)", key,
+                          OPTVAL_SHOW, value, (int) n, arg, dist_name (d.kind));
             return -1;
         }
         if (c2) {
             d.centered = true;
             if (units_parse_decimal (c2 + 1, &d.center)) {
-                optval_error (p, line, "%s=%.*s: the center '%s' is not a number 0..1", key, OPTVAL_SHOW,
-                              value, c2 + 1);
+                optval_error (p, line, "%s=%.*s: the center '%s' is not a number 0..1", key,
+                              OPTVAL_SHOW, value, c2 + 1);
                 return -1;
             }
         }
@@ -771,7 +778,8 @@ optval_percentiles (parser_t *p, int line, const char *key, const char *value,
         }
         if (!ok) {
             optval_error (p, line, "%s=%.*s: '%.*s' is not a number (like 99.9)",
-                          key, OPTVAL_SHOW, value, (int) (len < OPTVAL_SHOW ? len : OPTVAL_SHOW), c);
+                          key, OPTVAL_SHOW, value, (int) (len < OPTVAL_SHOW ? len : OPTVAL_SHOW),
+                          c);
             return -1;
         }
         if (v <= 0 || v > 100) {
@@ -907,14 +915,16 @@ optval_log_path (parser_t *p, int line, const char *key, const char *value, cons
 {
     size_t len = strlen (value);
     if (len > JOB_LATLOG_MAX - 1) {
-        optval_error (p, line, "%s is %zu bytes long (the limit is %d)", key, len, JOB_LATLOG_MAX - 1);
+        optval_error (p, line, "%s is %zu bytes long (the limit is %d)", key, len,
+                      JOB_LATLOG_MAX - 1);
         return -1;
     }
     if (optval_path_text (p, line, key, value))
         return -1;
     if (value[0] != '/' && s_has_dotdot (value)) {
         optval_error (p, line, "%s=%.*s: a relative %s may not contain '..' (agents write %s "
-                      "inside their --workdir); use an absolute path", key, OPTVAL_SHOW, value, noun, what);
+                      "inside their --workdir); use an absolute path", key, OPTVAL_SHOW, value,
+                      noun, what);
         return -1;
     }
     memcpy (out, value, len + 1);

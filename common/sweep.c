@@ -34,8 +34,8 @@ sweep_parse (parser_t *p, int line, const char *key, const char *value,
             break;
         }
         if (n == JOB_MAX_STEPS) {
-            optval_error (p, line, "%s=%.*s: a sweep has more than %d values", key, OPTVAL_SHOW, value,
-                          JOB_MAX_STEPS);
+            optval_error (p, line, "%s=%.*s: a sweep has more than %d values", key, OPTVAL_SHOW,
+                          value, JOB_MAX_STEPS);
             rc = -1;
             break;
         }
@@ -70,7 +70,8 @@ sweep_parse (parser_t *p, int line, const char *key, const char *value,
         c = comma + 1;
     }
     if (rc == 0 && n < 2) {
-        optval_error (p, line, "%s=%.*s: a sweep needs two or more values", key, OPTVAL_SHOW, value);
+        optval_error (p, line, "%s=%.*s: a sweep needs two or more values", key, OPTVAL_SHOW,
+                      value);
         rc = -1;
     }
     if (rc == 0) {
