@@ -379,11 +379,12 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
     j->names = names;
     for (int t = 0; t < j->ntargets; t++) {
         if (j->null_engine) {
-            /* fio's null engine touches nothing: the "target" is a name. */
+            /* A diskless engine (fio's null) touches nothing: the "target" is a name. */
             str_copy (j->targets[t].path, sizeof j->targets[t].path, names[t]);
             j->targets[t].size = j->need_each;
             if (!j->need_each) {
-                snprintf (err, errlen, "ioengine=null needs size= (there is no file to size it)");
+                snprintf (err, errlen, "ioengine=%s needs size= (there is no file to size it)",
+                          j->ops->name);
                 job_destroy (&j);
                 return NULL;
             }
