@@ -161,7 +161,7 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
         free (j);
         return NULL;
     }
-    j->null_engine = j->ops->diskless;
+    j->diskless = j->ops->diskless;
     j->rw = spec->rw;
     j->rwmixread = spec->rwmixread;
     j->iodepth = spec->iodepth;
@@ -378,7 +378,7 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
                   fmt_size_option (j->offset_increment, v, sizeof v), j->nworkers);
     j->names = names;
     for (int t = 0; t < j->ntargets; t++) {
-        if (j->null_engine) {
+        if (j->diskless) {
             /* A diskless engine (fio's null) touches nothing: the "target" is a name. */
             str_copy (j->targets[t].path, sizeof j->targets[t].path, names[t]);
             j->targets[t].size = j->need_each;
@@ -403,7 +403,7 @@ static int
 job_space_needs (const iojob_t *self, target_need_t *out, int max)
 {
     int n = 0;
-    for (int t = 0; !self->null_engine && t < self->ntargets && n < max; t++)
+    for (int t = 0; !self->diskless && t < self->ntargets && n < max; t++)
         out[n++] = (target_need_t) { &self->targets[t], self->need_each, self->need_what };
     return n;
 }

@@ -96,7 +96,7 @@ job_open (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol, 
     bool trims = j->issues[IO_TRIM];
     bool trimwrite = job_trimwrite_of (j);
     for (int t = 0; t < j->ntargets; t++) {
-        if (!j->null_engine
+        if (!j->diskless
             && target_open (&j->targets[t], j->direct, j->writes, j->need_each, err, errlen))
             return -1;
         /* A replay goes where its log says: no region. */
@@ -104,7 +104,7 @@ job_open (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol, 
             return -1;
         /* fio's td_io_open_file: drop the cached region (invalidate=1, its
            default) and advise the pattern (fadvise_hint=1), neither fatal. */
-        if (!j->null_engine) {
+        if (!j->diskless) {
             int advice = spec->fadvise == JOB_FADV_NONE ? -1
                        : spec->fadvise == JOB_FADV_SEQUENTIAL ? POSIX_FADV_SEQUENTIAL
                        : spec->fadvise == JOB_FADV_RANDOM || iogen_rw_is_random (j->rw)

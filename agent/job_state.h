@@ -136,7 +136,7 @@ struct job {
     uint32_t step;
     char name[64];
     const engine_ops_t *ops;
-    bool null_engine;
+    bool diskless;
     Iofleet__Rw rw;
     uint32_t rwmixread;
     uint32_t bs[DIR_COUNT];         /* trims: the writes' (fio's carry-over) */

@@ -57,7 +57,7 @@ trim_one (worker_t *w, io_unit_t *u, uint64_t start)
     u->t_start = u->t_issue = start;
     int rc = 0;
     /* fio's null engine completes a trim as anything else. */
-    while (!w->job->null_engine && (rc = ioctl (u->fd, BLKDISCARD, range)) < 0 && errno == EINTR)
+    while (!w->job->diskless && (rc = ioctl (u->fd, BLKDISCARD, range)) < 0 && errno == EINTR)
         ;
     u->res = rc < 0 ? -(int64_t) errno : (int64_t) u->len;
     u->t_done = clock_mono_ns ();
