@@ -16,25 +16,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dir_stats.h"
 #include "histogram.h"
 #include "message.h"
 #include "targets.h"
 
 typedef struct job iojob_t;   /* not jobfile.h's job_t: that is the parsed job */
-
-/* One direction of one target over one interval (or a whole step).
-   Latencies as fio splits them: slat from preparing an I/O to its
-   submission returning, clat from there to its completion being reaped,
-   lat the sum (clat is the figure reported by default, as in fio). */
-typedef struct {
-    uint64_t ops, bytes, errors;
-    histogram_t slat, clat, lat;
-} dir_stats_t;
-
-/* Resets counters and histograms.  Can't fail. */
-void dir_stats_reset (dir_stats_t *d);
-/* Adds src into dst.  Can't fail. */
-void dir_stats_merge (dir_stats_t *dst, const dir_stats_t *src);
 
 /* Creates a job from a validated JobSpec: job_plan, job_check_space of
    it alone, job_open.  Returns NULL with a reason in err (the REFUSED

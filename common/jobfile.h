@@ -25,10 +25,8 @@
 #include <stdint.h>
 
 #include "distribution.h"
-
-/* The I/O engines iofleet runs: the parser takes these names, and every
-   agent has each (agent/engines/engine.c). */
-#define JOB_ENGINES "libaio, io_uring, psync, pvsync, pvsync2, sync, vsync, posixaio, null"
+#include "fio_names.h"
+#include "units.h"
 
 #define JOB_NAME_MAX      64
 #define JOB_FILENAME_MAX  1024      /* the whole ':'-separated list */
@@ -55,23 +53,18 @@
 #define JOB_MAX_RATE_BYTES (1ull << 40)     /* rate= per direction, bytes/s */
 #define JOB_MAX_SS_LIMIT   1e18             /* steadystate=...:LIMIT, exclusive */
 #define JOB_MAX_LINE       8192             /* bytes per line of a job file */
-
-typedef enum {
-    JOB_RW_READ = 0,        /* rw=read */
-    JOB_RW_WRITE,           /* rw=write */
-    JOB_RW_RANDREAD,        /* rw=randread */
-    JOB_RW_RANDWRITE,       /* rw=randwrite */
-    JOB_RW_RW,              /* rw=rw or rw=readwrite: sequential mixed */
-    JOB_RW_RANDRW,          /* rw=randrw */
-    JOB_RW_TRIM,            /* rw=trim: sequential trims (BLKDISCARD) */
-    JOB_RW_RANDTRIM,        /* rw=randtrim */
-    JOB_RW_TRIMWRITE,       /* rw=trimwrite: a trim, then writes over it */
-    JOB_RW_RANDTRIMWRITE,   /* rw=randtrimwrite: a random trim, then a write of it */
-} job_rw_t;
+/* fio's defaults of options whose JobSpec field is 0 when the job leaves
+   them (proto3 sends no 0): the parser sets them (job_opts.c), jobspec.c
+   writes 0 for them where the wire says so, and the agent reads a 0 as
+   them (agent/job.c), from a controller of any release. */
+#define JOB_DEFAULT_LOOPS             1
+#define JOB_DEFAULT_REPLAY_TIME_SCALE 100       /* percent of the logged pace */
+#define JOB_DEFAULT_REPLAY_SCALE      1
+#define JOB_DEFAULT_LAT_PERCENTILE    100
+#define JOB_DEFAULT_RATE_CYCLE_MS     1000      /* rate_cycle_ms 0 in job_t too */
 
 #define JOB_BSSPLIT_MAX   64
 #define JOB_PCT_MAX       64        /* percentile_list entries */
-#define JOB_CPUS_MAX      256       /* cpus_allowed text */
 #define JOB_LATLOG_MAX    1024      /* write_lat_log prefix, with its NUL */
 /* fio numbers every worker (thread) of a job file from 1 across all its
    jobs; the largest number a plan can reach. */
@@ -96,20 +89,12 @@ typedef enum {
     JOB_FADV_RANDOM,
 } job_fadvise_t;
 
-typedef enum {
-    JOB_SS_NONE = 0,
-    JOB_SS_IOPS,                    /* steadystate=iops:LIMIT */
-    JOB_SS_IOPS_SLOPE,              /* steadystate=iops_slope:LIMIT */
-    JOB_SS_BW,                      /* steadystate=bw:LIMIT */
-    JOB_SS_BW_SLOPE,                /* steadystate=bw_slope:LIMIT */
-} job_ss_t;
-
 /* Index 0 of the per-direction arrays is reads, 1 is writes (fio's
    DDIR_READ and DDIR_WRITE). */
 typedef struct {
     char name[JOB_NAME_MAX];        /* section name */
     int line;                       /* line of the section header */
-    char ioengine[16];              /* libaio, io_uring, psync, null */
+    char ioengine[16];              /* one of JOB_ENGINES (fio_names.h) */
     bool direct;                    /* direct=1 (buffered=0) */
     job_rw_t rw;
     uint32_t rwmixread;             /* percent of reads for rw/randrw, 0..100 */
@@ -140,7 +125,8 @@ typedef struct {
     uint64_t rate_min[2];           /* rate_min=R[,W] (ratemin): bytes a second the job
                                        must keep, or it fails; 0 = none */
     uint32_t rate_iops_min[2];      /* rate_iops_min=R[,W]: the same in IOPS */
-    uint32_t rate_cycle_ms;         /* rate_cycle: their window (0 = fio's 1000 ms) */
+    uint32_t rate_cycle_ms;         /* rate_cycle: their window (0 = fio's default,
+                                       JOB_DEFAULT_RATE_CYCLE_MS) */
     job_fadvise_t fadvise;          /* fadvise_hint= */
     char write_bw_log[JOB_LATLOG_MAX];   /* PREFIX_bw.N.log: each I/O's bandwidth */
     char write_iops_log[JOB_LATLOG_MAX]; /* PREFIX_iops.N.log: a 1 per I/O */
@@ -262,33 +248,6 @@ int jobfile_group (const jobfile_t *jf, int *first);
 
 /* Frees the jobfile and NULLs the pointer.  Safe on NULL. */
 void jobfile_destroy (jobfile_t **self_p);
-
-/* Parses fio's cpus_allowed syntax ("0-3,8,10-11") into a bitmap of
-   JOB_CPUS_MAX bits (out has JOB_CPUS_MAX/64 words).  Returns 0 or -EINVAL
-   / -ERANGE (a CPU >= JOB_CPUS_MAX). */
-int job_parse_cpus (const char *s, uint64_t *out);
-
-/* fio's name for rw mode m ("randread", ...).  Can't fail. */
-const char *job_rw_name (job_rw_t m);
-
-/* True when rw= has reads in it (fio's td_read): every mode but write and
-   randwrite, whatever rwmixread says.  Can't fail. */
-bool job_rw_reads (job_rw_t m);
-
-/* True when rw= trims (trim, randtrim, trimwrite, randtrimwrite).  Can't
-   fail. */
-bool job_rw_trims (job_rw_t m);
-
-/* Parses a size ("4k", "1m", "4KiB", "512") into bytes.  Returns 0 or
-   -EINVAL (not a size) / -ERANGE (too large). */
-int job_parse_size (const char *s, uint64_t *out);
-
-/* Parses a time ("60", "60s", "2m", "500ms", "1h", "10us") into ns; a bare
-   number is seconds.  Returns 0 or -EINVAL / -ERANGE. */
-int job_parse_time (const char *s, uint64_t *out_ns);
-
-/* True if name is one of JOB_ENGINES.  Can't fail. */
-bool job_engine_known (const char *name);
 
 /* Why job j cannot run on a fleet's agents though it parses (the local
    `iofleet-agent run` can run it), or NULL.  Can't fail. */

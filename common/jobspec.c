@@ -2,7 +2,6 @@
 #include "jobspec.h"
 #include "util.h"
 
-#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,7 +82,7 @@ add_name (jobspec_t *out, size_t *used, const char *dir, const char *name)
 {
     int len = snprintf (out->list + *used, sizeof out->list - *used, "%s%s%s", dir,
                         dir[0] ? "/" : "", name);
-    assert (len > 0 && (size_t) len < sizeof out->list - *used);
+    IOF_ASSERT (len > 0 && (size_t) len < sizeof out->list - *used);
     out->names[out->spec.n_filenames++] = out->list + *used;
     *used += (size_t) len + 1;
 }
@@ -200,9 +199,10 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->read_iolog = (char *) j->read_iolog;
     s->replay_redirect = (char *) j->replay_redirect;
     s->replay_no_stall = j->replay_no_stall;
-    s->replay_time_scale = j->replay_time_scale == 100 ? 0 : j->replay_time_scale;
+    s->replay_time_scale = j->replay_time_scale == JOB_DEFAULT_REPLAY_TIME_SCALE ? 0
+                                                                      : j->replay_time_scale;
     s->replay_align = j->replay_align;
-    s->replay_scale = j->replay_scale == 1 ? 0 : j->replay_scale;
+    s->replay_scale = j->replay_scale == JOB_DEFAULT_REPLAY_SCALE ? 0 : j->replay_scale;
     s->rw_skip = j->rw_skip;
     s->refill_buffers = j->refill_buffers;
     s->no_scramble = !j->scramble_buffers;
@@ -223,7 +223,7 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     if (!j->filename[0]) {
         /* A sweep's steps share the files fio would have named after the section. */
         const char *base = j->sweep_of[0] ? j->sweep_of : j->name;
-        assert (j->numjobs >= 1 && j->nrfiles >= 1
+        IOF_ASSERT (j->numjobs >= 1 && j->nrfiles >= 1
                 && (uint64_t) j->numjobs * j->nrfiles <= MSG_TARGETS_MAX);
         for (uint32_t i = 0; i < j->numjobs; i++)
             for (uint32_t f = 0; f < j->nrfiles; f++) {
