@@ -37,6 +37,7 @@ typedef struct {
 typedef struct runner runner_t;
 typedef struct auth auth_t;
 typedef struct sched sched_t;
+typedef struct hook hook_t;
 
 struct ctl {
     store_t *store;
@@ -49,6 +50,7 @@ struct ctl {
     uint64_t interval_ns;       /* snapshot interval sent to agents */
     uint64_t prepare_timeout_ns;
     uint64_t lost_after_ns;     /* an agent silent this long is lost */
+    const char *on_regression;  /* --on-regression CMD, or NULL */
     ingest_stats_t *stats;
 };
 
@@ -128,6 +130,9 @@ json_t *runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min
    selector agents ("all", names, or KEY=GLOB conditions) picks: "all" is
    1; 0 with err naming the selector when none, or an unknown name. */
 int runner_agents_known (ctl_t *ctl, const char *agents, char *err, size_t errlen);
+/* Whether a run is queued or running (the oldest in *run, else 0).
+   Can't fail: false on a database error. */
+bool runner_busy (ctl_t *ctl, int64_t *run);
 
 /* status.c */
 /* A run's status, with the live figures of its step in hand while it
@@ -217,26 +222,47 @@ json_t *import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen);
 /* admin.c */
 void admin_on_request (ctl_t *ctl);
 
-/* schedule.c: cron schedules, verdicts against baselines, the
-   --on-regression hook, gc. */
+/* schedule.c: cron schedules that queue runs, and the admin commands of
+   the schedule family. */
+#define SCHED_NAME_MAX 64           /* a schedule's name, bytes */
 /* hook: --on-regression CMD or NULL; test_clock: --test-clock EPOCH, or 0
    for the real clock.  NULL when out of memory. */
 sched_t *sched_new (const char *hook, int64_t test_clock);
 void sched_destroy (sched_t **self_p);
-/* Once at start: hooks the last controller left running are recorded as
-   interrupted.  Can't fail. */
-void sched_start (ctl_t *ctl);
 /* The scheduler's clock, Unix seconds. */
 int64_t sched_now (ctl_t *ctl);
 /* Fires what is due (a missed fire runs once, if catch-up is on), and
    starts and reaps the hook.  Can't fail (errors are logged). */
 void sched_tick (ctl_t *ctl);
-/* A run ended: if a schedule queued it, its verdict against the baseline
-   and its regressions are recorded.  Can't fail. */
-void sched_on_run_end (ctl_t *ctl, int64_t run, const char *status);
 /* Admin commands schedule_add, schedule_list, schedule_rm,
    schedule_run_now, regressions, gc, test_clock.  NULL with err filled. */
 json_t *sched_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t errlen);
+
+/* verdict.c */
+/* A run ended: if a schedule queued it, its verdict against the baseline
+   and its regressions are recorded, and with ctl->on_regression set the
+   hook made pending.  Can't fail. */
+void verdict_on_run_end (ctl_t *ctl, int64_t run, const char *status);
+/* Admin "regressions": {since?, schedule?}, newest first.  Can't fail. */
+json_t *verdict_regressions (ctl_t *ctl, json_t *req);
+
+/* hook.c: the --on-regression hook, one fire at a time. */
+hook_t *hook_new (const char *cmd);
+void hook_destroy (hook_t **self_p);
+/* Starts the hook for the oldest fire waiting for it, unless it runs.
+   Can't fail (a hook that cannot start is recorded so). */
+void hook_start (hook_t *self, store_t *store);
+/* Reaps the hook when it ended, stops it past its timeout.  Can't fail. */
+void hook_poll (hook_t *self, store_t *store);
+/* Once at start: hooks the last controller left running are recorded as
+   interrupted.  Can't fail. */
+void hook_interrupted (store_t *store);
+
+/* gc.c */
+/* Admin "gc" {keep_intervals_s}: drops per-interval snapshots of runs
+   ended more than that ago.  NULL with err filled (a run queued or
+   running, a database error). */
+json_t *gc_run (ctl_t *ctl, json_t *req, char *err, size_t errlen);
 
 /* report.c */
 /* The report of a run as JSON, or NULL with err filled (unknown run, a

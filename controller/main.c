@@ -426,7 +426,7 @@ on_agent_excused (void *arg, uint64_t agent_id)
 static void
 on_run_end (void *arg, int64_t run, const char *status)
 {
-    sched_on_run_end (arg, run, status);
+    verdict_on_run_end (arg, run, status);
 }
 
 /* Who hears what: the parts know nothing of each other; this is the one
@@ -554,13 +554,14 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     histogram_reset (&ctl->stats->commit);
     ctl->fleet = fleet_new (ctl);
     ctl->runner = runner_new (ctl);
+    ctl->on_regression = set->hook;
     ctl->sched = sched_new (set->hook, set->test_clock);
     if (!ctl->fleet || !ctl->runner || !ctl->sched) {
         fprintf (stderr, "iofleet-controller: out of memory\n");
         return 1;
     }
     wire (ctl);
-    sched_start (ctl);
+    hook_interrupted (ctl->store);
     runner_recover (ctl);
     log_info ("iofleet-controller %s: database %s (schema %d), agents on %s, admin on %s",
               IOF_VERSION, db, store_schema_version (ctl->store), bound,

@@ -181,3 +181,15 @@ runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
     return json_pack ("{s:I, s:s, s:s, s:o}", "run", (json_int_t) run, "plan", plan,
                       "status", "queued", "agents", names);
 }
+
+bool
+runner_busy (ctl_t *ctl, int64_t *run)
+{
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT id FROM runs WHERE status IN ('queued', 'running') ORDER BY id LIMIT 1");
+    bool busy = st && sqlite3_step (st) == SQLITE_ROW;
+    *run = busy ? sqlite3_column_int64 (st, 0) : 0;
+    if (st)
+        sqlite3_reset (st);
+    return busy;
+}
