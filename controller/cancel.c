@@ -28,19 +28,12 @@ cancel_in_hand (ctl_t *ctl, const char *why, json_t *stopped, char *err, size_t 
         return -1;
     }
     runner_after_commit (ctl);
-    Iofleet__Abort a = IOFLEET__ABORT__INIT;
-    a.run = (uint64_t) r->run;
-    a.reason = (char *) why;
-    envelope_t env = IOFLEET__ENVELOPE__INIT;
-    env.body_case = IOFLEET__ENVELOPE__BODY_ABORT;
-    env.abort = &a;
     bool measured = r->phase == R_RUNNING || (r->phase == R_RECOVER && r->recover_running);
     for (int i = 0; i < r->nparts; i++) {
         part_t *p = &r->parts[i];
-        peer_t *peer = fleet_find_id (ctl->fleet, p->agent_id);
         /* Every agent of the run hears it (one that holds nothing of the
            run ignores it): a lost one may still be running the step. */
-        bool told = peer && peer->connected && fleet_send (ctl->fleet, peer, &env) == 0;
+        bool told = run_abort (ctl, p->agent_id, why) == 0;
         bool active = p->st == P_PREPARING || p->st == P_READY || p->st == P_RUNNING
                       || p->st == P_DONE_WAIT;
         if (!active)

@@ -182,16 +182,8 @@ recover_tick (ctl_t *ctl, uint64_t now)
         return false;
     }
     /* Prepared before the restart: drop that, and prepare again. */
-    Iofleet__Abort a = IOFLEET__ABORT__INIT;
-    a.run = (uint64_t) r->run;
-    a.reason = "the controller restarted while preparing; preparing again";
-    envelope_t env = IOFLEET__ENVELOPE__INIT;
-    env.body_case = IOFLEET__ENVELOPE__BODY_ABORT;
-    env.abort = &a;
-    for (int i = 0; i < r->nparts; i++) {
-        peer_t *peer = fleet_find_id (ctl->fleet, r->parts[i].agent_id);
-        if (peer && peer->connected)
-            fleet_send (ctl->fleet, peer, &env);
-    }
+    for (int i = 0; i < r->nparts; i++)
+        run_abort (ctl, r->parts[i].agent_id,
+                   "the controller restarted while preparing; preparing again");
     return true;
 }

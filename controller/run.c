@@ -267,19 +267,11 @@ static void
 abort_ready (ctl_t *ctl, const char *why)
 {
     runner_t *r = ctl->runner;
-    Iofleet__Abort a = IOFLEET__ABORT__INIT;
-    a.run = (uint64_t) r->run;
-    a.reason = (char *) why;
-    envelope_t env = IOFLEET__ENVELOPE__INIT;
-    env.body_case = IOFLEET__ENVELOPE__BODY_ABORT;
-    env.abort = &a;
     for (int i = 0; i < r->nparts; i++) {
         part_t *p = &r->parts[i];
         if (p->st != P_READY)
             continue;
-        peer_t *peer = fleet_find_id (ctl->fleet, p->agent_id);
-        if (peer)
-            fleet_send (ctl->fleet, peer, &env);
+        run_abort (ctl, p->agent_id, why);
         p->st = P_FAILED;
         snprintf (p->msg, sizeof p->msg, "not started: %s", why);
         run_save_agent (ctl, p, NULL);
@@ -302,15 +294,7 @@ start_step (ctl_t *ctl)
             run_save_agent (ctl, p, NULL);
             /* It may still be laying a file out for a step that goes on
                without it: that stops. */
-            Iofleet__Abort a = IOFLEET__ABORT__INIT;
-            a.run = (uint64_t) r->run;
-            a.reason = p->msg;
-            envelope_t env = IOFLEET__ENVELOPE__INIT;
-            env.body_case = IOFLEET__ENVELOPE__BODY_ABORT;
-            env.abort = &a;
-            peer_t *peer = fleet_find_id (ctl->fleet, p->agent_id);
-            if (peer && peer->connected)
-                fleet_send (ctl->fleet, peer, &env);
+            run_abort (ctl, p->agent_id, p->msg);
         }
         if (p->st != P_READY)
             continue;

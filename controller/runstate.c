@@ -86,6 +86,21 @@ run_clear (runner_t *r)
     r->run = 0;
 }
 
+int
+run_abort (ctl_t *ctl, uint64_t agent_id, const char *why)
+{
+    peer_t *peer = fleet_find_id (ctl->fleet, agent_id);
+    if (!peer)
+        return -1;
+    Iofleet__Abort a = IOFLEET__ABORT__INIT;
+    a.run = (uint64_t) ctl->runner->run;
+    a.reason = (char *) why;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_ABORT;
+    env.abort = &a;
+    return fleet_send (ctl->fleet, peer, &env);
+}
+
 part_t *
 run_find_part (runner_t *r, uint64_t agent_id)
 {

@@ -140,6 +140,10 @@ int run_load (ctl_t *ctl, int64_t run);
 void run_finish (ctl_t *ctl);
 /* Forgets the run in hand: the runner is idle.  Can't fail. */
 void run_clear (runner_t *r);
+/* Tells the agent to drop the run in hand (ABORT: a layout, the workers),
+   why being the reason it logs.  Returns 0, or -1 when it is not
+   connected or the message could not be sent. */
+int run_abort (ctl_t *ctl, uint64_t agent_id, const char *why);
 
 /* acks.c: an acknowledgement goes out once the tick's commit stored what
    it covers (runner_after_commit). */
