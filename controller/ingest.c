@@ -115,17 +115,8 @@ ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s)
     }
     if (series_add (r->series, ctl->store, (int) (p - r->parts), s))
         return;             /* the tick rolls back; sent again */
-    if (s->seq >= p->nseen) {
-        size_t n = p->nseen ? p->nseen : 64;
-        while (n <= s->seq)
-            n *= 2;
-        uint8_t *seen = realloc (p->seen, n);
-        if (!seen)
-            return;
-        memset (seen + p->nseen, 0, n - p->nseen);
-        p->seen = seen;
-        p->nseen = n;
-    }
+    if (run_seen_room (p, s->seq))
+        return;
     if (acks_note_mark (r, p, s))
         return;
     p->seen[s->seq] = 1;

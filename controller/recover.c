@@ -102,18 +102,8 @@ resume_run (ctl_t *ctl, int64_t run)
             int64_t seq = sqlite3_column_int64 (st, 1);
             if (!p || seq < 0 || seq > 10000000)
                 continue;
-            if ((size_t) seq >= p->nseen) {
-                size_t n = p->nseen ? p->nseen : 64;
-                while (n <= (size_t) seq)
-                    n *= 2;
-                uint8_t *seen = realloc (p->seen, n);
-                if (!seen)
-                    continue;
-                memset (seen + p->nseen, 0, n - p->nseen);
-                p->seen = seen;
-                p->nseen = n;
-            }
-            p->seen[seq] = 1;
+            if (run_seen_room (p, (uint32_t) seq) == 0)
+                p->seen[seq] = 1;
         }
         sqlite3_reset (st);
         for (int i = 0; i < r->nparts; i++) {

@@ -87,6 +87,23 @@ run_clear (runner_t *r)
 }
 
 int
+run_seen_room (part_t *p, uint32_t seq)
+{
+    if (seq < p->nseen)
+        return 0;
+    size_t n = p->nseen ? p->nseen : 64;
+    while (n <= seq)
+        n *= 2;
+    uint8_t *seen = realloc (p->seen, n);
+    if (!seen)
+        return -1;
+    memset (seen + p->nseen, 0, n - p->nseen);
+    p->seen = seen;
+    p->nseen = n;
+    return 0;
+}
+
+int
 run_abort (ctl_t *ctl, uint64_t agent_id, const char *why)
 {
     peer_t *peer = fleet_find_id (ctl->fleet, agent_id);

@@ -138,6 +138,9 @@ void run_set_step (ctl_t *ctl, const char *status);
 int run_load (ctl_t *ctl, int64_t run);
 /* Ends the run in hand with the status its steps earned.  Can't fail. */
 void run_finish (ctl_t *ctl);
+/* Makes p->seen hold seq (zeroed beyond what it held).  Returns 0, or -1
+   when out of memory (then seq is not held). */
+int run_seen_room (part_t *p, uint32_t seq);
 /* Forgets the run in hand: the runner is idle.  Can't fail. */
 void run_clear (runner_t *r);
 /* Tells the agent to drop the run in hand (ABORT: a layout, the workers),
