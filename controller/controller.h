@@ -23,7 +23,6 @@
 
 #define CTL_SILENCE_LOST_NS   (15ull * 1000000000)  /* default --lost-after */
 
-
 /* What the controller took in since it started (iofleet stats). */
 typedef struct {
     uint64_t started;           /* monotonic ns */
@@ -34,6 +33,7 @@ typedef struct {
     histogram_t commit;         /* ns: one tick's COMMIT */
 } ingest_stats_t;
 
+typedef struct ctl ctl_t;         /* below; fleet.h names it too */
 typedef struct runner runner_t;
 typedef struct auth auth_t;
 typedef struct sched sched_t;
