@@ -61,7 +61,7 @@ stats_json (ctl_t *ctl)
 {
     const ingest_stats_t *is = ctl->stats;
     int connected = 0, known = 0;
-    for (peer_t *p = zlistx_first (ctl->peers); p; p = zlistx_next (ctl->peers)) {
+    for (peer_t *p = fleet_first (ctl->fleet); p; p = fleet_next (ctl->fleet)) {
         known++;
         connected += p->connected;
     }
@@ -116,7 +116,7 @@ dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         return NULL;
     }
     if (strcmp (cmd, "agents") == 0)
-        return fleet_agents_json (ctl);
+        return fleet_agents_json (ctl->fleet);
     if (strcmp (cmd, "stats") == 0)
         return stats_json (ctl);
     if (strcmp (cmd, "rejected") == 0)

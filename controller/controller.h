@@ -1,10 +1,11 @@
 /*  controller.h: state shared by the controller's modules.
 
-    fleet.c owns the agents (peers) and the agent socket, runner.c the run
-    state machine, admin.c the CLI endpoint, step_results.c a step's
-    results, report.c the reports (with series.c, groups.c, sweeps.c,
+    fleet.c owns the agents (peers, fleet.h), run.c and the files beside it
+    the run state machine (runstate.h), admin.c the CLI endpoint, report.c
+    the reports (with step_results.c, series.c, groups.c, sweeps.c,
     fio_export.c and history.c: their own headers, included at the end).
-    They run on one thread: the event loop in main.c.
+    They run on one thread: the event loop in main.c, which creates them and
+    registers who hears what.
 */
 #ifndef IOF_CONTROLLER_H
 #define IOF_CONTROLLER_H
@@ -15,6 +16,7 @@
 #include <stdint.h>
 
 #include "direction.h"
+#include "fleet.h"
 #include "histogram.h"
 #include "jobfile.h"
 #include "match.h"
@@ -22,25 +24,6 @@
 #include "store.h"
 
 #define CTL_SILENCE_LOST_NS   (15ull * 1000000000)  /* default --lost-after */
-
-#define PEER_RID_MAX 256          /* ZeroMQ routing ids are at most 255 bytes */
-
-typedef struct {
-    uint8_t rid[PEER_RID_MAX];  /* ZeroMQ routing id of its connection */
-    char key[41];               /* its CURVE public key (Z85), "" without CURVE */
-    size_t rid_len;
-    uint64_t id;                /* agents.id */
-    char name[MSG_NAME_MAX + 1];
-    char release[MSG_NAME_MAX + 1]; /* the iofleet it runs, from HELLO ("" unknown) */
-    char hostname[MSG_TEXT_MAX + 1];
-    bool connected;
-    uint64_t last_seen;         /* monotonic ns */
-    int64_t offset_ns;          /* agent's estimate: controller = agent + offset */
-    uint64_t delay_ns;
-    uint64_t bad_logged_at;
-    uint64_t pid;               /* of the agent process, from HELLO */
-    char instance[MSG_NAME_MAX + 1];  /* which agent, across restarts ("" unknown) */
-} peer_t;
 
 /* What the controller took in since it started (iofleet stats). */
 typedef struct {
@@ -52,28 +35,26 @@ typedef struct {
     histogram_t commit;         /* ns: one tick's COMMIT */
 } ingest_stats_t;
 
+typedef struct ctl ctl_t;         /* below; fleet.h names it too */
 typedef struct runner runner_t;
 typedef struct auth auth_t;
 typedef struct sched sched_t;
+typedef struct hook hook_t;
 
-typedef struct {
+struct ctl {
     store_t *store;
     zsock_t *router;
     zsock_t *admin;
-    zlistx_t *peers;            /* peer_t *, owned */
-    zhashx_t *peer_by_rid;      /* hex routing id -> peer_t * (fleet.c) */
-    zhashx_t *peer_by_id;       /* agent id (decimal) -> peer_t * */
-    zhashx_t *peer_by_name;
+    fleet_t *fleet;             /* the agents (fleet.h) */
     runner_t *runner;
     sched_t *sched;
     auth_t *auth;               /* NULL: no CURVE (loopback and ipc only) */
     uint64_t interval_ns;       /* snapshot interval sent to agents */
     uint64_t prepare_timeout_ns;
     uint64_t lost_after_ns;     /* an agent silent this long is lost */
-    uint64_t bad_messages;
-    uint64_t unknown_logged_at;
+    const char *on_regression;  /* --on-regression CMD, or NULL */
     ingest_stats_t *stats;
-} ctl_t;
+};
 
 /* auth.c: CURVE allowlists and the ZAP handler. */
 /* Loads DIR/controller.cert(_secret) and the stores DIR/agents/ and
@@ -95,50 +76,72 @@ bool auth_agent_allowed (auth_t *self, const char *key);
 /* The refused keys, newest first. */
 json_t *auth_rejected_json (ctl_t *ctl, char *err, size_t errlen);
 
-/* fleet.c */
-/* The peer list and its maps; fleet_destroy frees the peers. */
-void fleet_init (ctl_t *ctl);
-void fleet_destroy (ctl_t *ctl);
-void fleet_on_message (ctl_t *ctl, zmsg_t *msg);
-void fleet_tick (ctl_t *ctl);
-peer_t *fleet_find_id (ctl_t *ctl, uint64_t agent_id);
-peer_t *fleet_find_name (ctl_t *ctl, const char *name);
-/* Sends env to a connected peer.  Returns 0 or -1. */
-int fleet_send (ctl_t *ctl, peer_t *peer, envelope_t *env);
-json_t *fleet_agents_json (ctl_t *ctl);
+/* The run state machine: runstate.h is its shared state, each file below
+   one concern of it.  Nothing here calls the scheduler: it subscribes to
+   the run-end event (runner_on_end). */
 
-/* runner.c */
+/* runstate.c: the run in hand. */
 runner_t *runner_new (ctl_t *ctl);
 void runner_destroy (runner_t **self_p);
-/* Marks runs left 'running' by a previous controller process as failed. */
-void runner_recover (ctl_t *ctl);
-void runner_tick (ctl_t *ctl);
+/* A run ended (status: complete, partial, failed or cancelled), in the
+   transaction that records it. */
+typedef void (runner_end_fn) (void *arg, int64_t run, const char *status);
+#define RUNNER_END_MAX 4
+/* Calls fn at every run's end, after those subscribed before it.  At most
+   RUNNER_END_MAX subscribers (asserted). */
+void runner_on_end (runner_t *self, runner_end_fn *fn, void *arg);
 /* True while the agent is preparing a step: it may be laying out a large
    file, and is allowed to stay silent up to --prepare-timeout. */
 bool runner_agent_preparing (ctl_t *ctl, uint64_t agent_id);
+
+/* run.c: the steps' transitions. */
+/* Starts the next queued run, moves the run in hand on (timeouts, lost
+   agents, step ends).  Can't fail (errors are logged). */
+void runner_tick (ctl_t *ctl);
+/* READY, REFUSED, SNAPSHOT or DONE from a connected agent.  Can't fail. */
 void runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env);
-/* Sends the acknowledgements of this tick if everything written in it is
-   stored (store_failures unchanged), else takes back what it marked
-   stored.  The event loop calls it after each tick's commit. */
-void runner_after_commit (ctl_t *ctl);
 /* The agent said HELLO (old_pid: of its previous HELLO, 0 if unknown).  If
    it no longer holds the step in hand it was part of, it restarted: its
    part is lost (what its spool resends is still stored). */
 void runner_agent_hello (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid,
                          const Iofleet__Hello *h);
+/* The parsed job as JSON (plans.steps, steps.spec).  Can't fail. */
+json_t *job_to_json (const job_t *j);
+
+/* recover.c */
+/* Picks up the run a previous controller process left 'running' (the
+   newest; older ones are marked failed). */
+void runner_recover (ctl_t *ctl);
+
+/* acks.c */
+/* Sends the acknowledgements of this tick if everything written in it is
+   stored (store_failures unchanged), else takes back what it marked
+   stored.  The event loop calls it after each tick's commit. */
+void runner_after_commit (ctl_t *ctl);
+
+/* select.c */
 /* Queues a run of plan (latest version) on the named agents ("all" or a
    comma list).  The run fails at the first step where fewer than
    min_agents (0: one) are READY, or, with require_all, where any selected
-   agent is not.  Returns a JSON result or NULL with err filled. */
-/* Queues a run; commit: make it durable now (else the caller's
-   transaction, or the tick's, does). */
+   agent is not.  commit: make it durable now (else the caller's
+   transaction, or the tick's, does).  Returns a JSON result or NULL with
+   err filled. */
 json_t *runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
                        bool require_all, bool commit, char *err, size_t errlen);
-json_t *runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen);
 /* How many agents the controller has ever seen (connected or not) the
    selector agents ("all", names, or KEY=GLOB conditions) picks: "all" is
    1; 0 with err naming the selector when none, or an unknown name. */
 int runner_agents_known (ctl_t *ctl, const char *agents, char *err, size_t errlen);
+/* Whether a run is queued or running (the oldest in *run, else 0).
+   Can't fail: false on a database error. */
+bool runner_busy (ctl_t *ctl, int64_t *run);
+
+/* status.c */
+/* A run's status, with the live figures of its step in hand while it
+   runs.  NULL with err filled for an unknown run. */
+json_t *runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen);
+
+/* cancel.c */
 /* Cancels a queued or running run (by: who asked, USER@HOST): the run in
    hand has its agents told to stop and its step's results made from what
    they delivered; the run ends 'cancelled', recording by and when.
@@ -168,9 +171,6 @@ int run_annotate (ctl_t *ctl, int64_t run, json_t *labels, const char *note);
    uses as its baseline.  dry: only counts the rows. */
 json_t *runs_rm (ctl_t *ctl, int64_t run, bool dry, char *err, size_t errlen);
 
-/* The parsed job as JSON (plans.steps, steps.spec).  Can't fail. */
-json_t *job_to_json (const job_t *j);
-
 /* inventory.c */
 /* Stores an agent's inventory JSON text (if it is one) unless the same is
    stored already, and makes it the agent's current one.  Returns its id,
@@ -196,26 +196,47 @@ json_t *import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen);
 /* admin.c */
 void admin_on_request (ctl_t *ctl);
 
-/* schedule.c: cron schedules, verdicts against baselines, the
-   --on-regression hook, gc. */
+/* schedule.c: cron schedules that queue runs, and the admin commands of
+   the schedule family. */
+#define SCHED_NAME_MAX 64           /* a schedule's name, bytes */
 /* hook: --on-regression CMD or NULL; test_clock: --test-clock EPOCH, or 0
    for the real clock.  NULL when out of memory. */
 sched_t *sched_new (const char *hook, int64_t test_clock);
 void sched_destroy (sched_t **self_p);
-/* Once at start: hooks the last controller left running are recorded as
-   interrupted.  Can't fail. */
-void sched_start (ctl_t *ctl);
 /* The scheduler's clock, Unix seconds. */
 int64_t sched_now (ctl_t *ctl);
 /* Fires what is due (a missed fire runs once, if catch-up is on), and
    starts and reaps the hook.  Can't fail (errors are logged). */
 void sched_tick (ctl_t *ctl);
-/* A run ended: if a schedule queued it, its verdict against the baseline
-   and its regressions are recorded.  Can't fail. */
-void sched_on_run_end (ctl_t *ctl, int64_t run, const char *status);
 /* Admin commands schedule_add, schedule_list, schedule_rm,
    schedule_run_now, regressions, gc, test_clock.  NULL with err filled. */
 json_t *sched_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t errlen);
+
+/* verdict.c */
+/* A run ended: if a schedule queued it, its verdict against the baseline
+   and its regressions are recorded, and with ctl->on_regression set the
+   hook made pending.  Can't fail. */
+void verdict_on_run_end (ctl_t *ctl, int64_t run, const char *status);
+/* Admin "regressions": {since?, schedule?}, newest first.  Can't fail. */
+json_t *verdict_regressions (ctl_t *ctl, json_t *req);
+
+/* hook.c: the --on-regression hook, one fire at a time. */
+hook_t *hook_new (const char *cmd);
+void hook_destroy (hook_t **self_p);
+/* Starts the hook for the oldest fire waiting for it, unless it runs.
+   Can't fail (a hook that cannot start is recorded so). */
+void hook_start (hook_t *self, store_t *store);
+/* Reaps the hook when it ended, stops it past its timeout.  Can't fail. */
+void hook_poll (hook_t *self, store_t *store);
+/* Once at start: hooks the last controller left running are recorded as
+   interrupted.  Can't fail. */
+void hook_interrupted (store_t *store);
+
+/* gc.c */
+/* Admin "gc" {keep_intervals_s}: drops per-interval snapshots of runs
+   ended more than that ago.  NULL with err filled (a run queued or
+   running, a database error). */
+json_t *gc_run (ctl_t *ctl, json_t *req, char *err, size_t errlen);
 
 /* groups.c */
 /* Is by a grouping key (common/match.h)?  Returns 0, or -1 with err

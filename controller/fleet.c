@@ -1,14 +1,36 @@
 /*  fleet.c: the agents: who is connected, hello/welcome, clock pings, and
-    routing of everything else to the runner. */
+    dispatch of everything else to the handlers registered for its kind
+    (fleet.h). */
+#include "fleet.h"
 #include "controller.h"
 #include "log.h"
 #include "util.h"
 
 #include <string.h>
 
-/* Peers are found by routing id (every message), agent id (every
-   acknowledgement) and name (HELLO) through three maps over the list, so
-   a thousand agents cost a lookup each, not a walk of the list. */
+typedef struct {
+    fleet_message_fn *fn;
+    void *arg;
+} handler_t;
+
+struct fleet {
+    ctl_t *ctl;
+    zlistx_t *peers;            /* peer_t *, owned */
+    /* Peers are found by routing id (every message), agent id (every
+       acknowledgement) and name (HELLO) through three maps over the list,
+       so a thousand agents cost a lookup each, not a walk of the list. */
+    zhashx_t *by_rid;           /* hex routing id -> peer_t * */
+    zhashx_t *by_id;            /* agent id (decimal) -> peer_t * */
+    zhashx_t *by_name;
+    handler_t handlers[FLEET_KINDS];
+    fleet_hello_fn *hello_fn;
+    void *hello_arg;
+    fleet_excused_fn *excused_fn;
+    void *excused_arg;
+    uint64_t bad_messages;
+    uint64_t unknown_logged_at;
+};
+
 static void
 rid_key (const uint8_t *rid, size_t len, char out[2 * PEER_RID_MAX + 1])
 {
@@ -22,51 +44,114 @@ rid_key (const uint8_t *rid, size_t len, char out[2 * PEER_RID_MAX + 1])
     out[2 * len] = '\0';
 }
 
-void
-fleet_init (ctl_t *ctl)
+fleet_t *
+fleet_new (ctl_t *ctl)
 {
-    ctl->peers = zlistx_new ();
-    zlistx_set_destructor (ctl->peers, (zlistx_destructor_fn *) zstr_free);
-    ctl->peer_by_rid = zhashx_new ();
-    ctl->peer_by_id = zhashx_new ();
-    ctl->peer_by_name = zhashx_new ();
+    fleet_t *self = calloc (1, sizeof *self);
+    if (!self)
+        return NULL;
+    self->ctl = ctl;
+    self->peers = zlistx_new ();
+    self->by_rid = zhashx_new ();
+    self->by_id = zhashx_new ();
+    self->by_name = zhashx_new ();
+    if (!self->peers || !self->by_rid || !self->by_id || !self->by_name) {
+        fleet_destroy (&self);
+        return NULL;
+    }
+    zlistx_set_destructor (self->peers, (zlistx_destructor_fn *) zstr_free);
+    return self;
 }
 
 void
-fleet_destroy (ctl_t *ctl)
+fleet_destroy (fleet_t **self_p)
 {
-    zhashx_destroy (&ctl->peer_by_rid);
-    zhashx_destroy (&ctl->peer_by_id);
-    zhashx_destroy (&ctl->peer_by_name);
-    zlistx_destroy (&ctl->peers);
+    IOF_ASSERT (self_p);
+    fleet_t *self = *self_p;
+    if (!self)
+        return;
+    zhashx_destroy (&self->by_rid);
+    zhashx_destroy (&self->by_id);
+    zhashx_destroy (&self->by_name);
+    zlistx_destroy (&self->peers);
+    free (self);
+    *self_p = NULL;
 }
 
-static peer_t *
-find_rid (ctl_t *ctl, const uint8_t *rid, size_t len)
+void
+fleet_on (fleet_t *self, int kind, fleet_message_fn *fn, void *arg)
+{
+    IOF_ASSERT (kind > 0 && kind < FLEET_KINDS);
+    IOF_ASSERT (kind != IOFLEET__ENVELOPE__BODY_HELLO && kind != IOFLEET__ENVELOPE__BODY_PING
+                && kind != IOFLEET__ENVELOPE__BODY_ERROR);
+    self->handlers[kind] = (handler_t) { fn, arg };
+}
+
+void
+fleet_on_hello (fleet_t *self, fleet_hello_fn *fn, void *arg)
+{
+    self->hello_fn = fn;
+    self->hello_arg = arg;
+}
+
+void
+fleet_on_excused (fleet_t *self, fleet_excused_fn *fn, void *arg)
+{
+    self->excused_fn = fn;
+    self->excused_arg = arg;
+}
+
+/* Whether agent_id may be silent now (fleet_on_excused).  Can't fail. */
+static bool
+excused (fleet_t *self, uint64_t agent_id)
+{
+    return self->excused_fn && self->excused_fn (self->excused_arg, agent_id);
+}
+
+peer_t *
+fleet_first (fleet_t *self)
+{
+    return zlistx_first (self->peers);
+}
+
+peer_t *
+fleet_next (fleet_t *self)
+{
+    return zlistx_next (self->peers);
+}
+
+uint64_t
+fleet_bad_messages (fleet_t *self)
+{
+    return self->bad_messages;
+}
+
+peer_t *
+fleet_find_rid (fleet_t *self, const uint8_t *rid, size_t len)
 {
     char key[2 * PEER_RID_MAX + 1];
     if (len > PEER_RID_MAX)
         return NULL;
     rid_key (rid, len, key);
-    return zhashx_lookup (ctl->peer_by_rid, key);
+    return zhashx_lookup (self->by_rid, key);
 }
 
 peer_t *
-fleet_find_id (ctl_t *ctl, uint64_t agent_id)
+fleet_find_id (fleet_t *self, uint64_t agent_id)
 {
     char key[24];
     snprintf (key, sizeof key, "%llu", (unsigned long long) agent_id);
-    return zhashx_lookup (ctl->peer_by_id, key);
+    return zhashx_lookup (self->by_id, key);
 }
 
 peer_t *
-fleet_find_name (ctl_t *ctl, const char *name)
+fleet_find_name (fleet_t *self, const char *name)
 {
-    return zhashx_lookup (ctl->peer_by_name, name);
+    return zhashx_lookup (self->by_name, name);
 }
 
 static int
-send_to (ctl_t *ctl, const uint8_t *rid, size_t rid_len, envelope_t *env)
+send_to (fleet_t *self, const uint8_t *rid, size_t rid_len, envelope_t *env)
 {
     size_t len;
     uint8_t *buf = message_pack (env, &len);
@@ -76,7 +161,7 @@ send_to (ctl_t *ctl, const uint8_t *rid, size_t rid_len, envelope_t *env)
     zmsg_addmem (m, rid, rid_len);
     zmsg_addmem (m, buf, len);
     free (buf);
-    int rc = zmsg_send (&m, ctl->router);
+    int rc = zmsg_send (&m, self->ctl->router);
     if (rc != 0) {
         zmsg_destroy (&m);
         log_debug ("send %s failed: %s", message_kind (env), zmq_strerror (zmq_errno ()));
@@ -85,11 +170,11 @@ send_to (ctl_t *ctl, const uint8_t *rid, size_t rid_len, envelope_t *env)
 }
 
 int
-fleet_send (ctl_t *ctl, peer_t *peer, envelope_t *env)
+fleet_send (fleet_t *self, peer_t *peer, envelope_t *env)
 {
     if (!peer->connected)
         return -1;
-    return send_to (ctl, peer->rid, peer->rid_len, env);
+    return send_to (self, peer->rid, peer->rid_len, env);
 }
 
 static json_t *
@@ -102,23 +187,23 @@ labels_json (const Iofleet__Hello *h)
 }
 
 static void
-reject (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const char *reason)
+reject (fleet_t *self, const uint8_t *rid, size_t rid_len, const char *reason)
 {
     Iofleet__Reject r = IOFLEET__REJECT__INIT;
     r.reason = (char *) reason;
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_REJECT;
     env.reject = &r;
-    send_to (ctl, rid, rid_len, &env);
+    send_to (self, rid, rid_len, &env);
 }
 
 /* With CURVE: a name belongs to the key that registered it, as long as
    that key stays allowed.  Returns 0, or -1 having sent REJECT. */
 static int
-check_name_key (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const char *name,
+check_name_key (fleet_t *self, const uint8_t *rid, size_t rid_len, const char *name,
                 const char *key)
 {
-    sqlite3_stmt *st = store_stmt (ctl->store,
+    sqlite3_stmt *st = store_stmt (self->ctl->store,
         "SELECT public_key FROM agents WHERE name = ? AND public_key IS NOT NULL");
     sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
     char owner[64] = "";
@@ -127,7 +212,7 @@ check_name_key (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const char *name
     sqlite3_reset (st);
     if (!owner[0] || strcmp (owner, key) == 0)
         return 0;
-    if (!auth_agent_allowed (ctl->auth, owner)) {
+    if (!auth_agent_allowed (self->ctl->auth, owner)) {
         log_warn ("agent '%s' now has key %s (its old key %s is no longer allowed)", name, key,
                   owner);
         return 0;
@@ -137,8 +222,8 @@ check_name_key (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const char *name
               "allowed; use another --name, or remove the old key's certificate first", name);
     log_warn ("refused agent '%s' with key %s: the name is registered to key %s", name, key,
               owner);
-    reject (ctl, rid, rid_len, reason);
-    store_count (ctl->store, "rejected_hellos", 1);
+    reject (self, rid, rid_len, reason);
+    store_count (self->ctl->store, "rejected_hellos", 1);
     return -1;
 }
 
@@ -154,9 +239,9 @@ check_name_key (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const char *name
    release before it, a simulated one) takes over only a name whose holder
    went silent.  Returns 0, or -1 having sent REJECT (nothing stored). */
 static int
-check_name_free (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *h)
+check_name_free (fleet_t *self, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *h)
 {
-    peer_t *p = fleet_find_name (ctl, h->name);
+    peer_t *p = fleet_find_name (self, h->name);
     if (!p || !p->connected)
         return 0;
     if (p->rid_len == rid_len && memcmp (p->rid, rid, rid_len) == 0)
@@ -164,7 +249,7 @@ check_name_free (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__
     if (p->instance[0] && h->instance && strcmp (p->instance, h->instance) == 0)
         return 0;               /* the same agent, restarted or reconnected */
     uint64_t silent = clock_mono_ns () - p->last_seen;
-    if (silent > NAME_HELD_NS && !runner_agent_preparing (ctl, p->id))
+    if (silent > NAME_HELD_NS && !excused (self, p->id))
         return 0;               /* the holder is gone */
     char reason[MSG_TEXT_MAX + 1];
     snprintf (reason, sizeof reason, "the name '%s' is taken: another agent of that name, on "
@@ -176,32 +261,32 @@ check_name_free (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__
               "%llu, heard %.1f s ago) holds the name; the first keeps it", h->name, h->hostname,
               (unsigned long long) h->pid, p->name, p->hostname, (unsigned long long) p->pid,
               (double) silent / 1e9);
-    reject (ctl, rid, rid_len, reason);
-    store_count (ctl->store, "rejected_hellos", 1);
+    reject (self, rid, rid_len, reason);
+    store_count (self->ctl->store, "rejected_hellos", 1);
     return -1;
 }
 
 static void
-on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *h,
+on_hello (fleet_t *self, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *h,
           const char *key)
 {
     /* "fio:HOST" names the hosts of imported fio results (import.c). */
     if (strncmp (h->name, IMPORT_AGENT_PREFIX, strlen (IMPORT_AGENT_PREFIX)) == 0) {
-        reject (ctl, rid, rid_len, "agent names starting with 'fio:' are kept for imported "
+        reject (self, rid, rid_len, "agent names starting with 'fio:' are kept for imported "
                 "fio results; start the agent with another --name");
-        store_count (ctl->store, "rejected_hellos", 1);
+        store_count (self->ctl->store, "rejected_hellos", 1);
         return;
     }
-    store_begin (ctl->store);
-    if (ctl->auth && check_name_key (ctl, rid, rid_len, h->name, key))
+    store_begin (self->ctl->store);
+    if (self->ctl->auth && check_name_key (self, rid, rid_len, h->name, key))
         return;
-    if (check_name_free (ctl, rid, rid_len, h))
+    if (check_name_free (self, rid, rid_len, h))
         return;
     json_t *labels = labels_json (h);
     char *labels_text = json_dumps (labels, JSON_SORT_KEYS | JSON_COMPACT);
     json_decref (labels);
     uint64_t now = clock_real_ns ();
-    sqlite3_stmt *st = store_stmt (ctl->store,
+    sqlite3_stmt *st = store_stmt (self->ctl->store,
         "INSERT INTO agents (name, hostname, kernel, agent_version, labels, first_seen, last_seen, "
         " public_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT (name) DO UPDATE SET "
         "hostname = excluded.hostname, kernel = excluded.kernel, "
@@ -218,24 +303,24 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
     else
         sqlite3_bind_null (st, 7);
     free (labels_text);
-    int rc = store_step_done (ctl->store, st, "store agent");
+    int rc = store_step_done (self->ctl->store, st, "store agent");
     uint64_t id = 0;
-    st = store_stmt (ctl->store, "SELECT id FROM agents WHERE name = ?");
+    st = store_stmt (self->ctl->store, "SELECT id FROM agents WHERE name = ?");
     sqlite3_bind_text (st, 1, h->name, -1, SQLITE_TRANSIENT);
     if (rc == 0 && sqlite3_step (st) == SQLITE_ROW)
         id = (uint64_t) sqlite3_column_int64 (st, 0);
     sqlite3_reset (st);
     if (id == 0) {
-        reject (ctl, rid, rid_len, "controller could not record this agent (database error); "
+        reject (self, rid, rid_len, "controller could not record this agent (database error); "
                 "see its log");
         return;
     }
 
-    inventory_store (ctl, id, h->inventory_json);
+    inventory_store (self->ctl, id, h->inventory_json);
 
     /* Same name on a new connection: the agent restarted or reconnected. */
-    peer_t *p = fleet_find_name (ctl, h->name);
-    peer_t *by_rid = find_rid (ctl, rid, rid_len);
+    peer_t *p = fleet_find_name (self, h->name);
+    peer_t *by_rid = fleet_find_rid (self, rid, rid_len);
     if (by_rid && by_rid != p)
         by_rid->connected = false;
     uint64_t old_pid = p ? p->pid : 0;
@@ -243,16 +328,16 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
     if (!p) {
         p = calloc (1, sizeof *p);
         if (!p) {
-            reject (ctl, rid, rid_len, "controller out of memory; see its log");
+            reject (self, rid, rid_len, "controller out of memory; see its log");
             return;
         }
-        zlistx_add_end (ctl->peers, p);
+        zlistx_add_end (self->peers, p);
         str_copy (p->name, sizeof p->name, h->name);
-        zhashx_update (ctl->peer_by_name, p->name, p);
+        zhashx_update (self->by_name, p->name, p);
     } else {
         rid_key (p->rid, p->rid_len, k);
-        if (zhashx_lookup (ctl->peer_by_rid, k) == p)
-            zhashx_delete (ctl->peer_by_rid, k);
+        if (zhashx_lookup (self->by_rid, k) == p)
+            zhashx_delete (self->by_rid, k);
     }
     p->pid = h->pid;
     str_copy (p->instance, sizeof p->instance, h->instance ? h->instance : "");
@@ -261,11 +346,11 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
     memcpy (p->rid, rid, rid_len);
     p->rid_len = rid_len;
     rid_key (p->rid, p->rid_len, k);
-    zhashx_update (ctl->peer_by_rid, k, p);
+    zhashx_update (self->by_rid, k, p);
     snprintf (p->key, sizeof p->key, "%s", key ? key : "");
     p->id = id;
     snprintf (k, sizeof k, "%llu", (unsigned long long) id);
-    zhashx_update (ctl->peer_by_id, k, p);
+    zhashx_update (self->by_id, k, p);
     str_copy (p->name, sizeof p->name, h->name);
     str_copy (p->hostname, sizeof p->hostname, h->hostname);
     str_copy (p->release, sizeof p->release, h->agent_version ? h->agent_version : "");
@@ -275,38 +360,60 @@ on_hello (ctl_t *ctl, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *
               p->name, (unsigned long long) id, h->hostname, h->kernel,
               *h->agent_version ? h->agent_version : "(unknown)", h->n_labels);
 
-    runner_agent_hello (ctl, id, old_pid, h);
+    if (self->hello_fn)
+        self->hello_fn (self->hello_arg, p, old_pid, h);
 
     Iofleet__Welcome w = IOFLEET__WELCOME__INIT;
     w.agent_id = id;
-    w.interval_ns = ctl->interval_ns;
+    w.interval_ns = self->ctl->interval_ns;
     w.controller_version = IOF_VERSION;
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_WELCOME;
     env.welcome = &w;
-    send_to (ctl, rid, rid_len, &env);
+    send_to (self, rid, rid_len, &env);
 }
 
 static void
-count_bad (ctl_t *ctl, peer_t *p, const char *why)
+count_bad (fleet_t *self, peer_t *p, const char *why)
 {
-    ctl->bad_messages++;
-    store_count (ctl->store, "bad_agent_messages", 1);
-    uint64_t *last = p ? &p->bad_logged_at : &ctl->unknown_logged_at;
+    self->bad_messages++;
+    store_count (self->ctl->store, "bad_agent_messages", 1);
+    uint64_t *last = p ? &p->bad_logged_at : &self->unknown_logged_at;
     if (log_ratelimit (last, 60 * NS_PER_SEC))
         log_warn ("dropped a bad message from %s%s (%llu dropped so far): %s",
                   p ? "agent " : "an unidentified peer", p ? p->name : "",
-                  (unsigned long long) ctl->bad_messages, why);
+                  (unsigned long long) self->bad_messages, why);
+}
+
+/* A message of a connected peer that is not a PING: to the handler of its
+   kind, else counted.  Can't fail. */
+static void
+hand_on (fleet_t *self, peer_t *p, const envelope_t *env)
+{
+    int kind = (int) env->body_case;
+    if (kind == IOFLEET__ENVELOPE__BODY_ERROR) {
+        log_warn ("agent '%s' reports: %s", p->name, env->error->message);
+        return;
+    }
+    const handler_t *h = kind > 0 && kind < FLEET_KINDS ? &self->handlers[kind] : NULL;
+    if (h && h->fn) {
+        h->fn (h->arg, p, env);
+        return;
+    }
+    store_count (self->ctl->store, "bad_agent_messages", 1);
+    if (log_ratelimit (&p->bad_logged_at, 60 * NS_PER_SEC))
+        log_warn ("agent '%s' sent an unexpected %s message; dropped", p->name,
+                  message_kind (env));
 }
 
 void
-fleet_on_message (ctl_t *ctl, zmsg_t *msg)
+fleet_dispatch (fleet_t *self, zmsg_t *msg)
 {
     zframe_t *rid = zmsg_pop (msg);
     zframe_t *body = zmsg_pop (msg);
-    peer_t *p = rid ? find_rid (ctl, zframe_data (rid), zframe_size (rid)) : NULL;
+    peer_t *p = rid ? fleet_find_rid (self, zframe_data (rid), zframe_size (rid)) : NULL;
     if (!rid || !body || zmsg_size (msg) != 0) {
-        count_bad (ctl, p, "expected exactly one frame per message");
+        count_bad (self, p, "expected exactly one frame per message");
         goto out;
     }
     char err[256];
@@ -314,7 +421,7 @@ fleet_on_message (ctl_t *ctl, zmsg_t *msg)
     envelope_t *env = message_unpack (zframe_data (body), zframe_size (body), &mismatch, err,
                                       sizeof err);
     if (!env) {
-        count_bad (ctl, p, err);
+        count_bad (self, p, err);
         goto out;
     }
     if (mismatch) {
@@ -329,26 +436,26 @@ fleet_on_message (ctl_t *ctl, zmsg_t *msg)
                   h && h->name && *h->name ? " " : "", h && h->name ? h->name : "",
                   h && h->agent_version && *h->agent_version ? h->agent_version : "(unknown)",
                   env->version, IOF_VERSION, IOF_PROTOCOL_VERSION);
-        count_bad (ctl, p, reason);
-        reject (ctl, zframe_data (rid), zframe_size (rid), reason);
+        count_bad (self, p, reason);
+        reject (self, zframe_data (rid), zframe_size (rid), reason);
         message_free (env);
         goto out;
     }
     /* With CURVE, ZeroMQ tags every message with the sender's key (the
        ZAP User-Id, auth.c): that, not the routing id, says who sent it. */
-    const char *key = ctl->auth ? zframe_meta (body, "User-Id") : "";
-    if (!key || (ctl->auth && strlen (key) != 40)) {
-        count_bad (ctl, p, "a message without a CURVE identity");
+    const char *key = self->ctl->auth ? zframe_meta (body, "User-Id") : "";
+    if (!key || (self->ctl->auth && strlen (key) != 40)) {
+        count_bad (self, p, "a message without a CURVE identity");
         message_free (env);
         goto out;
     }
     if (env->body_case == IOFLEET__ENVELOPE__BODY_HELLO) {
-        on_hello (ctl, zframe_data (rid), zframe_size (rid), env->hello, key);
+        on_hello (self, zframe_data (rid), zframe_size (rid), env->hello, key);
         message_free (env);
         goto out;
     }
     if (p && strcmp (p->key, key) != 0) {
-        count_bad (ctl, p, "a message from another key than the agent registered with");
+        count_bad (self, p, "a message from another key than the agent registered with");
         message_free (env);
         goto out;
     }
@@ -360,7 +467,7 @@ fleet_on_message (ctl_t *ctl, zmsg_t *msg)
         envelope_t reply = IOFLEET__ENVELOPE__INIT;
         reply.body_case = IOFLEET__ENVELOPE__BODY_ERROR;
         reply.error = &e;
-        send_to (ctl, zframe_data (rid), zframe_size (rid), &reply);
+        send_to (self, zframe_data (rid), zframe_size (rid), &reply);
         message_free (env);
         goto out;
     }
@@ -375,9 +482,9 @@ fleet_on_message (ctl_t *ctl, zmsg_t *msg)
         reply.body_case = IOFLEET__ENVELOPE__BODY_PONG;
         reply.pong = &pong;
         pong.t2 = clock_real_ns ();
-        send_to (ctl, p->rid, p->rid_len, &reply);
+        send_to (self, p->rid, p->rid_len, &reply);
     } else
-        runner_on_message (ctl, p, env);
+        hand_on (self, p, env);
     message_free (env);
 out:
     zframe_destroy (&rid);
@@ -385,12 +492,12 @@ out:
 }
 
 void
-fleet_tick (ctl_t *ctl)
+fleet_tick (fleet_t *self)
 {
     uint64_t now = clock_mono_ns ();
-    for (peer_t *p = zlistx_first (ctl->peers); p; p = zlistx_next (ctl->peers))
-        if (p->connected && now - p->last_seen > ctl->lost_after_ns
-            && !runner_agent_preparing (ctl, p->id)) {
+    for (peer_t *p = zlistx_first (self->peers); p; p = zlistx_next (self->peers))
+        if (p->connected && now - p->last_seen > self->ctl->lost_after_ns
+            && !excused (self, p->id)) {
             log_warn ("agent '%s' silent for %.0f s: marking it disconnected", p->name,
                       (double) (now - p->last_seen) / 1e9);
             p->connected = false;
@@ -398,10 +505,10 @@ fleet_tick (ctl_t *ctl)
 }
 
 json_t *
-fleet_agents_json (ctl_t *ctl)
+fleet_agents_json (fleet_t *self)
 {
     json_t *list = json_array ();
-    sqlite3_stmt *st = store_stmt (ctl->store,
+    sqlite3_stmt *st = store_stmt (self->ctl->store,
         "SELECT a.id, a.name, a.hostname, a.kernel, a.agent_version, a.labels, a.first_seen, "
         " a.last_seen, i.hash, i.json, a.public_key FROM agents a LEFT JOIN inventories i "
         "ON i.id = a.inventory_id WHERE a.imported = 0 ORDER BY a.name");
@@ -410,7 +517,7 @@ fleet_agents_json (ctl_t *ctl)
     uint64_t now = clock_mono_ns ();
     while (sqlite3_step (st) == SQLITE_ROW) {
         uint64_t id = (uint64_t) sqlite3_column_int64 (st, 0);
-        peer_t *p = fleet_find_id (ctl, id);
+        peer_t *p = fleet_find_id (self, id);
         json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 5), 0, NULL);
         json_t *a = json_pack ("{s:I, s:s, s:s, s:s, s:s, s:o, s:I, s:I, s:b}",
             "id", (json_int_t) id,

@@ -401,6 +401,50 @@ check_config (const settings_t *set, const config_t *cfg)
     return config_verdict (cfg, bad, value_of, (void *) set, stdout);
 }
 
+/* fleet_message_fn: what the agents report of a run goes to the runner. */
+static void
+on_agent_message (void *arg, peer_t *peer, const envelope_t *env)
+{
+    runner_on_message (arg, peer, env);
+}
+
+/* fleet_hello_fn: an agent back may have lost the step it was running. */
+static void
+on_agent_hello (void *arg, peer_t *peer, uint64_t old_pid, const Iofleet__Hello *h)
+{
+    runner_agent_hello (arg, peer->id, old_pid, h);
+}
+
+/* fleet_excused_fn: an agent preparing a step may be silent. */
+static bool
+on_agent_excused (void *arg, uint64_t agent_id)
+{
+    return runner_agent_preparing (arg, agent_id);
+}
+
+/* runner_end_fn: a scheduled run's verdict against its baseline. */
+static void
+on_run_end (void *arg, int64_t run, const char *status)
+{
+    verdict_on_run_end (arg, run, status);
+}
+
+/* Who hears what: the parts know nothing of each other; this is the one
+   place that connects them.  Can't fail. */
+static void
+wire (ctl_t *ctl)
+{
+    static const int run_kinds[] = {
+        IOFLEET__ENVELOPE__BODY_READY, IOFLEET__ENVELOPE__BODY_REFUSED,
+        IOFLEET__ENVELOPE__BODY_SNAPSHOT, IOFLEET__ENVELOPE__BODY_DONE,
+    };
+    for (size_t i = 0; i < sizeof run_kinds / sizeof *run_kinds; i++)
+        fleet_on (ctl->fleet, run_kinds[i], on_agent_message, ctl);
+    fleet_on_hello (ctl->fleet, on_agent_hello, ctl);
+    fleet_on_excused (ctl->fleet, on_agent_excused, ctl);
+    runner_on_end (ctl->runner, on_run_end, ctl);
+}
+
 /* Starts the controller with these settings and serves until SIGINT or
    SIGTERM.  Returns the exit status: 2 for a configuration that cannot
    work, 1 when starting failed, 0 after a clean stop. */
@@ -508,14 +552,16 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     ctl->stats->started = clock_mono_ns ();
     histogram_reset (&ctl->stats->lag);
     histogram_reset (&ctl->stats->commit);
-    fleet_init (ctl);
+    ctl->fleet = fleet_new (ctl);
     ctl->runner = runner_new (ctl);
+    ctl->on_regression = set->hook;
     ctl->sched = sched_new (set->hook, set->test_clock);
-    if (!ctl->runner || !ctl->sched) {
+    if (!ctl->fleet || !ctl->runner || !ctl->sched) {
         fprintf (stderr, "iofleet-controller: out of memory\n");
         return 1;
     }
-    sched_start (ctl);
+    wire (ctl);
+    hook_interrupted (ctl->store);
     runner_recover (ctl);
     log_info ("iofleet-controller %s: database %s (schema %d), agents on %s, admin on %s",
               IOF_VERSION, db, store_schema_version (ctl->store), bound,
@@ -551,10 +597,10 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
                 break;
             ctl->stats->messages++;
             ctl->stats->bytes += zmsg_content_size (m);
-            fleet_on_message (ctl, m);
+            fleet_dispatch (ctl->fleet, m);
             zmsg_destroy (&m);
         }
-        fleet_tick (ctl);
+        fleet_tick (ctl->fleet);
         runner_tick (ctl);
         sched_tick (ctl);
         if (store_in_tx (ctl->store)) {
@@ -572,7 +618,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     zpoller_destroy (&poller);
     runner_destroy (&ctl->runner);
     sched_destroy (&ctl->sched);
-    fleet_destroy (ctl);
+    fleet_destroy (&ctl->fleet);
     zsock_destroy (&ctl->router);
     zsock_destroy (&ctl->admin);
     auth_destroy (&ctl->auth);

@@ -1,33 +1,24 @@
-/*  schedule.c: nightly runs.  Cron schedules that queue runs, the verdict
-    of each scheduled run against its baseline (regressions recorded in the
-    database), the --on-regression hook, and gc of per-interval data.
+/*  schedule.c: nightly runs.  Cron schedules that queue runs (a missed
+    fire runs once, if catch-up is on), and the admin commands of the
+    schedule family.  The verdict of each scheduled run against its
+    baseline is verdict.c's, the --on-regression hook hook.c's, gc gc.c's.
 
     Times here are Unix seconds on the scheduler's clock: the real clock,
     or with --test-clock EPOCH one that starts at EPOCH and can be set by
     tests (admin "test_clock").
 */
-#define _GNU_SOURCE
-#include "compare.h"
 #include "controller.h"
 #include "cron.h"
 #include "log.h"
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #define START_GRACE_NS     (10 * NS_PER_SEC)    /* for agents to reconnect */
-#define HOOK_TIMEOUT_NS    (60 * NS_PER_SEC)
-#define HOOK_KILL_NS       (5 * NS_PER_SEC)
-#define NAME_MAX_LEN       64
 #define AGENTS_MAX_LEN     1024     /* a selector: names, or KEY=GLOB conditions */
 
 struct sched {
@@ -37,12 +28,7 @@ struct sched {
     uint64_t checked_at;            /* monotonic */
     uint64_t started_at;            /* monotonic */
     int64_t started_clock;          /* the scheduler clock when it started */
-    const char *hook;               /* --on-regression CMD, or NULL */
-    pid_t hook_pid;
-    int64_t hook_fire;
-    uint64_t hook_started;          /* monotonic */
-    bool hook_termed;
-    char hook_file[4096];
+    hook_t *hook;                   /* --on-regression, or NULL */
 };
 
 sched_t *
@@ -51,7 +37,10 @@ sched_new (const char *hook, int64_t test_clock)
     sched_t *s = calloc (1, sizeof *s);
     if (!s)
         return NULL;
-    s->hook = hook;
+    if (hook && !(s->hook = hook_new (hook))) {
+        free (s);
+        return NULL;
+    }
     s->mono_base = clock_mono_ns ();
     s->started_at = s->mono_base;
     s->test_clock = test_clock > 0;
@@ -66,11 +55,7 @@ sched_destroy (sched_t **self_p)
     sched_t *s = *self_p;
     if (!s)
         return;
-    if (s->hook_pid > 0)
-        log_warn ("controller stopping while the --on-regression hook (pid %d) runs; left "
-                  "running", (int) s->hook_pid);
-    if (s->hook_file[0])
-        unlink (s->hook_file);
+    hook_destroy (&s->hook);
     free (s);
     *self_p = NULL;
 }
@@ -122,18 +107,6 @@ next_due (const char *expr, const char *tz, int64_t after, int64_t *out, char *e
     return rc;
 }
 
-static bool
-fleet_busy (ctl_t *ctl, int64_t *run)
-{
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT id FROM runs WHERE status IN ('queued', 'running') ORDER BY id LIMIT 1");
-    bool busy = st && sqlite3_step (st) == SQLITE_ROW;
-    *run = busy ? sqlite3_column_int64 (st, 0) : 0;
-    if (st)
-        sqlite3_reset (st);
-    return busy;
-}
-
 /* Queues the schedule's run (or records why not), and stores next as its
    next due time (-1: leave it) in the same transaction.  Returns the
    fire's id with the run (0 when skipped) in *run_out, or -1 (err). */
@@ -170,7 +143,7 @@ fire (ctl_t *ctl, const char *name, int64_t due, const char *kind, int64_t next,
        a schedule slower than its period does not pile runs up. */
     if (waiting)
         snprintf (skipped, sizeof skipped, "its run %lld is still queued", (long long) waiting);
-    else if (strcmp (overlap, "skip") == 0 && fleet_busy (ctl, &busy_run))
+    else if (strcmp (overlap, "skip") == 0 && runner_busy (ctl, &busy_run))
         snprintf (skipped, sizeof skipped, "run %lld was queued or running (overlap skip)",
                   (long long) busy_run);
     else {
@@ -218,156 +191,12 @@ fire (ctl_t *ctl, const char *name, int64_t due, const char *kind, int64_t next,
     return id;
 }
 
-/* Starts the --on-regression hook for the oldest fire waiting for it. */
-static void
-hook_start (ctl_t *ctl)
-{
-    sched_t *s = ctl->sched;
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT id, schedule, run_id, baseline_run FROM fires WHERE hook_status = 'pending' "
-        "ORDER BY id LIMIT 1");
-    if (!st || sqlite3_step (st) != SQLITE_ROW) {
-        if (st)
-            sqlite3_reset (st);
-        return;
-    }
-    int64_t fire_id = sqlite3_column_int64 (st, 0);
-    json_t *doc = json_pack ("{s:I, s:s, s:I, s:I, s:[]}", "fire", (json_int_t) fire_id,
-                             "schedule", (const char *) sqlite3_column_text (st, 1),
-                             "run", (json_int_t) sqlite3_column_int64 (st, 2),
-                             "baseline", (json_int_t) sqlite3_column_int64 (st, 3),
-                             "regressions");
-    sqlite3_reset (st);
-    st = store_stmt (ctl->store,
-        "SELECT step, grp, metric, a, b, delta_pct FROM regressions WHERE fire_id = ? "
-        "ORDER BY id");
-    sqlite3_bind_int64 (st, 1, fire_id);
-    while (sqlite3_step (st) == SQLITE_ROW)
-        json_array_append_new (json_object_get (doc, "regressions"), json_pack (
-            "{s:s, s:s, s:s, s:f, s:f, s:f}", "step", (const char *) sqlite3_column_text (st, 0),
-            "group", (const char *) sqlite3_column_text (st, 1),
-            "metric", (const char *) sqlite3_column_text (st, 2),
-            "a", sqlite3_column_double (st, 3), "b", sqlite3_column_double (st, 4),
-            "delta_pct", sqlite3_column_double (st, 5)));
-    sqlite3_reset (st);
-    char *text = json_dumps (doc, JSON_INDENT (2));
-    json_decref (doc);
-    const char *tmp = getenv ("TMPDIR");
-    int n = snprintf (s->hook_file, sizeof s->hook_file, "%s/iofleet-hook.XXXXXX",
-                      tmp && *tmp ? tmp : "/tmp");
-    if (n < 0 || (size_t) n >= sizeof s->hook_file)
-        snprintf (s->hook_file, sizeof s->hook_file, "/tmp/iofleet-hook.XXXXXX");
-    int fd = text ? mkstemp (s->hook_file) : -1;
-    const char *status = NULL;
-    if (fd < 0 || write (fd, text, strlen (text)) != (ssize_t) strlen (text)
-        || lseek (fd, 0, SEEK_SET) != 0)
-        status = "failed: cannot write its input file";
-    free (text);
-    /* Everything the child needs is made before fork: ZeroMQ's threads run
-       in this process, so the child only calls async-signal-safe functions. */
-    extern char **environ;
-    size_t nenv = 0;
-    while (environ[nenv])
-        nenv++;
-    char **envp = calloc (nenv + 2, sizeof *envp);
-    char fire_var[48];
-    snprintf (fire_var, sizeof fire_var, "IOFLEET_FIRE=%lld", (long long) fire_id);
-    if (envp) {
-        size_t k = 0;
-        for (size_t e = 0; e < nenv; e++)
-            if (strncmp (environ[e], "IOFLEET_FIRE=", 13) != 0)
-                envp[k++] = environ[e];
-        envp[k] = fire_var;
-    } else if (!status)
-        status = "failed: out of memory";
-    char *argv[] = { "sh", "-c", (char *) s->hook, NULL };
-    pid_t pid = status ? -1 : fork ();
-    if (pid == 0) {
-        /* Its own process group, so a timeout stops its children too. */
-        setpgid (0, 0);
-        dup2 (fd, STDIN_FILENO);
-        close (fd);
-        execve ("/bin/sh", argv, envp);
-        _exit (127);
-    }
-    if (pid > 0)
-        setpgid (pid, pid);     /* also here: no race with a kill right after */
-    free (envp);
-    if (fd >= 0)
-        close (fd);
-    if (pid < 0 && !status)
-        status = "failed: cannot fork";
-    if (status) {
-        unlink (s->hook_file);
-        s->hook_file[0] = '\0';
-    } else {
-        s->hook_pid = pid;
-        s->hook_fire = fire_id;
-        s->hook_started = clock_mono_ns ();
-        s->hook_termed = false;
-        status = "running";
-        log_info ("fire %lld: --on-regression hook started (pid %d)", (long long) fire_id,
-                  (int) pid);
-    }
-    store_begin (ctl->store);
-    st = store_stmt (ctl->store, "UPDATE fires SET hook_status = ? WHERE id = ?");
-    sqlite3_bind_text (st, 1, status, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64 (st, 2, fire_id);
-    store_step_done (ctl->store, st, "record the hook");
-}
-
-/* Reaps the hook when it ends; stops it past HOOK_TIMEOUT_NS. */
-static void
-hook_poll (ctl_t *ctl)
-{
-    sched_t *s = ctl->sched;
-    int wst;
-    pid_t rc = waitpid (s->hook_pid, &wst, WNOHANG);
-    uint64_t age = clock_mono_ns () - s->hook_started;
-    if (rc == 0) {
-        if (age > HOOK_TIMEOUT_NS && !s->hook_termed) {
-            log_warn ("fire %lld: --on-regression hook still running after %.0f s; stopping it",
-                      (long long) s->hook_fire, (double) HOOK_TIMEOUT_NS / 1e9);
-            kill (-s->hook_pid, SIGTERM);
-            s->hook_termed = true;
-        } else if (age > HOOK_TIMEOUT_NS + HOOK_KILL_NS)
-            kill (-s->hook_pid, SIGKILL);
-        return;
-    }
-    /* The shell is gone; after a timeout, whatever it started goes too. */
-    if (s->hook_termed)
-        kill (-s->hook_pid, SIGKILL);
-    char status[64];
-    if (rc < 0)
-        snprintf (status, sizeof status, "failed: lost track of it (%s)", strerror (errno));
-    else if (s->hook_termed)
-        snprintf (status, sizeof status, "timed out after %.0f s", (double) HOOK_TIMEOUT_NS / 1e9);
-    else if (WIFEXITED (wst) && WEXITSTATUS (wst) == 0)
-        snprintf (status, sizeof status, "ok");
-    else if (WIFEXITED (wst))
-        snprintf (status, sizeof status, "failed: exit %d", WEXITSTATUS (wst));
-    else
-        snprintf (status, sizeof status, "failed: signal %d", WTERMSIG (wst));
-    if (strcmp (status, "ok") == 0)
-        log_info ("fire %lld: --on-regression hook done", (long long) s->hook_fire);
-    else
-        log_warn ("fire %lld: --on-regression hook %s", (long long) s->hook_fire, status);
-    store_begin (ctl->store);
-    sqlite3_stmt *st = store_stmt (ctl->store, "UPDATE fires SET hook_status = ? WHERE id = ?");
-    sqlite3_bind_text (st, 1, status, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64 (st, 2, s->hook_fire);
-    store_step_done (ctl->store, st, "record the hook");
-    unlink (s->hook_file);
-    s->hook_file[0] = '\0';
-    s->hook_pid = 0;
-}
-
 void
 sched_tick (ctl_t *ctl)
 {
     sched_t *s = ctl->sched;
-    if (s->hook_pid > 0)
-        hook_poll (ctl);
+    if (s->hook)
+        hook_poll (s->hook, ctl->store);
     uint64_t mono = clock_mono_ns ();
     if (mono - s->checked_at < 200 * NS_PER_MS)
         return;
@@ -376,8 +205,8 @@ sched_tick (ctl_t *ctl)
     if (mono - s->started_at < START_GRACE_NS)
         return;
     s->checked_at = mono;
-    if (s->hook && s->hook_pid == 0)
-        hook_start (ctl);
+    if (s->hook)
+        hook_start (s->hook, ctl->store);
     int64_t now = sched_now (ctl);
     /* Collected first: firing writes to the table being read. */
     json_t *due = json_array ();
@@ -442,145 +271,12 @@ sched_tick (ctl_t *ctl)
     json_decref (due);
 }
 
-void
-sched_on_run_end (ctl_t *ctl, int64_t run, const char *status)
-{
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT f.id, f.schedule, s.baseline, s.fail_on_regression, s.by_key, s.plan FROM fires f "
-        "LEFT JOIN schedules s ON s.name = f.schedule WHERE f.run_id = ?");
-    sqlite3_bind_int64 (st, 1, run);
-    if (sqlite3_step (st) != SQLITE_ROW) {
-        sqlite3_reset (st);
-        return;         /* not a scheduled run */
-    }
-    int64_t fire_id = sqlite3_column_int64 (st, 0);
-    char name[NAME_MAX_LEN + 1], baseline[32] = "", by[64] = "", plan[256] = "";
-    str_copy (name, sizeof name, (const char *) sqlite3_column_text (st, 1));
-    bool removed = sqlite3_column_type (st, 2) == SQLITE_NULL;     /* schedule rm since */
-    if (!removed) {
-        str_copy (baseline, sizeof baseline, (const char *) sqlite3_column_text (st, 2));
-        str_copy (plan, sizeof plan, (const char *) sqlite3_column_text (st, 5));
-    }
-    double fail_pct = sqlite3_column_double (st, 3);
-    if (sqlite3_column_type (st, 4) != SQLITE_NULL)
-        str_copy (by, sizeof by, (const char *) sqlite3_column_text (st, 4));
-    sqlite3_reset (st);
-
-    int64_t base = 0;
-    if (strcmp (baseline, "last-pass") == 0) {
-        /* Of this plan: a schedule removed and added again under the same
-           name for another plan does not compare across plans. */
-        st = store_stmt (ctl->store,
-            "SELECT f.run_id FROM fires f JOIN runs r ON r.id = f.run_id "
-            "JOIN plans p ON p.id = r.plan_id WHERE f.schedule = ? AND f.id < ? "
-            "AND f.verdict IN ('pass', 'no-baseline') AND p.name = ? ORDER BY f.id DESC LIMIT 1");
-        sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int64 (st, 2, fire_id);
-        sqlite3_bind_text (st, 3, plan, -1, SQLITE_TRANSIENT);
-        if (sqlite3_step (st) == SQLITE_ROW)
-            base = sqlite3_column_int64 (st, 0);
-        sqlite3_reset (st);
-    } else
-        base = strtoll (baseline, NULL, 10);
-
-    const char *verdict;
-    int nreg = 0;
-    char err[512] = "";
-    if (strcmp (status, "complete") != 0)
-        verdict = "failed";
-    else if (removed)
-        verdict = "unjudged";       /* its schedule (baseline, limits) is gone */
-    else if (!base)
-        verdict = "no-baseline";
-    else {
-        json_t *ra = report_json (ctl->store, base, by[0] ? by : NULL, NULL, NULL, err,
-                                  sizeof err);
-        json_t *rb = ra ? report_json (ctl->store, run, by[0] ? by : NULL, NULL, NULL, err,
-                                       sizeof err)
-                        : NULL;
-        if (!ra || !rb) {
-            /* Never a baseline itself: a pass nobody checked would be one. */
-            log_err ("schedule '%s': run %lld against baseline %lld: %s; not judged", name,
-                     (long long) run, (long long) base, err);
-            verdict = "unjudged";
-        } else if (json_object_get (ra, "intervals_dropped_at")) {
-            log_err ("schedule '%s': baseline run %lld lost its per-interval data to gc: no "
-                     "significance can be judged against it; run %lld not judged (set another "
-                     "--baseline)", name, (long long) base, (long long) run);
-            verdict = "unjudged";
-        } else {
-            /* Totals, as the schedule's --by groups always were: the same
-               plan on the same selection, night after night. */
-            compare_opts_t opts = { .sum = true };
-            json_t *cmp = compare_run (ra, rb, &opts);
-            json_t *rows = json_incref (json_object_get (cmp, "rows"));
-            json_decref (cmp);
-            int64_t now = real_s ();
-            store_begin (ctl->store);
-            size_t i;
-            json_t *row;
-            int judged = 0;
-            json_array_foreach (rows, i, row) {
-                judged += json_is_boolean (json_object_get (row, "significant"));
-                if (!compare_is_regression (row, fail_pct))
-                    continue;
-                nreg++;
-                sqlite3_stmt *ins = store_stmt (ctl->store,
-                    "INSERT INTO regressions (fire_id, schedule, run_id, baseline_run, step, "
-                    " grp, metric, a, b, delta_pct, significant, recorded_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)");
-                sqlite3_bind_int64 (ins, 1, fire_id);
-                sqlite3_bind_text (ins, 2, name, -1, SQLITE_TRANSIENT);
-                sqlite3_bind_int64 (ins, 3, run);
-                sqlite3_bind_int64 (ins, 4, base);
-                sqlite3_bind_text (ins, 5, json_string_value (json_object_get (row, "step")), -1,
-                                   SQLITE_TRANSIENT);
-                sqlite3_bind_text (ins, 6, json_string_value (json_object_get (row, "group")), -1,
-                                   SQLITE_TRANSIENT);
-                sqlite3_bind_text (ins, 7, json_string_value (json_object_get (row, "metric")), -1,
-                                   SQLITE_TRANSIENT);
-                sqlite3_bind_double (ins, 8, json_number_value (json_object_get (row, "a")));
-                sqlite3_bind_double (ins, 9, json_number_value (json_object_get (row, "b")));
-                sqlite3_bind_double (ins, 10, json_number_value (json_object_get (row, "delta_pct")));
-                sqlite3_bind_int64 (ins, 11, now);
-                store_step_done (ctl->store, ins, "record a regression");
-            }
-            json_decref (rows);
-            /* No row with a noise estimate (steps of one interval, no step
-               in common): nothing could be judged, so it is no pass. */
-            verdict = nreg ? "regressed" : judged ? "pass" : "unjudged";
-            if (!judged && !nreg)
-                log_warn ("schedule '%s': run %lld and baseline %lld have no per-second series to "
-                          "judge significance (no step in common, or steps of one interval); "
-                          "not judged", name, (long long) run, (long long) base);
-        }
-        json_decref (ra);
-        json_decref (rb);
-    }
-    store_begin (ctl->store);
-    st = store_stmt (ctl->store,
-        "UPDATE fires SET verdict = ?, baseline_run = ?, hook_status = ? WHERE id = ?");
-    sqlite3_bind_text (st, 1, verdict, -1, SQLITE_STATIC);
-    if (base)
-        sqlite3_bind_int64 (st, 2, base);
-    sqlite3_bind_text (st, 3, nreg && ctl->sched->hook ? "pending" : "", -1, SQLITE_STATIC);
-    sqlite3_bind_int64 (st, 4, fire_id);
-    store_step_done (ctl->store, st, "record the verdict");
-    if (nreg)
-        log_warn ("schedule '%s': run %lld regressed against run %lld: %d significant change(s) "
-                  "for the worse beyond %.1f%% (iofleet regressions)", name, (long long) run,
-                  (long long) base, nreg, fail_pct);
-    else
-        log_info ("schedule '%s': run %lld %s%s%lld", name, (long long) run, verdict,
-                  base ? " against run " : "", (long long) base);
-}
-
 /* --- admin commands ---------------------------------------------------- */
 
 static bool
 name_ok (const char *name)
 {
-    if (!name || !*name || strlen (name) > NAME_MAX_LEN)
+    if (!name || !*name || strlen (name) > SCHED_NAME_MAX)
         return false;
     for (const char *p = name; *p; p++)
         if (!(*p == '-' || *p == '_' || *p == '.' || (*p >= '0' && *p <= '9')
@@ -603,7 +299,7 @@ schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     json_t *pct = json_object_get (req, "fail_on_regression");
     if (!name_ok (name)) {
         snprintf (err, errlen, "schedule name: 1..%d characters of A-Z a-z 0-9 . _ -",
-                  NAME_MAX_LEN);
+                  SCHED_NAME_MAX);
         return NULL;
     }
     if (!expr || !plan) {
@@ -776,124 +472,6 @@ schedule_rm (ctl_t *ctl, const char *name, char *err, size_t errlen)
     return json_pack ("{s:s}", "removed", name);
 }
 
-/* Lists recorded regressions, newest first. */
-static json_t *
-regressions_list (ctl_t *ctl, json_t *req)
-{
-    json_t *since = json_object_get (req, "since");     /* Unix seconds */
-    const char *sched = json_string_value (json_object_get (req, "schedule"));
-    json_t *list = json_array ();
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT r.schedule, r.run_id, r.baseline_run, r.step, r.grp, r.metric, r.a, r.b, "
-        " r.delta_pct, r.recorded_at, f.hook_status FROM regressions r "
-        "JOIN fires f ON f.id = r.fire_id WHERE r.recorded_at >= ? "
-        "AND (?2 IS NULL OR r.schedule = ?2) ORDER BY r.id DESC");
-    sqlite3_bind_int64 (st, 1, json_is_integer (since) ? json_integer_value (since) : 0);
-    if (sched)
-        sqlite3_bind_text (st, 2, sched, -1, SQLITE_TRANSIENT);
-    while (st && sqlite3_step (st) == SQLITE_ROW)
-        json_array_append_new (list, json_pack (
-            "{s:s, s:I, s:I, s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:s}",
-            "schedule", (const char *) sqlite3_column_text (st, 0),
-            "run", (json_int_t) sqlite3_column_int64 (st, 1),
-            "baseline", (json_int_t) sqlite3_column_int64 (st, 2),
-            "step", (const char *) sqlite3_column_text (st, 3),
-            "group", (const char *) sqlite3_column_text (st, 4),
-            "metric", (const char *) sqlite3_column_text (st, 5),
-            "a", sqlite3_column_double (st, 6), "b", sqlite3_column_double (st, 7),
-            "delta_pct", sqlite3_column_double (st, 8),
-            "recorded_at", (json_int_t) sqlite3_column_int64 (st, 9),
-            "hook", (const char *) sqlite3_column_text (st, 10)));
-    if (st)
-        sqlite3_reset (st);
-    return list;
-}
-
-static int64_t
-db_bytes (ctl_t *ctl)
-{
-    int64_t pages, page_size;
-    store_size (ctl->store, &pages, &page_size);
-    return pages * page_size;
-}
-
-/* Drops per-interval snapshots of runs that ended more than keep_s ago;
-   results and merged histograms stay.  Then VACUUM gives the space back. */
-static json_t *
-gc (ctl_t *ctl, json_t *req, char *err, size_t errlen)
-{
-    json_t *keep = json_object_get (req, "keep_intervals_s");
-    if (!json_is_integer (keep) || json_integer_value (keep) < 0) {
-        snprintf (err, errlen, "gc needs --keep-intervals AGE, e.g. 30d");
-        return NULL;
-    }
-    int64_t busy;
-    if (fleet_busy (ctl, &busy)) {
-        snprintf (err, errlen, "run %lld is queued or running; gc pauses the controller while it "
-                  "compacts the database: run it between runs", (long long) busy);
-        return NULL;
-    }
-    uint64_t t0 = clock_mono_ns ();
-    int64_t before = db_bytes (ctl);
-    int64_t cutoff_ns = (int64_t) clock_real_ns () - json_integer_value (keep) * (int64_t) NS_PER_SEC;
-    if (store_commit (ctl->store)) {
-        snprintf (err, errlen, "database error before gc; see the log");
-        return NULL;
-    }
-    store_begin (ctl->store);
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "UPDATE runs SET intervals_dropped_at = ? WHERE intervals_dropped_at IS NULL "
-        "AND status NOT IN ('queued', 'running') AND COALESCE(finished_at, created_at) < ? "
-        "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = runs.id) "
-        /* Baselines keep their series: significance is judged against them. */
-        "AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.baseline = CAST(runs.id AS TEXT)) "
-        "AND NOT EXISTS (SELECT 1 FROM schedules s WHERE runs.id = (SELECT f.run_id FROM fires f "
-        "  WHERE f.schedule = s.name AND f.verdict IN ('pass', 'no-baseline') "
-        "  ORDER BY f.id DESC LIMIT 1))");
-    sqlite3_bind_int64 (st, 1, (sqlite3_int64) clock_real_ns ());
-    sqlite3_bind_int64 (st, 2, cutoff_ns);
-    int runs = 0;
-    if (store_step_done (ctl->store, st, "gc: mark runs") == 0)
-        runs = sqlite3_changes (store_db (ctl->store));
-    st = store_stmt (ctl->store,
-        "DELETE FROM snapshots WHERE run_id IN (SELECT id FROM runs WHERE "
-        "intervals_dropped_at IS NOT NULL)");
-    int64_t rows = 0;
-    if (store_step_done (ctl->store, st, "gc: drop snapshots") == 0)
-        rows = sqlite3_changes (store_db (ctl->store));
-    if (store_commit (ctl->store)) {
-        snprintf (err, errlen, "gc could not commit (database error; see the log); nothing "
-                  "was removed");
-        return NULL;
-    }
-    char *msg = NULL;
-    if (sqlite3_exec (store_db (ctl->store), "VACUUM", NULL, NULL, &msg) != SQLITE_OK
-        || sqlite3_exec (store_db (ctl->store), "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL,
-                         NULL) != SQLITE_OK) {
-        log_warn ("gc: VACUUM failed: %s; the space is reused, not given back", msg ? msg : "?");
-        sqlite3_free (msg);
-    }
-    int64_t after = db_bytes (ctl);
-    double ms = (double) (clock_mono_ns () - t0) / 1e6;
-    log_info ("gc: per-interval snapshots of %d run(s) ended over %lld s ago dropped (%lld "
-              "rows); database %lld -> %lld bytes in %.0f ms", runs,
-              (long long) json_integer_value (keep), (long long) rows, (long long) before,
-              (long long) after, ms);
-    return json_pack ("{s:i, s:I, s:I, s:I, s:f}", "runs", runs, "snapshot_rows",
-                      (json_int_t) rows, "bytes_before", (json_int_t) before, "bytes_after",
-                      (json_int_t) after, "ms", ms);
-}
-
-void
-sched_start (ctl_t *ctl)
-{
-    store_begin (ctl->store);
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "UPDATE fires SET hook_status = 'interrupted: the controller stopped while it ran' "
-        "WHERE hook_status = 'running'");
-    store_step_done (ctl->store, st, "close interrupted hooks");
-}
-
 json_t *
 sched_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t errlen)
 {
@@ -920,9 +498,9 @@ sched_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t errlen)
         return json_pack ("{s:I, s:I}", "fire", (json_int_t) id, "run", (json_int_t) run);
     }
     if (strcmp (cmd, "regressions") == 0)
-        return regressions_list (ctl, req);
+        return verdict_regressions (ctl, req);
     if (strcmp (cmd, "gc") == 0)
-        return gc (ctl, req, err, errlen);
+        return gc_run (ctl, req, err, errlen);
     if (strcmp (cmd, "test_clock") == 0) {
         /* Tests only: fires due at 02:00 without waiting for 02:00. */
         sched_t *s = ctl->sched;

@@ -1,0 +1,213 @@
+/*  hook.c: the --on-regression hook.  A fire whose run regressed against
+    its baseline waits for it (fires.hook_status 'pending', set by
+    verdict.c); one at a time, the command runs under /bin/sh -c with the
+    regressions as JSON on its stdin, is stopped after HOOK_TIMEOUT_NS, and
+    its outcome is recorded as the fire's hook status.
+*/
+#define _GNU_SOURCE
+#include "controller.h"
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define HOOK_TIMEOUT_NS    (60 * NS_PER_SEC)
+#define HOOK_KILL_NS       (5 * NS_PER_SEC)
+
+struct hook {
+    const char *cmd;                /* --on-regression CMD */
+    pid_t pid;                      /* running, or 0 */
+    int64_t fire;                   /* the fire it runs for */
+    uint64_t started;               /* monotonic */
+    bool termed;                    /* sent SIGTERM at its timeout */
+    char file[4096];                /* its stdin, "" when none */
+};
+
+hook_t *
+hook_new (const char *cmd)
+{
+    IOF_ASSERT (cmd);
+    hook_t *self = calloc (1, sizeof *self);
+    if (self)
+        self->cmd = cmd;
+    return self;
+}
+
+void
+hook_destroy (hook_t **self_p)
+{
+    IOF_ASSERT (self_p);
+    hook_t *self = *self_p;
+    if (!self)
+        return;
+    if (self->pid > 0)
+        log_warn ("controller stopping while the --on-regression hook (pid %d) runs; left "
+                  "running", (int) self->pid);
+    if (self->file[0])
+        unlink (self->file);
+    free (self);
+    *self_p = NULL;
+}
+
+/* Starts the --on-regression hook for the oldest fire waiting for it. */
+void
+hook_start (hook_t *self, store_t *store)
+{
+    if (self->pid > 0)
+        return;
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT id, schedule, run_id, baseline_run FROM fires WHERE hook_status = 'pending' "
+        "ORDER BY id LIMIT 1");
+    if (!st || sqlite3_step (st) != SQLITE_ROW) {
+        if (st)
+            sqlite3_reset (st);
+        return;
+    }
+    int64_t fire_id = sqlite3_column_int64 (st, 0);
+    json_t *doc = json_pack ("{s:I, s:s, s:I, s:I, s:[]}", "fire", (json_int_t) fire_id,
+                             "schedule", (const char *) sqlite3_column_text (st, 1),
+                             "run", (json_int_t) sqlite3_column_int64 (st, 2),
+                             "baseline", (json_int_t) sqlite3_column_int64 (st, 3),
+                             "regressions");
+    sqlite3_reset (st);
+    st = store_stmt (store,
+        "SELECT step, grp, metric, a, b, delta_pct FROM regressions WHERE fire_id = ? "
+        "ORDER BY id");
+    sqlite3_bind_int64 (st, 1, fire_id);
+    while (sqlite3_step (st) == SQLITE_ROW)
+        json_array_append_new (json_object_get (doc, "regressions"), json_pack (
+            "{s:s, s:s, s:s, s:f, s:f, s:f}", "step", (const char *) sqlite3_column_text (st, 0),
+            "group", (const char *) sqlite3_column_text (st, 1),
+            "metric", (const char *) sqlite3_column_text (st, 2),
+            "a", sqlite3_column_double (st, 3), "b", sqlite3_column_double (st, 4),
+            "delta_pct", sqlite3_column_double (st, 5)));
+    sqlite3_reset (st);
+    char *text = json_dumps (doc, JSON_INDENT (2));
+    json_decref (doc);
+    const char *tmp = getenv ("TMPDIR");
+    int n = snprintf (self->file, sizeof self->file, "%s/iofleet-hook.XXXXXX",
+                      tmp && *tmp ? tmp : "/tmp");
+    if (n < 0 || (size_t) n >= sizeof self->file)
+        snprintf (self->file, sizeof self->file, "/tmp/iofleet-hook.XXXXXX");
+    int fd = text ? mkstemp (self->file) : -1;
+    const char *status = NULL;
+    if (fd < 0 || write (fd, text, strlen (text)) != (ssize_t) strlen (text)
+        || lseek (fd, 0, SEEK_SET) != 0)
+        status = "failed: cannot write its input file";
+    free (text);
+    /* Everything the child needs is made before fork: ZeroMQ's threads run
+       in this process, so the child only calls async-signal-safe functions. */
+    extern char **environ;
+    size_t nenv = 0;
+    while (environ[nenv])
+        nenv++;
+    char **envp = calloc (nenv + 2, sizeof *envp);
+    char fire_var[48];
+    snprintf (fire_var, sizeof fire_var, "IOFLEET_FIRE=%lld", (long long) fire_id);
+    if (envp) {
+        size_t k = 0;
+        for (size_t e = 0; e < nenv; e++)
+            if (strncmp (environ[e], "IOFLEET_FIRE=", 13) != 0)
+                envp[k++] = environ[e];
+        envp[k] = fire_var;
+    } else if (!status)
+        status = "failed: out of memory";
+    char *argv[] = { "sh", "-c", (char *) self->cmd, NULL };
+    pid_t pid = status ? -1 : fork ();
+    if (pid == 0) {
+        /* Its own process group, so a timeout stops its children too. */
+        setpgid (0, 0);
+        dup2 (fd, STDIN_FILENO);
+        close (fd);
+        execve ("/bin/sh", argv, envp);
+        _exit (127);
+    }
+    if (pid > 0)
+        setpgid (pid, pid);     /* also here: no race with a kill right after */
+    free (envp);
+    if (fd >= 0)
+        close (fd);
+    if (pid < 0 && !status)
+        status = "failed: cannot fork";
+    if (status) {
+        unlink (self->file);
+        self->file[0] = '\0';
+    } else {
+        self->pid = pid;
+        self->fire = fire_id;
+        self->started = clock_mono_ns ();
+        self->termed = false;
+        status = "running";
+        log_info ("fire %lld: --on-regression hook started (pid %d)", (long long) fire_id,
+                  (int) pid);
+    }
+    store_begin (store);
+    st = store_stmt (store, "UPDATE fires SET hook_status = ? WHERE id = ?");
+    sqlite3_bind_text (st, 1, status, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 2, fire_id);
+    store_step_done (store, st, "record the hook");
+}
+
+/* Reaps the hook when it ends; stops it past HOOK_TIMEOUT_NS. */
+void
+hook_poll (hook_t *self, store_t *store)
+{
+    if (self->pid <= 0)
+        return;
+    int wst;
+    pid_t rc = waitpid (self->pid, &wst, WNOHANG);
+    uint64_t age = clock_mono_ns () - self->started;
+    if (rc == 0) {
+        if (age > HOOK_TIMEOUT_NS && !self->termed) {
+            log_warn ("fire %lld: --on-regression hook still running after %.0f s; stopping it",
+                      (long long) self->fire, (double) HOOK_TIMEOUT_NS / 1e9);
+            kill (-self->pid, SIGTERM);
+            self->termed = true;
+        } else if (age > HOOK_TIMEOUT_NS + HOOK_KILL_NS)
+            kill (-self->pid, SIGKILL);
+        return;
+    }
+    /* The shell is gone; after a timeout, whatever it started goes too. */
+    if (self->termed)
+        kill (-self->pid, SIGKILL);
+    char status[64];
+    if (rc < 0)
+        snprintf (status, sizeof status, "failed: lost track of it (%s)", strerror (errno));
+    else if (self->termed)
+        snprintf (status, sizeof status, "timed out after %.0f s", (double) HOOK_TIMEOUT_NS / 1e9);
+    else if (WIFEXITED (wst) && WEXITSTATUS (wst) == 0)
+        snprintf (status, sizeof status, "ok");
+    else if (WIFEXITED (wst))
+        snprintf (status, sizeof status, "failed: exit %d", WEXITSTATUS (wst));
+    else
+        snprintf (status, sizeof status, "failed: signal %d", WTERMSIG (wst));
+    if (strcmp (status, "ok") == 0)
+        log_info ("fire %lld: --on-regression hook done", (long long) self->fire);
+    else
+        log_warn ("fire %lld: --on-regression hook %s", (long long) self->fire, status);
+    store_begin (store);
+    sqlite3_stmt *st = store_stmt (store, "UPDATE fires SET hook_status = ? WHERE id = ?");
+    sqlite3_bind_text (st, 1, status, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 2, self->fire);
+    store_step_done (store, st, "record the hook");
+    unlink (self->file);
+    self->file[0] = '\0';
+    self->pid = 0;
+}
+
+void
+hook_interrupted (store_t *store)
+{
+    store_begin (store);
+    sqlite3_stmt *st = store_stmt (store,
+        "UPDATE fires SET hook_status = 'interrupted: the controller stopped while it ran' "
+        "WHERE hook_status = 'running'");
+    store_step_done (store, st, "close interrupted hooks");
+}

@@ -1,0 +1,179 @@
+/*  ingest.c: snapshots in.  Each is checked (its targets, every histogram
+    decodes and counts its ops), stored one row per target, added to the
+    step's fleet series, and its acknowledgement queued for after the
+    commit (acks.c); a copy already stored is acknowledged again, not
+    stored twice.
+*/
+#include "runstate.h"
+#include "log.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+ingest_maybe_done (ctl_t *ctl, part_t *p)
+{
+    if (p->st == P_DONE_WAIT && p->contig >= p->done_snapshots) {
+        p->st = P_DONE;
+        run_save_agent (ctl, p, NULL);
+        acks_queue (ctl->runner, p, UINT32_MAX);
+    }
+}
+
+/* Stores one snapshot (one row per target), after decoding every histogram
+   in it, so a snapshot is stored whole or not at all. */
+void
+ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s)
+{
+    runner_t *r = ctl->runner;
+    if (s->spool_dropped > p->spool_dropped)
+        p->spool_dropped = s->spool_dropped;
+    if (p->restarted)
+        p->done_at = clock_mono_ns ();      /* its spool is still draining */
+    if (s->seq < p->nseen && p->seen[s->seq]) {
+        acks_queue (r, p, p->contig);
+        if (s->seq >= p->contig)
+            acks_queue_seq (r, p, s->seq);
+        return;
+    }
+    for (size_t i = 0; i < s->n_targets; i++) {
+        const Iofleet__TargetSample *t = s->targets[i];
+        if (t->target >= p->ntargets) {
+            store_count (ctl->store, "bad_agent_messages", 1);
+            log_warn ("agent '%s': snapshot %u names target %u, it has %u; dropped", p->name,
+                      s->seq, t->target, p->ntargets);
+            acks_queue_seq (r, p, s->seq);     /* refused for good: not again */
+            return;
+        }
+        for (int k = 0; k < DIR_COUNT; k++) {
+            const Iofleet__DirStats *d = message_sample_dir (t, k);
+            if (!d || (d->ops == 0 && d->histogram.len == 0))
+                continue;
+            const ProtobufCBinaryData *blobs[3] = { &d->histogram, &d->slat_histogram,
+                                                    &d->lat_histogram };
+            static const char *names[3] = { "clat", "slat", "lat" };
+            const char *bad = NULL;
+            for (int b = 0; b < 3 && !bad; b++) {
+                if (b > 0 && blobs[b]->len == 0)
+                    continue;       /* slat/lat are optional */
+                uint64_t count;
+                if (histogram_check (blobs[b]->data, blobs[b]->len, &count) != 0)
+                    bad = "does not decode";
+                /* Failed I/Os are counted as errors, never as latency samples;
+                   a run without histograms sends empty ones. */
+                else if (count != d->ops && count != 0)
+                    bad = "holds another number of samples than ops";
+                if (bad) {
+                    store_count (ctl->store, "bad_agent_messages", 1);
+                    log_warn ("agent '%s': snapshot %u target %u: the %s %s histogram %s; "
+                              "dropped", p->name, s->seq, t->target, dir_name (k), names[b], bad);
+                    acks_queue_seq (r, p, s->seq);
+                    return;
+                }
+            }
+        }
+    }
+    store_begin (ctl->store);
+    for (size_t i = 0; i < s->n_targets; i++) {
+        const Iofleet__TargetSample *t = s->targets[i];
+        sqlite3_stmt *st = store_stmt (ctl->store,
+            "INSERT OR IGNORE INTO snapshots (run_id, step_idx, agent_id, target, seq, t_start, "
+            " t_end, read_ops, read_bytes, read_errors, read_hist, read_slat_hist, "
+            " read_lat_hist, write_ops, write_bytes, write_errors, write_hist, write_slat_hist, "
+            " write_lat_hist, trim_ops, trim_bytes, trim_errors, trim_hist, trim_slat_hist, "
+            " trim_lat_hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        sqlite3_bind_int64 (st, 1, r->run);
+        sqlite3_bind_int (st, 2, r->cur);
+        sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
+        sqlite3_bind_int (st, 4, (int) t->target);
+        sqlite3_bind_int (st, 5, (int) s->seq);
+        sqlite3_bind_int64 (st, 6, (sqlite3_int64) s->t_start);
+        sqlite3_bind_int64 (st, 7, (sqlite3_int64) s->t_end);
+        /* Six columns a direction from 8: ops, bytes, errors, then the clat,
+           slat and lat histograms (NULL when empty).  An absent direction
+           (an older agent's trims) stores zeros. */
+        for (int k = 0; k < DIR_COUNT; k++) {
+            const Iofleet__DirStats *d = message_sample_dir (t, k);
+            int col = 8 + k * 6;
+            sqlite3_bind_int64 (st, col, d ? (sqlite3_int64) d->ops : 0);
+            sqlite3_bind_int64 (st, col + 1, d ? (sqlite3_int64) d->bytes : 0);
+            sqlite3_bind_int64 (st, col + 2, d ? (sqlite3_int64) d->errors : 0);
+            const ProtobufCBinaryData *blobs[3] = { NULL, NULL, NULL };
+            if (d) {
+                blobs[0] = &d->histogram;
+                blobs[1] = &d->slat_histogram;
+                blobs[2] = &d->lat_histogram;
+            }
+            for (int b = 0; b < 3; b++)
+                if (blobs[b] && blobs[b]->len)
+                    sqlite3_bind_blob (st, col + 3 + b, blobs[b]->data, (int) blobs[b]->len,
+                                       SQLITE_TRANSIENT);
+        }
+        if (store_step_done (ctl->store, st, "store snapshot"))
+            return;         /* not acked: the agent will send it again */
+    }
+    if (series_add (r->series, ctl->store, (int) (p - r->parts), s))
+        return;             /* the tick rolls back; sent again */
+    if (run_seen_room (p, s->seq))
+        return;
+    if (acks_note_mark (r, p, s))
+        return;
+    p->seen[s->seq] = 1;
+    while (p->contig < p->nseen && p->seen[p->contig])
+        p->contig++;
+    acks_queue (r, p, p->contig);
+    if (s->seq >= p->contig)
+        acks_queue_seq (r, p, s->seq);
+    ingest_maybe_done (ctl, p);
+}
+
+/* Is this SNAPSHOT of an ended step already stored (a resend that crossed
+   its acknowledgement), or this DONE one of a step the agent finished?
+   Can't fail: false on a database error. */
+static bool
+stale_is_stored (ctl_t *ctl, const peer_t *peer, const envelope_t *env)
+{
+    sqlite3_stmt *st;
+    if (env->body_case == IOFLEET__ENVELOPE__BODY_DONE) {
+        st = store_stmt (ctl->store, "SELECT 1 FROM step_agents WHERE run_id = ? AND step_idx = ? "
+                                     "AND agent_id = ? AND status = 'done'");
+        if (!st)
+            return false;
+        sqlite3_bind_int64 (st, 1, (sqlite3_int64) env->done->run);
+        sqlite3_bind_int (st, 2, (int) env->done->step);
+    } else {
+        st = store_stmt (ctl->store, "SELECT 1 FROM snapshots WHERE run_id = ? AND step_idx = ? "
+                                     "AND agent_id = ? AND seq = ? LIMIT 1");
+        if (!st)
+            return false;
+        sqlite3_bind_int64 (st, 1, (sqlite3_int64) env->snapshot->run);
+        sqlite3_bind_int (st, 2, (int) env->snapshot->step);
+        sqlite3_bind_int (st, 4, (int) env->snapshot->seq);
+    }
+    sqlite3_bind_int64 (st, 3, (sqlite3_int64) peer->id);
+    bool stored = sqlite3_step (st) == SQLITE_ROW;
+    sqlite3_reset (st);
+    return stored;
+}
+
+void
+ingest_stale (ctl_t *ctl, peer_t *peer, const envelope_t *env, uint64_t run, uint32_t step)
+{
+    /* A step that ended without it (the agent was lost, restarted, or
+       its DONE timed out): its results are made, so let the agent's
+       spool forget it, and count it. */
+    if (env->body_case != IOFLEET__ENVELOPE__BODY_SNAPSHOT
+        && env->body_case != IOFLEET__ENVELOPE__BODY_DONE)
+        return;
+    if (stale_is_stored (ctl, peer, env)) {
+        acks_send (ctl, peer, (int64_t) run, step, UINT32_MAX, NULL, 0, false);
+        return;
+    }
+    store_count (ctl->store, "late_agent_messages", 1);
+    if (log_ratelimit (&peer->bad_logged_at, 60 * NS_PER_SEC))
+        log_warn ("agent '%s' sent a %s of run %llu step %u, which has ended without "
+                  "it; not stored (counted as late_agent_messages)", peer->name,
+                  message_kind (env), (unsigned long long) run, step + 1);
+    acks_send (ctl, peer, (int64_t) run, step, UINT32_MAX, NULL, 0, false);
+}

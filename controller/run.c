@@ -1,0 +1,677 @@
+/*  run.c: the run state machine.
+
+    One run at a time; others wait as 'queued'.  Each job section of the plan
+    is a step; every selected agent finishes step k before step k+1 starts:
+
+      PREPARE -> READY/REFUSED from every agent (or --prepare-timeout)
+      START at controller now + margin -> SNAPSHOT ... -> DONE
+      step results computed from the stored snapshots (report.c)
+
+    The run's state is runstate.h's; snapshots go to ingest.c, their
+    acknowledgements to acks.c; its end goes to the run-end subscribers.
+*/
+#include "runstate.h"
+#include "jobfile.h"
+#include "jobspec.h"
+#include "log.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define START_MARGIN_MIN_NS   (50 * NS_PER_MS)
+#define DONE_WAIT_NS          (10 * NS_PER_SEC)   /* for resent snapshots */
+#define RESTART_DRAIN_NS      (3 * NS_PER_SEC)    /* a restarted agent's spool, resent at once */
+
+static uint64_t
+spec_interval (ctl_t *ctl)
+{
+    return ctl->interval_ns;
+}
+
+json_t *
+job_to_json (const job_t *j)
+{
+    json_t *o = json_pack ("{s:s, s:s, s:b, s:s, s:i, s:i, s:i, s:i, s:i, s:I, s:i, s:I, s:i, "
+                           "s:s, s:I, s:b, s:I, s:b, s:b}",
+        "name", j->name, "ioengine", j->ioengine, "direct", j->direct,
+        "rw", job_rw_name (j->rw), "rwmixread", (int) j->rwmixread,
+        "bs", (int) j->bs[0], "bs_write", (int) j->bs[1],
+        "iodepth", (int) j->iodepth, "numjobs", (int) j->numjobs,
+        "size", (json_int_t) j->size, "size_pct", (int) j->size_pct,
+        "offset", (json_int_t) j->offset, "offset_pct", (int) j->offset_pct,
+        "filename", j->filename, "runtime_ns", (json_int_t) j->runtime_ns,
+        "time_based", j->time_based, "ramp_time_ns", (json_int_t) j->ramp_time_ns,
+        "group_reporting", j->group_reporting, "stonewall", j->stonewall);
+    if (j->npercentiles) {
+        json_t *p = json_array ();
+        for (int i = 0; i < j->npercentiles; i++)
+            json_array_append_new (p, json_real (j->percentile_list[i]));
+        json_object_set_new (o, "percentile_list", p);
+    }
+    if (j->sla[0])
+        json_object_set_new (o, "sla", json_string (j->sla));
+    if (j->sweep_of[0])
+        json_object_set_new (o, "sweep_of", json_string (j->sweep_of));
+    if (j->rate_iops[0] || j->rate_iops[1])
+        json_object_set_new (o, "rate_iops", json_pack ("[i, i]", (int) j->rate_iops[0],
+                                                        (int) j->rate_iops[1]));
+    if (j->nbssplit[0] || j->nbssplit[1] || j->bsrange_min[0] || j->bsrange_min[1])
+        json_object_set_new (o, "mixed_bs", json_true ());
+    /* Only with a target: a step without one keeps the spec it always had. */
+    if (j->latency_target_ns) {
+        json_object_set_new (o, "latency_target_ns",
+                             json_integer ((json_int_t) j->latency_target_ns));
+        json_object_set_new (o, "latency_window_ns",
+                             json_integer ((json_int_t) j->latency_window_ns));
+        json_object_set_new (o, "latency_percentile", json_real (j->latency_percentile));
+        json_object_set_new (o, "latency_run", json_boolean (j->latency_run));
+    }
+    return o;
+}
+
+/* Why peer cannot run the step's jobs as the plan says: its release is
+   older than one an option needs.  Returns the reason (a static buffer),
+   or NULL when it can.  Can't fail. */
+static const char *
+step_too_new (const peer_t *peer, const jobspec_t *js, int njobs)
+{
+    static char why[MSG_TEXT_MAX];
+    for (int i = 0; i < njobs; i++) {
+        const char *what = NULL, *need = jobspec_needs (&js[i].spec, &what);
+        if (need && jobspec_release_older (peer->release, need)) {
+            snprintf (why, sizeof why, "the agent runs iofleet %s, which would ignore %s of "
+                      "job '%s' (iofleet %s runs it); upgrade the agent",
+                      peer->release[0] ? peer->release : "(unknown)", what, js[i].spec.name,
+                      need);
+            return why;
+        }
+    }
+    return NULL;
+}
+
+static void
+begin_step (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    static jobspec_t js[MSG_JOBS_MAX];
+    static Iofleet__JobSpec *more[MSG_JOBS_MAX];
+    int njobs = run_step_njobs (r, r->cur);
+    for (int i = 0; i < njobs; i++) {
+        jobspec_from_job (&js[i], &r->plan->steps[r->first[r->cur] + i], spec_interval (ctl));
+        r->job_ntargets[i] = (int) js[i].spec.n_filenames;
+        if (i)
+            more[i - 1] = &js[i].spec;
+    }
+    Iofleet__Prepare prep = IOFLEET__PREPARE__INIT;
+    prep.run = (uint64_t) r->run;
+    prep.step = (uint32_t) r->cur;
+    prep.job = &js[0].spec;
+    prep.more_jobs = more;
+    prep.n_more_jobs = (size_t) (njobs - 1);
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_PREPARE;
+    env.prepare = &prep;
+
+    char name[512];
+    log_info ("run %lld step %d/%d '%s': preparing %d agent(s)", (long long) r->run, r->cur + 1,
+              r->nsteps, run_step_name (r, r->cur, name, sizeof name), r->nparts);
+    r->start_at = 0;
+    run_set_step (ctl, "preparing");
+    /* A step prepared again (after a controller restart) starts afresh:
+       rows of an attempt that did not finish would shadow the new ones. */
+    sqlite3_stmt *del = store_stmt (ctl->store,
+        "DELETE FROM snapshots WHERE run_id = ? AND step_idx = ?");
+    sqlite3_bind_int64 (del, 1, r->run);
+    sqlite3_bind_int (del, 2, r->cur);
+    store_step_done (ctl->store, del, "clear an earlier attempt's snapshots");
+    del = store_stmt (ctl->store, "DELETE FROM fleet_intervals WHERE run_id = ? AND step_idx = ?");
+    sqlite3_bind_int64 (del, 1, r->run);
+    sqlite3_bind_int (del, 2, r->cur);
+    store_step_done (ctl->store, del, "clear an earlier attempt's fleet intervals");
+    del = store_stmt (ctl->store, "DELETE FROM latency_depths WHERE run_id = ? AND step_idx = ?");
+    sqlite3_bind_int64 (del, 1, r->run);
+    sqlite3_bind_int (del, 2, r->cur);
+    store_step_done (ctl->store, del, "clear an earlier attempt's latency depths");
+    series_reset (r->series, r->run, r->cur, r->nparts);
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        free (p->seen);
+        p->seen = NULL;
+        p->nseen = 0;
+        p->contig = 0;
+        p->ntargets = 0;
+        p->actual_start = 0;
+        p->clock_known = false;
+        p->done_snapshots = 0;
+        p->done_ops = p->done_bytes = 0;
+        p->msg[0] = '\0';
+        p->restarted = false;
+        p->waited_out = false;
+        p->totals_unknown = false;
+        p->spool_dropped = 0;
+        peer_t *peer = fleet_find_id (ctl->fleet, p->agent_id);
+        const char *too_old = peer ? step_too_new (peer, js, njobs) : NULL;
+        if (!peer || !peer->connected) {
+            p->st = P_LOST;
+            snprintf (p->msg, sizeof p->msg, "agent not connected when the step began");
+        } else if (too_old) {
+            /* An older agent would skip the fields it does not know and run
+               another job than the plan's without a word. */
+            p->st = P_REFUSED;
+            snprintf (p->msg, sizeof p->msg, "%s", too_old);
+            log_warn ("run %lld step %d: agent '%s': %s", (long long) r->run, r->cur + 1,
+                      p->name, too_old);
+        } else if (fleet_send (ctl->fleet, peer, &env) != 0) {
+            p->st = P_LOST;
+            snprintf (p->msg, sizeof p->msg, "agent not connected when the step began");
+        } else
+            p->st = P_PREPARING;
+        run_save_agent (ctl, p, NULL);
+    }
+    r->phase = R_PREPARING;
+    r->deadline = clock_mono_ns () + ctl->prepare_timeout_ns;
+}
+
+/* DONE carries the agent's own totals; they must equal the sum of the
+   snapshots stored (p->stored_*, summed by report_finalize_step), or
+   something measured was lost.  Notes it in p->msg. */
+static void
+check_totals (ctl_t *ctl, part_t *p)
+{
+    runner_t *r = ctl->runner;
+    uint64_t ops = p->stored_ops, bytes = p->stored_bytes;
+    if (ops == p->done_ops && bytes == p->done_bytes)
+        return;
+    snprintf (p->msg, sizeof p->msg, "agent reported %llu ops / %llu bytes, stored snapshots "
+              "hold %llu / %llu", (unsigned long long) p->done_ops,
+              (unsigned long long) p->done_bytes, (unsigned long long) ops,
+              (unsigned long long) bytes);
+    log_err ("run %lld step %d agent '%s': %s", (long long) r->run, r->cur + 1, p->name, p->msg);
+}
+
+static void
+stored_totals (void *arg, uint64_t agent_id, uint64_t ops, uint64_t bytes)
+{
+    part_t *p = run_find_part (arg, agent_id);
+    if (p) {
+        p->stored_ops = ops;
+        p->stored_bytes = bytes;
+    }
+}
+
+static void
+finish_step (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    /* What the step holds must be stored before its results are made;
+       once it is, its acknowledgements go now, not after the results. */
+    if (store_commit (ctl->store) != 0 || store_failing (ctl->store))
+        return;
+    runner_after_commit (ctl);
+    uint64_t failures = store_failures (ctl->store);
+    int ndone = 0, nbad = 0;
+    uint64_t smin = UINT64_MAX, smax = 0;
+    /* The results, and each agent's stored totals for check_totals: one
+       pass over the step's snapshots. */
+    for (int i = 0; i < r->nparts; i++)
+        r->parts[i].stored_ops = r->parts[i].stored_bytes = 0;
+    report_finalize_step (ctl->store, r->run, r->cur, ctl->interval_ns, stored_totals, r);
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        if (p->st == P_DONE && !p->msg[0] && !p->totals_unknown)
+            check_totals (ctl, p);
+        if (p->st == P_DONE && !p->msg[0])
+            ndone++;
+        else
+            nbad++;
+        if (p->actual_start) {
+            if (p->actual_start < smin)
+                smin = p->actual_start;
+            if (p->actual_start > smax)
+                smax = p->actual_start;
+        }
+        run_save_agent (ctl, p, NULL);
+    }
+    const char *status = nbad == 0 ? "complete" : ndone > 0 ? "partial" : "failed";
+    run_set_step (ctl, status);
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "UPDATE steps SET skew_ns = ?3 WHERE run_id = ?1 AND idx = ?2");
+    sqlite3_bind_int64 (st, 1, r->run);
+    sqlite3_bind_int (st, 2, r->cur);
+    if (smax >= smin && smin != UINT64_MAX)
+        sqlite3_bind_int64 (st, 3, (sqlite3_int64) (smax - smin));
+    store_step_done (ctl->store, st, "store skew");
+    if (store_commit (ctl->store) != 0 || store_failures (ctl->store) != failures) {
+        log_err ("run %lld step %d: its results could not be stored; done again once the "
+                 "database can be written", (long long) r->run, r->cur + 1);
+        return;
+    }
+    if (nbad == 0)
+        r->steps_complete++;
+    else if (ndone > 0)
+        r->steps_partial++;
+    log_info ("run %lld step %d/%d '%s' %s: %d agent(s) done, %d not; start skew %.3f ms",
+              (long long) r->run, r->cur + 1, r->nsteps, run_step_job (r, r->cur)->name,
+              status, ndone, nbad,
+              smax >= smin && smin != UINT64_MAX ? (double) (smax - smin) / 1e6 : 0.0);
+    r->cur++;
+    if (r->cur < r->nsteps && !r->policy_failed)
+        begin_step (ctl);
+    else
+        run_finish (ctl);
+}
+
+/* Tells the READY agents to drop the step (the run policy failed it). */
+static void
+abort_ready (ctl_t *ctl, const char *why)
+{
+    runner_t *r = ctl->runner;
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        if (p->st != P_READY)
+            continue;
+        run_abort (ctl, p->agent_id, why);
+        p->st = P_FAILED;
+        snprintf (p->msg, sizeof p->msg, "not started: %s", why);
+        run_save_agent (ctl, p, NULL);
+    }
+}
+
+static void
+start_step (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    const job_t *j = run_step_job (r, r->cur);
+    uint64_t max_delay = 0;
+    int nready = 0;
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        if (p->st == P_PREPARING) {
+            p->st = P_FAILED;
+            snprintf (p->msg, sizeof p->msg, "no READY within --prepare-timeout %.0f s",
+                      (double) ctl->prepare_timeout_ns / 1e9);
+            run_save_agent (ctl, p, NULL);
+            /* It may still be laying a file out for a step that goes on
+               without it: that stops. */
+            run_abort (ctl, p->agent_id, p->msg);
+        }
+        if (p->st != P_READY)
+            continue;
+        nready++;
+        peer_t *peer = fleet_find_id (ctl->fleet, p->agent_id);
+        if (peer && peer->delay_ns > max_delay)
+            max_delay = peer->delay_ns;
+    }
+    int want = r->require_all ? r->nparts : r->min_agents;
+    if (nready > 0 && nready < want) {
+        snprintf (r->policy_msg, sizeof r->policy_msg, "step %d '%s': %d of %d agent(s) ready, "
+                  "the run needs %s%d; see each agent's reason in the report", r->cur + 1,
+                  j->name, nready, r->nparts, r->require_all ? "all " : "", want);
+        log_warn ("run %lld %s", (long long) r->run, r->policy_msg);
+        r->policy_failed = true;
+        abort_ready (ctl, r->policy_msg);
+        finish_step (ctl);
+        return;
+    }
+    if (nready == 0) {
+        log_warn ("run %lld step '%s': no agent is ready; skipping the step", (long long) r->run,
+                  j->name);
+        finish_step (ctl);
+        return;
+    }
+    uint64_t margin = 4 * max_delay > START_MARGIN_MIN_NS ? 4 * max_delay : START_MARGIN_MIN_NS;
+    r->start_at = clock_real_ns () + margin;
+    Iofleet__Start s = IOFLEET__START__INIT;
+    s.run = (uint64_t) r->run;
+    s.step = (uint32_t) r->cur;
+    s.start_at = r->start_at;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_START;
+    env.start = &s;
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        if (p->st != P_READY)
+            continue;
+        peer_t *peer = fleet_find_id (ctl->fleet, p->agent_id);
+        if (!peer || fleet_send (ctl->fleet, peer, &env) != 0) {
+            p->st = P_LOST;
+            snprintf (p->msg, sizeof p->msg, "agent disconnected before START");
+        } else {
+            p->st = P_RUNNING;
+            p->started = true;
+            /* A fresher estimate from a ping since READY, if any. */
+            if (peer->delay_ns > 0) {
+                p->clock_offset = peer->offset_ns;
+                p->clock_delay = peer->delay_ns;
+                p->clock_known = true;
+            }
+        }
+        run_save_agent (ctl, p, NULL);
+    }
+    run_set_step (ctl, "running");
+    r->phase = R_RUNNING;
+    uint64_t planned = run_step_planned_ns (r, r->cur);
+    r->deadline = planned ? clock_mono_ns () + margin + planned + STEP_GRACE_NS : 0;
+    log_info ("run %lld step %d/%d '%s': %d agent(s) start in %.1f ms", (long long) r->run,
+              r->cur + 1, r->nsteps, j->name, nready, (double) margin / 1e6);
+}
+
+static void
+start_run (ctl_t *ctl, int64_t run)
+{
+    runner_t *r = ctl->runner;
+    char err[512] = "";
+    if (run_load (ctl, run))
+        return;
+    sqlite3_stmt *st;
+    r->run = run;
+    r->cur = 0;
+    r->steps_complete = r->steps_partial = 0;
+    r->nsteps = jobfile_group (r->plan, r->first);
+    for (int i = 0; i < r->nsteps; i++)
+        if (run_step_njobs (r, i) > MSG_JOBS_MAX) {
+            snprintf (err, sizeof err, "step %d runs %d jobs together (no stonewall between "
+                      "them), limit %d", i + 1, run_step_njobs (r, i), MSG_JOBS_MAX);
+            run_set_status (ctl, run, "failed", err);
+            log_err ("run %lld failed to start: %s", (long long) run, err);
+            run_clear (r);
+            return;
+        }
+    store_begin (ctl->store);
+    for (int i = 0; i < r->nsteps; i++) {
+        json_t *spec = job_to_json (run_step_job (r, i));
+        if (run_step_njobs (r, i) > 1) {
+            json_t *jobs = json_array ();
+            for (int k = r->first[i]; k < r->first[i + 1]; k++)
+                json_array_append_new (jobs, job_to_json (&r->plan->steps[k]));
+            json_object_set_new (spec, "jobs", jobs);
+        }
+        char *text = json_dumps (spec, JSON_COMPACT);
+        json_decref (spec);
+        char name[512];
+        st = store_stmt (ctl->store, "INSERT OR REPLACE INTO steps (run_id, idx, name, spec, status) "
+                                     "VALUES (?, ?, ?, ?, 'pending')");
+        sqlite3_bind_int64 (st, 1, run);
+        sqlite3_bind_int (st, 2, i);
+        sqlite3_bind_text (st, 3, run_step_name (r, i, name, sizeof name), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text (st, 4, text ? text : "{}", -1, SQLITE_TRANSIENT);
+        free (text);
+        store_step_done (ctl->store, st, "store step");
+    }
+    run_set_status (ctl, run, "running", "");
+    log_info ("run %lld of plan '%s' started: %d step(s) on %d agent(s)", (long long) run,
+              r->plan_name, r->nsteps, r->nparts);
+    begin_step (ctl);
+}
+
+void
+runner_tick (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    uint64_t now = clock_mono_ns ();
+    if (r->phase == R_IDLE) {
+        sqlite3_stmt *st = store_stmt (ctl->store,
+            "SELECT id FROM runs WHERE status = 'queued' ORDER BY id LIMIT 1");
+        int64_t run = 0;
+        if (sqlite3_step (st) == SQLITE_ROW)
+            run = sqlite3_column_int64 (st, 0);
+        sqlite3_reset (st);
+        if (run)
+            start_run (ctl, run);
+        return;
+    }
+    /* While the database cannot be written, the run holds: no step ends
+       (its results could not be stored) and no lost-interval verdict is
+       made; the agents keep what is not acknowledged.  A write now and
+       then finds out when it can go on. */
+    if (store_failing (ctl->store)) {
+        if (!r->held) {
+            r->held = true;
+            r->held_since = now;
+            log_warn ("run %lld: holding step %d until the database can be written",
+                      (long long) r->run, r->cur + 1);
+        }
+        if (log_ratelimit (&r->probe_at, NS_PER_SEC))
+            store_count (ctl->store, "db_write_retries", 1);
+        return;
+    }
+    if (r->held) {
+        /* The time held does not count against the agents. */
+        uint64_t held = now - r->held_since;
+        r->held = false;
+        if (r->deadline)
+            r->deadline += held;
+        for (int i = 0; i < r->nparts; i++) {
+            part_t *p = &r->parts[i];
+            if (p->st == P_DONE_WAIT)
+                p->done_at = now;
+            /* What failed to be stored comes again now, not after the
+               agents' backed-off resend timers. */
+            peer_t *peer = fleet_find_id (ctl->fleet, p->agent_id);
+            if (peer && peer->connected && p->st != P_LOST && p->st != P_REFUSED)
+                acks_send (ctl, peer, r->run, (uint32_t) r->cur, p->contig, NULL, 0, true);
+        }
+        log_info ("run %lld: database writable again after %.0f s; step %d goes on",
+                  (long long) r->run, (double) held / 1e9, r->cur + 1);
+    }
+    if (r->phase == R_RECOVER) {
+        if (recover_tick (ctl, now))
+            begin_step (ctl);
+        return;
+    }
+    /* Agents that went away stop counting as busy. */
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        if (p->st != P_PREPARING && p->st != P_RUNNING)
+            continue;
+        peer_t *peer = fleet_find_id (ctl->fleet, p->agent_id);
+        if (!peer || !peer->connected) {
+            p->st = P_LOST;
+            snprintf (p->msg, sizeof p->msg, "agent disconnected during the step");
+            log_warn ("run %lld: agent '%s' lost during step %d", (long long) r->run, p->name,
+                      r->cur + 1);
+            run_save_agent (ctl, p, NULL);
+        }
+    }
+    if (r->phase == R_PREPARING) {
+        bool waiting = false;
+        for (int i = 0; i < r->nparts; i++)
+            waiting |= r->parts[i].st == P_PREPARING;
+        if (!waiting || now > r->deadline)
+            start_step (ctl);
+        return;
+    }
+    bool busy = false;
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        if (p->st == P_RUNNING && r->deadline && now > r->deadline) {
+            p->st = P_LOST;
+            snprintf (p->msg, sizeof p->msg, "no DONE by %.0f s after the planned end",
+                      (double) STEP_GRACE_NS / 1e9);
+            run_save_agent (ctl, p, NULL);
+        }
+        if (p->st == P_DONE_WAIT && now - p->done_at > DONE_WAIT_NS) {
+            p->st = P_DONE;
+            p->waited_out = true;
+            snprintf (p->msg, sizeof p->msg, "reported %u snapshots, only %u stored in order; "
+                      "the rest never arrived%s", p->done_snapshots, p->contig,
+                      p->spool_dropped ? " (its spool overflowed)" : "");
+            run_save_agent (ctl, p, NULL);
+            acks_queue (r, p, UINT32_MAX);
+        }
+        busy |= p->st == P_RUNNING || p->st == P_DONE_WAIT;
+        /* A restarted agent resends what its old process spooled right
+           after its HELLO: the step waits for that to drain. */
+        busy |= p->st == P_LOST && p->restarted && now - p->done_at < RESTART_DRAIN_NS;
+    }
+    if (!busy)
+        finish_step (ctl);
+}
+
+void
+runner_agent_hello (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid, const Iofleet__Hello *h)
+{
+    runner_t *r = ctl->runner;
+    if (r->phase != R_PREPARING && r->phase != R_RUNNING && r->phase != R_RECOVER)
+        return;
+    part_t *p = run_find_part (r, agent_id);
+    if (!p || p->restarted)
+        return;
+    bool waiting = p->st == P_PREPARING || p->st == P_READY || p->st == P_RUNNING
+                   || (p->st == P_LOST && p->started);
+    bool holds = h->job_run == (uint64_t) r->run && h->job_step == (uint32_t) r->cur
+                 && h->job_state != IOFLEET__JOB_STATE__JOB_NONE;
+    if (!waiting || holds)
+        return;
+    /* A PREPARE may still be on its way to a live agent: only a new
+       process says the agent is gone then. */
+    if (p->st == P_PREPARING && !(old_pid && old_pid != h->pid))
+        return;
+    /* It came back without the workload it was running: that died with
+       an earlier process.  What that one spooled is still taken
+       (on_snapshot) for a while (the drain window in runner_tick), but
+       nothing more will come. */
+    char why[96] = "";
+    if (old_pid && old_pid != h->pid)
+        snprintf (why, sizeof why, " (pid %llu, then %llu)", (unsigned long long) old_pid,
+                  (unsigned long long) h->pid);
+    p->st = P_LOST;
+    p->restarted = true;
+    p->done_at = clock_mono_ns ();
+    snprintf (p->msg, sizeof p->msg, "agent restarted during the step%s: its workload stopped "
+              "there", why);
+    log_warn ("run %lld step %d: agent '%s' came back without this step's workload (restarted%s); "
+              "its part of the step is lost from there", (long long) r->run, r->cur + 1, p->name,
+              why);
+    run_save_agent (ctl, p, NULL);
+}
+
+void
+runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
+{
+    runner_t *r = ctl->runner;
+    uint64_t run = 0;
+    uint32_t step = 0;
+    switch (env->body_case) {
+    case IOFLEET__ENVELOPE__BODY_READY: run = env->ready->run; step = env->ready->step; break;
+    case IOFLEET__ENVELOPE__BODY_REFUSED: run = env->refused->run; step = env->refused->step; break;
+    case IOFLEET__ENVELOPE__BODY_SNAPSHOT: run = env->snapshot->run; step = env->snapshot->step; break;
+    case IOFLEET__ENVELOPE__BODY_DONE: run = env->done->run; step = env->done->step; break;
+    default:
+        return;     /* main.c registers the four kinds above (fleet.c counts others) */
+    }
+    part_t *p = r->phase != R_IDLE ? run_find_part (r, peer->id) : NULL;
+    if (!p || (int64_t) run != r->run || step != (uint32_t) r->cur) {
+        log_debug ("agent '%s': %s for run %llu step %u is not current; ignored", peer->name,
+                   message_kind (env), (unsigned long long) run, step);
+        ingest_stale (ctl, peer, env, run, step);
+        return;
+    }
+    /* An agent marked lost while running this step (silent too long: a
+       flapping link, a stopped process) that speaks again has kept
+       measuring: take it back, and what it spooled meanwhile. */
+    if (p->st == P_LOST && p->started && !p->restarted && r->phase == R_RUNNING
+        && (env->body_case == IOFLEET__ENVELOPE__BODY_SNAPSHOT
+            || env->body_case == IOFLEET__ENVELOPE__BODY_DONE)) {
+        p->st = P_RUNNING;
+        p->revived++;
+        p->msg[0] = '\0';     /* a message on a done agent means a shortfall */
+        log_warn ("run %lld: agent '%s' came back during step %d; resuming it", (long long) r->run,
+                  p->name, r->cur + 1);
+        run_save_agent (ctl, p, NULL);
+    }
+    switch (env->body_case) {
+    case IOFLEET__ENVELOPE__BODY_READY: {
+        if (p->st != P_PREPARING)
+            return;
+        p->st = P_READY;
+        p->ntargets = (uint32_t) env->ready->n_targets;
+        p->clock_offset = env->ready->clock_offset_ns;
+        p->clock_delay = env->ready->clock_delay_ns;
+        p->clock_known = env->ready->clock_delay_ns > 0;
+        /* The hardware as it was for this step of this run. */
+        int64_t inv = inventory_store (ctl, p->agent_id, env->ready->inventory_json);
+        if (inv) {
+            sqlite3_stmt *ist = store_stmt (ctl->store,
+                "INSERT OR REPLACE INTO run_inventory (run_id, agent_id, step_idx, inventory_id) "
+                "VALUES (?, ?, ?, ?)");
+            sqlite3_bind_int64 (ist, 1, r->run);
+            sqlite3_bind_int64 (ist, 2, (sqlite3_int64) p->agent_id);
+            sqlite3_bind_int (ist, 3, r->cur);
+            sqlite3_bind_int64 (ist, 4, inv);
+            store_step_done (ctl->store, ist, "store run inventory");
+        }
+        /* Jobs running together may share a file: label each target with
+           its job so every (job, target) keeps rows of its own. */
+        json_t *list = json_array ();
+        int njobs = run_step_njobs (r, r->cur), job = 0, left = r->job_ntargets[0];
+        for (size_t i = 0; i < env->ready->n_targets; i++) {
+            while (left == 0 && job + 1 < njobs)
+                left = r->job_ntargets[++job];
+            left--;
+            char label[MSG_PATH_MAX + JOB_NAME_MAX + 2];
+            if (njobs > 1)
+                snprintf (label, sizeof label, "%s:%s",
+                          r->plan->steps[r->first[r->cur] + job].name, env->ready->targets[i]);
+            else
+                snprintf (label, sizeof label, "%s", env->ready->targets[i]);
+            json_array_append_new (list, json_string (label));
+        }
+        char *text = json_dumps (list, JSON_COMPACT);
+        json_decref (list);
+        run_save_agent (ctl, p, text);
+        free (text);
+        run_save_target_drives (ctl, p, env->ready);
+        break;
+    }
+    case IOFLEET__ENVELOPE__BODY_REFUSED:
+        if (p->st != P_PREPARING)
+            return;
+        p->st = P_REFUSED;
+        str_copy (p->msg, sizeof p->msg, env->refused->reason);
+        log_warn ("run %lld step %d: agent '%s' refused: %s", (long long) r->run, r->cur + 1,
+                  p->name, p->msg);
+        run_save_agent (ctl, p, NULL);
+        break;
+    case IOFLEET__ENVELOPE__BODY_SNAPSHOT:
+        /* A restarted agent's spool holds what its old process measured. */
+        if (p->st == P_RUNNING || p->st == P_DONE_WAIT || p->st == P_DONE
+            || (p->st == P_LOST && p->restarted))
+            ingest_snapshot (ctl, p, env->snapshot);
+        break;
+    case IOFLEET__ENVELOPE__BODY_DONE: {
+        /* ... and maybe the DONE it sent just before it died. */
+        if (p->st != P_RUNNING && !(p->st == P_LOST && p->restarted))
+            return;
+        const Iofleet__Done *d = env->done;
+        if (d->spool_dropped > p->spool_dropped)
+            p->spool_dropped = d->spool_dropped;
+        p->msg[0] = '\0';
+        p->done_snapshots = d->snapshots;
+        p->actual_start = d->actual_start;
+        p->done_ops = p->done_bytes = 0;
+        for (size_t i = 0; i < d->n_totals; i++) {
+            for (int k = 0; k < DIR_COUNT; k++) {
+                const Iofleet__DirStats *ds = message_sample_dir (d->totals[i], k);
+                if (ds) {
+                    p->done_ops += ds->ops;
+                    p->done_bytes += ds->bytes;
+                }
+            }
+        }
+        run_save_latency_depths (ctl, p, d);
+        if (d->error[0]) {
+            snprintf (p->msg, sizeof p->msg, "I/O error: %s", d->error);
+            log_warn ("run %lld step %d: agent '%s': %s", (long long) r->run, r->cur + 1,
+                      p->name, p->msg);
+        }
+        p->st = P_DONE_WAIT;
+        p->done_at = clock_mono_ns ();
+        ingest_maybe_done (ctl, p);
+        break;
+    }
+    default:
+        break;
+    }
+}

@@ -1,0 +1,133 @@
+/*  status.c: a run's status (iofleet status), and while it runs, the
+    live figures of its step in hand: the newest interval every running
+    agent delivered, and the agents that stand out in it.
+*/
+#include "runstate.h"
+#include "histogram.h"
+#include "outliers.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The step's newest interval every running agent has delivered: fleet
+   IOPS and p99 from the merged histograms, and the agents whose IOPS
+   stand out in it (as the report's outliers).  Adds "last_interval" to o;
+   nothing before the first interval.  Can't fail. */
+static void
+add_live (ctl_t *ctl, json_t *o)
+{
+    runner_t *r = ctl->runner;
+    int64_t seq = -1;
+    for (int i = 0; i < r->nparts; i++) {
+        const part_t *p = &r->parts[i];
+        if ((p->st == P_RUNNING || p->st == P_DONE_WAIT) && p->contig > 0
+            && (seq < 0 || (int64_t) p->contig - 1 < seq))
+            seq = (int64_t) p->contig - 1;
+    }
+    if (seq < 0)
+        return;
+    const series_interval_t *iv = series_get (r->series, ctl->store, (uint32_t) seq);
+    if (!iv || !iv->agents || iv->span_ns == 0)
+        return;
+    /* IOPS over the agents' mean span, as the report's intervals. */
+    double secs = (double) iv->span_ns / iv->agents / 1e9;
+    uint64_t total = 0;
+    static histogram_t fleet;
+    histogram_clear (&fleet);
+    for (int d = 0; d < DIR_COUNT; d++) {
+        total += iv->ops[d];
+        histogram_merge (&fleet, &iv->hist[d]);
+    }
+    json_t *li = json_pack ("{s:I, s:f, s:I}", "seq", (json_int_t) seq,
+                            "iops", (double) total / secs, "ops", (json_int_t) total);
+    if (fleet.count)
+        json_object_set_new (li, "p99", json_integer ((json_int_t) histogram_percentile (&fleet, 99.0)));
+    /* Each agent's ops of the interval, for its outliers. */
+    static double *ops;
+    static int *idx, cap;
+    if (r->nparts > cap) {
+        double *o = realloc (ops, (size_t) r->nparts * sizeof *o);
+        if (o)
+            ops = o;
+        int *x = realloc (idx, (size_t) r->nparts * sizeof *x);
+        if (x)
+            idx = x;
+        if (o && x)
+            cap = r->nparts;
+    }
+    int n = 0;
+    for (int i = 0; iv->who_known && i < r->nparts && i < cap; i++)
+        if (iv->who_ops[i] >= 0) {
+            idx[n] = i;
+            ops[n++] = iv->who_ops[i];
+        }
+    json_t *outl = json_array ();
+    double median;
+    double *score = malloc ((size_t) (n ? n : 1) * sizeof *score);
+    bool *flagged = malloc ((size_t) (n ? n : 1) * sizeof *flagged);
+    if (score && flagged && n >= 3 && outliers_find (ops, n, &median, score, flagged) > 0)
+        for (int i = 0; i < n; i++) {
+            part_t *p = flagged[i] ? &r->parts[idx[i]] : NULL;
+            if (p)
+                json_array_append_new (outl, json_pack ("{s:s, s:f, s:f, s:f}", "agent", p->name,
+                    "iops", ops[i] / secs, "median_iops", median / secs,
+                    "delta_pct", median > 0 ? 100.0 * (ops[i] - median) / median : 0.0));
+        }
+    free (score);
+    free (flagged);
+    json_object_set_new (li, "outliers", outl);
+    json_object_set_new (o, "last_interval", li);
+}
+
+json_t *
+runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen)
+{
+    runner_t *r = ctl->runner;
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT r.status, r.message, p.name, "
+        " (SELECT COUNT(*) FROM steps s WHERE s.run_id = r.id), r.cancelled_by, r.cancelled_at "
+        "FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    if (sqlite3_step (st) != SQLITE_ROW) {
+        sqlite3_reset (st);
+        snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
+        return NULL;
+    }
+    json_t *o = json_pack ("{s:I, s:s, s:s, s:s, s:i}", "run", (json_int_t) run,
+                           "status", (const char *) sqlite3_column_text (st, 0),
+                           "message", (const char *) sqlite3_column_text (st, 1),
+                           "plan", (const char *) sqlite3_column_text (st, 2),
+                           "steps", sqlite3_column_int (st, 3));
+    if (sqlite3_column_type (st, 4) != SQLITE_NULL) {
+        json_object_set_new (o, "cancelled_by",
+                             json_string ((const char *) sqlite3_column_text (st, 4)));
+        json_object_set_new (o, "cancelled_at", json_integer (sqlite3_column_int64 (st, 5)));
+    }
+    sqlite3_reset (st);
+    if (r->phase != R_IDLE && r->run == run) {
+        char name[512];
+        json_object_set_new (o, "step", json_integer (r->cur));
+        json_object_set_new (o, "steps", json_integer (r->nsteps));
+        json_object_set_new (o, "step_name", json_string (run_step_name (r, r->cur, name, sizeof name)));
+        json_object_set_new (o, "phase", json_string (r->phase == R_PREPARING ? "preparing"
+                                                                               : "running"));
+        double elapsed = 0;
+        uint64_t now = clock_real_ns ();
+        if (r->phase == R_RUNNING && now > r->start_at)
+            elapsed = (double) (now - r->start_at) / 1e9;
+        json_object_set_new (o, "elapsed_s", json_real (elapsed));
+        json_object_set_new (o, "planned_s",
+                             json_real ((double) run_step_planned_ns (r, r->cur) / 1e9));
+        json_t *agents = json_object ();
+        for (int i = 0; i < r->nparts; i++) {
+            const char *s = run_pstate_names[r->parts[i].st];
+            json_t *c = json_object_get (agents, s);
+            json_object_set_new (agents, s, json_integer (c ? json_integer_value (c) + 1 : 1));
+        }
+        json_object_set_new (o, "agents", agents);
+        if (r->phase == R_RUNNING)
+            add_live (ctl, o);
+    }
+    return o;
+}

@@ -1,0 +1,172 @@
+/*  test_fleet.c: fleet_t (controller/fleet.c) on a real ROUTER socket,
+    agents being DEALER sockets: HELLO answered with WELCOME and handed to
+    the hello handler, each other kind to the handler registered for it
+    (none: counted as bad), PING answered by the fleet, a peer that never
+    said HELLO asked to, and silence excused only as the handler says. */
+#include "ctltest.h"
+
+typedef struct {
+    int calls;
+    peer_t *peer;
+    uint64_t run;               /* of the last READY */
+    uint64_t old_pid;           /* of the last HELLO */
+} seen_t;
+
+static void
+on_ready (void *arg, peer_t *peer, const envelope_t *env)
+{
+    seen_t *s = arg;
+    s->calls++;
+    s->peer = peer;
+    s->run = env->ready->run;
+}
+
+static void
+on_hello (void *arg, peer_t *peer, uint64_t old_pid, const Iofleet__Hello *h)
+{
+    seen_t *s = arg;
+    (void) h;
+    s->calls++;
+    s->peer = peer;
+    s->old_pid = old_pid;
+}
+
+static bool excuse;
+
+static bool
+on_excused (void *arg, uint64_t agent_id)
+{
+    (void) arg;
+    (void) agent_id;
+    return excuse;
+}
+
+static int64_t
+counter (ctl_t *ctl, const char *name)
+{
+    store_commit (ctl->store);
+    sqlite3_stmt *st = store_stmt (ctl->store, "SELECT value FROM counters WHERE name = ?");
+    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
+    int64_t v = sqlite3_step (st) == SQLITE_ROW ? sqlite3_column_int64 (st, 0) : 0;
+    sqlite3_reset (st);
+    return v;
+}
+
+/* Sends a message of kind from s (READY of run 7, or a bare START). */
+static void
+send_kind (zsock_t *s, int kind)
+{
+    Iofleet__Ready r = IOFLEET__READY__INIT;
+    Iofleet__Start st = IOFLEET__START__INIT;
+    Iofleet__Ping ping = IOFLEET__PING__INIT;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = kind;
+    char *targets[] = { "/dev/null" };
+    if (kind == IOFLEET__ENVELOPE__BODY_READY) {
+        r.run = 7;
+        r.targets = targets;
+        r.n_targets = 1;
+        env.ready = &r;
+    } else if (kind == IOFLEET__ENVELOPE__BODY_PING) {
+        ping.t0 = 12345;
+        env.ping = &ping;
+    } else {
+        st.run = 7;
+        st.start_at = 1;        /* valid, so only the missing handler drops it */
+        env.start = &st;
+    }
+    CHECK (ctltest_send (s, &env) == 0);
+}
+
+int
+main (void)
+{
+    log_init ("test_fleet", LL_ERR);
+    ctltest_t t;
+    ctltest_open (&t, "test_fleet");
+    fleet_t *fleet = t.ctl.fleet;
+    seen_t ready = { 0 }, hello = { 0 };
+    fleet_on (fleet, IOFLEET__ENVELOPE__BODY_READY, on_ready, &ready);
+    fleet_on_hello (fleet, on_hello, &hello);
+    fleet_on_excused (fleet, on_excused, NULL);
+
+    /* HELLO: recorded, found three ways, welcomed, heard. */
+    zsock_t *a = ctltest_agent (&t);
+    CHECK (a);
+    uint64_t id = ctltest_hello (&t, a, "a1", 100);
+    CHECK (id > 0);
+    peer_t *p = fleet_find_name (fleet, "a1");
+    CHECK (p && p->connected && p->id == id && p->pid == 100);
+    CHECK (fleet_find_id (fleet, id) == p);
+    CHECK (p && fleet_find_rid (fleet, p->rid, p->rid_len) == p);
+    CHECK (fleet_first (fleet) == p && fleet_next (fleet) == NULL);
+    CHECK (hello.calls == 1 && hello.peer == p && hello.old_pid == 0);
+    CHECK (ready.calls == 0);
+
+    /* A registered kind goes to its handler, with its peer. */
+    send_kind (a, IOFLEET__ENVELOPE__BODY_READY);
+    CHECK (ctltest_pump (&t, 1) == 1);
+    CHECK (ready.calls == 1 && ready.peer == p && ready.run == 7);
+
+    /* PING: the fleet answers, no handler hears it. */
+    send_kind (a, IOFLEET__ENVELOPE__BODY_PING);
+    CHECK (ctltest_pump (&t, 1) == 1);
+    envelope_t *e = ctltest_recv (a);
+    CHECK (e && e->body_case == IOFLEET__ENVELOPE__BODY_PONG && e->pong->t0 == 12345);
+    if (e)
+        message_free (e);
+    CHECK (ready.calls == 1);
+
+    /* A kind without a handler is counted, not handed on. */
+    int64_t bad = counter (&t.ctl, "bad_agent_messages");
+    send_kind (a, IOFLEET__ENVELOPE__BODY_START);
+    CHECK (ctltest_pump (&t, 1) == 1);
+    CHECK (counter (&t.ctl, "bad_agent_messages") == bad + 1);
+    CHECK (fleet_bad_messages (fleet) == 0);     /* it parsed: not a malformed one */
+    CHECK (ready.calls == 1);
+    /* ... and a handler taken away (NULL) makes its kind that. */
+    fleet_on (fleet, IOFLEET__ENVELOPE__BODY_READY, NULL, NULL);
+    send_kind (a, IOFLEET__ENVELOPE__BODY_READY);
+    CHECK (ctltest_pump (&t, 1) == 1);
+    CHECK (ready.calls == 1);
+    CHECK (counter (&t.ctl, "bad_agent_messages") == bad + 2);
+    fleet_on (fleet, IOFLEET__ENVELOPE__BODY_READY, on_ready, &ready);
+
+    /* A peer that never said HELLO is asked to, and nothing is handed on. */
+    zsock_t *b = ctltest_agent (&t);
+    CHECK (b);
+    send_kind (b, IOFLEET__ENVELOPE__BODY_READY);
+    CHECK (ctltest_pump (&t, 1) == 1);
+    e = ctltest_recv (b);
+    CHECK (e && e->body_case == IOFLEET__ENVELOPE__BODY_ERROR);
+    if (e)
+        message_free (e);
+    CHECK (ready.calls == 1);
+
+    /* The same agent again from a new process: the hello handler hears
+       the old pid. */
+    CHECK (ctltest_hello (&t, a, "a1", 101) == id);
+    CHECK (hello.calls == 2 && hello.old_pid == 100 && fleet_find_name (fleet, "a1") == p);
+
+    /* Silence: excused, the agent stays; not, it is disconnected, and
+       nothing is sent to it. */
+    t.ctl.lost_after_ns = 1;
+    usleep (2000);
+    excuse = true;
+    fleet_tick (fleet);
+    CHECK (p->connected);
+    excuse = false;
+    fleet_tick (fleet);
+    CHECK (!p->connected);
+    Iofleet__Abort ab = IOFLEET__ABORT__INIT;
+    envelope_t abort_env = IOFLEET__ENVELOPE__INIT;
+    abort_env.body_case = IOFLEET__ENVELOPE__BODY_ABORT;
+    abort_env.abort = &ab;
+    CHECK (fleet_send (fleet, p, &abort_env) == -1);
+
+    zsock_destroy (&a);
+    zsock_destroy (&b);
+    ctltest_close (&t);
+    printf ("test_fleet: %d checks, %d failed\n", test_checks, test_failures);
+    return test_failures ? 1 : 0;
+}
