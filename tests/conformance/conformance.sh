@@ -35,4 +35,5 @@ trap 'exit 130' INT TERM
 truncate -s 64M "$work/disk.img"
 loop=$(losetup --direct-io=on -f --show "$work/disk.img")
 
-python3 "$here/conformance.py" --agent "$bin/iofleet-agent" --device "$loop" --work "$work" "$@"
+# The harness is several modules: no bytecode caches in the source tree.
+PYTHONDONTWRITEBYTECODE=1 python3 "$here/conformance.py" --agent "$bin/iofleet-agent" --device "$loop" --work "$work" "$@"
