@@ -28,10 +28,10 @@ add_live (ctl_t *ctl, json_t *o)
     if (seq < 0)
         return;
     const series_interval_t *iv = series_get (r->series, ctl->store, (uint32_t) seq);
-    if (!iv || !iv->agents || iv->span_ns == 0)
+    /* IOPS over the series' one divisor, as the report's intervals. */
+    double secs = iv ? series_interval_secs (iv) : 0;
+    if (secs <= 0)
         return;
-    /* IOPS over the agents' mean span, as the report's intervals. */
-    double secs = (double) iv->span_ns / iv->agents / 1e9;
     uint64_t total = 0;
     static histogram_t fleet;
     histogram_clear (&fleet);
