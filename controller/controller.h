@@ -105,6 +105,8 @@ void runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env);
    part is lost (what its spool resends is still stored). */
 void runner_agent_hello (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid,
                          const Iofleet__Hello *h);
+
+/* job_json.c */
 /* The parsed job as JSON (plans.steps, steps.spec).  Can't fail. */
 json_t *job_to_json (const job_t *j);
 
