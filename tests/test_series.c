@@ -199,6 +199,29 @@ main (void)
     /* No group at all (a step without results) is no work. */
     CHECK (series_scan (store, RUN, STEP, pick_all, NULL, 0, SERIES_JSON_GROUP, NULL) == 0);
 
+    /* A read that fails is an error, never an empty series: with the
+       tables they read gone (their statements cached already, so the
+       step itself fails), series_scan and series_rows say -1.  Before
+       store_row, series_rows said 0 rows, which the report takes for a
+       run stored before 011_fleet_intervals. */
+    CHECK (exec_sql (store, "ALTER TABLE snapshots RENAME TO snapshots_away") == SQLITE_OK);
+    CHECK (exec_sql (store, "ALTER TABLE fleet_intervals RENAME TO fleet_intervals_away")
+           == SQLITE_OK);
+    json_t *gone = NULL;
+    CHECK (series_scan (store, RUN, STEP, NULL, NULL, 1, SERIES_JSON_REPORT, &gone) == -1);
+    json_decref (gone);
+    json_t *gone_rows = json_array ();
+    CHECK (series_rows (store, RUN, STEP, gone_rows) == -1);
+    json_decref (gone_rows);
+    /* And only the missing tables made them fail. */
+    CHECK (exec_sql (store, "ALTER TABLE snapshots_away RENAME TO snapshots") == SQLITE_OK);
+    CHECK (exec_sql (store, "ALTER TABLE fleet_intervals_away RENAME TO fleet_intervals")
+           == SQLITE_OK);
+    gone = NULL;
+    CHECK (series_scan (store, RUN, STEP, NULL, NULL, 1, SERIES_JSON_REPORT, &gone) == 0);
+    CHECK (json_equal (gone, fleet));
+    json_decref (gone);
+
     json_decref (fleet);
     json_decref (all);
     json_decref (two[0]);
