@@ -14,28 +14,18 @@
 #include "history.h"
 #include "report.h"
 #include "testutil.h"
+#include "store_fx.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int
-exec_sql (store_t *store, const char *sql)
-{
-    char *msg = NULL;
-    int rc = sqlite3_exec (store_db (store), sql, NULL, NULL, &msg);
-    if (rc != SQLITE_OK)
-        fprintf (stderr, "%s: %s\n", sql, msg ? msg : "?");
-    sqlite3_free (msg);
-    return rc;
-}
 
 /* Run 1 of plan "p": one step "rr" on agent "a" with one target that
    read 1000 ops in 1 s. */
 static void
 store_run (store_t *store)
 {
-    CHECK (exec_sql (store,
+    CHECK (store_fx_exec (store,
         "INSERT INTO agents (id, name, first_seen, last_seen) VALUES (1, 'a', 0, 0);"
         "INSERT INTO plans (id, name, version, source, text, steps, created_at) "
         " VALUES (1, 'p', 1, 'p.fio', '', '[]', 0);"
@@ -62,27 +52,39 @@ report_fails_without (store_t *store, const char *table)
 {
     char sql[200], err[512] = "";
     snprintf (sql, sizeof sql, "ALTER TABLE %s RENAME TO away", table);
-    CHECK (exec_sql (store, sql) == SQLITE_OK);
+    CHECK (store_fx_exec (store, sql) == SQLITE_OK);
     json_t *rep = report_json (store, 1, NULL, NULL, NULL, err, sizeof err);
     CHECK_MSG (rep == NULL, "a report without table %s", table);
     CHECK_MSG (strstr (err, "database error reading run 1") != NULL, "%s: %s", table, err);
     json_decref (rep);
     snprintf (sql, sizeof sql, "ALTER TABLE away RENAME TO %s", table);
-    CHECK (exec_sql (store, sql) == SQLITE_OK);
+    CHECK (store_fx_exec (store, sql) == SQLITE_OK);
     rep = report_json (store, 1, NULL, NULL, NULL, err, sizeof err);
     CHECK_MSG (rep != NULL, "%s back: %s", table, err);
     json_decref (rep);
 }
 
+/* The history req asks for is an error naming the database while table
+   is renamed away. */
+static void
+history_fails_without (store_t *store, json_t *req, const char *table)
+{
+    char sql[200], err[512] = "";
+    snprintf (sql, sizeof sql, "ALTER TABLE %s RENAME TO away", table);
+    CHECK (store_fx_exec (store, sql) == SQLITE_OK);
+    json_t *h = history_json (store, req, err, sizeof err);
+    CHECK_MSG (h == NULL, "a history without table %s", table);
+    CHECK_MSG (strstr (err, "database error reading run 1") != NULL, "%s: %s", table, err);
+    json_decref (h);
+    snprintf (sql, sizeof sql, "ALTER TABLE away RENAME TO %s", table);
+    CHECK (store_fx_exec (store, sql) == SQLITE_OK);
+}
+
 int
 main (void)
 {
-    char dir[] = "/tmp/test_read_errors.XXXXXX", path[64], err[512];
-    CHECK (mkdtemp (dir) != NULL);
-    snprintf (path, sizeof path, "%s/read.db", dir);
-    bool in_use;
-    store_t *store = store_open (path, NULL, false, NULL, NULL, &in_use, err, sizeof err);
-    CHECK_MSG (store != NULL, "%s", err);
+    char dir[] = "/tmp/test_read_errors.XXXXXX", err[512];
+    store_t *store = store_fx_open (dir);
     if (!store)
         return 1;
     store_run (store);
@@ -104,13 +106,13 @@ main (void)
     report_fails_without (store, "steps");          /* the run's steps */
 
     /* The HTML report's histograms: an error, not a step without one. */
-    CHECK (exec_sql (store, "ALTER TABLE fleet_results RENAME TO away") == SQLITE_OK);
+    CHECK (store_fx_exec (store, "ALTER TABLE fleet_results RENAME TO away") == SQLITE_OK);
     rep = json_pack ("{s:[]}", "steps");
     json_array_append_new (json_object_get (rep, "steps"),
                            json_pack ("{s:i, s:{}}", "index", 0, "fleet"));
     CHECK (report_add_histograms (store, 1, rep) == -1);
     json_decref (rep);
-    CHECK (exec_sql (store, "ALTER TABLE away RENAME TO fleet_results") == SQLITE_OK);
+    CHECK (store_fx_exec (store, "ALTER TABLE away RENAME TO fleet_results") == SQLITE_OK);
 
     /* History: the metric's unit comes with it (the CLI formats by it),
        and a run whose steps can't be read is an error, not no rows. */
@@ -124,25 +126,12 @@ main (void)
     h = history_json (store, req, err, sizeof err);
     CHECK (strcmp (json_string_value (json_object_get (h, "unit")) ?: "", "count") == 0);
     json_decref (h);
-    CHECK (exec_sql (store, "ALTER TABLE steps RENAME TO away") == SQLITE_OK);
-    h = history_json (store, req, err, sizeof err);
-    CHECK_MSG (h == NULL, "a history without the runs' steps");
-    CHECK_MSG (strstr (err, "database error reading run 1") != NULL, "%s", err);
-    json_decref (h);
-    CHECK (exec_sql (store, "ALTER TABLE away RENAME TO steps") == SQLITE_OK);
+    history_fails_without (store, req, "steps");
     json_object_set_new (req, "by", json_string ("agent"));
-    CHECK (exec_sql (store, "ALTER TABLE results RENAME TO away") == SQLITE_OK);
-    h = history_json (store, req, err, sizeof err);
-    CHECK_MSG (h == NULL, "a history --by without the results");
-    CHECK_MSG (strstr (err, "database error reading run 1") != NULL, "%s", err);
-    json_decref (h);
-    CHECK (exec_sql (store, "ALTER TABLE away RENAME TO results") == SQLITE_OK);
+    history_fails_without (store, req, "results");  /* the groups' members */
     json_decref (req);
 
-    store_close (&store);
-    char cmd[128];
-    snprintf (cmd, sizeof cmd, "rm -rf %s", dir);
-    CHECK (system (cmd) == 0);
+    store_fx_close (&store, dir);
     printf ("test_read_errors: %d checks, %d failed\n", test_checks, test_failures);
     return test_failures ? 1 : 0;
 }
