@@ -203,7 +203,7 @@ pick_selected (void *arg, const char *agent, int target)
    the intervals every agent that measured took part in.  Adds "intervals",
    "window" and "outside_window" to step.  sel (report_selection_keys; NULL:
    all): only the selected targets count.  Returns 0, or -1 on a database
-   error or when out of memory (logged; step then has none of them). */
+   error (logged) or when out of memory; step then has none of them. */
 static int
 add_intervals (store_t *store, int64_t run, int step, json_t *step_json, json_t *sel)
 {
