@@ -151,19 +151,21 @@ history_text (FILE *f, json_t *h)
              "group", "dir", metric);
     size_t i;
     json_t *r;
-    bool lat = metric[0] == 'p' || strcmp (metric, "mean") == 0 || strcmp (metric, "min") == 0
-               || strcmp (metric, "max") == 0 || strcmp (metric, "stddev") == 0;
+    /* The controller says the metric's unit: the CLI only renders it. */
+    const char *unit = json_string_value (json_object_get (h, "unit"));
+    if (!unit)
+        unit = "";
     bool any_pct_only = false;
     json_array_foreach (rows, i, r) {
         json_t *v = json_object_get (r, "value");
         char val[32];
         if (!json_is_number (v))
             snprintf (val, sizeof val, "-");
-        else if (lat)
+        else if (strcmp (unit, "ns") == 0)
             fmt_lat (json_number_value (v), val, sizeof val);
-        else if (strcmp (metric, "bw") == 0)
+        else if (strcmp (unit, "bytes/s") == 0)
             fmt_bw (json_number_value (v), val, sizeof val);
-        else if (strcmp (metric, "iops") == 0)
+        else if (strcmp (unit, "iops") == 0)
             fmt_iops (json_number_value (v), val, sizeof val);
         else
             snprintf (val, sizeof val, "%.0f", json_number_value (v));
@@ -254,6 +256,9 @@ cmd_history (const char *endpoint, int argc, char **argv)
         return 1;
     }
     if (strcmp (format, "json") == 0) {
+        /* "unit" is what the text is formatted by; the JSON stays what
+           scripts have been reading (e2e_upgrade compares it). */
+        json_object_del (h, "unit");
         char *text = json_dumps (h, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
         if (text)
             puts (text);

@@ -47,9 +47,15 @@ compare_is_latency (const char *metric)
 const char *
 compare_metric_unit (const char *metric)
 {
-    if (compare_is_latency (metric))
+    if (!metric)
+        return "iops";
+    /* A report's lat_ns figures (history's metrics) are latencies too. */
+    if (compare_is_latency (metric) || strcmp (metric, "mean") == 0 || strcmp (metric, "min") == 0
+        || strcmp (metric, "max") == 0 || strcmp (metric, "stddev") == 0)
         return "ns";
-    return metric && strncmp (metric, "bw", 2) == 0 ? "bytes/s" : "iops";
+    if (strcmp (metric, "ops") == 0 || strcmp (metric, "errors") == 0)
+        return "count";
+    return strncmp (metric, "bw", 2) == 0 ? "bytes/s" : "iops";
 }
 
 /* The busier of reads and writes of o: the direction whose latency is

@@ -59,8 +59,9 @@ bool compare_is_regression (json_t *row, double fail_pct);
 /* Is a row's metric a latency (lower is better)?  Can't fail. */
 bool compare_is_latency (const char *metric);
 
-/* The unit of a row's metric: "ns" (latencies), "bytes/s" (bw...) or
-   "iops" (iops...), for those who render it.  Can't fail. */
+/* The unit of a metric (a compare row's or history's): "ns" (latencies:
+   percentiles, mean, min, max, stddev), "bytes/s" (bw...), "count" (ops,
+   errors) or "iops" (iops...), for those who render it.  Can't fail. */
 const char *compare_metric_unit (const char *metric);
 
 #endif

@@ -150,7 +150,13 @@ compare_admin (store_t *store, json_t *req, char *err, size_t errlen)
             return NULL;
         }
         if (reports) { /* the HTML page's overlaid latency histograms */
-            report_add_histograms (store, run[k], rep[k]);
+            if (report_add_histograms (store, run[k], rep[k])) {
+                snprintf (err, errlen, "database error reading run %lld; see the controller's "
+                          "log", (long long) run[k]);
+                json_decref (rep[0]);
+                json_decref (rep[1]);
+                return NULL;
+            }
             bin_fractions (rep[k]);
         }
     }

@@ -26,7 +26,8 @@
 #include <stddef.h>
 
 /* The "compare" command's result (see above), or NULL with err filled
-   (a request that is not one, a run or selection the report refuses). */
+   (a request that is not one, a run or selection the report refuses, a
+   database error: "database error ...; see the controller's log"). */
 json_t *compare_admin (store_t *store, json_t *req, char *err, size_t errlen);
 
 #endif

@@ -34,7 +34,8 @@ fio_acc_free (fio_acc_t *a)
 }
 
 /* sel (report_selection_keys of the step; NULL: all): only the selected targets
-   of the agent count. */
+   of the agent count.  Returns 0, -1 on a database error (logged), -2
+   when out of memory. */
 static int
 fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, json_t *sel, fio_acc_t *a)
 {
@@ -53,7 +54,7 @@ fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, json_t *sel,
     sqlite3_bind_int64 (st, 3, agent);
     int cap = 0, last_seq = -1;
     int rc;
-    while ((rc = sqlite3_step (st)) == SQLITE_ROW) {
+    while ((rc = store_row (store, st, "read the agent's snapshots")) == 1) {
         if (sel) {
             char key[MSG_NAME_MAX + 40];
             snprintf (key, sizeof key, "%s\x1f#%d", a->agent, sqlite3_column_int (st, 21));
@@ -70,7 +71,7 @@ fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, json_t *sel,
                         double *p = realloc (a->samples[d][k], (size_t) cap * sizeof *p);
                         if (!p) {
                             sqlite3_reset (st);
-                            return -1;
+                            return -2;
                         }
                         a->samples[d][k] = p;
                     }
@@ -99,7 +100,7 @@ fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, json_t *sel,
         }
     }
     sqlite3_reset (st);
-    return rc == SQLITE_DONE ? 0 : -1;
+    return rc < 0 ? -1 : 0;
 }
 
 json_t *
@@ -116,9 +117,14 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
         "SELECT p.name, p.text, r.started_at, r.intervals_dropped_at FROM runs r "
         "JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
-    if (sqlite3_step (st) != SQLITE_ROW) {
+    int rc = store_row (store, st, "read the run");
+    if (rc != 1) {
         sqlite3_reset (st);
-        snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
+        if (rc < 0)
+            snprintf (err, errlen, "database error reading run %lld; see the controller's log",
+                      (long long) run);
+        else
+            snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
         return NULL;
     }
     if (sqlite3_column_type (st, 3) != SQLITE_NULL) {
@@ -148,7 +154,7 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
     sqlite3_bind_int64 (st, 1, run);
     json_t *doc = NULL;
     int64_t *agents = NULL;
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    while ((rc = store_row (store, st, "read the run's agents")) == 1) {
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
             fio_acc_t *a = realloc (accs, (size_t) cap * sizeof *a);
@@ -173,6 +179,8 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
         n++;
     }
     sqlite3_reset (st);
+    if (rc < 0)
+        goto db_error;
     static int first[JOB_MAX_STEPS + 1];
     int ngroups = jobfile_group (jf, first);
     /* --where: each step's selected targets (pairs come sorted by step). */
@@ -183,11 +191,18 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
         snprintf (key, sizeof key, "%d", steps[i]);
         if (json_object_get (sels, key))
             continue;
-        json_t *sj = json_pack ("{s:o}", "agents",
-                                report_step_agents (store, run, steps[i], NULL, NULL, 0));
-        kept += groups_select (store, run, steps[i], sj, conds, nconds, values);
-        json_object_set_new (sels, key, report_selection_keys (store, run, steps[i], sj));
+        json_t *sa = report_step_agents (store, run, steps[i], NULL, NULL, 0);
+        json_t *sj = sa ? json_pack ("{s:o}", "agents", sa) : NULL;
+        int k = sj ? groups_select (store, run, steps[i], sj, conds, nconds, values) : -1;
+        json_t *sel = k >= 0 ? report_selection_keys (store, run, steps[i], sj) : NULL;
         json_decref (sj);
+        if (!sel) {
+            json_decref (sels);
+            json_decref (values);
+            goto db_error;
+        }
+        kept += k;
+        json_object_set_new (sels, key, sel);
     }
     if (nconds && !kept) {
         report_where_nothing (where, where_flag, run, &conds[0], values, err, errlen);
@@ -207,8 +222,17 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
         char key[16];
         snprintf (key, sizeof key, "%d", steps[i]);
         json_t *sel = nconds ? json_object_get (sels, key) : NULL;
-        if (steps[i] >= ngroups || fio_acc_load (store, run, steps[i], agents[i], sel, &accs[i]))
+        if (steps[i] >= ngroups)
             continue;
+        rc = fio_acc_load (store, run, steps[i], agents[i], sel, &accs[i]);
+        if (rc) {
+            free (jobs);
+            json_decref (sels);
+            if (rc == -1)
+                goto db_error;
+            snprintf (err, errlen, "out of memory");
+            goto out;
+        }
         if (accs[i].nsamples == 0)
             continue;       /* refused or lost before measuring: nothing to report */
         /* A step of jobs run together is one entry, named and optioned
@@ -227,13 +251,17 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
         if (jd->latency_target_ns) {
             sqlite3_stmt *ls = store_stmt (store, "SELECT depth FROM latency_depths "
                 "WHERE run_id = ? AND step_idx = ? AND agent_id = ? AND job_idx = 0");
-            if (ls) {
-                sqlite3_bind_int64 (ls, 1, run);
-                sqlite3_bind_int (ls, 2, steps[i]);
-                sqlite3_bind_int64 (ls, 3, agents[i]);
-                if (sqlite3_step (ls) == SQLITE_ROW)
-                    f->latency_depth = (uint32_t) sqlite3_column_int64 (ls, 0);
-                sqlite3_reset (ls);
+            sqlite3_bind_int64 (ls, 1, run);
+            sqlite3_bind_int (ls, 2, steps[i]);
+            sqlite3_bind_int64 (ls, 3, agents[i]);
+            rc = store_row (store, ls, "read the agent's latency depth");
+            if (rc == 1)
+                f->latency_depth = (uint32_t) sqlite3_column_int64 (ls, 0);
+            sqlite3_reset (ls);
+            if (rc < 0) {
+                free (jobs);
+                json_decref (sels);
+                goto db_error;
             }
         }
         /* fio prints all three directions; one not reported (no trims)
@@ -261,6 +289,10 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
         snprintf (err, errlen, "out of memory");
     free (jobs);
     json_decref (sels);
+    goto out;
+db_error:
+    snprintf (err, errlen, "database error reading run %lld; see the controller's log",
+              (long long) run);
 out:
     for (int i = 0; i < n; i++)
         fio_acc_free (&accs[i]);

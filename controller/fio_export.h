@@ -10,7 +10,8 @@
 
 /* The run in fio's JSON (json+ with bins when plus): one job entry per
    step and agent, "hostname" = the agent's name; where and where_flag as
-   for report_json.  NULL with err filled. */
+   for report_json.  NULL with err filled (as report_json's, and a run
+   whose intervals gc removed). */
 json_t *report_fio_json (store_t *store, int64_t run, bool plus, json_t *where,
                          const char *where_flag, char *err, size_t errlen);
 

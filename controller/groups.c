@@ -24,9 +24,10 @@ typedef struct {
     json_t *pct[DIR_COUNT]; /* the stored percentiles of such a member */
 } group_t;
 
-/* The run's inventory of an agent for a step, or NULL. */
+/* The run's inventory of an agent for a step, or NULL: none, or a
+   database error (logged, *failed set). */
 static json_t *
-step_inventory (store_t *store, int64_t run, int step, const char *agent)
+step_inventory (store_t *store, int64_t run, int step, const char *agent, bool *failed)
 {
     sqlite3_stmt *st = store_stmt (store,
         "SELECT i.json FROM run_inventory ri JOIN inventories i ON i.id = ri.inventory_id "
@@ -35,38 +36,57 @@ step_inventory (store_t *store, int64_t run, int step, const char *agent)
     sqlite3_bind_int (st, 2, step);
     sqlite3_bind_text (st, 3, agent, -1, SQLITE_TRANSIENT);
     json_t *inv = NULL;
-    if (sqlite3_step (st) == SQLITE_ROW)
+    int rc = store_row (store, st, "read the agent's inventory");
+    if (rc == 1)
         inv = json_loads ((const char *) sqlite3_column_text (st, 0), 0, NULL);
     sqlite3_reset (st);
+    *failed |= rc < 0;
     return inv;
 }
 
+/* The labels of an agent, or NULL: none, or a database error (logged,
+   *failed set). */
 static json_t *
-agent_labels (store_t *store, const char *agent)
+agent_labels (store_t *store, const char *agent, bool *failed)
 {
     sqlite3_stmt *st = store_stmt (store, "SELECT labels FROM agents WHERE name = ?");
     sqlite3_bind_text (st, 1, agent, -1, SQLITE_TRANSIENT);
     json_t *l = NULL;
-    if (sqlite3_step (st) == SQLITE_ROW)
+    int rc = store_row (store, st, "read the agent's labels");
+    if (rc == 1)
         l = json_loads ((const char *) sqlite3_column_text (st, 0), 0, NULL);
     sqlite3_reset (st);
+    *failed |= rc < 0;
     return l;
 }
 
-json_t *
-groups_run_labels (store_t *store, int64_t run)
+/* The run's labels, or NULL: none, or a database error (logged, *failed
+   set). */
+static json_t *
+run_labels (store_t *store, int64_t run, bool *failed)
 {
     sqlite3_stmt *st = store_stmt (store, "SELECT labels FROM runs WHERE id = ?");
     sqlite3_bind_int64 (st, 1, run);
     json_t *l = NULL;
-    if (sqlite3_step (st) == SQLITE_ROW && sqlite3_column_type (st, 0) == SQLITE_TEXT)
+    int rc = store_row (store, st, "read the run's labels");
+    if (rc == 1 && sqlite3_column_type (st, 0) == SQLITE_TEXT)
         l = json_loads ((const char *) sqlite3_column_text (st, 0), 0, NULL);
     sqlite3_reset (st);
+    *failed |= rc < 0;
     if (l && (!json_is_object (l) || json_object_size (l) == 0)) {
         json_decref (l);
         l = NULL;
     }
     return l;
+}
+
+/* controller.h's contract has no error: a database error is logged (by
+   store_row) and reads as no labels. */
+json_t *
+groups_run_labels (store_t *store, int64_t run)
+{
+    bool failed = false;
+    return run_labels (store, run, &failed);
 }
 
 int
@@ -85,6 +105,7 @@ typedef struct {
     json_t *run_labels;         /* owned, NULL: none */
     json_t *agents;             /* name -> {"labels", "inventory"} */
     bool labels, inventory;
+    bool failed;                /* a read failed: what was read is incomplete */
 } members_t;
 
 static void
@@ -94,7 +115,7 @@ members_init (members_t *m, store_t *store, int64_t run, int step)
     m->store = store;
     m->run = run;
     m->step = step;
-    m->run_labels = groups_run_labels (store, run);
+    m->run_labels = run_labels (store, run, &m->failed);
     m->agents = json_object ();
 }
 
@@ -121,9 +142,10 @@ subject_of (members_t *m, json_t *aj, json_t *tj, match_subject_t *s)
     if (name && !c) {
         c = json_object ();
         if (m->labels)
-            json_object_set_new (c, "labels", agent_labels (m->store, name));
+            json_object_set_new (c, "labels", agent_labels (m->store, name, &m->failed));
         if (m->inventory)
-            json_object_set_new (c, "inventory", step_inventory (m->store, m->run, m->step, name));
+            json_object_set_new (c, "inventory", step_inventory (m->store, m->run, m->step, name,
+                                                                 &m->failed));
         json_object_set_new (m->agents, name, c);
     }
     memset (s, 0, sizeof *s);
@@ -197,8 +219,11 @@ groups_select (store_t *store, int64_t run, int step, json_t *s, const match_con
     json_object_set_new (s, "selected", json_pack ("{s:i, s:i, s:i, s:i}", "agents", kept,
                          "agents_of", agents_total, "targets", targets,
                          "targets_of", targets_total));
+    bool failed = m.failed;
     members_fini (&m);
-    return kept;
+    /* A subject read without its labels or inventory may have been
+       judged wrongly: no selection rather than a wrong one. */
+    return failed ? -1 : kept;
 }
 
 json_t *
@@ -300,8 +325,9 @@ pick_group (void *arg, const char *agent, int target)
    (seq, iops, bw, and per direction reported ops, iops, p50, p99), so that compare
    can judge a group's change against its own interval-to-interval noise.
    by_key: the members {agent, target, group} by "agent\x1ftarget";
-   values[0..n) the groups' values. */
-static void
+   values[0..n) the groups' values.  Returns 0, or -1 on a database error
+   or when out of memory (logged; out[] then hold what was merged). */
+static int
 group_intervals (store_t *store, int64_t run, int step, json_t *by_key, json_t **out,
                  const char *const *values, int n)
 {
@@ -313,7 +339,8 @@ group_intervals (store_t *store, int64_t run, int step, json_t *by_key, json_t *
         "WHERE sa.run_id = ? AND sa.step_idx = ?");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    int rc;
+    while ((rc = store_row (store, st, "read the step's agents' targets")) == 1) {
         const char *agent = (const char *) sqlite3_column_text (st, 0);
         json_t *tl = json_loads ((const char *) sqlite3_column_text (st, 1), 0, NULL);
         size_t ti;
@@ -333,9 +360,11 @@ group_intervals (store_t *store, int64_t run, int step, json_t *by_key, json_t *
         json_decref (tl);
     }
     sqlite3_reset (st);
-
-    series_scan (store, run, step, pick_group, index, n, SERIES_JSON_GROUP, out);
+    /* out[] is filled even after an error: the caller owns what is in it. */
+    if (series_scan (store, run, step, pick_group, index, n, SERIES_JSON_GROUP, out))
+        rc = -1;
     json_decref (index);
+    return rc < 0 ? -1 : 0;
 }
 
 /* A member's IOPS over every direction it has.  Can't fail. */
@@ -412,7 +441,8 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bo
         "FROM results r JOIN agents a ON a.id = r.agent_id WHERE r.run_id = ? AND r.step_idx = ?");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    int rc;
+    while ((rc = store_row (store, st, "read the step's results")) == 1) {
         const char *agent = (const char *) sqlite3_column_text (st, 0);
         const char *target = (const char *) sqlite3_column_text (st, 1);
         int d = dir_from_name ((const char *) sqlite3_column_text (st, 2));
@@ -446,6 +476,7 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bo
         }
     }
     sqlite3_reset (st);
+    bool failed = rc < 0;
     json_t *gl = json_array ();
     json_t *series[GROUPS_MAX];
     const char *values[GROUPS_MAX];
@@ -456,8 +487,8 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bo
     json_t *fleet_series = json_object_get (s, "intervals");
     if (!by && ngroups == 1 && fleet_series)
         series[0] = json_incref (fleet_series);
-    else
-        group_intervals (store, run, step, by_key, series, values, ngroups);
+    else if (group_intervals (store, run, step, by_key, series, values, ngroups))
+        failed = true;
     for (int i = 0; i < ngroups; i++) {
         json_t *gj = json_pack ("{s:s, s:s, s:i}", "by", key, "value", groups[i].value,
                                 "targets", groups[i].targets);
@@ -539,8 +570,14 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bo
     json_decref (agent_at);
     json_decref (by_key);
     json_decref (group_agents);
+    failed |= mem.failed;
     members_fini (&mem);
     json_object_set_new (s, "outliers", outliers);
     json_decref (members);
+    if (failed) {
+        snprintf (err, errlen, "database error reading run %lld; see the controller's log",
+                  (long long) run);
+        return -1;
+    }
     return 0;
 }

@@ -1,4 +1,5 @@
 /*  history.c: a metric of the steps named alike across runs, see history.h. */
+#include "compare.h"
 #include "controller.h"
 #include "history.h"
 #include "report.h"
@@ -72,7 +73,8 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
         "WHERE r.status IN ('complete', 'partial') AND r.created_at >= ? "
         "ORDER BY r.created_at, r.id");
     sqlite3_bind_int64 (st, 1, since ? json_integer_value (since) : 0);
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    int rc;
+    while ((rc = store_row (store, st, "list the runs")) == 1) {
         const char *plan = (const char *) sqlite3_column_text (st, 2);
         if (plan_glob && fnmatch (plan_glob, plan, 0) != 0)
             continue;
@@ -82,20 +84,27 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
             "origin", (const char *) sqlite3_column_text (st, 3)));
     }
     sqlite3_reset (st);
+    if (rc < 0) {
+        json_decref (runs);
+        snprintf (err, errlen, "database error listing the runs; see the controller's log");
+        return NULL;
+    }
 
-    json_t *rows = json_array ();
+    json_t *rows = json_array (), *steps = NULL;
     size_t ri;
     json_t *r;
     json_array_foreach (runs, ri, r) {
         int64_t run = json_integer_value (json_object_get (r, "run"));
-        json_t *steps = json_array ();
+        steps = json_array ();
         st = store_stmt (store, "SELECT idx, name FROM steps WHERE run_id = ? ORDER BY idx");
         sqlite3_bind_int64 (st, 1, run);
-        while (sqlite3_step (st) == SQLITE_ROW)
+        while ((rc = store_row (store, st, "read the run's steps")) == 1)
             if (fnmatch (step_glob, (const char *) sqlite3_column_text (st, 1), 0) == 0)
                 json_array_append_new (steps, json_pack ("{s:i, s:s}", "index",
                     sqlite3_column_int (st, 0), "name", (const char *) sqlite3_column_text (st, 1)));
         sqlite3_reset (st);
+        if (rc < 0)
+            goto db_error;
         char when[32];
         time_t secs = (time_t) (json_integer_value (json_object_get (r, "time_ns")) / 1000000000);
         struct tm tm;
@@ -109,13 +118,20 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
             json_t *sets = json_array ();
             if (!grouped) {
                 json_t *f = report_fleet (store, run, idx, NULL, 0);
+                if (!f) {
+                    json_decref (sets);
+                    goto db_error;
+                }
                 json_object_set_new (f, "value", json_string ("fleet"));
                 json_array_append_new (sets, f);
             } else {
-                json_t *sj = json_pack ("{s:o}", "agents",
-                                        report_step_agents (store, run, idx, NULL, NULL, 0));
-                if (nconds)
-                    groups_select (store, run, idx, sj, conds, nconds, NULL);
+                json_t *sa = report_step_agents (store, run, idx, NULL, NULL, 0);
+                json_t *sj = sa ? json_pack ("{s:o}", "agents", sa) : NULL;
+                if (!sj || (nconds && groups_select (store, run, idx, sj, conds, nconds, NULL) < 0)) {
+                    json_decref (sj);
+                    json_decref (sets);
+                    goto db_error;
+                }
                 if (groups_add (store, run, idx, sj, by, nconds > 0, err, errlen)) {
                     json_decref (sj);
                     json_decref (sets);
@@ -155,11 +171,23 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
         json_decref (steps);
     }
     json_decref (runs);
-    json_t *out = json_pack ("{s:s, s:s, s:s?, s:o}", "metric", metric, "step", step_glob,
+    /* Its unit: the CLI formats by it and decides nothing. */
+    json_t *out = json_pack ("{s:s, s:s, s:s, s:s?, s:o}", "metric", metric,
+                             "unit", compare_metric_unit (metric), "step", step_glob,
                              "by", by, "rows", rows);
     if (json_array_size (rows) >= HISTORY_ROWS_MAX)
         json_object_set_new (out, "truncated", json_sprintf ("stopped at %d rows; narrow it with "
                              "--since, --step or --where", HISTORY_ROWS_MAX));
     return out;
+
+db_error:
+    /* The run whose read failed is named: its figures are not taken for
+       none. */
+    snprintf (err, errlen, "database error reading run %lld; see the controller's log",
+              (long long) json_integer_value (json_object_get (r, "run")));
+    json_decref (steps);
+    json_decref (rows);
+    json_decref (runs);
+    return NULL;
 }
 

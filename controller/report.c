@@ -137,7 +137,8 @@ report_selection_keys (store_t *store, int64_t run, int step, json_t *s)
         "WHERE sa.run_id = ? AND sa.step_idx = ?");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    int rc;
+    while ((rc = store_row (store, st, "read the step's agents' targets")) == 1) {
         const char *an = (const char *) sqlite3_column_text (st, 0);
         json_t *set = json_object_get (names, an);
         json_t *tl = set ? json_loads ((const char *) sqlite3_column_text (st, 1), 0, NULL) : NULL;
@@ -156,11 +157,14 @@ report_selection_keys (store_t *store, int64_t run, int step, json_t *s)
     }
     sqlite3_reset (st);
     json_decref (names);
-    return sel;
+    if (rc < 0)
+        json_decref (sel);
+    return rc < 0 ? NULL : sel;
 }
 
 /* The number of agents of a step that delivered a snapshot of a selected
-   target (sel as report_selection_keys makes it).  Can't fail. */
+   target (sel as report_selection_keys makes it), or -1 on a database
+   error (logged). */
 static int
 agents_delivering (store_t *store, int64_t run, int step, json_t *sel)
 {
@@ -170,7 +174,8 @@ agents_delivering (store_t *store, int64_t run, int step, json_t *sel)
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
     json_t *agents = json_object ();
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    int rc;
+    while ((rc = store_row (store, st, "read the agents that delivered")) == 1) {
         char key[MSG_NAME_MAX + 40];
         const char *an = (const char *) sqlite3_column_text (st, 0);
         snprintf (key, sizeof key, "%s\x1f#%d", an, sqlite3_column_int (st, 1));
@@ -180,7 +185,7 @@ agents_delivering (store_t *store, int64_t run, int step, json_t *sel)
     sqlite3_reset (st);
     int n = (int) json_object_size (agents);
     json_decref (agents);
-    return n;
+    return rc < 0 ? -1 : n;
 }
 
 /* Whether a stored snapshot row of agent's target is selected (arg: the
@@ -197,15 +202,20 @@ pick_selected (void *arg, const char *agent, int target)
    (ops and bytes summed, clat histograms merged), and the common window:
    the intervals every agent that measured took part in.  Adds "intervals",
    "window" and "outside_window" to step.  sel (report_selection_keys; NULL:
-   all): only the selected targets count. */
-static void
+   all): only the selected targets count.  Returns 0, or -1 on a database
+   error (logged) or when out of memory; step then has none of them. */
+static int
 add_intervals (store_t *store, int64_t run, int step, json_t *step_json, json_t *sel)
 {
     json_t *intervals = NULL;
     int nagents_total = 0;
     if (sel) {
         nagents_total = agents_delivering (store, run, step, sel);
-        series_scan (store, run, step, pick_selected, sel, 1, SERIES_JSON_REPORT, &intervals);
+        if (series_scan (store, run, step, pick_selected, sel, 1, SERIES_JSON_REPORT, &intervals)
+            || nagents_total < 0) {
+            json_decref (intervals);
+            return -1;
+        }
     } else {
         /* The agents that delivered anything (one seek each). */
         sqlite3_stmt *st = store_stmt (store,
@@ -214,13 +224,21 @@ add_intervals (store_t *store, int64_t run, int step, json_t *step_json, json_t 
             " AND s.step_idx = sa.step_idx AND s.agent_id = sa.agent_id)");
         sqlite3_bind_int64 (st, 1, run);
         sqlite3_bind_int (st, 2, step);
-        if (sqlite3_step (st) == SQLITE_ROW)
+        int rc = store_row (store, st, "count the agents that delivered");
+        if (rc == 1)
             nagents_total = sqlite3_column_int (st, 0);
         sqlite3_reset (st);
+        if (rc < 0)
+            return -1;
         intervals = json_array ();
-        if (series_rows (store, run, step, intervals) == 0) {
+        rc = series_rows (store, run, step, intervals);
+        if (rc == 0) {
             json_decref (intervals);
-            series_scan (store, run, step, NULL, NULL, 1, SERIES_JSON_REPORT, &intervals);
+            rc = series_scan (store, run, step, NULL, NULL, 1, SERIES_JSON_REPORT, &intervals);
+        }
+        if (rc < 0) {
+            json_decref (intervals);
+            return -1;
         }
     }
     /* The common window: the intervals every agent that measured took
@@ -263,6 +281,7 @@ add_intervals (store_t *store, int64_t run, int step, json_t *step_json, json_t 
                 "message", json_object_get (a, "message")));
     }
     json_object_set_new (step_json, "outside_window", outside);
+    return 0;
 }
 
 /* The step's percentile_list, from its stored spec. */
@@ -333,7 +352,8 @@ spec_latency_target (json_t *spec)
 /* latency_target: what the agent's search found, for each job of the step
    that has a target: {"job", "target_ns", "percentile", "window_ns",
    "depth"}, depth null where the agent reported none (refused, lost or
-   failed before DONE).  Returns a new array; NULL on allocation failure. */
+   failed before DONE).  Returns a new array; NULL on allocation failure or
+   a database error (logged). */
 static json_t *
 agent_latency_json (store_t *store, int64_t run, int step, int64_t agent, json_t *spec)
 {
@@ -351,22 +371,23 @@ agent_latency_json (store_t *store, int64_t run, int step, int64_t agent, json_t
             "depth");
         sqlite3_stmt *st = store_stmt (store, "SELECT depth FROM latency_depths WHERE run_id = ? "
                                               "AND step_idx = ? AND agent_id = ? AND job_idx = ?");
-        if (st) {
-            sqlite3_bind_int64 (st, 1, run);
-            sqlite3_bind_int (st, 2, step);
-            sqlite3_bind_int64 (st, 3, agent);
-            sqlite3_bind_int (st, 4, k);
-            if (sqlite3_step (st) == SQLITE_ROW)
-                json_object_set_new (e, "depth", json_integer (sqlite3_column_int64 (st, 0)));
-            sqlite3_reset (st);
-        }
+        sqlite3_bind_int64 (st, 1, run);
+        sqlite3_bind_int (st, 2, step);
+        sqlite3_bind_int64 (st, 3, agent);
+        sqlite3_bind_int (st, 4, k);
+        int rc = store_row (store, st, "read the agent's latency depth");
+        if (rc == 1)
+            json_object_set_new (e, "depth", json_integer (sqlite3_column_int64 (st, 0)));
+        sqlite3_reset (st);
         json_array_append_new (list, e);
+        if (rc < 0) {
+            json_decref (list);
+            return NULL;
+        }
     }
     return list;
 }
 
-/* The agents of a step.  spec (the step's "job"; NULL: not wanted) adds
-   each agent's "latency_target" when a job of the step has one. */
 json_t *
 report_step_agents (store_t *store, int64_t run, int step, json_t *spec, const double *extra,
                   int nextra)
@@ -387,7 +408,8 @@ report_step_agents (store_t *store, int64_t run, int step, json_t *spec, const d
         "WHERE sa.run_id = ? AND sa.step_idx = ? ORDER BY a.name");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    int rc;
+    while ((rc = store_row (store, st, "read the step's agents")) == 1) {
         int64_t agent_id = sqlite3_column_int64 (st, 0);
         json_t *a = json_pack ("{s:s, s:s, s:s, s:s, s:i, s:i}",
             "agent", (const char *) sqlite3_column_text (st, 1),
@@ -421,7 +443,8 @@ report_step_agents (store_t *store, int64_t run, int step, json_t *spec, const d
         sqlite3_bind_int64 (rs, 3, agent_id);
         json_t *cur = NULL;
         double iops = 0, bw = 0;
-        while (sqlite3_step (rs) == SQLITE_ROW) {
+        int rrc;
+        while ((rrc = store_row (store, rs, "read the agent's results")) == 1) {
             const char *tname = (const char *) sqlite3_column_text (rs, 0);
             if (!cur || strcmp (json_string_value (json_object_get (cur, "target")), tname)) {
                 cur = json_pack ("{s:s}", "target", tname);
@@ -441,6 +464,12 @@ report_step_agents (store_t *store, int64_t run, int step, json_t *spec, const d
             json_object_set_new (cur, (const char *) sqlite3_column_text (rs, 1), d);
         }
         sqlite3_reset (rs);
+        if (rrc < 0) {
+            json_decref (targets);
+            json_decref (a);
+            rc = -1;
+            break;
+        }
         size_t ti;
         json_t *tj;
         json_array_foreach (targets, ti, tj)
@@ -466,12 +495,21 @@ report_step_agents (store_t *store, int64_t run, int step, json_t *spec, const d
         json_object_set_new (a, "targets", targets);
         json_object_set_new (a, "iops", json_real (iops));
         json_object_set_new (a, "bw", json_real (bw));
-        if (latency)
-            json_object_set_new (a, "latency_target",
-                                 agent_latency_json (store, run, step, agent_id, spec));
         json_array_append_new (agents, a);
+        if (latency) {
+            json_t *lt = agent_latency_json (store, run, step, agent_id, spec);
+            if (!lt) {
+                rc = -1;
+                break;
+            }
+            json_object_set_new (a, "latency_target", lt);
+        }
     }
     sqlite3_reset (st);
+    if (rc < 0) {
+        json_decref (agents);
+        return NULL;
+    }
     return agents;
 }
 
@@ -482,8 +520,9 @@ report_step_agents (store_t *store, int64_t run, int step, json_t *spec, const d
    rule: what was measured counts, what was not is listed), and the
    step says which agents its figures hold incomplete data of
    ("incomplete_agents").  An agent that refused the step is neither: it
-   is listed with its reason in "refused_agents". */
-static void
+   is listed with its reason in "refused_agents".  Returns 0, or -1 on a
+   database error (logged; s then has none of it). */
+static int
 add_missing (store_t *store, int64_t run, int step, json_t *s)
 {
     sqlite3_stmt *st = store_stmt (store,
@@ -493,7 +532,8 @@ add_missing (store_t *store, int64_t run, int step, json_t *s)
     sqlite3_bind_int (st, 2, step);
     json_t *seen = json_object ();             /* agent -> {seq: true} */
     int64_t n = 0;
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    int rc;
+    while ((rc = store_row (store, st, "read the agents' intervals")) == 1) {
         const char *agent = (const char *) sqlite3_column_text (st, 0);
         int64_t seq = sqlite3_column_int64 (st, 1);
         json_t *set = json_object_get (seen, agent);
@@ -507,6 +547,10 @@ add_missing (store_t *store, int64_t run, int step, json_t *s)
         n = seq + 1 > n ? seq + 1 : n;
     }
     sqlite3_reset (st);
+    if (rc < 0) {
+        json_decref (seen);
+        return -1;
+    }
     json_t *incomplete = json_array (), *refused = json_array ();
     size_t i;
     json_t *a;
@@ -545,10 +589,9 @@ add_missing (store_t *store, int64_t run, int step, json_t *s)
         "intervals are included and listed in incomplete_agents"));
     json_object_set_new (s, "incomplete_agents", incomplete);
     json_object_set_new (s, "refused_agents", refused);
+    return 0;
 }
 
-/* The fleet's merged figures of a step: {"read": {...}, "write": {...}},
-   and "trim" when the step trimmed. */
 json_t *
 report_fleet (store_t *store, int64_t run, int idx, const double *extra, int nextra)
 {
@@ -558,7 +601,8 @@ report_fleet (store_t *store, int64_t run, int idx, const double *extra, int nex
         " percentiles FROM fleet_results WHERE run_id = ? AND step_idx = ? ORDER BY direction");
     sqlite3_bind_int64 (fs, 1, run);
     sqlite3_bind_int (fs, 2, idx);
-    while (sqlite3_step (fs) == SQLITE_ROW) {
+    int rc;
+    while ((rc = store_row (store, fs, "read the fleet's results")) == 1) {
         json_t *d = json_pack ("{s:i, s:I, s:I, s:I, s:f, s:f}",
             "agents", sqlite3_column_int (fs, 1),
             "ops", (json_int_t) sqlite3_column_int64 (fs, 2),
@@ -571,13 +615,18 @@ report_fleet (store_t *store, int64_t run, int idx, const double *extra, int nex
         json_object_set_new (fleet, (const char *) sqlite3_column_text (fs, 0), d);
     }
     sqlite3_reset (fs);
+    if (rc < 0) {
+        json_decref (fleet);
+        return NULL;
+    }
     dirs_in_order (fleet);
     return fleet;
 }
 
 /* The fleet's figures of a step made of the selected targets only (sel:
    report_selection_keys): their result rows summed and their histograms merged,
-   as report_finalize_step makes fleet_results of all of them. */
+   as report_finalize_step makes fleet_results of all of them.  NULL on a
+   database error (logged). */
 static json_t *
 fleet_json_selected (store_t *store, int64_t run, int idx, json_t *sel, const double *extra,
                      int nextra)
@@ -597,7 +646,8 @@ fleet_json_selected (store_t *store, int64_t run, int idx, json_t *sel, const do
         "FROM results r JOIN agents a ON a.id = r.agent_id WHERE r.run_id = ? AND r.step_idx = ?");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, idx);
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    int rc;
+    while ((rc = store_row (store, st, "read the selected targets' results")) == 1) {
         const char *an = (const char *) sqlite3_column_text (st, 0);
         char key[MSG_NAME_MAX + MSG_TEXT_MAX + 32];
         snprintf (key, sizeof key, "%s\x1f%s", an, (const char *) sqlite3_column_text (st, 1));
@@ -629,6 +679,12 @@ fleet_json_selected (store_t *store, int64_t run, int idx, json_t *sel, const do
         }
     }
     sqlite3_reset (st);
+    if (rc < 0) {
+        for (int d = 0; d < DIR_COUNT; d++)
+            json_decref (pct[d]);
+        json_decref (agents);
+        return NULL;
+    }
     json_t *fleet = json_object ();
     int nagents = (int) json_object_size (agents);
     for (int d = 0; d < DIR_COUNT; d++) {
@@ -736,9 +792,14 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, const c
         " r.origin, r.labels, r.intervals_dropped_at, r.cancelled_by, r.cancelled_at "
         "FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
-    if (sqlite3_step (st) != SQLITE_ROW) {
+    int rc = store_row (store, st, "read the run");
+    if (rc != 1) {
         sqlite3_reset (st);
-        snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
+        if (rc < 0)
+            snprintf (err, errlen, "database error reading run %lld; see the controller's log",
+                      (long long) run);
+        else
+            snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
         return NULL;
     }
     /* "verdict" first (its value is set at the end): a reader of the text
@@ -775,7 +836,7 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, const c
     sqlite3_bind_int64 (st, 1, run);
     /* Collect the rows first: the nested queries reuse cached statements. */
     json_t *rows = json_array ();
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    while ((rc = store_row (store, st, "read the run's steps")) == 1) {
         json_t *s = json_pack ("{s:i, s:s, s:s}", "index", sqlite3_column_int (st, 0),
                                "name", (const char *) sqlite3_column_text (st, 1),
                                "status", (const char *) sqlite3_column_text (st, 3));
@@ -793,18 +854,24 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, const c
     bool any_sla = false;
     int sla_failed = 0, kept = 0;
     json_t *values = json_object ();        /* of conds[0]'s key, for an error */
+    if (rc < 0)
+        goto db_error;
     json_array_foreach (rows, i, s) {
         int idx = (int) json_integer_value (json_object_get (s, "index"));
         double extra[JOB_PCT_MAX];
         int nextra = step_percentiles (json_object_get (s, "job"), extra, JOB_PCT_MAX);
-        json_object_set_new (s, "agents", report_step_agents (store, run, idx,
-                                                             json_object_get (s, "job"), extra,
-                                                             nextra));
+        json_t *agents = report_step_agents (store, run, idx, json_object_get (s, "job"), extra,
+                                             nextra);
+        if (!agents)
+            goto db_error;
+        json_object_set_new (s, "agents", agents);
         /* --where: every figure below is of the selected targets only. */
         json_t *sel = NULL;
         if (nconds) {
-            kept += groups_select (store, run, idx, s, conds, nconds, values);
-            sel = report_selection_keys (store, run, idx, s);
+            int n = groups_select (store, run, idx, s, conds, nconds, values);
+            if (n < 0 || !(sel = report_selection_keys (store, run, idx, s)))
+                goto db_error;
+            kept += n;
         }
         /* The tuning lint of every drive of the step, once per agent. */
         json_t *lint = json_array ();
@@ -829,13 +896,17 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, const c
         json_t *skew = json_object_get (s, "skew_ns");
         if (skew)
             json_object_set (s, "start_skew_ns", skew);
-        add_intervals (store, run, idx, s, sel);
-        json_t *fleet = sel ? fleet_json_selected (store, run, idx, sel, extra, nextra)
-                            : report_fleet (store, run, idx, extra, nextra);
+        json_t *fleet = NULL;
+        if (add_intervals (store, run, idx, s, sel) == 0)
+            fleet = sel ? fleet_json_selected (store, run, idx, sel, extra, nextra)
+                        : report_fleet (store, run, idx, extra, nextra);
+        json_decref (sel);
+        if (!fleet)
+            goto db_error;
         json_object_set_new (s, "fleet", fleet);
         json_object_set_new (s, "members", fleet_members (s));
-        json_decref (sel);
-        add_missing (store, run, idx, s);
+        if (add_missing (store, run, idx, s))
+            goto db_error;
         if (json_object_get (json_object_get (s, "job"), "sla")) {
             any_sla = true;
             sla_failed += step_sla_add (s);
@@ -866,9 +937,18 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, const c
     json_object_set_new (rep, "verdict", json_string (!any_sla ? "none"
                                                        : sla_failed ? "fail" : "pass"));
     return rep;
+
+db_error:
+    json_decref (values);
+    json_decref (rows);
+    json_decref (steps);
+    json_decref (rep);
+    snprintf (err, errlen, "database error reading run %lld; see the controller's log",
+              (long long) run);
+    return NULL;
 }
 
-void
+int
 report_add_histograms (store_t *store, int64_t run, json_t *rep)
 {
     static histogram_t h;
@@ -878,11 +958,14 @@ report_add_histograms (store_t *store, int64_t run, json_t *rep)
         json_t *fleet = json_object_get (s, "fleet");
         sqlite3_stmt *st = store_stmt (store,
             "SELECT direction, hist FROM fleet_results WHERE run_id = ? AND step_idx = ?");
-        if (!st || !fleet)
+        if (!st)
+            return -1;
+        if (!fleet)
             continue;
         sqlite3_bind_int64 (st, 1, run);
         sqlite3_bind_int (st, 2, (int) json_integer_value (json_object_get (s, "index")));
-        while (sqlite3_step (st) == SQLITE_ROW) {
+        int rc;
+        while ((rc = store_row (store, st, "read the fleet's histograms")) == 1) {
             json_t *d = json_object_get (fleet, (const char *) sqlite3_column_text (st, 0));
             const void *blob = sqlite3_column_blob (st, 1);
             int len = sqlite3_column_bytes (st, 1);
@@ -907,5 +990,8 @@ report_add_histograms (store_t *store, int64_t run, json_t *rep)
             json_object_set_new (d, "histogram", bins);
         }
         sqlite3_reset (st);
+        if (rc < 0)
+            return -1;
     }
+    return 0;
 }

@@ -11,29 +11,32 @@
 #include "store.h"
 
 /* The report of a run as JSON, or NULL with err filled (unknown run, a
-   key that is not one, a selection that matches nothing).  by: group key
-   or NULL; where: JSON list of "KEY=GLOB[,KEY=GLOB]" conditions (NULL or
-   empty: all) that select the targets every figure is made of;
+   key that is not one, a selection that matches nothing, a database
+   error: "database error reading run N; see the controller's log").  by:
+   group key or NULL; where: JSON list of "KEY=GLOB[,KEY=GLOB]" conditions
+   (NULL or empty: all) that select the targets every figure is made of;
    where_flag: the option they came from, for err (NULL: "--where"). */
 json_t *report_json (store_t *store, int64_t run, const char *by, json_t *where,
                      const char *where_flag, char *err, size_t errlen);
 /* Adds to each step's fleet read and write its merged completion-latency
    histogram, 8 bins an octave: "histogram": [[low_ns, high_ns, count]...]
-   (nonzero bins).  Can't fail (a step without one gets none). */
-void report_add_histograms (store_t *store, int64_t run, json_t *rep);
+   (nonzero bins); a step without one gets none.  Returns 0, or -1 on a
+   database error (logged; the steps from there on have none). */
+int report_add_histograms (store_t *store, int64_t run, json_t *rep);
 
 /* The agents of a step with their targets' results.  spec (the step's
    "job"; NULL: not wanted) adds each agent's "latency_target" when a job
    of the step has one; extra[0..nextra) are percentiles to add.  Returns
-   a new array.  Can't fail. */
+   a new array, or NULL on a database error (logged). */
 json_t *report_step_agents (store_t *store, int64_t run, int step, json_t *spec,
                             const double *extra, int nextra);
 /* The keys of the targets a step filtered by groups_select keeps:
    "AGENT\x1fNAME" as results name them and "AGENT\x1f#INDEX" as
-   snapshots do.  Can't fail (empty when out of memory). */
+   snapshots do.  NULL on a database error (logged); empty when out of
+   memory. */
 json_t *report_selection_keys (store_t *store, int64_t run, int step, json_t *s);
 /* The fleet's merged figures of a step: {"read": {...}, "write": {...}},
-   and "trim" when the step trimmed.  Can't fail. */
+   and "trim" when the step trimmed.  NULL on a database error (logged). */
 json_t *report_fleet (store_t *store, int64_t run, int idx, const double *extra, int nextra);
 /* Parses a where list (JSON list of "KEY=GLOB" texts) into conds[*n].
    Returns 0, or -1 with err naming flag. */

@@ -182,8 +182,8 @@ load_slot (series_t *self, store_t *store, slot_t *sl, uint32_t seq)
     sqlite3_bind_int64 (st, 1, self->run);
     sqlite3_bind_int (st, 2, self->step);
     sqlite3_bind_int (st, 3, (int) seq);
-    int rc = sqlite3_step (st);
-    if (rc == SQLITE_ROW) {
+    int rc = store_row (store, st, "read a fleet interval");
+    if (rc == 1) {
         if (interval_from_row (st, 0, &sl->iv))
             log_err ("run %lld step %d interval %u: the stored fleet histogram does not "
                      "decode; that interval's latency starts again from here",
@@ -191,7 +191,7 @@ load_slot (series_t *self, store_t *store, slot_t *sl, uint32_t seq)
         sl->iv.who_known = false;   /* which agent had how many: not kept */
     }
     sqlite3_reset (st);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+    return rc < 0 ? -1 : 0;
 }
 
 /* The slot of interval seq, taken from the ring or made (evicting the
@@ -344,8 +344,8 @@ series_rows (store_t *store, int64_t run, int step, json_t *out)
         return -1;
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
-    int n = 0;
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    int n = 0, rc;
+    while ((rc = store_row (store, st, "read the fleet's intervals")) == 1) {
         for (int d = 0; d < DIR_COUNT; d++)
             histogram_clear (&iv.hist[d]);
         interval_from_row (st, 1, &iv);
@@ -354,7 +354,7 @@ series_rows (store_t *store, int64_t run, int step, json_t *out)
         n++;
     }
     sqlite3_reset (st);
-    return n;
+    return rc < 0 ? -1 : n;
 }
 
 /* One group's interval being merged by series_scan. */
@@ -408,8 +408,8 @@ series_scan (store_t *store, int64_t run, int step, series_pick_fn *pick, void *
     sqlite3_bind_int (st, 2, step);
     int cur = -1, rc;
     for (;;) {
-        rc = sqlite3_step (st);
-        int seq = rc == SQLITE_ROW ? sqlite3_column_int (st, 0) : -1;
+        rc = store_row (store, st, "read the step's snapshots");
+        int seq = rc == 1 ? sqlite3_column_int (st, 0) : -1;
         if (cur >= 0 && seq != cur)
             for (int g = 0; g < ngroups; g++)
                 if (gs[g].iv.agents) {
@@ -417,7 +417,7 @@ series_scan (store_t *store, int64_t run, int step, series_pick_fn *pick, void *
                                                                          (uint32_t) cur, form));
                     scan_group_empty (&gs[g]);
                 }
-        if (rc != SQLITE_ROW)
+        if (rc != 1)
             break;
         cur = seq;
         int g = pick ? pick (arg, (const char *) sqlite3_column_text (st, 2),
@@ -445,5 +445,5 @@ series_scan (store_t *store, int64_t run, int step, series_pick_fn *pick, void *
     }
     sqlite3_reset (st);
     free (gs);
-    return rc == SQLITE_DONE ? 0 : -1;
+    return rc < 0 ? -1 : 0;
 }

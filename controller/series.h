@@ -78,9 +78,9 @@ typedef int (series_pick_fn) (void *arg, const char *agent, int target);
 int series_scan (store_t *store, int64_t run, int step, series_pick_fn *pick, void *arg,
                  int ngroups, series_form_t form, json_t **out);
 /* Appends the fleet's intervals of the step from its fleet_intervals rows
-   to out, in the report's form.  Returns the number of rows: 0 for a run
-   stored before 011_fleet_intervals (series_scan makes them), or on a
-   database error. */
+   to out, in the report's form.  Returns the number of rows (0 for a run
+   stored before 011_fleet_intervals: series_scan makes them), or -1 on a
+   database error (logged; out then holds the rows read before it). */
 int series_rows (store_t *store, int64_t run, int step, json_t *out);
 
 #endif

@@ -22,8 +22,11 @@ typedef struct {
     histogram_t hist[DIR_COUNT][LK_N];
 } acc_t;
 
+/* The names of agent's targets in the step (an empty list when it has
+   none); *failed set on a database error (logged).  Can't fail
+   otherwise. */
 static json_t *
-targets_of (store_t *store, int64_t run, int step, uint64_t agent)
+targets_of (store_t *store, int64_t run, int step, uint64_t agent, bool *failed)
 {
     sqlite3_stmt *st = store_stmt (store, "SELECT targets FROM step_agents "
                                           "WHERE run_id = ? AND step_idx = ? AND agent_id = ?");
@@ -31,9 +34,11 @@ targets_of (store_t *store, int64_t run, int step, uint64_t agent)
     sqlite3_bind_int (st, 2, step);
     sqlite3_bind_int64 (st, 3, (sqlite3_int64) agent);
     json_t *list = NULL;
-    if (sqlite3_step (st) == SQLITE_ROW)
+    int rc = store_row (store, st, "read the agent's targets");
+    if (rc == 1)
         list = json_loads ((const char *) sqlite3_column_text (st, 0), 0, NULL);
     sqlite3_reset (st);
+    *failed |= rc < 0;
     return list ? list : json_array ();
 }
 
@@ -118,7 +123,7 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
             histogram_reset (&fleet[d][k]);
     int nagents = 0, bad = 0;
     uint64_t last_agent = 0;
-    bool have = false;
+    bool have = false, failed = false;
     json_t *targets = NULL;
 
     /* Six columns a direction from 4, in direction order: ops, bytes,
@@ -132,17 +137,21 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
     for (;;) {
-        int rc = sqlite3_step (st);
-        uint64_t agent = rc == SQLITE_ROW ? (uint64_t) sqlite3_column_int64 (st, 0) : 0;
-        int target = rc == SQLITE_ROW ? sqlite3_column_int (st, 1) : -1;
-        if (have && (rc != SQLITE_ROW || agent != acc.agent_id || target != acc.target)) {
+        int rc = store_row (store, st, "read the step's snapshots");
+        if (rc < 0) {
+            failed = true;      /* what is accumulated is not all: not stored */
+            break;
+        }
+        uint64_t agent = rc == 1 ? (uint64_t) sqlite3_column_int64 (st, 0) : 0;
+        int target = rc == 1 ? sqlite3_column_int (st, 1) : -1;
+        if (have && (rc != 1 || agent != acc.agent_id || target != acc.target)) {
             /* Flush the finished (agent, target). */
             if (acc.agent_id != last_agent) {
                 if (nagents && totals)
                     totals (arg, last_agent, agent_ops, agent_bytes);
                 agent_ops = agent_bytes = 0;
                 json_decref (targets);
-                targets = targets_of (store, run, step, acc.agent_id);
+                targets = targets_of (store, run, step, acc.agent_id, &failed);
                 nagents++;
                 last_agent = acc.agent_id;
             }
@@ -153,7 +162,8 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
             json_t *name = json_array_get (targets, (size_t) acc.target);
             char fallback[32];
             snprintf (fallback, sizeof fallback, "#%d", acc.target);
-            save_result (store, run, step, &acc, name ? json_string_value (name) : fallback);
+            if (save_result (store, run, step, &acc, name ? json_string_value (name) : fallback))
+                failed = true;
             double secs = (double) acc.window_ns / 1e9;
             for (int d = 0; d < DIR_COUNT; d++) {
                 for (int k = 0; k < LK_N; k++)
@@ -166,7 +176,7 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
             }
             have = false;
         }
-        if (rc != SQLITE_ROW)
+        if (rc != 1)
             break;
         if (!have) {
             acc_reset (&acc);
@@ -194,6 +204,12 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
     if (bad)
         log_err ("run %lld step %d: %d stored histogram(s) did not decode", (long long) run,
                  step, bad);
+    if (failed) {
+        /* Fleet figures of part of the step would pass for the whole. */
+        log_err ("run %lld step %d: a database error left the step's results incomplete; "
+                 "its fleet results are not stored", (long long) run, step);
+        return -1;
+    }
 
     for (int d = 0; d < DIR_COUNT; d++) {
         if (!dir_reported (d, fops[d], ferr[d]))
@@ -213,7 +229,8 @@ report_finalize_step (store_t *store, int64_t run, int step, uint64_t interval_n
         bind_hist (st, 10, &fleet[d][LK_CLAT]);
         bind_hist (st, 11, &fleet[d][LK_SLAT]);
         bind_hist (st, 12, &fleet[d][LK_LAT]);
-        store_step_done (store, st, "store fleet result");
+        if (store_step_done (store, st, "store fleet result"))
+            failed = true;
     }
-    return bad ? -1 : 0;
+    return bad || failed ? -1 : 0;
 }
