@@ -256,9 +256,6 @@ cmd_history (const char *endpoint, int argc, char **argv)
         return 1;
     }
     if (strcmp (format, "json") == 0) {
-        /* "unit" is what the text is formatted by; the JSON stays what
-           scripts have been reading (e2e_upgrade compares it). */
-        json_object_del (h, "unit");
         char *text = json_dumps (h, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
         if (text)
             puts (text);

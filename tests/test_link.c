@@ -326,6 +326,16 @@ test_step (void)
                && h->hello->job_run == 5, "HELLO after DONE");
     message_free (h);
     send_welcome (0);
+    /* A new connection: everything not acknowledged goes again at once
+       (taken here, so that the ACK below never races it). */
+    for (uint32_t seq = 0; seq < 3; seq++) {
+        envelope_t *r = expect (0, IOFLEET__ENVELOPE__BODY_SNAPSHOT, 2000);
+        CHECK_MSG (r && r->snapshot->seq == seq, "snapshot %u again after WELCOME", seq);
+        message_free (r);
+    }
+    d = expect (0, IOFLEET__ENVELOPE__BODY_DONE, 2000);
+    CHECK_MSG (d != NULL, "DONE not sent again after WELCOME");
+    message_free (d);
 
     /* Acknowledged up to 2 (seq 0, 1); resend asked: seq 2 and DONE again. */
     send_ack (0, 5, 0, 2, true);

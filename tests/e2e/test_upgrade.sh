@@ -85,6 +85,11 @@ if isinstance(old, list) and isinstance(new, list):
             for k in LISTED:
                 if k not in ro:
                     rn.pop(k, None)
+# Added to history in 0.3.0: the metric's unit, which the text is formatted by.
+if isinstance(old, dict) and isinstance(new, dict) and "metric" in old and "unit" not in old:
+    if not isinstance(new.get("unit"), str) or not new["unit"]:
+        sys.exit("history without its metric's unit: %r" % new.get("unit"))
+    new.pop("unit")
 # Added to steps and groups with compare per member.
 def per_member_ok(o, m):
     for unit in ("agent", "target"):
