@@ -1,10 +1,11 @@
 /*  test_jobspec.c: unit tests for a parsed job as the JobSpec an agent
     runs (common/jobspec.c): the files a job's copies get, and the release
-    an agent needs to run it.  On the fixture of the job-file tests
+    an agent needs to run it (an engine's from fio_names.c).  On the fixture of the job-file tests
     (jobfile_fx.c).
 */
 #include "jobfile_fx.h"
 #include "jobspec.h"
+#include "fio_names.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -94,10 +95,41 @@ test_release_needed (void)
     jobfile_destroy (&jf);
 }
 
+/* An engine needs the release its row in fio_names.c says, named to the
+   operator as the engines 0.3.0 added. */
+static void
+test_engine_release (void)
+{
+    char list[] = JOB_ENGINES, *save = NULL;
+    for (char *name = strtok_r (list, ", ", &save); name; name = strtok_r (NULL, ", ", &save)) {
+        char text[128];
+        snprintf (text, sizeof text, "[a]\nfilename=x\nsize=1m\nioengine=%s\n", name);
+        jobfile_t *jf = fx_parse (text);
+        if (!CHECK_OK (jf && jf->nsteps == 1)) {
+            jobfile_destroy (&jf);
+            continue;
+        }
+        static jobspec_t js;
+        jobspec_from_job (&js, &jf->steps[0], NS_PER_S);
+        const char *what = "untouched";
+        const char *need = jobspec_needs (&js.spec, &what);
+        const char *since = job_engine_since (name);
+        if (since)
+            CHECK_MSG (need && strcmp (need, since) == 0 && strstr (what, name)
+                       && strcmp (what, "ioengine=sync|vsync|pvsync|pvsync2|posixaio") == 0,
+                       "%s: needs %s for %s", name, need ? need : "(null)", what);
+        else
+            CHECK_MSG (need == NULL && strcmp (what, "untouched") == 0, "%s: needs %s for %s",
+                       name, need, what);
+        jobfile_destroy (&jf);
+    }
+}
+
 int
 main (void)
 {
     test_own_files ();
     test_release_needed ();
+    test_engine_release ();
     return TEST_DONE ();
 }
