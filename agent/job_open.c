@@ -259,12 +259,12 @@ job_open (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol, 
         w->engine.ops = j->ops;
         int rc = j->ops->init (&w->engine, w->depth);
         if (rc < 0) {
-            snprintf (err, errlen, "%s: cannot set up %u I/Os in flight for worker %d: %s%s",
-                      j->ops->name, w->depth, i, strerror (-rc),
-                      rc == -EAGAIN ? " (raise fs.aio-max-nr)"
-                      : rc == -EPERM || rc == -ENOSYS
-                          ? " (io_uring is off on this host: kernel.io_uring_disabled or a "
-                            "seccomp filter; use ioengine=libaio)" : "");
+            /* An engine off on this host says why, in its ops table. */
+            const char *hint = rc == -EAGAIN ? "raise fs.aio-max-nr"
+                             : rc == -EPERM || rc == -ENOSYS ? j->ops->unavailable_hint : NULL;
+            snprintf (err, errlen, "%s: cannot set up %u I/Os in flight for worker %d: %s%s%s%s",
+                      j->ops->name, w->depth, i, strerror (-rc), hint ? " (" : "",
+                      hint ? hint : "", hint ? ")" : "");
             return -1;
         }
         w->engine_ready = true;

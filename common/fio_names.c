@@ -77,6 +77,20 @@ static const char *const s_fio_only[] = {
     "zonesize", "zoneskip",
 };
 
+/* The I/O engines iofleet runs, JOB_ENGINES name for name and in its
+   order (fio_engines_listed), and the release that first ran each: an
+   agent of an older release would not run it, so the controller leaves
+   such an agent out of the step (jobspec_needs).  NULL: every release of
+   protocol 2 runs it. */
+static const struct {
+    const char *name;
+    const char *since;
+} s_engines[] = {
+    { "libaio", NULL },         { "io_uring", NULL },       { "psync", NULL },
+    { "pvsync", "0.3.0" },      { "pvsync2", "0.3.0" },     { "sync", "0.3.0" },
+    { "vsync", "0.3.0" },       { "posixaio", "0.3.0" },    { "null", NULL },
+};
+
 /* fio's other I/O engines, to tell "not yet" from "no such". */
 static const char *const s_fio_engines[] = {
     "binject", "cpuio", "dev-dax", "dfs", "e4defrag", "exec", "falloc",
@@ -157,19 +171,50 @@ fio_options_sorted (void)
     return true;
 }
 
+/* The row of s_engines called name, or -1.  Can't fail. */
+static int
+s_engine_find (const char *name)
+{
+    for (size_t i = 0; i < NELEM (s_engines); i++)
+        if (strcmp (name, s_engines[i].name) == 0)
+            return (int) i;
+    return -1;
+}
+
 /* True if name is one of JOB_ENGINES.  Can't fail. */
 bool
 job_engine_known (const char *name)
 {
-    size_t n = strlen (name);
-    for (const char *c = JOB_ENGINES; *c; ) {
-        size_t len = strcspn (c, ",");
-        if (len == n && strncmp (c, name, n) == 0)
-            return true;
-        c += len;
-        c += strspn (c, ", ");
+    return s_engine_find (name) >= 0;
+}
+
+/* The release that first ran engine name; NULL when every release of
+   protocol 2 does, or name is no engine of iofleet's.  Can't fail. */
+const char *
+job_engine_since (const char *name)
+{
+    int i = s_engine_find (name);
+    return i < 0 ? NULL : s_engines[i].since;
+}
+
+/* True if the engines' table names JOB_ENGINES, in its order.  Can't
+   fail. */
+bool
+fio_engines_listed (void)
+{
+    const char *c = JOB_ENGINES;
+    for (size_t i = 0; i < NELEM (s_engines); i++) {
+        size_t n = strlen (s_engines[i].name);
+        if (strncmp (c, s_engines[i].name, n) != 0)
+            return false;
+        c += n;
+        if (i + 1 < NELEM (s_engines)) {
+            if (strncmp (c, ", ", 2) != 0)
+                return false;
+            c += 2;
+        }
     }
-    return false;
+    return *c == '\0';
 }
 
 /* True if name is another of fio's engines.  Can't fail. */

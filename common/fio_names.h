@@ -17,7 +17,9 @@
 /* The I/O engines iofleet runs, one home: the parser takes these names
    (common/ cannot link the agent's engines), and the agent builds its list
    from its ops tables and asserts, when it first looks one up, that it is
-   this one, in this order (agent/engines/engine.c). */
+   this one, in this order (agent/engines/engine.c).  fio_names.c's table
+   of engines, which holds each one's properties (job_engine_since), is
+   this list too (fio_engines_listed). */
 #define JOB_ENGINES "libaio, io_uring, psync, pvsync, pvsync2, sync, vsync, posixaio, null"
 
 typedef enum {
@@ -59,6 +61,16 @@ bool job_rw_trims (job_rw_t m);
 
 /* True if name is one of JOB_ENGINES.  Can't fail. */
 bool job_engine_known (const char *name);
+
+/* The release that first ran engine name ("0.3.0"), which an agent needs
+   to run it; NULL when every release of protocol 2 runs it (or name is
+   none of JOB_ENGINES).  Can't fail. */
+const char *job_engine_since (const char *name);
+
+/* True if the table of engines behind job_engine_known and
+   job_engine_since is JOB_ENGINES, name for name, in its order (the agent
+   asserts it, agent/engines/engine.c).  Can't fail. */
+bool fio_engines_listed (void);
 
 /* The rw mode fio calls name ("readwrite" is rw).  Returns 0, or -1 when
    it is none of FIO_RW_SUPPORTED. */

@@ -1,5 +1,6 @@
 /*  jobspec.c: see jobspec.h. */
 #include "jobspec.h"
+#include "fio_names.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -8,6 +9,10 @@
 const char *
 jobspec_needs (const Iofleet__JobSpec *s, const char **what)
 {
+    /* The release an engine needs is the engine's property (fio_names.c);
+       the label names the engines that 0.3.0 added. */
+    static const char engine_label[] = "ioengine=sync|vsync|pvsync|pvsync2|posixaio";
+    const char *engine_since = s->ioengine ? job_engine_since (s->ioengine) : NULL;
     const struct { bool used; const char *name; } since_0_3[] = {
         { s->files_per_worker > 0, "numjobs or nrfiles without filename= (files of each job "
                                    "copy's own)" },
@@ -19,10 +24,7 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
         { s->write_iolog && s->write_iolog[0], "write_iolog=" }, { s->rw_skip, "rw=...:SIZE" },
         { s->refill_buffers, "refill_buffers" }, { s->no_scramble, "scramble_buffers=0" },
         { s->exitall, "exitall" },
-        { s->ioengine && (strcmp (s->ioengine, "sync") == 0 || strcmp (s->ioengine, "vsync") == 0
-                          || strncmp (s->ioengine, "pvsync", 6) == 0
-                          || strcmp (s->ioengine, "posixaio") == 0),
-          "ioengine=sync|vsync|pvsync|pvsync2|posixaio" },
+        { engine_since != NULL, engine_label },
         { s->blockalign_read || s->blockalign_write, "blockalign=" },
         { s->rate_poisson, "rate_process=poisson" },
         { s->rw >= IOFLEET__RW__RW_TRIM, "rw=trim|randtrim|trimwrite|randtrimwrite" },
@@ -41,7 +43,7 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
     for (size_t i = 0; i < sizeof since_0_3 / sizeof since_0_3[0]; i++)
         if (since_0_3[i].used) {
             *what = since_0_3[i].name;
-            return "0.3.0";
+            return since_0_3[i].name == engine_label ? engine_since : "0.3.0";
         }
     return NULL;
 }

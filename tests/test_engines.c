@@ -274,6 +274,10 @@ test_registry (void)
     CHECK (engine_find ("psync")->one_at_a_time && engine_find ("sync")->one_at_a_time
            && engine_find ("pvsync2")->one_at_a_time && !engine_find ("vsync")->one_at_a_time
            && !engine_find ("libaio")->one_at_a_time);
+    /* io_uring can be off on a host (a sysctl, seccomp): it says so and what
+       to use instead; the others have nothing to add to their errno. */
+    CHECK_STR_CONTAINS (engine_find ("io_uring")->unavailable_hint, "kernel.io_uring_disabled");
+    CHECK (!engine_find ("libaio")->unavailable_hint && !engine_find ("psync")->unavailable_hint);
 }
 
 /* The contract every engine that does real I/O keeps, on a fresh file. */

@@ -1,11 +1,13 @@
-/*  test_units.c: unit tests for sizes and times as fio's job files write
-    them (common/units.c); moved here from test_jobfile.c with the code.
+/*  test_units.c: unit tests for sizes, times and CPU lists as fio's job
+    files write them (common/units.c); moved here from test_jobfile.c with
+    the code.
 */
 #include "units.h"
 #include "testutil.h"
 
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 
 #define NS_PER_S 1000000000ull
 
@@ -106,10 +108,62 @@ test_parse_time (void)
     CHECK (job_parse_time ("1s", NULL) == -EINVAL);
 }
 
+static void
+test_parse_cpus (void)
+{
+    static const struct {
+        const char *text;
+        int rc;
+        uint64_t w[JOB_CPUS_MAX / 64];      /* the mask, CPU 0 in bit 0 of w[0] */
+    } cases[] = {
+        { "0", 0, { 0x1, 0, 0, 0 } },
+        { "0-3,8,10-11", 0, { 0xd0f, 0, 0, 0 } },
+        { "0,5,8-15", 0, { 0xff21, 0, 0, 0 } },
+        { "3-3", 0, { 0x8, 0, 0, 0 } },
+        { "007", 0, { 0x80, 0, 0, 0 } },
+        { "63,64", 0, { 1ull << 63, 1, 0, 0 } },
+        { "100-131", 0, { 0, 0xfffffff000000000ull, 0xf, 0 } },
+        { "255", 0, { 0, 0, 0, 1ull << 63 } },
+        { "192-255", 0, { 0, 0, 0, UINT64_MAX } },
+        { "0-255", 0, { UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX } },
+        { "8,0", 0, { 0x101, 0, 0, 0 } },
+        { "1,1,1-2", 0, { 0x6, 0, 0, 0 } },
+        { "", -EINVAL, { 0 } },         { ",", -EINVAL, { 0 } },
+        { "0,", -EINVAL, { 0 } },       { ",0", -EINVAL, { 0 } },
+        { "0,,1", -EINVAL, { 0 } },     { "a", -EINVAL, { 0 } },
+        { "0-", -EINVAL, { 0 } },       { "-1", -EINVAL, { 0 } },
+        { " 0", -EINVAL, { 0 } },       { "0 ", -EINVAL, { 0 } },
+        { "0, 1", -EINVAL, { 0 } },     { "1-2-3", -EINVAL, { 0 } },
+        { "0x1", -EINVAL, { 0 } },      { "3-1", -EINVAL, { 0 } },
+        { "1:2", -EINVAL, { 0 } },      { "^1", -EINVAL, { 0 } },
+        { "256", -ERANGE, { 0 } },      { "0-256", -ERANGE, { 0 } },
+        { "300-2", -ERANGE, { 0 } },    { "99999999999999999999999", -ERANGE, { 0 } },
+        { "1,2-99999999999999999999999", -ERANGE, { 0 } },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t mask[JOB_CPUS_MAX / 64];
+        memset (mask, 0xa5, sizeof mask);
+        int rc = job_parse_cpus (cases[i].text, mask);
+        CHECK_MSG (rc == cases[i].rc, "cpus '%s': rc %d, want %d", cases[i].text, rc, cases[i].rc);
+        if (cases[i].rc == 0 && rc == 0)
+            CHECK_MSG (memcmp (mask, cases[i].w, sizeof mask) == 0,
+                       "cpus '%s' = %016llx %016llx %016llx %016llx", cases[i].text,
+                       (unsigned long long) mask[0], (unsigned long long) mask[1],
+                       (unsigned long long) mask[2], (unsigned long long) mask[3]);
+        else
+            CHECK_MSG (mask[0] == 0xa5a5a5a5a5a5a5a5ull && mask[3] == 0xa5a5a5a5a5a5a5a5ull,
+                       "cpus '%s' wrote its output on error", cases[i].text);
+    }
+    uint64_t mask[JOB_CPUS_MAX / 64];
+    CHECK (job_parse_cpus (NULL, mask) == -EINVAL);
+    CHECK (job_parse_cpus ("0", NULL) == -EINVAL);
+}
+
 int
 main (void)
 {
     test_parse_size ();
     test_parse_time ();
+    test_parse_cpus ();
     return TEST_DONE ();
 }

@@ -65,6 +65,8 @@ s_names_build (void)
     }
     s_names[len] = '\0';
     IOF_ASSERT (strcmp (s_names, JOB_ENGINES) == 0);
+    /* And the parser's table of engines, with their properties, is it too. */
+    IOF_ASSERT (fio_engines_listed ());
 }
 
 /* The ops table for name, or NULL when unknown.  Can't fail. */

@@ -53,6 +53,10 @@ typedef struct {
     /* Does no I/O (fio's FIO_DISKLESSIO: null): no file is opened, laid
        out, discarded or invalidated for it. */
     bool diskless;
+    /* What to tell an operator when init fails with -EPERM or -ENOSYS, the
+       engine being off on this host (a sysctl, a seccomp filter), and what
+       to use instead; NULL when the errno says it all. */
+    const char *unavailable_hint;
     /* Creates the engine's context for up to depth units in flight.
        Returns 0 or -errno. */
     int (*init) (engine_t *e, unsigned depth);

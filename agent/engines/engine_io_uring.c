@@ -196,6 +196,8 @@ uring_cleanup (engine_t *e)
 
 const engine_ops_t engine_io_uring_ops = {
     .name = "io_uring",
+    .unavailable_hint = "io_uring is off on this host: kernel.io_uring_disabled or a seccomp "
+                        "filter; use ioengine=libaio",
     .init = uring_init,
     .queue = uring_queue,
     .commit = uring_commit,
