@@ -247,18 +247,18 @@ int groups_key_check (const char *by, char *err, size_t errlen);
 /* Adds "groups" (merged per value of `by`, or one group "all" when NULL)
    and "outliers" to a step of a report: its agents' targets are the
    members; selected: only they count (the step was filtered by
-   groups_select).  Returns 0, or -1 with err for a `by` that is not one. */
+   groups_select).  Returns 0, or -1 with err for a `by` that is not one or
+   a database error. */
 int groups_add (store_t *store, int64_t run, int step, json_t *step_json, const char *by,
                 bool selected, char *err, size_t errlen);
 /* Keeps the targets of the step's "agents" that satisfy conds (an agent
    without targets, which measured nothing, is judged as a whole), drops
    agents left without any, and adds "selected" {agents, agents_of,
    targets, targets_of}.  values (if not NULL) gets every value of
-   conds[0]'s key seen, as keys.  Returns the number of agents kept. */
+   conds[0]'s key seen, as keys.  Returns the number of agents kept, or -1
+   on a database error (logged). */
 int groups_select (store_t *store, int64_t run, int step, json_t *step_json,
                    const match_cond_t *conds, int nconds, json_t *values);
-/* The run's labels (runs.labels, a JSON object), or NULL when it has none. */
-json_t *groups_run_labels (store_t *store, int64_t run);
 /* {"agents", "targets", "iops_per_agent", "iops_per_target",
    "bw_per_agent", "bw_per_target"} of members summing to iops and bw. */
 json_t *groups_members_json (int agents, int targets, double iops, double bw);

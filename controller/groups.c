@@ -80,15 +80,6 @@ run_labels (store_t *store, int64_t run, bool *failed)
     return l;
 }
 
-/* controller.h's contract has no error: a database error is logged (by
-   store_row) and reads as no labels. */
-json_t *
-groups_run_labels (store_t *store, int64_t run)
-{
-    bool failed = false;
-    return run_labels (store, run, &failed);
-}
-
 int
 groups_key_check (const char *by, char *err, size_t errlen)
 {
