@@ -201,36 +201,6 @@ stored_totals (void *arg, uint64_t agent_id, uint64_t ops, uint64_t bytes)
     }
 }
 
-static void results_in (ctl_t *ctl, step_results_t *sr);
-
-/* The step in hand has ended: what it holds is committed (and its
-   acknowledgements go now, not after the results), then its results are
-   made by the finalizer's thread while the loop goes on (R_RESULTS);
-   results_in records the step's end once they are stored. */
-static void
-finish_step (ctl_t *ctl)
-{
-    runner_t *r = ctl->runner;
-    if (r->results_retry_at && clock_mono_ns () < r->results_retry_at)
-        return;
-    if (store_commit (ctl->store) != 0 || store_failing (ctl->store))
-        return;
-    runner_after_commit (ctl);
-    r->results_from = r->phase;
-    if (r->phase == R_PREPARING) {
-        /* No agent started: no snapshots, nothing worth the thread. */
-        step_results_t *sr = step_results_store (ctl->store, r->run, r->cur);
-        if (sr) {
-            r->phase = R_RESULTS;
-            results_in (ctl, sr);
-        }
-        return;
-    }
-    int rc = finalizer_start (r->finalizer, r->run, r->cur);
-    IOF_ASSERT (rc == 0);       /* one step in hand, and R_RESULTS until its answer */
-    r->phase = R_RESULTS;
-}
-
 /* The finalizer's answer for the step in hand: sr, its results stored,
    or NULL (then they are made again in a second).  Checks each agent's
    totals against them, records the step's end, and begins the next step
@@ -299,6 +269,34 @@ results_in (ctl_t *ctl, step_results_t *sr)
         begin_step (ctl);
     else
         run_finish (ctl);
+}
+
+/* The step in hand has ended: what it holds is committed (and its
+   acknowledgements go now, not after the results), then its results are
+   made by the finalizer's thread while the loop goes on (R_RESULTS);
+   results_in records the step's end once they are stored. */
+static void
+finish_step (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    if (r->results_retry_at && clock_mono_ns () < r->results_retry_at)
+        return;
+    if (store_commit (ctl->store) != 0 || store_failing (ctl->store))
+        return;
+    runner_after_commit (ctl);
+    r->results_from = r->phase;
+    if (r->phase == R_PREPARING) {
+        /* No agent started: no snapshots, nothing worth the thread. */
+        step_results_t *sr = step_results_store (ctl->store, r->run, r->cur);
+        if (sr) {
+            r->phase = R_RESULTS;
+            results_in (ctl, sr);
+        }
+        return;
+    }
+    int rc = finalizer_start (r->finalizer, r->run, r->cur);
+    IOF_ASSERT (rc == 0);       /* one step in hand, and R_RESULTS until its answer */
+    r->phase = R_RESULTS;
 }
 
 /* Tells the READY agents to drop the step (the run policy failed it). */
