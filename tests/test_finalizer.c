@@ -5,7 +5,8 @@
     over.  A controller stopped then (runner destroyed: SIGTERM) has
     stored none of them, and the step still 'running': recovery makes
     them again.  What it stores equals what the synchronous path
-    (report_finalize_step) stores from the same snapshots. */
+    (report_finalize_step) stores from the same snapshots.  A cancel then
+    takes the results first and cancels what follows. */
 #include "ctltest.h"
 #include "histogram.h"
 #include "runstate.h"
@@ -93,17 +94,18 @@ send_env (zsock_t *s, envelope_t *env)
     CHECK (ctltest_send (s, env) == 0);
 }
 
-/* Whether a PONG comes to s within 2 s (what else comes is skipped). */
+/* Whether a message of kind comes to s within 2 s (what comes before it
+   is skipped: acknowledgements). */
 static bool
-pong_comes (zsock_t *s)
+comes (zsock_t *s, int kind)
 {
     for (int i = 0; i < 64; i++) {
         envelope_t *e = ctltest_recv (s);
         if (!e)
             return false;
-        bool pong = e->body_case == IOFLEET__ENVELOPE__BODY_PONG;
+        bool it = (int) e->body_case == kind;
         message_free (e);
-        if (pong)
+        if (it)
             return true;
     }
     return false;
@@ -142,50 +144,21 @@ tick_until_results (ctl_t *ctl)
     return longest;
 }
 
-int
-main (void)
+/* Drives step of run on the agents a as the event loop would: PREPARE,
+   READY, START, NSNAPS snapshots and DONE from each, all stored: the
+   next tick ends the step. */
+static void
+drive_step (ctltest_t *t, zsock_t **a, int64_t run, uint32_t step)
 {
-    log_init ("test_finalizer", LL_ERR);
-    ctltest_t t;
-    ctltest_open (&t, "test_finalizer");
-    ctl_t *ctl = &t.ctl;
-    ctl->runner = runner_new (ctl);
-    CHECK (ctl->runner);
-    int kinds[] = { IOFLEET__ENVELOPE__BODY_READY, IOFLEET__ENVELOPE__BODY_REFUSED,
-                    IOFLEET__ENVELOPE__BODY_SNAPSHOT, IOFLEET__ENVELOPE__BODY_DONE };
-    for (int i = 0; i < 4; i++)
-        fleet_on (ctl->fleet, kinds[i], on_agent_message, ctl);
-
-    char err[512] = "";
-    json_t *req = json_pack ("{s:s, s:s}", "name", "p", "text",
-                             "[j]\nioengine=null\nrw=randrw\nbs=4k\nsize=1m\nruntime=1s\n"
-                             "filename=/dev/a:/dev/b\n");
-    json_t *res = plan_add (ctl, req, err, sizeof err);
-    CHECK_MSG (res, "%s", err);
-    json_decref (res);
-    json_decref (req);
-    zsock_t *a[NAGENTS];
-    for (int i = 0; i < NAGENTS; i++) {
-        char name[8];
-        snprintf (name, sizeof name, "a%d", i + 1);
-        a[i] = ctltest_agent (&t);
-        CHECK (a[i] && ctltest_hello (&t, a[i], name, 100 + (uint64_t) i) > 0);
-    }
-    res = runner_submit (ctl, "p", "a1,a2", 0, false, true, err, sizeof err);
-    CHECK_MSG (res, "%s", err);
-    int64_t run = res ? json_integer_value (json_object_get (res, "run")) : 0;
-    json_decref (res);
-
+    ctl_t *ctl = &t->ctl;
     /* PREPARE, READY, START. */
     tick (ctl);
     char *targets[NTARGETS] = { "/dev/a", "/dev/b" };
     for (int i = 0; i < NAGENTS; i++) {
-        envelope_t *e = ctltest_recv (a[i]);
-        CHECK (e && e->body_case == IOFLEET__ENVELOPE__BODY_PREPARE);
-        if (e)
-            message_free (e);
+        CHECK (comes (a[i], IOFLEET__ENVELOPE__BODY_PREPARE));
         Iofleet__Ready r = IOFLEET__READY__INIT;
         r.run = (uint64_t) run;
+        r.step = step;
         r.targets = targets;
         r.n_targets = NTARGETS;
         envelope_t env = IOFLEET__ENVELOPE__INIT;
@@ -193,7 +166,7 @@ main (void)
         env.ready = &r;
         send_env (a[i], &env);
     }
-    CHECK (ctltest_pump (&t, NAGENTS) == NAGENTS);
+    CHECK (ctltest_pump (t, NAGENTS) == NAGENTS);
     tick (ctl);
     CHECK (ctl->runner->phase == R_RUNNING);
 
@@ -232,6 +205,7 @@ main (void)
             }
             Iofleet__Snapshot s = IOFLEET__SNAPSHOT__INIT;
             s.run = (uint64_t) run;
+            s.step = step;
             s.seq = seq;
             s.t_start = 1000000000ull * (seq + 1);
             s.t_end = s.t_start + 1000000000ull + (uint64_t) i * 1000;
@@ -258,6 +232,7 @@ main (void)
         }
         Iofleet__Done done = IOFLEET__DONE__INIT;
         done.run = (uint64_t) run;
+        done.step = step;
         done.snapshots = NSNAPS;
         done.actual_start = 1000000000ull + (uint64_t) i * 500;
         done.totals = ttp;
@@ -267,9 +242,47 @@ main (void)
         env.done = &done;
         send_env (a[i], &env);
     }
-    CHECK (ctltest_pump (&t, NAGENTS * (NSNAPS + 1)) == NAGENTS * (NSNAPS + 1));
+    CHECK (ctltest_pump (t, NAGENTS * (NSNAPS + 1)) == NAGENTS * (NSNAPS + 1));
     store_commit (ctl->store);
     runner_after_commit (ctl);
+
+}
+
+int
+main (void)
+{
+    log_init ("test_finalizer", LL_ERR);
+    ctltest_t t;
+    ctltest_open (&t, "test_finalizer");
+    ctl_t *ctl = &t.ctl;
+    ctl->runner = runner_new (ctl);
+    CHECK (ctl->runner);
+    int kinds[] = { IOFLEET__ENVELOPE__BODY_READY, IOFLEET__ENVELOPE__BODY_REFUSED,
+                    IOFLEET__ENVELOPE__BODY_SNAPSHOT, IOFLEET__ENVELOPE__BODY_DONE };
+    for (int i = 0; i < 4; i++)
+        fleet_on (ctl->fleet, kinds[i], on_agent_message, ctl);
+
+    char err[512] = "";
+    json_t *req = json_pack ("{s:s, s:s}", "name", "p", "text",
+                             "[j]\nioengine=null\nrw=randrw\nbs=4k\nsize=1m\nruntime=1s\n"
+                             "filename=/dev/a:/dev/b\n");
+    json_t *res = plan_add (ctl, req, err, sizeof err);
+    CHECK_MSG (res, "%s", err);
+    json_decref (res);
+    json_decref (req);
+    zsock_t *a[NAGENTS];
+    for (int i = 0; i < NAGENTS; i++) {
+        char name[8];
+        snprintf (name, sizeof name, "a%d", i + 1);
+        a[i] = ctltest_agent (&t);
+        CHECK (a[i] && ctltest_hello (&t, a[i], name, 100 + (uint64_t) i) > 0);
+    }
+    res = runner_submit (ctl, "p", "a1,a2", 0, false, true, err, sizeof err);
+    CHECK_MSG (res, "%s", err);
+    int64_t run = res ? json_integer_value (json_object_get (res, "run")) : 0;
+    json_decref (res);
+
+    drive_step (&t, a, run, 0);
 
     /* The step ends: its results go to the thread, made slow; the loop
        goes on, and a controller stopped now stores none of them. */
@@ -302,7 +315,7 @@ main (void)
     env.ping = &ping;
     send_env (a[0], &env);
     CHECK (ctltest_pump (&t, 1) == 1);
-    CHECK (pong_comes (a[0]));
+    CHECK (comes (a[0], IOFLEET__ENVELOPE__BODY_PONG));
     ms = tick (ctl);
     CHECK_MSG (ms < 500, "a tick took %.0f ms while the results were made", ms);
     CHECK (ctl->runner->phase == R_RESULTS);
@@ -337,6 +350,37 @@ main (void)
     CHECK (async && sync && strcmp (async, sync) == 0);
     free (async);
     free (sync);
+
+    /* A cancel while a step's results are made: they are stored first
+       (the step ends as it would have), then what follows is cancelled. */
+    req = json_pack ("{s:s, s:s}", "name", "p2", "text",
+                     "[j]\nioengine=null\nrw=randrw\nbs=4k\nsize=1m\nruntime=1s\n"
+                     "filename=/dev/a:/dev/b\n[k]\nstonewall\nioengine=null\nrw=randrw\n"
+                     "bs=4k\nsize=1m\nruntime=1s\nfilename=/dev/a:/dev/b\n");
+    res = plan_add (ctl, req, err, sizeof err);
+    CHECK_MSG (res, "%s", err);
+    json_decref (res);
+    json_decref (req);
+    res = runner_submit (ctl, "p2", "a1,a2", 0, false, true, err, sizeof err);
+    CHECK_MSG (res, "%s", err);
+    int64_t run2 = res ? json_integer_value (json_object_get (res, "run")) : 0;
+    json_decref (res);
+    drive_step (&t, a, run2, 0);
+    finalizer_set_delay (ctl->runner->finalizer, 500 * NS_PER_MS);
+    tick (ctl);
+    CHECK_MSG (ctl->runner->phase == R_RESULTS, "phase %d", (int) ctl->runner->phase);
+    res = runner_cancel (ctl, run2, "tester@host", err, sizeof err);
+    CHECK_MSG (res, "%s", err);
+    json_decref (res);
+    CHECK (ctl->runner->phase == R_IDLE);
+    CHECK (strcmp (status_of (ctl, "SELECT status FROM runs WHERE id = ?", run2),
+                   "cancelled") == 0);
+    CHECK (strcmp (status_of (ctl, "SELECT status FROM steps WHERE run_id = ? AND idx = 0",
+                              run2), "complete") == 0);
+    CHECK (strcmp (status_of (ctl, "SELECT status FROM steps WHERE run_id = ? AND idx = 1",
+                              run2), "cancelled") == 0);
+    CHECK (strcmp (status_of (ctl, "SELECT count(*) FROM results WHERE run_id = ? AND step_idx = 0",
+                              run2), "8") == 0);
 
     for (int i = 0; i < NAGENTS; i++)
         zsock_destroy (&a[i]);
