@@ -62,6 +62,11 @@ json_t *
 runner_cancel (ctl_t *ctl, int64_t run, const char *by, char *err, size_t errlen)
 {
     runner_t *r = ctl->runner;
+    /* The step in hand has ended and its results are being made: they
+       are taken first, as they would be at the next tick, and what is
+       cancelled is what follows (the next step, or nothing). */
+    if (r->phase == R_RESULTS && r->run == run)
+        run_results_wait (ctl);
     sqlite3_stmt *st = store_stmt (ctl->store, "SELECT status FROM runs WHERE id = ?");
     sqlite3_bind_int64 (st, 1, run);
     char was[32] = "";

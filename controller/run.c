@@ -5,7 +5,8 @@
 
       PREPARE -> READY/REFUSED from every agent (or --prepare-timeout)
       START at controller now + margin -> SNAPSHOT ... -> DONE
-      step results computed from the stored snapshots (report.c)
+      step results computed from the stored snapshots, off the loop
+      (R_RESULTS: finalizer.c, step_results.c), then the next step
 
     The run's state is runstate.h's; snapshots go to ingest.c, their
     acknowledgements to acks.c; its end goes to the run-end subscribers.
@@ -159,23 +160,31 @@ stored_totals (void *arg, uint64_t agent_id, uint64_t ops, uint64_t bytes)
     }
 }
 
+/* The finalizer's answer for the step in hand: sr, its results stored,
+   or NULL (then they are made again in a second).  Checks each agent's
+   totals against them, records the step's end, and begins the next step
+   or ends the run. */
 static void
-finish_step (ctl_t *ctl)
+results_in (ctl_t *ctl, step_results_t *sr)
 {
     runner_t *r = ctl->runner;
-    /* What the step holds must be stored before its results are made;
-       once it is, its acknowledgements go now, not after the results. */
-    if (store_commit (ctl->store) != 0 || store_failing (ctl->store))
+    IOF_ASSERT (r->phase == R_RESULTS);
+    r->phase = r->results_from;
+    if (!sr) {
+        log_err ("run %lld step %d: its results could not be stored; made again in a second",
+                 (long long) r->run, r->cur + 1);
+        r->results_retry_at = clock_mono_ns () + NS_PER_SEC;
         return;
-    runner_after_commit (ctl);
+    }
+    r->results_retry_at = 0;
+    /* Each agent's stored totals, for check_totals. */
+    for (int i = 0; i < r->nparts; i++)
+        r->parts[i].stored_ops = r->parts[i].stored_bytes = 0;
+    step_results_totals (sr, stored_totals, r);
+    step_results_destroy (&sr);
     uint64_t failures = store_failures (ctl->store);
     int ndone = 0, nbad = 0;
     uint64_t smin = UINT64_MAX, smax = 0;
-    /* The results, and each agent's stored totals for check_totals: one
-       pass over the step's snapshots. */
-    for (int i = 0; i < r->nparts; i++)
-        r->parts[i].stored_ops = r->parts[i].stored_bytes = 0;
-    report_finalize_step (ctl->store, r->run, r->cur, ctl->interval_ns, stored_totals, r);
     for (int i = 0; i < r->nparts; i++) {
         part_t *p = &r->parts[i];
         if (p->st == P_DONE && !p->msg[0] && !p->totals_unknown)
@@ -219,6 +228,34 @@ finish_step (ctl_t *ctl)
         begin_step (ctl);
     else
         run_finish (ctl);
+}
+
+/* The step in hand has ended: what it holds is committed (and its
+   acknowledgements go now, not after the results), then its results are
+   made by the finalizer's thread while the loop goes on (R_RESULTS);
+   results_in records the step's end once they are stored. */
+static void
+finish_step (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    if (r->results_retry_at && clock_mono_ns () < r->results_retry_at)
+        return;
+    if (store_commit (ctl->store) != 0 || store_failing (ctl->store))
+        return;
+    runner_after_commit (ctl);
+    r->results_from = r->phase;
+    if (r->phase == R_PREPARING) {
+        /* No agent started: no snapshots, nothing worth the thread. */
+        step_results_t *sr = step_results_store (ctl->store, r->run, r->cur);
+        if (sr) {
+            r->phase = R_RESULTS;
+            results_in (ctl, sr);
+        }
+        return;
+    }
+    int rc = finalizer_start (r->finalizer, r->run, r->cur);
+    IOF_ASSERT (rc == 0);       /* one step in hand, and R_RESULTS until its answer */
+    r->phase = R_RESULTS;
 }
 
 /* Tells the READY agents to drop the step (the run policy failed it). */
@@ -365,6 +402,15 @@ start_run (ctl_t *ctl, int64_t run)
 }
 
 void
+run_results_wait (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    step_results_t *sr = NULL;
+    if (r->phase == R_RESULTS && finalizer_poll (r->finalizer, true, &sr))
+        results_in (ctl, sr);
+}
+
+void
 runner_tick (ctl_t *ctl)
 {
     runner_t *r = ctl->runner;
@@ -417,6 +463,12 @@ runner_tick (ctl_t *ctl)
     if (r->phase == R_RECOVER) {
         if (recover_tick (ctl, now))
             begin_step (ctl);
+        return;
+    }
+    if (r->phase == R_RESULTS) {
+        step_results_t *sr = NULL;
+        if (finalizer_poll (r->finalizer, false, &sr))
+            results_in (ctl, sr);
         return;
     }
     /* Agents that went away stop counting as busy. */
@@ -520,7 +572,8 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
     default:
         return;     /* main.c registers the four kinds above (fleet.c counts others) */
     }
-    part_t *p = r->phase != R_IDLE ? run_find_part (r, peer->id) : NULL;
+    /* R_RESULTS: the step has ended, as if the next one had begun. */
+    part_t *p = r->phase != R_IDLE && r->phase != R_RESULTS ? run_find_part (r, peer->id) : NULL;
     if (!p || (int64_t) run != r->run || step != (uint32_t) r->cur) {
         log_debug ("agent '%s': %s for run %llu step %u is not current; ignored", peer->name,
                    message_kind (env), (unsigned long long) run, step);

@@ -34,6 +34,12 @@ runner_new (ctl_t *ctl)
         free (r);
         return NULL;
     }
+    r->finalizer = finalizer_new (store_path (ctl->store));
+    if (!r->finalizer) {
+        series_destroy (&r->series);
+        free (r);
+        return NULL;
+    }
     r->store = ctl->store;
     store_on_commit (ctl->store, flush_series, r);
     return r;
@@ -55,6 +61,9 @@ runner_destroy (runner_t **self_p)
     runner_t *r = *self_p;
     if (!r)
         return;
+    /* A step's results not stored yet are made again by the next
+       controller (its status is still 'running'). */
+    finalizer_destroy (&r->finalizer);
     free_parts (r);
     jobfile_destroy (&r->plan);
     for (size_t i = 0; i < r->capacks; i++)

@@ -12,6 +12,7 @@
 #define IOF_RUNSTATE_H
 
 #include "controller.h"
+#include "finalizer.h"
 
 #define STEP_GRACE_NS         (60 * NS_PER_SEC)   /* past the planned end */
 
@@ -50,8 +51,12 @@ typedef struct {
 } part_t;
 
 /* R_RECOVER: after a controller restart, waiting for the run's agents to
-   come back before the step in hand goes on (see runner_recover). */
-typedef enum { R_IDLE, R_PREPARING, R_RUNNING, R_RECOVER } phase_t;
+   come back before the step in hand goes on (see runner_recover).
+   R_RESULTS: the step in hand has ended and its results are being made
+   by the finalizer's thread; the loop goes on meanwhile, and the step's
+   end is recorded when they are stored (its status stays 'running'
+   until then, so a restart makes them again). */
+typedef enum { R_IDLE, R_PREPARING, R_RUNNING, R_RECOVER, R_RESULTS } phase_t;
 
 /* An acknowledgement waits for the commit that stores what it covers. */
 typedef struct {
@@ -101,6 +106,9 @@ struct runner {
     char policy_msg[256];
     bool recover_running;               /* R_RECOVER: the step was running */
     series_t *series;                   /* the step's fleet time series */
+    finalizer_t *finalizer;             /* makes a step's results off the loop */
+    phase_t results_from;               /* R_RESULTS: the phase the step ended in */
+    uint64_t results_retry_at;          /* monotonic: results failed, tried again then */
     store_t *store;                     /* for the commit hook */
     struct {
         runner_end_fn *fn;
@@ -108,6 +116,13 @@ struct runner {
     } ends[RUNNER_END_MAX];             /* run-end subscribers (runner_on_end) */
     int nends;
 };
+
+/* run.c */
+/* R_RESULTS: waits for the step's results and records the step's end
+   (the next step begins, or the run ends), as the tick would once they
+   are in.  Can't fail: results that could not be stored are made again
+   later (the step stays in hand). */
+void run_results_wait (ctl_t *ctl);
 
 /* runstate.c */
 /* The part of agent_id in the run in hand, or NULL. */

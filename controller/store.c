@@ -863,3 +863,17 @@ store_backup (store_t *self, const char *path, char *err, size_t errlen)
     return json_pack ("{s:s, s:I, s:i, s:f}", "path", path, "bytes", (json_int_t) bytes,
                       "pages", pages, "ms", (double) (clock_mono_ns () - t0) / 1e6);
 }
+
+/* ---- For a second connection's work on the loop's behalf ---------------- */
+
+const char *
+store_path (store_t *self)
+{
+    return self->path;
+}
+
+void
+store_note_failure (store_t *self, const char *what)
+{
+    note_failure (self, what, sqlite3_extended_errcode (self->db));
+}

@@ -129,6 +129,13 @@ uint64_t store_failures (store_t *self);
 /* True from a failed write until the next commit that succeeds. */
 bool store_failing (store_t *self);
 
+/* The database's path, as store_open was given it.  Can't fail. */
+const char *store_path (store_t *self);
+/* Counts a write of the open transaction, made on store_db's handle
+   without store_step_done, as failed (what says which, for the log): the
+   commit rolls it back, as for a failed store_step_done.  Can't fail. */
+void store_note_failure (store_t *self, const char *what);
+
 /* Adds delta to the named counter (bad messages and the like). */
 void store_count (store_t *self, const char *name, int64_t delta);
 
