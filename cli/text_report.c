@@ -348,8 +348,8 @@ progress_line (json_t *st, long long run, bool bar, char *line, size_t cap)
                                     (int) num (st, "steps"), str (st, "step_name"),
                                     str (st, "phase"));
 #define ADD(...) do { if (off < cap) off += (size_t) snprintf (line + off, cap - off, __VA_ARGS__); } while (0)
-    if (strcmp (str (st, "phase"), "running") == 0 && plan > 0) {
-        double f = el / plan > 1 ? 1 : el / plan;
+    if (json_object_get (st, "progress")) {
+        double f = num (st, "progress");
         if (bar) {
             char b[21];
             int k = (int) (f * 20 + 0.5);
@@ -358,7 +358,7 @@ progress_line (json_t *st, long long run, bool bar, char *line, size_t cap)
             b[20] = '\0';
             ADD (" [%s]", b);
         }
-        ADD (" %.0f/%.0f s, %.0f s left", el, plan, plan > el ? plan - el : 0);
+        ADD (" %.0f/%.0f s, %.0f s left", el, plan, num (st, "left_s"));
     } else if (strcmp (str (st, "phase"), "running") == 0)
         ADD (" %.0f s", el);
     json_t *li = json_object_get (st, "last_interval");

@@ -110,15 +110,24 @@ runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen)
         json_object_set_new (o, "step", json_integer (r->cur));
         json_object_set_new (o, "steps", json_integer (r->nsteps));
         json_object_set_new (o, "step_name", json_string (run_step_name (r, r->cur, name, sizeof name)));
+        /* results: the step ended; its results are being computed. */
         json_object_set_new (o, "phase", json_string (r->phase == R_PREPARING ? "preparing"
-                                                                               : "running"));
+                                                      : r->phase == R_RESULTS ? "results"
+                                                                              : "running"));
         double elapsed = 0;
         uint64_t now = clock_real_ns ();
         if (r->phase == R_RUNNING && now > r->start_at)
             elapsed = (double) (now - r->start_at) / 1e9;
+        double planned = (double) run_step_planned_ns (r, r->cur) / 1e9;
         json_object_set_new (o, "elapsed_s", json_real (elapsed));
-        json_object_set_new (o, "planned_s",
-                             json_real ((double) run_step_planned_ns (r, r->cur) / 1e9));
+        json_object_set_new (o, "planned_s", json_real (planned));
+        /* The step's progress by its planned time: what watch shows. */
+        if (r->phase == R_RUNNING && planned > 0) {
+            json_object_set_new (o, "progress", json_real (elapsed < planned ? elapsed / planned
+                                                                              : 1));
+            json_object_set_new (o, "left_s", json_real (elapsed < planned ? planned - elapsed
+                                                                            : 0));
+        }
         json_t *agents = json_object ();
         for (int i = 0; i < r->nparts; i++) {
             const char *s = run_pstate_names[r->parts[i].st];
