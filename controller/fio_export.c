@@ -181,7 +181,7 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
     sqlite3_reset (st);
     if (rc < 0)
         goto db_error;
-    static int first[JOB_MAX_STEPS + 1];
+    static _Thread_local int first[JOB_MAX_STEPS + 1];
     int ngroups = jobfile_group (jf, first);
     /* --where: each step's selected targets (pairs come sorted by step). */
     json_t *sels = json_object (), *values = json_object ();

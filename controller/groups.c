@@ -372,12 +372,18 @@ int
 groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bool selected,
             char *err, size_t errlen)
 {
-    static group_t groups[GROUPS_MAX];
     int ngroups = 0;
     const char *key = by ? by : "all";
     match_key_t bykey;
     if (by && match_key_parse ("--by", by, &bykey, err, errlen))
         return -1;
+    /* Not static: reports are built on reader threads and on the loop at
+       once.  calloc maps it lazily: only the groups used cost memory. */
+    group_t *groups = calloc (GROUPS_MAX, sizeof *groups);
+    if (!groups) {
+        snprintf (err, errlen, "out of memory grouping by %s", key);
+        return -1;
+    }
     members_t mem;
     members_init (&mem, store, run, step);
     if (by)
@@ -565,6 +571,7 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bo
     members_fini (&mem);
     json_object_set_new (s, "outliers", outliers);
     json_decref (members);
+    free (groups);
     if (failed) {
         snprintf (err, errlen, "database error reading run %lld; see the controller's log",
                   (long long) run);

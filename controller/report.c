@@ -54,7 +54,7 @@ static void
 add_latency (json_t *o, sqlite3_stmt *st, int col_clat, int col_slat, int col_lat,
              const double *extra, int nextra)
 {
-    static histogram_t h[LK_N];
+    static _Thread_local histogram_t h[LK_N];
     int cols[LK_N] = { col_clat, col_slat, col_lat };
     for (int k = 0; k < LK_N; k++) {
         const void *blob = sqlite3_column_blob (st, cols[k]);
@@ -631,7 +631,7 @@ static json_t *
 fleet_json_selected (store_t *store, int64_t run, int idx, json_t *sel, const double *extra,
                      int nextra)
 {
-    static histogram_t h[DIR_COUNT][LK_N];
+    static _Thread_local histogram_t h[DIR_COUNT][LK_N];
     uint64_t ops[DIR_COUNT] = { 0 }, bytes[DIR_COUNT] = { 0 }, errors[DIR_COUNT] = { 0 };
     double iops[DIR_COUNT] = { 0 }, bw[DIR_COUNT] = { 0 };
     int nohist[DIR_COUNT] = { 0 };
@@ -951,7 +951,7 @@ db_error:
 int
 report_add_histograms (store_t *store, int64_t run, json_t *rep)
 {
-    static histogram_t h;
+    static _Thread_local histogram_t h;
     size_t i;
     json_t *s;
     json_array_foreach (json_object_get (rep, "steps"), i, s) {

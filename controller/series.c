@@ -335,7 +335,7 @@ series_interval_json (const series_interval_t *iv, uint32_t seq, series_form_t f
 int
 series_rows (store_t *store, int64_t run, int step, json_t *out)
 {
-    static series_interval_t iv;
+    static _Thread_local series_interval_t iv;
     sqlite3_stmt *st = store_stmt (store,
         "SELECT seq, agents, t_start, t_end, span_ns, read_ops, read_bytes, read_hist, "
         " write_ops, write_bytes, write_hist, trim_ops, trim_bytes, trim_hist "
