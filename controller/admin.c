@@ -3,11 +3,17 @@
               | "run" | "runs" | "runs_rm" | "status" | "cancel"
               | "report" | "compare" | "history" | "import" | "stats", ...}
       -> {"ok": true, "result": ...} or {"ok": false, "error": "what went wrong and what to do"}
+
+    The socket is a ROUTER: the CLI's REQ clients (and DEALERs) are
+    answered in the order each asked, every command where its table line
+    says: on the event loop (what needs its memory, and every write), or
+    on a reader thread with a read-only connection (readers.h).
 */
+#include "admin.h"
 #include "compare_admin.h"
-#include "controller.h"
 #include "html_figures.h"
 #include "jobfile.h"
+#include "readers.h"
 #include "log.h"
 #include "util.h"
 
@@ -107,152 +113,265 @@ stats_json (ctl_t *ctl)
         "counters", counters);
 }
 
+/* The commands.  Each takes the request and returns its result, or NULL
+   with err filled.  A READ command runs on a reader thread, where ctl
+   holds nothing but a read-only store: it may use ctl->store only, and
+   must not write. */
+typedef json_t *(admin_cmd_fn) (ctl_t *ctl, json_t *req, char *err, size_t errlen);
+
 static json_t *
-dispatch (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+cmd_agents (ctl_t *ctl, json_t *req, char *err, size_t errlen)
 {
-    const char *cmd = json_string_value (json_object_get (req, "cmd"));
-    if (!cmd) {
-        snprintf (err, errlen, "request has no 'cmd'");
+    (void) req, (void) err, (void) errlen;
+    return fleet_agents_json (ctl->fleet);
+}
+
+static json_t *
+cmd_stats (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    (void) req, (void) err, (void) errlen;
+    return stats_json (ctl);
+}
+
+static json_t *
+cmd_rejected (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    (void) req;
+    return auth_rejected_json (ctl, err, errlen);
+}
+
+static json_t *
+cmd_inventory (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    const char *agent = json_string_value (json_object_get (req, "agent"));
+    if (!agent) {
+        snprintf (err, errlen, "inventory needs 'agent'");
         return NULL;
     }
-    if (strcmp (cmd, "agents") == 0)
-        return fleet_agents_json (ctl->fleet);
-    if (strcmp (cmd, "stats") == 0)
-        return stats_json (ctl);
-    if (strcmp (cmd, "rejected") == 0)
-        return auth_rejected_json (ctl, err, errlen);
-    if (strcmp (cmd, "inventory") == 0) {
-        const char *agent = json_string_value (json_object_get (req, "agent"));
-        if (!agent) {
-            snprintf (err, errlen, "inventory needs 'agent'");
-            return NULL;
-        }
-        return inventory_of (ctl, agent, err, errlen);
-    }
-    if (strcmp (cmd, "plan_add") == 0)
-        return plan_add (ctl, req, err, errlen);
-    if (strcmp (cmd, "plan_list") == 0)
-        return plan_list (ctl, err, errlen);
-    if (strcmp (cmd, "plan_show") == 0)
-        return plan_show (ctl, req, err, errlen);
-    if (strcmp (cmd, "plan_rm") == 0)
-        return plan_rm (ctl, req, err, errlen);
-    if (strcmp (cmd, "runs") == 0)
-        return runs_list (ctl, err, errlen);
-    if (strcmp (cmd, "runs_rm") == 0) {
-        int64_t run = run_arg (req, err, errlen);
-        return run ? runs_rm (ctl, run, json_is_true (json_object_get (req, "dry_run")), err,
-                              errlen) : NULL;
-    }
-    if (strcmp (cmd, "run") == 0) {
-        const char *plan = json_string_value (json_object_get (req, "plan"));
-        if (!plan) {
-            snprintf (err, errlen, "run needs 'plan'");
-            return NULL;
-        }
-        json_t *min = json_object_get (req, "min_agents");
-        if (min && (!json_is_integer (min) || json_integer_value (min) < 0
-                    || json_integer_value (min) > 100000)) {
-            snprintf (err, errlen, "'min_agents' must be an integer 0..100000");
-            return NULL;
-        }
-        json_t *labels = json_object_get (req, "labels");
-        const char *note = json_string_value (json_object_get (req, "note"));
-        if (run_labels_check (labels, note, err, errlen))
-            return NULL;
-        json_t *res = runner_submit (ctl, plan, json_string_value (json_object_get (req, "agents")),
-                                     min ? (int) json_integer_value (min) : 0,
-                                     json_is_true (json_object_get (req, "require_all")), false,
-                                     err, errlen);
-        if (res && run_annotate (ctl, json_integer_value (json_object_get (res, "run")), labels,
-                                 note)) {
-            json_decref (res);
-            snprintf (err, errlen, "database error labelling the run; see the controller's log");
-            return NULL;
-        }
-        if (res)
-            store_commit (ctl->store);
-        return res;
-    }
-    if (strcmp (cmd, "cancel") == 0) {
-        int64_t run = run_arg (req, err, errlen);
-        return run ? runner_cancel (ctl, run, cancel_by (req), err, errlen) : NULL;
-    }
-    if (strcmp (cmd, "status") == 0 || strcmp (cmd, "report") == 0) {
-        int64_t run = run_arg (req, err, errlen);
-        if (!run)
-            return NULL;
-        if (cmd[0] == 's')
-            return runner_status (ctl, run, err, errlen);
-        const char *format = json_string_value (json_object_get (req, "format"));
-        /* where_flag: the option the conditions came from (compare --a),
-           so that an error names what the user typed. */
-        const char *flag = json_string_value (json_object_get (req, "where_flag"));
-        if (flag && strcmp (flag, "--where") && strcmp (flag, "--a") && strcmp (flag, "--b"))
-            flag = NULL;
-        if (!format || strcmp (format, "json") == 0) {
-            json_t *rep = report_json (ctl->store, run,
-                                       json_string_value (json_object_get (req, "by")),
-                                       json_object_get (req, "where"), flag, err, errlen);
-            if (rep && json_is_true (json_object_get (req, "histograms")))
-                report_add_histograms (ctl->store, run, rep);
-            if (rep && json_is_true (json_object_get (req, "html_figures")))
-                html_figures_add (rep);
-            return rep;
-        }
-        if (strcmp (format, "fio-json") == 0 || strcmp (format, "fio-json+") == 0)
-            return report_fio_json (ctl->store, run, format[8] == '+',
-                                    json_object_get (req, "where"), flag, err, errlen);
-        snprintf (err, errlen, "report format '%.32s': use json, fio-json or fio-json+", format);
+    return inventory_of (ctl, agent, err, errlen);
+}
+
+static json_t *
+cmd_plan_list (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    (void) req;
+    return plan_list (ctl, err, errlen);
+}
+
+static json_t *
+cmd_runs (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    (void) req;
+    return runs_list (ctl, err, errlen);
+}
+
+static json_t *
+cmd_runs_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    int64_t run = run_arg (req, err, errlen);
+    return run ? runs_rm (ctl, run, json_is_true (json_object_get (req, "dry_run")), err, errlen)
+               : NULL;
+}
+
+static json_t *
+cmd_run (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    const char *plan = json_string_value (json_object_get (req, "plan"));
+    if (!plan) {
+        snprintf (err, errlen, "run needs 'plan'");
         return NULL;
     }
-    if (strcmp (cmd, "db_check") == 0)
-        return store_check (ctl->store, err, errlen);
-    if (strcmp (cmd, "db_backup") == 0)
-        return store_backup (ctl->store, json_string_value (json_object_get (req, "path")), err,
-                             errlen);
-    if (strcmp (cmd, "compare") == 0)
-        return compare_admin (ctl->store, req, err, errlen);
-    if (strcmp (cmd, "history") == 0)
-        return history_json (ctl->store, req, err, errlen);
-    if (strcmp (cmd, "import") == 0)
-        return import_fio (ctl, req, err, errlen);
-    static const char *sched_cmds[] = { "schedule_add", "schedule_list", "schedule_rm",
-                                        "schedule_run_now", "regressions", "gc", "test_clock" };
-    for (size_t i = 0; i < sizeof sched_cmds / sizeof *sched_cmds; i++)
-        if (strcmp (cmd, sched_cmds[i]) == 0)
-            return sched_admin (ctl, cmd, req, err, errlen);
-    snprintf (err, errlen, "unknown command '%.64s' (this controller is version %s)", cmd,
-              IOF_VERSION);
+    json_t *min = json_object_get (req, "min_agents");
+    if (min && (!json_is_integer (min) || json_integer_value (min) < 0
+                || json_integer_value (min) > 100000)) {
+        snprintf (err, errlen, "'min_agents' must be an integer 0..100000");
+        return NULL;
+    }
+    json_t *labels = json_object_get (req, "labels");
+    const char *note = json_string_value (json_object_get (req, "note"));
+    if (run_labels_check (labels, note, err, errlen))
+        return NULL;
+    json_t *res = runner_submit (ctl, plan, json_string_value (json_object_get (req, "agents")),
+                                 min ? (int) json_integer_value (min) : 0,
+                                 json_is_true (json_object_get (req, "require_all")), false,
+                                 err, errlen);
+    if (res && run_annotate (ctl, json_integer_value (json_object_get (res, "run")), labels,
+                             note)) {
+        json_decref (res);
+        snprintf (err, errlen, "database error labelling the run; see the controller's log");
+        return NULL;
+    }
+    if (res)
+        store_commit (ctl->store);
+    return res;
+}
+
+static json_t *
+cmd_cancel (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    int64_t run = run_arg (req, err, errlen);
+    return run ? runner_cancel (ctl, run, cancel_by (req), err, errlen) : NULL;
+}
+
+static json_t *
+cmd_status (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    int64_t run = run_arg (req, err, errlen);
+    return run ? runner_status (ctl, run, err, errlen) : NULL;
+}
+
+static json_t *
+cmd_report (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    int64_t run = run_arg (req, err, errlen);
+    if (!run)
+        return NULL;
+    const char *format = json_string_value (json_object_get (req, "format"));
+    /* where_flag: the option the conditions came from (compare --a),
+       so that an error names what the user typed. */
+    const char *flag = json_string_value (json_object_get (req, "where_flag"));
+    if (flag && strcmp (flag, "--where") && strcmp (flag, "--a") && strcmp (flag, "--b"))
+        flag = NULL;
+    if (!format || strcmp (format, "json") == 0) {
+        json_t *rep = report_json (ctl->store, run, json_string_value (json_object_get (req, "by")),
+                                   json_object_get (req, "where"), flag, err, errlen);
+        if (rep && json_is_true (json_object_get (req, "histograms")))
+            report_add_histograms (ctl->store, run, rep);
+        if (rep && json_is_true (json_object_get (req, "html_figures")))
+            html_figures_add (rep);
+        return rep;
+    }
+    if (strcmp (format, "fio-json") == 0 || strcmp (format, "fio-json+") == 0)
+        return report_fio_json (ctl->store, run, format[8] == '+',
+                                json_object_get (req, "where"), flag, err, errlen);
+    snprintf (err, errlen, "report format '%.32s': use json, fio-json or fio-json+", format);
     return NULL;
 }
 
-void
-admin_on_request (ctl_t *ctl)
+static json_t *
+cmd_db_check (ctl_t *ctl, json_t *req, char *err, size_t errlen)
 {
-    zmsg_t *msg = zmsg_recv (ctl->admin);
-    if (!msg)
-        return;
-    char err[1024] = "";
-    json_t *result = NULL;
-    zframe_t *f = zmsg_first (msg);
-    if (zmsg_size (msg) != 1 || !f || zframe_size (f) > ADMIN_MAX_REQUEST) {
-        snprintf (err, sizeof err, "admin requests are one JSON frame of at most %u bytes",
+    (void) req;
+    return store_check (ctl->store, err, errlen);
+}
+
+static json_t *
+cmd_db_backup (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    return store_backup (ctl->store, json_string_value (json_object_get (req, "path")), err,
+                         errlen);
+}
+
+static json_t *
+cmd_compare (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    return compare_admin (ctl->store, req, err, errlen);
+}
+
+static json_t *
+cmd_history (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    return history_json (ctl->store, req, err, errlen);
+}
+
+static json_t *
+cmd_sched (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    return sched_admin (ctl, json_string_value (json_object_get (req, "cmd")), req, err, errlen);
+}
+
+typedef enum { ON_LOOP, ON_READER } admin_place_t;
+
+typedef struct {
+    const char *name;
+    admin_place_t place;
+    admin_cmd_fn *fn;
+} admin_cmd_t;
+
+/* Every command, and where it runs.  ON_LOOP: it needs the loop's memory
+   (peers, runs in hand, the scheduler) or writes; ON_READER: it only
+   reads the database.  db_backup stays on the loop: its copy, from a
+   connection that others write meanwhile, would start over at each of
+   their commits.  Returns the command's line, or NULL for an unknown
+   one.  Can't fail. */
+static const admin_cmd_t *
+admin_cmd (const char *name)
+{
+    static const admin_cmd_t cmds[] = {
+        { "agents",           ON_LOOP,   cmd_agents },
+        { "stats",            ON_LOOP,   cmd_stats },
+        { "rejected",         ON_LOOP,   cmd_rejected },
+        { "status",           ON_LOOP,   cmd_status },
+        { "run",              ON_LOOP,   cmd_run },
+        { "cancel",           ON_LOOP,   cmd_cancel },
+        { "plan_add",         ON_LOOP,   plan_add },
+        { "plan_rm",          ON_LOOP,   plan_rm },
+        { "runs_rm",          ON_LOOP,   cmd_runs_rm },
+        { "import",           ON_LOOP,   import_fio },
+        { "db_backup",        ON_LOOP,   cmd_db_backup },
+        { "schedule_add",     ON_LOOP,   cmd_sched },
+        { "schedule_list",    ON_LOOP,   cmd_sched },
+        { "schedule_rm",      ON_LOOP,   cmd_sched },
+        { "schedule_run_now", ON_LOOP,   cmd_sched },
+        { "regressions",      ON_LOOP,   cmd_sched },
+        { "gc",               ON_LOOP,   cmd_sched },
+        { "test_clock",       ON_LOOP,   cmd_sched },
+        { "inventory",        ON_READER, cmd_inventory },
+        { "plan_list",        ON_READER, cmd_plan_list },
+        { "plan_show",        ON_READER, plan_show },
+        { "runs",             ON_READER, cmd_runs },
+        { "report",           ON_READER, cmd_report },
+        { "compare",          ON_READER, cmd_compare },
+        { "history",          ON_READER, cmd_history },
+        { "db_check",         ON_READER, cmd_db_check },
+    };
+    for (size_t i = 0; name && i < sizeof cmds / sizeof *cmds; i++)
+        if (strcmp (name, cmds[i].name) == 0)
+            return &cmds[i];
+    return NULL;
+}
+
+/* The request in body as a JSON object, or NULL with err filled. */
+static json_t *
+parse_request (zframe_t *body, char *err, size_t errlen)
+{
+    if (!body || zframe_size (body) > ADMIN_MAX_REQUEST) {
+        snprintf (err, errlen, "admin requests are one JSON frame of at most %u bytes",
                   ADMIN_MAX_REQUEST);
-    } else {
-        json_error_t jerr;
-        json_t *req = json_loadb ((const char *) zframe_data (f), zframe_size (f), 0, &jerr);
-        if (!req || !json_is_object (req))
-            snprintf (err, sizeof err, "admin request is not a JSON object: %s",
-                      req ? "wrong type" : jerr.text);
-        else
-            result = dispatch (ctl, req, err, sizeof err);
-        json_decref (req);
+        return NULL;
     }
-    zmsg_destroy (&msg);
-    /* A success is written as exactly {"ok":true,"result":RESULT}: the CLI
-       passes a report's text through without parsing it. */
+    json_error_t jerr;
+    json_t *req = json_loadb ((const char *) zframe_data (body), zframe_size (body), 0, &jerr);
+    if (!req || !json_is_object (req)) {
+        snprintf (err, errlen, "admin request is not a JSON object: %s",
+                  req ? "wrong type" : jerr.text);
+        json_decref (req);
+        return NULL;
+    }
+    return req;
+}
+
+/* Runs the request (NULL: err says why there is none) and returns the
+   reply's text (malloc'd; never NULL); *failed: it is an error.  A
+   success is written as exactly {"ok":true,"result":RESULT}: the CLI
+   passes a report's text through without parsing it. */
+static char *
+answer (ctl_t *ctl, json_t *req, char *err, size_t errlen, bool *failed)
+{
+    json_t *result = NULL;
+    if (req) {
+        const char *name = json_string_value (json_object_get (req, "cmd"));
+        const admin_cmd_t *c = admin_cmd (name);
+        if (!name)
+            snprintf (err, errlen, "request has no 'cmd'");
+        else if (!c)
+            snprintf (err, errlen, "unknown command '%.64s' (this controller is version %s)",
+                      name, IOF_VERSION);
+        else
+            result = c->fn (ctl, req, err, errlen);
+    }
     char *text = NULL;
+    *failed = !result;
     if (result) {
         char *body = json_dumps (result, JSON_COMPACT | JSON_ENCODE_ANY);
         json_decref (result);
@@ -262,11 +381,251 @@ admin_on_request (ctl_t *ctl)
             snprintf (text, n + 32, "{\"ok\":true,\"result\":%s}", body);
         free (body);
     } else {
-        store_count (ctl->store, "admin_errors", 1);
         json_t *reply = json_pack ("{s:b, s:s}", "ok", 0, "error", err);
         text = json_dumps (reply, JSON_COMPACT);
         json_decref (reply);
     }
-    zstr_send (ctl->admin, text ? text : "{\"ok\":false,\"error\":\"out of memory\"}");
-    free (text);
+    return text ? text : strdup ("{\"ok\":false,\"error\":\"out of memory\"}");
+}
+
+/* readers_fn: a read command, on a reader thread. */
+static char *
+reader_answer (ctl_t *ctl, zframe_t *body, bool *failed)
+{
+    char err[1024] = "";
+    json_t *req = parse_request (body, err, sizeof err);
+    IOF_ASSERT (!req || admin_cmd (json_string_value (json_object_get (req, "cmd")))->place
+                        == ON_READER);
+    char *text = answer (ctl, req, err, sizeof err, failed);
+    json_decref (req);
+    return text;
+}
+
+/* A request waiting for its turn: its client's envelope (routing id, and
+   the empty delimiter of a REQ client), its body (NULL: not one frame),
+   and where it runs. */
+typedef struct {
+    zmsg_t *envelope;
+    zframe_t *body;
+    char *client;               /* the routing id in hex */
+    json_t *req;                /* NULL: err says why */
+    char err[1024];             /* as long as the loop's answers have always had */
+    admin_place_t place;
+} admin_job_t;
+
+static void
+admin_job_destroy (admin_job_t **self_p)
+{
+    admin_job_t *self = *self_p;
+    if (!self)
+        return;
+    zmsg_destroy (&self->envelope);
+    zframe_destroy (&self->body);
+    free (self->client);
+    json_decref (self->req);
+    free (self);
+    *self_p = NULL;
+}
+
+struct admin {
+    ctl_t *ctl;
+    readers_t *readers;
+    admin_job_t **queue;        /* in arrival order, not yet started */
+    size_t nqueue, cap;
+    zhashx_t *inflight;         /* client -> its requests on a reader (as a count) */
+    bool wrote;                 /* a loop command ran since the last commit */
+};
+
+admin_t *
+admin_new (ctl_t *ctl, const char *db_path, int nreaders, char *err, size_t errlen)
+{
+    admin_t *self = calloc (1, sizeof *self);
+    if (!self) {
+        snprintf (err, errlen, "out of memory");
+        return NULL;
+    }
+    self->ctl = ctl;
+    self->inflight = zhashx_new ();
+    self->readers = readers_new (db_path, nreaders, reader_answer, err, errlen);
+    if (!self->inflight || !self->readers) {
+        if (!self->inflight)
+            snprintf (err, errlen, "out of memory");
+        admin_destroy (&self);
+        return NULL;
+    }
+    return self;
+}
+
+void
+admin_destroy (admin_t **self_p)
+{
+    IOF_ASSERT (self_p);
+    admin_t *self = *self_p;
+    if (!self)
+        return;
+    readers_destroy (&self->readers);
+    for (size_t i = 0; i < self->nqueue; i++)
+        admin_job_destroy (&self->queue[i]);
+    free (self->queue);
+    zhashx_destroy (&self->inflight);
+    free (self);
+    *self_p = NULL;
+}
+
+void
+admin_poll (admin_t *self, zpoller_t *poller)
+{
+    readers_poll (self->readers, poller);
+}
+
+/* Sends text to the client of envelope (which is used up).  Can't fail
+   (a client gone is forgotten by the socket). */
+static void
+send_reply (admin_t *self, zmsg_t *envelope, const char *text, bool failed)
+{
+    if (failed)
+        store_count (self->ctl->store, "admin_errors", 1);
+    zmsg_addstr (envelope, text);
+    if (zmsg_send (&envelope, self->ctl->admin))
+        zmsg_destroy (&envelope);
+}
+
+static size_t
+inflight_of (admin_t *self, const char *client)
+{
+    return (size_t) (uintptr_t) zhashx_lookup (self->inflight, client);
+}
+
+static void
+inflight_add (admin_t *self, const char *client, int delta)
+{
+    size_t n = inflight_of (self, client) + (size_t) delta;
+    if (n)
+        zhashx_update (self->inflight, client, (void *) (uintptr_t) n);
+    else
+        zhashx_delete (self->inflight, client);
+}
+
+/* Starts the queued jobs whose turn it is: a client's job waits while an
+   earlier one of the same client is on a reader or still queued, so each
+   client is answered in the order it asked; a read waits for an idle
+   reader.  Can't fail. */
+static void
+pump (admin_t *self)
+{
+    size_t i = 0;
+    while (i < self->nqueue) {
+        admin_job_t *j = self->queue[i];
+        bool earlier = inflight_of (self, j->client) > 0;
+        for (size_t k = 0; !earlier && k < i; k++)
+            earlier = strcmp (self->queue[k]->client, j->client) == 0;
+        if (earlier) {
+            i++;
+            continue;
+        }
+        if (j->place == ON_READER) {
+            /* The reader must see what this loop wrote for a client
+               before: commit it now rather than at the tick's end. */
+            if (self->wrote && store_in_tx (self->ctl->store))
+                store_commit (self->ctl->store);
+            self->wrote = false;
+            zmsg_t *msg = zmsg_dup (j->envelope);
+            zframe_t *body = zframe_dup (j->body);
+            if (!msg || !body || zmsg_append (msg, &body)
+                || readers_send (self->readers, &msg)) {
+                zmsg_destroy (&msg);
+                zframe_destroy (&body);
+                i++;            /* every reader busy: its turn comes with a reply */
+                continue;
+            }
+            inflight_add (self, j->client, 1);
+        } else {
+            bool failed;
+            char *text = answer (self->ctl, j->req, j->err, sizeof j->err, &failed);
+            send_reply (self, j->envelope, text, failed);
+            j->envelope = NULL;
+            free (text);
+            self->wrote = true;
+        }
+        admin_job_destroy (&self->queue[i]);
+        memmove (&self->queue[i], &self->queue[i + 1],
+                 (self->nqueue - i - 1) * sizeof *self->queue);
+        self->nqueue--;
+        i = 0;                  /* a job started may unblock an earlier one's client */
+    }
+}
+
+/* A job of msg (a message of the ROUTER), which it takes, or NULL when
+   out of memory. */
+static admin_job_t *
+admin_job_new (zmsg_t *msg)
+{
+    admin_job_t *j = calloc (1, sizeof *j);
+    if (!j) {
+        zmsg_destroy (&msg);
+        return NULL;
+    }
+    /* [routing id] ([empty delimiter] of REQ) [body] */
+    j->envelope = zmsg_new ();
+    zframe_t *rid = zmsg_pop (msg);
+    j->client = rid ? zframe_strhex (rid) : strdup ("");
+    zmsg_append (j->envelope, &rid);
+    zframe_t *f = zmsg_first (msg);
+    if (f && zframe_size (f) == 0) {
+        f = zmsg_pop (msg);
+        zmsg_append (j->envelope, &f);
+    }
+    if (zmsg_size (msg) == 1)
+        j->body = zmsg_pop (msg);
+    zmsg_destroy (&msg);
+    j->req = parse_request (j->body, j->err, sizeof j->err);
+    const admin_cmd_t *c = j->req ? admin_cmd (json_string_value (json_object_get (j->req, "cmd")))
+                                  : NULL;
+    j->place = c ? c->place : ON_LOOP;
+    if (j->place == ON_READER) {
+        json_decref (j->req);   /* the reader reads it again */
+        j->req = NULL;
+    }
+    return j;
+}
+
+void
+admin_on_request (admin_t *self)
+{
+    zmsg_t *msg = zmsg_recv_nowait (self->ctl->admin);
+    if (!msg)
+        return;
+    admin_job_t *j = admin_job_new (msg);
+    if (j && self->nqueue == self->cap) {
+        size_t cap = self->cap ? self->cap * 2 : 16;
+        admin_job_t **q = realloc (self->queue, cap * sizeof *q);
+        if (q)
+            self->queue = q, self->cap = cap;
+    }
+    if (!j || self->nqueue == self->cap) {
+        admin_job_destroy (&j);       /* out of memory: the client's REQ times out */
+        return;
+    }
+    self->queue[self->nqueue++] = j;
+    pump (self);
+}
+
+void
+admin_on_replies (admin_t *self)
+{
+    bool failed = false;
+    zmsg_t *msg;
+    while ((msg = readers_recv (self->readers, &failed))) {
+        char *client = zframe_strhex (zmsg_first (msg));
+        inflight_add (self, client, -1);
+        free (client);
+        zframe_t *text = zmsg_last (msg);
+        zmsg_remove (msg, text);
+        if (failed)
+            store_count (self->ctl->store, "admin_errors", 1);
+        zmsg_append (msg, &text);
+        if (zmsg_send (&msg, self->ctl->admin))
+            zmsg_destroy (&msg);
+    }
+    pump (self);
 }

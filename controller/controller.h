@@ -44,7 +44,7 @@ typedef struct hook hook_t;
 struct ctl {
     store_t *store;
     zsock_t *router;
-    zsock_t *admin;
+    zsock_t *admin;             /* the CLI's ROUTER (admin.h) */
     fleet_t *fleet;             /* the agents (fleet.h) */
     runner_t *runner;
     sched_t *sched;
@@ -194,9 +194,6 @@ enum { LK_CLAT = 0, LK_SLAT, LK_LAT, LK_N };
    "plan", "host", "labels") as a complete run.  Returns {"run", ...}, or
    NULL with err naming the entry and field that is wrong. */
 json_t *import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen);
-
-/* admin.c */
-void admin_on_request (ctl_t *ctl);
 
 /* schedule.c: cron schedules that queue runs, and the admin commands of
    the schedule family. */

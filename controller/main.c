@@ -1,8 +1,10 @@
 /*  iofleet-controller: stores plans and results, drives runs across the
-    fleet.  One thread, one event loop around the agent ROUTER socket and
-    the admin socket; database writes are committed once per loop tick.
+    fleet.  One event loop around the agent ROUTER socket and the admin
+    socket; database writes are committed once per loop tick.  Read-only
+    admin requests (reports, history) run on reader threads (admin.h).
 */
 #define _GNU_SOURCE
+#include "admin.h"
 #include "controller.h"
 #include "config.h"
 #include "curve.h"
@@ -30,6 +32,8 @@
 #define TICK_MS         50
 #define EXIT_DATABASE   3       /* the database cannot be opened, backed up or
                                    migrated: a restart would not fix it */
+#define ADMIN_READERS   2       /* threads answering reads: one long report
+                                   leaves one for the rest */
 #define BURST_MAX       250     /* messages handled per tick before committing: a
                                    fleet's synchronized snapshots are stored (and
                                    acknowledged) a quarter-thousand at a time */
@@ -497,7 +501,9 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         }
     }
     ctl->router = zsock_new (ZMQ_ROUTER);
-    ctl->admin = zsock_new (ZMQ_REP);
+    /* A ROUTER, not a REP: a request answered by a reader thread does
+       not hold up the next client's (the CLI's REQ works unchanged). */
+    ctl->admin = zsock_new (ZMQ_ROUTER);
     zsock_set_maxmsgsize (ctl->admin, 64 << 20);
     if (ctl->auth) {
         auth_server (ctl->auth, ctl->router, "agents");
@@ -562,6 +568,11 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     }
     wire (ctl);
     hook_interrupted (ctl->store);
+    admin_t *admin_ep = admin_new (ctl, db, ADMIN_READERS, err, sizeof err);
+    if (!admin_ep) {
+        fprintf (stderr, "iofleet-controller: %s\n", err);
+        return 1;
+    }
     runner_recover (ctl);
     log_info ("iofleet-controller %s: database %s (schema %d), agents on %s, admin on %s",
               IOF_VERSION, db, store_schema_version (ctl->store), bound,
@@ -579,6 +590,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     zpoller_t *poller = zpoller_new (ctl->router, ctl->admin, NULL);
     if (ctl->auth)
         zpoller_add (poller, auth_socket (ctl->auth));
+    admin_poll (admin_ep, poller);
     while (!zsys_interrupted) {
         void *which = zpoller_wait (poller, TICK_MS);
         if (zpoller_terminated (poller))
@@ -586,7 +598,8 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         /* The agents' socket comes first in the poller: under load it is
            always ready, so the admin socket is asked for itself. */
         if (which == ctl->admin || (zsock_events (ctl->admin) & ZMQ_POLLIN))
-            admin_on_request (ctl);
+            admin_on_request (admin_ep);
+        admin_on_replies (admin_ep);
         /* Handshakes wait on these answers: serve every one queued. */
         while (ctl->auth && (zsock_events (auth_socket (ctl->auth)) & ZMQ_POLLIN))
             auth_on_zap (ctl);
@@ -616,6 +629,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     store_commit (ctl->store);
     runner_after_commit (ctl);
     zpoller_destroy (&poller);
+    admin_destroy (&admin_ep);
     runner_destroy (&ctl->runner);
     sched_destroy (&ctl->sched);
     fleet_destroy (&ctl->fleet);

@@ -31,6 +31,7 @@ struct store {
     lockfile_t *lock;           /* PATH.lock: this process is the database's one writer */
     char path[1024];
     bool in_tx;
+    bool reader;                /* store_open_reader: read-only, no lock, no checkpointer */
     uint64_t failures;          /* writes lost: statements or commits that failed */
     bool failing;               /* since the last failure, no commit succeeded */
     uint64_t failures_at_begin; /* a write failed in this transaction if different */
@@ -558,6 +559,48 @@ store_open (const char *path, const lockfile_info_t *owner, bool full_sync,
     return s;
 }
 
+store_t *
+store_open_reader (const char *path, char *err, size_t errlen)
+{
+    store_t *s = calloc (1, sizeof *s);
+    if (!s) {
+        snprintf (err, errlen, "out of memory");
+        return NULL;
+    }
+    str_copy (s->path, sizeof s->path, path);
+    s->reader = true;
+    /* No lock: the writer holds it, and a reader changes nothing.  WAL
+       lets it read a committed state while the writer goes on. */
+    int rc = sqlite3_open_v2 (path, &s->db, SQLITE_OPEN_READONLY, NULL);
+    char why[512];
+    if (rc != SQLITE_OK) {
+        snprintf (err, errlen, "cannot open database '%s' for reading: %s", path,
+                  s->db ? sqlite3_errmsg (s->db) : sqlite3_errstr (rc));
+        store_close (&s);
+        return NULL;
+    }
+    sqlite3_busy_timeout (s->db, 5000);
+    if (exec (s, "PRAGMA query_only=1", why, sizeof why)
+        || exec (s, "PRAGMA cache_size=-8192", why, sizeof why)) {
+        snprintf (err, errlen, "cannot read database '%s': %s", path, why);
+        store_close (&s);
+        return NULL;
+    }
+    return s;
+}
+
+void
+store_end_read (store_t *self)
+{
+    IOF_ASSERT (self->reader);
+    for (sqlite3_stmt *st = sqlite3_next_stmt (self->db, NULL); st;
+         st = sqlite3_next_stmt (self->db, st))
+        if (sqlite3_stmt_busy (st))
+            sqlite3_reset (st);
+    /* Every statement reset: no read transaction is left open. */
+    IOF_ASSERT (sqlite3_get_autocommit (self->db));
+}
+
 void
 store_close (store_t **self_p)
 {
@@ -725,8 +768,12 @@ step_failed (store_t *self, sqlite3_stmt *st, const char *what)
 {
     int rc = sqlite3_extended_errcode (self->db);
     if (!self->failing)
-        log_err ("database: %s: %s", what, sqlite3_errmsg (self->db));
+        log_err ("database%s: %s: %s", self->reader ? " (reader)" : "", what,
+                 sqlite3_errmsg (self->db));
     sqlite3_reset (st);
+    /* A reader writes nothing: its read failed, and that is all. */
+    if (self->reader)
+        return;
     /* On a full disk or an I/O error SQLite may roll the whole
        transaction back: this tick's earlier writes are gone too. */
     bool rolled_back = self->in_tx && sqlite3_get_autocommit (self->db);

@@ -1,8 +1,9 @@
 /*  store.h: the controller's SQLite database.
 
-    One connection, WAL mode, synchronous=FULL, prepared statements; a
-    second connection on its own thread only copies the WAL into the
-    database file (checkpoints), off the event loop.  Writes made while
+    One writer connection, WAL mode, synchronous=FULL, prepared
+    statements; a second connection on its own thread only copies the WAL
+    into the database file (checkpoints), off the event loop; read-only
+    connections (store_open_reader), one per thread, answer reads.  Writes made while
     handling messages go into one transaction per event-loop tick
     (store_begin is idempotent; the loop calls store_commit once per tick),
     so a burst of snapshots costs one fsync, not one each.
@@ -62,6 +63,20 @@ void store_describe_owner (store_t *self, const lockfile_info_t *owner);
    when one does (holder, when not NULL, says what it wrote), or -1 with
    msg saying why that cannot be told. */
 int store_check_lock (const char *path, lockfile_info_t *holder, char *msg, size_t msglen);
+
+/* A read-only connection to the database at path, which a controller
+   of this process holds (store_open): for a thread that answers reads
+   (reports, history) off the event loop, WAL letting it read the last
+   committed state while the writer goes on.  No lock, no checkpointer,
+   no migration; its statement cache is its own, so one store_t per
+   thread.  Returns NULL with err filled. */
+store_t *store_open_reader (const char *path, char *err, size_t errlen);
+
+/* Ends the read transaction a statement of a reader may still hold (a
+   cached statement stepped but not reset keeps its snapshot, and every
+   later read would see that old state): the next read sees every commit
+   made before it.  Call after each request.  Can't fail. */
+void store_end_read (store_t *self);
 
 void store_close (store_t **self_p);
 

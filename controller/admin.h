@@ -1,0 +1,24 @@
+/*  admin.h: the CLI's endpoint (admin.c): a ROUTER socket the event loop
+    owns, whose read-only commands run on reader threads (readers.h). */
+#ifndef IOF_ADMIN_H
+#define IOF_ADMIN_H
+
+#include "controller.h"
+
+typedef struct admin admin_t;
+
+/* The endpoint of ctl->admin (a bound ROUTER), with nreaders reader
+   threads on the database at db_path.  Returns NULL with err filled. */
+admin_t *admin_new (ctl_t *ctl, const char *db_path, int nreaders, char *err, size_t errlen);
+/* Stops the readers (after the request each has in hand); requests not
+   answered yet are dropped. */
+void admin_destroy (admin_t **self_p);
+/* Adds the readers' sockets to the loop's poller.  Can't fail. */
+void admin_poll (admin_t *self, zpoller_t *poller);
+/* Takes one request from the socket, if one is there, and answers it now
+   or when its turn comes.  Can't fail. */
+void admin_on_request (admin_t *self);
+/* Sends the readers' replies that are ready to their clients.  Can't fail. */
+void admin_on_replies (admin_t *self);
+
+#endif
