@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 /* Large enough for the fio JSON of an import (json+ of many jobs). */
 #define ADMIN_MAX_REQUEST (64u << 20)
@@ -280,12 +281,39 @@ cmd_sched (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     return sched_admin (ctl, json_string_value (json_object_get (req, "cmd")), req, err, errlen);
 }
 
+/* test_hold {"file"} (tests only, --test-clock): keeps its reader busy
+   while file exists (60 s at most), after adding a line to FILE.held, so
+   that a test knows the reader is held and can show that the loop answers
+   meanwhile, without timing anything. */
+static json_t *
+cmd_test_hold (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    (void) ctl;
+    const char *file = json_string_value (json_object_get (req, "file"));
+    if (!file || file[0] != '/' || strlen (file) > 1000) {
+        snprintf (err, errlen, "test_hold needs 'file', an absolute path");
+        return NULL;
+    }
+    char held[1100];
+    snprintf (held, sizeof held, "%s.held", file);
+    FILE *f = fopen (held, "a");
+    if (!f || fputs ("held\n", f) < 0 || fclose (f) != 0) {
+        snprintf (err, errlen, "test_hold: cannot write %s", held);
+        return NULL;
+    }
+    int waited = 0;
+    for (; waited < 6000 && access (file, F_OK) == 0; waited++)
+        usleep (10000);
+    return json_pack ("{s:b}", "released", waited < 6000);
+}
+
 typedef enum { ON_LOOP, ON_READER } admin_place_t;
 
 typedef struct {
     const char *name;
     admin_place_t place;
     admin_cmd_fn *fn;
+    bool test_only;             /* refused unless started with --test-clock */
 } admin_cmd_t;
 
 /* Every command, and where it runs.  ON_LOOP: it needs the loop's memory
@@ -298,32 +326,33 @@ static const admin_cmd_t *
 admin_cmd (const char *name)
 {
     static const admin_cmd_t cmds[] = {
-        { "agents",           ON_LOOP,   cmd_agents },
-        { "stats",            ON_LOOP,   cmd_stats },
-        { "rejected",         ON_LOOP,   cmd_rejected },
-        { "status",           ON_LOOP,   cmd_status },
-        { "run",              ON_LOOP,   cmd_run },
-        { "cancel",           ON_LOOP,   cmd_cancel },
-        { "plan_add",         ON_LOOP,   plan_add },
-        { "plan_rm",          ON_LOOP,   plan_rm },
-        { "runs_rm",          ON_LOOP,   cmd_runs_rm },
-        { "import",           ON_LOOP,   import_fio },
-        { "db_backup",        ON_LOOP,   cmd_db_backup },
-        { "schedule_add",     ON_LOOP,   cmd_sched },
-        { "schedule_list",    ON_LOOP,   cmd_sched },
-        { "schedule_rm",      ON_LOOP,   cmd_sched },
-        { "schedule_run_now", ON_LOOP,   cmd_sched },
-        { "regressions",      ON_LOOP,   cmd_sched },
-        { "gc",               ON_LOOP,   cmd_sched },
-        { "test_clock",       ON_LOOP,   cmd_sched },
-        { "inventory",        ON_READER, cmd_inventory },
-        { "plan_list",        ON_READER, cmd_plan_list },
-        { "plan_show",        ON_READER, plan_show },
-        { "runs",             ON_READER, cmd_runs },
-        { "report",           ON_READER, cmd_report },
-        { "compare",          ON_READER, cmd_compare },
-        { "history",          ON_READER, cmd_history },
-        { "db_check",         ON_READER, cmd_db_check },
+        { "agents",           ON_LOOP,   cmd_agents, false },
+        { "stats",            ON_LOOP,   cmd_stats, false },
+        { "rejected",         ON_LOOP,   cmd_rejected, false },
+        { "status",           ON_LOOP,   cmd_status, false },
+        { "run",              ON_LOOP,   cmd_run, false },
+        { "cancel",           ON_LOOP,   cmd_cancel, false },
+        { "plan_add",         ON_LOOP,   plan_add, false },
+        { "plan_rm",          ON_LOOP,   plan_rm, false },
+        { "runs_rm",          ON_LOOP,   cmd_runs_rm, false },
+        { "import",           ON_LOOP,   import_fio, false },
+        { "db_backup",        ON_LOOP,   cmd_db_backup, false },
+        { "schedule_add",     ON_LOOP,   cmd_sched, false },
+        { "schedule_list",    ON_LOOP,   cmd_sched, false },
+        { "schedule_rm",      ON_LOOP,   cmd_sched, false },
+        { "schedule_run_now", ON_LOOP,   cmd_sched, false },
+        { "regressions",      ON_LOOP,   cmd_sched, false },
+        { "gc",               ON_LOOP,   cmd_sched, false },
+        { "test_clock",       ON_LOOP,   cmd_sched, false },
+        { "inventory",        ON_READER, cmd_inventory, false },
+        { "plan_list",        ON_READER, cmd_plan_list, false },
+        { "plan_show",        ON_READER, plan_show, false },
+        { "runs",             ON_READER, cmd_runs, false },
+        { "report",           ON_READER, cmd_report, false },
+        { "compare",          ON_READER, cmd_compare, false },
+        { "history",          ON_READER, cmd_history, false },
+        { "db_check",         ON_READER, cmd_db_check, false },
+        { "test_hold",        ON_READER, cmd_test_hold, true },
     };
     for (size_t i = 0; name && i < sizeof cmds / sizeof *cmds; i++)
         if (strcmp (name, cmds[i].name) == 0)
@@ -434,10 +463,11 @@ struct admin {
     size_t nqueue, cap;
     zhashx_t *inflight;         /* client -> its requests on a reader (as a count) */
     bool wrote;                 /* a loop command ran since the last commit */
+    bool testing;               /* test_only commands are allowed */
 };
 
 admin_t *
-admin_new (ctl_t *ctl, const char *db_path, int nreaders, char *err, size_t errlen)
+admin_new (ctl_t *ctl, const char *db_path, int nreaders, bool testing, char *err, size_t errlen)
 {
     admin_t *self = calloc (1, sizeof *self);
     if (!self) {
@@ -445,6 +475,7 @@ admin_new (ctl_t *ctl, const char *db_path, int nreaders, char *err, size_t errl
         return NULL;
     }
     self->ctl = ctl;
+    self->testing = testing;
     self->inflight = zhashx_new ();
     self->readers = readers_new (db_path, nreaders, reader_answer, err, errlen);
     if (!self->inflight || !self->readers) {
@@ -558,7 +589,7 @@ pump (admin_t *self)
 /* A job of msg (a message of the ROUTER), which it takes, or NULL when
    out of memory. */
 static admin_job_t *
-admin_job_new (zmsg_t *msg)
+admin_job_new (admin_t *self, zmsg_t *msg)
 {
     admin_job_t *j = calloc (1, sizeof *j);
     if (!j) {
@@ -581,6 +612,13 @@ admin_job_new (zmsg_t *msg)
     j->req = parse_request (j->body, j->err, sizeof j->err);
     const admin_cmd_t *c = j->req ? admin_cmd (json_string_value (json_object_get (j->req, "cmd")))
                                   : NULL;
+    if (c && c->test_only && !self->testing) {
+        snprintf (j->err, sizeof j->err, "%s needs a controller started with --test-clock",
+                  c->name);
+        json_decref (j->req);
+        j->req = NULL;
+        c = NULL;
+    }
     j->place = c ? c->place : ON_LOOP;
     if (j->place == ON_READER) {
         json_decref (j->req);   /* the reader reads it again */
@@ -595,7 +633,7 @@ admin_on_request (admin_t *self)
     zmsg_t *msg = zmsg_recv_nowait (self->ctl->admin);
     if (!msg)
         return;
-    admin_job_t *j = admin_job_new (msg);
+    admin_job_t *j = admin_job_new (self, msg);
     if (j && self->nqueue == self->cap) {
         size_t cap = self->cap ? self->cap * 2 : 16;
         admin_job_t **q = realloc (self->queue, cap * sizeof *q);

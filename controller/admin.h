@@ -8,8 +8,10 @@
 typedef struct admin admin_t;
 
 /* The endpoint of ctl->admin (a bound ROUTER), with nreaders reader
-   threads on the database at db_path.  Returns NULL with err filled. */
-admin_t *admin_new (ctl_t *ctl, const char *db_path, int nreaders, char *err, size_t errlen);
+   threads on the database at db_path; testing: the tests' commands are
+   allowed (--test-clock).  Returns NULL with err filled. */
+admin_t *admin_new (ctl_t *ctl, const char *db_path, int nreaders, bool testing, char *err,
+                    size_t errlen);
 /* Stops the readers (after the request each has in hand); requests not
    answered yet are dropped. */
 void admin_destroy (admin_t **self_p);

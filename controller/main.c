@@ -568,7 +568,8 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     }
     wire (ctl);
     hook_interrupted (ctl->store);
-    admin_t *admin_ep = admin_new (ctl, db, ADMIN_READERS, err, sizeof err);
+    admin_t *admin_ep = admin_new (ctl, db, ADMIN_READERS, set->test_clock != 0, err,
+                                  sizeof err);
     if (!admin_ep) {
         fprintf (stderr, "iofleet-controller: %s\n", err);
         return 1;
