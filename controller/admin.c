@@ -87,7 +87,7 @@ stats_json (ctl_t *ctl)
     store_size (ctl->store, &pages, &page_size);
     json_t *counters = json_object ();
     sqlite3_stmt *st = store_stmt (ctl->store, "SELECT name, value FROM counters ORDER BY name");
-    while (st && sqlite3_step (st) == SQLITE_ROW)
+    while (store_row (ctl->store, st, "read the counters") == 1)
         json_object_set_new (counters, (const char *) sqlite3_column_text (st, 0),
                              json_integer (sqlite3_column_int64 (st, 1)));
     if (st)

@@ -70,9 +70,15 @@ runner_cancel (ctl_t *ctl, int64_t run, const char *by, char *err, size_t errlen
     sqlite3_stmt *st = store_stmt (ctl->store, "SELECT status FROM runs WHERE id = ?");
     sqlite3_bind_int64 (st, 1, run);
     char was[32] = "";
-    if (sqlite3_step (st) == SQLITE_ROW)
+    int rc = store_row (ctl->store, st, "read the run's status");
+    if (rc == 1)
         str_copy (was, sizeof was, (const char *) sqlite3_column_text (st, 0));
     sqlite3_reset (st);
+    if (rc < 0) {
+        snprintf (err, errlen, "database error reading run %lld; see the controller's log",
+                  (long long) run);
+        return NULL;
+    }
     if (!was[0]) {
         snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
         return NULL;

@@ -207,9 +207,16 @@ check_name_key (fleet_t *self, const uint8_t *rid, size_t rid_len, const char *n
         "SELECT public_key FROM agents WHERE name = ? AND public_key IS NOT NULL");
     sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
     char owner[64] = "";
-    if (sqlite3_step (st) == SQLITE_ROW)
+    int rc = store_row (self->ctl->store, st, "find the key of a name");
+    if (rc == 1)
         snprintf (owner, sizeof owner, "%s", (const char *) sqlite3_column_text (st, 0));
     sqlite3_reset (st);
+    /* Not knowing whose the name is, the agent is not let in on a guess. */
+    if (rc < 0) {
+        reject (self, rid, rid_len, "controller could not check this agent's name (database "
+                "error); see its log");
+        return -1;
+    }
     if (!owner[0] || strcmp (owner, key) == 0)
         return 0;
     if (!auth_agent_allowed (self->ctl->auth, owner)) {
@@ -307,7 +314,7 @@ on_hello (fleet_t *self, const uint8_t *rid, size_t rid_len, const Iofleet__Hell
     uint64_t id = 0;
     st = store_stmt (self->ctl->store, "SELECT id FROM agents WHERE name = ?");
     sqlite3_bind_text (st, 1, h->name, -1, SQLITE_TRANSIENT);
-    if (rc == 0 && sqlite3_step (st) == SQLITE_ROW)
+    if (rc == 0 && store_row (self->ctl->store, st, "find the agent's id") == 1)
         id = (uint64_t) sqlite3_column_int64 (st, 0);
     sqlite3_reset (st);
     if (id == 0) {
@@ -515,7 +522,7 @@ fleet_agents_json (fleet_t *self)
     if (!st)
         return list;
     uint64_t now = clock_mono_ns ();
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    while (store_row (self->ctl->store, st, "list the agents") == 1) {
         uint64_t id = (uint64_t) sqlite3_column_int64 (st, 0);
         peer_t *p = fleet_find_id (self, id);
         json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 5), 0, NULL);

@@ -65,7 +65,7 @@ hook_start (hook_t *self, store_t *store)
     sqlite3_stmt *st = store_stmt (store,
         "SELECT id, schedule, run_id, baseline_run FROM fires WHERE hook_status = 'pending' "
         "ORDER BY id LIMIT 1");
-    if (!st || sqlite3_step (st) != SQLITE_ROW) {
+    if (store_row (store, st, "find a pending hook") != 1) {
         if (st)
             sqlite3_reset (st);
         return;
@@ -81,7 +81,8 @@ hook_start (hook_t *self, store_t *store)
         "SELECT step, grp, metric, a, b, delta_pct FROM regressions WHERE fire_id = ? "
         "ORDER BY id");
     sqlite3_bind_int64 (st, 1, fire_id);
-    while (sqlite3_step (st) == SQLITE_ROW)
+    int rc;
+    while ((rc = store_row (store, st, "read a fire's regressions")) == 1)
         json_array_append_new (json_object_get (doc, "regressions"), json_pack (
             "{s:s, s:s, s:s, s:f, s:f, s:f}", "step", (const char *) sqlite3_column_text (st, 0),
             "group", (const char *) sqlite3_column_text (st, 1),
@@ -89,6 +90,12 @@ hook_start (hook_t *self, store_t *store)
             "a", sqlite3_column_double (st, 3), "b", sqlite3_column_double (st, 4),
             "delta_pct", sqlite3_column_double (st, 5)));
     sqlite3_reset (st);
+    /* Never a hook told part of the regressions: it stays pending, and
+       is started at a later tick (logged). */
+    if (rc < 0) {
+        json_decref (doc);
+        return;
+    }
     char *text = json_dumps (doc, JSON_INDENT (2));
     json_decref (doc);
     const char *tmp = getenv ("TMPDIR");

@@ -152,7 +152,9 @@ stale_is_stored (ctl_t *ctl, const peer_t *peer, const envelope_t *env)
         sqlite3_bind_int (st, 4, (int) env->snapshot->seq);
     }
     sqlite3_bind_int64 (st, 3, (sqlite3_int64) peer->id);
-    bool stored = sqlite3_step (st) == SQLITE_ROW;
+    /* A read error (logged) counts as not stored: the message is then
+       handled as new, and storing it is idempotent. */
+    bool stored = store_row (ctl->store, st, "find a resent message") == 1;
     sqlite3_reset (st);
     return stored;
 }

@@ -42,7 +42,7 @@ resume_run (ctl_t *ctl, int64_t run)
     sqlite3_bind_int64 (st, 1, run);
     char cur_status[32] = "pending";
     r->start_at = 0;
-    while (sqlite3_step (st) == SQLITE_ROW) {
+    while (store_row (ctl->store, st, "read the run's steps") == 1) {
         int idx = sqlite3_column_int (st, 0);
         const char *status = (const char *) sqlite3_column_text (st, 1);
         if (strcmp (status, "complete") == 0)
@@ -67,7 +67,7 @@ resume_run (ctl_t *ctl, int64_t run)
             " restarted FROM step_agents WHERE run_id = ? AND step_idx = ?");
         sqlite3_bind_int64 (st, 1, run);
         sqlite3_bind_int (st, 2, r->cur);
-        while (sqlite3_step (st) == SQLITE_ROW) {
+        while (store_row (ctl->store, st, "read the step's agents") == 1) {
             part_t *p = run_find_part (r, (uint64_t) sqlite3_column_int64 (st, 0));
             if (!p)
                 continue;
@@ -97,7 +97,7 @@ resume_run (ctl_t *ctl, int64_t run)
             "SELECT DISTINCT agent_id, seq FROM snapshots WHERE run_id = ? AND step_idx = ?");
         sqlite3_bind_int64 (st, 1, run);
         sqlite3_bind_int (st, 2, r->cur);
-        while (sqlite3_step (st) == SQLITE_ROW) {
+        while (store_row (ctl->store, st, "read the step's stored snapshots") == 1) {
             part_t *p = run_find_part (r, (uint64_t) sqlite3_column_int64 (st, 0));
             int64_t seq = sqlite3_column_int64 (st, 1);
             if (!p || seq < 0 || seq > 10000000)
@@ -128,7 +128,7 @@ runner_recover (ctl_t *ctl)
     int64_t newest = 0;
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT MAX(id) FROM runs WHERE status = 'running'");
-    if (sqlite3_step (st) == SQLITE_ROW)
+    if (store_row (ctl->store, st, "find the running run") == 1)
         newest = sqlite3_column_int64 (st, 0);
     sqlite3_reset (st);
     /* One run runs at a time: any other left 'running' is from an older

@@ -419,7 +419,8 @@ runner_tick (ctl_t *ctl)
         sqlite3_stmt *st = store_stmt (ctl->store,
             "SELECT id FROM runs WHERE status = 'queued' ORDER BY id LIMIT 1");
         int64_t run = 0;
-        if (sqlite3_step (st) == SQLITE_ROW)
+        /* A read error (logged) is tried again at the next tick. */
+        if (store_row (ctl->store, st, "find the queued run") == 1)
             run = sqlite3_column_int64 (st, 0);
         sqlite3_reset (st);
         if (run)

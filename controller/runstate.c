@@ -397,7 +397,8 @@ run_load (ctl_t *ctl, int64_t run)
         "SELECT p.name, p.text, r.min_agents, r.require_all FROM runs r "
         "JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
-    if (sqlite3_step (st) == SQLITE_ROW) {
+    int found = store_row (ctl->store, st, "read the run's plan");
+    if (found == 1) {
         r->min_agents = sqlite3_column_int (st, 2);
         r->require_all = sqlite3_column_int (st, 3) != 0;
         r->policy_failed = false;
@@ -405,7 +406,10 @@ run_load (ctl_t *ctl, int64_t run)
         str_copy (r->plan_name, sizeof r->plan_name, (const char *) sqlite3_column_text (st, 0));
         r->plan = jobfile_parse (r->plan_name, (const char *) sqlite3_column_text (st, 1), err,
                                  sizeof err);
-    } else
+    } else if (found < 0)
+        snprintf (err, sizeof err, "database error reading the plan of run %lld; see the "
+                  "controller's log", (long long) run);
+    else
         snprintf (err, sizeof err, "plan of run %lld not found", (long long) run);
     sqlite3_reset (st);
     if (!r->plan) {
@@ -418,7 +422,7 @@ run_load (ctl_t *ctl, int64_t run)
         "WHERE ra.run_id = ? ORDER BY a.name");
     sqlite3_bind_int64 (st, 1, run);
     int cap = 0, rc;
-    while ((rc = sqlite3_step (st)) == SQLITE_ROW) {
+    while ((rc = store_row (ctl->store, st, "list the run's agents")) == 1) {
         if (r->nparts == cap) {
             int ncap = cap ? cap * 2 : 16;
             part_t *parts = realloc (r->parts, (size_t) ncap * sizeof *r->parts);
@@ -432,9 +436,15 @@ run_load (ctl_t *ctl, int64_t run)
         p->agent_id = (uint64_t) sqlite3_column_int64 (st, 0);
         str_copy (p->name, sizeof p->name, (const char *) sqlite3_column_text (st, 1));
     }
-    if (rc == SQLITE_ROW)
+    if (rc == 1)
         log_err ("run %lld: out of memory listing its agents; running on the first %d",
                  (long long) run, r->nparts);
     sqlite3_reset (st);
+    /* Never a run on part of its agents for want of reading the rest. */
+    if (rc < 0) {
+        run_set_status (ctl, run, "failed", "database error listing its agents; see the "
+                        "controller's log");
+        return -1;
+    }
     return 0;
 }

@@ -120,9 +120,14 @@ fire (ctl_t *ctl, const char *name, int64_t due, const char *kind, int64_t next,
         "  WHERE f.schedule = s.name AND r.status = 'queued' LIMIT 1) "
         "FROM schedules s WHERE name = ?");
     sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-    if (sqlite3_step (st) != SQLITE_ROW) {
+    int rc = store_row (ctl->store, st, "read the schedule");
+    if (rc != 1) {
         sqlite3_reset (st);
-        snprintf (err, errlen, "no schedule named '%s' (see 'iofleet schedule list')", name);
+        if (rc < 0)
+            snprintf (err, errlen, "database error reading schedule '%s'; see the controller's "
+                      "log", name);
+        else
+            snprintf (err, errlen, "no schedule named '%s' (see 'iofleet schedule list')", name);
         return -1;
     }
     char plan[256], agents[AGENTS_MAX_LEN + 1] = "", overlap[8];
@@ -167,7 +172,7 @@ fire (ctl_t *ctl, const char *name, int64_t due, const char *kind, int64_t next,
     if (run)
         sqlite3_bind_int64 (st, 5, run);
     sqlite3_bind_text (st, 6, skipped, -1, SQLITE_TRANSIENT);
-    int rc = store_step_done (ctl->store, st, "record a fire");
+    rc = store_step_done (ctl->store, st, "record a fire");
     int64_t id = sqlite3_last_insert_rowid (store_db (ctl->store));
     if (next >= 0) {
         st = store_stmt (ctl->store, "UPDATE schedules SET next_fire = ? WHERE name = ?");
@@ -218,7 +223,7 @@ sched_tick (ctl_t *ctl)
         return;
     }
     sqlite3_bind_int64 (st, 1, now);
-    while (sqlite3_step (st) == SQLITE_ROW)
+    while (store_row (ctl->store, st, "list the schedules due") == 1)
         json_array_append_new (due, json_pack ("{s:s, s:s, s:s, s:I, s:b}",
             "name", (const char *) sqlite3_column_text (st, 0),
             "cron", (const char *) sqlite3_column_text (st, 1),
@@ -333,8 +338,13 @@ schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         sqlite3_stmt *q = store_stmt (ctl->store,
             "SELECT status FROM runs WHERE id = ? AND status IN ('complete', 'partial')");
         sqlite3_bind_int64 (q, 1, strtoll (baseline, NULL, 10));
-        bool found = sqlite3_step (q) == SQLITE_ROW;
+        int found = store_row (ctl->store, q, "find the baseline run");
         sqlite3_reset (q);
+        if (found < 0) {
+            snprintf (err, errlen, "--baseline %s: database error; see the controller's log",
+                      baseline);
+            return NULL;
+        }
         if (!found) {
             snprintf (err, errlen, "--baseline %s: no finished run with that id (see 'iofleet "
                       "runs')", baseline);
@@ -362,8 +372,12 @@ schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT 1 FROM plans WHERE name = ? AND removed_at IS NULL LIMIT 1");
     sqlite3_bind_text (st, 1, plan, -1, SQLITE_TRANSIENT);
-    bool known = sqlite3_step (st) == SQLITE_ROW;
+    int known = store_row (ctl->store, st, "find the plan");
     sqlite3_reset (st);
+    if (known < 0) {
+        snprintf (err, errlen, "database error reading plan '%s'; see the controller's log", plan);
+        return NULL;
+    }
     if (!known) {
         snprintf (err, errlen, "no plan named '%s'; add it with 'iofleet plan add %s FILE'", plan,
                   plan);
@@ -410,8 +424,10 @@ schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     return json_pack ("{s:s, s:I}", "name", name, "next_fire", (json_int_t) next);
 }
 
+/* The schedules with their last fire.  NULL with err filled on a
+   database error. */
 static json_t *
-schedule_list (ctl_t *ctl)
+schedule_list (ctl_t *ctl, char *err, size_t errlen)
 {
     json_t *list = json_array ();
     sqlite3_stmt *st = store_stmt (ctl->store,
@@ -422,7 +438,8 @@ schedule_list (ctl_t *ctl)
         " (SELECT f.verdict FROM fires f WHERE f.schedule = s.name ORDER BY f.id DESC LIMIT 1), "
         " (SELECT f.skipped FROM fires f WHERE f.schedule = s.name ORDER BY f.id DESC LIMIT 1) "
         "FROM schedules s ORDER BY s.name");
-    while (st && sqlite3_step (st) == SQLITE_ROW) {
+    int rc;
+    while ((rc = store_row (ctl->store, st, "list the schedules")) == 1) {
         json_t *o = json_pack ("{s:s, s:s, s:s, s:s, s:s, s:f, s:s, s:b, s:I}",
             "name", (const char *) sqlite3_column_text (st, 0),
             "cron", (const char *) sqlite3_column_text (st, 1),
@@ -450,6 +467,11 @@ schedule_list (ctl_t *ctl)
     }
     if (st)
         sqlite3_reset (st);
+    if (rc < 0) {
+        json_decref (list);
+        snprintf (err, errlen, "database error listing the schedules; see the controller's log");
+        return NULL;
+    }
     return list;
 }
 
@@ -478,7 +500,7 @@ sched_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t errlen)
     if (strcmp (cmd, "schedule_add") == 0)
         return schedule_add (ctl, req, err, errlen);
     if (strcmp (cmd, "schedule_list") == 0)
-        return schedule_list (ctl);
+        return schedule_list (ctl, err, errlen);
     if (strcmp (cmd, "schedule_rm") == 0)
         return schedule_rm (ctl, json_string_value (json_object_get (req, "name")), err, errlen);
     if (strcmp (cmd, "schedule_run_now") == 0) {
@@ -490,8 +512,11 @@ sched_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t errlen)
         if (!run) {
             sqlite3_stmt *st = store_stmt (ctl->store, "SELECT skipped FROM fires WHERE id = ?");
             sqlite3_bind_int64 (st, 1, id);
-            if (sqlite3_step (st) == SQLITE_ROW)
+            if (store_row (ctl->store, st, "read why the fire was skipped") == 1)
                 snprintf (err, errlen, "%s", (const char *) sqlite3_column_text (st, 0));
+            else
+                snprintf (err, errlen, "no run was queued (database error reading why; see the "
+                          "controller's log)");
             sqlite3_reset (st);
             return NULL;
         }

@@ -34,7 +34,7 @@ select_by_match (ctl_t *ctl, const char *agents, uint64_t *ids, int max, bool kn
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT a.id, a.labels, i.json, a.name, a.hostname FROM agents a LEFT JOIN inventories i "
         "ON i.id = a.inventory_id WHERE a.imported = 0 ORDER BY a.name");
-    while (sqlite3_step (st) == SQLITE_ROW && n < max) {
+    while (n < max && store_row (ctl->store, st, "list the agents") == 1) {
         uint64_t id = (uint64_t) sqlite3_column_int64 (st, 0);
         peer_t *p = fleet_find_id (ctl->fleet, id);
         if (!known && (!p || !p->connected))
@@ -115,8 +115,13 @@ runner_agents_known (ctl_t *ctl, const char *agents, char *err, size_t errlen)
         sqlite3_stmt *st = store_stmt (ctl->store,
             "SELECT 1 FROM agents WHERE name = ? AND imported = 0");
         sqlite3_bind_text (st, 1, tok, -1, SQLITE_TRANSIENT);
-        bool seen = sqlite3_step (st) == SQLITE_ROW;
+        int seen = store_row (ctl->store, st, "find an agent by name");
         sqlite3_reset (st);
+        if (seen < 0) {
+            snprintf (err, errlen, "--agents: database error looking up '%s'; see the "
+                      "controller's log", tok);
+            return 0;
+        }
         if (!seen) {
             snprintf (err, errlen, "--agents: no agent named '%s' has ever connected to this "
                       "controller (see 'iofleet agents')", tok);
@@ -135,9 +140,14 @@ runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
         "ORDER BY version DESC LIMIT 1");
     sqlite3_bind_text (st, 1, plan, -1, SQLITE_TRANSIENT);
     int64_t plan_id = 0;
-    if (sqlite3_step (st) == SQLITE_ROW)
+    int rc = store_row (ctl->store, st, "find the plan");
+    if (rc == 1)
         plan_id = sqlite3_column_int64 (st, 0);
     sqlite3_reset (st);
+    if (rc < 0) {
+        snprintf (err, errlen, "database error reading plan '%s'; see the controller's log", plan);
+        return NULL;
+    }
     if (!plan_id) {
         snprintf (err, errlen, "no plan named '%s'; add it with 'iofleet plan add %s FILE' "
                   "(see 'iofleet plan list')", plan, plan);
@@ -187,8 +197,10 @@ runner_busy (ctl_t *ctl, int64_t *run)
 {
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT id FROM runs WHERE status IN ('queued', 'running') ORDER BY id LIMIT 1");
-    bool busy = st && sqlite3_step (st) == SQLITE_ROW;
-    *run = busy ? sqlite3_column_int64 (st, 0) : 0;
+    /* A read error (logged) counts as busy: nothing starts on a guess. */
+    int rc = store_row (ctl->store, st, "find a queued or running run");
+    bool busy = rc != 0;
+    *run = rc == 1 ? sqlite3_column_int64 (st, 0) : 0;
     if (st)
         sqlite3_reset (st);
     return busy;

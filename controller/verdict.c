@@ -21,9 +21,9 @@ verdict_on_run_end (ctl_t *ctl, int64_t run, const char *status)
         "SELECT f.id, f.schedule, s.baseline, s.fail_on_regression, s.by_key, s.plan FROM fires f "
         "LEFT JOIN schedules s ON s.name = f.schedule WHERE f.run_id = ?");
     sqlite3_bind_int64 (st, 1, run);
-    if (sqlite3_step (st) != SQLITE_ROW) {
+    if (store_row (ctl->store, st, "find the run's schedule") != 1) {
         sqlite3_reset (st);
-        return;         /* not a scheduled run */
+        return;         /* not a scheduled run, or a read error (logged) */
     }
     int64_t fire_id = sqlite3_column_int64 (st, 0);
     char name[SCHED_NAME_MAX + 1], baseline[32] = "", by[64] = "", plan[256] = "";
@@ -49,7 +49,7 @@ verdict_on_run_end (ctl_t *ctl, int64_t run, const char *status)
         sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64 (st, 2, fire_id);
         sqlite3_bind_text (st, 3, plan, -1, SQLITE_TRANSIENT);
-        if (sqlite3_step (st) == SQLITE_ROW)
+        if (store_row (ctl->store, st, "find the baseline run") == 1)
             base = sqlite3_column_int64 (st, 0);
         sqlite3_reset (st);
     } else
@@ -162,7 +162,7 @@ verdict_regressions (ctl_t *ctl, json_t *req)
     sqlite3_bind_int64 (st, 1, json_is_integer (since) ? json_integer_value (since) : 0);
     if (sched)
         sqlite3_bind_text (st, 2, sched, -1, SQLITE_TRANSIENT);
-    while (st && sqlite3_step (st) == SQLITE_ROW)
+    while (store_row (ctl->store, st, "list the regressions") == 1)
         json_array_append_new (list, json_pack (
             "{s:s, s:I, s:I, s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:s}",
             "schedule", (const char *) sqlite3_column_text (st, 0),

@@ -1,6 +1,7 @@
 /*  test_read_errors.c: the controller's read path (report.c, groups.c,
     history.c, with series.c and the store, on a database of its own)
-    says a read that failed, never answers as if there were nothing.
+    says a read that failed, never answers as if there were nothing; so
+    do store_row and the records the loop lists (runs, plans).
 
     Before store_row, a query whose step failed looked like one without
     rows: a report whose results table could not be read showed the step's
@@ -130,6 +131,34 @@ main (void)
     json_object_set_new (req, "by", json_string ("agent"));
     history_fails_without (store, req, "results");  /* the groups' members */
     json_decref (req);
+
+    /* store_row itself: a row, the end, and a step that fails at run
+       time (an integer overflow) told apart; a NULL statement (a prepare
+       that failed) is an error too. */
+    sqlite3_stmt *st = store_stmt (store, "SELECT 1");
+    CHECK (store_row (store, st, "one row") == 1);
+    CHECK (store_row (store, st, "one row") == 0);
+    st = store_stmt (store, "SELECT abs(-9223372036854775807 - 1)");
+    CHECK (store_row (store, st, "overflow") == -1);
+    CHECK (store_row (store, NULL, "no statement") == -1);
+
+    /* The records the loop lists (runs, plans, schedules' plan check):
+       an error, not an empty list. */
+    ctl_t ctl = { .store = store };
+    json_t *list = runs_list (&ctl, err, sizeof err);
+    CHECK_MSG (json_array_size (list) == 1, "%s", err);
+    json_decref (list);
+    list = plan_list (&ctl, err, sizeof err);
+    CHECK_MSG (json_array_size (list) == 1, "%s", err);
+    json_decref (list);
+    CHECK (store_fx_exec (store, "ALTER TABLE runs RENAME TO away") == SQLITE_OK);
+    err[0] = '\0';
+    CHECK (runs_list (&ctl, err, sizeof err) == NULL);
+    CHECK_MSG (strstr (err, "database error listing the runs") != NULL, "%s", err);
+    err[0] = '\0';
+    CHECK (plan_list (&ctl, err, sizeof err) == NULL);
+    CHECK_MSG (strstr (err, "database error listing the plans") != NULL, "%s", err);
+    CHECK (store_fx_exec (store, "ALTER TABLE away RENAME TO runs") == SQLITE_OK);
 
     store_fx_close (&store, dir);
     printf ("test_read_errors: %d checks, %d failed\n", test_checks, test_failures);
