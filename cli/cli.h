@@ -3,6 +3,7 @@
 #define IOF_CLI_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,7 +28,7 @@ void text_summary (FILE *f, json_t *report);
 /* Polls the run until it ends, showing progress on stderr; prints the
    summary.  Returns the run's final status as a static string, or NULL
    (err filled) when the controller went away. */
-const char *wait_run (const char *endpoint, long long run, volatile int *interrupted,
+const char *wait_run (const char *endpoint, long long run, volatile sig_atomic_t *interrupted,
                       char *err, size_t errlen);
 
 /* compare_cmd.c: iofleet compare (the controller compares; this renders).
@@ -94,7 +95,10 @@ const char *cli_utc (int64_t ns, char *buf, size_t cap);
    what: the command). */
 int cli_label_arg (json_t *labels, const char *what, const char *kv);
 
-/* Set by SIGINT/SIGTERM. */
-extern volatile int g_interrupted;
+/* interrupt.c: set by SIGINT/SIGTERM once cli_catch_interrupts ran, so
+   that a wait stops cleanly (what runs on the controller goes on). */
+extern volatile sig_atomic_t g_interrupted;
+/* Catches SIGINT and SIGTERM into g_interrupted.  Can't fail. */
+void cli_catch_interrupts (void);
 
 #endif

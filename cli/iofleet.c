@@ -22,15 +22,6 @@
 #define REPORT_TIMEOUT_MS 60000
 
 static const char *s_endpoint;
-volatile int g_interrupted;
-
-static void
-on_signal (int sig)
-{
-    (void) sig;
-    g_interrupted = 1;
-}
-
 static json_t *
 call (json_t *req, int timeout_ms)
 {
@@ -807,8 +798,7 @@ main (int argc, char **argv)
     zsys_set_logstream (NULL);
     zsys_handler_set (NULL);
     client_set_curve (cert && *cert ? cert : NULL, server_cert && *server_cert ? server_cert : NULL);
-    signal (SIGINT, on_signal);
-    signal (SIGTERM, on_signal);
+    cli_catch_interrupts ();
     const char *cmd = argv[i];
     if (strcmp (cmd, "help") == 0)
         return cmd_help (sub_argc, sub_argv);

@@ -384,7 +384,7 @@ progress_line (json_t *st, long long run, bool bar, char *line, size_t cap)
 }
 
 const char *
-wait_run (const char *endpoint, long long run, volatile int *interrupted, char *err,
+wait_run (const char *endpoint, long long run, volatile sig_atomic_t *interrupted, char *err,
           size_t errlen)
 {
     static char status[32];
