@@ -70,19 +70,10 @@ runner_cancel (ctl_t *ctl, int64_t run, const char *by, char *err, size_t errlen
     sqlite3_stmt *st = store_stmt (ctl->store, "SELECT status FROM runs WHERE id = ?");
     sqlite3_bind_int64 (st, 1, run);
     char was[32] = "";
-    int rc = store_row (ctl->store, st, "read the run's status");
-    if (rc == 1)
-        str_copy (was, sizeof was, (const char *) sqlite3_column_text (st, 0));
+    if (run_row (ctl->store, st, run, err, errlen) != 1)
+        return NULL;
+    str_copy (was, sizeof was, (const char *) sqlite3_column_text (st, 0));
     sqlite3_reset (st);
-    if (rc < 0) {
-        snprintf (err, errlen, "database error reading run %lld; see the controller's log",
-                  (long long) run);
-        return NULL;
-    }
-    if (!was[0]) {
-        snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
-        return NULL;
-    }
     if (strcmp (was, "queued") != 0 && strcmp (was, "running") != 0) {
         snprintf (err, errlen, "run %lld has already ended (%s): only a queued or running run "
                   "can be cancelled", (long long) run, was);

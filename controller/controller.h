@@ -163,6 +163,11 @@ json_t *plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen);
 
 /* runs.c */
 json_t *runs_list (ctl_t *ctl, char *err, size_t errlen);
+/* The first step of st, a query of one run's row: 1 when the row is
+   there; otherwise st is reset and err says "no run RUN" (0) or that the
+   database failed (-1, logged).  The one wording of both, for every
+   command that takes a run. */
+int run_row (store_t *store, sqlite3_stmt *st, int64_t run, char *err, size_t errlen);
 /* Checks a run's labels (a JSON object of KEY: text, or NULL) and note
    (or NULL).  Returns 0, or -1 with err naming the label and the limit. */
 int run_labels_check (json_t *labels, const char *note, char *err, size_t errlen);

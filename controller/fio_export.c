@@ -117,16 +117,8 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
         "SELECT p.name, p.text, r.started_at, r.intervals_dropped_at FROM runs r "
         "JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
-    int rc = store_row (store, st, "read the run");
-    if (rc != 1) {
-        sqlite3_reset (st);
-        if (rc < 0)
-            snprintf (err, errlen, "database error reading run %lld; see the controller's log",
-                      (long long) run);
-        else
-            snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
+    if (run_row (store, st, run, err, errlen) != 1)
         return NULL;
-    }
     if (sqlite3_column_type (st, 3) != SQLITE_NULL) {
         sqlite3_reset (st);
         snprintf (err, errlen, "run %lld: its per-interval data was removed by iofleet gc, and "
@@ -145,7 +137,7 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
         return NULL;
     }
     /* (step, agent) pairs with their agent names. */
-    int cap = 0, n = 0;
+    int cap = 0, n = 0, rc;
     fio_acc_t *accs = NULL;
     int *steps = NULL;
     st = store_stmt (store,

@@ -792,16 +792,8 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, const c
         " r.origin, r.labels, r.intervals_dropped_at, r.cancelled_by, r.cancelled_at "
         "FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
-    int rc = store_row (store, st, "read the run");
-    if (rc != 1) {
-        sqlite3_reset (st);
-        if (rc < 0)
-            snprintf (err, errlen, "database error reading run %lld; see the controller's log",
-                      (long long) run);
-        else
-            snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
+    if (run_row (store, st, run, err, errlen) != 1)
         return NULL;
-    }
     /* "verdict" first (its value is set at the end): a reader of the text
        sees it without parsing the rest (iofleet report --format json). */
     json_t *rep = json_pack ("{s:s, s:I, s:s, s:i, s:s, s:s, s:I}", "verdict", "none",
@@ -836,6 +828,7 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, const c
     sqlite3_bind_int64 (st, 1, run);
     /* Collect the rows first: the nested queries reuse cached statements. */
     json_t *rows = json_array ();
+    int rc;
     while ((rc = store_row (store, st, "read the run's steps")) == 1) {
         json_t *s = json_pack ("{s:i, s:s, s:s}", "index", sqlite3_column_int (st, 0),
                                "name", (const char *) sqlite3_column_text (st, 1),

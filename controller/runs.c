@@ -55,6 +55,21 @@ runs_list (ctl_t *ctl, char *err, size_t errlen)
     return list;
 }
 
+int
+run_row (store_t *store, sqlite3_stmt *st, int64_t run, char *err, size_t errlen)
+{
+    int rc = store_row (store, st, "read the run");
+    if (rc == 1)
+        return 1;
+    sqlite3_reset (st);
+    if (rc < 0)
+        snprintf (err, errlen, "database error reading run %lld; see the controller's log",
+                  (long long) run);
+    else
+        snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
+    return rc;
+}
+
 /* A key: 1..MSG_NAME_MAX of letters, digits, '_', '-', '.'. */
 static bool
 label_key_ok (const char *k)
@@ -176,14 +191,8 @@ runs_rm (ctl_t *ctl, int64_t run, bool dry, char *err, size_t errlen)
         "SELECT r.status, p.name, p.version FROM runs r JOIN plans p ON p.id = r.plan_id "
         "WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
-    int rc = store_row (ctl->store, st, "find the run");
-    if (rc != 1) {
-        sqlite3_reset (st);
-        if (rc < 0)
-            goto db_error;
-        snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
+    if (run_row (ctl->store, st, run, err, errlen) != 1)
         return NULL;
-    }
     char status[32], plan[MSG_NAME_MAX + 1];
     snprintf (status, sizeof status, "%s", (const char *) sqlite3_column_text (st, 0));
     snprintf (plan, sizeof plan, "%s", (const char *) sqlite3_column_text (st, 1));
@@ -200,7 +209,7 @@ runs_rm (ctl_t *ctl, int64_t run, bool dry, char *err, size_t errlen)
     snprintf (id, sizeof id, "%lld", (long long) run);
     st = store_stmt (ctl->store, "SELECT name FROM schedules WHERE baseline = ? LIMIT 1");
     sqlite3_bind_text (st, 1, id, -1, SQLITE_TRANSIENT);
-    rc = store_row (ctl->store, st, "find schedules judging against the run");
+    int rc = store_row (ctl->store, st, "find schedules judging against the run");
     if (rc == 1) {
         snprintf (err, errlen, "schedule '%s' judges its runs against run %lld (--baseline): "
                   "give it another baseline first", (const char *) sqlite3_column_text (st, 0),

@@ -89,16 +89,8 @@ runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen)
         " (SELECT COUNT(*) FROM steps s WHERE s.run_id = r.id), r.cancelled_by, r.cancelled_at "
         "FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
     sqlite3_bind_int64 (st, 1, run);
-    int rc = store_row (ctl->store, st, "read the run");
-    if (rc != 1) {
-        sqlite3_reset (st);
-        if (rc < 0)
-            snprintf (err, errlen, "database error reading run %lld; see the controller's log",
-                      (long long) run);
-        else
-            snprintf (err, errlen, "no run %lld (see 'iofleet runs')", (long long) run);
+    if (run_row (ctl->store, st, run, err, errlen) != 1)
         return NULL;
-    }
     json_t *o = json_pack ("{s:I, s:s, s:s, s:s, s:i}", "run", (json_int_t) run,
                            "status", (const char *) sqlite3_column_text (st, 0),
                            "message", (const char *) sqlite3_column_text (st, 1),
