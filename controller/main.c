@@ -34,6 +34,7 @@
                                    migrated: a restart would not fix it */
 #define ADMIN_READERS   2       /* threads answering reads: one long report
                                    leaves one for the rest */
+#define ADMIN_SLICE     25      /* agent messages between looks at the admin socket */
 #define BURST_MAX       250     /* messages handled per tick before committing: a
                                    fleet's synchronized snapshots are stored (and
                                    acknowledged) a quarter-thousand at a time */
@@ -613,6 +614,13 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
             ctl->stats->bytes += zmsg_content_size (m);
             fleet_dispatch (ctl->fleet, m);
             zmsg_destroy (&m);
+            /* A burst is a few hundred ms of ingest: an admin request
+               (stats, or a read handed to a reader) waits for a slice of
+               it, not for all of it.  One handled mid-burst sees the
+               tick's writes so far; a write it makes commits them, which
+               only acknowledges them sooner. */
+            if ((n + 1) % ADMIN_SLICE == 0 && (zsock_events (ctl->admin) & ZMQ_POLLIN))
+                admin_on_request (admin_ep);
         }
         fleet_tick (ctl->fleet);
         runner_tick (ctl);
