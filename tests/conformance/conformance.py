@@ -24,7 +24,10 @@ from tools import run_fleet, run_tool
 
 
 # The checks that judge time rather than what was issued.
-TIMED_CHECKS = {"gaps", "clat_ratio", "settled_iops", "depth_within", "iops"}
+# count_dir is timed: its cases are rate-bound and time-based, and on a
+# loaded machine fio itself falls short of its quota (CI saw fio issue 264
+# reads of a 300-read quota, iofleet 297).
+TIMED_CHECKS = {"gaps", "clat_ratio", "settled_iops", "depth_within", "iops", "count_dir"}
 
 
 def run_case(case, args):
