@@ -11,16 +11,6 @@
 
 #ifndef IOF_VERSION
 #error "IOF_VERSION comes from project(VERSION) in CMakeLists.txt"
-/* An invariant, checked in every build (assert is compiled out of the
-   release build): a broken one is a bug, reported with where, then abort. */
-#define IOF_ASSERT(cond) \
-    ((cond) ? (void) 0 : iof_assert_failed (#cond, __FILE__, __LINE__))
-void iof_assert_failed (const char *what, const char *file, int line)
-    __attribute__ ((noreturn));
-
-/* FNV-1a (64-bit) of text as 16 lowercase hex digits.  Can't fail. */
-void hash_text (const char *s, char out[17]);
-
 #endif
 
 /* CLOCK_REALTIME and CLOCK_MONOTONIC in ns.  Can't fail. */

@@ -119,6 +119,10 @@ stats_json (ctl_t *ctl)
    holds nothing but a read-only store: it may use ctl->store only, and
    must not write. */
 typedef json_t *(admin_cmd_fn) (ctl_t *ctl, json_t *req, char *err, size_t errlen);
+/* A command whose result is too big to hold as a tree: it writes the
+   result's JSON text into out.  Returns 0, or -1 with err filled. */
+typedef int (admin_text_fn) (ctl_t *ctl, json_t *req, json_text_t *out, char *err,
+                             size_t errlen);
 
 static json_t *
 cmd_agents (ctl_t *ctl, json_t *req, char *err, size_t errlen)
@@ -221,32 +225,41 @@ cmd_status (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     return run ? runner_status (ctl, run, err, errlen) : NULL;
 }
 
-static json_t *
-cmd_report (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+/* A report: written one agent at a time (report_text), but for the HTML
+   report, whose figures (html_figures_add) are drawn from the whole tree. */
+static int
+cmd_report (ctl_t *ctl, json_t *req, json_text_t *out, char *err, size_t errlen)
 {
     int64_t run = run_arg (req, err, errlen);
     if (!run)
-        return NULL;
+        return -1;
     const char *format = json_string_value (json_object_get (req, "format"));
     /* where_flag: the option the conditions came from (compare --a),
        so that an error names what the user typed. */
     const char *flag = json_string_value (json_object_get (req, "where_flag"));
     if (flag && strcmp (flag, "--where") && strcmp (flag, "--a") && strcmp (flag, "--b"))
         flag = NULL;
+    const char *by = json_string_value (json_object_get (req, "by"));
+    json_t *where = json_object_get (req, "where");
+    bool histograms = json_is_true (json_object_get (req, "histograms"));
+    json_t *rep = NULL;
     if (!format || strcmp (format, "json") == 0) {
-        json_t *rep = report_json (ctl->store, run, json_string_value (json_object_get (req, "by")),
-                                   json_object_get (req, "where"), flag, err, errlen);
-        if (rep && json_is_true (json_object_get (req, "histograms")))
+        if (!json_is_true (json_object_get (req, "html_figures")))
+            return report_text (ctl->store, run, by, where, flag, histograms, out, err, errlen);
+        rep = report_json (ctl->store, run, by, where, flag, err, errlen);
+        if (rep && histograms)
             report_add_histograms (ctl->store, run, rep);
-        if (rep && json_is_true (json_object_get (req, "html_figures")))
+        if (rep)
             html_figures_add (rep);
-        return rep;
-    }
-    if (strcmp (format, "fio-json") == 0 || strcmp (format, "fio-json+") == 0)
-        return report_fio_json (ctl->store, run, format[8] == '+',
-                                json_object_get (req, "where"), flag, err, errlen);
-    snprintf (err, errlen, "report format '%.32s': use json, fio-json or fio-json+", format);
-    return NULL;
+    } else if (strcmp (format, "fio-json") == 0 || strcmp (format, "fio-json+") == 0)
+        rep = report_fio_json (ctl->store, run, format[8] == '+', where, flag, err, errlen);
+    else
+        snprintf (err, errlen, "report format '%.32s': use json, fio-json or fio-json+", format);
+    if (!rep)
+        return -1;
+    json_text_dump (out, rep);
+    json_decref (rep);
+    return 0;
 }
 
 static json_t *
@@ -314,6 +327,7 @@ typedef struct {
     admin_place_t place;
     admin_cmd_fn *fn;
     bool test_only;             /* refused unless started with --test-clock */
+    admin_text_fn *text;        /* instead of fn: writes its result's text */
 } admin_cmd_t;
 
 /* Every command, and where it runs.  ON_LOOP: it needs the loop's memory
@@ -326,33 +340,33 @@ static const admin_cmd_t *
 admin_cmd (const char *name)
 {
     static const admin_cmd_t cmds[] = {
-        { "agents",           ON_LOOP,   cmd_agents, false },
-        { "stats",            ON_LOOP,   cmd_stats, false },
-        { "rejected",         ON_LOOP,   cmd_rejected, false },
-        { "status",           ON_LOOP,   cmd_status, false },
-        { "run",              ON_LOOP,   cmd_run, false },
-        { "cancel",           ON_LOOP,   cmd_cancel, false },
-        { "plan_add",         ON_LOOP,   plan_add, false },
-        { "plan_rm",          ON_LOOP,   plan_rm, false },
-        { "runs_rm",          ON_LOOP,   cmd_runs_rm, false },
-        { "import",           ON_LOOP,   import_fio, false },
-        { "db_backup",        ON_LOOP,   cmd_db_backup, false },
-        { "schedule_add",     ON_LOOP,   cmd_sched, false },
-        { "schedule_list",    ON_LOOP,   cmd_sched, false },
-        { "schedule_rm",      ON_LOOP,   cmd_sched, false },
-        { "schedule_run_now", ON_LOOP,   cmd_sched, false },
-        { "regressions",      ON_LOOP,   cmd_sched, false },
-        { "gc",               ON_LOOP,   cmd_sched, false },
-        { "test_clock",       ON_LOOP,   cmd_sched, false },
-        { "inventory",        ON_READER, cmd_inventory, false },
-        { "plan_list",        ON_READER, cmd_plan_list, false },
-        { "plan_show",        ON_READER, plan_show, false },
-        { "runs",             ON_READER, cmd_runs, false },
-        { "report",           ON_READER, cmd_report, false },
-        { "compare",          ON_READER, cmd_compare, false },
-        { "history",          ON_READER, cmd_history, false },
-        { "db_check",         ON_READER, cmd_db_check, false },
-        { "test_hold",        ON_READER, cmd_test_hold, true },
+        { "agents",           ON_LOOP,   cmd_agents, false, NULL },
+        { "stats",            ON_LOOP,   cmd_stats, false, NULL },
+        { "rejected",         ON_LOOP,   cmd_rejected, false, NULL },
+        { "status",           ON_LOOP,   cmd_status, false, NULL },
+        { "run",              ON_LOOP,   cmd_run, false, NULL },
+        { "cancel",           ON_LOOP,   cmd_cancel, false, NULL },
+        { "plan_add",         ON_LOOP,   plan_add, false, NULL },
+        { "plan_rm",          ON_LOOP,   plan_rm, false, NULL },
+        { "runs_rm",          ON_LOOP,   cmd_runs_rm, false, NULL },
+        { "import",           ON_LOOP,   import_fio, false, NULL },
+        { "db_backup",        ON_LOOP,   cmd_db_backup, false, NULL },
+        { "schedule_add",     ON_LOOP,   cmd_sched, false, NULL },
+        { "schedule_list",    ON_LOOP,   cmd_sched, false, NULL },
+        { "schedule_rm",      ON_LOOP,   cmd_sched, false, NULL },
+        { "schedule_run_now", ON_LOOP,   cmd_sched, false, NULL },
+        { "regressions",      ON_LOOP,   cmd_sched, false, NULL },
+        { "gc",               ON_LOOP,   cmd_sched, false, NULL },
+        { "test_clock",       ON_LOOP,   cmd_sched, false, NULL },
+        { "inventory",        ON_READER, cmd_inventory, false, NULL },
+        { "plan_list",        ON_READER, cmd_plan_list, false, NULL },
+        { "plan_show",        ON_READER, plan_show, false, NULL },
+        { "runs",             ON_READER, cmd_runs, false, NULL },
+        { "report",           ON_READER, NULL, false, cmd_report },
+        { "compare",          ON_READER, cmd_compare, false, NULL },
+        { "history",          ON_READER, cmd_history, false, NULL },
+        { "db_check",         ON_READER, cmd_db_check, false, NULL },
+        { "test_hold",        ON_READER, cmd_test_hold, true, NULL },
     };
     for (size_t i = 0; name && i < sizeof cmds / sizeof *cmds; i++)
         if (strcmp (name, cmds[i].name) == 0)
@@ -388,6 +402,10 @@ static char *
 answer (ctl_t *ctl, json_t *req, char *err, size_t errlen, bool *failed)
 {
     json_t *result = NULL;
+    json_text_t out;
+    json_text_init (&out);
+    json_text_str (&out, "{\"ok\":true,\"result\":");
+    bool written = false;
     if (req) {
         const char *name = json_string_value (json_object_get (req, "cmd"));
         const admin_cmd_t *c = admin_cmd (name);
@@ -396,20 +414,26 @@ answer (ctl_t *ctl, json_t *req, char *err, size_t errlen, bool *failed)
         else if (!c)
             snprintf (err, errlen, "unknown command '%.64s' (this controller is version %s)",
                       name, IOF_VERSION);
+        else if (c->text)
+            written = c->text (ctl, req, &out, err, errlen) == 0;
         else
             result = c->fn (ctl, req, err, errlen);
     }
-    char *text = NULL;
-    *failed = !result;
     if (result) {
-        char *body = json_dumps (result, JSON_COMPACT | JSON_ENCODE_ANY);
+        json_text_dump (&out, result);
         json_decref (result);
-        size_t n = body ? strlen (body) : 0;
-        text = body ? malloc (n + 32) : NULL;
-        if (text)
-            snprintf (text, n + 32, "{\"ok\":true,\"result\":%s}", body);
-        free (body);
-    } else {
+        written = true;
+    }
+    char *text = NULL;
+    if (written) {
+        json_text_str (&out, "}");
+        text = json_text_take (&out);
+        if (!text)
+            snprintf (err, errlen, "out of memory writing the reply");
+    }
+    json_text_fini (&out);
+    *failed = !text;
+    if (!text) {
         json_t *reply = json_pack ("{s:b, s:s}", "ok", 0, "error", err);
         text = json_dumps (reply, JSON_COMPACT);
         json_decref (reply);

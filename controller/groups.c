@@ -9,6 +9,7 @@
 #include "series.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define GROUPS_MAX 256
@@ -149,72 +150,109 @@ subject_of (members_t *m, json_t *aj, json_t *tj, match_subject_t *s)
     s->run_labels = m->run_labels;
 }
 
+struct groups_sel {
+    members_t m;
+    const match_cond_t *conds;
+    int nconds;
+    json_t *values;
+    int kept, agents_total, targets, targets_total;
+};
+
+groups_sel_t *
+groups_sel_new (store_t *store, int64_t run, int step, const match_cond_t *conds, int nconds,
+                json_t *values)
+{
+    groups_sel_t *g = calloc (1, sizeof *g);
+    if (!g)
+        return NULL;
+    members_init (&g->m, store, run, step);
+    for (int i = 0; i < nconds; i++)
+        members_need (&g->m, &conds[i].key);
+    g->conds = conds;
+    g->nconds = nconds;
+    g->values = values;
+    return g;
+}
+
+bool
+groups_sel_agent (groups_sel_t *g, json_t *aj)
+{
+    json_t *tl = json_object_get (aj, "targets");
+    match_subject_t subj;
+    char v[256];
+    size_t ti;
+    json_t *tj;
+    g->agents_total++;
+    if (json_array_size (tl) == 0) {
+        /* Nothing measured (refused, lost before its first interval):
+           the agent is judged as a whole, as --agents judges it. */
+        subject_of (&g->m, aj, NULL, &subj);
+        if (g->values && g->nconds && match_value (&g->conds[0].key, &subj, v, sizeof v))
+            json_object_set_new (g->values, v, json_true ());
+        if (!match_all (g->conds, g->nconds, &subj))
+            return false;
+        g->kept++;
+        return true;
+    }
+    json_t *keep = json_array ();
+    json_array_foreach (tl, ti, tj) {
+        g->targets_total++;
+        subject_of (&g->m, aj, tj, &subj);
+        if (g->values && g->nconds && match_value (&g->conds[0].key, &subj, v, sizeof v))
+            json_object_set_new (g->values, v, json_true ());
+        if (match_all (g->conds, g->nconds, &subj))
+            json_array_append (keep, tj);
+    }
+    bool kept = json_array_size (keep) > 0;
+    if (kept) {
+        g->targets += (int) json_array_size (keep);
+        /* The agent's own sums are of the targets it keeps. */
+        double iops = 0, bw = 0;
+        json_array_foreach (keep, ti, tj)
+            for (int d = 0; d < DIR_COUNT; d++) {
+                json_t *dj = json_object_get (tj, dir_name (d));
+                iops += json_number_value (json_object_get (dj, "iops"));
+                bw += json_number_value (json_object_get (dj, "bw"));
+            }
+        json_object_set (aj, "targets", keep);
+        json_object_set_new (aj, "iops", json_real (iops));
+        json_object_set_new (aj, "bw", json_real (bw));
+        g->kept++;
+    }
+    json_decref (keep);
+    return kept;
+}
+
+int
+groups_sel_end (groups_sel_t *g, json_t *s)
+{
+    json_object_set_new (s, "selected", json_pack ("{s:i, s:i, s:i, s:i}", "agents", g->kept,
+                         "agents_of", g->agents_total, "targets", g->targets,
+                         "targets_of", g->targets_total));
+    bool failed = g->m.failed;
+    int kept = g->kept;
+    members_fini (&g->m);
+    free (g);
+    /* A subject read without its labels or inventory may have been
+       judged wrongly: no selection rather than a wrong one. */
+    return failed ? -1 : kept;
+}
+
 int
 groups_select (store_t *store, int64_t run, int step, json_t *s, const match_cond_t *conds,
                int nconds, json_t *values)
 {
-    members_t m;
-    members_init (&m, store, run, step);
-    for (int i = 0; i < nconds; i++)
-        members_need (&m, &conds[i].key);
-    int kept = 0, agents_total = 0, targets = 0, targets_total = 0;
-    json_t *agents = json_object_get (s, "agents");
+    groups_sel_t *g = groups_sel_new (store, run, step, conds, nconds, values);
+    if (!g)
+        return -1;
     json_t *out = json_array ();
-    size_t ai, ti;
-    json_t *aj, *tj;
-    json_array_foreach (agents, ai, aj) {
-        json_t *tl = json_object_get (aj, "targets");
-        match_subject_t subj;
-        char v[256];
-        agents_total++;
-        if (json_array_size (tl) == 0) {
-            /* Nothing measured (refused, lost before its first interval):
-               the agent is judged as a whole, as --agents judges it. */
-            subject_of (&m, aj, NULL, &subj);
-            if (values && nconds && match_value (&conds[0].key, &subj, v, sizeof v))
-                json_object_set_new (values, v, json_true ());
-            if (match_all (conds, nconds, &subj)) {
-                json_array_append (out, aj);
-                kept++;
-            }
-            continue;
-        }
-        json_t *keep = json_array ();
-        json_array_foreach (tl, ti, tj) {
-            targets_total++;
-            subject_of (&m, aj, tj, &subj);
-            if (values && nconds && match_value (&conds[0].key, &subj, v, sizeof v))
-                json_object_set_new (values, v, json_true ());
-            if (match_all (conds, nconds, &subj))
-                json_array_append (keep, tj);
-        }
-        if (json_array_size (keep)) {
-            targets += (int) json_array_size (keep);
-            /* The agent's own sums are of the targets it keeps. */
-            double iops = 0, bw = 0;
-            json_array_foreach (keep, ti, tj)
-                for (int d = 0; d < DIR_COUNT; d++) {
-                    json_t *dj = json_object_get (tj, dir_name (d));
-                    iops += json_number_value (json_object_get (dj, "iops"));
-                    bw += json_number_value (json_object_get (dj, "bw"));
-                }
-            json_object_set (aj, "targets", keep);
-            json_object_set_new (aj, "iops", json_real (iops));
-            json_object_set_new (aj, "bw", json_real (bw));
+    size_t ai;
+    json_t *aj;
+    json_array_foreach (json_object_get (s, "agents"), ai, aj)
+        if (groups_sel_agent (g, aj))
             json_array_append (out, aj);
-            kept++;
-        }
-        json_decref (keep);
-    }
     json_object_set_new (s, "agents", out);
-    json_object_set_new (s, "selected", json_pack ("{s:i, s:i, s:i, s:i}", "agents", kept,
-                         "agents_of", agents_total, "targets", targets,
-                         "targets_of", targets_total));
-    bool failed = m.failed;
-    members_fini (&m);
-    /* A subject read without its labels or inventory may have been
-       judged wrongly: no selection rather than a wrong one. */
-    return failed ? -1 : kept;
+    return groups_sel_end (g, s);
 }
 
 json_t *
@@ -358,88 +396,119 @@ group_intervals (store_t *store, int64_t run, int step, json_t *by_key, json_t *
     return rc < 0 ? -1 : 0;
 }
 
-/* A member's IOPS over every direction it has.  Can't fail. */
+/* A target's IOPS over every direction it has.  Can't fail. */
 static double
-member_iops (json_t *m)
+target_iops (json_t *tj)
 {
     double sum = 0;
     for (int d = 0; d < DIR_COUNT; d++)
-        sum += json_number_value (json_object_get (json_object_get (m, dir_name (d)), "iops"));
+        sum += json_number_value (json_object_get (json_object_get (tj, dir_name (d)), "iops"));
     return sum;
 }
 
-int
-groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bool selected,
-            char *err, size_t errlen)
+struct groups_acc {
+    store_t *store;
+    int64_t run;
+    int step;
+    const char *key;            /* by, or "all" */
+    bool by, selected;
+    match_key_t bykey;
+    members_t mem;
+    /* Each member (target) as {agent, target, group, iops, p99}: what the
+       groups and outliers need of it, not its whole tree. */
+    json_t *members;
+    json_t *by_key;             /* "agent\x1ftarget" -> member */
+    json_t *group_agents;       /* group -> {agent: true} */
+};
+
+groups_acc_t *
+groups_acc_new (store_t *store, int64_t run, int step, const char *by, bool selected,
+                char *err, size_t errlen)
 {
-    int ngroups = 0;
-    const char *key = by ? by : "all";
     match_key_t bykey;
     if (by && match_key_parse ("--by", by, &bykey, err, errlen))
-        return -1;
-    /* Not static: reports are built on reader threads and on the loop at
-       once.  calloc maps it lazily: only the groups used cost memory. */
-    group_t *groups = calloc (GROUPS_MAX, sizeof *groups);
-    if (!groups) {
-        snprintf (err, errlen, "out of memory grouping by %s", key);
-        return -1;
+        return NULL;
+    groups_acc_t *g = calloc (1, sizeof *g);
+    if (!g) {
+        snprintf (err, errlen, "out of memory grouping by %s", by ? by : "all");
+        return NULL;
     }
-    members_t mem;
-    members_init (&mem, store, run, step);
+    g->store = store;
+    g->run = run;
+    g->step = step;
+    g->key = by ? by : "all";
+    g->by = by != NULL;
+    g->selected = selected;
     if (by)
-        members_need (&mem, &bykey);
-    /* Members (targets) and their group, from the step's agents. */
-    json_t *agents = json_object_get (s, "agents");
-    json_t *members = json_array ();
-    json_t *by_key = json_object ();        /* "agent\x1ftarget" -> member */
-    json_t *group_agents = json_object ();  /* group -> {agent: true} */
-    size_t ai, ti;
-    json_t *aj, *tj;
-    json_array_foreach (agents, ai, aj) json_array_foreach (json_object_get (aj, "targets"), ti, tj) {
+        g->bykey = bykey;
+    members_init (&g->mem, store, run, step);
+    if (by)
+        members_need (&g->mem, &g->bykey);
+    g->members = json_array ();
+    g->by_key = json_object ();
+    g->group_agents = json_object ();
+    return g;
+}
+
+void
+groups_acc_agent (groups_acc_t *g, json_t *aj)
+{
+    size_t ti;
+    json_t *tj;
+    const char *agent_name = json_string_value (json_object_get (aj, "agent"));
+    json_array_foreach (json_object_get (aj, "targets"), ti, tj) {
         char value[256] = "all";
-        if (by) {
+        if (g->by) {
             match_subject_t subj;
-            subject_of (&mem, aj, tj, &subj);
-            match_value (&bykey, &subj, value, sizeof value);
+            subject_of (&g->mem, aj, tj, &subj);
+            match_value (&g->bykey, &subj, value, sizeof value);
         }
-        json_t *ga = json_object_get (group_agents, value);
+        json_t *ga = json_object_get (g->group_agents, value);
         if (!ga) {
             ga = json_object ();
-            json_object_set_new (group_agents, value, ga);
+            json_object_set_new (g->group_agents, value, ga);
         }
-        const char *agent_name = json_string_value (json_object_get (aj, "agent"));
         if (agent_name)
             json_object_set_new (ga, agent_name, json_true ());
         /* The target says its group: the heatmap colours it against its
            group's median. */
-        if (by)
+        if (g->by)
             json_object_set_new (tj, "group", json_string (value));
-        json_t *m = json_pack ("{s:O, s:O, s:s}",
+        /* Outliers: its IOPS (all directions) and p99 (of the busier of
+           reads and writes: trims are not offered, a discard's latency
+           says little of the drive's service). */
+        json_t *r = json_object_get (tj, "read"), *w = json_object_get (tj, "write");
+        double ri = json_number_value (json_object_get (r, "iops"));
+        double wi = json_number_value (json_object_get (w, "iops"));
+        json_t *busier = ri >= wi ? r : w;
+        json_t *m = json_pack ("{s:O, s:O, s:s, s:f, s:f}",
             "agent", json_object_get (aj, "agent"), "target", json_object_get (tj, "target"),
-            "group", value);
-        for (int d = 0; d < DIR_COUNT; d++) {
-            json_t *dj = json_object_get (tj, dir_name (d));
-            if (dj)
-                json_object_set (m, dir_name (d), dj);
-        }
-        json_array_append_new (members, m);
-        const char *an = json_string_value (json_object_get (aj, "agent"));
+            "group", value, "iops", target_iops (tj),
+            "p99", json_number_value (json_object_get (json_object_get (busier, "percentiles"),
+                                                       "p99")));
+        json_array_append_new (g->members, m);
         const char *tn = json_string_value (json_object_get (tj, "target"));
-        if (an && tn) {
+        if (agent_name && tn) {
             char k[MSG_NAME_MAX + MSG_TEXT_MAX + 32];
-            snprintf (k, sizeof k, "%s\x1f%s", an, tn);
-            json_object_set (by_key, k, m);
+            snprintf (k, sizeof k, "%s\x1f%s", agent_name, tn);
+            json_object_set (g->by_key, k, m);
         }
     }
-    /* Merge each member's stored histograms into its group. */
-    sqlite3_stmt *st = store_stmt (store,
+}
+
+/* Merges each member's stored histograms into its group: groups[*n].
+   Returns 0, or -1 on a database error (logged). */
+static int
+merge_groups (groups_acc_t *a, group_t *groups, int *ngroups)
+{
+    sqlite3_stmt *st = store_stmt (a->store,
         "SELECT a.name, r.target, r.direction, r.ops, r.bytes, r.iops, r.bw, r.hist, "
         " r.percentiles "
         "FROM results r JOIN agents a ON a.id = r.agent_id WHERE r.run_id = ? AND r.step_idx = ?");
-    sqlite3_bind_int64 (st, 1, run);
-    sqlite3_bind_int (st, 2, step);
+    sqlite3_bind_int64 (st, 1, a->run);
+    sqlite3_bind_int (st, 2, a->step);
     int rc;
-    while ((rc = store_row (store, st, "read the step's results")) == 1) {
+    while ((rc = store_row (a->store, st, "read the step's results")) == 1) {
         const char *agent = (const char *) sqlite3_column_text (st, 0);
         const char *target = (const char *) sqlite3_column_text (st, 1);
         int d = dir_from_name ((const char *) sqlite3_column_text (st, 2));
@@ -447,10 +516,10 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bo
             continue;           /* the schema's CHECK allows no other */
         char k[MSG_NAME_MAX + MSG_TEXT_MAX + 32];
         snprintf (k, sizeof k, "%s\x1f%s", agent, target);
-        json_t *found = json_object_get (by_key, k);
-        if (!found && selected)
+        json_t *found = json_object_get (a->by_key, k);
+        if (!found && a->selected)
             continue;           /* not selected (--where) */
-        group_t *g = group_of (groups, &ngroups,
+        group_t *g = group_of (groups, ngroups,
                                found ? json_string_value (json_object_get (found, "group")) : "unknown");
         if (!g)
             continue;
@@ -473,50 +542,17 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bo
         }
     }
     sqlite3_reset (st);
-    bool failed = rc < 0;
-    json_t *gl = json_array ();
-    json_t *series[GROUPS_MAX];
-    const char *values[GROUPS_MAX];
-    for (int i = 0; i < ngroups; i++)
-        values[i] = groups[i].value;
-    /* The one group of everything is the fleet: its series is the step's
-       (when the caller computed it). */
-    json_t *fleet_series = json_object_get (s, "intervals");
-    if (!by && ngroups == 1 && fleet_series)
-        series[0] = json_incref (fleet_series);
-    else if (group_intervals (store, run, step, by_key, series, values, ngroups))
-        failed = true;
-    for (int i = 0; i < ngroups; i++) {
-        json_t *gj = json_pack ("{s:s, s:s, s:i}", "by", key, "value", groups[i].value,
-                                "targets", groups[i].targets);
-        /* Its members and the figures per member: groups of different
-           sizes compare per agent and per target, not by their sums. */
-        double iops = 0, bw = 0;
-        for (int d = 0; d < DIR_COUNT; d++)
-            iops += groups[i].iops[d], bw += groups[i].bw[d];
-        json_t *mj = groups_members_json (
-            (int) json_object_size (json_object_get (group_agents, groups[i].value)),
-            groups[i].targets, iops, bw);
-        json_object_update (gj, mj);
-        json_decref (mj);
-        /* A direction where some member has a row (trims: where they were). */
-        for (int d = 0; d < DIR_COUNT; d++)
-            if (dir_reported (d, (uint64_t) groups[i].rows[d], 0))
-                json_object_set_new (gj, dir_name (d), group_dir_json (&groups[i], d));
-        json_object_set_new (gj, "intervals", series[i]);
-        json_array_append_new (gl, gj);
-    }
-    for (int i = 0; i < ngroups; i++)
-        for (int d = 0; d < DIR_COUNT; d++)
-            json_decref (groups[i].pct[d]);
-    json_object_set_new (s, "groups", gl);
+    return rc < 0 ? -1 : 0;
+}
 
-    /* Outliers within each group: each target's IOPS (all directions) and
-       p99 (of the busier of reads and writes: trims are not offered, a
-       discard's latency says little of the drive's service), and each
-       agent's IOPS over its targets. */
+/* The outliers within each group: each target's IOPS and p99, and each
+   agent's IOPS over its targets.  Returns a new array (empty when out of
+   memory). */
+static json_t *
+group_outliers (groups_acc_t *a, const group_t *groups, int ngroups)
+{
     json_t *outliers = json_array ();
-    size_t nm = json_array_size (members);
+    size_t nm = json_array_size (a->members);
     json_t **who = calloc (nm ? nm : 1, sizeof *who);
     double *iops = calloc (nm ? nm : 1, sizeof *iops), *p99 = calloc (nm ? nm : 1, sizeof *p99);
     json_t *agent_at = json_object ();      /* agent -> its index in who, this group */
@@ -524,17 +560,13 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bo
         int n = 0;
         size_t mi;
         json_t *m;
-        json_array_foreach (members, mi, m) {
+        json_array_foreach (a->members, mi, m) {
             if (strcmp (json_string_value (json_object_get (m, "group")), groups[g].value))
                 continue;
-            json_t *r = json_object_get (m, "read"), *w = json_object_get (m, "write");
-            double ri = json_number_value (json_object_get (r, "iops"));
-            double wi = json_number_value (json_object_get (w, "iops"));
-            json_t *busier = ri >= wi ? r : w;
             who[n] = json_pack ("{s:O, s:O}", "agent", json_object_get (m, "agent"),
                                 "target", json_object_get (m, "target"));
-            iops[n] = member_iops (m);
-            p99[n] = json_number_value (json_object_get (json_object_get (busier, "percentiles"), "p99"));
+            iops[n] = json_number_value (json_object_get (m, "iops"));
+            p99[n] = json_number_value (json_object_get (m, "p99"));
             n++;
         }
         flag (outliers, groups[g].value, "iops", who, iops, n);
@@ -544,7 +576,7 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bo
         /* Agents of the group: their IOPS summed over their targets. */
         int na = 0;
         json_object_clear (agent_at);
-        json_array_foreach (members, mi, m) {
+        json_array_foreach (a->members, mi, m) {
             if (strcmp (json_string_value (json_object_get (m, "group")), groups[g].value))
                 continue;
             const char *agent = json_string_value (json_object_get (m, "agent"));
@@ -555,7 +587,7 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bo
                 who[na] = json_pack ("{s:s, s:n}", "agent", agent, "target");
                 iops[na++] = 0;
             }
-            iops[k] += member_iops (m);
+            iops[k] += json_number_value (json_object_get (m, "iops"));
         }
         flag (outliers, groups[g].value, "host_iops", who, iops, na);
         for (int i = 0; i < na; i++)
@@ -565,12 +597,72 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bo
     free (iops);
     free (p99);
     json_decref (agent_at);
-    json_decref (by_key);
-    json_decref (group_agents);
-    failed |= mem.failed;
-    members_fini (&mem);
-    json_object_set_new (s, "outliers", outliers);
-    json_decref (members);
+    return outliers;
+}
+
+void
+groups_acc_free (groups_acc_t *a)
+{
+    if (!a)
+        return;
+    members_fini (&a->mem);
+    json_decref (a->members);
+    json_decref (a->by_key);
+    json_decref (a->group_agents);
+    free (a);
+}
+
+int
+groups_acc_end (groups_acc_t *a, json_t *s, char *err, size_t errlen)
+{
+    int ngroups = 0;
+    /* Not static: reports are built on reader threads and on the loop at
+       once.  calloc maps it lazily: only the groups used cost memory. */
+    group_t *groups = calloc (GROUPS_MAX, sizeof *groups);
+    bool failed = !groups;
+    if (groups) {
+        failed = merge_groups (a, groups, &ngroups) != 0;
+        json_t *gl = json_array ();
+        json_t *series[GROUPS_MAX];
+        const char *values[GROUPS_MAX];
+        for (int i = 0; i < ngroups; i++)
+            values[i] = groups[i].value;
+        /* The one group of everything is the fleet: its series is the
+           step's (when the caller computed it). */
+        json_t *fleet_series = json_object_get (s, "intervals");
+        if (!a->by && ngroups == 1 && fleet_series)
+            series[0] = json_incref (fleet_series);
+        else if (group_intervals (a->store, a->run, a->step, a->by_key, series, values, ngroups))
+            failed = true;
+        for (int i = 0; i < ngroups; i++) {
+            json_t *gj = json_pack ("{s:s, s:s, s:i}", "by", a->key, "value", groups[i].value,
+                                    "targets", groups[i].targets);
+            /* Its members and the figures per member: groups of different
+               sizes compare per agent and per target, not by their sums. */
+            double iops = 0, bw = 0;
+            for (int d = 0; d < DIR_COUNT; d++)
+                iops += groups[i].iops[d], bw += groups[i].bw[d];
+            json_t *mj = groups_members_json (
+                (int) json_object_size (json_object_get (a->group_agents, groups[i].value)),
+                groups[i].targets, iops, bw);
+            json_object_update (gj, mj);
+            json_decref (mj);
+            /* A direction where some member has a row (trims: where they were). */
+            for (int d = 0; d < DIR_COUNT; d++)
+                if (dir_reported (d, (uint64_t) groups[i].rows[d], 0))
+                    json_object_set_new (gj, dir_name (d), group_dir_json (&groups[i], d));
+            json_object_set_new (gj, "intervals", series[i]);
+            json_array_append_new (gl, gj);
+        }
+        for (int i = 0; i < ngroups; i++)
+            for (int d = 0; d < DIR_COUNT; d++)
+                json_decref (groups[i].pct[d]);
+        json_object_set_new (s, "groups", gl);
+        json_object_set_new (s, "outliers", group_outliers (a, groups, ngroups));
+    }
+    failed |= a->mem.failed;
+    int64_t run = a->run;
+    groups_acc_free (a);
     free (groups);
     if (failed) {
         snprintf (err, errlen, "database error reading run %lld; see the controller's log",
@@ -578,4 +670,18 @@ groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bo
         return -1;
     }
     return 0;
+}
+
+int
+groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bool selected,
+            char *err, size_t errlen)
+{
+    groups_acc_t *g = groups_acc_new (store, run, step, by, selected, err, errlen);
+    if (!g)
+        return -1;
+    size_t ai;
+    json_t *aj;
+    json_array_foreach (json_object_get (s, "agents"), ai, aj)
+        groups_acc_agent (g, aj);
+    return groups_acc_end (g, s, err, errlen);
 }

@@ -9,6 +9,7 @@
 #include "step_sla.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* key of every direction of dirs (a target's, group's or the fleet's
@@ -77,29 +78,53 @@ step_sla_apply (const sla_t *sla, json_t *dirs, json_t *who, json_t *fails, json
     return nfail;
 }
 
-/* The step's SLA verdict: on the fleet's merged figures and on every
-   target.  Returns 1 when it failed, 0 when it passed or has none. */
-int
-step_sla_add (json_t *s)
-{
-    const char *text = json_string_value (json_object_get (json_object_get (s, "job"), "sla"));
+struct step_sla {
     sla_t sla;
+    const char *text;           /* the job's sla=, as the step holds it */
+    json_t *fails;              /* the targets' failed checks */
+};
+
+step_sla_t *
+step_sla_new (json_t *job)
+{
+    const char *text = json_string_value (json_object_get (job, "sla"));
     char err[256];
-    if (!text || sla_parse (text, &sla, err, sizeof err) != 0)
-        return 0;
+    step_sla_t *c = text ? calloc (1, sizeof *c) : NULL;
+    if (!c)
+        return NULL;
+    if (sla_parse (text, &c->sla, err, sizeof err) != 0) {
+        free (c);
+        return NULL;
+    }
+    c->text = text;
+    c->fails = json_array ();
+    return c;
+}
+
+void
+step_sla_agent (step_sla_t *c, json_t *aj)
+{
+    size_t ti;
+    json_t *tj;
+    json_array_foreach (json_object_get (aj, "targets"), ti, tj) {
+        json_t *who = json_pack ("{s:O, s:O}", "agent", json_object_get (aj, "agent"),
+                                 "target", json_object_get (tj, "target"));
+        step_sla_apply (&c->sla, tj, who, c->fails, NULL);
+        json_decref (who);
+    }
+}
+
+int
+step_sla_end (step_sla_t *c, json_t *s)
+{
+    /* The fleet's failures first, then the targets' in report order. */
     json_t *fails = json_array (), *fleet = json_array ();
-    json_t *f = json_object_get (s, "fleet");
-    int nfail = step_sla_apply (&sla, f, NULL, fails, fleet);
-    size_t ai, ti;
-    json_t *aj, *tj;
-    json_array_foreach (json_object_get (s, "agents"), ai, aj)
-        json_array_foreach (json_object_get (aj, "targets"), ti, tj) {
-            json_t *who = json_pack ("{s:O, s:O}", "agent", json_object_get (aj, "agent"),
-                                     "target", json_object_get (tj, "target"));
-            nfail += step_sla_apply (&sla, tj, who, fails, NULL);
-            json_decref (who);
-        }
-    json_object_set_new (s, "sla", json_pack ("{s:s, s:s, s:o, s:o}", "conditions", text,
+    int nfail = step_sla_apply (&c->sla, json_object_get (s, "fleet"), NULL, fails, fleet);
+    nfail += (int) json_array_size (c->fails);
+    json_array_extend (fails, c->fails);
+    json_object_set_new (s, "sla", json_pack ("{s:s, s:s, s:o, s:o}", "conditions", c->text,
         "verdict", nfail ? "fail" : "pass", "fleet", fleet, "failures", fails));
+    json_decref (c->fails);
+    free (c);
     return nfail ? 1 : 0;
 }

@@ -14,8 +14,15 @@ double step_sla_total (json_t *dirs, const char *key);
    figures dirs; adds failures to `fails` (with `who`) and every check to
    `checks` when given.  Returns the number failed. */
 int step_sla_apply (const sla_t *sla, json_t *dirs, json_t *who, json_t *fails, json_t *checks);
-/* Adds "sla" to step s: the verdict on the fleet's merged figures and on
-   every target.  Returns 1 when it failed, 0 when it passed or has none. */
-int step_sla_add (json_t *s);
+/* A step's SLA verdict, on the fleet's merged figures and on every
+   target, one agent at a time: step_sla_new (NULL: the job has no sla=,
+   or none that parses, or out of memory), step_sla_agent for each of the
+   report's agents, step_sla_end once the step has its "fleet": adds
+   "sla" to step s and frees c.  step_sla_end returns 1 when the step
+   failed, 0 when it passed. */
+typedef struct step_sla step_sla_t;
+step_sla_t *step_sla_new (json_t *job);
+void step_sla_agent (step_sla_t *c, json_t *aj);
+int step_sla_end (step_sla_t *c, json_t *s);
 
 #endif
