@@ -293,6 +293,17 @@ cron_tz_valid (const char *tz)
     return n == 4 && memcmp (magic, "TZif", 4) == 0 ? 0 : -EINVAL;
 }
 
+int
+cron_tz_prepare (void)
+{
+    if (getenv ("TZ"))
+        return 0;
+    if (setenv ("TZ", ":/etc/localtime", 1) != 0)
+        return -ENOMEM;
+    tzset ();
+    return 0;
+}
+
 /* Sets TZ to tz (NULL or "" = UTC), saving the old value in *saved_p (NULL
    when TZ was unset).  Returns 0 or -ENOMEM. */
 static int

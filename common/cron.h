@@ -2,8 +2,10 @@
         30 2 * * 1-5        02:30 on weekdays
         @daily              00:00 every day
     Fields are MIN HOUR DOM MON DOW, read in an IANA time zone at fire time.
-    cron_next changes the process's TZ while it runs: it is not thread-safe
-    (the controller calls it from its one main thread only). */
+    cron_next changes the process's TZ while it runs: call it from one
+    thread only (the controller's main thread), and, where other threads
+    run meanwhile (the controller's readers and finalizer, whose SQLite
+    reads getenv), call cron_tz_prepare first, before any thread starts. */
 #ifndef IOF_CRON_H
 #define IOF_CRON_H
 
@@ -54,5 +56,11 @@ int cron_next (const cron_t *c, const char *tz, int64_t after, int64_t *out);
 /* Checks tz names a zone: NULL or "" (UTC), or a TZif file under
    CRON_ZONEINFO, with no "..", no leading '/'.  Returns 0 or -EINVAL. */
 int cron_tz_valid (const char *tz);
+/* Sets TZ, when unset, to what the C library reads then (the system's
+   /etc/localtime), so that cron_next's swaps of TZ replace a variable in
+   place: setenv adding or unsetenv removing one moves the environment
+   array under another thread's getenv.  Call once, before any thread
+   starts.  Returns 0 or -ENOMEM. */
+int cron_tz_prepare (void);
 
 #endif

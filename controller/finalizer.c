@@ -14,6 +14,7 @@
 #include "util.h"
 
 #include <pthread.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -122,6 +123,9 @@ thread_main (void *arg)
         pthread_mutex_unlock (&self->mu);
         uint64_t t0 = clock_mono_ns ();
         step_results_t *sr = finalize (self, run, step, delay);
+        /* What making them took (histograms of every target) back to the
+           system: glibc keeps a thread's freed memory in its arena. */
+        malloc_trim (0);
         if (sr)
             log_debug ("run %lld step %d: results made in %.0f ms", (long long) run, step + 1,
                        (double) (clock_mono_ns () - t0) / 1e6);

@@ -353,7 +353,7 @@ pick_group (void *arg, const char *agent, int target)
 /* Each group's per-interval series, as the fleet's "intervals" of a step
    (seq, iops, bw, and per direction reported ops, iops, p50, p99), so that compare
    can judge a group's change against its own interval-to-interval noise.
-   by_key: the members {agent, target, group} by "agent\x1ftarget";
+   by_key: each member's group (its name) by "agent\x1ftarget";
    values[0..n) the groups' values.  Returns 0, or -1 on a database error
    or when out of memory (logged; out[] then hold what was merged). */
 static int
@@ -381,7 +381,7 @@ group_intervals (store_t *store, int64_t run, int step, json_t *by_key, json_t *
             snprintf (key, sizeof key, "%s\x1f%s", agent, json_string_value (t));
             json_t *m = json_object_get (by_key, key);
             for (int g = 0; m && g < n; g++)
-                if (strcmp (values[g], json_string_value (json_object_get (m, "group"))) == 0) {
+                if (strcmp (values[g], json_string_value (m)) == 0) {
                     snprintf (key, sizeof key, "%s\x1f%zu", agent, ti);
                     json_object_set_new (index, key, json_integer (g));
                 }
@@ -406,6 +406,13 @@ target_iops (json_t *tj)
     return sum;
 }
 
+/* A member (target) as the groups and outliers need it, not its tree. */
+typedef struct {
+    json_t *agent, *target;     /* their names (references) */
+    json_t *group;              /* its group's name (held by groups_acc_t's names) */
+    double iops, p99;
+} member_t;
+
 struct groups_acc {
     store_t *store;
     int64_t run;
@@ -414,11 +421,12 @@ struct groups_acc {
     bool by, selected;
     match_key_t bykey;
     members_t mem;
-    /* Each member (target) as {agent, target, group, iops, p99}: what the
-       groups and outliers need of it, not its whole tree. */
-    json_t *members;
-    json_t *by_key;             /* "agent\x1ftarget" -> member */
+    member_t *members;
+    size_t nmembers, cap;
+    json_t *names;              /* group name -> that name as a string, shared */
+    json_t *by_key;             /* "agent\x1ftarget" -> its group's name */
     json_t *group_agents;       /* group -> {agent: true} */
+    bool failed;                /* out of memory: members are missing */
 };
 
 groups_acc_t *
@@ -444,7 +452,7 @@ groups_acc_new (store_t *store, int64_t run, int step, const char *by, bool sele
     members_init (&g->mem, store, run, step);
     if (by)
         members_need (&g->mem, &g->bykey);
-    g->members = json_array ();
+    g->names = json_object ();
     g->by_key = json_object ();
     g->group_agents = json_object ();
     return g;
@@ -481,17 +489,34 @@ groups_acc_agent (groups_acc_t *g, json_t *aj)
         double ri = json_number_value (json_object_get (r, "iops"));
         double wi = json_number_value (json_object_get (w, "iops"));
         json_t *busier = ri >= wi ? r : w;
-        json_t *m = json_pack ("{s:O, s:O, s:s, s:f, s:f}",
-            "agent", json_object_get (aj, "agent"), "target", json_object_get (tj, "target"),
-            "group", value, "iops", target_iops (tj),
-            "p99", json_number_value (json_object_get (json_object_get (busier, "percentiles"),
-                                                       "p99")));
-        json_array_append_new (g->members, m);
+        json_t *name = json_object_get (g->names, value);
+        if (!name) {
+            name = json_string (value);
+            json_object_set_new (g->names, value, name);
+        }
+        if (g->nmembers == g->cap) {
+            size_t cap = g->cap ? 2 * g->cap : 256;
+            member_t *m = realloc (g->members, cap * sizeof *m);
+            if (!m) {
+                g->failed = true;
+                return;
+            }
+            g->members = m;
+            g->cap = cap;
+        }
+        g->members[g->nmembers++] = (member_t) {
+            .agent = json_incref (json_object_get (aj, "agent")),
+            .target = json_incref (json_object_get (tj, "target")),
+            .group = name,
+            .iops = target_iops (tj),
+            .p99 = json_number_value (json_object_get (json_object_get (busier, "percentiles"),
+                                                       "p99")),
+        };
         const char *tn = json_string_value (json_object_get (tj, "target"));
         if (agent_name && tn) {
             char k[MSG_NAME_MAX + MSG_TEXT_MAX + 32];
             snprintf (k, sizeof k, "%s\x1f%s", agent_name, tn);
-            json_object_set (g->by_key, k, m);
+            json_object_set (g->by_key, k, name);
         }
     }
 }
@@ -519,8 +544,7 @@ merge_groups (groups_acc_t *a, group_t *groups, int *ngroups)
         json_t *found = json_object_get (a->by_key, k);
         if (!found && a->selected)
             continue;           /* not selected (--where) */
-        group_t *g = group_of (groups, ngroups,
-                               found ? json_string_value (json_object_get (found, "group")) : "unknown");
+        group_t *g = group_of (groups, ngroups, found ? json_string_value (found) : "unknown");
         if (!g)
             continue;
         g->ops[d] += (uint64_t) sqlite3_column_int64 (st, 3);
@@ -552,21 +576,19 @@ static json_t *
 group_outliers (groups_acc_t *a, const group_t *groups, int ngroups)
 {
     json_t *outliers = json_array ();
-    size_t nm = json_array_size (a->members);
+    size_t nm = a->nmembers;
     json_t **who = calloc (nm ? nm : 1, sizeof *who);
     double *iops = calloc (nm ? nm : 1, sizeof *iops), *p99 = calloc (nm ? nm : 1, sizeof *p99);
     json_t *agent_at = json_object ();      /* agent -> its index in who, this group */
     for (int g = 0; g < ngroups && who && iops && p99 && agent_at; g++) {
         int n = 0;
-        size_t mi;
-        json_t *m;
-        json_array_foreach (a->members, mi, m) {
-            if (strcmp (json_string_value (json_object_get (m, "group")), groups[g].value))
+        for (size_t mi = 0; mi < nm; mi++) {
+            const member_t *m = &a->members[mi];
+            if (strcmp (json_string_value (m->group), groups[g].value))
                 continue;
-            who[n] = json_pack ("{s:O, s:O}", "agent", json_object_get (m, "agent"),
-                                "target", json_object_get (m, "target"));
-            iops[n] = json_number_value (json_object_get (m, "iops"));
-            p99[n] = json_number_value (json_object_get (m, "p99"));
+            who[n] = json_pack ("{s:O, s:O}", "agent", m->agent, "target", m->target);
+            iops[n] = m->iops;
+            p99[n] = m->p99;
             n++;
         }
         flag (outliers, groups[g].value, "iops", who, iops, n);
@@ -576,10 +598,11 @@ group_outliers (groups_acc_t *a, const group_t *groups, int ngroups)
         /* Agents of the group: their IOPS summed over their targets. */
         int na = 0;
         json_object_clear (agent_at);
-        json_array_foreach (a->members, mi, m) {
-            if (strcmp (json_string_value (json_object_get (m, "group")), groups[g].value))
+        for (size_t mi = 0; mi < nm; mi++) {
+            const member_t *m = &a->members[mi];
+            if (strcmp (json_string_value (m->group), groups[g].value))
                 continue;
-            const char *agent = json_string_value (json_object_get (m, "agent"));
+            const char *agent = json_string_value (m->agent);
             json_t *at = json_object_get (agent_at, agent);
             int k = at ? (int) json_integer_value (at) : na;
             if (!at) {
@@ -587,7 +610,7 @@ group_outliers (groups_acc_t *a, const group_t *groups, int ngroups)
                 who[na] = json_pack ("{s:s, s:n}", "agent", agent, "target");
                 iops[na++] = 0;
             }
-            iops[k] += json_number_value (json_object_get (m, "iops"));
+            iops[k] += m->iops;
         }
         flag (outliers, groups[g].value, "host_iops", who, iops, na);
         for (int i = 0; i < na; i++)
@@ -606,7 +629,12 @@ groups_acc_free (groups_acc_t *a)
     if (!a)
         return;
     members_fini (&a->mem);
-    json_decref (a->members);
+    for (size_t i = 0; i < a->nmembers; i++) {
+        json_decref (a->members[i].agent);
+        json_decref (a->members[i].target);
+    }
+    free (a->members);
+    json_decref (a->names);
     json_decref (a->by_key);
     json_decref (a->group_agents);
     free (a);
@@ -660,7 +688,7 @@ groups_acc_end (groups_acc_t *a, json_t *s, char *err, size_t errlen)
         json_object_set_new (s, "groups", gl);
         json_object_set_new (s, "outliers", group_outliers (a, groups, ngroups));
     }
-    failed |= a->mem.failed;
+    failed |= a->mem.failed || a->failed;
     int64_t run = a->run;
     groups_acc_free (a);
     free (groups);

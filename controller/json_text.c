@@ -36,6 +36,19 @@ json_text_add (json_text_t *t, const char *s, size_t n)
 }
 
 int
+json_text_prepend (json_text_t *t, const char *s, size_t n)
+{
+    size_t len = t->len;
+    /* Grow by n (a big text's realloc remaps its pages, copying none),
+       then shift what it holds. */
+    if (json_text_add (t, s, n))
+        return -1;
+    memmove (t->data + n, t->data, len);
+    memcpy (t->data, s, n);
+    return 0;
+}
+
+int
 json_text_str (json_text_t *t, const char *s)
 {
     return json_text_add (t, s, strlen (s));

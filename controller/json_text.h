@@ -20,6 +20,9 @@ void json_text_init (json_text_t *t);
 /* Appends n bytes of s.  Returns 0, or -1 when out of memory (then every
    later append fails too). */
 int json_text_add (json_text_t *t, const char *s, size_t n);
+/* Puts n bytes of s before what t holds, without a second copy of it.
+   Returns 0, or -1 when out of memory. */
+int json_text_prepend (json_text_t *t, const char *s, size_t n);
 /* Appends a NUL-terminated string. */
 int json_text_str (json_text_t *t, const char *s);
 /* Appends v as compact JSON (JSON_COMPACT, as the admin replies are

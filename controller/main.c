@@ -7,6 +7,7 @@
 #include "admin.h"
 #include "controller.h"
 #include "config.h"
+#include "cron.h"
 #include "curve.h"
 #include "log.h"
 #include "util.h"
@@ -17,6 +18,7 @@
 #define CTL_FDS_WANTED 65536
 #include <getopt.h>
 #include <libgen.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -459,6 +461,17 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     const char *db = set->db, *listen = set->listen, *admin = set->admin;
     const char *keys = set->keys, *port_file = set->port_file;
     log_init ("iofleet-controller", set->verbose ? LL_DEBUG : LL_INFO);
+    /* A block of 1 MiB or more is mapped on its own, always (glibc would
+       raise this bound after freeing one, to 32 MiB): a report's text
+       grows by remapping, not by copying, and goes back to the system
+       when freed. */
+    mallopt (M_MMAP_THRESHOLD, 1 << 20);
+    /* Before any thread: the schedules' TZ swaps (cron_next, on this
+       thread) must not move the environment under a reader's getenv. */
+    if (cron_tz_prepare () != 0) {
+        log_err ("out of memory setting TZ");
+        return 1;
+    }
     if (config_check_only (cfg))
         return check_config (set, cfg);
     if (check_curve (set) != 0)

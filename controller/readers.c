@@ -21,6 +21,42 @@ struct readers {
     reader_args_t args[READERS_MAX];
 };
 
+/* zmq_msg_init_data's free function: a reply's text, once sent. */
+static void
+text_free (void *data, void *hint)
+{
+    (void) hint;
+    free (data);
+}
+
+/* Sends the envelope's frames, the reply's text and the error flag as
+   one message; the text is handed to ZeroMQ, not copied (a report can be
+   tens of MB), and freed once sent.  Can't fail: a pipe that refuses is
+   the loop gone, and what was not sent is freed. */
+static void
+send_reply (zsock_t *pipe, zmsg_t **envelope_p, char *text, bool failed)
+{
+    zframe_t *f;
+    while ((f = zmsg_pop (*envelope_p)))
+        if (zframe_send (&f, pipe, ZFRAME_MORE)) {
+            zframe_destroy (&f);
+            zmsg_destroy (envelope_p);
+            free (text);
+            return;
+        }
+    zmsg_destroy (envelope_p);
+    zmq_msg_t m;
+    if (zmq_msg_init_data (&m, text, strlen (text), text_free, NULL)) {
+        free (text);
+        return;
+    }
+    if (zmq_msg_send (&m, zsock_resolve (pipe), ZMQ_SNDMORE) < 0) {
+        zmq_msg_close (&m);
+        return;
+    }
+    zstr_send (pipe, failed ? "1" : "0");
+}
+
 /* The reader's thread: a request in, its reply out, until $TERM.  The
    last frame of a request is its body, the frames before it the client's
    envelope, handed back as they came; one more frame says "1" for an
@@ -51,11 +87,7 @@ reader_actor (zsock_t *pipe, void *arg)
         zframe_destroy (&body);
         /* Whatever the request read, the next one sees every commit. */
         store_end_read (a->store);
-        zmsg_addmem (msg, text, strlen (text));
-        zmsg_addstr (msg, failed ? "1" : "0");
-        free (text);
-        if (zmsg_send (&msg, pipe))
-            zmsg_destroy (&msg);
+        send_reply (pipe, &msg, text, failed);
     }
 }
 

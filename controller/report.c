@@ -10,6 +10,7 @@
 #include "figures_json.h"
 #include "histogram.h"
 #include "json_text.h"
+#include "log.h"
 #include "report.h"
 #include "series.h"
 #include "sla.h"
@@ -246,41 +247,88 @@ step_percentiles (json_t *job, double *out, int max)
    is listed with its reason in "refused_agents".  Each agent is given
    to missing_agent as the report takes it. */
 typedef struct {
-    json_t *seen;               /* agent -> {seq: true} */
+    int64_t *seq;               /* ascending */
+    size_t n, cap;
+} seqs_t;
+
+typedef struct {
+    json_t *index;              /* agent -> its index in seqs */
+    seqs_t *seqs;
+    size_t nagents, cap;
     int64_t n;                  /* the step's intervals: one past the highest seq */
     json_t *incomplete, *refused;
 } missing_t;
 
+static void
+missing_fini (missing_t *m)
+{
+    for (size_t i = 0; i < m->nagents; i++)
+        free (m->seqs[i].seq);
+    free (m->seqs);
+    json_decref (m->index);
+    json_decref (m->incomplete);
+    json_decref (m->refused);
+    memset (m, 0, sizeof *m);
+}
+
+/* Adds seq to the intervals agent delivered (rows come by agent, then
+   seq).  Returns 0, or -1 when out of memory. */
+static int
+missing_add (missing_t *m, const char *agent, int64_t seq)
+{
+    json_t *at = json_object_get (m->index, agent);
+    if (!at) {
+        if (m->nagents == m->cap) {
+            size_t cap = m->cap ? 2 * m->cap : 64;
+            seqs_t *s = realloc (m->seqs, cap * sizeof *s);
+            if (!s)
+                return -1;
+            m->seqs = s;
+            m->cap = cap;
+        }
+        m->seqs[m->nagents] = (seqs_t) { 0 };
+        at = json_integer ((json_int_t) m->nagents++);
+        json_object_set_new (m->index, agent, at);
+    }
+    seqs_t *s = &m->seqs[json_integer_value (at)];
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        int64_t *q = realloc (s->seq, cap * sizeof *q);
+        if (!q)
+            return -1;
+        s->seq = q;
+        s->cap = cap;
+    }
+    s->seq[s->n++] = seq;
+    return 0;
+}
+
 /* The intervals each agent delivered.  Returns 0, or -1 on a database
-   error (logged; m then holds nothing). */
+   error (logged) or when out of memory; m then holds nothing. */
 static int
 missing_begin (missing_t *m, store_t *store, int64_t run, int step)
 {
     memset (m, 0, sizeof *m);
     sqlite3_stmt *st = store_stmt (store,
         "SELECT a.name, s.seq FROM snapshots s JOIN agents a ON a.id = s.agent_id "
-        "WHERE s.run_id = ? AND s.step_idx = ? GROUP BY s.agent_id, s.seq");
+        "WHERE s.run_id = ? AND s.step_idx = ? GROUP BY s.agent_id, s.seq "
+        "ORDER BY s.agent_id, s.seq");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
-    m->seen = json_object ();
+    m->index = json_object ();
     int rc;
     while ((rc = store_row (store, st, "read the agents' intervals")) == 1) {
-        const char *agent = (const char *) sqlite3_column_text (st, 0);
         int64_t seq = sqlite3_column_int64 (st, 1);
-        json_t *set = json_object_get (m->seen, agent);
-        if (!set) {
-            set = json_object ();
-            json_object_set_new (m->seen, agent, set);
+        if (missing_add (m, (const char *) sqlite3_column_text (st, 0), seq)) {
+            log_err ("out of memory reading the intervals of run %lld", (long long) run);
+            rc = -1;
+            break;
         }
-        char key[24];
-        snprintf (key, sizeof key, "%lld", (long long) seq);
-        json_object_set_new (set, key, json_true ());
         m->n = seq + 1 > m->n ? seq + 1 : m->n;
     }
     sqlite3_reset (st);
     if (rc < 0) {
-        json_decref (m->seen);
-        m->seen = NULL;
+        missing_fini (m);
         return -1;
     }
     m->incomplete = json_array ();
@@ -295,8 +343,10 @@ missing_agent (missing_t *m, json_t *a)
 {
     const char *name = json_string_value (json_object_get (a, "agent"));
     const char *status = json_string_value (json_object_get (a, "status"));
-    json_t *set = json_object_get (m->seen, name);
-    if (status && strcmp (status, "refused") == 0 && json_object_size (set) == 0) {
+    json_t *at = name ? json_object_get (m->index, name) : NULL;
+    const seqs_t none = { 0 };
+    const seqs_t *got = at ? &m->seqs[json_integer_value (at)] : &none;
+    if (status && strcmp (status, "refused") == 0 && got->n == 0) {
         /* It never took part: left out with its reason, not missing
            anything of what the figures hold. */
         json_object_set_new (a, "intervals_expected", json_integer (0));
@@ -307,18 +357,19 @@ missing_agent (missing_t *m, json_t *a)
         return;
     }
     json_t *missing = json_array ();
+    size_t i = 0;
     for (int64_t k = 0; k < m->n && json_array_size (missing) < 100000; k++) {
-        char key[24];
-        snprintf (key, sizeof key, "%lld", (long long) k);
-        if (!json_object_get (set, key))
+        while (i < got->n && got->seq[i] < k)
+            i++;
+        if (i == got->n || got->seq[i] != k)
             json_array_append_new (missing, json_integer (k));
     }
     bool lost = status && (strcmp (status, "lost") == 0 || strcmp (status, "failed") == 0);
-    bool inc = json_array_size (missing) > 0 || (lost && json_object_size (set) > 0);
+    bool inc = json_array_size (missing) > 0 || (lost && got->n > 0);
     json_object_set_new (a, "intervals_expected", json_integer (m->n));
     json_object_set_new (a, "missing_intervals", missing);
     json_object_set_new (a, "incomplete", json_boolean (inc));
-    if (inc && json_object_size (set) > 0)
+    if (inc && got->n > 0)
         json_array_append_new (m->incomplete, json_string (name));
 }
 
@@ -330,19 +381,9 @@ missing_end (missing_t *m, json_t *s)
     json_object_set_new (s, "incomplete_rule", json_string (
         "figures hold every interval that reached the controller; agents with missing "
         "intervals are included and listed in incomplete_agents"));
-    json_object_set_new (s, "incomplete_agents", m->incomplete);
-    json_object_set_new (s, "refused_agents", m->refused);
-    json_decref (m->seen);
-    memset (m, 0, sizeof *m);
-}
-
-static void
-missing_fini (missing_t *m)
-{
-    json_decref (m->seen);
-    json_decref (m->incomplete);
-    json_decref (m->refused);
-    memset (m, 0, sizeof *m);
+    json_object_set (s, "incomplete_agents", m->incomplete);
+    json_object_set (s, "refused_agents", m->refused);
+    missing_fini (m);
 }
 
 json_t *
@@ -826,19 +867,21 @@ report_text (store_t *store, int64_t run, const char *by, json_t *where, const c
         json_text_fini (&steps);
         return -1;
     }
-    /* The run's keys ("verdict" first), then its steps. */
+    /* What out holds, the run's keys ("verdict" first), then its steps:
+       put before the steps' text, which is not copied. */
     char *head = json_dumps (rep, JSON_COMPACT);
     json_decref (rep);
     IOF_ASSERT (!head || (head[0] == '{' && head[strlen (head) - 1] == '}'));
     if (head) {
         json_text_add (out, head, strlen (head) - 1);
         json_text_str (out, ",\"steps\":");
-        json_text_add (out, steps.data ? steps.data : "[]", steps.data ? steps.len : 2);
-        json_text_str (out, "}");
+        json_text_prepend (&steps, out->data ? out->data : "", out->len);
+        json_text_str (&steps, "}");
     }
     free (head);
     bool failed = !head || steps.failed || out->failed;
-    json_text_fini (&steps);
+    json_text_fini (out);
+    *out = steps;
     if (failed) {
         snprintf (err, errlen, "out of memory writing the report of run %lld", (long long) run);
         return -1;

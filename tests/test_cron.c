@@ -392,6 +392,30 @@ test_zones (void)
     unsetenv ("TZ");
     CHECK (cron_next (&c, "America/New_York", 0, &t) == 0);
     CHECK (getenv ("TZ") == NULL);
+
+    /* cron_tz_prepare: TZ set to what the C library read when unset (the
+       local time of an instant unchanged), and from then on cron_next
+       swaps it in place: the environment array does not move (a reader
+       thread's getenv may be walking it), and its value comes back. */
+    time_t now = 1796220000;
+    struct tm before, after;
+    CHECK (localtime_r (&now, &before) != NULL);
+    CHECK (cron_tz_prepare () == 0);
+    CHECK (getenv ("TZ") && strcmp (getenv ("TZ"), ":/etc/localtime") == 0);
+    CHECK (localtime_r (&now, &after) != NULL);
+    CHECK (before.tm_hour == after.tm_hour && before.tm_min == after.tm_min
+           && before.tm_gmtoff == after.tm_gmtoff);
+    extern char **environ;
+    char **env = environ;
+    for (int i = 0; i < 50; i++)
+        CHECK (cron_next (&c, i % 2 ? "Europe/Berlin" : NULL, 0, &t) == 0);
+    CHECK (environ == env);
+    CHECK (getenv ("TZ") && strcmp (getenv ("TZ"), ":/etc/localtime") == 0);
+    /* Set already: left as it is. */
+    setenv ("TZ", "Asia/Tokyo", 1);
+    CHECK (cron_tz_prepare () == 0);
+    CHECK (strcmp (getenv ("TZ"), "Asia/Tokyo") == 0);
+    unsetenv ("TZ");
 }
 
 int

@@ -160,6 +160,13 @@ json_text_basics (void)
                    "x\"y") == 0);
     json_decref (back);
     free (s);
+    /* Prepended: before what the text holds, which stays whole. */
+    CHECK (json_text_str (&t, "\"steps\":[1,2]}") == 0);
+    const char *head = "{\"verdict\":\"pass\",";
+    CHECK (json_text_prepend (&t, head, strlen (head)) == 0);
+    s = json_text_take (&t);
+    CHECK_MSG (s && strcmp (s, "{\"verdict\":\"pass\",\"steps\":[1,2]}") == 0, "%s", s ? s : "");
+    free (s);
     /* Empty: an empty string, not NULL. */
     s = json_text_take (&t);
     CHECK (s != NULL && s[0] == '\0');
