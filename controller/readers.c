@@ -4,6 +4,9 @@
 #include "util.h"
 
 #include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +23,8 @@ struct readers {
     bool busy[READERS_MAX];
     reader_args_t args[READERS_MAX];
 };
+
+#define READER_NICE 10          /* a reader thread's nice, the loop's 0 */
 
 /* zmq_msg_init_data's free function: a reply's text, once sent. */
 static void
@@ -66,6 +71,11 @@ reader_actor (zsock_t *pipe, void *arg)
 {
     reader_args_t *a = arg;
     ctl_t ctl = { .store = a->store };
+    /* Reads yield the CPU to the loop: on a small machine a report of
+       seconds and the loop's ingest share the cores, and the loop's
+       answers (acks, pings, stats) are the ones agents and people wait on. */
+    if (setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), READER_NICE) != 0)
+        log_warn ("reader thread: cannot lower its priority: %s", strerror (errno));
     zsock_signal (pipe, 0);
     while (true) {
         zmsg_t *msg = zmsg_recv (pipe);
