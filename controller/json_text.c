@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define JSON_TEXT_MAPPED ((size_t) 33 << 20)   /* glibc's mmap threshold is at most 32 MiB */
+
 void
 json_text_init (json_text_t *t)
 {
@@ -20,6 +22,13 @@ json_text_add (json_text_t *t, const char *s, size_t n)
         size_t cap = t->cap ? t->cap : 4096;
         while (cap < t->len + n + 1)
             cap *= 2;
+        /* Past 1 MiB, at least JSON_TEXT_MAPPED: above glibc's largest
+           mmap threshold, so the block is mapped on its own whatever
+           malloc did before; it then grows by remapping (no copy, and the
+           pages not yet written cost no memory) and goes back to the
+           system when freed. */
+        if (cap > (1u << 20) && cap < JSON_TEXT_MAPPED)
+            cap = JSON_TEXT_MAPPED;
         char *d = realloc (t->data, cap);
         if (!d) {
             t->failed = true;

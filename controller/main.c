@@ -18,7 +18,6 @@
 #define CTL_FDS_WANTED 65536
 #include <getopt.h>
 #include <libgen.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -461,11 +460,6 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     const char *db = set->db, *listen = set->listen, *admin = set->admin;
     const char *keys = set->keys, *port_file = set->port_file;
     log_init ("iofleet-controller", set->verbose ? LL_DEBUG : LL_INFO);
-    /* A block of 1 MiB or more is mapped on its own, always (glibc would
-       raise this bound after freeing one, to 32 MiB): a report's text
-       grows by remapping, not by copying, and goes back to the system
-       when freed. */
-    mallopt (M_MMAP_THRESHOLD, 1 << 20);
     /* Before any thread: the schedules' TZ swaps (cron_next, on this
        thread) must not move the environment under a reader's getenv. */
     if (cron_tz_prepare () != 0) {

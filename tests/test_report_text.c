@@ -167,6 +167,19 @@ json_text_basics (void)
     s = json_text_take (&t);
     CHECK_MSG (s && strcmp (s, "{\"verdict\":\"pass\",\"steps\":[1,2]}") == 0, "%s", s ? s : "");
     free (s);
+    /* Past 1 MiB the block jumps above glibc's largest mmap threshold
+       (32 MiB): mapped on its own, it grows by remapping; what it holds
+       stays whole across the jump. */
+    char chunk[4096];
+    memset (chunk, 'x', sizeof chunk);
+    for (int i = 0; i < 300; i++) {           /* 1.2 MiB */
+        chunk[0] = (char) ('a' + i % 26);
+        CHECK (json_text_add (&t, chunk, sizeof chunk) == 0);
+    }
+    CHECK (t.cap > ((size_t) 32 << 20) && t.len == 300 * sizeof chunk);
+    CHECK (t.data[0] == 'a' && t.data[299 * sizeof chunk] == (char) ('a' + 299 % 26)
+           && t.data[t.len - 1] == 'x' && t.data[t.len] == '\0');
+    json_text_fini (&t);
     /* Empty: an empty string, not NULL. */
     s = json_text_take (&t);
     CHECK (s != NULL && s[0] == '\0');
