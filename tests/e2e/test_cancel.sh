@@ -192,7 +192,11 @@ PIDS+=("$L")
 wait_grows "$T/local-lay.dat"
 rm -f "$T/local-lay.dat"
 t0=$(date +%s%N)
-exits_within "$L" 2500
+# 15 s, as above: a write held by the page cache's writeback (dirty-page
+# throttling of a 37.8 GiB layout) delays the check between writes; CI
+# under the sanitizers once took over 2.5 s.  What is judged is the
+# message and the exit, not the time.
+exits_within "$L" 15000
 el=$(since "$t0")
 set +e; wait "$L"; rc=$?; set -e
 [ "$rc" = 1 ] || fail "iofleet-agent run exited $rc after its file was unlinked"
