@@ -267,6 +267,23 @@ plural (long long n, const char *one, const char *many)
     return n == 1 ? one : many;
 }
 
+void *
+array_room (void *p, size_t *cap, size_t n, size_t size, size_t first)
+{
+    if (n < *cap)
+        return p;
+    IOF_ASSERT (n == *cap && first > 0 && size > 0);
+    if (*cap > SIZE_MAX / 2 / size)
+        return NULL;
+    size_t want = *cap ? 2 * *cap : first;
+    if (want > SIZE_MAX / size)
+        return NULL;
+    void *q = realloc (p, want * size);
+    if (q)
+        *cap = want;
+    return q;
+}
+
 void
 hash_text (const char *s, char out[17])
 {

@@ -90,6 +90,12 @@ bool args_want_help (int argc, char *const argv[], int first);
 void iof_assert_failed (const char *what, const char *file, int line)
     __attribute__ ((noreturn));
 
+/* Room for one more element after n in the array p of capacity *cap
+   (elements of size bytes): p itself when n < *cap, else p grown to twice
+   *cap (first when empty), *cap updated.  NULL when out of memory (p and
+   *cap untouched). */
+void *array_room (void *p, size_t *cap, size_t n, size_t size, size_t first);
+
 /* FNV-1a (64-bit) of text as 16 lowercase hex digits.  Can't fail. */
 void hash_text (const char *s, char out[17]);
 

@@ -7,6 +7,7 @@
 #include "match.h"
 #include "outliers.h"
 #include "series.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -478,10 +479,6 @@ groups_acc_agent (groups_acc_t *g, json_t *aj)
         }
         if (agent_name)
             json_object_set_new (ga, agent_name, json_true ());
-        /* The target says its group: the heatmap colours it against its
-           group's median. */
-        if (g->by)
-            json_object_set_new (tj, "group", json_string (value));
         /* Outliers: its IOPS (all directions) and p99 (of the busier of
            reads and writes: trims are not offered, a discard's latency
            says little of the drive's service). */
@@ -494,16 +491,16 @@ groups_acc_agent (groups_acc_t *g, json_t *aj)
             name = json_string (value);
             json_object_set_new (g->names, value, name);
         }
-        if (g->nmembers == g->cap) {
-            size_t cap = g->cap ? 2 * g->cap : 256;
-            member_t *m = realloc (g->members, cap * sizeof *m);
-            if (!m) {
-                g->failed = true;
-                return;
-            }
-            g->members = m;
-            g->cap = cap;
+        /* The target says its group: the heatmap colours it against its
+           group's median. */
+        if (g->by)
+            json_object_set (tj, "group", name);
+        member_t *m = array_room (g->members, &g->cap, g->nmembers, sizeof *m, 256);
+        if (!m) {
+            g->failed = true;
+            return;
         }
+        g->members = m;
         g->members[g->nmembers++] = (member_t) {
             .agent = json_incref (json_object_get (aj, "agent")),
             .target = json_incref (json_object_get (tj, "target")),

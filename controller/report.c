@@ -278,27 +278,19 @@ missing_add (missing_t *m, const char *agent, int64_t seq)
 {
     json_t *at = json_object_get (m->index, agent);
     if (!at) {
-        if (m->nagents == m->cap) {
-            size_t cap = m->cap ? 2 * m->cap : 64;
-            seqs_t *s = realloc (m->seqs, cap * sizeof *s);
-            if (!s)
-                return -1;
-            m->seqs = s;
-            m->cap = cap;
-        }
+        seqs_t *seqs = array_room (m->seqs, &m->cap, m->nagents, sizeof *seqs, 64);
+        if (!seqs)
+            return -1;
+        m->seqs = seqs;
         m->seqs[m->nagents] = (seqs_t) { 0 };
         at = json_integer ((json_int_t) m->nagents++);
         json_object_set_new (m->index, agent, at);
     }
     seqs_t *s = &m->seqs[json_integer_value (at)];
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        int64_t *q = realloc (s->seq, cap * sizeof *q);
-        if (!q)
-            return -1;
-        s->seq = q;
-        s->cap = cap;
-    }
+    int64_t *q = array_room (s->seq, &s->cap, s->n, sizeof *q, 64);
+    if (!q)
+        return -1;
+    s->seq = q;
     s->seq[s->n++] = seq;
     return 0;
 }

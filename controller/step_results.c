@@ -11,6 +11,7 @@
 #include "histogram.h"
 #include "log.h"
 #include "series.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -137,14 +138,10 @@ add_rows (step_results_t *self, const acc_t *a, const char *target, uint8_t *buf
     for (int d = 0; d < DIR_COUNT; d++) {
         if (!dir_reported (d, a->ops[d], a->errors[d]))
             continue;
-        if (self->nrows == self->caprows) {
-            size_t cap = self->caprows ? 2 * self->caprows : 256;
-            row_t *rows = realloc (self->rows, cap * sizeof *rows);
-            if (!rows)
-                return -1;
-            self->rows = rows;
-            self->caprows = cap;
-        }
+        row_t *rows = array_room (self->rows, &self->caprows, self->nrows, sizeof *rows, 256);
+        if (!rows)
+            return -1;
+        self->rows = rows;
         row_t *w = &self->rows[self->nrows];
         memset (w, 0, sizeof *w);
         const histogram_t *h = &a->hist[d][LK_CLAT];
@@ -177,14 +174,10 @@ add_rows (step_results_t *self, const acc_t *a, const char *target, uint8_t *buf
 static int
 add_total (step_results_t *self, uint64_t agent, uint64_t ops, uint64_t bytes)
 {
-    if (self->ntotals == self->captotals) {
-        size_t cap = self->captotals ? 2 * self->captotals : 64;
-        total_t *t = realloc (self->totals, cap * sizeof *t);
-        if (!t)
-            return -1;
-        self->totals = t;
-        self->captotals = cap;
-    }
+    total_t *t = array_room (self->totals, &self->captotals, self->ntotals, sizeof *t, 64);
+    if (!t)
+        return -1;
+    self->totals = t;
     self->totals[self->ntotals++] = (total_t) { agent, ops, bytes };
     return 0;
 }
