@@ -2,12 +2,15 @@
     ZeroMQ REQ socket, one JSON reply). */
 #include "cli.h"
 #include "curve.h"
+#include "gz.h"
 #include "util.h"
 
 #include <czmq.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#define REPLY_MAX ((size_t) 256 << 20)  /* a reply's bytes, also once uncompressed */
 
 static const char *s_cert, *s_server_cert;
 
@@ -18,7 +21,8 @@ client_set_curve (const char *secret_file, const char *server_cert)
     s_server_cert = server_cert;
 }
 
-/* Sends req, returns the reply's text (zstr_free it) or NULL with err. */
+/* Sends req, returns the reply's text (free it; a gzip reply inflated)
+   or NULL with err. */
 static char *
 roundtrip (const char *endpoint, json_t *req, int timeout_ms, char *err, size_t errlen)
 {
@@ -38,7 +42,7 @@ roundtrip (const char *endpoint, json_t *req, int timeout_ms, char *err, size_t 
     }
     zsock_set_linger (s, 0);
     /* Replies are reports: large for a large fleet, but bounded. */
-    zsock_set_maxmsgsize (s, (int64_t) 256 << 20);
+    zsock_set_maxmsgsize (s, (int64_t) REPLY_MAX);
     if (s_cert || s_server_cert) {
         if (curve_client_apply (s, s_cert, s_server_cert, err, errlen)) {
             zsock_destroy (&s);
@@ -67,11 +71,20 @@ roundtrip (const char *endpoint, json_t *req, int timeout_ms, char *err, size_t 
                   zmq_strerror (zmq_errno ()));
         goto out;
     }
-    reply = zstr_recv (s);
-    if (!reply)
+    zframe_t *f = zframe_recv (s);
+    if (!f)
         snprintf (err, errlen, "the controller at %s did not answer within %d s: is "
                   "iofleet-controller running there? (set --controller or IOFLEET_CONTROLLER)",
                   endpoint, timeout_ms / 1000);
+    else if (gz_is (zframe_data (f), zframe_size (f))) {
+        size_t len;             /* a long reply comes as gzip (gz.h) */
+        reply = gz_inflate (zframe_data (f), zframe_size (f), REPLY_MAX, &len, err, errlen);
+    } else if ((reply = malloc (zframe_size (f) + 1))) {
+        memcpy (reply, zframe_data (f), zframe_size (f));
+        reply[zframe_size (f)] = '\0';
+    } else
+        snprintf (err, errlen, "out of memory reading the controller's reply");
+    zframe_destroy (&f);
 out:
     free (text);
     zsock_destroy (&s);

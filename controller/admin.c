@@ -395,15 +395,16 @@ parse_request (zframe_t *body, char *err, size_t errlen)
 }
 
 /* Runs the request (NULL: err says why there is none) and returns the
-   reply's text (malloc'd; never NULL); *failed: it is an error.  A
-   success is written as exactly {"ok":true,"result":RESULT}: the CLI
-   passes a report's text through without parsing it. */
+   reply's text (malloc'd; never NULL), *len bytes, gzip when longer than
+   GZ_AFTER (gz.h); *failed: it is an error.  A success is written as
+   exactly {"ok":true,"result":RESULT}: the CLI passes a report's text
+   through without parsing it. */
 static char *
-answer (ctl_t *ctl, json_t *req, char *err, size_t errlen, bool *failed)
+answer (ctl_t *ctl, json_t *req, char *err, size_t errlen, size_t *len, bool *failed)
 {
     json_t *result = NULL;
     json_text_t out;
-    json_text_init (&out);
+    json_text_init_gz (&out);
     json_text_str (&out, "{\"ok\":true,\"result\":");
     bool written = false;
     if (req) {
@@ -427,7 +428,7 @@ answer (ctl_t *ctl, json_t *req, char *err, size_t errlen, bool *failed)
     char *text = NULL;
     if (written) {
         json_text_str (&out, "}");
-        text = json_text_take (&out);
+        text = json_text_take (&out, len);
         if (!text)
             snprintf (err, errlen, "out of memory writing the reply");
     }
@@ -437,19 +438,22 @@ answer (ctl_t *ctl, json_t *req, char *err, size_t errlen, bool *failed)
         json_t *reply = json_pack ("{s:b, s:s}", "ok", 0, "error", err);
         text = json_dumps (reply, JSON_COMPACT);
         json_decref (reply);
+        if (!text)
+            text = strdup ("{\"ok\":false,\"error\":\"out of memory\"}");
+        *len = text ? strlen (text) : 0;
     }
-    return text ? text : strdup ("{\"ok\":false,\"error\":\"out of memory\"}");
+    return text;
 }
 
 /* readers_fn: a read command, on a reader thread. */
 static char *
-reader_answer (ctl_t *ctl, zframe_t *body, bool *failed)
+reader_answer (ctl_t *ctl, zframe_t *body, size_t *len, bool *failed)
 {
     char err[1024] = "";
     json_t *req = parse_request (body, err, sizeof err);
     IOF_ASSERT (!req || admin_cmd (json_string_value (json_object_get (req, "cmd")))->place
                         == ON_READER);
-    char *text = answer (ctl, req, err, sizeof err, failed);
+    char *text = answer (ctl, req, err, sizeof err, len, failed);
     json_decref (req);
     return text;
 }
@@ -533,14 +537,14 @@ admin_poll (admin_t *self, zpoller_t *poller)
     readers_poll (self->readers, poller);
 }
 
-/* Sends text to the client of envelope (which is used up).  Can't fail
-   (a client gone is forgotten by the socket). */
+/* Sends the len bytes of text to the client of envelope (which is used
+   up).  Can't fail (a client gone is forgotten by the socket). */
 static void
-send_reply (admin_t *self, zmsg_t *envelope, const char *text, bool failed)
+send_reply (admin_t *self, zmsg_t *envelope, const char *text, size_t len, bool failed)
 {
     if (failed)
         store_count (self->ctl->store, "admin_errors", 1);
-    zmsg_addstr (envelope, text);
+    zmsg_addmem (envelope, text, len);
     if (zmsg_send (&envelope, self->ctl->admin))
         zmsg_destroy (&envelope);
 }
@@ -596,8 +600,9 @@ pump (admin_t *self)
             inflight_add (self, j->client, 1);
         } else {
             bool failed;
-            char *text = answer (self->ctl, j->req, j->err, sizeof j->err, &failed);
-            send_reply (self, j->envelope, text, failed);
+            size_t len;
+            char *text = answer (self->ctl, j->req, j->err, sizeof j->err, &len, &failed);
+            send_reply (self, j->envelope, text, text ? len : 0, failed);
             j->envelope = NULL;
             free (text);
             self->wrote = true;

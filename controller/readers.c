@@ -34,12 +34,12 @@ text_free (void *data, void *hint)
     free (data);
 }
 
-/* Sends the envelope's frames, the reply's text and the error flag as
-   one message; the text is handed to ZeroMQ, not copied (a report can be
-   tens of MB), and freed once sent.  Can't fail: a pipe that refuses is
-   the loop gone, and what was not sent is freed. */
+/* Sends the envelope's frames, the reply's len bytes of text and the
+   error flag as one message; the text is handed to ZeroMQ, not copied (a
+   report can be MBs even compressed), and freed once sent.  Can't fail:
+   a pipe that refuses is the loop gone, and what was not sent is freed. */
 static void
-send_reply (zsock_t *pipe, zmsg_t **envelope_p, char *text, bool failed)
+send_reply (zsock_t *pipe, zmsg_t **envelope_p, char *text, size_t len, bool failed)
 {
     zframe_t *f;
     while ((f = zmsg_pop (*envelope_p)))
@@ -51,7 +51,7 @@ send_reply (zsock_t *pipe, zmsg_t **envelope_p, char *text, bool failed)
         }
     zmsg_destroy (envelope_p);
     zmq_msg_t m;
-    if (zmq_msg_init_data (&m, text, strlen (text), text_free, NULL)) {
+    if (!text ? zmq_msg_init (&m) : zmq_msg_init_data (&m, text, len, text_free, NULL)) {
         free (text);
         return;
     }
@@ -93,11 +93,12 @@ reader_actor (zsock_t *pipe, void *arg)
         body = zmsg_last (msg);
         zmsg_remove (msg, body);
         bool failed = false;
-        char *text = a->fn (&ctl, body, &failed);
+        size_t len = 0;
+        char *text = a->fn (&ctl, body, &len, &failed);
         zframe_destroy (&body);
         /* Whatever the request read, the next one sees every commit. */
         store_end_read (a->store);
-        send_reply (pipe, &msg, text, failed);
+        send_reply (pipe, &msg, text, len, failed);
     }
 }
 

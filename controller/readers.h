@@ -17,9 +17,10 @@
 typedef struct readers readers_t;
 
 /* Answers one request (the JSON text of body) with the reply text
-   (malloc'd, never NULL) on a reader thread; ctl holds only the reader's
-   store.  *failed: the reply is an error. */
-typedef char *(readers_fn) (ctl_t *ctl, zframe_t *body, bool *failed);
+   (malloc'd, *len bytes: JSON, or gzip of it past GZ_AFTER; NULL only
+   out of memory) on a reader thread; ctl holds only the reader's store.
+   *failed: the reply is an error. */
+typedef char *(readers_fn) (ctl_t *ctl, zframe_t *body, size_t *len, bool *failed);
 
 /* n readers on the database at path, answering with fn.  Returns NULL
    with err filled (a connection that cannot be opened). */

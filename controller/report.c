@@ -851,8 +851,11 @@ int
 report_text (store_t *store, int64_t run, const char *by, json_t *where, const char *where_flag,
              bool histograms, json_text_t *out, char *err, size_t errlen)
 {
-    json_text_t steps;
-    json_text_init (&steps);
+    json_text_t steps;          /* a reply's steps become gzip as out would */
+    if (out->may_gz)
+        json_text_init_gz (&steps);
+    else
+        json_text_init (&steps);
     json_t *rep = report_build (store, run, by, where, where_flag, histograms, &steps, err,
                                 errlen);
     if (!rep) {
@@ -867,6 +870,7 @@ report_text (store_t *store, int64_t run, const char *by, json_t *where, const c
     if (head) {
         json_text_add (out, head, strlen (head) - 1);
         json_text_str (out, ",\"steps\":");
+        IOF_ASSERT (!out->gz);  /* the run's keys are short: out is plain */
         json_text_prepend (&steps, out->data ? out->data : "", out->len);
         json_text_str (&steps, "}");
     }

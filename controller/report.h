@@ -23,7 +23,8 @@ json_t *report_json (store_t *store, int64_t run, const char *by, json_t *where,
 /* The same written as JSON text into out (after what it holds), built
    one agent at a time so that the report's size costs text, not a tree:
    the run's keys ("verdict" first), then "steps".  histograms: as
-   report_add_histograms.  Returns 0, or -1 with err filled (as
+   report_add_histograms.  An out made by json_text_init_gz (a reply)
+   turns gzip past GZ_AFTER bytes.  Returns 0, or -1 with err filled (as
    report_json's, or out of memory; out then holds part of a report). */
 int report_text (store_t *store, int64_t run, const char *by, json_t *where,
                  const char *where_flag, bool histograms, json_text_t *out, char *err,

@@ -2,7 +2,8 @@
     (report_text, what `iofleet report` gets) says exactly what the tree
     of report_json says, with and without --by, --where, an SLA, histograms,
     a refused agent and drives with lint; "verdict" is its first key; and
-    its errors are report_json's.  Also json_text itself.
+    its errors are report_json's.  Also json_text itself, plain and
+    turning gzip past GZ_AFTER (a reply), read back by gz_inflate.
 
     report_text frees each agent once written: the groups, outliers, SLA,
     lint and missing intervals it adds are taken from each agent as it
@@ -86,7 +87,8 @@ text_report (store_t *store, const char *by, json_t *where, bool histograms, cha
     json_text_t out;
     json_text_init (&out);
     int rc = report_text (store, 1, by, where, NULL, histograms, &out, err, errlen);
-    char *text = json_text_take (&out);
+    size_t len;
+    char *text = json_text_take (&out, &len);
     json_t *rep = NULL;
     if (rc == 0 && text) {
         json_error_t jerr;
@@ -150,9 +152,9 @@ json_text_basics (void)
     }
     CHECK (json_text_str (&t, "]") == 0);
     json_decref (v);
-    size_t len = t.len;
-    char *s = json_text_take (&t);
-    CHECK (s != NULL && strlen (s) == len);
+    size_t len = t.len, took;
+    char *s = json_text_take (&t, &took);
+    CHECK (s != NULL && strlen (s) == len && took == len);
     CHECK (t.len == 0 && t.data == NULL);
     json_t *back = s ? json_loads (s, 0, NULL) : NULL;
     CHECK (json_array_size (back) == 2000);
@@ -164,7 +166,7 @@ json_text_basics (void)
     CHECK (json_text_str (&t, "\"steps\":[1,2]}") == 0);
     const char *head = "{\"verdict\":\"pass\",";
     CHECK (json_text_prepend (&t, head, strlen (head)) == 0);
-    s = json_text_take (&t);
+    s = json_text_take (&t, &took);
     CHECK_MSG (s && strcmp (s, "{\"verdict\":\"pass\",\"steps\":[1,2]}") == 0, "%s", s ? s : "");
     free (s);
     /* Past 1 MiB the block jumps above glibc's largest mmap threshold
@@ -181,15 +183,90 @@ json_text_basics (void)
            && t.data[t.len - 1] == 'x' && t.data[t.len] == '\0');
     json_text_fini (&t);
     /* Empty: an empty string, not NULL. */
-    s = json_text_take (&t);
-    CHECK (s != NULL && s[0] == '\0');
+    s = json_text_take (&t, &took);
+    CHECK (s != NULL && s[0] == '\0' && took == 0);
     free (s);
     /* Failed: every later append fails and take gives NULL. */
     CHECK (json_text_str (&t, "x") == 0);
     t.failed = true;
     CHECK (json_text_str (&t, "y") == -1);
-    CHECK (json_text_take (&t) == NULL);
+    CHECK (json_text_take (&t, &took) == NULL);
     json_text_fini (&t);
+}
+
+/* A text made by json_text_init_gz: plain while short; past GZ_AFTER
+   gzip, compressed as it grows, a prepend its own member in front; what
+   gz_inflate reads back is the text a plain json_text holds. */
+static void
+json_text_gz (void)
+{
+    json_text_t z, p;
+    size_t len;
+    json_text_init_gz (&z);
+    CHECK (json_text_str (&z, "{\"a\":1}") == 0);
+    char *s = json_text_take (&z, &len);
+    CHECK (s && !gz_is (s, len) && strcmp (s, "{\"a\":1}") == 0 && len == 7);
+    free (s);
+    json_text_init_gz (&z);
+    json_text_init (&p);
+    CHECK (json_text_str (&z, "[") == 0 && json_text_str (&p, "[") == 0);
+    json_t *v = json_pack ("{s:i, s:s, s:f}", "iops", 0, "target", "/dev/sdq", "p99", 0.0);
+    for (int i = 0; i < 40000; i++) {       /* about 3 MiB, past GZ_AFTER */
+        json_object_set_new (v, "iops", json_integer (i * 7919 % 100003));
+        json_object_set_new (v, "p99", json_real (i / 7.0));
+        if (i) {
+            CHECK (json_text_add (&z, ",", 1) == 0);
+            CHECK (json_text_add (&p, ",", 1) == 0);
+        }
+        CHECK (json_text_dump (&z, v) == 0);
+        CHECK (json_text_dump (&p, v) == 0);
+    }
+    json_decref (v);
+    CHECK (z.gz != NULL && z.len < p.len / 3);
+    const char *head = "{\"verdict\":\"pass\",\"steps\":";
+    CHECK (json_text_prepend (&z, head, strlen (head)) == 0);
+    CHECK (json_text_prepend (&p, head, strlen (head)) == 0);
+    CHECK (json_text_str (&z, "]}") == 0 && json_text_str (&p, "]}") == 0);
+    size_t plen;
+    char *plain = json_text_take (&p, &plen);
+    s = json_text_take (&z, &len);
+    CHECK (plain && plen > GZ_AFTER && s && gz_is (s, len));
+    char err[256] = "";
+    size_t back_len = 0;
+    char *back = s ? gz_inflate (s, len, (size_t) 64 << 20, &back_len, err, sizeof err) : NULL;
+    CHECK_MSG (back != NULL, "gz_inflate: %s", err);
+    CHECK (back && plain && back_len == plen && memcmp (back, plain, plen) == 0);
+    json_t *doc = back ? json_loads (back, 0, NULL) : NULL;
+    CHECK (json_array_size (json_object_get (doc, "steps")) == 40000);
+    json_decref (doc);
+    /* Limits: a reply longer than max, or cut short, is refused with why. */
+    CHECK (s && gz_inflate (s, len, (size_t) 1 << 20, &back_len, err, sizeof err) == NULL
+           && strstr (err, "longer than 1 MiB"));
+    CHECK (s && gz_inflate (s, len / 2, (size_t) 64 << 20, &back_len, err, sizeof err) == NULL
+           && strstr (err, "cannot be read"));
+    CHECK (gz_inflate ("\x1f\x8bnot gzip at all", 17, 1 << 20, &back_len, err, sizeof err) == NULL
+           && strstr (err, "cannot be read"));
+    free (back);
+    free (plain);
+    free (s);
+}
+
+/* A report written into a reply's text (json_text_init_gz): the same
+   report, plain (it is short). */
+static void
+report_gz_short (store_t *store)
+{
+    json_text_t out;
+    char err[512] = "";
+    size_t len;
+    json_text_init_gz (&out);
+    CHECK (json_text_str (&out, "{\"ok\":true,\"result\":") == 0);
+    CHECK_MSG (report_text (store, 1, NULL, NULL, NULL, false, &out, err, sizeof err) == 0, "%s",
+               err);
+    CHECK (json_text_str (&out, "}") == 0);
+    char *s = json_text_take (&out, &len);
+    CHECK (s && !gz_is (s, len) && strncmp (s, "{\"ok\":true,\"result\":{\"verdict\":", 31) == 0);
+    free (s);
 }
 
 int
@@ -197,6 +274,7 @@ main (void)
 {
     char dir[] = "/tmp/test_report_text.XXXXXX", err[512];
     json_text_basics ();
+    json_text_gz ();
     store_t *store = store_fx_open (dir);
     if (!store)
         return 1;
@@ -209,6 +287,7 @@ main (void)
     same_report (store, "drive.model", NULL, true);
     same_report (store, NULL, "agent=b", false);
     same_report (store, "agent", "agent=[ab]", false);
+    report_gz_short (store);
 
     /* Errors: report_json's. */
     const char *errors[][2] = {
