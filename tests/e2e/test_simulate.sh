@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# iofleet-agent --simulate: 50 virtual agents x 4 virtual NVMe drives in one
-# process run a 3 s plan on filename=@all; the report must add up exactly.
+# iofleet-agent --simulate: 50 virtual agents x 24 virtual NVMe drives in
+# one process run a 3 s plan on filename=@all; the report must add up
+# exactly.  Its reply is past 1 MiB, so it comes gzip'd and the CLI
+# inflates it (common/gz.h).
 . "$(dirname "$0")/lib.sh"
+K=24                    # targets an agent
 fleet_setup
 start_controller
-"$BIN/iofleet-agent" --controller "$AGENT_EP" --simulate 50 --targets 4 \
+"$BIN/iofleet-agent" --controller "$AGENT_EP" --simulate 50 --targets "$K" \
     --spool-dir "$T/simspool" >>"$T/sim.log" 2>&1 &
 SIM_PID=$!
 PIDS+=("$SIM_PID")
@@ -25,13 +28,15 @@ ok "run $run complete in $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}'
 
 "$BIN/iofleet" report "$run" --format json >"$T/report.json"
 R="$T/report.json"
+size=$(stat -c %s "$R")
+[ "$size" -gt $((1 << 20)) ] || fail "report of $size bytes: want past 1 MiB, to come gzip'd"
 jq -e '.steps[0].agents | length == 50' "$R" >/dev/null \
   || fail "report has $(jq '.steps[0].agents|length' "$R") agents"
-jq -e '.steps[0].agents | all(.status == "done" and (.targets | length) == 4)' "$R" >/dev/null \
+jq -e '.steps[0].agents | all(.status == "done" and (.targets | length) == '"$K"')' "$R" >/dev/null \
   || fail "agents: $(jq -c '[.steps[0].agents[] | [.agent, .status, (.targets|length)]] | .[0:5]' "$R")"
 jq -e '.steps[0].agents | all(.targets | map(.path // .target // "") | tostring | test("/dev/sim"))' "$R" >/dev/null \
   || echo "note: target paths not shown as /dev/simN/dI: $(jq -c '.steps[0].agents[0].targets[0] | keys' "$R")"
-ok "50 agents x 4 targets, all done"
+ok "50 agents x $K targets, all done"
 
 jq -e '.steps[0] | ([.agents[].targets[].read.ops] | add) as $sum
        | $sum > 0 and .fleet.read.ops == $sum and .fleet.read.histogram_count == $sum
@@ -46,8 +51,8 @@ jq -e --argjson n "$n" '.steps[0].agents | all(.snapshots == $n and .snapshots_r
   || fail "snapshot counts $(jq -c '[.steps[0].agents[] | [.snapshots, .snapshots_reported]] | unique' "$R")"
 want=$(seq 0 $((n - 1)) | paste -sd,)
 got=$(sqlite3 "$T/iofleet.db" "SELECT group_concat(c, ',') FROM (SELECT COUNT(DISTINCT agent_id || '/' || target) c FROM snapshots WHERE run_id = $run AND step_idx = 0 GROUP BY seq ORDER BY seq)")
-[ "$got" = "$(for _ in $(seq "$n"); do echo 200; done | paste -sd,)" ] \
-  || fail "per-interval (agent, target) rows $got, want 200 in each of $n"
+[ "$got" = "$(for _ in $(seq "$n"); do echo $((50 * K)); done | paste -sd,)" ] \
+  || fail "per-interval (agent, target) rows $got, want $((50 * K)) in each of $n"
 seqs=$(sqlite3 "$T/iofleet.db" "SELECT group_concat(seq, ',') FROM (SELECT DISTINCT seq FROM snapshots WHERE run_id = $run AND step_idx = 0 ORDER BY seq)")
 [ "$seqs" = "$want" ] || fail "intervals $seqs, want $want"
 jq -e --argjson n "$n" '.steps[0].intervals | length == $n and all(.agents == 50 and .read.histogram_count == .read.ops)' "$R" >/dev/null \
@@ -70,12 +75,12 @@ ok "fleet_intervals: $n rows = the snapshots per interval; the report is the sam
 
 # iofleet stats: every stored snapshot counted, with its ingest lag.
 S=$("$BIN/iofleet" stats --json)
-jq -e --argjson n "$n" '.ingest.snapshots == 50 * $n and .ingest.target_snapshots == 200 * $n
+jq -e --argjson n "$n" '.ingest.snapshots == 50 * $n and .ingest.target_snapshots == '"$((50 * K))"' * $n
        and .ingest.lag.count == .ingest.snapshots and .ingest.lag.p99_ms > 0
        and .ingest.lag.max_ms >= .ingest.lag.p99_ms and .agents.connected == 50
        and .process.rss_kib > 0 and .database.bytes > 0' <<<"$S" >/dev/null \
   || fail "stats: $(jq -c '{agents, ingest: (.ingest | {snapshots, target_snapshots, lag})}' <<<"$S")"
-"$BIN/iofleet" stats | grep -q "^ingest: $((50 * n)) snapshots stored ($((200 * n)) target rows)" \
+"$BIN/iofleet" stats | grep -q "^ingest: $((50 * n)) snapshots stored ($((50 * K * n)) target rows)" \
   || fail "stats text: $("$BIN/iofleet" stats | head -3)"
 ok "stats: $((50 * n)) snapshots, lag p50 $(jq .ingest.lag.p50_ms <<<"$S") ms p99 $(jq .ingest.lag.p99_ms <<<"$S") ms"
 
