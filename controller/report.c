@@ -585,6 +585,15 @@ lint_agent (json_t *lint, json_t *aj)
    Returns 0, or -1 on a database error (logged). */
 static int step_histograms (store_t *store, int64_t run, json_t *s);
 
+/* err: a report ran out of memory, and what to do. */
+static void
+report_oom (int64_t run, char *err, size_t errlen)
+{
+    snprintf (err, errlen, "out of memory writing the report of run %lld: report part of the "
+              "fleet (--where, e.g. --where label.rack=r1) or give the controller more memory",
+              (long long) run);
+}
+
 /* One step of a report: s holds its row (index, name, status, job,
    start_at, skew_ns); adds every figure.  Its agents are taken one at a
    time: each is filtered (--where), looked at by the step's lint, missing
@@ -708,8 +717,7 @@ report_step (report_ctx_t *c, json_t *s, char *err, size_t errlen)
     } else
         json_object_set_new (s, "agents", agents);
     if (rc == 0 && c->text && c->text->failed) {
-        snprintf (err, errlen, "out of memory writing the report of run %lld",
-                  (long long) run);
+        report_oom (run, err, errlen);
         rc = -2;
     }
     return rc;
@@ -879,7 +887,7 @@ report_text (store_t *store, int64_t run, const char *by, json_t *where, const c
     json_text_fini (out);
     *out = steps;
     if (failed) {
-        snprintf (err, errlen, "out of memory writing the report of run %lld", (long long) run);
+        report_oom (run, err, errlen);
         return -1;
     }
     return 0;
