@@ -538,6 +538,15 @@ local_run (int argc, char **argv)
             status = 1;
         }
         ran = first[g + 1];
+        /* precondition= (precondition.h): a precondition step that failed
+           leaves drives not preconditioned, which the plan's steps would
+           measure; they do not run (reported with no I/O), as on a fleet. */
+        if (g == 0 && jf->precondition && status) {
+            fprintf (stderr, "iofleet-agent run: %s: the precondition step failed: the plan's "
+                     "steps not run (they would measure drives not preconditioned)\n", path);
+            ran = jf->nsteps;
+            break;
+        }
         /* fio's exit_what=all: once a job of this group ended, nothing
            more runs; the jobs after it are reported with no I/O, as fio
            reports them. */

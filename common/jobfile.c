@@ -33,13 +33,16 @@
     checks each job when its section ends and makes the steps.
 
     The other extension is the [iofleet] section, for settings of the plan
-    rather than of a job.  It takes sla=CONDITIONS (common/sla.h), the
-    service level of every job that does not set its own iofleet_sla=,
-    wherever the section stands in the file.  fio would read [iofleet] as a
-    job, so a plan that uses it is an iofleet plan, as with iofleet_sla=.
+    rather than of a job, wherever the section stands in the file: sla=
+    CONDITIONS (common/sla.h), the service level of every job that does
+    not set its own iofleet_sla=, and precondition=COUNT, a first step
+    that writes the jobs' targets COUNT times (precondition.h).  fio would
+    read [iofleet] as a job, so a plan that uses it is an iofleet plan, as
+    with iofleet_sla=.
 */
 #include "jobfile.h"
 #include "job_opts.h"
+#include "precondition.h"
 #include "sla.h"
 #include "util.h"
 
@@ -350,21 +353,37 @@ s_emit (parser_t *p, jobfile_t **jf, int *cap, job_opts_t *o, job_opts_t *scratc
     return 0;
 }
 
-/* One line of the [iofleet] section: sla=CONDITIONS. */
+/* One line of the [iofleet] section: sla=CONDITIONS or precondition=COUNT
+   (*precondition, and *precondition_line its line).  Returns 0, or -1
+   with the error set. */
 static int
-s_iofleet_line (parser_t *p, int line, char *s, char *sla, size_t cap)
+s_iofleet_line (parser_t *p, int line, char *s, char *sla, size_t cap, uint32_t *precondition,
+                int *precondition_line)
 {
     char *eq = strchr (s, '=');
     if (!eq) {
-        optval_error (p, line, "'%.*s' in [iofleet] needs a value (sla=CONDITIONS)", OPTVAL_SHOW,
-                      s);
+        optval_error (p, line, "'%.*s' in [iofleet] needs a value (sla=CONDITIONS or "
+                      "precondition=COUNT)", OPTVAL_SHOW, s);
         return -1;
     }
     *eq = '\0';
     char *key = optval_trim (s), *value = optval_trim (eq + 1);
+    if (strcmp (key, "precondition") == 0) {
+        uint64_t n;
+        if (parse_u64 (value, 1, PRECONDITION_MAX, &n)) {
+            optval_error (p, line, "[iofleet] precondition=%.*s: give how many times to write "
+                          "the targets, 1 to %d (the SNIA PTS writes them twice)", OPTVAL_SHOW,
+                          value, PRECONDITION_MAX);
+            return -1;
+        }
+        *precondition = (uint32_t) n;
+        *precondition_line = line;
+        return 0;
+    }
     if (strcmp (key, "sla") != 0) {
-        optval_error (p, line, "unknown setting '%.*s' in [iofleet] (it takes sla=CONDITIONS; "
-                      "fio options belong in [global] or a job)", OPTVAL_SHOW, key);
+        optval_error (p, line, "unknown setting '%.*s' in [iofleet] (it takes sla=CONDITIONS and "
+                      "precondition=COUNT; fio options belong in [global] or a job)", OPTVAL_SHOW,
+                      key);
         return -1;
     }
     sla_t parsed;
@@ -378,6 +397,60 @@ s_iofleet_line (parser_t *p, int line, char *s, char *sla, size_t cap)
         return -1;
     }
     memcpy (sla, value, strlen (value) + 1);
+    return 0;
+}
+
+/* Puts the precondition step (precondition.h) before the plan's jobs:
+   one job for each distinct region they test, the first starting the
+   step, and the plan's first job starting the next.  Their workers are
+   numbered after the plan's, which keep fio's numbers (their logs' names).
+   o is working space.  Returns 0, or -1 with the error set. */
+static int
+s_precondition (parser_t *p, jobfile_t **jf_p, uint32_t count, int line, job_opts_t *o)
+{
+    jobfile_t *jf = *jf_p;
+    int k = 0;
+    job_t *pre = calloc ((size_t) jf->nsteps, sizeof *pre);
+    if (!pre) {
+        optval_error (p, line, "out of memory");
+        return -1;
+    }
+    uint32_t thread_number = jf->steps[jf->nsteps - 1].thread_number
+                             + jf->steps[jf->nsteps - 1].numjobs;
+    for (int i = 0; i < jf->nsteps; i++) {
+        bool seen = false;
+        for (int m = 0; m < i && !seen; m++)
+            seen = precondition_same_region (&jf->steps[m], &jf->steps[i]);
+        if (seen)
+            continue;
+        if (precondition_job (p, line, &jf->steps[i], count, o) || s_finish_job (p, o)) {
+            free (pre);
+            return -1;
+        }
+        o->job.stonewall = k == 0;
+        o->job.thread_number = thread_number++;
+        pre[k++] = o->job;
+    }
+    if (jf->nsteps + k > JOB_MAX_STEPS) {
+        optval_error (p, line, "precondition=%u adds %d job(s) to the plan's %d: more than %d "
+                      "(the limit)", count, k, jf->nsteps, JOB_MAX_STEPS);
+        free (pre);
+        return -1;
+    }
+    jobfile_t *bigger = realloc (jf, sizeof (jobfile_t) + (size_t) (jf->nsteps + k)
+                                                          * sizeof (job_t));
+    if (!bigger) {
+        optval_error (p, line, "out of memory");
+        free (pre);
+        return -1;
+    }
+    jf = *jf_p = bigger;
+    memmove (&jf->steps[k], &jf->steps[0], (size_t) jf->nsteps * sizeof (job_t));
+    memcpy (&jf->steps[0], pre, (size_t) k * sizeof (job_t));
+    jf->steps[k].stonewall = true;
+    jf->nsteps += k;
+    jf->precondition = count;
+    free (pre);
     return 0;
 }
 
@@ -422,7 +495,8 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
 
     enum { NONE, GLOBAL, JOB, IOFLEET } section = NONE;
     char plan_sla[sizeof jf->steps[0].sla] = "";
-    int iofleet_line = 0;
+    int iofleet_line = 0, precondition_line = 0;
+    uint32_t precondition = 0;
     int cap = 0;
     int line = 0;
     char *next = copy;
@@ -525,7 +599,8 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
             goto fail;
         }
         if (section == IOFLEET) {
-            if (s_iofleet_line (&p, line, s, plan_sla, sizeof plan_sla))
+            if (s_iofleet_line (&p, line, s, plan_sla, sizeof plan_sla, &precondition,
+                                &precondition_line))
                 goto fail;
             continue;
         }
@@ -559,6 +634,8 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         jf->steps[i].thread_number = thread_number;
         thread_number += jf->steps[i].numjobs;
     }
+    if (precondition && s_precondition (&p, &jf, precondition, precondition_line, scratch))
+        goto fail;
     free (copy);
     free (global);
     free (cur);

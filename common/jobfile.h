@@ -225,6 +225,8 @@ typedef struct {
 
 typedef struct {
     int nsteps;
+    uint32_t precondition;          /* [iofleet] precondition=COUNT (0: none); its
+                                       jobs come first (precondition.h) */
     job_t steps[];                  /* nsteps entries, in file order (a
                                        sweep's steps in its documented order) */
 } jobfile_t;

@@ -50,6 +50,38 @@ step_too_new (const peer_t *peer, const jobspec_t *js, int njobs)
     return NULL;
 }
 
+/* Whether agent p may run the step in hand of a plan with precondition=
+   (precondition.h): only once its precondition step, the run's first,
+   ended done, as stored.  Otherwise why says so and false: its figures
+   would be those of a drive not preconditioned.  A read error counts as
+   not done (logged). */
+static bool
+preconditioned (ctl_t *ctl, const part_t *p, char *why, size_t whylen)
+{
+    runner_t *r = ctl->runner;
+    if (!r->plan->precondition || r->cur == 0)
+        return true;
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT status, message FROM step_agents WHERE run_id = ? AND step_idx = 0 "
+        "AND agent_id = ?");
+    sqlite3_bind_int64 (st, 1, r->run);
+    sqlite3_bind_int64 (st, 2, (sqlite3_int64) p->agent_id);
+    bool done = false;
+    char status[32] = "missing", msg[200] = "";
+    if (store_row (ctl->store, st, "read the agent's precondition step") == 1) {
+        str_copy (status, sizeof status, (const char *) sqlite3_column_text (st, 0));
+        snprintf (msg, sizeof msg, "%s", sqlite3_column_text (st, 1)
+                                         ? (const char *) sqlite3_column_text (st, 1) : "");
+        done = strcmp (status, run_pstate_names[P_DONE]) == 0;
+    }
+    sqlite3_reset (st);
+    if (!done)
+        snprintf (why, whylen, "not run: its precondition step ended %s%s%s%s, so this step "
+                  "would measure drives not preconditioned; see step 1's reason, fix it and run "
+                  "again", status, msg[0] ? " (" : "", msg, msg[0] ? ")" : "");
+    return done;
+}
+
 static void
 begin_step (ctl_t *ctl)
 {
@@ -112,7 +144,11 @@ begin_step (ctl_t *ctl)
         p->spool_dropped = 0;
         peer_t *peer = fleet_find_id (ctl->fleet, p->agent_id);
         const char *too_old = peer ? step_too_new (peer, js, njobs) : NULL;
-        if (!peer || !peer->connected) {
+        if (!preconditioned (ctl, p, p->msg, sizeof p->msg)) {
+            p->st = P_REFUSED;
+            log_warn ("run %lld step %d: agent '%s': %s", (long long) r->run, r->cur + 1,
+                      p->name, p->msg);
+        } else if (!peer || !peer->connected) {
             p->st = P_LOST;
             snprintf (p->msg, sizeof p->msg, "agent not connected when the step began");
         } else if (too_old) {

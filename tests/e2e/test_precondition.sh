@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# [iofleet] precondition=COUNT end to end (root only: a loop device).  A
+# plan of one 2 s random-read job on a 64 MiB loop device, preconditioned
+# twice, runs on a real agent:
+#  - without --allow-write the agent refuses the precondition step with
+#    its write guard's rule, the plan's step is not run on it (it would
+#    measure a drive not preconditioned), and the device is not written
+#    (its write counter in /sys/block/loopN/stat does not move);
+#  - with it, the device is written exactly twice its size (the kernel's
+#    counter, 2 x 131072 sectors), the report's first step is
+#    "precondition" with those bytes written, 128 KiB each, and the plan's
+#    own step follows with reads only;
+#  - iofleet-agent run (local mode) leaves the plan's step unrun too when
+#    the guard refuses the precondition (the device formatted ext4).
+. "$(dirname "$0")/lib.sh"
+if [ "$(id -u)" != 0 ]; then
+  echo "skip: not root (needs a loop device)"
+  exit 77
+fi
+fleet_setup
+I="$BIN/iofleet"
+truncate -s 64M "$T/disk.img"
+LOOPDEV=$(losetup --direct-io=on -f --show "$T/disk.img")
+AT_EXIT+=("losetup -d $LOOPDEV")
+STAT=/sys/block/$(basename "$LOOPDEV")/stat
+written () { awk '{print $7}' "$STAT"; }     # sectors written, the kernel's count
+start_controller
+start_agent ro --allow '/dev/loop*'
+start_agent rw --allow '/dev/loop*' --allow-write '/dev/loop*'
+wait_agents 2
+
+cat >"$T/pre.fio" <<EOF2
+[iofleet]
+precondition=2
+
+[global]
+ioengine=libaio
+direct=1
+filename=$LOOPDEV
+
+[reads]
+rw=randread
+bs=4k
+iodepth=4
+runtime=2
+time_based
+EOF2
+"$I" plan add pre "$T/pre.fio" >/dev/null || fail "plan add"
+"$I" plan show pre --json | jq -e '.steps == [["precondition"], ["reads"]]' >/dev/null \
+  || fail "plan show: steps $("$I" plan show pre --json | jq -c .steps)"
+ok "plan show: steps precondition, then reads"
+
+w0=$(written)
+out=$("$I" run pre --agents ro --wait --json 2>"$T/run1.err") && fail "run on ro exited 0"
+run=$(jq -r '.run' <<<"$out")
+"$I" report "$run" --format json >"$T/r1.json" || true
+jq -e '.status == "failed" and .steps[0].name == "precondition"
+       and .steps[0].agents[0].status == "refused" and .steps[1].agents[0].status == "refused"
+       and (.steps[1].agents[0].message | test("precondition step ended refused"))' "$T/r1.json" >/dev/null \
+  || fail "run on ro: $(jq -c '{status, steps: [.steps[] | {name, status, agents: [.agents[] | {status, message}]}]}' "$T/r1.json")"
+msg=$(jq -r '.steps[0].agents[0].message' "$T/r1.json")
+grep -q -- "--allow-write" <<<"$msg" || fail "the refusal does not name --allow-write: $msg"
+[ "$(written)" = "$w0" ] || fail "the device was written without --allow-write: $((($(written) - w0))) sectors"
+ok "without --allow-write: refused ($msg); the plan's step not run on a drive not preconditioned; nothing written"
+
+w0=$(written)
+out=$("$I" run pre --agents rw --wait --json 2>"$T/run2.err") \
+  || { cat "$T/run2.err" >&2; fail "run on rw exited non-zero"; }
+run=$(jq -r '.run' <<<"$out")
+[ "$(jq -r '.status' <<<"$out")" = complete ] || fail "run status $(jq -r .status <<<"$out")"
+delta=$(($(written) - w0))
+[ "$delta" = $((2 * 64 * 2048)) ] || fail "the device got $delta sectors written, want $((2 * 64 * 2048)) (twice 64 MiB)"
+ok "precondition=2 wrote $delta sectors: twice the 64 MiB device (the kernel's count)"
+
+"$I" report "$run" --format json >"$T/r2.json"
+jq -e --argjson b $((2 * 64 << 20)) '.steps[0] | .name == "precondition"
+       and .fleet.write.bytes == $b and .fleet.write.ops == $b / 131072 and .fleet.read.ops == 0
+       and (.agents[0].status == "done")' "$T/r2.json" >/dev/null \
+  || fail "step 1: $(jq -c '.steps[0] | {name, w: .fleet.write | {bytes, ops}, r: .fleet.read.ops}' "$T/r2.json")"
+jq -e '.steps[1] | .name == "reads" and .fleet.read.ops > 0 and .fleet.write.ops == 0' "$T/r2.json" >/dev/null \
+  || fail "step 2: $(jq -c '.steps[1] | {name, r: .fleet.read.ops, w: .fleet.write.ops}' "$T/r2.json")"
+ok "report: step 1 precondition $(jq .steps[0].fleet.write.ops "$T/r2.json") writes of 128 KiB, step 2 reads only"
+
+# Local mode (iofleet-agent run) the same: a precondition step the write
+# guard refuses (the device now carries ext4) leaves the plan's step unrun.
+if command -v mkfs.ext4 >/dev/null; then
+  mkfs.ext4 -q "$LOOPDEV" || fail "mkfs.ext4 $LOOPDEV"
+  "$BIN/iofleet-agent" run "$T/pre.fio" --output-format json >"$T/local.json" 2>"$T/local.err" \
+    && fail "local run exited 0"
+  grep -q "the precondition step failed: the plan's steps not run" "$T/local.err" \
+    || fail "local run: $(tail -2 "$T/local.err")"
+  jq -e '[.jobs[] | [.jobname, .read.total_ios, .write.total_ios]] == [["precondition", 0, 0], ["reads", 0, 0]]' \
+    "$T/local.json" >/dev/null || fail "local run jobs: $(jq -c '[.jobs[] | [.jobname, .read.total_ios, .write.total_ios]]' "$T/local.json")"
+  ok "local run: the refused precondition step (ext4 on the device) leaves the plan's step unrun"
+fi
