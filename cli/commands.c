@@ -70,7 +70,9 @@ const command_t commands[] = {
       "Checks the job file FILE (read here, at most 1 MiB) with the same parser the "
       "controller uses, so an error names the file, line and option, then stores it as plan "
       "NAME: version 1, or the next version when NAME exists. Prints the version and the "
-      "number of steps.",
+      "number of steps. Beside fio's options, an [iofleet] section takes sla=CONDITIONS (every "
+      "job's service level) and precondition=COUNT (a first step that writes the jobs' "
+      "targets COUNT times with 128 KiB sequential writes, as the SNIA PTS preconditions).",
       NULL, COMMAND_FILES },
     { "plan", "list", "[--json]", "stored plans (latest versions)",
       "Each plan's name, latest version, number of steps and the file it was added from.",
