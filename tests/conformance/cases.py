@@ -11,7 +11,8 @@ MIB = 1024 * KIB
 # without filename= in a directory of its own per tool that holds those
 # files already made (so neither tool's layout writes are in the trace), the
 # I/O then read per file by its name.  Checks are (kind, argument); the
-# kinds are in check() below.
+# kinds are in check() below.  A case of an iofleet extension gives fio
+# "fio_file", the plain fio job file it stands for.
 CASES = [
     {
         "name": "seq-read-libaio-qd4",
@@ -589,6 +590,19 @@ CASES = [
         "job": "ioengine=libaio\niodepth=4\ndirect=1\nrw=randread\nbs=4k\nsize=32m\n"
                "io_size=64m\nrandom_distribution=zoned_abs:60/4m:40/8m\nrandseed=7\n",
         "checks": [("hotness", (0.03, True)), ("count", 0.0)],
+    },
+    {
+        "name": "precondition",
+        "why": "[iofleet] precondition=2 (an iofleet extension): its step issues what fio "
+               "issues for the options it stands for (rw=write bs=128k iodepth=32 loops=2 "
+               "refill_buffers=1 over the job's region, here size=1m), then the plan's job",
+        "file": "[iofleet]\nprecondition=2\n[global]\nioengine=libaio\ndirect=1\n"
+                "filename=@DEV@\n[reads]\nrw=read\nbs=4k\nsize=1m\niodepth=4\n",
+        "fio_file": "[global]\nioengine=libaio\ndirect=1\nfilename=@DEV@\n"
+                    "[precondition]\nrw=write\nbs=128k\niodepth=32\nloops=2\n"
+                    "refill_buffers=1\nsize=1m\n[reads]\nstonewall\nrw=read\nbs=4k\n"
+                    "size=1m\niodepth=4\n",
+        "checks": [("exact", None), ("counted", None), ("json", ["io_bytes", "total_ios"])],
     },
     {
         "name": "entries-per-copy",

@@ -41,8 +41,15 @@ def run_case(case, args):
             f.write("[%s]\n%s%s" % (case["name"],
                                     "" if files else "filename=%s\n" % args.device,
                                     case["job"]))
+    # An iofleet extension ([iofleet]) is judged against the fio job file
+    # that states what it means ("fio_file"); fio gets that one.
+    fio_jobfile = jobfile
+    if "fio_file" in case:
+        fio_jobfile = os.path.join(args.work, case["name"] + ".fio-oracle.fio")
+        with open(fio_jobfile, "w") as f:
+            f.write(case["fio_file"].replace("@DEV@", args.device))
     try:
-        fio_s, fio_j = run_tool("fio", args, jobfile, args.work, args.device, files, case.get("logs"),
+        fio_s, fio_j = run_tool("fio", args, fio_jobfile, args.work, args.device, files, case.get("logs"),
                                 case.get("throttle_riops", 0), case.get("fails", False),
                                 case.get("untraced", False))
         iof_s, iof_j = run_tool("iofleet", args, jobfile, args.work, args.device, files,
