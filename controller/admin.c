@@ -395,16 +395,22 @@ parse_request (zframe_t *body, char *err, size_t errlen)
 }
 
 /* Runs the request (NULL: err says why there is none) and returns the
-   reply's text (malloc'd; never NULL), *len bytes, gzip when longer than
-   GZ_AFTER (gz.h); *failed: it is an error.  A success is written as
-   exactly {"ok":true,"result":RESULT}: the CLI passes a report's text
-   through without parsing it. */
+   reply's text (malloc'd; NULL only out of memory), *len bytes; *failed:
+   it is an error.  may_gz (a reader's answer): gzip when longer than
+   GZ_AFTER (gz.h); the loop's answers stay plain, so that no compressing
+   holds the loop.  A success is written as exactly
+   {"ok":true,"result":RESULT}: the CLI passes a report's text through
+   without parsing it. */
 static char *
-answer (ctl_t *ctl, json_t *req, char *err, size_t errlen, size_t *len, bool *failed)
+answer (ctl_t *ctl, json_t *req, bool may_gz, char *err, size_t errlen, size_t *len,
+        bool *failed)
 {
     json_t *result = NULL;
     json_text_t out;
-    json_text_init_gz (&out);
+    if (may_gz)
+        json_text_init_gz (&out);
+    else
+        json_text_init (&out);
     json_text_str (&out, "{\"ok\":true,\"result\":");
     bool written = false;
     if (req) {
@@ -453,7 +459,7 @@ reader_answer (ctl_t *ctl, zframe_t *body, size_t *len, bool *failed)
     json_t *req = parse_request (body, err, sizeof err);
     IOF_ASSERT (!req || admin_cmd (json_string_value (json_object_get (req, "cmd")))->place
                         == ON_READER);
-    char *text = answer (ctl, req, err, sizeof err, len, failed);
+    char *text = answer (ctl, req, true, err, sizeof err, len, failed);
     json_decref (req);
     return text;
 }
@@ -601,7 +607,8 @@ pump (admin_t *self)
         } else {
             bool failed;
             size_t len;
-            char *text = answer (self->ctl, j->req, j->err, sizeof j->err, &len, &failed);
+            char *text = answer (self->ctl, j->req, false, j->err, sizeof j->err, &len,
+                                 &failed);
             send_reply (self, j->envelope, text, text ? len : 0, failed);
             j->envelope = NULL;
             free (text);
