@@ -122,6 +122,69 @@ step_header (FILE *f, json_t *s, int nsteps)
                  num (sel, "agents_of"), num (sel, "targets"), num (sel, "targets_of"));
 }
 
+/* A figure of the tracked metric (rounds.h) as text. */
+static const char *
+fmt_figure (const char *metric, double v, char *buf, size_t cap)
+{
+    if (!strcmp (metric, "mean"))
+        return fmt_lat (v, buf, cap);
+    if (!strcmp (metric, "bw")) {
+        snprintf (buf, cap, "%.1fMiB/s", v / (1 << 20));
+        return buf;
+    }
+    return fmt_iops (v, buf, cap);
+}
+
+/* The rounds and each drive's steady state, as the controller judged
+   them (the report's "rounds"). */
+static void
+text_rounds (FILE *f, json_t *rep)
+{
+    json_t *ro = json_object_get (rep, "rounds");
+    if (!json_is_object (ro))
+        return;
+    json_t *rule = json_object_get (ro, "steady_state");
+    fprintf (f, "\nrounds: %d run, at most %d\n", (int) num (ro, "rounds_run"),
+             (int) num (ro, "rounds_max"));
+    if (!rule)
+        return;
+    const char *metric = str (rule, "metric");
+    fprintf (f, "steady state of %s %s over a window of %d rounds: range <= %g%% and slope "
+             "excursion <= %g%% of the window's mean\n", str (rule, "step"), metric,
+             (int) num (rule, "window"), num (rule, "range_pct"), num (rule, "slope_pct"));
+    fprintf (f, "  %-16s %-20s %-12s %10s %7s %7s  %s\n", "AGENT", "TARGET", "STEADY", "MEAN",
+             "RANGE", "SLOPE", "PER ROUND");
+    size_t i;
+    json_t *d;
+    json_array_foreach (json_object_get (ro, "drives"), i, d) {
+        bool steady = json_is_true (json_object_get (d, "steady"));
+        json_t *w = json_object_get (d, steady ? "window" : "last_window");
+        char at[24], mean[24] = "-", range[16] = "-", slope[16] = "-";
+        if (steady)
+            snprintf (at, sizeof at, "round %d", (int) num (d, "steady_round"));
+        else
+            snprintf (at, sizeof at, "NOT STEADY");
+        if (json_object_get (w, "mean")) {
+            fmt_figure (metric, num (w, "mean"), mean, sizeof mean);
+            snprintf (range, sizeof range, "%.1f%%", num (w, "range_pct"));
+            snprintf (slope, sizeof slope, "%.1f%%", num (w, "excursion_pct"));
+        }
+        fprintf (f, "  %-16s %-20s %-12s %10s %7s %7s ", str (d, "agent"), str (d, "target"), at,
+                 mean, range, slope);
+        size_t k;
+        json_t *v;
+        json_array_foreach (json_object_get (d, "figures"), k, v) {
+            char b[24];
+            fprintf (f, " %s", json_is_number (v) ? fmt_figure (metric, json_number_value (v), b,
+                                                                sizeof b) : "-");
+        }
+        fputc ('\n', f);
+    }
+    fprintf (f, "  %d drive(s) steady, %d not%s\n", (int) num (ro, "steady"),
+             (int) num (ro, "not_steady"), num (ro, "not_steady") > 0
+             ? ": their figures are not those of a drive in steady state" : "");
+}
+
 void
 text_report (FILE *f, json_t *rep)
 {
@@ -273,8 +336,9 @@ text_report (FILE *f, json_t *rep)
         } else if (json_is_object (cap))
             fprintf (f, "  SLA capacity: none, %s\n", str (cap, "note"));
     }
+    text_rounds (f, rep);
     if (strcmp (str (rep, "verdict"), "none") != 0)
-        fprintf (f, "\nSLA verdict: %s\n", str (rep, "verdict"));
+        fprintf (f, "\nverdict (SLA and steady state): %s\n", str (rep, "verdict"));
     fprintf (f, "\nIOPS and MiB/s: sums over agents of ops (bytes) / measured window.\n"
                 "Latency: completion latency; percentiles from merged histograms "
                 "(bucket midpoints, <= 0.4%% error).\n");
@@ -334,6 +398,11 @@ text_summary (FILE *f, json_t *rep)
                      (int) num (x, "agents"), plural ((long long) num (x, "agents"), "agent", "agents"));
         }
     }
+    json_t *ro = json_object_get (rep, "rounds");
+    if (json_is_object (ro) && json_object_get (ro, "steady_state"))
+        fprintf (f, "  rounds: %d of at most %d; %d drive(s) steady, %d not\n",
+                 (int) num (ro, "rounds_run"), (int) num (ro, "rounds_max"),
+                 (int) num (ro, "steady"), (int) num (ro, "not_steady"));
 }
 
 /* One progress line of a running step into line: a bar of elapsed against
@@ -348,6 +417,8 @@ progress_line (json_t *st, long long run, bool bar, char *line, size_t cap)
                                     (int) num (st, "steps"), str (st, "step_name"),
                                     str (st, "phase"));
 #define ADD(...) do { if (off < cap) off += (size_t) snprintf (line + off, cap - off, __VA_ARGS__); } while (0)
+    if (json_object_get (st, "round"))
+        ADD (" (round %d of at most %d)", (int) num (st, "round"), (int) num (st, "rounds_max"));
     if (json_object_get (st, "progress")) {
         double f = num (st, "progress");
         if (bar) {

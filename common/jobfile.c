@@ -36,13 +36,16 @@
     rather than of a job, wherever the section stands in the file: sla=
     CONDITIONS (common/sla.h), the service level of every job that does
     not set its own iofleet_sla=, and precondition=COUNT, a first step
-    that writes the jobs' targets COUNT times (precondition.h).  fio would
+    that writes the jobs' targets COUNT times (precondition.h), and
+    rounds=MAX with steady_state=STEP:METRIC[,...], the steps run again as
+    rounds until a figure of each drive is steady (rounds.h).  fio would
     read [iofleet] as a job, so a plan that uses it is an iofleet plan, as
     with iofleet_sla=.
 */
 #include "jobfile.h"
 #include "job_opts.h"
 #include "precondition.h"
+#include "rounds.h"
 #include "sla.h"
 #include "util.h"
 
@@ -353,17 +356,31 @@ s_emit (parser_t *p, jobfile_t **jf, int *cap, job_opts_t *o, job_opts_t *scratc
     return 0;
 }
 
-/* One line of the [iofleet] section: sla=CONDITIONS or precondition=COUNT
-   (*precondition, and *precondition_line its line).  Returns 0, or -1
-   with the error set. */
+/* The [iofleet] section's settings, as read so far, with the line of
+   each (for messages about it later). */
+typedef struct {
+    char sla[sizeof ((job_t *) 0)->sla];
+    uint32_t precondition;
+    int precondition_line;
+    uint32_t rounds;
+    int rounds_line;
+    bool steady;
+    rounds_rule_t rule;
+    int steady_line;
+} iofleet_set_t;
+
+#define IOFLEET_KEYS "sla=CONDITIONS, precondition=COUNT, rounds=MAX and " \
+                     "steady_state=STEP:METRIC[,window=N,range=P%%,slope=P%%]"
+
+/* One line of the [iofleet] section into set.  Returns 0, or -1 with the
+   error set. */
 static int
-s_iofleet_line (parser_t *p, int line, char *s, char *sla, size_t cap, uint32_t *precondition,
-                int *precondition_line)
+s_iofleet_line (parser_t *p, int line, char *s, iofleet_set_t *set)
 {
     char *eq = strchr (s, '=');
     if (!eq) {
-        optval_error (p, line, "'%.*s' in [iofleet] needs a value (sla=CONDITIONS or "
-                      "precondition=COUNT)", OPTVAL_SHOW, s);
+        optval_error (p, line, "'%.*s' in [iofleet] needs a value (it takes " IOFLEET_KEYS ")",
+                      OPTVAL_SHOW, s);
         return -1;
     }
     *eq = '\0';
@@ -376,27 +393,89 @@ s_iofleet_line (parser_t *p, int line, char *s, char *sla, size_t cap, uint32_t 
                           value, PRECONDITION_MAX);
             return -1;
         }
-        *precondition = (uint32_t) n;
-        *precondition_line = line;
+        set->precondition = (uint32_t) n;
+        set->precondition_line = line;
+        return 0;
+    }
+    if (strcmp (key, "rounds") == 0) {
+        uint64_t n;
+        if (parse_u64 (value, 1, ROUNDS_MAX, &n)) {
+            optval_error (p, line, "[iofleet] rounds=%.*s: give the most times to run the "
+                          "plan's steps, 1 to %d (the SNIA PTS: 25)", OPTVAL_SHOW, value,
+                          ROUNDS_MAX);
+            return -1;
+        }
+        set->rounds = (uint32_t) n;
+        set->rounds_line = line;
+        return 0;
+    }
+    if (strcmp (key, "steady_state") == 0) {
+        char why[256];
+        if (rounds_rule_parse (value, &set->rule, why, sizeof why)) {
+            optval_error (p, line, "[iofleet] steady_state: %s", why);
+            return -1;
+        }
+        set->steady = true;
+        set->steady_line = line;
         return 0;
     }
     if (strcmp (key, "sla") != 0) {
-        optval_error (p, line, "unknown setting '%.*s' in [iofleet] (it takes sla=CONDITIONS and "
-                      "precondition=COUNT; fio options belong in [global] or a job)", OPTVAL_SHOW,
-                      key);
+        optval_error (p, line, "unknown setting '%.*s' in [iofleet] (it takes " IOFLEET_KEYS
+                      "; fio options belong in [global] or a job)", OPTVAL_SHOW, key);
         return -1;
     }
     sla_t parsed;
     char why[256];
-    if (strlen (value) >= cap) {
-        optval_error (p, line, "[iofleet] sla: longer than %zu characters", cap - 1);
+    if (strlen (value) >= sizeof set->sla) {
+        optval_error (p, line, "[iofleet] sla: longer than %zu characters", sizeof set->sla - 1);
         return -1;
     }
     if (sla_parse (value, &parsed, why, sizeof why)) {
         optval_error (p, line, "[iofleet] sla: %s", why);
         return -1;
     }
-    memcpy (sla, value, strlen (value) + 1);
+    memcpy (set->sla, value, strlen (value) + 1);
+    return 0;
+}
+
+/* rounds= and steady_state= checked against the plan's jobs (before the
+   precondition step is added) and set in jf.  Returns 0, or -1 with the
+   error set. */
+static int
+s_rounds (parser_t *p, jobfile_t *jf, const iofleet_set_t *set)
+{
+    if (!set->steady) {
+        jf->rounds = set->rounds;
+        return 0;
+    }
+    int found = 0;
+    for (int i = 0; i < jf->nsteps; i++)
+        found += strcmp (jf->steps[i].name, set->rule.step) == 0;
+    if (found != 1) {
+        char names[512] = "";
+        size_t off = 0;
+        for (int i = 0; i < jf->nsteps && off < sizeof names; i++)
+            off += (size_t) snprintf (names + off, sizeof names - off, "%s%s", i ? ", " : "",
+                                      jf->steps[i].name);
+        if (found)
+            optval_error (p, set->steady_line, "[iofleet] steady_state: step '%s' names %d "
+                          "jobs; give each job its own name", set->rule.step, found);
+        else
+            optval_error (p, set->steady_line, "[iofleet] steady_state: no job is named '%s'; "
+                          "the plan's jobs: %s", set->rule.step, names);
+        return -1;
+    }
+    uint32_t rounds = set->rounds ? set->rounds : ROUNDS_DEFAULT;
+    if (rounds < (uint32_t) set->rule.window) {
+        optval_error (p, set->rounds_line ? set->rounds_line : set->steady_line,
+                      "[iofleet] rounds=%u is fewer than steady_state's window=%d: no window "
+                      "could ever be judged; give rounds=%d or more", rounds, set->rule.window,
+                      set->rule.window);
+        return -1;
+    }
+    jf->rounds = rounds;
+    jf->steady = true;
+    jf->rule = set->rule;
     return 0;
 }
 
@@ -494,9 +573,8 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
     job_opts_default (global);
 
     enum { NONE, GLOBAL, JOB, IOFLEET } section = NONE;
-    char plan_sla[sizeof jf->steps[0].sla] = "";
-    int iofleet_line = 0, precondition_line = 0;
-    uint32_t precondition = 0;
+    iofleet_set_t set = { .sla = "" };
+    int iofleet_line = 0;
     int cap = 0;
     int line = 0;
     char *next = copy;
@@ -599,8 +677,7 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
             goto fail;
         }
         if (section == IOFLEET) {
-            if (s_iofleet_line (&p, line, s, plan_sla, sizeof plan_sla, &precondition,
-                                &precondition_line))
+            if (s_iofleet_line (&p, line, s, &set))
                 goto fail;
             continue;
         }
@@ -618,7 +695,7 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
     }
     for (int i = 0; i < jf->nsteps; i++)
         if (!jf->steps[i].sla[0])
-            memcpy (jf->steps[i].sla, plan_sla, sizeof plan_sla);
+            memcpy (jf->steps[i].sla, set.sla, sizeof set.sla);
     /* fio's exitall is one flag for the whole run (fio 3.33: set on the
        job that ends last, it still stops the others when the first one
        ends): any job's is every job's. */
@@ -634,7 +711,10 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         jf->steps[i].thread_number = thread_number;
         thread_number += jf->steps[i].numjobs;
     }
-    if (precondition && s_precondition (&p, &jf, precondition, precondition_line, scratch))
+    if (s_rounds (&p, jf, &set))
+        goto fail;
+    if (set.precondition && s_precondition (&p, &jf, set.precondition, set.precondition_line,
+                                            scratch))
         goto fail;
     free (copy);
     free (global);

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "distribution.h"
+#include "rounds.h"
 #include "fio_names.h"
 #include "units.h"
 
@@ -227,6 +228,10 @@ typedef struct {
     int nsteps;
     uint32_t precondition;          /* [iofleet] precondition=COUNT (0: none); its
                                        jobs come first (precondition.h) */
+    uint32_t rounds;                /* [iofleet] rounds=MAX (0: none): the steps
+                                       but the precondition's repeat (rounds.h) */
+    bool steady;                    /* [iofleet] steady_state= given: rule */
+    rounds_rule_t rule;
     job_t steps[];                  /* nsteps entries, in file order (a
                                        sweep's steps in its documented order) */
 } jobfile_t;

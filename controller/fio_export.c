@@ -139,10 +139,12 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
     /* (step, agent) pairs with their agent names. */
     int cap = 0, n = 0, rc;
     fio_acc_t *accs = NULL;
-    int *steps = NULL;
+    int *steps = NULL, *groups = NULL;
     st = store_stmt (store,
-        "SELECT sa.step_idx, sa.agent_id, a.name FROM step_agents sa "
-        "JOIN agents a ON a.id = sa.agent_id WHERE sa.run_id = ? ORDER BY sa.step_idx, a.name");
+        "SELECT sa.step_idx, sa.agent_id, a.name, COALESCE(s.plan_step, sa.step_idx) "
+        "FROM step_agents sa JOIN agents a ON a.id = sa.agent_id "
+        "LEFT JOIN steps s ON s.run_id = sa.run_id AND s.idx = sa.step_idx "
+        "WHERE sa.run_id = ? ORDER BY sa.step_idx, a.name");
     sqlite3_bind_int64 (st, 1, run);
     json_t *doc = NULL;
     int64_t *agents = NULL;
@@ -152,13 +154,16 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
             fio_acc_t *a = realloc (accs, (size_t) cap * sizeof *a);
             int *s2 = realloc (steps, (size_t) cap * sizeof *s2);
             int64_t *ag = realloc (agents, (size_t) cap * sizeof *ag);
+            int *gr = realloc (groups, (size_t) cap * sizeof *gr);
+            if (gr)
+                groups = gr;
             if (a)
                 accs = a;
             if (s2)
                 steps = s2;
             if (ag)
                 agents = ag;
-            if (!a || !s2 || !ag) {
+            if (!a || !s2 || !ag || !gr) {
                 sqlite3_reset (st);
                 snprintf (err, errlen, "out of memory");
                 goto out;
@@ -166,6 +171,7 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
         }
         memset (&accs[n], 0, sizeof accs[n]);
         steps[n] = sqlite3_column_int (st, 0);
+        groups[n] = sqlite3_column_int (st, 3);     /* a round's step: its plan step */
         agents[n] = sqlite3_column_int64 (st, 1);
         str_copy (accs[n].agent, sizeof accs[n].agent, (const char *) sqlite3_column_text (st, 2));
         n++;
@@ -214,7 +220,7 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
         char key[16];
         snprintf (key, sizeof key, "%d", steps[i]);
         json_t *sel = nconds ? json_object_get (sels, key) : NULL;
-        if (steps[i] >= ngroups)
+        if (groups[i] >= ngroups)
             continue;
         rc = fio_acc_load (store, run, steps[i], agents[i], sel, &accs[i]);
         if (rc) {
@@ -229,7 +235,7 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
             continue;       /* refused or lost before measuring: nothing to report */
         /* A step of jobs run together is one entry, named and optioned
            after its first job (its targets are merged). */
-        const job_t *jd = &jf->steps[first[steps[i]]];
+        const job_t *jd = &jf->steps[first[groups[i]]];
         fio_job_t *f = &jobs[nj++];
         f->jobname = jd->name;
         f->hostname = accs[i].agent;
@@ -290,6 +296,7 @@ out:
         fio_acc_free (&accs[i]);
     free (accs);
     free (steps);
+    free (groups);
     free (agents);
     jobfile_destroy (&jf);
     return doc;

@@ -34,9 +34,10 @@ resume_run (ctl_t *ctl, int64_t run)
     if (run_load (ctl, run))
         return;
     r->run = run;
-    r->nsteps = jobfile_group (r->plan, r->first);
+    run_plan_steps (r);
     r->steps_complete = r->steps_partial = 0;
-    r->cur = r->nsteps;
+    r->nsteps = 0;
+    r->cur = INT32_MAX;
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT idx, status, start_at FROM steps WHERE run_id = ? ORDER BY idx");
     sqlite3_bind_int64 (st, 1, run);
@@ -44,6 +45,7 @@ resume_run (ctl_t *ctl, int64_t run)
     r->start_at = 0;
     while (store_row (ctl->store, st, "read the run's steps") == 1) {
         int idx = sqlite3_column_int (st, 0);
+        r->nsteps = idx + 1;    /* a round's rows are added as it begins */
         const char *status = (const char *) sqlite3_column_text (st, 1);
         if (strcmp (status, "complete") == 0)
             r->steps_complete++;
@@ -57,6 +59,7 @@ resume_run (ctl_t *ctl, int64_t run)
     }
     sqlite3_reset (st);
     if (r->cur >= r->nsteps) {
+        r->cur = r->nsteps;
         run_finish (ctl);
         return;
     }

@@ -774,7 +774,7 @@ report_build (store_t *store, int64_t run, const char *by, json_t *where, const 
     sqlite3_reset (st);
 
     json_t *steps = json_array ();
-    st = store_stmt (store, "SELECT idx, name, spec, status, start_at, skew_ns FROM steps "
+    st = store_stmt (store, "SELECT idx, name, spec, status, start_at, skew_ns, round FROM steps "
                             "WHERE run_id = ? ORDER BY idx");
     sqlite3_bind_int64 (st, 1, run);
     /* Collect the rows first: the nested queries reuse cached statements. */
@@ -790,6 +790,8 @@ report_build (store_t *store, int64_t run, const char *by, json_t *where, const 
             json_object_set_new (s, "start_at", json_integer (sqlite3_column_int64 (st, 4)));
         if (sqlite3_column_type (st, 5) != SQLITE_NULL)
             json_object_set_new (s, "skew_ns", json_integer (sqlite3_column_int64 (st, 5)));
+        if (sqlite3_column_type (st, 6) != SQLITE_NULL)
+            json_object_set_new (s, "round", json_integer (sqlite3_column_int (st, 6)));
         json_array_append_new (rows, s);
     }
     sqlite3_reset (st);
@@ -833,9 +835,26 @@ report_build (store_t *store, int64_t run, const char *by, json_t *where, const 
         json_decref (steps);
     else
         json_object_set_new (rep, "steps", steps);
-    /* The run's SLA verdict: fail when any step failed any condition. */
-    json_object_set_new (rep, "verdict", json_string (!c.any_sla ? "none"
-                                                       : c.sla_failed ? "fail" : "pass"));
+    /* The rounds (rounds.c): a drive never steady in a run that ended
+       fails the verdict, as an SLA condition failed would. */
+    bool unsteady = false;
+    json_t *rounds = rounds_report (store, run, &unsteady, err, errlen);
+    if (!rounds) {
+        json_decref (rep);
+        return NULL;
+    }
+    const char *status = json_string_value (json_object_get (rep, "status"));
+    bool ended = status && strcmp (status, "running") != 0 && strcmp (status, "queued") != 0;
+    bool judged = c.any_sla || json_object_get (rounds, "steady_state");
+    bool failed = c.sla_failed || (ended && unsteady);
+    if (json_is_null (rounds))
+        json_decref (rounds);
+    else
+        json_object_set_new (rep, "rounds", rounds);
+    /* The run's verdict: fail when any step failed any SLA condition, or
+       a drive never became steady. */
+    json_object_set_new (rep, "verdict", json_string (!judged ? "none" : failed ? "fail"
+                                                                        : "pass"));
     return rep;
 
 db_error:

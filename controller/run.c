@@ -90,7 +90,7 @@ begin_step (ctl_t *ctl)
     static Iofleet__JobSpec *more[MSG_JOBS_MAX];
     int njobs = run_step_njobs (r, r->cur);
     for (int i = 0; i < njobs; i++) {
-        jobspec_from_job (&js[i], &r->plan->steps[r->first[r->cur] + i], spec_interval (ctl));
+        jobspec_from_job (&js[i], &r->plan->steps[run_step_first (r, r->cur) + i], spec_interval (ctl));
         r->job_ntargets[i] = (int) js[i].spec.n_filenames;
         if (i)
             more[i - 1] = &js[i].spec;
@@ -196,6 +196,50 @@ stored_totals (void *arg, uint64_t agent_id, uint64_t ops, uint64_t bytes)
     }
 }
 
+static void add_steps (ctl_t *ctl, int n);
+
+/* In the transaction that records the end of the step in hand, when it
+   is a round's (rounds.h): the tracked step adds each drive's figure and
+   judges its window; the round's last step adds the next round's steps
+   unless every drive measured is steady, the rounds are all run, or the
+   run policy failed.  Can't fail (a database error is the store's, and
+   the step's end is recorded again). */
+static void
+next_round (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    int round = run_round (r, r->cur), group = run_group (r, r->cur);
+    if (!round)
+        return;
+    if (group == r->tracked) {
+        char prefix[JOB_NAME_MAX + 1] = "";
+        if (run_step_njobs (r, r->cur) > 1)     /* targets labelled JOB:PATH */
+            snprintf (prefix, sizeof prefix, "%s:", r->plan->rule.step);
+        if (rounds_track (ctl->store, r->run, r->cur, prefix, round, &r->plan->rule) != 0) {
+            store_note_failure (ctl->store, "track the rounds' steady state");
+            return;
+        }
+    }
+    if (group != r->ngroups - 1 || r->policy_failed || r->cur + 1 < r->nsteps)
+        return;
+    int unsteady = r->tracked >= 0 ? rounds_unsteady (ctl->store, r->run, round) : -1;
+    if (round >= r->max_rounds) {
+        log_info ("run %lld: round %d of %d done: the rounds are all run%s", (long long) r->run,
+                  round, r->max_rounds, unsteady > 0 ? "; some drives never became steady "
+                  "(see the report)" : "");
+        return;
+    }
+    if (unsteady == 0) {
+        log_info ("run %lld: round %d: every drive measured is steady: the rounds end",
+                  (long long) r->run, round);
+        return;
+    }
+    log_info ("run %lld: round %d of at most %d done%s%.0d%s; round %d begins", (long long) r->run,
+              round, r->max_rounds, unsteady > 0 ? ", " : "", unsteady > 0 ? unsteady : 0,
+              unsteady > 0 ? " drive(s) not steady yet" : "", round + 1);
+    add_steps (ctl, r->round_steps);
+}
+
 /* The finalizer's answer for the step in hand: sr, its results stored,
    or NULL (then they are made again in a second).  Checks each agent's
    totals against them, records the step's end, and begins the next step
@@ -246,6 +290,7 @@ results_in (ctl_t *ctl, step_results_t *sr)
     if (smax >= smin && smin != UINT64_MAX)
         sqlite3_bind_int64 (st, 3, (sqlite3_int64) (smax - smin));
     store_step_done (ctl->store, st, "store skew");
+    next_round (ctl);
     if (store_commit (ctl->store) != 0 || store_failures (ctl->store) != failures) {
         log_err ("run %lld step %d: its results could not be stored; done again once the "
                  "database can be written", (long long) r->run, r->cur + 1);
@@ -389,6 +434,40 @@ start_step (ctl_t *ctl)
               r->cur + 1, r->nsteps, j->name, nready, (double) margin / 1e6);
 }
 
+/* Adds the rows of the run's next n steps (pending), as run_group and
+   run_round map them.  Can't fail (the store counts errors). */
+static void
+add_steps (ctl_t *ctl, int n)
+{
+    runner_t *r = ctl->runner;
+    for (int i = r->nsteps; i < r->nsteps + n; i++) {
+        json_t *spec = job_to_json (run_step_job (r, i));
+        if (run_step_njobs (r, i) > 1) {
+            json_t *jobs = json_array ();
+            for (int k = 0; k < run_step_njobs (r, i); k++)
+                json_array_append_new (jobs, job_to_json (&r->plan->steps[run_step_first (r, i)
+                                                                          + k]));
+            json_object_set_new (spec, "jobs", jobs);
+        }
+        char *text = json_dumps (spec, JSON_COMPACT);
+        json_decref (spec);
+        char name[512];
+        sqlite3_stmt *st = store_stmt (ctl->store,
+            "INSERT OR REPLACE INTO steps (run_id, idx, name, spec, status, round, plan_step) "
+            "VALUES (?, ?, ?, ?, 'pending', ?, ?)");
+        sqlite3_bind_int64 (st, 1, r->run);
+        sqlite3_bind_int (st, 2, i);
+        sqlite3_bind_text (st, 3, run_step_name (r, i, name, sizeof name), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text (st, 4, text ? text : "{}", -1, SQLITE_TRANSIENT);
+        if (run_round (r, i))
+            sqlite3_bind_int (st, 5, run_round (r, i));
+        sqlite3_bind_int (st, 6, run_group (r, i));
+        free (text);
+        store_step_done (ctl->store, st, "store step");
+    }
+    r->nsteps += n;
+}
+
 static void
 start_run (ctl_t *ctl, int64_t run)
 {
@@ -400,8 +479,9 @@ start_run (ctl_t *ctl, int64_t run)
     r->run = run;
     r->cur = 0;
     r->steps_complete = r->steps_partial = 0;
-    r->nsteps = jobfile_group (r->plan, r->first);
-    for (int i = 0; i < r->nsteps; i++)
+    run_plan_steps (r);
+    r->nsteps = 0;
+    for (int i = 0; i < r->ngroups; i++)
         if (run_step_njobs (r, i) > MSG_JOBS_MAX) {
             snprintf (err, sizeof err, "step %d runs %d jobs together (no stonewall between "
                       "them), limit %d", i + 1, run_step_njobs (r, i), MSG_JOBS_MAX);
@@ -411,29 +491,21 @@ start_run (ctl_t *ctl, int64_t run)
             return;
         }
     store_begin (ctl->store);
-    for (int i = 0; i < r->nsteps; i++) {
-        json_t *spec = job_to_json (run_step_job (r, i));
-        if (run_step_njobs (r, i) > 1) {
-            json_t *jobs = json_array ();
-            for (int k = r->first[i]; k < r->first[i + 1]; k++)
-                json_array_append_new (jobs, job_to_json (&r->plan->steps[k]));
-            json_object_set_new (spec, "jobs", jobs);
-        }
-        char *text = json_dumps (spec, JSON_COMPACT);
-        json_decref (spec);
-        char name[512];
-        st = store_stmt (ctl->store, "INSERT OR REPLACE INTO steps (run_id, idx, name, spec, status) "
-                                     "VALUES (?, ?, ?, ?, 'pending')");
-        sqlite3_bind_int64 (st, 1, run);
-        sqlite3_bind_int (st, 2, i);
-        sqlite3_bind_text (st, 3, run_step_name (r, i, name, sizeof name), -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text (st, 4, text ? text : "{}", -1, SQLITE_TRANSIENT);
-        free (text);
-        store_step_done (ctl->store, st, "store step");
+    if (r->plan->rounds) {
+        char rule[256] = "";
+        if (r->plan->steady)
+            rounds_rule_text (&r->plan->rule, rule, sizeof rule);
+        st = store_stmt (ctl->store, "UPDATE runs SET rounds = ?, steady_rule = ? WHERE id = ?");
+        sqlite3_bind_int (st, 1, r->max_rounds);
+        if (rule[0])
+            sqlite3_bind_text (st, 2, rule, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64 (st, 3, run);
+        store_step_done (ctl->store, st, "store the run's rounds");
     }
+    add_steps (ctl, r->ngroups);
     run_set_status (ctl, run, "running", "");
-    log_info ("run %lld of plan '%s' started: %d step(s) on %d agent(s)", (long long) run,
-              r->plan_name, r->nsteps, r->nparts);
+    log_info ("run %lld of plan '%s' started: %d step(s)%s on %d agent(s)", (long long) run,
+              r->plan_name, r->ngroups, r->plan->rounds ? " (the first round)" : "", r->nparts);
     begin_step (ctl);
 }
 
@@ -662,7 +734,7 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
             char label[MSG_PATH_MAX + JOB_NAME_MAX + 2];
             if (njobs > 1)
                 snprintf (label, sizeof label, "%s:%s",
-                          r->plan->steps[r->first[r->cur] + job].name, env->ready->targets[i]);
+                          r->plan->steps[run_step_first (r, r->cur) + job].name, env->ready->targets[i]);
             else
                 snprintf (label, sizeof label, "%s", env->ready->targets[i]);
             json_array_append_new (list, json_string (label));

@@ -136,18 +136,55 @@ run_find_part (runner_t *r, uint64_t agent_id)
     return NULL;
 }
 
+void
+run_plan_steps (runner_t *r)
+{
+    r->ngroups = jobfile_group (r->plan, r->first);
+    r->npre = r->plan->precondition ? 1 : 0;
+    r->round_steps = r->ngroups - r->npre;
+    r->max_rounds = r->plan->rounds ? (int) r->plan->rounds : 1;
+    r->tracked = -1;
+    for (int g = r->npre; r->plan->steady && g < r->ngroups; g++)
+        for (int j = r->first[g]; j < r->first[g + 1]; j++)
+            if (strcmp (r->plan->steps[j].name, r->plan->rule.step) == 0)
+                r->tracked = g;
+}
+
+int
+run_group (const runner_t *r, int i)
+{
+    if (i < r->npre || r->round_steps <= 0)
+        return i;
+    return r->npre + (i - r->npre) % r->round_steps;
+}
+
+int
+run_round (const runner_t *r, int i)
+{
+    if (!r->plan->rounds || i < r->npre || r->round_steps <= 0)
+        return 0;
+    return (i - r->npre) / r->round_steps + 1;
+}
+
 /* The first job of step i: its options stand for the step's in logs and
    in the report's "job". */
 const job_t *
 run_step_job (const runner_t *r, int i)
 {
-    return &r->plan->steps[r->first[i]];
+    return &r->plan->steps[r->first[run_group (r, i)]];
+}
+
+int
+run_step_first (const runner_t *r, int i)
+{
+    return r->first[run_group (r, i)];
 }
 
 int
 run_step_njobs (const runner_t *r, int i)
 {
-    return r->first[i + 1] - r->first[i];
+    int g = run_group (r, i);
+    return r->first[g + 1] - r->first[g];
 }
 
 /* "a" or "a+b+c" for jobs that run together. */
@@ -156,8 +193,9 @@ run_step_name (const runner_t *r, int i, char *buf, size_t cap)
 {
     size_t off = 0;
     buf[0] = '\0';
-    for (int j = r->first[i]; j < r->first[i + 1] && off < cap; j++)
-        off += (size_t) snprintf (buf + off, cap - off, "%s%s", j > r->first[i] ? "+" : "",
+    int g = run_group (r, i);
+    for (int j = r->first[g]; j < r->first[g + 1] && off < cap; j++)
+        off += (size_t) snprintf (buf + off, cap - off, "%s%s", j > r->first[g] ? "+" : "",
                                   r->plan->steps[j].name);
     return buf;
 }
@@ -168,7 +206,8 @@ uint64_t
 run_step_planned_ns (const runner_t *r, int i)
 {
     uint64_t longest = 0;
-    for (int j = r->first[i]; j < r->first[i + 1]; j++) {
+    int g = run_group (r, i);
+    for (int j = r->first[g]; j < r->first[g + 1]; j++) {
         const job_t *jd = &r->plan->steps[j];
         if (!jd->runtime_ns)
             return 0;
@@ -275,7 +314,7 @@ run_save_latency_depths (ctl_t *ctl, const part_t *p, const Iofleet__Done *d)
         return;
     }
     for (int j = 0; j < njobs; j++) {
-        const job_t *jd = &r->plan->steps[r->first[r->cur] + j];
+        const job_t *jd = &r->plan->steps[run_step_first (r, r->cur) + j];
         uint32_t depth = d->latency_depth[j];
         if (depth == 0)
             continue;
@@ -314,7 +353,7 @@ run_save_target_drives (ctl_t *ctl, const part_t *p, const Iofleet__Ready *ready
         while (left == 0 && job + 1 < njobs)
             left = r->job_ntargets[++job];
         left--;
-        const job_t *jd = &r->plan->steps[r->first[r->cur] + job];
+        const job_t *jd = &r->plan->steps[run_step_first (r, r->cur) + job];
         json_t *match = json_null ();
         size_t k;
         json_t *d;

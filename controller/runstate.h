@@ -97,7 +97,13 @@ struct runner {
     uint64_t deadline;                  /* monotonic, 0 = none */
     uint64_t start_at;                  /* controller clock */
     int steps_complete, steps_partial;
-    int nsteps;                         /* job groups: see jobfile_group */
+    int nsteps;                         /* the run's steps rows so far: a round's
+                                           are added when it begins */
+    int ngroups;                        /* the plan's job groups (jobfile_group) */
+    int npre;                           /* of them the precondition's (0 or 1) */
+    int round_steps;                    /* the rest, run as one round */
+    int max_rounds;                     /* plan->rounds, or 1 */
+    int tracked;                        /* steady_state='s group, or -1 */
     int first[JOB_MAX_STEPS + 1];       /* first job of each step */
     int job_ntargets[MSG_JOBS_MAX];     /* of the step in hand, per job */
     int min_agents;
@@ -127,6 +133,16 @@ void run_results_wait (ctl_t *ctl);
 /* runstate.c */
 /* The part of agent_id in the run in hand, or NULL. */
 part_t *run_find_part (runner_t *r, uint64_t agent_id);
+/* The plan's steps as the run goes through them: its job groups
+   (ngroups, first[]), the precondition's (npre), and the rest run as
+   rounds (plan->rounds, rounds.h) of round_steps each: the run's step i
+   is group run_group(i) in round run_round(i) (1.., 0 when the plan has
+   no rounds= or i is the precondition).  Can't fail. */
+void run_plan_steps (runner_t *r);
+int run_group (const runner_t *r, int i);
+int run_round (const runner_t *r, int i);
+/* The plan job that starts step i.  Can't fail. */
+int run_step_first (const runner_t *r, int i);
 /* The first job of step i (its options stand for the step's in logs and
    in the report's "job"), its number of jobs, its name ("a" or "a+b+c"
    for jobs that run together, in buf), and how long it should take (its

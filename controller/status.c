@@ -107,6 +107,11 @@ runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen)
         json_object_set_new (o, "step", json_integer (r->cur));
         json_object_set_new (o, "steps", json_integer (r->nsteps));
         json_object_set_new (o, "step_name", json_string (run_step_name (r, r->cur, name, sizeof name)));
+        /* A round's step (rounds.h): which round, of at most how many. */
+        if (run_round (r, r->cur)) {
+            json_object_set_new (o, "round", json_integer (run_round (r, r->cur)));
+            json_object_set_new (o, "rounds_max", json_integer (r->max_rounds));
+        }
         /* results: the step ended; its results are being computed. */
         json_object_set_new (o, "phase", json_string (r->phase == R_PREPARING ? "preparing"
                                                       : r->phase == R_RESULTS ? "results"
