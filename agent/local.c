@@ -514,6 +514,16 @@ local_run (int argc, char **argv)
         fprintf (stderr, "%s\n", err);
         return 1;
     }
+    if (jf->rounds) {
+        /* Rounds are judged across the fleet's stored results
+           (controller/rounds.c); a run on its own has no store. */
+        fprintf (stderr, "iofleet-agent run: %s: [iofleet] rounds= and steady_state= run only "
+                 "through a controller (iofleet run PLAN), which stores each round and judges "
+                 "its steady state; take them out of the file to run its steps once here\n",
+                 path);
+        jobfile_destroy (&jf);
+        return 2;
+    }
     signal (SIGINT, on_signal);
     signal (SIGTERM, on_signal);
     result_t *res = calloc ((size_t) jf->nsteps, sizeof *res);

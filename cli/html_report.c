@@ -167,10 +167,10 @@ summary (FILE *f, json_t *rep)
         fprintf (f, " v%.0f", num (rep, "plan_version"));
     fputs ("</dd><dt>Status</dt><dd>", f);
     html_status_cell (f, str (rep, "status"));
-    fputs ("</dd><dt>SLA verdict</dt><dd>", f);
+    fputs ("</dd><dt>Verdict (SLA and steady state)</dt><dd>", f);
     html_verdict_badge (f, str (rep, "verdict"));
     if (!strcmp (str (rep, "verdict"), "none"))
-        fputs (" (the plan sets no iofleet_sla)", f);
+        fputs (" (the plan sets no iofleet_sla and no steady_state)", f);
     fputs ("</dd>", f);
     if (str (rep, "origin")[0]) {
         fputs ("<dt>Origin</dt><dd>", f);
@@ -814,6 +814,119 @@ method (FILE *f, json_t *rep)
     fputs ("</section>\n", f);
 }
 
+/* A figure of the tracked metric (common/rounds.h) as text. */
+static const char *
+html_figure (const char *metric, double v, char *buf, size_t cap)
+{
+    if (!strcmp (metric, "mean"))
+        return html_lat (v, buf, cap);
+    if (!strcmp (metric, "bw"))
+        return html_bytes (v, buf, cap);
+    return html_iops (v, buf, cap);
+}
+
+/* The rounds (the report's "rounds", controller/rounds.c): the rule,
+   the tracked figure of each drive per round as a chart (its steady
+   window shaded for the first drive that has one), and a table with
+   each drive's steady round and window. */
+#define ROUNDS_CHART_DRIVES 24
+static void
+rounds_section (FILE *f, json_t *rep)
+{
+    json_t *ro = json_object_get (rep, "rounds");
+    if (!json_is_object (ro))
+        return;
+    json_t *rule = json_object_get (ro, "steady_state");
+    fprintf (f, "<section id=\"rounds\"><h2>Rounds and steady state</h2>\n<p>The plan's steps "
+             "ran as rounds: %.0f run, at most %.0f.", num (ro, "rounds_run"),
+             num (ro, "rounds_max"));
+    if (!rule) {
+        fputs (" The plan tracks no figure (no steady_state=): every round is reported."
+               "</p></section>\n", f);
+        return;
+    }
+    const char *metric = str (rule, "metric");
+    fputs (" Steady state of ", f);
+    esc (f, str (rule, "step"));
+    fprintf (f, " %s per drive (the SNIA PTS rule): over a window of %.0f rounds, max - min "
+             "within %g%% of the window's mean and the least-squares line's excursion within "
+             "%g%%. %.0f drive(s) steady, %.0f not.</p>\n", metric, num (rule, "window"),
+             num (rule, "range_pct"), num (rule, "slope_pct"), num (ro, "steady"),
+             num (ro, "not_steady"));
+    char title[256];
+    snprintf (title, sizeof title, "%s per round and drive", metric);
+    svg_chart_t *c = svg_chart_new ("rounds", title, SVG_LINES);
+    json_t *drives = json_object_get (ro, "drives");
+    size_t i, k;
+    json_t *d, *v;
+    if (c) {
+        svg_chart_axis (c, 'x', SVG_LINEAR, "round", NULL);
+        svg_chart_axis (c, 'y', SVG_LINEAR, metric, !strcmp (metric, "mean") ? fmt_lat
+                                                  : !strcmp (metric, "bw") ? NULL : fmt_iops);
+        bool band = false;
+        json_array_foreach (drives, i, d) {
+            if (i == ROUNDS_CHART_DRIVES)
+                break;
+            char name[300], tip[400], b[32];
+            snprintf (name, sizeof name, "%s %s", str (d, "agent"), str (d, "target"));
+            svg_chart_series (c, name);
+            json_array_foreach (json_object_get (d, "figures"), k, v) {
+                if (!json_is_number (v))
+                    continue;
+                snprintf (tip, sizeof tip, "%s round %zu: %s", name, k + 1,
+                          html_figure (metric, json_number_value (v), b, sizeof b));
+                svg_chart_point (c, (double) k + 1, json_number_value (v), tip, 0);
+            }
+            json_t *w = json_object_get (d, "window");
+            if (!band && json_is_true (json_object_get (d, "steady"))) {
+                json_t *r = json_object_get (w, "rounds");
+                char label[320];
+                snprintf (label, sizeof label, "steady window of %s", name);
+                svg_chart_vband (c, json_number_value (json_array_get (r, 0)),
+                                 json_number_value (json_array_get (r, 1)), label);
+                band = true;
+            }
+        }
+        svg_chart_write (c, f, "no drive has a figure yet");
+        svg_chart_destroy (&c);
+    }
+    if (json_array_size (drives) > ROUNDS_CHART_DRIVES)
+        fprintf (f, "<p>The chart shows the first %d drives; the table lists all %zu.</p>\n",
+                 ROUNDS_CHART_DRIVES, json_array_size (drives));
+    fputs ("<table class=\"rounds\"><thead><tr><th>Agent</th><th>Target</th><th>Steady</th>"
+           "<th>Window</th><th>Mean</th><th>Range</th><th>Slope excursion</th>"
+           "<th>Per round</th></tr></thead><tbody>\n", f);
+    json_array_foreach (drives, i, d) {
+        bool steady = json_is_true (json_object_get (d, "steady"));
+        json_t *w = json_object_get (d, steady ? "window" : "last_window");
+        char b[32];
+        fputs (steady ? "<tr>" : "<tr class=\"bad\">", f);
+        fputs ("<td>", f);
+        esc (f, str (d, "agent"));
+        fputs ("</td><td>", f);
+        esc (f, str (d, "target"));
+        if (steady)
+            fprintf (f, "</td><td>round %.0f</td><td>rounds %.0f-%.0f</td>",
+                     num (d, "steady_round"),
+                     json_number_value (json_array_get (json_object_get (w, "rounds"), 0)),
+                     json_number_value (json_array_get (json_object_get (w, "rounds"), 1)));
+        else
+            fputs ("</td><td>not steady</td><td>last window</td>", f);
+        if (json_object_get (w, "mean"))
+            fprintf (f, "<td>%s</td><td>%.1f%%</td><td>%.1f%%</td>",
+                     html_figure (metric, num (w, "mean"), b, sizeof b), num (w, "range_pct"),
+                     num (w, "excursion_pct"));
+        else
+            fputs ("<td>-</td><td>-</td><td>-</td>", f);
+        fputs ("<td>", f);
+        json_array_foreach (json_object_get (d, "figures"), k, v)
+            fprintf (f, "%s%s", k ? " " : "", json_is_number (v)
+                     ? html_figure (metric, json_number_value (v), b, sizeof b) : "-");
+        fputs ("</td></tr>\n", f);
+    }
+    fputs ("</tbody></table></section>\n", f);
+}
+
 void
 html_report (FILE *f, json_t *rep, json_t *inv)
 {
@@ -833,6 +946,8 @@ html_report (FILE *f, json_t *rep, json_t *inv)
     fputs ("<nav><ol><li><a href=\"#summary\">Summary</a></li>", f);
     if (json_array_size (json_object_get (rep, "sweeps")))
         fputs ("<li><a href=\"#sweeps\">Queue-depth curves</a></li>", f);
+    if (json_is_object (json_object_get (rep, "rounds")))
+        fputs ("<li><a href=\"#rounds\">Rounds and steady state</a></li>", f);
     json_array_foreach (steps, i, s) {
         fprintf (f, "<li><a href=\"#step-%zu\">", i);
         esc (f, str (s, "name"));
@@ -843,6 +958,7 @@ html_report (FILE *f, json_t *rep, json_t *inv)
     fputs ("<li><a href=\"#method\">How these figures were computed</a></li></ol></nav>\n", f);
     summary (f, rep);
     sweeps (f, rep);
+    rounds_section (f, rep);
     json_array_foreach (steps, i, s)
         step_section (f, s, i, n);
     inventory (f, inv);

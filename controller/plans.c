@@ -24,7 +24,9 @@ plan_warnings (const jobfile_t *jf)
     json_t *w = json_array ();
     for (int k = 0; k < jf->nsteps; k++) {
         const job_t *j = &jf->steps[k];
-        if (j->size || j->size_pct || j->filesize || strncmp (j->filename, "/dev/", 5) == 0)
+        /* A drive selector (@all, @loop, ...) names devices. */
+        if (j->size || j->size_pct || j->filesize || strncmp (j->filename, "/dev/", 5) == 0
+            || j->filename[0] == '@')
             continue;
         char line[JOB_FILENAME_MAX + 256];
         snprintf (line, sizeof line, "job '%s' has no size=: '%s' must already exist on every "

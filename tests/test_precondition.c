@@ -126,8 +126,9 @@ test_refusals (void)
                 "t.fio:4: precondition= needs filename= on every job (job 'b' has none, so its "
                 "files are named after it): it writes the targets the jobs test");
     EXPECT_ERR ("[iofleet]\npurge=discard\n[a]\nfilename=x\n",
-                "t.fio:2: unknown setting 'purge' in [iofleet] (it takes sla=CONDITIONS and "
-                "precondition=COUNT; fio options belong in [global] or a job)");
+                "t.fio:2: unknown setting 'purge' in [iofleet] (it takes sla=CONDITIONS, "
+                "precondition=COUNT, rounds=MAX and steady_state=STEP:METRIC[,window=N,range=P%,"
+                "slope=P%]; fio options belong in [global] or a job)");
 }
 
 int
