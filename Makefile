@@ -32,8 +32,9 @@ install: build
 # "asan-skip", an e2e test whose code others run under them): keeps CI
 # under 20 minutes.  The sanitizer pass runs two tests at a time (its
 # e2e tests mostly wait on their steps: 249 and 251 s against 418 s one
-# at a time); e2e_latdepth and e2e_schedule, which judge latencies and
-# IOPS against a baseline, run alone (RUN_SERIAL, tests/CMakeLists.txt).
+# at a time); e2e_latdepth, e2e_schedule and e2e_rounds, which judge
+# latencies and IOPS against a baseline or a cap, run alone (RUN_SERIAL,
+# tests/CMakeLists.txt).
 test: build test-asan
 	cd $(BUILD) && ctest --output-on-failure --timeout 300
 

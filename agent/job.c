@@ -15,6 +15,7 @@
 #include "log.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -24,18 +25,37 @@
    is opened or laid out: BLKDISCARD takes only those (fio 3.33 tries, and
    its first trim fails with ENOTTY).  Returns 0, or -1 with err set. */
 static int
-trim_target_check (const iojob_t *j, const target_t *t, char *err, size_t errlen)
+trim_target_check (const iojob_t *j, bool purge, const target_t *t, char *err, size_t errlen)
 {
     struct stat st;
     if (stat (t->path, &st) == 0 && S_ISBLK (st.st_mode))
         return 0;
     char what[64];
-    snprintf (what, sizeof what, j->replay ? "the read_iolog log" : "rw=%s",
-              job_rw_name ((job_rw_t) j->rw));
+    if (purge)
+        snprintf (what, sizeof what, "the purge step (purge=discard)");
+    else
+        snprintf (what, sizeof what, j->replay ? "the read_iolog log" : "rw=%s",
+                  job_rw_name ((job_rw_t) j->rw));
     snprintf (err, errlen, "%s trims (BLKDISCARD), which only a block device takes: '%s' "
               "is %s (fio 3.33 fails its first trim with ENOTTY); name a block device, or a "
               "loop device over the file (losetup)", what, t->path,
               stat (t->path, &st) != 0 ? "not there" : "not a block device");
+    return -1;
+}
+
+/* Refuses a purge job's target (purge.h) that no --allow-purge glob
+   matches, before anything is opened: a purge discards everything on
+   the device.  (--allow-write and the write guard are checked when it is
+   opened for writing, as for any write.)  Returns 0, or -1 with err set. */
+static int
+purge_target_check (const target_policy_t *pol, const target_t *t, char *err, size_t errlen)
+{
+    for (int i = 0; i < pol->nallow_purge; i++)
+        if (fnmatch (pol->allow_purge[i], t->path, 0) == 0)
+            return 0;
+    snprintf (err, errlen, "purge of '%s' refused: no --allow-purge glob matches it (rule: "
+              "allow-purge); a purge discards everything on the device: start the agent with "
+              "--allow-purge '%s' (and --allow-write) to let plans purge it", t->path, t->path);
     return -1;
 }
 
@@ -389,7 +409,9 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
                 return NULL;
             }
         } else if (target_resolve (pol, names[t], &j->targets[t], err, errlen)
-                   || (trims && trim_target_check (j, &j->targets[t], err, errlen))) {
+                   || (trims && trim_target_check (j, spec->purge, &j->targets[t], err,
+                                                   errlen))
+                   || (spec->purge && purge_target_check (pol, &j->targets[t], err, errlen))) {
             job_destroy (&j);
             return NULL;
         }

@@ -33,6 +33,9 @@ static volatile sig_atomic_t s_interrupted;
 /* --allow-write-formatted: devices written despite a signature. */
 static const char *s_formatted[TARGET_ALLOW_MAX];
 static int s_nformatted;
+/* --allow-purge: devices a purge step ([iofleet] purge=) may discard. */
+static const char *s_purge[TARGET_ALLOW_MAX];
+static int s_npurge;
 
 static void
 on_signal (int sig)
@@ -82,6 +85,8 @@ usage (FILE *f)
 "                        the histograms cost; latency figures are then empty)\n"
 "  --allow-write-formatted GLOB  write devices matching GLOB although they\n"
 "                        carry a partition table or signature (repeatable)\n"
+"  --allow-purge GLOB    let the plan's purge step ([iofleet] purge=discard)\n"
+"                        discard devices matching GLOB (repeatable)\n"
 "  --help\n");
 }
 
@@ -289,10 +294,12 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
         return -1;
     }
     target_policy_t pol = { .workdir = cwd, .nallow = 1, .nallow_write = 1,
-                            .nallow_formatted = s_nformatted, .hooks = &s_hooks };
+                            .nallow_formatted = s_nformatted, .nallow_purge = s_npurge,
+                            .hooks = &s_hooks };
     pol.allow[0] = "/*";
     pol.allow_write[0] = "/*";
     memcpy (pol.allow_formatted, s_formatted, sizeof s_formatted);
+    memcpy (pol.allow_purge, s_purge, sizeof s_purge);
     int n = last - first, status = 0;
     step_t *step = NULL;
     dir_stats_t **iv = calloc ((size_t) n, sizeof *iv);
@@ -485,6 +492,14 @@ local_run (int argc, char **argv)
             }
             s_formatted[s_nformatted++] = argv[++i];
         }
+        else if (strcmp (argv[i], "--allow-purge") == 0 && i + 1 < argc) {
+            if (s_npurge == TARGET_ALLOW_MAX || argv[i + 1][0] != '/') {
+                fprintf (stderr, "iofleet-agent run: --allow-purge '%s': globs are absolute "
+                         "paths, at most %d of them\n", argv[i + 1], TARGET_ALLOW_MAX);
+                return 2;
+            }
+            s_purge[s_npurge++] = argv[++i];
+        }
         else if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0) {
             usage (stdout);
             return 0;
@@ -548,12 +563,16 @@ local_run (int argc, char **argv)
             status = 1;
         }
         ran = first[g + 1];
-        /* precondition= (precondition.h): a precondition step that failed
-           leaves drives not preconditioned, which the plan's steps would
-           measure; they do not run (reported with no I/O), as on a fleet. */
-        if (g == 0 && jf->precondition && status) {
-            fprintf (stderr, "iofleet-agent run: %s: the precondition step failed: the plan's "
-                     "steps not run (they would measure drives not preconditioned)\n", path);
+        /* purge= and precondition= (purge.h, precondition.h): a purge or
+           precondition step that failed leaves drives not purged or not
+           preconditioned, which the plan's steps would measure; they do
+           not run (reported with no I/O), as on a fleet. */
+        int npre = (jf->purge ? 1 : 0) + (jf->precondition ? 1 : 0);
+        if (g < npre && status) {
+            bool purge = jf->purge && g == 0;
+            fprintf (stderr, "iofleet-agent run: %s: the %s step failed: the plan's steps not "
+                     "run (they would measure drives not %s)\n", path,
+                     purge ? "purge" : "precondition", purge ? "purged" : "preconditioned");
             ran = jf->nsteps;
             break;
         }

@@ -67,6 +67,10 @@ usage (FILE *f)
 "  --allow-write-formatted GLOB\n"
 "                         write such a device although it carries a partition\n"
 "                         table or signature (lifts only that rule)\n"
+"  --allow-purge GLOB     let a plan's purge step ([iofleet] purge=discard)\n"
+"                         discard block devices matching GLOB (repeatable;\n"
+"                         --allow-write must match too, and the write guard\n"
+"                         applies): everything on them is gone\n"
 "  --spool-dir DIR        keep what the controller has not acknowledged in DIR\n"
 "                         (default: $STATE_DIRECTORY, else\n"
 "                         /var/lib/iofleet-agent/NAME); one agent per DIR.  Put it\n"
@@ -111,6 +115,7 @@ static const struct option agent_opts[] = {
     { "workdir", required_argument, NULL, 'w' },
     { "allow-write", required_argument, NULL, 1101 },
     { "allow-write-formatted", required_argument, NULL, 1102 },
+    { "allow-purge", required_argument, NULL, 1103 },
     { "spool-dir", required_argument, NULL, 1201 },
     { "spool-max", required_argument, NULL, 1202 },
     { "simulate", required_argument, NULL, 1301 },
@@ -128,10 +133,10 @@ static const struct option agent_opts[] = {
     { NULL, 0, NULL, 0 },
 };
 static const char *const agent_repeatable[] = {
-    "label", "allow", "allow-write", "allow-write-formatted", NULL
+    "label", "allow", "allow-write", "allow-write-formatted", "allow-purge", NULL
 };
 
-/* A glob of --allow, --allow-write or --allow-write-formatted into list
+/* A glob of --allow, --allow-write, --allow-write-formatted or --allow-purge into list
    (n of TARGET_ALLOW_MAX).  Returns 0 or 2 (printed). */
 static int
 add_glob (const char **list, int *n, const char *where, const char *v)
@@ -151,7 +156,7 @@ apply_option (void *arg, int c, const char *v, const char *where, bool from_cli)
 {
     agent_options_t *o = arg;
     /* A repeatable option on the command line replaces the file's list. */
-    int list = c == 'l' ? 0 : c == 'a' ? 1 : c == 1101 ? 2 : c == 1102 ? 3 : -1;
+    int list = c == 'l' ? 0 : c == 'a' ? 1 : c == 1101 ? 2 : c == 1102 ? 3 : c == 1103 ? 4 : -1;
     if (list >= 0 && from_cli && !o->cli_seen[list]) {
         o->cli_seen[list] = true;
         if (list == 0)
@@ -160,8 +165,10 @@ apply_option (void *arg, int c, const char *v, const char *where, bool from_cli)
             o->policy.nallow = 0;
         else if (list == 2)
             o->policy.nallow_write = 0;
-        else
+        else if (list == 3)
             o->policy.nallow_formatted = 0;
+        else
+            o->policy.nallow_purge = 0;
     }
     switch (c) {
     case 'c': {
@@ -207,6 +214,7 @@ apply_option (void *arg, int c, const char *v, const char *where, bool from_cli)
     case 'w': o->policy.workdir = v; break;
     case 1101: return add_glob (o->policy.allow_write, &o->policy.nallow_write, where, v);
     case 1102: return add_glob (o->policy.allow_formatted, &o->policy.nallow_formatted, where, v);
+    case 1103: return add_glob (o->policy.allow_purge, &o->policy.nallow_purge, where, v);
     case 1201: o->spool_dir = v; break;
     case 1202:
         if (job_parse_size (v, &o->spool_max) != 0 || o->spool_max < SPOOL_MAX_MIN) {
@@ -348,7 +356,7 @@ value_of (void *arg, int code, char *buf, size_t len)
     case 1002: snprintf (buf, len, "%s", o->controller_key ? o->controller_key : ""); break;
     case 'n': snprintf (buf, len, "%s", o->sim_agents ? "sim" : o->name); break;
     case 'w': snprintf (buf, len, "%s", o->policy.workdir ? o->policy.workdir : ""); break;
-    case 'l': case 'a': case 1101: case 1102: break;   /* lists: none */
+    case 'l': case 'a': case 1101: case 1102: case 1103: break;     /* lists: none */
     case 1201:
         snprintf (buf, len, "%s", o->sim_agents ? "" : o->spool_dir ? o->spool_dir
                                                                 : options_spool_dir_default (o));

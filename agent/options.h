@@ -21,7 +21,7 @@ typedef struct {
     Iofleet__Label *label_ptrs[MSG_LABELS_MAX];
     char label_text[MSG_LABELS_MAX][MSG_NAME_MAX + MSG_LABEL_VALUE_MAX + 2];   /* KEY\0VALUE */
     int nlabels;
-    bool cli_seen[4];               /* a repeatable flag given: the file's list replaced */
+    bool cli_seen[5];               /* a repeatable flag given: the file's list replaced */
     target_policy_t policy;         /* --allow, --workdir, --allow-write... */
     const char *sysfs_root, *procfs_root, *etc_root;
     const char *release;            /* what HELLO says this agent runs */

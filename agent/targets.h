@@ -50,6 +50,9 @@ typedef struct {
     /* Devices written although they carry a partition table or signature. */
     const char *allow_formatted[TARGET_ALLOW_MAX];
     int nallow_formatted;
+    /* Devices a plan's purge step may discard (--allow-purge). */
+    const char *allow_purge[TARGET_ALLOW_MAX];
+    int nallow_purge;
     const char *sysfs_root, *procfs_root;   /* for the write guard; NULL: /sys, /proc */
     const target_hooks_t *hooks;            /* NULL: a layout is never stopped */
 } target_policy_t;

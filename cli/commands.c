@@ -71,8 +71,12 @@ const command_t commands[] = {
       "controller uses, so an error names the file, line and option, then stores it as plan "
       "NAME: version 1, or the next version when NAME exists. Prints the version and the "
       "number of steps. Beside fio's options, an [iofleet] section takes sla=CONDITIONS (every "
-      "job's service level) and precondition=COUNT (a first step that writes the jobs' "
-      "targets COUNT times with 128 KiB sequential writes, as the SNIA PTS preconditions).",
+      "job's service level), precondition=COUNT (a first step that writes the jobs' "
+      "targets COUNT times with 128 KiB sequential writes, as the SNIA PTS preconditions), "
+      "rounds=MAX (the steps run again as rounds, at most MAX) and "
+      "steady_state=STEP:METRIC[,window=N,range=P%,slope=P%] (the rounds end when METRIC of "
+      "STEP is steady on every drive by the SNIA PTS rule; see README \"Rounds and steady "
+      "state\").",
       NULL, COMMAND_FILES },
     { "plan", "list", "[--json]", "stored plans (latest versions)",
       "Each plan's name, latest version, number of steps and the file it was added from.",

@@ -36,7 +36,8 @@
     rather than of a job, wherever the section stands in the file: sla=
     CONDITIONS (common/sla.h), the service level of every job that does
     not set its own iofleet_sla=, and precondition=COUNT, a first step
-    that writes the jobs' targets COUNT times (precondition.h), and
+    that writes the jobs' targets COUNT times (precondition.h), purge=
+    discard, a step before it that discards them (purge.h), and
     rounds=MAX with steady_state=STEP:METRIC[,...], the steps run again as
     rounds until a figure of each drive is steady (rounds.h).  fio would
     read [iofleet] as a job, so a plan that uses it is an iofleet plan, as
@@ -45,6 +46,7 @@
 #include "jobfile.h"
 #include "job_opts.h"
 #include "precondition.h"
+#include "purge.h"
 #include "rounds.h"
 #include "sla.h"
 #include "util.h"
@@ -362,6 +364,8 @@ typedef struct {
     char sla[sizeof ((job_t *) 0)->sla];
     uint32_t precondition;
     int precondition_line;
+    purge_t purge;
+    int purge_line;
     uint32_t rounds;
     int rounds_line;
     bool steady;
@@ -369,7 +373,7 @@ typedef struct {
     int steady_line;
 } iofleet_set_t;
 
-#define IOFLEET_KEYS "sla=CONDITIONS, precondition=COUNT, rounds=MAX and " \
+#define IOFLEET_KEYS "sla=CONDITIONS, purge=discard, precondition=COUNT, rounds=MAX and " \
                      "steady_state=STEP:METRIC[,window=N,range=P%%,slope=P%%]"
 
 /* One line of the [iofleet] section into set.  Returns 0, or -1 with the
@@ -395,6 +399,15 @@ s_iofleet_line (parser_t *p, int line, char *s, iofleet_set_t *set)
         }
         set->precondition = (uint32_t) n;
         set->precondition_line = line;
+        return 0;
+    }
+    if (strcmp (key, "purge") == 0) {
+        char why[256];
+        if (purge_parse (value, &set->purge, why, sizeof why)) {
+            optval_error (p, line, "[iofleet] %s", why);
+            return -1;
+        }
+        set->purge_line = line;
         return 0;
     }
     if (strcmp (key, "rounds") == 0) {
@@ -479,13 +492,16 @@ s_rounds (parser_t *p, jobfile_t *jf, const iofleet_set_t *set)
     return 0;
 }
 
-/* Puts the precondition step (precondition.h) before the plan's jobs:
-   one job for each distinct region they test, the first starting the
-   step, and the plan's first job starting the next.  Their workers are
-   numbered after the plan's, which keep fio's numbers (their logs' names).
-   o is working space.  Returns 0, or -1 with the error set. */
+/* Puts a step of the plan's methodology before its jobs: the precondition
+   step (precondition.h) or the purge step (purge.h), one job for each
+   distinct region the plan's own jobs test (those past the first skip,
+   the steps put in front before), the first starting the step, and the
+   job after them starting the next.  Their workers are numbered after
+   all the others, the plan's keeping fio's numbers (their logs' names).
+   count: precondition's COUNT, 0 for the purge.  o is working space.
+   Returns 0, or -1 with the error set. */
 static int
-s_precondition (parser_t *p, jobfile_t **jf_p, uint32_t count, int line, job_opts_t *o)
+s_prepend (parser_t *p, jobfile_t **jf_p, int skip, uint32_t count, int line, job_opts_t *o)
 {
     jobfile_t *jf = *jf_p;
     int k = 0;
@@ -494,15 +510,18 @@ s_precondition (parser_t *p, jobfile_t **jf_p, uint32_t count, int line, job_opt
         optval_error (p, line, "out of memory");
         return -1;
     }
-    uint32_t thread_number = jf->steps[jf->nsteps - 1].thread_number
-                             + jf->steps[jf->nsteps - 1].numjobs;
-    for (int i = 0; i < jf->nsteps; i++) {
+    uint32_t thread_number = 0;
+    for (int i = 0; i < jf->nsteps; i++)
+        if (jf->steps[i].thread_number + jf->steps[i].numjobs > thread_number)
+            thread_number = jf->steps[i].thread_number + jf->steps[i].numjobs;
+    for (int i = skip; i < jf->nsteps; i++) {
         bool seen = false;
-        for (int m = 0; m < i && !seen; m++)
+        for (int m = skip; m < i && !seen; m++)
             seen = precondition_same_region (&jf->steps[m], &jf->steps[i]);
         if (seen)
             continue;
-        if (precondition_job (p, line, &jf->steps[i], count, o) || s_finish_job (p, o)) {
+        if ((count ? precondition_job (p, line, &jf->steps[i], count, o)
+                   : purge_job (p, line, &jf->steps[i], o)) || s_finish_job (p, o)) {
             free (pre);
             return -1;
         }
@@ -511,8 +530,12 @@ s_precondition (parser_t *p, jobfile_t **jf_p, uint32_t count, int line, job_opt
         pre[k++] = o->job;
     }
     if (jf->nsteps + k > JOB_MAX_STEPS) {
-        optval_error (p, line, "precondition=%u adds %d job(s) to the plan's %d: more than %d "
-                      "(the limit)", count, k, jf->nsteps, JOB_MAX_STEPS);
+        if (count)
+            optval_error (p, line, "precondition=%u adds %d job(s) to the plan's %d: more than "
+                          "%d (the limit)", count, k, jf->nsteps, JOB_MAX_STEPS);
+        else
+            optval_error (p, line, "purge= adds %d job(s) to the plan's %d: more than %d (the "
+                          "limit)", k, jf->nsteps, JOB_MAX_STEPS);
         free (pre);
         return -1;
     }
@@ -528,7 +551,6 @@ s_precondition (parser_t *p, jobfile_t **jf_p, uint32_t count, int line, job_opt
     memcpy (&jf->steps[0], pre, (size_t) k * sizeof (job_t));
     jf->steps[k].stonewall = true;
     jf->nsteps += k;
-    jf->precondition = count;
     free (pre);
     return 0;
 }
@@ -713,9 +735,21 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
     }
     if (s_rounds (&p, jf, &set))
         goto fail;
-    if (set.precondition && s_precondition (&p, &jf, set.precondition, set.precondition_line,
-                                            scratch))
-        goto fail;
+    /* The precondition step, then the purge step in front of it, each
+       over the regions of the plan's own jobs. */
+    int before = 0;
+    if (set.precondition) {
+        int n0 = jf->nsteps;
+        if (s_prepend (&p, &jf, 0, set.precondition, set.precondition_line, scratch))
+            goto fail;
+        jf->precondition = set.precondition;
+        before = jf->nsteps - n0;
+    }
+    if (set.purge) {
+        if (s_prepend (&p, &jf, before, 0, set.purge_line, scratch))
+            goto fail;
+        jf->purge = set.purge;
+    }
     free (copy);
     free (global);
     free (cur);

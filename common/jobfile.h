@@ -215,6 +215,8 @@ typedef struct {
     bool refill_buffers;            /* new random data for every write */
     bool scramble_buffers;          /* fio's default 1: every write's data made
                                        unique (iofleet's stamp per 4 KiB) */
+    bool purge;                     /* the purge step's job (purge.h): agents
+                                       run it only under --allow-purge */
     bool exitall;                   /* when one job running ends, the others
                                        running with it stop (set on all jobs
                                        of the file when any says it) */
@@ -228,6 +230,8 @@ typedef struct {
     int nsteps;
     uint32_t precondition;          /* [iofleet] precondition=COUNT (0: none); its
                                        jobs come first (precondition.h) */
+    uint32_t purge;                 /* [iofleet] purge= (purge_t; 0: none): its jobs
+                                       come first of all (purge.h) */
     uint32_t rounds;                /* [iofleet] rounds=MAX (0: none): the steps
                                        but the precondition's repeat (rounds.h) */
     bool steady;                    /* [iofleet] steady_state= given: rule */

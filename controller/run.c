@@ -50,36 +50,43 @@ step_too_new (const peer_t *peer, const jobspec_t *js, int njobs)
     return NULL;
 }
 
-/* Whether agent p may run the step in hand of a plan with precondition=
-   (precondition.h): only once its precondition step, the run's first,
-   ended done, as stored.  Otherwise why says so and false: its figures
-   would be those of a drive not preconditioned.  A read error counts as
-   not done (logged). */
+/* Whether agent p may run the step in hand of a plan with purge= or
+   precondition= (purge.h, precondition.h): only once each of those steps
+   before it, the run's first, ended done for it, as stored.  Otherwise
+   why says so and false: its figures would be those of a drive not
+   purged or not preconditioned.  A read error counts as not done
+   (logged). */
 static bool
 preconditioned (ctl_t *ctl, const part_t *p, char *why, size_t whylen)
 {
     runner_t *r = ctl->runner;
-    if (!r->plan->precondition || r->cur == 0)
-        return true;
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT status, message FROM step_agents WHERE run_id = ? AND step_idx = 0 "
-        "AND agent_id = ?");
-    sqlite3_bind_int64 (st, 1, r->run);
-    sqlite3_bind_int64 (st, 2, (sqlite3_int64) p->agent_id);
-    bool done = false;
-    char status[32] = "missing", msg[200] = "";
-    if (store_row (ctl->store, st, "read the agent's precondition step") == 1) {
-        str_copy (status, sizeof status, (const char *) sqlite3_column_text (st, 0));
-        snprintf (msg, sizeof msg, "%s", sqlite3_column_text (st, 1)
-                                         ? (const char *) sqlite3_column_text (st, 1) : "");
-        done = strcmp (status, run_pstate_names[P_DONE]) == 0;
+    int upto = r->cur < r->npre ? r->cur : r->npre;
+    for (int i = 0; i < upto; i++) {
+        sqlite3_stmt *st = store_stmt (ctl->store,
+            "SELECT status, message FROM step_agents WHERE run_id = ? AND step_idx = ? "
+            "AND agent_id = ?");
+        sqlite3_bind_int64 (st, 1, r->run);
+        sqlite3_bind_int (st, 2, i);
+        sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
+        bool done = false;
+        char status[32] = "missing", msg[200] = "";
+        if (store_row (ctl->store, st, "read the agent's purge or precondition step") == 1) {
+            str_copy (status, sizeof status, (const char *) sqlite3_column_text (st, 0));
+            snprintf (msg, sizeof msg, "%s", sqlite3_column_text (st, 1)
+                                             ? (const char *) sqlite3_column_text (st, 1) : "");
+            done = strcmp (status, run_pstate_names[P_DONE]) == 0;
+        }
+        sqlite3_reset (st);
+        if (done)
+            continue;
+        const char *name = run_step_job (r, i)->name;     /* purge or precondition */
+        snprintf (why, whylen, "not run: its %s step ended %s%s%s%s, so this step would "
+                  "measure drives not %s; see step %d's reason, fix it and run again", name,
+                  status, msg[0] ? " (" : "", msg, msg[0] ? ")" : "",
+                  strcmp (name, "purge") == 0 ? "purged" : "preconditioned", i + 1);
+        return false;
     }
-    sqlite3_reset (st);
-    if (!done)
-        snprintf (why, whylen, "not run: its precondition step ended %s%s%s%s, so this step "
-                  "would measure drives not preconditioned; see step 1's reason, fix it and run "
-                  "again", status, msg[0] ? " (" : "", msg, msg[0] ? ")" : "");
-    return done;
+    return true;
 }
 
 static void

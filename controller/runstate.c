@@ -140,7 +140,7 @@ void
 run_plan_steps (runner_t *r)
 {
     r->ngroups = jobfile_group (r->plan, r->first);
-    r->npre = r->plan->precondition ? 1 : 0;
+    r->npre = (r->plan->purge ? 1 : 0) + (r->plan->precondition ? 1 : 0);
     r->round_steps = r->ngroups - r->npre;
     r->max_rounds = r->plan->rounds ? (int) r->plan->rounds : 1;
     r->tracked = -1;

@@ -100,7 +100,8 @@ struct runner {
     int nsteps;                         /* the run's steps rows so far: a round's
                                            are added when it begins */
     int ngroups;                        /* the plan's job groups (jobfile_group) */
-    int npre;                           /* of them the precondition's (0 or 1) */
+    int npre;                           /* of them the purge's and the
+                                           precondition's (0, 1 or 2) */
     int round_steps;                    /* the rest, run as one round */
     int max_rounds;                     /* plan->rounds, or 1 */
     int tracked;                        /* steady_state='s group, or -1 */
@@ -134,7 +135,7 @@ void run_results_wait (ctl_t *ctl);
 /* The part of agent_id in the run in hand, or NULL. */
 part_t *run_find_part (runner_t *r, uint64_t agent_id);
 /* The plan's steps as the run goes through them: its job groups
-   (ngroups, first[]), the precondition's (npre), and the rest run as
+   (ngroups, first[]), the purge's and precondition's (npre), the rest as
    rounds (plan->rounds, rounds.h) of round_steps each: the run's step i
    is group run_group(i) in round run_round(i) (1.., 0 when the plan has
    no rounds= or i is the precondition).  Can't fail. */

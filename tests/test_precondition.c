@@ -125,10 +125,10 @@ test_refusals (void)
     EXPECT_ERR ("[a]\nfilename=x\n[iofleet]\nprecondition=2\n[b]\nrw=read\nsize=1m\n",
                 "t.fio:4: precondition= needs filename= on every job (job 'b' has none, so its "
                 "files are named after it): it writes the targets the jobs test");
-    EXPECT_ERR ("[iofleet]\npurge=discard\n[a]\nfilename=x\n",
-                "t.fio:2: unknown setting 'purge' in [iofleet] (it takes sla=CONDITIONS, "
-                "precondition=COUNT, rounds=MAX and steady_state=STEP:METRIC[,window=N,range=P%,"
-                "slope=P%]; fio options belong in [global] or a job)");
+    EXPECT_ERR ("[iofleet]\nerase=discard\n[a]\nfilename=x\n",
+                "t.fio:2: unknown setting 'erase' in [iofleet] (it takes sla=CONDITIONS, "
+                "purge=discard, precondition=COUNT, rounds=MAX and steady_state=STEP:METRIC["
+                ",window=N,range=P%,slope=P%]; fio options belong in [global] or a job)");
 }
 
 int

@@ -1,0 +1,65 @@
+/*  purge.c: the purge step's jobs, see purge.h. */
+#include "purge.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int
+purge_parse (const char *value, purge_t *out, char *why, size_t whylen)
+{
+    if (strcmp (value, "discard") == 0) {
+        *out = PURGE_DISCARD;
+        return 0;
+    }
+    if (strcmp (value, "none") == 0) {
+        *out = PURGE_NONE;
+        return 0;
+    }
+    if (strcmp (value, "format") == 0)
+        snprintf (why, whylen, "purge=format (an NVMe format or a SCSI FORMAT UNIT) is not "
+                  "implemented; use purge=discard (BLKDISCARD over the region)");
+    else
+        snprintf (why, whylen, "purge=%s: give discard or none", value);
+    return -1;
+}
+
+/* One option line applied to o as a job file's would be.  Returns 0 or
+   -1 with the error set. */
+static int
+apply (parser_t *p, int line, job_opts_t *o, const char *text)
+{
+    char buf[128];
+    snprintf (buf, sizeof buf, "%s", text);
+    return job_opts_line (p, line, false, o, buf);
+}
+
+int
+purge_job (parser_t *p, int line, const job_t *src, job_opts_t *o)
+{
+    if (!src->filename[0]) {
+        optval_error (p, line, "purge= needs filename= on every job (job '%s' has none, so "
+                      "its files are named after it): it discards the devices the jobs test",
+                      src->name);
+        return -1;
+    }
+    job_opts_default (o);
+    snprintf (o->job.name, sizeof o->job.name, "%s", PURGE_NAME);
+    o->job.line = line;
+    bool null_engine = strcmp (src->ioengine, "null") == 0;
+    if (apply (p, line, o, null_engine ? "ioengine=null" : "ioengine=libaio")
+        || apply (p, line, o, src->direct ? "direct=1" : "direct=0")
+        || apply (p, line, o, "rw=randtrim") || apply (p, line, o, "bsrange=" PURGE_BSRANGE)
+        || apply (p, line, o, "iodepth=1"))
+        return -1;
+    job_t *j = &o->job;
+    memcpy (j->filename, src->filename, sizeof j->filename);
+    memcpy (j->directory, src->directory, sizeof j->directory);
+    j->size = src->size;
+    j->size_pct = src->size_pct;
+    j->offset = src->offset;
+    j->offset_pct = src->offset_pct;
+    j->nrfiles = src->nrfiles;
+    j->filesize = src->filesize;
+    j->purge = true;
+    return 0;
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The plans iofleet ships (plans/, plans/short/): each is accepted by
+# plan add with the steps its comment promises; the short PTS IOPS plan
+# runs on two agents end to end (a precondition, then rounds until the
+# 4 KiB random-write IOPS is steady, at most 4), and the short write
+# saturation plan writes its file exactly 4 times (loops=4, fio's random
+# map) with an IOPS series over time.
+. "$(dirname "$0")/lib.sh"
+PLANS=$(cd "$(dirname "$0")/../../plans" && pwd)
+fleet_setup
+I="$BIN/iofleet"
+start_controller
+start_agent a1
+start_agent a2
+wait_agents 2
+
+# name file steps: the steps plan show lists.
+expect_steps () {
+  "$I" plan add "$1" "$2" >/dev/null 2>"$T/add.err" || fail "plan add $2: $(cat "$T/add.err")"
+  n=$("$I" plan show "$1" --json | jq '.steps | length')
+  [ "$n" = "$3" ] || fail "$2: $n steps, want $3"
+}
+expect_steps qualify "$PLANS/qualify.fio" 4
+expect_steps demo "$PLANS/demo.fio" 4
+expect_steps qualify-hba "$PLANS/qualify-hba.fio" 78          # 36 + 36 + 6
+expect_steps pts-iops "$PLANS/pts-iops.fio" 57                # precondition + 7 x 8
+expect_steps pts-latency "$PLANS/pts-latency.fio" 10          # precondition + 3 x 3
+expect_steps pts-throughput "$PLANS/pts-throughput.fio" 11    # precondition + 2 x 5
+expect_steps pts-wsat "$PLANS/pts-wsat.fio" 1
+expect_steps ab-path "$PLANS/ab-path.fio" 10                  # precondition + 3 + 2 + 4
+expect_steps s-qualify-hba "$PLANS/short/qualify-hba.fio" 30
+expect_steps s-pts-iops "$PLANS/short/pts-iops.fio" 10
+expect_steps s-pts-latency "$PLANS/short/pts-latency.fio" 10
+expect_steps s-pts-throughput "$PLANS/short/pts-throughput.fio" 7
+expect_steps s-pts-wsat "$PLANS/short/pts-wsat.fio" 1
+expect_steps s-ab-path "$PLANS/short/ab-path.fio" 10
+# Every shipped plan is listed above.
+shipped=$(cd "$PLANS" && ls ./*.fio short/*.fio | wc -l)
+[ "$shipped" = 14 ] || fail "plans/ holds $shipped plans; this test checks 14: add the new one"
+"$I" plan show pts-iops --json | jq -e '.steps[0] == ["precondition"] and .steps[56] == ["iops-r0-512"]
+    and .steps[55] == ["iops-r0-4k"]' >/dev/null \
+  || fail "pts-iops steps: $("$I" plan show pts-iops --json | jq -c '[.steps[0], .steps[55], .steps[56]]')"
+ok "the 14 shipped plans parse, with the steps they promise"
+
+out=$("$I" run s-pts-iops --wait --json 2>"$T/iops.err") || true
+jq -e '.status == "complete"' <<<"$out" >/dev/null || fail "short pts-iops: $(jq -c '{status}' <<<"$out") $(cat "$T/iops.err")"
+jq -e '.report.rounds | .rounds_run as $n | $n >= 3 and $n <= 4 and .rounds_max == 4
+       and (.drives | length) == 2 and all(.drives[]; (.figures | length) == $n)' <<<"$out" >/dev/null \
+  || fail "short pts-iops rounds: $(jq -c '.report.rounds' <<<"$out")"
+jq -e '(.report.steps | length) == 1 + 9 * .report.rounds.rounds_run
+       and .report.steps[0].name == "precondition"
+       and ([.report.steps[1:][] | .round] | . == (. | sort))' <<<"$out" >/dev/null \
+  || fail "short pts-iops steps: $(jq -c '[.report.steps[] | [.name, .round]]' <<<"$out")"
+ok "short pts-iops: $(jq -r '.report.rounds | "\(.rounds_run) rounds, \(.steady) drive(s) steady, \(.not_steady) not"' <<<"$out"), verdict $(jq -r .report.verdict <<<"$out")"
+
+out=$("$I" run s-pts-wsat --agents a1 --wait --json 2>"$T/wsat.err") \
+  || fail "short pts-wsat: $(cat "$T/wsat.err")"
+jq -e --argjson b $((4 * 64 << 20)) '.report.steps[0].fleet.write | .bytes == $b and .ops == $b / 4096' <<<"$out" >/dev/null \
+  || fail "short pts-wsat wrote $(jq -c '.report.steps[0].fleet.write | {bytes, ops}' <<<"$out"), want 4 x 64 MiB"
+run=$(jq -r .run <<<"$out")
+"$I" report "$run" --format json | jq -e '(.steps[0].intervals | length) >= 1' >/dev/null \
+  || fail "short pts-wsat: no IOPS series"
+ok "short pts-wsat: wrote 4 x 64 MiB in 4 KiB random writes, with its series over time"
