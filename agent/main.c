@@ -170,6 +170,11 @@ serve (agent_options_t *o)
                              .controller_key = o->controller_key,
                              .prefix = o->name_given ? o->name : "sim",
                              .nagents = o->sim_agents, .ntargets = o->sim_targets };
+        if (o->sim_media) {
+            char err[256];
+            cfg.nmedia = sim_media_parse (o->sim_media, cfg.media, err, sizeof err);
+            IOF_ASSERT (cfg.nmedia > 0);    /* checked with the options */
+        }
         return sim_run (&cfg);      /* --spool-dir is accepted and ignored */
     }
     char err[1024];

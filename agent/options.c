@@ -1,6 +1,7 @@
 /*  options.c: see options.h. */
 #define _GNU_SOURCE
 #include "options.h"
+#include "sim_media.h"
 #include "curve.h"
 #include "jobfile.h"
 #include "log.h"
@@ -82,6 +83,11 @@ usage (FILE *f)
 "                         each with its own connection, named NAME-00001..\n"
 "                         (--name, default sim); no I/O: synthetic snapshots\n"
 "  --targets K            virtual NVMe drives per simulated agent (default 4)\n"
+"  --media LIST           (with --simulate) the virtual drives' media, taken in\n"
+"                         turn: nvme, sas, sata (e.g. nvme,sas,sata): latency\n"
+"                         and IOPS against depth modelled on a tri-mode HBA\n"
+"                         report's figures (agent/sim_media.h); without it every\n"
+"                         drive does IOFLEET_SIM_IOPS at IOFLEET_SIM_MEDIAN_US\n"
 "  --verbose              log debug messages\n"
 "  --sysfs-root DIR       read the hardware inventory from DIR instead of /sys\n"
 "  --procfs-root DIR      ... and DIR instead of /proc (with --etc-root DIR)\n"
@@ -120,6 +126,7 @@ static const struct option agent_opts[] = {
     { "spool-max", required_argument, NULL, 1202 },
     { "simulate", required_argument, NULL, 1301 },
     { "targets", required_argument, NULL, 1302 },
+    { "media", required_argument, NULL, 1303 },
     { "verbose", no_argument, NULL, 'v' },
     { "clock-shift-ms", required_argument, NULL, 'S' },
     { "sysfs-root", required_argument, NULL, 'Y' },
@@ -236,6 +243,16 @@ apply_option (void *arg, int c, const char *v, const char *where, bool from_cli)
             o->sim_agents = (int) n;
         else
             o->sim_targets = (int) n;
+        break;
+    }
+    case 1303: {
+        const sim_media_t *m[SIM_MEDIA_MAX];
+        char err[256];
+        if (sim_media_parse (v, m, err, sizeof err) < 0) {
+            fprintf (stderr, "iofleet-agent: %s %s\n", where, err);
+            return 2;
+        }
+        o->sim_media = v;
         break;
     }
     case 'v': o->verbose = true; break;
@@ -365,6 +382,7 @@ value_of (void *arg, int code, char *buf, size_t len)
         break;
     case 1301: break;                                   /* none: a real agent */
     case 1302: snprintf (buf, len, "%d", o->sim_targets); break;
+    case 1303: break;                                   /* none: one media */
     case 'v': snprintf (buf, len, "%s", o->verbose ? "yes" : "no"); break;
     case 'S': snprintf (buf, len, "%lld", (long long) (o->clock_shift / (int64_t) NS_PER_MS));
         break;

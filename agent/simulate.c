@@ -31,11 +31,14 @@
 #define SIM_NQ              256         /* quantile bins of the synthetic distribution */
 #define SIM_SIGMA           0.25        /* log-normal shape */
 #define SIM_MAX_INTERVALS   100000
+#define SIM_MEDIA_BINS      512         /* bins of a --media profile's distribution */
 
 typedef struct {
     double read_iops, write_iops;
     uint32_t bs_read, bs_write;
     double median_ns;               /* per target, this agent */
+    int media;                      /* --media: its profile's index in cfg->media, else -1 */
+    double lat_factor;              /* --media: its quantiles over the profile's QD1 4k ones */
 } sim_target_t;
 
 typedef struct sim sim_t;
@@ -67,12 +70,19 @@ struct sim {
     size_t invcap;
     const char *paths[MSG_TARGETS_MAX];     /* READY's targets, scratch */
     char store[MSG_TARGETS_MAX][32];
+    int drive[MSG_TARGETS_MAX];             /* each path's virtual drive, -1: none */
     histogram_t hist;
     uint8_t *hist_bufs;             /* MSG_TARGETS_MAX * 2 * HIST_WIRE_MAX */
     Iofleet__TargetSample samples[MSG_TARGETS_MAX];
     Iofleet__TargetSample *sample_ptrs[MSG_TARGETS_MAX];
     Iofleet__DirStats dirs[MSG_TARGETS_MAX * 2];
     double expz[SIM_NQ];            /* exp(sigma * z) of each quantile bin */
+    /* --media: each profile's bins, equally wide in the normal quantile
+       z from -4 to 4.5 (so the tail's p99.9 is as fine as its median,
+       about 1% of latency a bin), their cumulative probabilities mp (0 ..
+       1) and their QD1 4k latencies mq (ns, at each bin's middle). */
+    double mp[SIM_MEDIA_MAX][SIM_MEDIA_BINS + 1];
+    double mq[SIM_MEDIA_MAX][SIM_MEDIA_BINS];
     double iops, median_ns;
     /* counters for the stat line (acknowledged and resent: the spools') */
     uint64_t snaps_sent, steps_done;
@@ -121,6 +131,25 @@ grow (uint8_t **buf, size_t *cap, size_t need)
     return *buf;
 }
 
+/* Drive t's medium (--media, in turn), or NULL. */
+static const sim_media_t *
+drive_media (const sim_t *s, int t)
+{
+    return s->cfg->nmedia ? s->cfg->media[t % s->cfg->nmedia] : NULL;
+}
+
+static const char *
+drive_model (const sim_t *s, int t)
+{
+    return drive_media (s, t) ? drive_media (s, t)->model : "SIM-NVME-1";
+}
+
+static const char *
+drive_transport (const sim_t *s, int t)
+{
+    return drive_media (s, t) ? drive_media (s, t)->name : "nvme";
+}
+
 static const char *
 inventory (sim_t *s, const sim_agent_t *a)
 {
@@ -132,11 +161,12 @@ inventory (sim_t *s, const sim_agent_t *a)
         "\"controllers\":[],\"drives\":[", a->name, s->kernel);
     for (int t = 0; t < s->cfg->ntargets; t++)
         off += (size_t) snprintf (s->inv + off, s->invcap - off,
-            "%s{\"name\":\"sim%dd%d\",\"path\":\"/dev/sim%d/d%d\",\"model\":\"SIM-NVME-1\","
+            "%s{\"name\":\"sim%dd%d\",\"path\":\"/dev/sim%d/d%d\",\"model\":\"%s\","
             "\"vendor\":\"iofleet\",\"serial\":\"SIM%05d-%03d\",\"firmware\":\"1.0\","
-            "\"transport\":\"nvme\",\"size_bytes\":1000204886016,\"rotational\":false,"
+            "\"transport\":\"%s\",\"size_bytes\":1000204886016,\"rotational\":false,"
             "\"logical_block_size\":512,\"mounted\":false,\"boot\":false,\"holders\":false}",
-            t ? "," : "", a->idx + 1, t, a->idx + 1, t, a->idx + 1, t);
+            t ? "," : "", a->idx + 1, t, a->idx + 1, t, drive_model (s, t), a->idx + 1, t,
+            drive_transport (s, t));
     snprintf (s->inv + off, s->invcap - off, "]}");
     return s->inv;
 }
@@ -151,6 +181,7 @@ expand (sim_t *s, sim_agent_t *a, const char *f, const char **paths, char (*stor
             snprintf (err, errlen, "more than %d targets", MSG_TARGETS_MAX);
             return -1;
         }
+        s->drive[*n] = -1;          /* a name, not one of the virtual drives */
         paths[(*n)++] = f;
         return 0;
     }
@@ -173,8 +204,8 @@ expand (sim_t *s, sim_agent_t *a, const char *f, const char **paths, char (*stor
     for (int t = 0; t < s->cfg->ntargets; t++) {
         char serial[32];
         snprintf (serial, sizeof serial, "SIM%05d-%03d", a->idx + 1, t);
-        const char *v = !field ? NULL : strcmp (field, "model") == 0 ? "SIM-NVME-1"
-                        : strcmp (field, "serial") == 0 ? serial : "nvme";
+        const char *v = !field ? NULL : strcmp (field, "model") == 0 ? drive_model (s, t)
+                        : strcmp (field, "serial") == 0 ? serial : drive_transport (s, t);
         if (v && fnmatch (pat, v, 0) != 0)
             continue;
         if (*n >= MSG_TARGETS_MAX) {
@@ -183,12 +214,14 @@ expand (sim_t *s, sim_agent_t *a, const char *f, const char **paths, char (*stor
         }
         snprintf (store[*n], sizeof store[*n], "/dev/sim%d/d%d", a->idx + 1, t);
         paths[*n] = store[*n];
+        s->drive[*n] = t;
         (*n)++;
         added++;
     }
     if (!added) {
         snprintf (err, errlen, "selector '%s' matched no data drive on this agent (%d simulated "
-                  "SIM-NVME-1 nvme drives)", f, s->cfg->ntargets);
+                  "drives, %s)", f, s->cfg->ntargets, s->cfg->nmedia ? "media in turn as --media "
+                  "says" : "SIM-NVME-1 nvme");
         return -1;
     }
     return 0;
@@ -231,6 +264,24 @@ prepare (void *arg, link_t *link, const Iofleet__Prepare *p, Iofleet__Ready *rea
             /* A few percent per target, the same every run. */
             uint64_t key = ((uint64_t) a->idx << 20) ^ (uint64_t) t;
             st->median_ns = s->median_ns * (0.96 + 0.08 * unit (key));
+            const sim_media_t *m = s->drive[t] >= 0 ? drive_media (s, s->drive[t]) : NULL;
+            st->media = -1;
+            if (m) {
+                /* The profile at the depth this job keeps on the drive
+                   (each copy its iodepth) and its block size. */
+                double qd = (double) (spec->iodepth ? spec->iodepth : 1)
+                            * (spec->numjobs ? spec->numjobs : 1);
+                double iops;
+                sim_media_point (m, qd, st->bs_read, 1 - rshare, &iops, &st->lat_factor);
+                st->lat_factor *= 0.96 + 0.08 * unit (key);
+                st->read_iops = iops * rshare;
+                st->write_iops = iops * (1 - rshare);
+                if (spec->rate_iops_read && st->read_iops > spec->rate_iops_read)
+                    st->read_iops = spec->rate_iops_read;
+                if (spec->rate_iops_write && st->write_iops > spec->rate_iops_write)
+                    st->write_iops = spec->rate_iops_write;
+                st->media = s->drive[t] % s->cfg->nmedia;
+            }
         }
     }
     if (n == 0) {
@@ -301,14 +352,23 @@ fill_dir (sim_t *s, sim_agent_t *a, int t, int d, uint32_t seq, uint64_t dur,
     if (ops == 0)
         return;
     double med = st->median_ns * (d ? 0.5 : 1.0) * (0.98 + 0.04 * unit (key ^ 0x5555));
+    /* --media: the profile's quantiles at this depth (sim_media.h), +-1%
+       an interval. */
+    const double *mq = st->media >= 0 ? s->mq[st->media] : NULL;
+    double mf = st->lat_factor * (0.99 + 0.02 * unit (key ^ 0x5555));
+    const double *mp = st->media >= 0 ? s->mp[st->media] : NULL;
     histogram_t *h = &s->hist;
-    uint32_t touched[SIM_NQ];
-    int ntouched = 0;
-    for (int j = 0; j < SIM_NQ; j++) {
-        uint64_t c = ops * (uint64_t) (j + 1) / SIM_NQ - ops * (uint64_t) j / SIM_NQ;
+    uint32_t touched[SIM_MEDIA_BINS];
+    int ntouched = 0, nbins = mq ? SIM_MEDIA_BINS : SIM_NQ;
+    for (int j = 0; j < nbins; j++) {
+        /* Each bin's count: the cumulative counts are the nearest whole
+           I/Os (no bias toward the tail). */
+        uint64_t c = mq ? (uint64_t) ((double) ops * mp[j + 1] + 0.5)
+                          - (uint64_t) ((double) ops * mp[j] + 0.5)
+                        : ops * (uint64_t) (j + 1) / SIM_NQ - ops * (uint64_t) j / SIM_NQ;
         if (!c)
             continue;
-        uint64_t v = (uint64_t) (med * s->expz[j]);
+        uint64_t v = (uint64_t) (mq ? mq[j] * mf : med * s->expz[j]);
         if (v < 1)
             v = 1;
         histogram_record_n (h, v, c);
@@ -483,6 +543,16 @@ sim_run (const sim_config_t *cfg)
     snprintf (s->kernel, sizeof s->kernel, "%s", u.release);
     for (int j = 0; j < SIM_NQ; j++)
         s->expz[j] = exp (SIM_SIGMA * probit ((j + 0.5) / SIM_NQ));
+    for (int m = 0; m < cfg->nmedia; m++) {
+        for (int j = 0; j <= SIM_MEDIA_BINS; j++) {
+            double z = -4.0 + 8.5 * j / SIM_MEDIA_BINS;
+            s->mp[m][j] = j == 0 ? 0 : j == SIM_MEDIA_BINS ? 1 : 0.5 * erfc (-z / M_SQRT2);
+        }
+        for (int j = 0; j < SIM_MEDIA_BINS; j++) {
+            double z = -4.0 + 8.5 * (j + 0.5) / SIM_MEDIA_BINS;
+            s->mq[m][j] = sim_media_latency (cfg->media[m], 0.5 * erfc (-z / M_SQRT2));
+        }
+    }
     histogram_reset (&s->hist);
     /* Each virtual agent is a ZeroMQ socket: its connection and its
        mailbox are two descriptors (twice that while sockets are replaced). */

@@ -6,10 +6,14 @@
     They do no I/O: each target reports a synthetic workload (IOPS per target from
     IOFLEET_SIM_IOPS, default 10000; a log-normal clat distribution with
     median IOFLEET_SIM_MEDIAN_US, default 80 us, varied a few percent per
-    target), for load-testing a controller with a large fleet.
+    target), for load-testing a controller with a large fleet.  With
+    --media nvme,sas,sata the drives take those media in turn, each with
+    the latency and IOPS-against-depth of its profile (sim_media.h).
 */
 #ifndef IOF_SIMULATE_H
 #define IOF_SIMULATE_H
+
+#include "sim_media.h"
 
 typedef struct {
     const char *endpoint;
@@ -18,6 +22,8 @@ typedef struct {
     const char *prefix;             /* names PREFIX-00001 ... */
     int nagents;
     int ntargets;                   /* virtual NVMe drives per agent */
+    const sim_media_t *media[SIM_MEDIA_MAX];    /* --media: drive t is media[t % nmedia] */
+    int nmedia;                     /* 0: every drive the IOFLEET_SIM_* one */
 } sim_config_t;
 
 /* Runs until interrupted (SIGINT/SIGTERM) or every agent was rejected.

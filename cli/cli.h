@@ -22,6 +22,10 @@ char *client_call_text (const char *endpoint, json_t *req, int timeout_ms, char 
 /* Prints the text form of a report (iofleet report --format text). */
 void text_report (FILE *f, json_t *report);
 
+/* qualification_print.c: iofleet report --template qualification as text
+   (the controller's qualification report, controller/qualification.h). */
+void qualification_print (FILE *f, json_t *q);
+
 /* Prints one line per step: the fleet figures (the --wait summary). */
 void text_summary (FILE *f, json_t *report);
 

@@ -71,7 +71,8 @@ const command_t commands[] = {
       "controller uses, so an error names the file, line and option, then stores it as plan "
       "NAME: version 1, or the next version when NAME exists. Prints the version and the "
       "number of steps. Beside fio's options, an [iofleet] section takes sla=CONDITIONS (every "
-      "job's service level), precondition=COUNT (a first step that writes the jobs' "
+      "job's service level), purge=discard (a first step that discards the jobs' devices; "
+      "agents need --allow-purge), precondition=COUNT (a first step that writes the jobs' "
       "targets COUNT times with 128 KiB sequential writes, as the SNIA PTS preconditions), "
       "rounds=MAX (the steps run again as rounds, at most MAX) and "
       "steady_state=STEP:METRIC[,window=N,range=P%,slope=P%] (the rounds end when METRIC of "
@@ -204,7 +205,8 @@ const command_t commands[] = {
             "name (each row names both steps)" },
           OPT_FAIL, OPT_END }, 0 },
 
-    { "report", NULL, "RUN [--format FMT] [--by KEY] [--where KEY=GLOB]... [-o FILE]",
+    { "report", NULL, "RUN [--format FMT] [--by KEY] [--where KEY=GLOB]... [-o FILE] "
+      "[--template qualification [--target-iops N] [--headroom PCT] [--sla-class NAME:p99<T]...]",
       "a run's full report",
       "The full report of run RUN: per step, each agent's targets, the groups (with --by) and "
       "the fleet, with IOPS, bandwidth and latency percentiles from merged histograms; "
@@ -217,7 +219,19 @@ const command_t commands[] = {
             "default), json, csv, fio-json or fio-json+ (fio's format: one job per step and "
             "agent), or html (one self-contained file with charts; needs -o)" },
           { "--json", NULL, NULL, NULL, "the same as --format json" },
-          OPT_BY, OPT_WHERE, OPT_OUTPUT, OPT_END }, 0 },
+          OPT_BY, OPT_WHERE, OPT_OUTPUT,
+          { "--template", NULL, "NAME", "qualification", "the report in a qualification "
+            "report's shape (text or json): per group (--by, default drive.transport) the "
+            "random reads' mean/p95/p99/p99.9, peak IOPS and its depth, the knee, a mix's "
+            "penalty against pure reads, SLA classes and capacity advice; see README "
+            "\"The qualification report\"" },
+          { "--target-iops", NULL, "N", NULL, "with --template qualification: the IOPS the "
+            "capacity advice sizes for (default 200000)" },
+          { "--headroom", NULL, "PCT", NULL, "with --template qualification: the p99 headroom "
+            "each drive keeps under a class's limit in the advice (default 30)" },
+          { "--sla-class", NULL, "NAME:p99<T", NULL, "with --template qualification: an SLA "
+            "class (repeatable; default OLTP:p99<2ms and latency-sensitive:p99<1ms)" },
+          OPT_END }, 0 },
 
     { "history", NULL,
       "[--step GLOB] [--metric M] [--by KEY] [--where KEY=GLOB]... [--since AGE|DATE] "

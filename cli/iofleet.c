@@ -627,11 +627,41 @@ static int
 cmd_report (int argc, char **argv)
 {
     long long run = 0;
-    const char *format = "text", *by = NULL, *out = NULL;
+    const char *format = "text", *by = NULL, *out = NULL, *template = NULL;
     json_t *where = json_array ();
+    /* --template's own options, passed on as they are (the controller
+       checks them: qualification.h). */
+    json_t *topts = json_object ();
     for (int i = 1; i < argc; i++) {
         if (strcmp (argv[i], "--by") == 0 && i + 1 < argc) {
             by = argv[++i];
+            continue;
+        }
+        if (strcmp (argv[i], "--template") == 0 && i + 1 < argc) {
+            template = argv[++i];
+            continue;
+        }
+        if ((strcmp (argv[i], "--target-iops") == 0 || strcmp (argv[i], "--headroom") == 0)
+            && i + 1 < argc) {
+            char *end;
+            double v = strtod (argv[i + 1], &end);
+            if (end == argv[i + 1] || *end) {
+                fprintf (stderr, "iofleet report: %s '%s': give a number\n", argv[i],
+                         argv[i + 1]);
+                json_decref (where);
+                json_decref (topts);
+                return 2;
+            }
+            json_object_set_new (topts, argv[i][2] == 't' ? "target_iops" : "headroom_pct",
+                                 json_real (v));
+            i++;
+            continue;
+        }
+        if (strcmp (argv[i], "--sla-class") == 0 && i + 1 < argc) {
+            json_t *cl = json_object_get (topts, "sla_classes");
+            if (!cl)
+                json_object_set_new (topts, "sla_classes", cl = json_array ());
+            json_array_append_new (cl, json_string (argv[++i]));
             continue;
         }
         if ((strcmp (argv[i], "-o") == 0 || strcmp (argv[i], "--output") == 0) && i + 1 < argc) {
@@ -673,6 +703,43 @@ cmd_report (int argc, char **argv)
         json_decref (where);
         return 2;
     }
+    if (!template && json_object_size (topts)) {
+        fprintf (stderr, "iofleet report: --target-iops, --headroom and --sla-class go with "
+                 "--template qualification\n");
+        json_decref (where);
+        json_decref (topts);
+        return 2;
+    }
+    if (template) {
+        if (strcmp (format, "text") != 0 && strcmp (format, "json") != 0) {
+            fprintf (stderr, "iofleet report: --template renders as text or json, not %s\n",
+                     format);
+            json_decref (where);
+            json_decref (topts);
+            return 2;
+        }
+        json_t *req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) run,
+                                 "template", template);
+        json_object_update (req, topts);
+        json_decref (topts);
+        if (by)
+            json_object_set_new (req, "by", json_string (by));
+        if (json_array_size (where))
+            json_object_set (req, "where", where);
+        json_decref (where);
+        json_t *r = call (req, REPORT_TIMEOUT_MS);
+        if (!r)
+            return 1;
+        if (strcmp (format, "json") == 0)
+            cli_print_json (r);
+        else
+            qualification_print (stdout, r);
+        const char *verdict = json_string_value (json_object_get (r, "verdict"));
+        int rc = verdict && strcmp (verdict, "fail") == 0 ? 1 : 0;
+        json_decref (r);
+        return rc;
+    }
+    json_decref (topts);
     bool html = strcmp (format, "html") == 0;
     if (html != (out != NULL)) {
         fprintf (stderr, html ? "iofleet report: --format html writes a file: give -o FILE "

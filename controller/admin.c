@@ -10,6 +10,7 @@
     on a reader thread with a read-only connection (readers.h).
 */
 #include "admin.h"
+#include "qualification.h"
 #include "compare_admin.h"
 #include "html_figures.h"
 #include "jobfile.h"
@@ -243,7 +244,30 @@ cmd_report (ctl_t *ctl, json_t *req, json_text_t *out, char *err, size_t errlen)
     json_t *where = json_object_get (req, "where");
     bool histograms = json_is_true (json_object_get (req, "histograms"));
     json_t *rep = NULL;
-    if (!format || strcmp (format, "json") == 0) {
+    const char *template = json_string_value (json_object_get (req, "template"));
+    if (template) {
+        /* A report in a seed's shape (qualification.h), computed here from
+           the run's report grouped by --by (the media type by default). */
+        qual_opts_t qo;
+        if (strcmp (template, "qualification") != 0) {
+            snprintf (err, errlen, "--template '%.32s': use qualification (the pts and ab "
+                      "templates are not implemented yet)", template);
+            return -1;
+        }
+        if (qualification_opts (req, &qo, err, errlen))
+            return -1;
+        if (!by)
+            by = QUAL_BY;
+        json_t *full = report_json (ctl->store, run, by, where, flag, err, errlen);
+        if (!full)
+            return -1;
+        rep = qualification_json (full, by, &qo);
+        json_decref (full);
+        if (!rep) {
+            snprintf (err, errlen, "out of memory");
+            return -1;
+        }
+    } else if (!format || strcmp (format, "json") == 0) {
         if (!json_is_true (json_object_get (req, "html_figures")))
             return report_text (ctl->store, run, by, where, flag, histograms, out, err, errlen);
         rep = report_json (ctl->store, run, by, where, flag, err, errlen);

@@ -1,0 +1,128 @@
+/*  qualification_print.c: iofleet report --template qualification as text:
+    the controller's qualification report (controller/qualification.h),
+    table by table, in the order of the tri-mode HBA report it follows.
+    Every figure is the controller's; this file only lays them out. */
+#include "cli.h"
+#include "util.h"
+
+#include <math.h>
+#include <string.h>
+
+static double
+num (json_t *o, const char *key)
+{
+    json_t *v = json_object_get (o, key);
+    return json_is_number (v) ? json_number_value (v) : NAN;
+}
+
+static const char *
+str (json_t *o, const char *key)
+{
+    const char *s = json_string_value (json_object_get (o, key));
+    return s ? s : "";
+}
+
+static const char *
+lat (json_t *o, const char *key, char *buf, size_t cap)
+{
+    return isfinite (num (o, key)) ? fmt_lat (num (o, key), buf, cap) : "-";
+}
+
+static const char *
+iops (double v, char *buf, size_t cap)
+{
+    return isfinite (v) ? fmt_iops (v, buf, cap) : "-";
+}
+
+static const char *
+bs (json_t *o, char *buf, size_t cap)
+{
+    double b = num (o, "bs");
+    if (b >= 1 << 20 && fmod (b, 1 << 20) == 0)
+        snprintf (buf, cap, "%.0fm", b / (1 << 20));
+    else if (b >= 1024 && fmod (b, 1024) == 0)
+        snprintf (buf, cap, "%.0fk", b / 1024);
+    else
+        snprintf (buf, cap, "%.0f", b);
+    return buf;
+}
+
+static const char *
+depth (json_t *o, const char *key, char *buf, size_t cap)
+{
+    if (!isfinite (num (o, key)))
+        return "-";
+    snprintf (buf, cap, "QD%.0f", num (o, key));
+    return buf;
+}
+
+void
+qualification_print (FILE *f, json_t *q)
+{
+    size_t i;
+    json_t *r;
+    char a[32], b[32], c[32], d[32], e[32], z[16];
+    fprintf (f, "run %.0f: %s (%s), qualification by %s; verdict %s\n", num (q, "run"),
+             str (q, "plan"), str (q, "status"), str (q, "by"), str (q, "verdict"));
+
+    fprintf (f, "\nlatency of random reads (completion latency, merged histograms)\n");
+    fprintf (f, "  %-14s %-24s %5s %6s %10s %10s %10s %10s %10s\n", "GROUP", "STEP", "BS", "QD",
+             "IOPS", "MEAN", "P95", "P99", "P99.9");
+    json_array_foreach (json_object_get (q, "latency"), i, r)
+        fprintf (f, "  %-14s %-24s %5s %6.0f %10s %10s %10s %10s %10s\n", str (r, "group"),
+                 str (r, "step"), bs (r, z, sizeof z), num (r, "iodepth"),
+                 iops (num (r, "iops"), a, sizeof a), lat (r, "mean", b, sizeof b),
+                 lat (r, "p95", c, sizeof c), lat (r, "p99", d, sizeof d),
+                 lat (r, "p99.9", e, sizeof e));
+
+    fprintf (f, "\npeak IOPS and the knee (%s)\n",
+             str (json_object_get (q, "rules"), "knee"));
+    fprintf (f, "  %-14s %-9s %5s %10s %7s %12s %7s\n", "GROUP", "RW", "BS", "PEAK IOPS", "AT",
+             "PER TARGET", "KNEE");
+    json_array_foreach (json_object_get (q, "curves"), i, r)
+        fprintf (f, "  %-14s %-9s %5s %10s %7s %12s %7s\n", str (r, "group"), str (r, "rw"),
+                 bs (r, e, sizeof e), iops (num (r, "peak_iops"), a, sizeof a),
+                 depth (r, "peak_iodepth", b, sizeof b),
+                 iops (num (r, "peak_iops_per_target"), c, sizeof c),
+                 depth (r, "knee_iodepth", d, sizeof d));
+
+    if (json_array_size (json_object_get (q, "mixed"))) {
+        fprintf (f, "\nmixed workload against pure random reads (peak IOPS)\n");
+        fprintf (f, "  %-14s %5s %6s %12s %12s %9s\n", "GROUP", "BS", "READS", "READ PEAK",
+                 "MIXED PEAK", "PENALTY");
+        json_array_foreach (json_object_get (q, "mixed"), i, r)
+            fprintf (f, "  %-14s %5s %5.0f%% %12s %12s %8.1f%%\n", str (r, "group"),
+                     bs (r, e, sizeof e), num (r, "rwmixread"),
+                     iops (num (r, "read_peak_iops"), a, sizeof a),
+                     iops (num (r, "mixed_peak_iops"), b, sizeof b), num (r, "penalty_pct"));
+    }
+
+    fprintf (f, "\nSLA classes (random reads: the highest IOPS whose p99 is below the limit)\n");
+    fprintf (f, "  %-18s %8s %-14s %5s %5s %10s %12s %7s %9s\n", "CLASS", "P99 <", "GROUP", "BS",
+             "", "IOPS", "PER TARGET", "AT", "P99");
+    json_array_foreach (json_object_get (q, "sla_classes"), i, r)
+        fprintf (f, "  %-18s %8s %-14s %5s %5s %10s %12s %7s %9s\n", str (r, "class"),
+                 lat (r, "p99_limit", a, sizeof a), str (r, "group"), bs (r, z, sizeof z),
+                 json_is_true (json_object_get (r, "pass")) ? "pass" : "FAIL",
+                 iops (num (r, "capacity_iops"), b, sizeof b),
+                 iops (num (r, "capacity_iops_per_target"), c, sizeof c),
+                 depth (r, "iodepth", d, sizeof d), lat (r, "p99", e, sizeof e));
+
+    json_t *o = json_object_get (q, "options");
+    fprintf (f, "\ncapacity advice: targets (drives) per group for %s IOPS, each with %.0f%% p99 "
+             "headroom\n", iops (num (o, "target_iops"), a, sizeof a), num (o, "headroom_pct"));
+    fprintf (f, "  %-18s %-14s %5s %10s %12s %7s %9s %8s\n", "CLASS", "GROUP", "BS", "P99 <=",
+             "PER TARGET", "AT", "P99", "TARGETS");
+    json_array_foreach (json_object_get (q, "capacity"), i, r) {
+        char n[16] = "none";
+        if (isfinite (num (r, "targets_needed")))
+            snprintf (n, sizeof n, "%.0f", num (r, "targets_needed"));
+        fprintf (f, "  %-18s %-14s %5s %10s %12s %7s %9s %8s\n", str (r, "class"),
+                 str (r, "group"), bs (r, e, sizeof e), lat (r, "p99_at_most", a, sizeof a),
+                 iops (num (r, "per_target_iops"), b, sizeof b), depth (r, "iodepth", c, sizeof c),
+                 lat (r, "p99", d, sizeof d), n);
+    }
+    json_t *rules = json_object_get (q, "rules");
+    fprintf (f, "\nhow: %s.\n     %s.\n     %s.\n", str (rules, "mixed"), str (rules, "sla_classes"),
+             str (rules, "capacity"));
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# The qualification report (iofleet report RUN --template qualification)
+# of a simulated rack with three media: 4 agents x 3 virtual drives,
+# NVMe, SAS and SATA in turn (iofleet-agent --simulate --media, profiles
+# modelled on the tri-mode HBA report's figures: agent/sim_media.h).  A
+# sweep of 4 KiB random reads and a 70/30 mix over depths 1..256:
+#  - each group's mean/p95/p99/p99.9 in the template are the full report's
+#    merged-histogram figures of that group and step, exactly;
+#  - they follow the profile: at QD1 the p95/p99/p99.9 of each medium are
+#    the report's (NVMe 0.28/0.56/1.8 ms, SAS 0.72/1.25/4.2, SATA
+#    3.1/6.5/15) within 8% (histogram bound, per-drive spread of +-4%);
+#    peak IOPS per drive within the report's ranges (NVMe 350-420k, SAS
+#    120-180k, SATA 25-50k); the 70/30 mix costs 10-25% of peak IOPS;
+#  - the knee, the mix's penalty, the SLA classes and the capacity advice
+#    recomputed here (python) from the sweep's points equal the template's.
+. "$(dirname "$0")/lib.sh"
+fleet_setup
+I="$BIN/iofleet"
+start_controller
+"$BIN/iofleet-agent" --no-config --controller "$AGENT_EP" --simulate 4 --targets 3 \
+  --media nvme,sas,sata --name rack >>"$T/sim.log" 2>&1 &
+PIDS+=("$!")
+wait_agents 4
+"$I" inventory rack-00001 --json | jq -e '.inventory | [.drives[] | .transport] == ["nvme", "sas", "sata"]
+    and [.drives[] | .model] == ["SIM-NVME-1", "SIM-SAS-1", "SIM-SATA-1"]' >/dev/null \
+  || fail "inventory: $("$I" inventory rack-00001 --json | jq -c '[.inventory.drives[] | [.transport, .model]]')"
+
+cat >"$T/q.fio" <<EOF2
+[global]
+ioengine=libaio
+direct=1
+filename=@all
+runtime=2
+time_based
+stonewall
+
+[randread]
+rw=randread
+bs=4k
+iodepth=1,4,16,64,128,256
+
+[randrw-70-30]
+rw=randrw
+rwmixread=70
+bs=4k
+iodepth=1,4,16,64,128,256
+EOF2
+"$I" plan add q "$T/q.fio" >/dev/null || fail "plan add"
+run=$("$I" run q --wait --json 2>"$T/run.err" | jq -r .run) || fail "run: $(cat "$T/run.err")"
+"$I" report "$run" --by drive.transport --format json >"$T/full.json" || fail "full report"
+"$I" report "$run" --template qualification --format json >"$T/qual.json" || fail "template json"
+"$I" report "$run" --template qualification >"$T/qual.txt" || fail "template text"
+
+python3 - "$T/full.json" "$T/qual.json" <<'PY' || fail "the qualification report does not check out"
+import json, math, sys
+full = json.load(open(sys.argv[1])); q = json.load(open(sys.argv[2]))
+bad = []
+def check(ok, what):
+    if not ok:
+        bad.append(what)
+assert q["template"] == "qualification" and q["by"] == "drive.transport"
+steps = {s["name"]: s for s in full["steps"]}
+# 1. The latency table is the groups' merged histograms.
+rows = q["latency"]
+check(len(rows) == 18, f"{len(rows)} latency rows, want 6 depths x 3 media")
+for r in rows:
+    g = [g for g in steps[r["step"]]["groups"] if g["value"] == r["group"]][0]["read"]
+    for k in ("p95", "p99", "p99.9"):
+        check(r[k] == g["percentiles"][k], f"{r['step']} {r['group']} {k}: {r[k]} vs {g['percentiles'][k]}")
+    check(r["mean"] == g["lat_ns"]["mean"], f"{r['step']} {r['group']} mean")
+# 2. The profile at QD1 (the seed's table), within 8%.
+seed = {"nvme": (0.28e6, 0.56e6, 1.8e6), "sas": (0.72e6, 1.25e6, 4.2e6), "sata": (3.1e6, 6.5e6, 15e6)}
+for r in rows:
+    if r["iodepth"] != 1:
+        continue
+    for k, want in zip(("p95", "p99", "p99.9"), seed[r["group"]]):
+        check(abs(r[k] / want - 1) <= 0.08, f"QD1 {r['group']} {k} {r[k]/1e6:.3f} ms vs the seed's {want/1e6} ms")
+    print(f"QD1 {r['group']}: p95 {r['p95']/1e6:.3f} p99 {r['p99']/1e6:.3f} p99.9 {r['p99.9']/1e6:.3f} ms, mean {r['mean']/1e6:.3f} ms")
+# 3. Curves: peak, knee (recomputed by the rule), per target in the seed's ranges.
+ranges = {"nvme": (350e3, 420e3), "sas": (120e3, 180e3), "sata": (25e3, 50e3)}
+sweeps = {(c["rw"], c["group"]): c for c in full["sweeps"] if c.get("group")}
+def knee(points):
+    for a, b in zip(points, points[1:]):
+        gain = 100 * ((b["iops"] / a["iops"]) ** (1 / math.log2(b["iodepth"] / a["iodepth"])) - 1)
+        if gain < 10:
+            return a["iodepth"]
+    return None
+def targets(step, group):
+    return [g for g in steps[step]["groups"] if g["value"] == group][0]["targets"]
+for c in q["curves"]:
+    pts = sweeps[(c["rw"], c["group"])]["points"]
+    peak = max(pts, key=lambda p: p["iops"])
+    check(c["peak_iops"] == peak["iops"] and c["peak_iodepth"] == peak["iodepth"], f"peak {c}")
+    check(c["knee_iodepth"] == knee(pts), f"knee {c['group']} {c['rw']}: {c['knee_iodepth']} vs {knee(pts)}")
+    per = peak["iops"] / targets(peak["step"], c["group"])
+    check(abs(c["peak_iops_per_target"] - per) < 1e-6 * per, f"per target {c}")
+    if c["rw"] == "randread":
+        lo, hi = ranges[c["group"]]
+        check(lo <= per <= hi, f"{c['group']} peak {per:.0f} IOPS per drive outside the seed's {lo:.0f}-{hi:.0f}")
+        print(f"{c['group']}: peak {per/1e3:.1f}k IOPS per drive at QD{c['peak_iodepth']}, knee {c['knee_iodepth']}")
+# 4. The mix's penalty.
+check(len(q["mixed"]) == 3, "3 mixed rows")
+for m in q["mixed"]:
+    r = max(p["iops"] for p in sweeps[("randread", m["group"])]["points"])
+    x = max(p["iops"] for p in sweeps[("randrw", m["group"])]["points"])
+    pen = 100 * (1 - x / r)
+    check(abs(m["penalty_pct"] - pen) < 1e-9 and 10 <= pen <= 25, f"penalty {m['group']}: {m['penalty_pct']} vs {pen}")
+    print(f"{m['group']}: 70/30 costs {pen:.1f}% of peak IOPS")
+# 5. SLA classes and capacity advice.
+limits = {"OLTP": 2e6, "latency-sensitive": 1e6}
+for s in q["sla_classes"]:
+    pts = [p for p in sweeps[("randread", s["group"])]["points"] if p["p99"] < limits[s["class"]]]
+    best = max(pts, key=lambda p: p["iops"]) if pts else None
+    check(s["pass"] == (best is not None), f"class {s}")
+    if best:
+        check(s["capacity_iops"] == best["iops"] and s["iodepth"] == best["iodepth"], f"class capacity {s}")
+passes = {(s["class"], s["group"]): s["pass"] for s in q["sla_classes"]}
+check(passes[("OLTP", "nvme")] and passes[("latency-sensitive", "nvme")], "NVMe meets both classes")
+check(not passes[("OLTP", "sata")], "SATA (p99 6.5 ms at QD1) fails OLTP")
+for a in q["capacity"]:
+    lim = limits[a["class"]] * 0.7
+    pts = [p for p in sweeps[("randread", a["group"])]["points"] if p["p99"] <= lim]
+    if not pts:
+        check(a["targets_needed"] is None, f"advice {a}")
+        continue
+    best = max(pts, key=lambda p: p["iops"] / targets(p["step"], a["group"]))
+    per = best["iops"] / targets(best["step"], a["group"])
+    check(a["targets_needed"] == math.ceil(200000 / per), f"advice {a} vs {math.ceil(200000 / per)}")
+    print(f"{a['class']} {a['group']}: {per/1e3:.1f}k IOPS per drive at QD{best['iodepth']} under {lim/1e6:.2f} ms: {a['targets_needed']} drive(s) for 200k")
+if bad:
+    print("\n".join(bad)); sys.exit(1)
+PY
+ok "the template's figures are the merged histograms', follow the media profiles, and recompute"
+grep -q "^latency of random reads" "$T/qual.txt" && grep -qE "^  latency-sensitive +1.00 ms sata +4k +FAIL" "$T/qual.txt" \
+  && grep -q "^capacity advice: targets (drives) per group for 200.0k IOPS, each with 30% p99 headroom" "$T/qual.txt" \
+  || fail "text: $(head -30 "$T/qual.txt")"
+ok "text: the tables, SATA failing the latency-sensitive class"
+
+# Options: other classes, target and headroom; refusals name the flag.
+"$I" report "$run" --template qualification --format json --target-iops 1000000 --headroom 20 \
+  --sla-class 'tight:p99<500us' >"$T/q2.json" || fail "template with options"
+jq -e '.options.target_iops == 1000000 and .options.headroom_pct == 20
+       and [.sla_classes[] | .class] == ["tight", "tight", "tight"]' "$T/q2.json" >/dev/null \
+  || fail "options: $(jq -c .options "$T/q2.json")"
+"$I" report "$run" --template qualification --headroom 100 2>"$T/e1" && fail "--headroom 100 accepted"
+grep -q -- "--headroom: give a percent of the p99 limit" "$T/e1" || fail "headroom error: $(cat "$T/e1")"
+"$I" report "$run" --template pts 2>"$T/e2" && fail "--template pts accepted"
+grep -q -- "--template 'pts': use qualification" "$T/e2" || fail "template error: $(cat "$T/e2")"
+"$I" report "$run" --target-iops 5 2>"$T/e3" && fail "--target-iops without --template accepted"
+grep -q "go with --template qualification" "$T/e3" || fail "option error: $(cat "$T/e3")"
+ok "options and refusals"
