@@ -887,7 +887,9 @@ rounds_section (FILE *f, json_t *rep)
                 band = true;
             }
         }
+        fputs ("<div class=\"charts\">\n", f);
         svg_chart_write (c, f, "no drive has a figure yet");
+        fputs ("</div>\n", f);
         svg_chart_destroy (&c);
     }
     if (json_array_size (drives) > ROUNDS_CHART_DRIVES)

@@ -25,5 +25,9 @@ void html_compare (FILE *f, json_t *res);
 int html_report_write (const char *path, json_t *report, json_t *inventories, char *err,
                        size_t errlen);
 int html_compare_write (const char *path, json_t *res, char *err, size_t errlen);
+/* iofleet report --template qualification --format html: the controller's
+   qualification report (controller/qualification.h) into the file at path,
+   as html_report_write (html_qualification.c). */
+int html_qualification_write (const char *path, json_t *q, char *err, size_t errlen);
 
 #endif

@@ -711,9 +711,19 @@ cmd_report (int argc, char **argv)
         return 2;
     }
     if (template) {
-        if (strcmp (format, "text") != 0 && strcmp (format, "json") != 0) {
-            fprintf (stderr, "iofleet report: --template renders as text or json, not %s\n",
+        bool thtml = strcmp (format, "html") == 0;
+        if (strcmp (format, "text") != 0 && strcmp (format, "json") != 0 && !thtml) {
+            fprintf (stderr, "iofleet report: --template renders as text, json or html, not %s\n",
                      format);
+            json_decref (where);
+            json_decref (topts);
+            return 2;
+        }
+        if (thtml != (out != NULL)) {
+            fprintf (stderr, thtml ? "iofleet report: --format html writes a file: give -o FILE "
+                                     "(or -o - for stdout)\n"
+                                   : "iofleet report: -o is for --format html; redirect the "
+                                     "other formats (> FILE)\n");
             json_decref (where);
             json_decref (topts);
             return 2;
@@ -730,12 +740,18 @@ cmd_report (int argc, char **argv)
         json_t *r = call (req, REPORT_TIMEOUT_MS);
         if (!r)
             return 1;
-        if (strcmp (format, "json") == 0)
+        int rc = 0;
+        if (thtml) {
+            char err[512];
+            rc = html_qualification_write (out, r, err, sizeof err) ? 1 : 0;
+            if (rc)
+                fprintf (stderr, "iofleet report: %s\n", err);
+        } else if (strcmp (format, "json") == 0)
             cli_print_json (r);
         else
             qualification_print (stdout, r);
         const char *verdict = json_string_value (json_object_get (r, "verdict"));
-        int rc = verdict && strcmp (verdict, "fail") == 0 ? 1 : 0;
+        rc = rc ? rc : verdict && strcmp (verdict, "fail") == 0 ? 1 : 0;
         json_decref (r);
         return rc;
     }

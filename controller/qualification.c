@@ -225,6 +225,13 @@ qualification_json (json_t *rep, const char *by, const qual_opts_t *o)
             json_object_get (peak, "iops"), "peak_iodepth", json_object_get (peak, "iodepth"),
             "knee_iodepth", json_object_get (c, "knee_iodepth"));
         json_object_set_new (row, "peak_iops_per_target", num_or_null (num (peak, "iops") / t));
+        json_t *pts = json_array ();
+        json_t *p;
+        json_array_foreach (json_object_get (c, "points"), k, p)
+            json_array_append_new (pts, json_pack ("{s:O, s:O, s:O}", "iodepth",
+                json_object_get (p, "iodepth"), "iops", json_object_get (p, "iops"), "p99",
+                json_object_get (p, "p99")));
+        json_object_set_new (row, "points", pts);
         json_array_append_new (curves, row);
 
         /* A mix against pure reads of the same group and block size. */

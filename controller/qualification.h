@@ -8,7 +8,8 @@
                    drive.transport: the media type): IOPS, mean, p95, p99,
                    p99.9, from the merged histograms;
       curves       per swept curve and group: the peak IOPS and its depth,
-                   per target too, and the knee (sweeps.c's rule);
+                   per target too, the knee (sweeps.c's rule), and the
+                   curve's points (iodepth, IOPS, p99);
       mixed        per group and block size: the peak of a random read/write
                    mix against the peak of pure random reads, in percent;
       sla_classes  per class (default the report's two: OLTP p99 < 2 ms,

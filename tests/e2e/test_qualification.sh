@@ -149,3 +149,35 @@ grep -q -- "--template 'pts': use qualification" "$T/e2" || fail "template error
 "$I" report "$run" --target-iops 5 2>"$T/e3" && fail "--target-iops without --template accepted"
 grep -q "go with --template qualification" "$T/e3" || fail "option error: $(cat "$T/e3")"
 ok "options and refusals"
+
+# The page: written by the CLI, rendered by a real headless Chromium (its
+# DOM holds both charts, one series per group and rw; no console message).
+"$I" report "$run" --template qualification --format html -o "$T/qual.html" || fail "template html"
+for id in latency curves mixed classes capacity; do
+  grep -q "<section id=\"$id\">" "$T/qual.html" || fail "the page has no $id section"
+done
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$CHROME" ]; then
+  chrome () {
+    setsid timeout 45 "$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+        --no-first-run --disable-extensions --disable-background-networking --disable-sync \
+        --user-data-dir="$T/chrome-profile" --enable-logging=stderr --v=0 "$@" &
+    local pid=$!
+    AT_EXIT+=("kill -KILL -- -$pid 2>/dev/null")
+    wait "$pid"
+  }
+  chrome --dump-dom "file://$T/qual.html" >"$T/qual.dom" 2>"$T/chrome-dom.log" || fail "chromium --dump-dom exited $?"
+  if grep -E 'CONSOLE|Uncaught|net::ERR|Failed to load|Refused to' "$T/chrome-dom.log"; then fail "console or load errors"; fi
+  for kind in qual-iops qual-p99; do
+    n=$(grep -o "data-chart=\"$kind\"" "$T/qual.dom" | wc -l)
+    s=$(python3 -c "import re,sys; d=open(sys.argv[1]).read(); m=re.search(r'data-chart=\"$kind\".*?</svg>', d, re.S); print(len(re.findall(r'class=\"series\"', m.group(0))) if m else 0)" "$T/qual.dom")
+    [ "$n" = 1 ] && [ "$s" = 6 ] || fail "chromium's DOM: chart $kind $n time(s), $s series (want 1, 6: 3 media x 2 rw)"
+  done
+  if [ -n "${IOFLEET_QUAL_SCREENSHOT:-}" ]; then
+    chrome --screenshot="$IOFLEET_QUAL_SCREENSHOT" --window-size=1280,2200 "file://$T/qual.html" >/dev/null 2>&1 \
+      || fail "screenshot"
+  fi
+  ok "HTML: the five sections; chromium's DOM has both charts with a series per medium and rw"
+else
+  echo "note: no chromium here: the page was checked as written only"
+fi

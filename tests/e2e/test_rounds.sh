@@ -164,7 +164,27 @@ ok "every drive steady at round 3: the rounds end (3 of at most 6), verdict pass
 "$I" report "$run" --format html --output "$T/r1.html" >/dev/null 2>&1 || true
 grep -q 'id="rounds"' "$T/r1.html" && grep -q 'data-chart="rounds"' "$T/r1.html" \
   || fail "the HTML report has no rounds section"
-ok "HTML: the rounds section and its chart"
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$CHROME" ]; then
+  chrome () {
+    setsid timeout 45 "$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+        --no-first-run --disable-extensions --disable-background-networking --disable-sync \
+        --user-data-dir="$T/chrome-profile" --enable-logging=stderr --v=0 "$@" &
+    local pid=$!
+    AT_EXIT+=("kill -KILL -- -$pid 2>/dev/null")
+    wait "$pid"
+  }
+  chrome --dump-dom "file://$T/r1.html" >"$T/r1.dom" 2>"$T/chrome-dom.log" || fail "chromium --dump-dom exited $?"
+  if grep -E 'CONSOLE|Uncaught|net::ERR|Failed to load|Refused to' "$T/chrome-dom.log"; then fail "console or load errors"; fi
+  pts () { python3 -c "import re,sys; d=open(sys.argv[1]).read(); m=re.search(r'data-chart=\"rounds\".*?</svg>', d, re.S); print(len(re.findall(r'<g class=\"series\"', m.group(0))), len(re.findall(r'<title>[^<]* round [0-9]+: ', m.group(0)))) if m else print(0, 0)" "$1"; }
+  [ "$(pts "$T/r1.dom")" = "2 12" ] && [ "$(pts "$T/r1.html")" = "2 12" ] \
+    || fail "the rounds chart: $(pts "$T/r1.html") series and points written, $(pts "$T/r1.dom") in chromium's DOM; want 2 drives x 6 rounds"
+  if [ -n "${IOFLEET_ROUNDS_SCREENSHOT:-}" ]; then
+    chrome --screenshot="$IOFLEET_ROUNDS_SCREENSHOT" --window-size=1280,1400 "file://$T/r1.html" >/dev/null 2>&1 \
+      || fail "screenshot"
+  fi
+fi
+ok "HTML: the rounds section and its chart (2 drives x 6 rounds in chromium's DOM)"
 
 "$BIN/iofleet-agent" run "$T/rounds.fio" >"$T/local.out" 2>"$T/local.err" && fail "local run exited 0"
 grep -q "rounds= and steady_state= run only through a controller" "$T/local.err" \
