@@ -206,7 +206,7 @@ const command_t commands[] = {
           OPT_FAIL, OPT_END }, 0 },
 
     { "report", NULL, "RUN [--format FMT] [--by KEY] [--where KEY=GLOB]... [-o FILE] "
-      "[--template qualification [--target-iops N] [--headroom PCT] [--sla-class NAME:p99<T]...]",
+      "[--template qualification|pts [--target-iops N] [--headroom PCT] [--sla-class NAME:p99<T]...]",
       "a run's full report",
       "The full report of run RUN: per step, each agent's targets, the groups (with --by) and "
       "the fleet, with IOPS, bandwidth and latency percentiles from merged histograms; "
@@ -220,11 +220,13 @@ const command_t commands[] = {
             "agent), or html (one self-contained file with charts; needs -o)" },
           { "--json", NULL, NULL, NULL, "the same as --format json" },
           OPT_BY, OPT_WHERE, OPT_OUTPUT,
-          { "--template", NULL, "NAME", "qualification", "the report in a qualification "
-            "report's shape (text or json): per group (--by, default drive.transport) the "
-            "random reads' mean/p95/p99/p99.9, peak IOPS and its depth, the knee, a mix's "
-            "penalty against pure reads, SLA classes and capacity advice; see README "
-            "\"The qualification report\"" },
+          { "--template", NULL, "NAME", "qualification pts", "qualification: the report in "
+            "a qualification report's shape (text, json or html): per group (--by, default "
+            "drive.transport) the random reads' mean/p95/p99/p99.9, peak IOPS and its depth, "
+            "the knee, a mix's penalty against pure reads, SLA classes and capacity advice; "
+            "pts: a run with rounds= as the SNIA PTS reports it (text or json): each drive's "
+            "steady state and the test matrix (block size x mix) over the measurement windows; "
+            "see README \"The qualification report\" and \"The PTS report\"" },
           { "--target-iops", NULL, "N", NULL, "with --template qualification: the IOPS the "
             "capacity advice sizes for (default 200000)" },
           { "--headroom", NULL, "PCT", NULL, "with --template qualification: the p99 headroom "

@@ -712,6 +712,14 @@ cmd_report (int argc, char **argv)
     }
     if (template) {
         bool thtml = strcmp (format, "html") == 0;
+        if (thtml && strcmp (template, "pts") == 0) {
+            fprintf (stderr, "iofleet report: --template pts renders as text or json (its "
+                     "charts are the HTML report's rounds section: --format html without "
+                     "--template)\n");
+            json_decref (where);
+            json_decref (topts);
+            return 2;
+        }
         if (strcmp (format, "text") != 0 && strcmp (format, "json") != 0 && !thtml) {
             fprintf (stderr, "iofleet report: --template renders as text, json or html, not %s\n",
                      format);
@@ -748,6 +756,8 @@ cmd_report (int argc, char **argv)
                 fprintf (stderr, "iofleet report: %s\n", err);
         } else if (strcmp (format, "json") == 0)
             cli_print_json (r);
+        else if (strcmp (template, "pts") == 0)
+            pts_print (stdout, r);
         else
             qualification_print (stdout, r);
         const char *verdict = json_string_value (json_object_get (r, "verdict"));

@@ -11,6 +11,7 @@
 */
 #include "admin.h"
 #include "qualification.h"
+#include "pts.h"
 #include "compare_admin.h"
 #include "html_figures.h"
 #include "jobfile.h"
@@ -249,9 +250,17 @@ cmd_report (ctl_t *ctl, json_t *req, json_text_t *out, char *err, size_t errlen)
         /* A report in a seed's shape (qualification.h), computed here from
            the run's report grouped by --by (the media type by default). */
         qual_opts_t qo;
+        if (strcmp (template, "pts") == 0) {
+            rep = pts_json (ctl->store, run, err, errlen);
+            if (!rep)
+                return -1;
+            json_text_dump (out, rep);
+            json_decref (rep);
+            return 0;
+        }
         if (strcmp (template, "qualification") != 0) {
-            snprintf (err, errlen, "--template '%.32s': use qualification (the pts and ab "
-                      "templates are not implemented yet)", template);
+            snprintf (err, errlen, "--template '%.32s': use qualification or pts (compare "
+                      "--template ab is not implemented yet)", template);
             return -1;
         }
         if (qualification_opts (req, &qo, err, errlen))

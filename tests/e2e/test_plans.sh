@@ -53,6 +53,40 @@ jq -e '(.report.steps | length) == 1 + 9 * .report.rounds.rounds_run
   || fail "short pts-iops steps: $(jq -c '[.report.steps[] | [.name, .round]]' <<<"$out")"
 ok "short pts-iops: $(jq -r '.report.rounds | "\(.rounds_run) rounds, \(.steady) drive(s) steady, \(.not_steady) not"' <<<"$out"), verdict $(jq -r .report.verdict <<<"$out")"
 
+# Its PTS report: each drive's cells are the mean of its figures over its
+# measurement window's rounds, recomputed here from the full report.
+run=$(jq -r .run <<<"$out")
+"$I" report "$run" --format json >"$T/iops-full.json" || true
+"$I" report "$run" --template pts --format json >"$T/pts.json" || fail "report --template pts"
+python3 - "$T/iops-full.json" "$T/pts.json" <<'PY' || fail "the PTS report does not check out"
+import json, sys
+full = json.load(open(sys.argv[1])); q = json.load(open(sys.argv[2]))
+assert q["template"] == "pts" and len(q["drives"]) == 2, q.get("drives")
+tot = lambda t: sum(t[d]["iops"] for d in ("read", "write", "trim") if d in t)
+steady = [d for d in q["drives"] if d["steady"]]
+for d in q["drives"]:
+    lo, hi = d["window"]
+    assert hi - lo + 1 == 3 and 1 <= lo, d["window"]
+    if d["steady"]:
+        sd = [x for x in q["rounds"]["drives"] if x["agent"] == d["agent"]][0]
+        assert hi == sd["steady_round"], (d, sd)
+    assert len(d["cells"]) == 9, len(d["cells"])
+    for c in d["cells"]:
+        vals = [tot(t) for s in full["steps"] if s["name"] == c["step"] and lo <= s.get("round", 0) <= hi
+                for a in s["agents"] if a["agent"] == d["agent"] for t in a["targets"] if t["target"] == d["target"]]
+        want = sum(vals) / len(vals)
+        assert len(vals) == 3 and abs(c["iops"] - want) <= 1e-6 * want, (d["agent"], c, vals)
+pool = steady or q["drives"]
+for i, c in enumerate(q["fleet"]["cells"]):
+    want = sum(d["cells"][i]["iops"] for d in pool) / len(pool)
+    assert c["drives"] == len(pool) and abs(c["iops"] - want) <= 1e-6 * want, (c, want)
+print(f"pts: {len(steady)} steady drive(s); fleet 4k R0/W100 {[c['iops'] for c in q['fleet']['cells'] if c['step'] == 'iops-r0-4k'][0]:.0f} IOPS per drive")
+PY
+"$I" report "$run" --template pts >"$T/pts.txt" || fail "report --template pts (text)"
+grep -q "^IOPS (all directions), per drive" "$T/pts.txt" && grep -qE "^  BS +R100/W0 +R65/W35 +R0/W100" "$T/pts.txt" \
+  || fail "pts text: $(cat "$T/pts.txt")"
+ok "short pts-iops: the PTS report's matrix is each drive's mean over its window, recomputed"
+
 out=$("$I" run s-pts-wsat --agents a1 --wait --json 2>"$T/wsat.err") \
   || fail "short pts-wsat: $(cat "$T/wsat.err")"
 jq -e --argjson b $((4 * 64 << 20)) '.report.steps[0].fleet.write | .bytes == $b and .ops == $b / 4096' <<<"$out" >/dev/null \
@@ -61,3 +95,7 @@ run=$(jq -r .run <<<"$out")
 "$I" report "$run" --format json | jq -e '(.steps[0].intervals | length) >= 1' >/dev/null \
   || fail "short pts-wsat: no IOPS series"
 ok "short pts-wsat: wrote 4 x 64 MiB in 4 KiB random writes, with its series over time"
+"$I" report "$run" --template pts 2>"$T/pts-err" && fail "--template pts on a run without rounds exited 0"
+grep -q "has no rounds: --template pts reports a plan with \[iofleet\] rounds=" "$T/pts-err" \
+  || fail "pts refusal: $(cat "$T/pts-err")"
+ok "--template pts refuses a run without rounds, saying what to run"

@@ -1,0 +1,132 @@
+/*  pts_print.c: iofleet report --template pts as text: the controller's
+    PTS report (controller/pts.h): the steady state of each drive, then
+    the test matrix (block size x read/write mix) of the fleet's mean per
+    drive over the measurement windows: IOPS, mean latency, bandwidth.
+    Every figure is the controller's; this file only lays them out. */
+#include "cli.h"
+#include "util.h"
+
+#include <math.h>
+#include <string.h>
+
+static double
+num (json_t *o, const char *key)
+{
+    json_t *v = json_object_get (o, key);
+    return json_is_number (v) ? json_number_value (v) : NAN;
+}
+
+static const char *
+str (json_t *o, const char *key)
+{
+    const char *s = json_string_value (json_object_get (o, key));
+    return s ? s : "";
+}
+
+/* A cell's column: its read/write mix ("R65/W35", or the rw). */
+static void
+column (json_t *c, char *buf, size_t cap)
+{
+    if (strcmp (str (c, "rw"), "randrw") == 0 || strcmp (str (c, "rw"), "rw") == 0)
+        snprintf (buf, cap, "R%.0f/W%.0f", num (c, "rwmixread"), 100 - num (c, "rwmixread"));
+    else
+        snprintf (buf, cap, "%s", str (c, "rw"));
+}
+
+static void
+bs_text (double b, char *buf, size_t cap)
+{
+    if (b >= 1 << 20 && fmod (b, 1 << 20) == 0)
+        snprintf (buf, cap, "%.0fm", b / (1 << 20));
+    else if (b >= 1024 && fmod (b, 1024) == 0)
+        snprintf (buf, cap, "%.0fk", b / 1024);
+    else
+        snprintf (buf, cap, "%.0f", b);
+}
+
+#define PTS_COLS 16
+#define PTS_ROWS 32
+
+/* One matrix of the fleet's cells: rows by block size, columns by mix,
+   each in the order of the plan. */
+static void
+matrix (FILE *f, json_t *cells, const char *title, const char *key)
+{
+    char cols[PTS_COLS][24];
+    double rows[PTS_ROWS];
+    int nc = 0, nr = 0;
+    size_t i;
+    json_t *c;
+    json_array_foreach (cells, i, c) {
+        char col[24];
+        column (c, col, sizeof col);
+        int k = 0;
+        while (k < nc && strcmp (cols[k], col) != 0)
+            k++;
+        if (k == nc && nc < PTS_COLS)
+            snprintf (cols[nc++], sizeof cols[0], "%s", col);
+        double b = num (c, "bs");
+        k = 0;
+        while (k < nr && rows[k] != b)
+            k++;
+        if (k == nr && nr < PTS_ROWS)
+            rows[nr++] = b;
+    }
+    fprintf (f, "\n%s\n  %-6s", title, "BS");
+    for (int k = 0; k < nc; k++)
+        fprintf (f, " %10s", cols[k]);
+    fputc ('\n', f);
+    for (int r = 0; r < nr; r++) {
+        char b[16];
+        bs_text (rows[r], b, sizeof b);
+        fprintf (f, "  %-6s", b);
+        for (int k = 0; k < nc; k++) {
+            char v[32] = "-";
+            json_array_foreach (cells, i, c) {
+                char col[24];
+                column (c, col, sizeof col);
+                if (num (c, "bs") != rows[r] || strcmp (col, cols[k]) != 0
+                    || !isfinite (num (c, key)))
+                    continue;
+                if (!strcmp (key, "iops"))
+                    fmt_iops (num (c, key), v, sizeof v);
+                else if (!strcmp (key, "mean"))
+                    fmt_lat (num (c, key), v, sizeof v);
+                else
+                    snprintf (v, sizeof v, "%.1f", num (c, key) / (1 << 20));
+            }
+            fprintf (f, " %10s", v);
+        }
+        fputc ('\n', f);
+    }
+}
+
+void
+pts_print (FILE *f, json_t *q)
+{
+    json_t *ro = json_object_get (q, "rounds"), *rule = json_object_get (ro, "steady_state");
+    fprintf (f, "run %.0f: %s (%s), SNIA PTS report\n", num (q, "run"), str (q, "plan"),
+             str (q, "status"));
+    fprintf (f, "rounds: %.0f run, at most %.0f", num (ro, "rounds_run"), num (ro, "rounds_max"));
+    if (rule)
+        fprintf (f, "; steady state of %s %s over %.0f rounds (range <= %g%%, slope excursion "
+                 "<= %g%%): %.0f drive(s) steady, %.0f not\n", str (rule, "step"),
+                 str (rule, "metric"), num (rule, "window"), num (rule, "range_pct"),
+                 num (rule, "slope_pct"), num (ro, "steady"), num (ro, "not_steady"));
+    else
+        fputs ("; no steady_state=: every round is the measurement window\n", f);
+    fprintf (f, "\n  %-16s %-36s %-12s %s\n", "AGENT", "TARGET", "STEADY", "WINDOW");
+    size_t i;
+    json_t *d;
+    json_array_foreach (json_object_get (q, "drives"), i, d) {
+        json_t *w = json_object_get (d, "window");
+        fprintf (f, "  %-16s %-36s %-12s rounds %.0f-%.0f\n", str (d, "agent"), str (d, "target"),
+                 json_is_true (json_object_get (d, "steady")) ? "yes" : rule ? "NOT STEADY" : "-",
+                 json_number_value (json_array_get (w, 0)), json_number_value (json_array_get (w, 1)));
+    }
+    json_t *fleet = json_object_get (q, "fleet"), *cells = json_object_get (fleet, "cells");
+    fprintf (f, "\nthe fleet: %s\n", str (fleet, "of"));
+    matrix (f, cells, "IOPS (all directions), per drive", "iops");
+    matrix (f, cells, "mean completion latency", "mean");
+    matrix (f, cells, "bandwidth, MiB/s per drive", "bw");
+}

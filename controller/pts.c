@@ -1,0 +1,247 @@
+/*  pts.c: a run's SNIA PTS report, see pts.h. */
+#include "controller.h"
+#include "pts.h"
+#include "rounds.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One drive's figures in one cell, summed over its window's rounds. */
+typedef struct {
+    int plan_step;
+    int rounds;                     /* rounds of the window that had figures */
+    double iops, bw;                /* sums over those rounds */
+    double lat_ops, ops;            /* sum of mean x ops, and of ops */
+} cell_t;
+
+typedef struct {
+    int64_t agent;
+    char agent_name[MSG_NAME_MAX + 1];
+    char target[MSG_PATH_MAX + JOB_NAME_MAX + 2];
+    bool steady;
+    int lo, hi;                     /* the window's rounds */
+    cell_t *cells;                  /* by plan_step, ncells */
+} drive_t;
+
+/* The drive (agent, target) of d[0..n), or NULL. */
+static drive_t *
+find_drive (drive_t *d, size_t n, int64_t agent, const char *target)
+{
+    for (size_t i = n; i-- > 0;)
+        if (d[i].agent == agent && strcmp (d[i].target, target) == 0)
+            return &d[i];
+    return NULL;
+}
+
+static void
+free_drives (drive_t *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free (d[i].cells);
+    free (d);
+}
+
+json_t *
+pts_json (store_t *store, int64_t run, char *err, size_t errlen)
+{
+    bool unsteady;
+    json_t *ro = rounds_report (store, run, &unsteady, err, errlen);
+    if (!ro)
+        return NULL;
+    if (json_is_null (ro)) {
+        snprintf (err, errlen, "run %lld has no rounds: --template pts reports a plan with "
+                  "[iofleet] rounds= (and steady_state=), such as plans/pts-iops.fio; use "
+                  "iofleet report %lld for this run", (long long) run, (long long) run);
+        return NULL;
+    }
+    int rounds_run = (int) json_integer_value (json_object_get (ro, "rounds_run"));
+    json_t *rule = json_object_get (ro, "steady_state");
+    int window = rule ? (int) json_integer_value (json_object_get (rule, "window")) : rounds_run;
+    if (window < 1)
+        window = 1;
+
+    /* The plan's steps that ran as rounds: their names and jobs. */
+    json_t *cells = json_array ();
+    int maxstep = -1;
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT plan_step, name, spec FROM steps WHERE run_id = ? AND round = 1 ORDER BY idx");
+    sqlite3_bind_int64 (st, 1, run);
+    int rc;
+    while ((rc = store_row (store, st, "read the run's round steps")) == 1) {
+        json_t *spec = json_loads ((const char *) sqlite3_column_text (st, 2), 0, NULL);
+        int ps = sqlite3_column_int (st, 0);
+        json_array_append_new (cells, json_pack ("{s:i, s:s, s:O, s:O, s:O}", "plan_step", ps,
+            "step", (const char *) sqlite3_column_text (st, 1), "rw",
+            json_object_get (spec, "rw") ? json_object_get (spec, "rw") : json_null (),
+            "rwmixread", json_object_get (spec, "rwmixread") ? json_object_get (spec, "rwmixread")
+                                                             : json_null (),
+            "bs", json_object_get (spec, "bs") ? json_object_get (spec, "bs") : json_null ()));
+        json_decref (spec);
+        maxstep = ps > maxstep ? ps : maxstep;
+    }
+    sqlite3_reset (st);
+    if (rc < 0)
+        goto db_error;
+
+    /* Each drive's window, from what rounds.c stored (or, without a rule,
+       every round run). */
+    drive_t *d = NULL;
+    size_t nd = 0, capd = 0;
+    st = store_stmt (store,
+        "SELECT DISTINCT r.agent_id, a.name, r.target FROM results r "
+        "JOIN steps s ON s.run_id = r.run_id AND s.idx = r.step_idx "
+        "LEFT JOIN agents a ON a.id = r.agent_id "
+        "WHERE r.run_id = ? AND s.round IS NOT NULL ORDER BY a.name, r.target");
+    sqlite3_bind_int64 (st, 1, run);
+    while ((rc = store_row (store, st, "read the run's drives")) == 1) {
+        if (nd == capd) {
+            capd = capd ? capd * 2 : 16;
+            drive_t *bigger = realloc (d, capd * sizeof *d);
+            if (!bigger) {
+                rc = -2;
+                break;
+            }
+            d = bigger;
+        }
+        drive_t *x = &d[nd];
+        memset (x, 0, sizeof *x);
+        x->cells = calloc ((size_t) maxstep + 1, sizeof *x->cells);
+        if (!x->cells) {
+            rc = -2;
+            break;
+        }
+        nd++;
+        x->agent = sqlite3_column_int64 (st, 0);
+        str_copy (x->agent_name, sizeof x->agent_name, sqlite3_column_text (st, 1)
+                  ? (const char *) sqlite3_column_text (st, 1) : "");
+        str_copy (x->target, sizeof x->target, (const char *) sqlite3_column_text (st, 2));
+        x->lo = rounds_run - window + 1 > 1 ? rounds_run - window + 1 : 1;
+        x->hi = rounds_run;
+    }
+    sqlite3_reset (st);
+    if (rc < 0)
+        goto drives_error;
+    size_t i;
+    json_t *dj;
+    json_array_foreach (json_object_get (ro, "drives"), i, dj) {
+        /* The tracked step's targets: with jobs run together "JOB:PATH". */
+        drive_t *x = find_drive (d, nd, json_integer_value (json_object_get (dj, "agent_id")),
+                                 json_string_value (json_object_get (dj, "target")));
+        if (x && json_is_true (json_object_get (dj, "steady"))) {
+            x->steady = true;
+            x->hi = (int) json_integer_value (json_object_get (dj, "steady_round"));
+            x->lo = x->hi - window + 1;
+        }
+    }
+
+    st = store_stmt (store,
+        "SELECT s.plan_step, s.round, r.agent_id, r.target, SUM(r.iops), SUM(r.bw), "
+        " SUM(r.lat_mean * r.ops), SUM(r.ops) FROM results r "
+        "JOIN steps s ON s.run_id = r.run_id AND s.idx = r.step_idx "
+        "WHERE r.run_id = ? AND s.round IS NOT NULL "
+        "GROUP BY s.idx, r.agent_id, r.target");
+    sqlite3_bind_int64 (st, 1, run);
+    while ((rc = store_row (store, st, "read the rounds' results")) == 1) {
+        int ps = sqlite3_column_int (st, 0), round = sqlite3_column_int (st, 1);
+        drive_t *x = find_drive (d, nd, sqlite3_column_int64 (st, 2),
+                                 (const char *) sqlite3_column_text (st, 3));
+        if (!x || ps < 0 || ps > maxstep || round < x->lo || round > x->hi)
+            continue;
+        cell_t *c = &x->cells[ps];
+        c->rounds++;
+        c->iops += sqlite3_column_double (st, 4);
+        c->bw += sqlite3_column_double (st, 5);
+        c->lat_ops += sqlite3_column_double (st, 6);
+        c->ops += sqlite3_column_double (st, 7);
+    }
+    sqlite3_reset (st);
+    if (rc < 0)
+        goto drives_error;
+
+    json_t *q = json_pack ("{s:s, s:I}", "template", "pts", "run", (json_int_t) run);
+    st = store_stmt (store, "SELECT p.name, r.status FROM runs r JOIN plans p ON p.id = r.plan_id "
+                            "WHERE r.id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    if (store_row (store, st, "read the run") == 1) {
+        json_object_set_new (q, "plan", json_string ((const char *) sqlite3_column_text (st, 0)));
+        json_object_set_new (q, "status", json_string ((const char *) sqlite3_column_text (st, 1)));
+    }
+    sqlite3_reset (st);
+    json_object_set_new (q, "rounds", ro);
+    json_t *drives = json_array ();
+    int nsteady = 0;
+    for (size_t k = 0; k < nd; k++)
+        nsteady += d[k].steady;
+    /* The fleet's cells: the mean per drive, over the steady drives when
+       some are. */
+    size_t ncells = json_array_size (cells);
+    double *fi = calloc (ncells + 1, sizeof *fi), *fb = calloc (ncells + 1, sizeof *fb);
+    double *fl = calloc (ncells + 1, sizeof *fl);
+    int *fn = calloc (ncells + 1, sizeof *fn);
+    for (size_t k = 0; k < nd; k++) {
+        drive_t *x = &d[k];
+        json_t *xc = json_array ();
+        json_t *c;
+        json_array_foreach (cells, i, c) {
+            int ps = (int) json_integer_value (json_object_get (c, "plan_step"));
+            cell_t *v = &x->cells[ps];
+            json_t *o = json_deep_copy (c);
+            json_object_set_new (o, "rounds", json_integer (v->rounds));
+            if (v->rounds) {
+                double iops = v->iops / v->rounds, bw = v->bw / v->rounds;
+                double mean = v->ops > 0 ? v->lat_ops / v->ops : NAN;
+                json_object_set_new (o, "iops", json_real (iops));
+                json_object_set_new (o, "bw", json_real (bw));
+                json_object_set_new (o, "mean", isfinite (mean) ? json_real (mean) : json_null ());
+                if (fi && fb && fl && fn && (x->steady || !nsteady) && isfinite (mean)) {
+                    fi[i] += iops;
+                    fb[i] += bw;
+                    fl[i] += mean;
+                    fn[i]++;
+                }
+            }
+            json_array_append_new (xc, o);
+        }
+        json_array_append_new (drives, json_pack ("{s:s, s:I, s:s, s:b, s:[i, i], s:o}",
+            "agent", x->agent_name, "agent_id", (json_int_t) x->agent, "target", x->target,
+            "steady", x->steady, "window", x->lo, x->hi, "cells", xc));
+    }
+    json_t *fleet = json_array ();
+    json_t *c;
+    json_array_foreach (cells, i, c) {
+        json_t *o = json_deep_copy (c);
+        json_object_set_new (o, "drives", json_integer (fn ? fn[i] : 0));
+        if (fn && fn[i]) {
+            json_object_set_new (o, "iops", json_real (fi[i] / fn[i]));
+            json_object_set_new (o, "bw", json_real (fb[i] / fn[i]));
+            json_object_set_new (o, "mean", json_real (fl[i] / fn[i]));
+        }
+        json_array_append_new (fleet, o);
+    }
+    free (fi);
+    free (fb);
+    free (fl);
+    free (fn);
+    json_object_set_new (q, "drives", drives);
+    json_object_set_new (q, "fleet", json_pack ("{s:s, s:o}", "of", nsteady
+        ? "the steady drives: the mean per drive over each one's steady window"
+        : "every drive (none is steady): the mean per drive over each one's last window",
+        "cells", fleet));
+    json_decref (cells);
+    free_drives (d, nd);
+    return q;
+
+drives_error:
+    free_drives (d, nd);
+db_error:
+    json_decref (cells);
+    json_decref (ro);
+    if (rc == -2)
+        snprintf (err, errlen, "out of memory");
+    else
+        snprintf (err, errlen, "database error reading the rounds of run %lld; see the "
+                  "controller's log", (long long) run);
+    return NULL;
+}

@@ -1,0 +1,32 @@
+/*  pts.h: a run's SNIA PTS report (iofleet report RUN --template pts), the
+    shape TKperf gives its IOPS, latency and throughput tests, for every
+    drive of a run with rounds= (rounds.h), computed here so that the CLI
+    only renders it:
+
+      drives   per drive: whether and where it became steady, its
+               measurement window (the steady window; for a drive never
+               steady the last window, flagged; without steady_state= all
+               the rounds run), and per step of the plan (a cell of the
+               test matrix: rw, rwmixread, bs) the mean over the window's
+               rounds of its IOPS and bandwidth (all directions) and its
+               mean completion latency (weighted by ops);
+      fleet    per cell the mean of the drives' figures (per drive), over
+               the steady drives only when some are, with their count.
+
+    The per-round figures, the rule and the steady rounds are the run's
+    "rounds" (rounds.c); this reads what those stored.
+*/
+#ifndef IOF_PTS_H
+#define IOF_PTS_H
+
+#include "store.h"
+
+#include <jansson.h>
+
+/* The PTS report of run (see above): {"template", "run", "plan",
+   "status", "rounds" (the report's), "drives", "fleet"}.  NULL with err: a
+   run without rounds= (named, with what to run instead), a database
+   error, out of memory. */
+json_t *pts_json (store_t *store, int64_t run, char *err, size_t errlen);
+
+#endif
