@@ -25,6 +25,8 @@ void text_report (FILE *f, json_t *report);
 /* qualification_print.c: iofleet report --template qualification as text
    (the controller's qualification report, controller/qualification.h). */
 void qualification_print (FILE *f, json_t *q);
+/* ab_print.c: iofleet compare --template ab as text (controller/ab.h). */
+void ab_print (FILE *f, json_t *res);
 /* pts_print.c: iofleet report --template pts as text (controller/pts.h). */
 void pts_print (FILE *f, json_t *q);
 

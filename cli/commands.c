@@ -175,7 +175,8 @@ const command_t commands[] = {
       "A B [--by KEY [--sum]] [--steps A_STEP=B_STEP,... | --force] [--format text|json|csv] "
       "[--fail-on-regression PCT]\n"
       "A B --format html -o FILE [--by KEY] [--fail-on-regression PCT]\n"
-      "RUN --a KEY=GLOB --b KEY=GLOB [--sum] [--format text|json|csv] [--fail-on-regression PCT]",
+      "RUN --a KEY=GLOB --b KEY=GLOB [--sum] [--format text|json|csv] [--fail-on-regression PCT]\n"
+      "A B | RUN --a KEY=GLOB --b KEY=GLOB  --template ab [--ab-threshold PCT] [--format text|json]",
       "run B against run A, or two groups of one run",
       "Matches the steps of run B to those of run A by name and shows, for the fleet (and "
       "each group with --by), IOPS, bandwidth, p50, p99 and p99.9 of both, the change in "
@@ -203,6 +204,11 @@ const command_t commands[] = {
             "which of run A (runs of different plans or versions)" },
           { "--force", NULL, NULL, NULL, "compare runs of different plans or versions by step "
             "name (each row names both steps)" },
+          { "--template", NULL, "NAME", "ab", "ab: the backplane A/B report's shape: per test "
+            "(step) the change of B against A in IOPS, bandwidth, p50 and p99 with significance, "
+            "and a conclusion per test and overall (text or json)" },
+          { "--ab-threshold", NULL, "PCT", NULL, "with --template ab: the smallest significant "
+            "change a conclusion counts (default 5)" },
           OPT_FAIL, OPT_END }, 0 },
 
     { "report", NULL, "RUN [--format FMT] [--by KEY] [--where KEY=GLOB]... [-o FILE] "

@@ -49,8 +49,9 @@ cmd_compare (const char *endpoint, int argc, char **argv)
     long long runs[2] = { 0, 0 };
     int nruns = 0;
     const char *by = NULL, *ga = NULL, *gb = NULL, *format = "text", *out = NULL;
-    const char *steps_arg = NULL;
+    const char *steps_arg = NULL, *template = NULL;
     bool sum = false, force = false;
+    double ab_thr = -1;
     double fail_pct = -1;
     for (int i = 1; i < argc; i++) {
         uint64_t v;
@@ -64,7 +65,17 @@ cmd_compare (const char *endpoint, int argc, char **argv)
             gb = argv[++i];
         else if (strcmp (argv[i], "--steps") == 0 && i + 1 < argc)
             steps_arg = argv[++i];
-        else if (strcmp (argv[i], "--sum") == 0)
+        else if (strcmp (argv[i], "--template") == 0 && i + 1 < argc)
+            template = argv[++i];
+        else if (strcmp (argv[i], "--ab-threshold") == 0 && i + 1 < argc) {
+            char *end;
+            ab_thr = strtod (argv[++i], &end);
+            if (*end || !(ab_thr >= 0)) {
+                fprintf (stderr, "iofleet compare: --ab-threshold '%s': a percentage, e.g. 5\n",
+                         argv[i]);
+                return 2;
+            }
+        } else if (strcmp (argv[i], "--sum") == 0)
             sum = true;
         else if (strcmp (argv[i], "--force") == 0)
             force = true;
@@ -93,6 +104,18 @@ cmd_compare (const char *endpoint, int argc, char **argv)
     }
     bool html = strcmp (format, "html") == 0;
     bool groups = ga || gb;
+    if (template && strcmp (template, "ab") != 0) {
+        fprintf (stderr, "iofleet compare: --template '%s': use ab\n", template);
+        return 2;
+    }
+    if (template && strcmp (format, "text") != 0 && strcmp (format, "json") != 0) {
+        fprintf (stderr, "iofleet compare: --template ab renders as text or json\n");
+        return 2;
+    }
+    if (!template && ab_thr >= 0) {
+        fprintf (stderr, "iofleet compare: --ab-threshold goes with --template ab\n");
+        return 2;
+    }
     if (html != (out != NULL)) {
         fprintf (stderr, html ? "iofleet compare: --format html writes a file: give -o FILE "
                                 "(or -o - for stdout)\n"
@@ -133,6 +156,10 @@ cmd_compare (const char *endpoint, int argc, char **argv)
         json_object_set_new (req, "steps", steps);
     if (fail_pct >= 0)
         json_object_set_new (req, "fail_pct", json_real (fail_pct));
+    if (template)
+        json_object_set_new (req, "template", json_string (template));
+    if (ab_thr >= 0)
+        json_object_set_new (req, "ab_threshold_pct", json_real (ab_thr));
     char err[2048];
     json_t *res = client_call (endpoint, req, COMPARE_TIMEOUT_MS, err, sizeof err);
     json_decref (req);
@@ -155,6 +182,13 @@ cmd_compare (const char *endpoint, int argc, char **argv)
             fprintf (stderr, "iofleet compare: %s\n", err);
             status = 1;
         }
+    } else if (template && strcmp (format, "text") == 0)
+        ab_print (stdout, res);
+    else if (template) {
+        /* The A/B tests beside the comparison they are made of. */
+        json_t *o = json_pack ("{s:O, s:O}", "compare", cmp, "ab", json_object_get (res, "ab"));
+        cli_print_json (o);
+        json_decref (o);
     } else
         compare_print (stdout, res, format);
     if (json_array_size (rows) == 0) {

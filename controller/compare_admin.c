@@ -6,6 +6,7 @@
 */
 #include "compare_admin.h"
 #include "compare.h"
+#include "ab.h"
 #include "controller.h"
 
 #include <math.h>
@@ -131,6 +132,16 @@ compare_admin (store_t *store, json_t *req, char *err, size_t errlen)
     if (sides_arg (req, run, where, err, errlen) || steps_arg (req, &steps, err, errlen))
         return NULL;
     bool groups = where[0] != NULL;
+    const char *template = json_string_value (json_object_get (req, "template"));
+    json_t *thr = json_object_get (req, "ab_threshold_pct");
+    if ((template && strcmp (template, "ab") != 0)
+        || (thr && (!json_is_number (thr) || json_number_value (thr) < 0
+                    || json_number_value (thr) > 1000))) {
+        snprintf (err, errlen, template && strcmp (template, "ab") != 0
+                  ? "compare --template: use ab (the A/B report's shape)"
+                  : "--ab-threshold: give a percent, 0 to 1000");
+        return NULL;
+    }
     const char *by = json_string_value (json_object_get (req, "by"));
     json_t *fail = json_object_get (req, "fail_pct");
     double fail_pct = json_is_number (fail) ? json_number_value (fail) : -1;
@@ -184,10 +195,20 @@ compare_admin (store_t *store, json_t *req, char *err, size_t errlen)
             if (m)
                 json_object_set_new (units, m, json_string (compare_metric_unit (m)));
         }
-        if (cmp && shown)
+        /* --template ab (ab.h): the tests in the A/B report's shape. */
+        json_t *ab = NULL;
+        if (template && cmp)
+            ab = ab_json (cmp, json_is_number (thr) ? json_number_value (thr)
+                                                    : AB_THRESHOLD_PCT);
+        if (cmp && shown) {
             res = json_pack ("{s:o, s:o, s:o, s:i}", "compare", cmp, "judged", shown, "units",
                              units, "regressions", nreg);
-        else {
+            if (res && ab)
+                json_object_set_new (res, "ab", ab);
+            else
+                json_decref (ab);
+        } else {
+            json_decref (ab);
             json_decref (cmp);
             json_decref (shown);
             json_decref (units);

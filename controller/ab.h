@@ -1,0 +1,29 @@
+/*  ab.h: iofleet compare ... --template ab: a comparison in the shape of
+    the backplane A/B report iofleet grew from (../shared/seeds, "001"):
+    per test (step, and group when the comparison has groups) the change
+    of B against A in percent of throughput (IOPS, bandwidth) and latency
+    (p50, p99), each with its significance (compare.c's rule), and a
+    conclusion per test and overall from a stated threshold:
+
+      B worse     some figure is significantly worse (throughput down,
+                  latency up) by at least threshold_pct, none better;
+      B better    the other way round;
+      mixed       both;
+      no significant difference beyond threshold_pct  otherwise.
+
+    The overall conclusion counts the tests of each kind and names the
+    largest significant change for the worse.  The rows are compare_run's;
+    this only arranges and judges them.
+*/
+#ifndef IOF_AB_H
+#define IOF_AB_H
+
+#include <jansson.h>
+
+#define AB_THRESHOLD_PCT 5.0        /* --ab-threshold by default */
+
+/* The "ab" object of the comparison cmp (compare_run's result) at
+   threshold_pct.  New reference; NULL only when out of memory. */
+json_t *ab_json (json_t *cmp, double threshold_pct);
+
+#endif
