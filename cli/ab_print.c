@@ -3,16 +3,12 @@
     IOPS, bandwidth, p50 and p99 in percent ('*': significant), and the
     conclusions.  Every figure and judgement is the controller's. */
 #include "cli.h"
+#define JSON_GET_SHORT     /* num () and str () */
+#include "json_get.h"
+
 
 #include <math.h>
 #include <string.h>
-
-static const char *
-str (json_t *o, const char *key)
-{
-    const char *s = json_string_value (json_object_get (o, key));
-    return s ? s : "";
-}
 
 static const char *
 cell (json_t *t, const char *fig, char *buf, size_t cap)

@@ -176,7 +176,8 @@ const command_t commands[] = {
       "[--fail-on-regression PCT]\n"
       "A B --format html -o FILE [--by KEY] [--fail-on-regression PCT]\n"
       "RUN --a KEY=GLOB --b KEY=GLOB [--sum] [--format text|json|csv] [--fail-on-regression PCT]\n"
-      "A B | RUN --a KEY=GLOB --b KEY=GLOB  --template ab [--ab-threshold PCT] [--format text|json]",
+      "A B | RUN --a KEY=GLOB --b KEY=GLOB  --template ab [--ab-threshold PCT] "
+      "[--format text|json]",
       "run B against run A, or two groups of one run",
       "Matches the steps of run B to those of run A by name and shows, for the fleet (and "
       "each group with --by), IOPS, bandwidth, p50, p99 and p99.9 of both, the change in "
@@ -212,7 +213,8 @@ const command_t commands[] = {
           OPT_FAIL, OPT_END }, 0 },
 
     { "report", NULL, "RUN [--format FMT] [--by KEY] [--where KEY=GLOB]... [-o FILE] "
-      "[--template qualification|pts [--target-iops N] [--headroom PCT] [--sla-class NAME:p99<T]...]",
+      "[--template qualification|pts [--target-iops N] [--headroom PCT] "
+      "[--sla-class NAME:p99<T]...]",
       "a run's full report",
       "The full report of run RUN: per step, each agent's targets, the groups (with --by) and "
       "the fleet, with IOPS, bandwidth and latency percentiles from merged histograms; "

@@ -1,23 +1,12 @@
 /*  compare_print.c: iofleet compare's output (text table, JSON or CSV) of
     what the controller's compare answers (controller/compare_admin.c). */
 #include "cli.h"
+#define JSON_GET_SHORT     /* num () and str () */
 #include "json_get.h"
 #include "util.h"
 
 #include <math.h>
 #include <string.h>
-
-static double
-num (json_t *o, const char *key)
-{
-    return json_get_num (o, key);
-}
-
-static const char *
-str (json_t *o, const char *key)
-{
-    return json_get_str_or (o, key, "");
-}
 
 /* The columns of the CSV, in order: the first seven as they always were. */
 static const char *const s_cols[] = {

@@ -4,24 +4,13 @@
     drive over the measurement windows: IOPS, mean latency, bandwidth.
     Every figure is the controller's; this file only lays them out. */
 #include "cli.h"
+#define JSON_GET_SHORT     /* num () and str () */
+#include "json_get.h"
 #include "util.h"
+
 
 #include <math.h>
 #include <string.h>
-
-static double
-num (json_t *o, const char *key)
-{
-    json_t *v = json_object_get (o, key);
-    return json_is_number (v) ? json_number_value (v) : NAN;
-}
-
-static const char *
-str (json_t *o, const char *key)
-{
-    const char *s = json_string_value (json_object_get (o, key));
-    return s ? s : "";
-}
 
 /* A cell's column: its read/write mix ("R65/W35", or the rw). */
 static void
@@ -122,7 +111,8 @@ pts_print (FILE *f, json_t *q)
         json_t *w = json_object_get (d, "window");
         fprintf (f, "  %-16s %-36s %-12s rounds %.0f-%.0f\n", str (d, "agent"), str (d, "target"),
                  json_is_true (json_object_get (d, "steady")) ? "yes" : rule ? "NOT STEADY" : "-",
-                 json_number_value (json_array_get (w, 0)), json_number_value (json_array_get (w, 1)));
+                 json_number_value (json_array_get (w, 0)),
+                 json_number_value (json_array_get (w, 1)));
     }
     json_t *fleet = json_object_get (q, "fleet"), *cells = json_object_get (fleet, "cells");
     fprintf (f, "\nthe fleet: %s\n", str (fleet, "of"));

@@ -3,24 +3,13 @@
     table by table, in the order of the tri-mode HBA report it follows.
     Every figure is the controller's; this file only lays them out. */
 #include "cli.h"
+#define JSON_GET_SHORT     /* num () and str () */
+#include "json_get.h"
 #include "util.h"
+
 
 #include <math.h>
 #include <string.h>
-
-static double
-num (json_t *o, const char *key)
-{
-    json_t *v = json_object_get (o, key);
-    return json_is_number (v) ? json_number_value (v) : NAN;
-}
-
-static const char *
-str (json_t *o, const char *key)
-{
-    const char *s = json_string_value (json_object_get (o, key));
-    return s ? s : "";
-}
 
 static const char *
 lat (json_t *o, const char *key, char *buf, size_t cap)
@@ -123,6 +112,6 @@ qualification_print (FILE *f, json_t *q)
                  lat (r, "p99", d, sizeof d), n);
     }
     json_t *rules = json_object_get (q, "rules");
-    fprintf (f, "\nhow: %s.\n     %s.\n     %s.\n", str (rules, "mixed"), str (rules, "sla_classes"),
-             str (rules, "capacity"));
+    fprintf (f, "\nhow: %s.\n     %s.\n     %s.\n", str (rules, "mixed"),
+             str (rules, "sla_classes"), str (rules, "capacity"));
 }

@@ -19,6 +19,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -796,4 +797,12 @@ job_opts_line (parser_t *p, int line, bool in_global, job_opts_t *o, char *s)
         return -1;
     }
     return s_apply (p, line, in_global, o, idx, key, value);
+}
+
+int
+job_opts_text (parser_t *p, int line, job_opts_t *o, const char *text)
+{
+    char buf[128];
+    snprintf (buf, sizeof buf, "%s", text);
+    return job_opts_line (p, line, false, o, buf);
 }

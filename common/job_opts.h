@@ -43,4 +43,9 @@ void job_opts_default (job_opts_t *o);
    [global]), s modified.  Returns 0, or -1 with the error set. */
 int job_opts_line (parser_t *p, int line, bool in_global, job_opts_t *o, char *s);
 
+/* The same for a line iofleet writes itself (the jobs of purge= and
+   precondition=), text left as it is (at most 127 characters).  Returns 0,
+   or -1 with the error set. */
+int job_opts_text (parser_t *p, int line, job_opts_t *o, const char *text);
+
 #endif

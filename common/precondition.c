@@ -4,16 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One option line applied to o as a job file's would be.  Returns 0 or
-   -1 with the error set. */
-static int
-apply (parser_t *p, int line, job_opts_t *o, const char *text)
-{
-    char buf[128];
-    snprintf (buf, sizeof buf, "%s", text);
-    return job_opts_line (p, line, false, o, buf);
-}
-
 int
 precondition_job (parser_t *p, int line, const job_t *src, uint32_t count, job_opts_t *o)
 {
@@ -29,23 +19,29 @@ precondition_job (parser_t *p, int line, const job_t *src, uint32_t count, job_o
     char loops[32];
     snprintf (loops, sizeof loops, "loops=%u", count);
     bool null_engine = strcmp (src->ioengine, "null") == 0;
-    if (apply (p, line, o, null_engine ? "ioengine=null" : "ioengine=libaio")
-        || apply (p, line, o, src->direct ? "direct=1" : "direct=0")
-        || apply (p, line, o, "rw=write") || apply (p, line, o, "bs=128k")
-        || apply (p, line, o, "iodepth=32") || apply (p, line, o, "refill_buffers=1")
-        || apply (p, line, o, loops))
+    if (job_opts_text (p, line, o, null_engine ? "ioengine=null" : "ioengine=libaio")
+        || job_opts_text (p, line, o, src->direct ? "direct=1" : "direct=0")
+        || job_opts_text (p, line, o, "rw=write")
+        || job_opts_text (p, line, o, "bs=128k")
+        || job_opts_text (p, line, o, "iodepth=32")
+        || job_opts_text (p, line, o, "refill_buffers=1")
+        || job_opts_text (p, line, o, loops))
         return -1;
-    /* The region the job tests, as the job has it. */
-    job_t *j = &o->job;
-    memcpy (j->filename, src->filename, sizeof j->filename);
-    memcpy (j->directory, src->directory, sizeof j->directory);
-    j->size = src->size;
-    j->size_pct = src->size_pct;
-    j->offset = src->offset;
-    j->offset_pct = src->offset_pct;
-    j->nrfiles = src->nrfiles;
-    j->filesize = src->filesize;
+    precondition_copy_region (&o->job, src);
     return 0;
+}
+
+void
+precondition_copy_region (job_t *dst, const job_t *src)
+{
+    memcpy (dst->filename, src->filename, sizeof dst->filename);
+    memcpy (dst->directory, src->directory, sizeof dst->directory);
+    dst->size = src->size;
+    dst->size_pct = src->size_pct;
+    dst->offset = src->offset;
+    dst->offset_pct = src->offset_pct;
+    dst->nrfiles = src->nrfiles;
+    dst->filesize = src->filesize;
 }
 
 bool

@@ -26,6 +26,11 @@
    Returns 0, or -1 with the error set (src has no filename=). */
 int precondition_job (parser_t *p, int line, const job_t *src, uint32_t count, job_opts_t *o);
 
+/* The region job src tests (filename=, directory=, size=, offset=,
+   nrfiles=, filesize=) set in dst, as src has it: the precondition's and
+   the purge's (purge.h) jobs cover it.  Can't fail. */
+void precondition_copy_region (job_t *dst, const job_t *src);
+
 /* Whether jobs a and b test the same region of the same targets (one
    precondition job serves both).  Can't fail. */
 bool precondition_same_region (const job_t *a, const job_t *b);

@@ -1,5 +1,6 @@
 /*  purge.c: the purge step's jobs, see purge.h. */
 #include "purge.h"
+#include "precondition.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,16 +24,6 @@ purge_parse (const char *value, purge_t *out, char *why, size_t whylen)
     return -1;
 }
 
-/* One option line applied to o as a job file's would be.  Returns 0 or
-   -1 with the error set. */
-static int
-apply (parser_t *p, int line, job_opts_t *o, const char *text)
-{
-    char buf[128];
-    snprintf (buf, sizeof buf, "%s", text);
-    return job_opts_line (p, line, false, o, buf);
-}
-
 int
 purge_job (parser_t *p, int line, const job_t *src, job_opts_t *o)
 {
@@ -46,20 +37,13 @@ purge_job (parser_t *p, int line, const job_t *src, job_opts_t *o)
     snprintf (o->job.name, sizeof o->job.name, "%s", PURGE_NAME);
     o->job.line = line;
     bool null_engine = strcmp (src->ioengine, "null") == 0;
-    if (apply (p, line, o, null_engine ? "ioengine=null" : "ioengine=libaio")
-        || apply (p, line, o, src->direct ? "direct=1" : "direct=0")
-        || apply (p, line, o, "rw=randtrim") || apply (p, line, o, "bsrange=" PURGE_BSRANGE)
-        || apply (p, line, o, "iodepth=1"))
+    if (job_opts_text (p, line, o, null_engine ? "ioengine=null" : "ioengine=libaio")
+        || job_opts_text (p, line, o, src->direct ? "direct=1" : "direct=0")
+        || job_opts_text (p, line, o, "rw=randtrim")
+        || job_opts_text (p, line, o, "bsrange=" PURGE_BSRANGE)
+        || job_opts_text (p, line, o, "iodepth=1"))
         return -1;
-    job_t *j = &o->job;
-    memcpy (j->filename, src->filename, sizeof j->filename);
-    memcpy (j->directory, src->directory, sizeof j->directory);
-    j->size = src->size;
-    j->size_pct = src->size_pct;
-    j->offset = src->offset;
-    j->offset_pct = src->offset_pct;
-    j->nrfiles = src->nrfiles;
-    j->filesize = src->filesize;
-    j->purge = true;
+    precondition_copy_region (&o->job, src);
+    o->job.purge = true;
     return 0;
 }

@@ -37,7 +37,8 @@ rounds_rule_parse (const char *text, rounds_rule_t *out, char *why, size_t whyle
     char *colon = part ? strchr (part, ':') : NULL;
     if (!colon || colon == part || !colon[1]) {
         snprintf (why, whylen, "'%s': give STEP:METRIC first (the step tracked, by its job "
-                  "name, and iops, bw or mean), e.g. steady_state=randwrite-4k:iops", part ? part : "");
+                  "name, and iops, bw or mean), e.g. steady_state=randwrite-4k:iops",
+                  part ? part : "");
         return -1;
     }
     *colon = '\0';

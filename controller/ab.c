@@ -1,6 +1,9 @@
 /*  ab.c: a comparison in the A/B report's shape, see ab.h. */
 #include "ab.h"
 #include "compare.h"
+#define JSON_GET_SHORT     /* num () and str () */
+#include "json_get.h"
+
 
 #include <math.h>
 #include <stdio.h>
@@ -17,13 +20,6 @@ figure_of (const char *metric)
     if (strcmp (metric, "p50") == 0 || strcmp (metric, "p99") == 0)
         return metric;
     return NULL;                        /* p99.9: not in the A/B table */
-}
-
-static const char *
-str (json_t *o, const char *key)
-{
-    const char *s = json_string_value (json_object_get (o, key));
-    return s ? s : "";
 }
 
 json_t *

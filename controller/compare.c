@@ -19,24 +19,13 @@
 */
 #include "compare.h"
 #include "direction.h"
+#define JSON_GET_SHORT     /* num () and str () */
+#include "json_get.h"
+
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static double
-num (json_t *o, const char *key)
-{
-    json_t *v = json_object_get (o, key);
-    return json_is_number (v) ? json_number_value (v) : NAN;
-}
-
-static const char *
-str (json_t *o, const char *key)
-{
-    const char *s = json_string_value (json_object_get (o, key));
-    return s ? s : "";
-}
 
 bool
 compare_is_latency (const char *metric)

@@ -1,24 +1,13 @@
 /*  qualification.c: a run's qualification report, see qualification.h. */
 #include "qualification.h"
 #include "sla.h"
+#define JSON_GET_SHORT     /* num () and str () */
+#include "json_get.h"
+
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static double
-num (json_t *o, const char *key)
-{
-    json_t *v = json_object_get (o, key);
-    return json_is_number (v) ? json_number_value (v) : NAN;
-}
-
-static const char *
-str (json_t *o, const char *key)
-{
-    const char *s = json_string_value (json_object_get (o, key));
-    return s ? s : "";
-}
 
 int
 qualification_opts (json_t *req, qual_opts_t *o, char *err, size_t errlen)
@@ -195,7 +184,8 @@ json_t *
 qualification_json (json_t *rep, const char *by, const qual_opts_t *o)
 {
     json_t *q = json_pack ("{s:s, s:O, s:O, s:O, s:O, s:s}", "template", "qualification",
-                           "run", json_object_get (rep, "run"), "plan", json_object_get (rep, "plan"),
+                           "run", json_object_get (rep, "run"),
+                           "plan", json_object_get (rep, "plan"),
                            "status", json_object_get (rep, "status"),
                            "verdict", json_object_get (rep, "verdict"), "by", by ? by : "");
     json_t *classes = json_array ();
@@ -265,7 +255,8 @@ qualification_json (json_t *rep, const char *by, const qual_opts_t *o)
             if (b) {
                 double bt = point_targets (rep, c, b);
                 json_object_set_new (r, "capacity_iops", json_real (num (b, "iops")));
-                json_object_set_new (r, "capacity_iops_per_target", num_or_null (num (b, "iops") / bt));
+                json_object_set_new (r, "capacity_iops_per_target",
+                                     num_or_null (num (b, "iops") / bt));
                 json_object_set_new (r, "iodepth", json_incref (json_object_get (b, "iodepth")));
                 json_object_set_new (r, "p99", json_incref (json_object_get (b, "p99")));
             }

@@ -200,7 +200,8 @@ rounds_report (store_t *store, int64_t run, bool *unsteady, char *err, size_t er
     if (rc != 1 || sqlite3_column_type (st, 0) == SQLITE_NULL) {
         sqlite3_reset (st);
         if (rc < 0)
-            snprintf (err, errlen, "database error reading the rounds of run %lld", (long long) run);
+            snprintf (err, errlen, "database error reading the rounds of run %lld",
+                      (long long) run);
         return rc < 0 ? NULL : json_null ();
     }
     json_t *o = json_pack ("{s:i, s:i}", "rounds_max", sqlite3_column_int (st, 0),

@@ -97,7 +97,8 @@ begin_step (ctl_t *ctl)
     static Iofleet__JobSpec *more[MSG_JOBS_MAX];
     int njobs = run_step_njobs (r, r->cur);
     for (int i = 0; i < njobs; i++) {
-        jobspec_from_job (&js[i], &r->plan->steps[run_step_first (r, r->cur) + i], spec_interval (ctl));
+        jobspec_from_job (&js[i], &r->plan->steps[run_step_first (r, r->cur) + i],
+                          spec_interval (ctl));
         r->job_ntargets[i] = (int) js[i].spec.n_filenames;
         if (i)
             more[i - 1] = &js[i].spec;
@@ -741,7 +742,8 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
             char label[MSG_PATH_MAX + JOB_NAME_MAX + 2];
             if (njobs > 1)
                 snprintf (label, sizeof label, "%s:%s",
-                          r->plan->steps[run_step_first (r, r->cur) + job].name, env->ready->targets[i]);
+                          r->plan->steps[run_step_first (r, r->cur) + job].name,
+                          env->ready->targets[i]);
             else
                 snprintf (label, sizeof label, "%s", env->ready->targets[i]);
             json_array_append_new (list, json_string (label));

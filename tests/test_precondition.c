@@ -6,17 +6,11 @@
 */
 #include "jobfile.h"
 #include "precondition.h"
+#include "parse_err.h"
 #include "testutil.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define EXPECT_ERR(text, want) do {                                          \
-        char e_[512] = "";                                                  \
-        jobfile_t *j_ = jobfile_parse ("t.fio", (text), e_, sizeof e_);     \
-        CHECK_MSG (!j_ && strcmp (e_, (want)) == 0, "got: %s", e_);         \
-        jobfile_destroy (&j_);                                              \
-    } while (0)
 
 static const char *const s_plan =
     "[global]\n"                    /* 1 */
@@ -113,19 +107,19 @@ test_expansion (void)
 static void
 test_refusals (void)
 {
-    EXPECT_ERR ("[iofleet]\nprecondition=0\n[a]\nfilename=x\n",
+    EXPECT_PARSE_ERR ("[iofleet]\nprecondition=0\n[a]\nfilename=x\n",
                 "t.fio:2: [iofleet] precondition=0: give how many times to write the targets, "
                 "1 to 16 (the SNIA PTS writes them twice)");
-    EXPECT_ERR ("[iofleet]\nprecondition=17\n[a]\nfilename=x\n",
+    EXPECT_PARSE_ERR ("[iofleet]\nprecondition=17\n[a]\nfilename=x\n",
                 "t.fio:2: [iofleet] precondition=17: give how many times to write the targets, "
                 "1 to 16 (the SNIA PTS writes them twice)");
-    EXPECT_ERR ("[iofleet]\nprecondition=twice\n[a]\nfilename=x\n",
+    EXPECT_PARSE_ERR ("[iofleet]\nprecondition=twice\n[a]\nfilename=x\n",
                 "t.fio:2: [iofleet] precondition=twice: give how many times to write the "
                 "targets, 1 to 16 (the SNIA PTS writes them twice)");
-    EXPECT_ERR ("[a]\nfilename=x\n[iofleet]\nprecondition=2\n[b]\nrw=read\nsize=1m\n",
+    EXPECT_PARSE_ERR ("[a]\nfilename=x\n[iofleet]\nprecondition=2\n[b]\nrw=read\nsize=1m\n",
                 "t.fio:4: precondition= needs filename= on every job (job 'b' has none, so its "
                 "files are named after it): it writes the targets the jobs test");
-    EXPECT_ERR ("[iofleet]\nerase=discard\n[a]\nfilename=x\n",
+    EXPECT_PARSE_ERR ("[iofleet]\nerase=discard\n[a]\nfilename=x\n",
                 "t.fio:2: unknown setting 'erase' in [iofleet] (it takes sla=CONDITIONS, "
                 "purge=discard, precondition=COUNT, rounds=MAX and steady_state=STEP:METRIC["
                 ",window=N,range=P%,slope=P%]; fio options belong in [global] or a job)");

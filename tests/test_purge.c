@@ -6,17 +6,11 @@
 */
 #include "jobfile.h"
 #include "purge.h"
+#include "parse_err.h"
 #include "testutil.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define EXPECT_ERR(text, want) do {                                          \
-        char e_[512] = "";                                                  \
-        jobfile_t *j_ = jobfile_parse ("t.fio", (text), e_, sizeof e_);     \
-        CHECK_MSG (!j_ && strcmp (e_, (want)) == 0, "got: %s", e_);         \
-        jobfile_destroy (&j_);                                              \
-    } while (0)
 
 static void
 check_purge (const job_t *j, const char *filename, uint64_t size, bool stonewall)
@@ -77,12 +71,12 @@ test_expansion (void)
 static void
 test_refusals (void)
 {
-    EXPECT_ERR ("[iofleet]\npurge=format\n[a]\nfilename=/dev/nvme0n1\n",
+    EXPECT_PARSE_ERR ("[iofleet]\npurge=format\n[a]\nfilename=/dev/nvme0n1\n",
                 "t.fio:2: [iofleet] purge=format (an NVMe format or a SCSI FORMAT UNIT) is not "
                 "implemented; use purge=discard (BLKDISCARD over the region)");
-    EXPECT_ERR ("[iofleet]\npurge=secure\n[a]\nfilename=/dev/nvme0n1\n",
+    EXPECT_PARSE_ERR ("[iofleet]\npurge=secure\n[a]\nfilename=/dev/nvme0n1\n",
                 "t.fio:2: [iofleet] purge=secure: give discard or none");
-    EXPECT_ERR ("[iofleet]\npurge=discard\n[a]\nrw=read\nsize=1m\n",
+    EXPECT_PARSE_ERR ("[iofleet]\npurge=discard\n[a]\nrw=read\nsize=1m\n",
                 "t.fio:2: purge= needs filename= on every job (job 'a' has none, so its files "
                 "are named after it): it discards the devices the jobs test");
 }

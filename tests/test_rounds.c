@@ -6,18 +6,12 @@
 */
 #include "jobfile.h"
 #include "rounds.h"
+#include "parse_err.h"
 #include "testutil.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define EXPECT_ERR(text, want) do {                                          \
-        char e_[512] = "";                                                  \
-        jobfile_t *j_ = jobfile_parse ("t.fio", (text), e_, sizeof e_);     \
-        CHECK_MSG (!j_ && strcmp (e_, (want)) == 0, "got: %s", e_);         \
-        jobfile_destroy (&j_);                                              \
-    } while (0)
 
 static bool
 near (double a, double b)
@@ -139,25 +133,25 @@ test_jobfile (void)
     CHECK (jf && jf->rounds == 0 && !jf->steady);
     jobfile_destroy (&jf);
 
-    EXPECT_ERR ("[iofleet]\nrounds=0\n[a]\nfilename=x\n",
+    EXPECT_PARSE_ERR ("[iofleet]\nrounds=0\n[a]\nfilename=x\n",
                 "t.fio:2: [iofleet] rounds=0: give the most times to run the plan's steps, 1 to "
                 "100 (the SNIA PTS: 25)");
-    EXPECT_ERR ("[iofleet]\nrounds=101\n[a]\nfilename=x\n",
+    EXPECT_PARSE_ERR ("[iofleet]\nrounds=101\n[a]\nfilename=x\n",
                 "t.fio:2: [iofleet] rounds=101: give the most times to run the plan's steps, 1 "
                 "to 100 (the SNIA PTS: 25)");
-    EXPECT_ERR ("[iofleet]\nsteady_state=a:latency\n[a]\nfilename=x\n",
+    EXPECT_PARSE_ERR ("[iofleet]\nsteady_state=a:latency\n[a]\nfilename=x\n",
                 "t.fio:2: [iofleet] steady_state: metric 'latency': give iops, bw or mean (the "
                 "mean completion latency)");
-    EXPECT_ERR ("[iofleet]\nsteady_state=b:iops\n[a]\nfilename=x\n[c]\nfilename=y\n",
+    EXPECT_PARSE_ERR ("[iofleet]\nsteady_state=b:iops\n[a]\nfilename=x\n[c]\nfilename=y\n",
                 "t.fio:2: [iofleet] steady_state: no job is named 'b'; the plan's jobs: a, c");
-    EXPECT_ERR ("[iofleet]\nsteady_state=a:iops\n[a]\nfilename=x\n[a]\nfilename=y\n",
+    EXPECT_PARSE_ERR ("[iofleet]\nsteady_state=a:iops\n[a]\nfilename=x\n[a]\nfilename=y\n",
                 "t.fio:2: [iofleet] steady_state: step 'a' names 2 jobs; give each job its own "
                 "name");
-    EXPECT_ERR ("[iofleet]\nrounds=4\nsteady_state=a:iops\n[a]\nfilename=x\n",
+    EXPECT_PARSE_ERR ("[iofleet]\nrounds=4\nsteady_state=a:iops\n[a]\nfilename=x\n",
                 "t.fio:2: [iofleet] rounds=4 is fewer than steady_state's window=5: no window "
                 "could ever be judged; give rounds=5 or more");
     /* The precondition step cannot be tracked: it is not a round's. */
-    EXPECT_ERR ("[iofleet]\nprecondition=1\nsteady_state=precondition:bw\n[a]\nfilename=x\n",
+    EXPECT_PARSE_ERR ("[iofleet]\nprecondition=1\nsteady_state=precondition:bw\n[a]\nfilename=x\n",
                 "t.fio:3: [iofleet] steady_state: no job is named 'precondition'; the plan's "
                 "jobs: a");
 }

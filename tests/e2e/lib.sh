@@ -124,3 +124,56 @@ probe_plan () {
   } >"$T/$name.fio"
   "$BIN/iofleet" plan add "$name" "$T/$name.fio" >/dev/null || fail "plan add $name"
 }
+
+# chrome ARGS...: a real headless Chromium (CHROME; chrome_found says
+# whether there is one) with its own profile, process group and time
+# limit; whatever it leaves is killed by process group id at exit.
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+chrome_found () { [ -n "$CHROME" ]; }
+chrome () {
+  setsid timeout 45 "$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+      --no-first-run --disable-extensions --disable-background-networking --disable-sync \
+      --user-data-dir="$T/chrome-profile" --enable-logging=stderr --v=0 "$@" &
+  local pid=$!
+  AT_EXIT+=("kill -KILL -- -$pid 2>/dev/null")
+  wait "$pid"
+}
+
+# read_throttle_cgroup NAME DEV: a blkio (cgroup v1) or io (v2) cgroup
+# named NAME whose tasks DEV serves at most THROTTLE_IOPS reads a second
+# (set_read_throttle N changes it, 0: none); its directory in CG, removed
+# at exit (after the test's processes, which cleanup stops first).  Exits
+# 77 (skip) where neither controller is there.
+read_throttle_cgroup () {
+  local v1="" v2="" m
+  v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/ { print $2; exit }' /proc/mounts)
+  for m in $(awk '$3 == "cgroup2" { print $2 }' /proc/mounts); do
+    grep -qw io "$m/cgroup.controllers" 2>/dev/null && { v2=$m; break; }
+  done
+  THROTTLE_MM=$(lsblk -dno MAJ:MIN "$2" | tr -d ' ')
+  if [ -n "$v1" ] && [ -f "$v1/blkio.throttle.read_iops_device" ]; then
+    CG=$v1/$1-$$
+    CG_V=1
+  elif [ -n "$v2" ]; then
+    grep -qw io "$v2/cgroup.subtree_control" || {
+      echo "+io" >"$v2/cgroup.subtree_control"
+      AT_EXIT+=("echo -io >$v2/cgroup.subtree_control")
+    }
+    CG=$v2/$1-$$
+    CG_V=2
+  else
+    echo "skip: needs cgroup v1 blkio or cgroup v2 io"
+    exit 77
+  fi
+  mkdir "$CG"
+  AT_EXIT+=("rmdir $CG")
+}
+set_read_throttle () {
+  if [ "$CG_V" = 1 ]; then
+    echo "$THROTTLE_MM $1" >"$CG/blkio.throttle.read_iops_device"
+  elif [ "$1" = 0 ]; then
+    echo "$THROTTLE_MM riops=max" >"$CG/io.max"
+  else
+    echo "$THROTTLE_MM riops=$1" >"$CG/io.max"
+  fi
+}

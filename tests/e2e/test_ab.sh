@@ -14,15 +14,6 @@ if [ "$(id -u)" != 0 ]; then
   echo "skip: not root (needs loop devices and a cgroup)"
   exit 77
 fi
-V1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/ { print $2; exit }' /proc/mounts)
-V2=""
-for m in $(awk '$3 == "cgroup2" { print $2 }' /proc/mounts); do
-  grep -qw io "$m/cgroup.controllers" 2>/dev/null && { V2=$m; break; }
-done
-if [ -z "$V1" ] || [ ! -f "$V1/blkio.throttle.read_iops_device" ]; then
-  V1=""
-  [ -n "$V2" ] || { echo "skip: needs cgroup v1 blkio or cgroup v2 io"; exit 77; }
-fi
 fleet_setup
 I="$BIN/iofleet"
 for d in a b; do truncate -s 64M "$T/$d.img"; done
@@ -30,21 +21,8 @@ LA=$(losetup --direct-io=on -f --show "$T/a.img")
 AT_EXIT+=("losetup -d $LA")
 LB=$(losetup --direct-io=on -f --show "$T/b.img")
 AT_EXIT+=("losetup -d $LB")
-MM=$(lsblk -dno MAJ:MIN "$LB" | tr -d ' ')
-if [ -n "$V1" ]; then
-  CG=$V1/iofleet-ab-$$
-  mkdir "$CG"
-  echo "$MM 300" >"$CG/blkio.throttle.read_iops_device"
-else
-  grep -qw io "$V2/cgroup.subtree_control" || {
-    echo "+io" >"$V2/cgroup.subtree_control"
-    AT_EXIT+=("echo -io >$V2/cgroup.subtree_control")
-  }
-  CG=$V2/iofleet-ab-$$
-  mkdir "$CG"
-  echo "$MM riops=300" >"$CG/io.max"
-fi
-AT_EXIT+=("rmdir $CG")
+read_throttle_cgroup iofleet-ab "$LB"
+set_read_throttle 300
 
 start_controller
 start_agent onboard --allow "$LA"

@@ -84,16 +84,7 @@ ok "compare: $(cat "$T/cmp.check")"
 # Render with headless Chromium: a screenshot of some substance, a DOM with
 # every chart, and no console message.  Its own profile, process group and
 # time limit; whatever it leaves is killed by process group id at exit.
-CHROME=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$CHROME" ] || fail "chromium is not installed (scripts/install-deps installs it)"
-chrome () {
-  setsid timeout 45 "$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-      --no-first-run --disable-extensions --disable-background-networking --disable-sync \
-      --user-data-dir="$T/chrome-profile" --enable-logging=stderr --v=0 "$@" &
-  local pid=$!
-  AT_EXIT+=("kill -KILL -- -$pid 2>/dev/null")
-  wait "$pid"
-}
+chrome_found || fail "chromium is not installed (scripts/install-deps installs it)"
 t0=$(date +%s%N)
 chrome --screenshot="$T/r1.png" --window-size=1280,4000 "file://$T/r1.html" >/dev/null 2>"$T/chrome-shot.log" \
   || fail "chromium --screenshot exited $?: $(tail -3 "$T/chrome-shot.log")"

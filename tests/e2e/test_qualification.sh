@@ -144,8 +144,8 @@ jq -e '.options.target_iops == 1000000 and .options.headroom_pct == 20
   || fail "options: $(jq -c .options "$T/q2.json")"
 "$I" report "$run" --template qualification --headroom 100 2>"$T/e1" && fail "--headroom 100 accepted"
 grep -q -- "--headroom: give a percent of the p99 limit" "$T/e1" || fail "headroom error: $(cat "$T/e1")"
-"$I" report "$run" --template pts 2>"$T/e2" && fail "--template pts accepted"
-grep -q -- "--template 'pts': use qualification" "$T/e2" || fail "template error: $(cat "$T/e2")"
+"$I" report "$run" --template bogus 2>"$T/e2" && fail "--template bogus accepted"
+grep -q -- "--template 'bogus': use qualification or pts" "$T/e2" || fail "template error: $(cat "$T/e2")"
 "$I" report "$run" --target-iops 5 2>"$T/e3" && fail "--target-iops without --template accepted"
 grep -q "go with --template qualification" "$T/e3" || fail "option error: $(cat "$T/e3")"
 ok "options and refusals"
@@ -156,16 +156,7 @@ ok "options and refusals"
 for id in latency curves mixed classes capacity; do
   grep -q "<section id=\"$id\">" "$T/qual.html" || fail "the page has no $id section"
 done
-CHROME=$(command -v chromium || command -v chromium-browser || true)
-if [ -n "$CHROME" ]; then
-  chrome () {
-    setsid timeout 45 "$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-        --no-first-run --disable-extensions --disable-background-networking --disable-sync \
-        --user-data-dir="$T/chrome-profile" --enable-logging=stderr --v=0 "$@" &
-    local pid=$!
-    AT_EXIT+=("kill -KILL -- -$pid 2>/dev/null")
-    wait "$pid"
-  }
+if chrome_found; then
   chrome --dump-dom "file://$T/qual.html" >"$T/qual.dom" 2>"$T/chrome-dom.log" || fail "chromium --dump-dom exited $?"
   if grep -E 'CONSOLE|Uncaught|net::ERR|Failed to load|Refused to' "$T/chrome-dom.log"; then fail "console or load errors"; fi
   for kind in qual-iops qual-p99; do

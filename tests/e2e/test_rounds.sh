@@ -20,15 +20,6 @@ if [ "$(id -u)" != 0 ]; then
   echo "skip: not root (needs loop devices and a cgroup)"
   exit 77
 fi
-V1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/ { print $2; exit }' /proc/mounts)
-V2=""
-for m in $(awk '$3 == "cgroup2" { print $2 }' /proc/mounts); do
-  grep -qw io "$m/cgroup.controllers" 2>/dev/null && { V2=$m; break; }
-done
-if [ -z "$V1" ] || [ ! -f "$V1/blkio.throttle.read_iops_device" ]; then
-  V1=""
-  [ -n "$V2" ] || { echo "skip: needs cgroup v1 blkio or cgroup v2 io"; exit 77; }
-fi
 fleet_setup
 I="$BIN/iofleet"
 for d in a b; do truncate -s 32M "$T/$d.img"; done
@@ -36,24 +27,7 @@ LA=$(losetup --direct-io=on -f --show "$T/a.img")
 AT_EXIT+=("losetup -d $LA")
 LB=$(losetup --direct-io=on -f --show "$T/b.img")
 AT_EXIT+=("losetup -d $LB")
-MM=$(lsblk -dno MAJ:MIN "$LB" | tr -d ' ')
-
-CG=""
-if [ -n "$V1" ]; then
-  CG=$V1/iofleet-rounds-$$
-  mkdir "$CG"
-  throttle () { echo "$MM $1" >"$CG/blkio.throttle.read_iops_device"; }  # 0: none
-else
-  grep -qw io "$V2/cgroup.subtree_control" || {
-    echo "+io" >"$V2/cgroup.subtree_control"
-    AT_EXIT+=("echo -io >$V2/cgroup.subtree_control")
-  }
-  CG=$V2/iofleet-rounds-$$
-  mkdir "$CG"
-  throttle () { if [ "$1" = 0 ]; then echo "$MM riops=max" >"$CG/io.max"; else echo "$MM riops=$1" >"$CG/io.max"; fi; }
-fi
-# Runs after the agents are stopped (cleanup kills PIDS first).
-AT_EXIT+=("rmdir $CG")
+read_throttle_cgroup iofleet-rounds "$LB"
 
 start_controller
 start_agent steady --allow "$LA"
@@ -89,7 +63,7 @@ run=$("$I" run rounds) || fail "run rounds"
     case "$st" in complete|partial|failed|cancelled) break ;; esac
     r=$(jq -r '.result.round // empty' <<<"$s" 2>/dev/null || true)
     if [ -n "$r" ] && [ "$r" != "$last" ]; then
-      if [ $((r % 2)) = 0 ]; then throttle 100; else throttle 0; fi
+      if [ $((r % 2)) = 0 ]; then set_read_throttle 100; else set_read_throttle 0; fi
       echo "round $r: throttle $([ $((r % 2)) = 0 ] && echo 100 || echo off)" >>"$T/throttle.log"
       last=$r
     fi
@@ -164,16 +138,7 @@ ok "every drive steady at round 3: the rounds end (3 of at most 6), verdict pass
 "$I" report "$run" --format html --output "$T/r1.html" >/dev/null 2>&1 || true
 grep -q 'id="rounds"' "$T/r1.html" && grep -q 'data-chart="rounds"' "$T/r1.html" \
   || fail "the HTML report has no rounds section"
-CHROME=$(command -v chromium || command -v chromium-browser || true)
-if [ -n "$CHROME" ]; then
-  chrome () {
-    setsid timeout 45 "$CHROME" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-        --no-first-run --disable-extensions --disable-background-networking --disable-sync \
-        --user-data-dir="$T/chrome-profile" --enable-logging=stderr --v=0 "$@" &
-    local pid=$!
-    AT_EXIT+=("kill -KILL -- -$pid 2>/dev/null")
-    wait "$pid"
-  }
+if chrome_found; then
   chrome --dump-dom "file://$T/r1.html" >"$T/r1.dom" 2>"$T/chrome-dom.log" || fail "chromium --dump-dom exited $?"
   if grep -E 'CONSOLE|Uncaught|net::ERR|Failed to load|Refused to' "$T/chrome-dom.log"; then fail "console or load errors"; fi
   pts () { python3 -c "import re,sys; d=open(sys.argv[1]).read(); m=re.search(r'data-chart=\"rounds\".*?</svg>', d, re.S); print(len(re.findall(r'<g class=\"series\"', m.group(0))), len(re.findall(r'<title>[^<]* round [0-9]+: ', m.group(0)))) if m else print(0, 0)" "$1"; }

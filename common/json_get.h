@@ -1,7 +1,9 @@
-/*  json_get.h: the CLI's readers of the controller's JSON, one home for
-    what a missing or mistyped field reads as.  The CLI renders what the
-    controller computed; a field that is not there is shown as such, never
-    taken for a measured zero unless the caller says so.
+/*  json_get.h: readers of figures in JSON (reports, comparisons), one home
+    for what a missing or mistyped field reads as, in the CLI that renders
+    what the controller computed and in the controller's code that builds
+    on its own reports (compare.c, qualification.c).  A field that is not
+    there is shown as such, never taken for a measured zero unless the
+    caller says so.
 */
 #ifndef IOF_JSON_GET_H
 #define IOF_JSON_GET_H
@@ -33,5 +35,28 @@ json_get_str_or (json_t *o, const char *key, const char *dflt)
     const char *s = json_string_value (json_object_get (o, key));
     return s ? s : dflt;
 }
+
+/* o[key] as a string, "" when it is missing or not a string. */
+static inline const char *
+json_get_str (json_t *o, const char *key)
+{
+    return json_get_str_or (o, key, "");
+}
+
+/* Short names, for a file that reads many figures and defines
+   JSON_GET_SHORT before it includes this. */
+#ifdef JSON_GET_SHORT
+static inline double
+num (json_t *o, const char *key)
+{
+    return json_get_num (o, key);
+}
+
+static inline const char *
+str (json_t *o, const char *key)
+{
+    return json_get_str (o, key);
+}
+#endif
 
 #endif
