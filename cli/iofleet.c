@@ -623,6 +623,30 @@ cmd_runs (int argc, char **argv)
     return 0;
 }
 
+
+/* A report request's --by and --where.  Can't fail. */
+static void
+report_scope (json_t *req, const char *by, json_t *where)
+{
+    if (by)
+        json_object_set_new (req, "by", json_string (by));
+    if (json_array_size (where))
+        json_object_set (req, "where", where);
+}
+
+/* --format html and -o go together: false, or true having said why not. */
+static bool
+html_out_mismatch (bool html, const char *out)
+{
+    if (html == (out != NULL))
+        return false;
+    fprintf (stderr, html ? "iofleet report: --format html writes a file: give -o FILE "
+                            "(or -o - for stdout)\n"
+                          : "iofleet report: -o is for --format html; redirect the other "
+                            "formats (> FILE)\n");
+    return true;
+}
+
 static int
 cmd_report (int argc, char **argv)
 {
@@ -727,11 +751,7 @@ cmd_report (int argc, char **argv)
             json_decref (topts);
             return 2;
         }
-        if (thtml != (out != NULL)) {
-            fprintf (stderr, thtml ? "iofleet report: --format html writes a file: give -o FILE "
-                                     "(or -o - for stdout)\n"
-                                   : "iofleet report: -o is for --format html; redirect the "
-                                     "other formats (> FILE)\n");
+        if (html_out_mismatch (thtml, out)) {
             json_decref (where);
             json_decref (topts);
             return 2;
@@ -740,10 +760,7 @@ cmd_report (int argc, char **argv)
                                  "template", template);
         json_object_update (req, topts);
         json_decref (topts);
-        if (by)
-            json_object_set_new (req, "by", json_string (by));
-        if (json_array_size (where))
-            json_object_set (req, "where", where);
+        report_scope (req, by, where);
         json_decref (where);
         json_t *r = call (req, REPORT_TIMEOUT_MS);
         if (!r)
@@ -767,11 +784,7 @@ cmd_report (int argc, char **argv)
     }
     json_decref (topts);
     bool html = strcmp (format, "html") == 0;
-    if (html != (out != NULL)) {
-        fprintf (stderr, html ? "iofleet report: --format html writes a file: give -o FILE "
-                                "(or -o - for stdout)\n"
-                              : "iofleet report: -o is for --format html; redirect the other "
-                                "formats (> FILE)\n");
+    if (html_out_mismatch (html, out)) {
         json_decref (where);
         return 2;
     }
@@ -779,10 +792,7 @@ cmd_report (int argc, char **argv)
         /* With the figures only the page shows (controller/html_figures.h). */
         json_t *req = json_pack ("{s:s, s:I, s:s, s:b}", "cmd", "report", "run", (json_int_t) run,
                                  "format", "json", "html_figures", 1);
-        if (by)
-            json_object_set_new (req, "by", json_string (by));
-        if (json_array_size (where))
-            json_object_set (req, "where", where);
+        report_scope (req, by, where);
         json_decref (where);
         json_t *r = call (req, REPORT_TIMEOUT_MS);
         if (!r)

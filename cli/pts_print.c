@@ -22,17 +22,6 @@ column (json_t *c, char *buf, size_t cap)
         snprintf (buf, cap, "%s", str (c, "rw"));
 }
 
-static void
-bs_text (double b, char *buf, size_t cap)
-{
-    if (b >= 1 << 20 && fmod (b, 1 << 20) == 0)
-        snprintf (buf, cap, "%.0fm", b / (1 << 20));
-    else if (b >= 1024 && fmod (b, 1024) == 0)
-        snprintf (buf, cap, "%.0fk", b / 1024);
-    else
-        snprintf (buf, cap, "%.0f", b);
-}
-
 #define PTS_COLS 16
 #define PTS_ROWS 32
 
@@ -67,7 +56,7 @@ matrix (FILE *f, json_t *cells, const char *title, const char *key)
     fputc ('\n', f);
     for (int r = 0; r < nr; r++) {
         char b[16];
-        bs_text (rows[r], b, sizeof b);
+        fmt_size_option ((uint64_t) rows[r], b, sizeof b);
         fprintf (f, "  %-6s", b);
         for (int k = 0; k < nc; k++) {
             char v[32] = "-";

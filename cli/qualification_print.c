@@ -26,14 +26,7 @@ iops (double v, char *buf, size_t cap)
 static const char *
 bs (json_t *o, char *buf, size_t cap)
 {
-    double b = num (o, "bs");
-    if (b >= 1 << 20 && fmod (b, 1 << 20) == 0)
-        snprintf (buf, cap, "%.0fm", b / (1 << 20));
-    else if (b >= 1024 && fmod (b, 1024) == 0)
-        snprintf (buf, cap, "%.0fk", b / 1024);
-    else
-        snprintf (buf, cap, "%.0f", b);
-    return buf;
+    return isfinite (num (o, "bs")) ? fmt_size_option ((uint64_t) num (o, "bs"), buf, cap) : "-";
 }
 
 static const char *
