@@ -512,6 +512,22 @@ int job_ntargets (const iojob_t *self) { return self->ntargets; }
 
 const char *job_target_path (const iojob_t *self, int i) { return self->targets[i].path; }
 
+uint64_t
+job_planned_bytes (const iojob_t *self, int i)
+{
+    if (self->time_based || self->number_ios || !self->workers)
+        return 0;
+    uint64_t sum = 0;
+    for (int w = 0; w < self->nworkers; w++) {
+        /* The targets worker w goes round: its own K files, or all. */
+        int first = self->files_per_worker ? w * (int) self->files_per_worker : 0;
+        int n = self->files_per_worker ? (int) self->files_per_worker : self->ntargets;
+        if (i >= first && i < first + n && n > 0)
+            sum += self->workers[w].io_limit / (uint64_t) n * self->loops;
+    }
+    return sum;
+}
+
 bool job_steady (const iojob_t *self) { return self->steady; }
 
 void job_set_histograms (iojob_t *self, bool on) { self->histograms = on; }

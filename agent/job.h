@@ -57,6 +57,13 @@ uint64_t job_run (const iojob_t *self);
 uint32_t job_step (const iojob_t *self);
 int job_ntargets (const iojob_t *self);
 const char *job_target_path (const iojob_t *self, int i);
+/* The bytes the opened job will move on its target i if it runs to its
+   size-bound end: each worker's io_limit (trims and writes of trimwrite
+   counted both) times loops, shared equally by the targets it goes round;
+   0 when the job is time-bound or counts I/Os (number_ios): unknown.  For
+   the controller's per-drive progress (READY's planned_bytes).  Can't
+   fail. */
+uint64_t job_planned_bytes (const iojob_t *self, int i);
 
 /* Starts the workers; they sleep until mono_start, then run.  Returns 0 or
    -errno (threads could not be created; the job is then stopped). */

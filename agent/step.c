@@ -122,6 +122,15 @@ step_target_path (const step_t *self, int i)
     return job_target_path (self->jobs[j].job, i - self->jobs[j].toff);
 }
 
+uint64_t
+step_planned_bytes (const step_t *self, int i)
+{
+    int j = 0;
+    while (j + 1 < self->njobs && i >= self->jobs[j + 1].toff)
+        j++;
+    return job_planned_bytes (self->jobs[j].job, i - self->jobs[j].toff);
+}
+
 int
 step_start (step_t *self, uint64_t mono_start, int *failed)
 {

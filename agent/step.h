@@ -38,6 +38,8 @@ int step_njobs (const step_t *self);
 /* Job j of the step, in the order given.  Can't fail. */
 iojob_t *step_job (const step_t *self, int j);
 const char *step_target_path (const step_t *self, int i);
+/* job_planned_bytes of the step's target i (0: unknown).  Can't fail. */
+uint64_t step_planned_bytes (const step_t *self, int i);
 
 /* Starts every job's workers at mono_start.  Returns 0, or -errno with the
    index of the job that could not start in *failed (when not NULL) and

@@ -32,6 +32,7 @@ struct workload {
     Iofleet__DirStats *dirs;                /* ntargets * DIR_COUNT */
     uint8_t *hist_bufs;                     /* ntargets * DIR_COUNT * 3 * HIST_WIRE_MAX */
     const char *paths[MSG_TARGETS_MAX];     /* READY's targets */
+    uint64_t planned[MSG_TARGETS_MAX];     /* READY's planned_bytes */
     uint32_t nsnapshots;
 };
 
@@ -213,10 +214,14 @@ prepare (void *arg, link_t *link, const Iofleet__Prepare *p, Iofleet__Ready *rea
         return -1;
     }
     self->nsnapshots = 0;
-    for (int i = 0; i < nt; i++)
+    for (int i = 0; i < nt; i++) {
         self->paths[i] = step_target_path (self->job, i);
+        self->planned[i] = step_planned_bytes (self->job, i);
+    }
     ready->targets = (char **) self->paths;
     ready->n_targets = (size_t) nt;
+    ready->planned_bytes = self->planned;
+    ready->n_planned_bytes = (size_t) nt;
     /* Refreshed now: a firmware upgrade since HELLO shows in this run. */
     if (self->ready_inventory && strlen (self->ready_inventory) <= MSG_INVENTORY_MAX)
         ready->inventory_json = self->ready_inventory;

@@ -429,9 +429,24 @@ progress_line (json_t *st, long long run, bool bar, char *line, size_t cap)
             b[20] = '\0';
             ADD (" [%s]", b);
         }
-        ADD (" %.0f/%.0f s, %.0f s left", el, plan, num (st, "left_s"));
+        if (plan > 0)
+            ADD (" %.0f/%.0f s, %.0f s left", el, plan, num (st, "left_s"));
+        else if (json_object_get (st, "left_s"))    /* size-bound: by its bytes */
+            ADD (" %.0f%% %.0f s, about %.0f s left", 100 * f, el, num (st, "left_s"));
+        else
+            ADD (" %.0f%% %.0f s", 100 * f, el);
     } else if (strcmp (str (st, "phase"), "running") == 0)
         ADD (" %.0f s", el);
+    json_t *dp = json_object_get (st, "drives_progress");
+    if (dp) {
+        char mv[32], pl[32];
+        json_t *sl = json_object_get (dp, "slowest");
+        fmt_size ((uint64_t) num (dp, "moved_bytes"), mv, sizeof mv);
+        fmt_size ((uint64_t) num (dp, "planned_bytes"), pl, sizeof pl);
+        ADD (" | drives %d/%d done, %s of %s, slowest %s %s %.0f%%", (int) num (dp, "done"),
+             (int) num (dp, "drives"), mv, pl, str (sl, "agent"), str (sl, "target"),
+             100 * num (sl, "fraction"));
+    }
     json_t *li = json_object_get (st, "last_interval");
     if (li) {
         char iops[32], p99[32] = "-";

@@ -423,6 +423,10 @@ validate (const envelope_t *e, char *err, size_t errlen)
             if (check_text ("ready.targets[]", e->ready->targets[i], MSG_PATH_MAX, true, err,
                             errlen))
                 return -EINVAL;
+        /* One per target, or none (an agent of an older release). */
+        if (e->ready->n_planned_bytes && e->ready->n_planned_bytes != e->ready->n_targets)
+            return fail (err, errlen, "ready.planned_bytes has %zu entries for %zu targets",
+                         e->ready->n_planned_bytes, e->ready->n_targets);
         return check_inventory ("ready.inventory_json", e->ready->inventory_json, err, errlen);
     case IOFLEET__ENVELOPE__BODY_REFUSED:
         return check_text ("refused.reason", e->refused->reason, MSG_TEXT_MAX, true, err,

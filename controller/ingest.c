@@ -120,6 +120,12 @@ ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s)
     if (acks_note_mark (r, p, s))
         return;
     p->seen[s->seq] = 1;
+    /* The bytes each target moved, for the per-drive progress. */
+    for (size_t i = 0; p->moved && i < s->n_targets; i++)
+        for (int k = 0; k < DIR_COUNT; k++) {
+            const Iofleet__DirStats *d = message_sample_dir (s->targets[i], k);
+            p->moved[s->targets[i]->target] += d ? d->bytes : 0;
+        }
     while (p->contig < p->nseen && p->seen[p->contig])
         p->contig++;
     acks_queue (r, p, p->contig);

@@ -139,6 +139,9 @@ begin_step (ctl_t *ctl)
         free (p->seen);
         p->seen = NULL;
         p->nseen = 0;
+        free (p->planned);
+        free (p->moved);
+        p->planned = p->moved = NULL;
         p->contig = 0;
         p->ntargets = 0;
         p->actual_start = 0;
@@ -716,6 +719,14 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
             return;
         p->st = P_READY;
         p->ntargets = (uint32_t) env->ready->n_targets;
+        /* What each target is to move, for the per-drive progress (none
+           from an older agent; none when out of memory: no progress). */
+        free (p->planned);
+        free (p->moved);
+        p->planned = calloc (p->ntargets, sizeof *p->planned);
+        p->moved = calloc (p->ntargets, sizeof *p->moved);
+        for (size_t i = 0; p->planned && i < env->ready->n_planned_bytes; i++)
+            p->planned[i] = env->ready->planned_bytes[i];
         p->clock_offset = env->ready->clock_offset_ns;
         p->clock_delay = env->ready->clock_delay_ns;
         p->clock_known = env->ready->clock_delay_ns > 0;

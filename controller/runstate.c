@@ -48,8 +48,11 @@ runner_new (ctl_t *ctl)
 static void
 free_parts (runner_t *r)
 {
-    for (int i = 0; i < r->nparts; i++)
+    for (int i = 0; i < r->nparts; i++) {
         free (r->parts[i].seen);
+        free (r->parts[i].planned);
+        free (r->parts[i].moved);
+    }
     free (r->parts);
     r->parts = NULL;
     r->nparts = 0;

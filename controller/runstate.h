@@ -47,6 +47,11 @@ typedef struct {
     uint64_t stored_ops, stored_bytes;  /* summed at the step's end */
     uint8_t *seen;
     size_t nseen;
+    /* Per target of the step in hand (ntargets): the bytes READY planned
+       for a size-bound step (0: unknown), and the bytes its snapshots
+       moved so far, for the per-drive progress (status.c).  NULL until
+       READY, and after a restart. */
+    uint64_t *planned, *moved;
     int steps_done;
 } part_t;
 

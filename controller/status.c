@@ -14,6 +14,68 @@
    IOPS and p99 from the merged histograms, and the agents whose IOPS
    stand out in it (as the report's outliers).  Adds "last_interval" to o;
    nothing before the first interval.  Can't fail. */
+/* A step's progress by bytes, per drive: of the targets whose READY
+   planned how many bytes they move (a size-bound step: a precondition, a
+   purge, a write saturation), how many are done, the bytes moved of those
+   planned, and the slowest drive.  When the step has no planned time,
+   "progress" and "left_s" (from the rate so far) come from the bytes.
+   Can't fail. */
+static void
+add_drive_progress (ctl_t *ctl, json_t *o, double elapsed, double planned_s)
+{
+    runner_t *r = ctl->runner;
+    uint64_t planned = 0, moved = 0;
+    int ndrives = 0, ndone = 0;
+    double slow = 2;
+    const part_t *sp = NULL;
+    uint32_t st = 0;
+    for (int i = 0; i < r->nparts; i++) {
+        const part_t *p = &r->parts[i];
+        if (!p->planned || !p->moved || p->st == P_REFUSED || p->st == P_PREPARING)
+            continue;
+        for (uint32_t t = 0; t < p->ntargets; t++) {
+            if (!p->planned[t])
+                continue;
+            uint64_t m = p->moved[t] < p->planned[t] ? p->moved[t] : p->planned[t];
+            planned += p->planned[t];
+            moved += m;
+            ndrives++;
+            double f = (double) m / (double) p->planned[t];
+            ndone += m == p->planned[t];
+            if (f < slow) {
+                slow = f;
+                sp = p;
+                st = t;
+            }
+        }
+    }
+    if (!ndrives)
+        return;
+    double frac = (double) moved / (double) planned;
+    json_t *slowest = json_pack ("{s:s, s:f}", "agent", sp->name, "fraction", slow);
+    sqlite3_stmt *q = store_stmt (ctl->store,
+        "SELECT targets FROM step_agents WHERE run_id = ? AND step_idx = ? AND agent_id = ?");
+    sqlite3_bind_int64 (q, 1, r->run);
+    sqlite3_bind_int (q, 2, r->cur);
+    sqlite3_bind_int64 (q, 3, (sqlite3_int64) sp->agent_id);
+    if (store_row (ctl->store, q, "read the slowest drive's name") == 1) {
+        json_t *tl = json_loads ((const char *) sqlite3_column_text (q, 0), 0, NULL);
+        json_t *name = json_array_get (tl, st);
+        if (json_is_string (name))
+            json_object_set (slowest, "target", name);
+        json_decref (tl);
+    }
+    sqlite3_reset (q);
+    json_object_set_new (o, "drives_progress", json_pack ("{s:i, s:i, s:I, s:I, s:f, s:o}",
+        "drives", ndrives, "done", ndone, "planned_bytes", (json_int_t) planned,
+        "moved_bytes", (json_int_t) moved, "fraction", frac, "slowest", slowest));
+    if (planned_s <= 0 && r->phase == R_RUNNING) {
+        json_object_set_new (o, "progress", json_real (frac));
+        if (frac > 0)
+            json_object_set_new (o, "left_s", json_real (elapsed * (1 - frac) / frac));
+    }
+}
+
 static void
 add_live (ctl_t *ctl, json_t *o)
 {
@@ -130,6 +192,7 @@ runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen)
             json_object_set_new (o, "left_s", json_real (elapsed < planned ? planned - elapsed
                                                                             : 0));
         }
+        add_drive_progress (ctl, o, elapsed, planned);
         json_t *agents = json_object ();
         for (int i = 0; i < r->nparts; i++) {
             const char *s = run_pstate_names[r->parts[i].st];

@@ -140,10 +140,11 @@ chrome () {
 }
 
 # read_throttle_cgroup NAME DEV: a blkio (cgroup v1) or io (v2) cgroup
-# named NAME whose tasks DEV serves at most THROTTLE_IOPS reads a second
-# (set_read_throttle N changes it, 0: none); its directory in CG, removed
-# at exit (after the test's processes, which cleanup stops first).  Exits
-# 77 (skip) where neither controller is there.
+# named NAME, its directory in CG, removed at exit (after the test's
+# processes, which cleanup stops first), whose tasks DEV serves at the
+# rates set_throttle sets: set_throttle riops|wiops|wbps N (0: no limit);
+# set_read_throttle N is set_throttle riops N.  Exits 77 (skip) where
+# neither controller is there.
 read_throttle_cgroup () {
   local v1="" v2="" m
   v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/ { print $2; exit }' /proc/mounts)
@@ -168,12 +169,20 @@ read_throttle_cgroup () {
   mkdir "$CG"
   AT_EXIT+=("rmdir $CG")
 }
-set_read_throttle () {
+set_throttle () {
+  local v1file
+  case "$1" in
+    riops) v1file=read_iops_device ;;
+    wiops) v1file=write_iops_device ;;
+    wbps) v1file=write_bps_device ;;
+    *) fail "set_throttle: $1" ;;
+  esac
   if [ "$CG_V" = 1 ]; then
-    echo "$THROTTLE_MM $1" >"$CG/blkio.throttle.read_iops_device"
-  elif [ "$1" = 0 ]; then
-    echo "$THROTTLE_MM riops=max" >"$CG/io.max"
+    echo "$THROTTLE_MM $2" >"$CG/blkio.throttle.$v1file"
+  elif [ "$2" = 0 ]; then
+    echo "$THROTTLE_MM $1=max" >"$CG/io.max"
   else
-    echo "$THROTTLE_MM riops=$1" >"$CG/io.max"
+    echo "$THROTTLE_MM $1=$2" >"$CG/io.max"
   fi
 }
+set_read_throttle () { set_throttle riops "$1"; }

@@ -81,6 +81,39 @@ jq -e '.steps[1] | .name == "reads" and .fleet.read.ops > 0 and .fleet.write.ops
   || fail "step 2: $(jq -c '.steps[1] | {name, r: .fleet.read.ops, w: .fleet.write.ops}' "$T/r2.json")"
 ok "report: step 1 precondition $(jq .steps[0].fleet.write.ops "$T/r2.json") writes of 128 KiB, step 2 reads only"
 
+# Per-drive progress of the size-bound precondition step: the agent in a
+# cgroup that lets it write its device at 16 MiB/s, the 128 MiB take about
+# 8 s; the controller's status (what watch shows) reports the drive's
+# planned bytes (twice 64 MiB) and the bytes moved, growing, and watch
+# prints them with the slowest drive.
+read_throttle_cgroup iofleet-pre "$LOOPDEV"
+set_throttle wbps $((16 << 20))
+echo "${PIDS[-1]}" >"$CG/cgroup.procs"       # agent rw
+run=$("$I" run pre --agents rw) || fail "run 3"
+"$I" watch "$run" >"$T/watch.out" 2>"$T/watch.err" &
+W=$!
+PIDS+=("$W")
+for _ in $(seq 300); do
+  s=$("$BIN/admin_peer" "$IOFLEET_CONTROLLER" "{\"cmd\":\"status\",\"run\":$run}" 2>/dev/null || true)
+  jq -r '.result | select(.step == 0) | .drives_progress // empty
+         | "\(.drives) \(.done) \(.planned_bytes) \(.moved_bytes) \(.slowest.agent) \(.slowest.target)"' \
+    <<<"$s" >>"$T/progress" 2>/dev/null || true
+  st=$(jq -r '.result.status // empty' <<<"$s" 2>/dev/null || true)
+  case "$st" in complete|partial|failed|cancelled) break ;; esac
+  sleep 0.2
+done
+wait "$W" || fail "watch exited $?: $(tail -3 "$T/watch.err")"
+[ "$st" = complete ] || fail "run 3: $st"
+n=$(awk -v p=$((2 * 64 << 20)) -v dev="$LOOPDEV" '$1 == 1 && $3 == p && $5 == "rw" && $6 == dev' "$T/progress" | wc -l)
+[ "$n" -ge 3 ] || fail "progress samples: $(cat "$T/progress")"
+sort -n -k4 -c "$T/progress" 2>/dev/null || awk '{ if (NR > 1 && $4 < last) exit 1; last = $4 }' "$T/progress" \
+  || fail "the bytes moved went down: $(cat "$T/progress")"
+distinct=$(awk '$4 > 0 && $4 < $3 { print $4 }' "$T/progress" | sort -u | wc -l)
+[ "$distinct" -ge 2 ] || fail "no progress between 0 and the end: $(cat "$T/progress")"
+grep -qE "drives 0/1 done, .* of 128\.0 MiB, slowest rw $LOOPDEV [0-9]+%" "$T/watch.err" \
+  || fail "watch: $(grep -m3 precondition "$T/watch.err")"
+ok "precondition progress per drive: $(wc -l <"$T/progress") samples of 128 MiB planned, $distinct in between; watch: $(grep -m1 -oE 'drives 0/1 done[^|]*' "$T/watch.err")"
+
 # Local mode (iofleet-agent run) the same: a precondition step the write
 # guard refuses (the device now carries ext4) leaves the plan's step unrun.
 if command -v mkfs.ext4 >/dev/null; then
