@@ -79,12 +79,50 @@ matrix (FILE *f, json_t *cells, const char *title, const char *key)
     }
 }
 
+/* The write-saturation curves: per step, the first and last minute and
+   up to WSAT_ROWS intervals taken evenly. */
+#define WSAT_ROWS 30
+static void
+wsat_print (FILE *f, json_t *ws)
+{
+    size_t i;
+    json_t *w;
+    json_array_foreach (ws, i, w) {
+        json_t *pts = json_object_get (w, "intervals");
+        size_t n = json_array_size (pts);
+        char a[32], b[32];
+        fprintf (f, "\nwrite saturation: %s on %.0f drive(s)", str (w, "step"), num (w, "drives"));
+        if (isfinite (num (w, "change_pct")))
+            fprintf (f, ": first minute %s IOPS per drive, last minute %s (%+.1f%%)",
+                     fmt_iops (num (w, "first_minute_iops"), a, sizeof a),
+                     fmt_iops (num (w, "last_minute_iops"), b, sizeof b), num (w, "change_pct"));
+        fprintf (f, "\n  %8s %12s %10s %10s %14s\n", "T (S)", "IOPS/DRIVE", "MEAN", "P99",
+                 "WRITTEN/DRIVE");
+        size_t step = n > WSAT_ROWS ? (n + WSAT_ROWS - 1) / WSAT_ROWS : 1;
+        for (size_t k = 0; k < n; k += step) {
+            json_t *p = json_array_get (pts, k);
+            char c[32] = "-", d[32] = "-", e[32];
+            if (isfinite (num (p, "mean")))
+                fmt_lat (num (p, "mean"), c, sizeof c);
+            if (isfinite (num (p, "p99")))
+                fmt_lat (num (p, "p99"), d, sizeof d);
+            fmt_size ((uint64_t) num (p, "written_per_drive"), e, sizeof e);
+            fprintf (f, "  %8.0f %12s %10s %10s %14s\n", num (p, "t_s"),
+                     fmt_iops (num (p, "iops_per_drive"), a, sizeof a), c, d, e);
+        }
+    }
+}
+
 void
 pts_print (FILE *f, json_t *q)
 {
     json_t *ro = json_object_get (q, "rounds"), *rule = json_object_get (ro, "steady_state");
     fprintf (f, "run %.0f: %s (%s), SNIA PTS report\n", num (q, "run"), str (q, "plan"),
              str (q, "status"));
+    if (!json_is_object (ro)) {
+        wsat_print (f, json_object_get (q, "write_saturation"));
+        return;
+    }
     fprintf (f, "rounds: %.0f run, at most %.0f", num (ro, "rounds_run"), num (ro, "rounds_max"));
     if (rule)
         fprintf (f, "; steady state of %s %s over %.0f rounds (range <= %g%%, slope excursion "
@@ -108,4 +146,5 @@ pts_print (FILE *f, json_t *q)
     matrix (f, cells, "IOPS (all directions), per drive", "iops");
     matrix (f, cells, "mean completion latency", "mean");
     matrix (f, cells, "bandwidth, MiB/s per drive", "bw");
+    wsat_print (f, json_object_get (q, "write_saturation"));
 }

@@ -1,6 +1,7 @@
 /*  pts.c: a run's SNIA PTS report, see pts.h. */
 #include "controller.h"
 #include "pts.h"
+#include "histogram.h"
 #include "rounds.h"
 #include "util.h"
 
@@ -43,6 +44,119 @@ free_drives (drive_t *d, size_t n)
     free (d);
 }
 
+/* The run's plan and status into q.  Can't fail (a read error leaves
+   them out, logged). */
+static void
+run_head (store_t *store, int64_t run, json_t *q)
+{
+    sqlite3_stmt *st = store_stmt (store, "SELECT p.name, r.status FROM runs r "
+                                          "JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    if (store_row (store, st, "read the run") == 1) {
+        json_object_set_new (q, "plan", json_string ((const char *) sqlite3_column_text (st, 0)));
+        json_object_set_new (q, "status", json_string ((const char *) sqlite3_column_text (st, 1)));
+    }
+    sqlite3_reset (st);
+}
+
+/* The write-saturation curves of run: for each size-bound random-write
+   step, per interval of the fleet's series (fleet_intervals) the IOPS per
+   drive, the p99 and mean of the writes, and the bytes written per drive
+   so far; and the first and last minute's mean IOPS per drive, and the
+   change between them.  An empty array when the run has no such step;
+   NULL on a database error (err set). */
+static json_t *
+wsat_json (store_t *store, int64_t run, char *err, size_t errlen)
+{
+    static _Thread_local histogram_t h;
+    json_t *out = json_array ();
+    typedef struct { int idx; char name[128]; } wstep_t;
+    wstep_t ws[JOB_MAX_STEPS];
+    int nws = 0, rc;
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT idx, name, spec FROM steps WHERE run_id = ? ORDER BY idx");
+    sqlite3_bind_int64 (st, 1, run);
+    while ((rc = store_row (store, st, "read the run's steps")) == 1 && nws < JOB_MAX_STEPS) {
+        json_t *spec = json_loads ((const char *) sqlite3_column_text (st, 2), 0, NULL);
+        const char *rw = json_string_value (json_object_get (spec, "rw"));
+        if (rw && strcmp (rw, "randwrite") == 0
+            && !json_is_true (json_object_get (spec, "time_based"))) {
+            ws[nws].idx = sqlite3_column_int (st, 0);
+            str_copy (ws[nws].name, sizeof ws[nws].name, (const char *) sqlite3_column_text (st, 1));
+            nws++;
+        }
+        json_decref (spec);
+    }
+    sqlite3_reset (st);
+    for (int k = 0; k < nws && rc >= 0; k++) {
+        st = store_stmt (store, "SELECT COUNT(*) FROM (SELECT DISTINCT agent_id, target FROM "
+                                "results WHERE run_id = ? AND step_idx = ?)");
+        sqlite3_bind_int64 (st, 1, run);
+        sqlite3_bind_int (st, 2, ws[k].idx);
+        double drives = store_row (store, st, "count the step's drives") == 1
+                        ? sqlite3_column_double (st, 0) : 0;
+        sqlite3_reset (st);
+        if (drives <= 0)
+            continue;
+        json_t *pts = json_array ();
+        st = store_stmt (store,
+            "SELECT seq, agents, t_start, span_ns, write_ops, write_bytes, write_hist "
+            "FROM fleet_intervals WHERE run_id = ? AND step_idx = ? ORDER BY seq");
+        sqlite3_bind_int64 (st, 1, run);
+        sqlite3_bind_int (st, 2, ws[k].idx);
+        double written = 0, t0 = -1, first_sum = 0, last_sum = 0;
+        int first_n = 0;
+        double tail[60];
+        int ntail = 0;
+        while ((rc = store_row (store, st, "read the step's series")) == 1) {
+            double agents = sqlite3_column_double (st, 1), span = sqlite3_column_double (st, 3);
+            double t = sqlite3_column_double (st, 2) / 1e9;
+            if (t0 < 0)
+                t0 = t;
+            double secs = agents > 0 ? span / agents / 1e9 : 0;
+            double ops = sqlite3_column_double (st, 4);
+            written += sqlite3_column_double (st, 5) / drives;
+            double iops = secs > 0 ? ops / secs / drives : 0;
+            json_t *p = json_pack ("{s:i, s:f, s:f, s:f}", "seq", sqlite3_column_int (st, 0),
+                                   "t_s", t - t0, "iops_per_drive", iops,
+                                   "written_per_drive", written);
+            const void *blob = sqlite3_column_blob (st, 6);
+            if (blob && histogram_decode (&h, blob, (size_t) sqlite3_column_bytes (st, 6)) == 0
+                && h.count) {
+                json_object_set_new (p, "p99", json_integer ((json_int_t) histogram_percentile (&h,
+                                                                                        99)));
+                json_object_set_new (p, "mean", json_real (histogram_mean (&h)));
+            }
+            json_array_append_new (pts, p);
+            if (t - t0 < 60) {
+                first_sum += iops;
+                first_n++;
+            }
+            tail[ntail++ % 60] = iops;
+        }
+        sqlite3_reset (st);
+        int nlast = ntail < 60 ? ntail : 60;
+        for (int i = 0; i < nlast; i++)
+            last_sum += tail[i];
+        double first = first_n ? first_sum / first_n : NAN, last = nlast ? last_sum / nlast : NAN;
+        json_t *w = json_pack ("{s:s, s:i, s:f, s:o}", "step", ws[k].name, "step_index",
+                               ws[k].idx, "drives", drives, "intervals", pts);
+        if (isfinite (first) && isfinite (last) && first > 0) {
+            json_object_set_new (w, "first_minute_iops", json_real (first));
+            json_object_set_new (w, "last_minute_iops", json_real (last));
+            json_object_set_new (w, "change_pct", json_real (100 * (last / first - 1)));
+        }
+        json_array_append_new (out, w);
+    }
+    if (rc < 0) {
+        json_decref (out);
+        snprintf (err, errlen, "database error reading run %lld's series; see the controller's "
+                  "log", (long long) run);
+        return NULL;
+    }
+    return out;
+}
+
 json_t *
 pts_json (store_t *store, int64_t run, char *err, size_t errlen)
 {
@@ -50,10 +164,25 @@ pts_json (store_t *store, int64_t run, char *err, size_t errlen)
     json_t *ro = rounds_report (store, run, &unsteady, err, errlen);
     if (!ro)
         return NULL;
+    json_t *wsat = wsat_json (store, run, err, errlen);
+    if (!wsat) {
+        json_decref (ro);
+        return NULL;
+    }
+    if (json_is_null (ro) && json_array_size (wsat)) {
+        /* A write-saturation run (plans/pts-wsat.fio): its curves alone. */
+        json_t *q = json_pack ("{s:s, s:I, s:o, s:o}", "template", "pts", "run", (json_int_t) run,
+                               "rounds", ro, "write_saturation", wsat);
+        run_head (store, run, q);
+        return q;
+    }
     if (json_is_null (ro)) {
-        snprintf (err, errlen, "run %lld has no rounds: --template pts reports a plan with "
-                  "[iofleet] rounds= (and steady_state=), such as plans/pts-iops.fio; use "
-                  "iofleet report %lld for this run", (long long) run, (long long) run);
+        json_decref (wsat);
+        snprintf (err, errlen, "run %lld has no rounds and no write saturation step: --template "
+                  "pts reports a plan with [iofleet] rounds= (and steady_state=), such as "
+                  "plans/pts-iops.fio, or a size-bound random-write step, such as "
+                  "plans/pts-wsat.fio; use iofleet report %lld for this run", (long long) run,
+                  (long long) run);
         return NULL;
     }
     int rounds_run = (int) json_integer_value (json_object_get (ro, "rounds_run"));
@@ -161,14 +290,7 @@ pts_json (store_t *store, int64_t run, char *err, size_t errlen)
         goto drives_error;
 
     json_t *q = json_pack ("{s:s, s:I}", "template", "pts", "run", (json_int_t) run);
-    st = store_stmt (store, "SELECT p.name, r.status FROM runs r JOIN plans p ON p.id = r.plan_id "
-                            "WHERE r.id = ?");
-    sqlite3_bind_int64 (st, 1, run);
-    if (store_row (store, st, "read the run") == 1) {
-        json_object_set_new (q, "plan", json_string ((const char *) sqlite3_column_text (st, 0)));
-        json_object_set_new (q, "status", json_string ((const char *) sqlite3_column_text (st, 1)));
-    }
-    sqlite3_reset (st);
+    run_head (store, run, q);
     json_object_set_new (q, "rounds", ro);
     json_t *drives = json_array ();
     int nsteady = 0;
@@ -224,6 +346,7 @@ pts_json (store_t *store, int64_t run, char *err, size_t errlen)
     free (fb);
     free (fl);
     free (fn);
+    json_object_set_new (q, "write_saturation", wsat);
     json_object_set_new (q, "drives", drives);
     json_object_set_new (q, "fleet", json_pack ("{s:s, s:o}", "of", nsteady
         ? "the steady drives: the mean per drive over each one's steady window"
@@ -238,6 +361,7 @@ drives_error:
 db_error:
     json_decref (cells);
     json_decref (ro);
+    json_decref (wsat);
     if (rc == -2)
         snprintf (err, errlen, "out of memory");
     else

@@ -13,6 +13,13 @@
       fleet    per cell the mean of the drives' figures (per drive), over
                the steady drives only when some are, with their count.
 
+      write_saturation  per size-bound random-write step (plans/pts-wsat.fio's
+               4 KiB writes until the drive is written 4 times): per
+               interval of the fleet's series the IOPS per drive, the
+               writes' p99 and mean, the bytes written per drive so far;
+               the first and the last minute's IOPS and the change.  A run
+               with such a step and no rounds gets this section alone.
+
     The per-round figures, the rule and the steady rounds are the run's
     "rounds" (rounds.c); this reads what those stored.
 */
@@ -24,8 +31,9 @@
 #include <jansson.h>
 
 /* The PTS report of run (see above): {"template", "run", "plan",
-   "status", "rounds" (the report's), "drives", "fleet"}.  NULL with err: a
-   run without rounds= (named, with what to run instead), a database
+   "status", "rounds" (the report's), "write_saturation", "drives",
+   "fleet"}.  NULL with err: a run with neither rounds= nor a
+   write-saturation step (named, with what to run instead), a database
    error, out of memory. */
 json_t *pts_json (store_t *store, int64_t run, char *err, size_t errlen);
 

@@ -95,7 +95,17 @@ run=$(jq -r .run <<<"$out")
 "$I" report "$run" --format json | jq -e '(.steps[0].intervals | length) >= 1' >/dev/null \
   || fail "short pts-wsat: no IOPS series"
 ok "short pts-wsat: wrote 4 x 64 MiB in 4 KiB random writes, with its series over time"
+# Its PTS report is the write-saturation curve: per interval the IOPS
+# per drive and the bytes written so far, ending at 4 x 64 MiB.
+"$I" report "$run" --template pts --format json >"$T/wsat.json" || fail "report --template pts (wsat)"
+jq -e --argjson b $((4 * 64 << 20)) '.write_saturation | length == 1 and (.[0] | .step == "wsat"
+       and .drives == 1 and (.intervals | length) >= 1 and .intervals[-1].written_per_drive == $b
+       and all(.intervals[]; .iops_per_drive > 0 and .p99 > 0))' "$T/wsat.json" >/dev/null \
+  || fail "wsat: $(jq -c '.write_saturation[0] | {step, drives, n: (.intervals | length), last: .intervals[-1]}' "$T/wsat.json")"
+"$I" report "$run" --template pts | grep -q "^write saturation: wsat on 1 drive(s)" || fail "wsat text"
+probe_plan probe 1
+run=$("$I" run probe --agents a1 --wait --json 2>/dev/null | jq -r .run)
 "$I" report "$run" --template pts 2>"$T/pts-err" && fail "--template pts on a run without rounds exited 0"
-grep -q "has no rounds: --template pts reports a plan with \[iofleet\] rounds=" "$T/pts-err" \
+grep -q "has no rounds and no write saturation step: --template pts reports" "$T/pts-err" \
   || fail "pts refusal: $(cat "$T/pts-err")"
-ok "--template pts refuses a run without rounds, saying what to run"
+ok "--template pts: the write-saturation curve of pts-wsat ($(jq '.write_saturation[0].intervals | length' "$T/wsat.json") intervals, 4 x 64 MiB written); a run with neither is refused, saying what to run"

@@ -30,7 +30,7 @@ cat >"$T/q.fio" <<EOF2
 ioengine=libaio
 direct=1
 filename=@all
-runtime=2
+runtime=1
 time_based
 stonewall
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # [iofleet] rounds= and steady_state= end to end (root only: loop devices
 # and a blkio/io cgroup throttle).  Two agents, each on a loop device of
-# its own, run a plan of 2 s random reads capped at 400 IOPS (rate_iops)
+# its own, run a plan of 1 s random reads capped at 400 IOPS (rate_iops)
 # as rounds, steady state tracked on the reads' IOPS over windows of 3:
 #  - agent "steady" reads at its cap every round and is steady at round 3;
 #  - agent "shaky" is in a cgroup whose read-IOPS throttle the test turns
@@ -51,7 +51,7 @@ rw=randread
 bs=4k
 iodepth=4
 rate_iops=400
-runtime=2
+runtime=1
 time_based
 EOF2
 "$I" plan add rounds "$T/rounds.fio" >/dev/null || fail "plan add"
