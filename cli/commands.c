@@ -232,7 +232,7 @@ const command_t commands[] = {
             "a qualification report's shape (text, json or html): per group (--by, default "
             "drive.transport) the random reads' mean/p95/p99/p99.9, peak IOPS and its depth, "
             "the knee, a mix's penalty against pure reads, SLA classes and capacity advice; "
-            "pts: a run with rounds= as the SNIA PTS reports it (text or json): each drive's "
+            "pts: a run with rounds= as the SNIA PTS reports it (text, json or html): each drive's "
             "steady state and the test matrix (block size x mix) over the measurement windows; "
             "see README \"The qualification report\" and \"The PTS report\"" },
           { "--target-iops", NULL, "N", NULL, "with --template qualification: the IOPS the "

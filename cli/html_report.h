@@ -29,5 +29,8 @@ int html_compare_write (const char *path, json_t *res, char *err, size_t errlen)
    qualification report (controller/qualification.h) into the file at path,
    as html_report_write (html_qualification.c). */
 int html_qualification_write (const char *path, json_t *q, char *err, size_t errlen);
+/* iofleet report --template pts --format html (controller/pts.h), the same
+   way (html_pts.c). */
+int html_pts_write (const char *path, json_t *q, char *err, size_t errlen);
 
 #endif

@@ -736,14 +736,7 @@ cmd_report (int argc, char **argv)
     }
     if (template) {
         bool thtml = strcmp (format, "html") == 0;
-        if (thtml && strcmp (template, "pts") == 0) {
-            fprintf (stderr, "iofleet report: --template pts renders as text or json (its "
-                     "charts are the HTML report's rounds section: --format html without "
-                     "--template)\n");
-            json_decref (where);
-            json_decref (topts);
-            return 2;
-        }
+
         if (strcmp (format, "text") != 0 && strcmp (format, "json") != 0 && !thtml) {
             fprintf (stderr, "iofleet report: --template renders as text, json or html, not %s\n",
                      format);
@@ -768,7 +761,8 @@ cmd_report (int argc, char **argv)
         int rc = 0;
         if (thtml) {
             char err[512];
-            rc = html_qualification_write (out, r, err, sizeof err) ? 1 : 0;
+            rc = (strcmp (template, "pts") == 0 ? html_pts_write (out, r, err, sizeof err)
+                  : html_qualification_write (out, r, err, sizeof err)) ? 1 : 0;
             if (rc)
                 fprintf (stderr, "iofleet report: %s\n", err);
         } else if (strcmp (format, "json") == 0)

@@ -12,60 +12,37 @@
 #include <math.h>
 #include <string.h>
 
-/* A cell's column: its read/write mix ("R65/W35", or the rw). */
-static void
-column (json_t *c, char *buf, size_t cap)
+json_t *
+pts_cell (json_t *q, json_t *row, json_t *col)
 {
-    if (strcmp (str (c, "rw"), "randrw") == 0 || strcmp (str (c, "rw"), "rw") == 0)
-        snprintf (buf, cap, "R%.0f/W%.0f", num (c, "rwmixread"), 100 - num (c, "rwmixread"));
-    else
-        snprintf (buf, cap, "%s", str (c, "rw"));
-}
-
-#define PTS_COLS 16
-#define PTS_ROWS 32
-
-/* One matrix of the fleet's cells: rows by block size, columns by mix,
-   each in the order of the plan. */
-static void
-matrix (FILE *f, json_t *cells, const char *title, const char *key)
-{
-    char cols[PTS_COLS][24];
-    double rows[PTS_ROWS];
-    int nc = 0, nr = 0;
     size_t i;
     json_t *c;
-    json_array_foreach (cells, i, c) {
-        char col[24];
-        column (c, col, sizeof col);
-        int k = 0;
-        while (k < nc && strcmp (cols[k], col) != 0)
-            k++;
-        if (k == nc && nc < PTS_COLS)
-            snprintf (cols[nc++], sizeof cols[0], "%s", col);
-        double b = num (c, "bs");
-        k = 0;
-        while (k < nr && rows[k] != b)
-            k++;
-        if (k == nr && nr < PTS_ROWS)
-            rows[nr++] = b;
-    }
+    json_array_foreach (json_object_get (json_object_get (q, "fleet"), "cells"), i, c)
+        if (json_equal (json_object_get (c, "bs"), row)
+            && json_equal (json_object_get (c, "column"), col))
+            return c;
+    return NULL;
+}
+
+/* One matrix of the fleet's cells, laid out as the controller says
+   (matrix.rows: block sizes, matrix.columns: mixes). */
+static void
+matrix (FILE *f, json_t *q, const char *title, const char *key)
+{
+    json_t *m = json_object_get (q, "matrix");
+    size_t r, k;
+    json_t *row, *col;
     fprintf (f, "\n%s\n  %-6s", title, "BS");
-    for (int k = 0; k < nc; k++)
-        fprintf (f, " %10s", cols[k]);
+    json_array_foreach (json_object_get (m, "columns"), k, col)
+        fprintf (f, " %10s", json_string_value (col));
     fputc ('\n', f);
-    for (int r = 0; r < nr; r++) {
+    json_array_foreach (json_object_get (m, "rows"), r, row) {
         char b[16];
-        fmt_size_option ((uint64_t) rows[r], b, sizeof b);
-        fprintf (f, "  %-6s", b);
-        for (int k = 0; k < nc; k++) {
+        fprintf (f, "  %-6s", fmt_size_option ((uint64_t) json_number_value (row), b, sizeof b));
+        json_array_foreach (json_object_get (m, "columns"), k, col) {
             char v[32] = "-";
-            json_array_foreach (cells, i, c) {
-                char col[24];
-                column (c, col, sizeof col);
-                if (num (c, "bs") != rows[r] || strcmp (col, cols[k]) != 0
-                    || !isfinite (num (c, key)))
-                    continue;
+            json_t *c = pts_cell (q, row, col);
+            if (c && isfinite (num (c, key))) {
                 if (!strcmp (key, "iops"))
                     fmt_iops (num (c, key), v, sizeof v);
                 else if (!strcmp (key, "mean"))
@@ -141,10 +118,9 @@ pts_print (FILE *f, json_t *q)
                  json_number_value (json_array_get (w, 0)),
                  json_number_value (json_array_get (w, 1)));
     }
-    json_t *fleet = json_object_get (q, "fleet"), *cells = json_object_get (fleet, "cells");
-    fprintf (f, "\nthe fleet: %s\n", str (fleet, "of"));
-    matrix (f, cells, "IOPS (all directions), per drive", "iops");
-    matrix (f, cells, "mean completion latency", "mean");
-    matrix (f, cells, "bandwidth, MiB/s per drive", "bw");
+    fprintf (f, "\nthe fleet: %s\n", str (json_object_get (q, "fleet"), "of"));
+    matrix (f, q, "IOPS (all directions), per drive", "iops");
+    matrix (f, q, "mean completion latency", "mean");
+    matrix (f, q, "bandwidth, MiB/s per drive", "bw");
     wsat_print (f, json_object_get (q, "write_saturation"));
 }

@@ -201,13 +201,21 @@ pts_json (store_t *store, int64_t run, char *err, size_t errlen)
     while ((rc = store_row (store, st, "read the run's round steps")) == 1) {
         json_t *spec = json_loads ((const char *) sqlite3_column_text (st, 2), 0, NULL);
         int ps = sqlite3_column_int (st, 0);
-        json_array_append_new (cells, json_pack ("{s:i, s:s, s:O, s:O, s:O}", "plan_step", ps,
+        json_t *cell = json_pack ("{s:i, s:s, s:O, s:O, s:O}", "plan_step", ps,
             "step", (const char *) sqlite3_column_text (st, 1), "rw",
             json_object_get (spec, "rw") ? json_object_get (spec, "rw") : json_null (),
             "rwmixread", json_object_get (spec, "rwmixread") ? json_object_get (spec, "rwmixread")
                                                              : json_null (),
-            "bs", json_object_get (spec, "bs") ? json_object_get (spec, "bs") : json_null ()));
+            "bs", json_object_get (spec, "bs") ? json_object_get (spec, "bs") : json_null ());
         json_decref (spec);
+        /* Its column of the matrix: the read/write mix ("R65/W35"), or
+           the rw; its row is its block size. */
+        const char *rw = json_string_value (json_object_get (cell, "rw"));
+        double mix = json_number_value (json_object_get (cell, "rwmixread"));
+        json_object_set_new (cell, "column", rw && (!strcmp (rw, "randrw") || !strcmp (rw, "rw"))
+                             ? json_sprintf ("R%.0f/W%.0f", mix, 100 - mix)
+                             : json_string (rw ? rw : "?"));
+        json_array_append_new (cells, cell);
         maxstep = ps > maxstep ? ps : maxstep;
     }
     sqlite3_reset (st);
@@ -348,6 +356,25 @@ pts_json (store_t *store, int64_t run, char *err, size_t errlen)
     free (fn);
     json_object_set_new (q, "write_saturation", wsat);
     json_object_set_new (q, "drives", drives);
+    /* The matrix's rows (block sizes) and columns (mixes), each in the
+       order of the plan. */
+    json_t *mrows = json_array (), *mcols = json_array ();
+    json_array_foreach (cells, i, c) {
+        json_t *bs = json_object_get (c, "bs"), *col = json_object_get (c, "column");
+        bool have = false;
+        size_t k;
+        json_t *x;
+        json_array_foreach (mrows, k, x)
+            have |= json_equal (x, bs);
+        if (!have)
+            json_array_append (mrows, bs);
+        have = false;
+        json_array_foreach (mcols, k, x)
+            have |= json_equal (x, col);
+        if (!have)
+            json_array_append (mcols, col);
+    }
+    json_object_set_new (q, "matrix", json_pack ("{s:o, s:o}", "rows", mrows, "columns", mcols));
     json_object_set_new (q, "fleet", json_pack ("{s:s, s:o}", "of", nsteady
         ? "the steady drives: the mean per drive over each one's steady window"
         : "every drive (none is steady): the mean per drive over each one's last window",

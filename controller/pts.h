@@ -11,7 +11,10 @@
                rounds of its IOPS and bandwidth (all directions) and its
                mean completion latency (weighted by ops);
       fleet    per cell the mean of the drives' figures (per drive), over
-               the steady drives only when some are, with their count.
+               the steady drives only when some are, with their count;
+      matrix   the matrix's layout: rows (block sizes) and columns (each
+               cell's "column": its mix, "R65/W35", or its rw), in the
+               plan's order, so that the renderers only lay it out;
 
       write_saturation  per size-bound random-write step (plans/pts-wsat.fio's
                4 KiB writes until the drive is written 4 times): per

@@ -85,7 +85,20 @@ PY
 "$I" report "$run" --template pts >"$T/pts.txt" || fail "report --template pts (text)"
 grep -q "^IOPS (all directions), per drive" "$T/pts.txt" && grep -qE "^  BS +R100/W0 +R65/W35 +R0/W100" "$T/pts.txt" \
   || fail "pts text: $(cat "$T/pts.txt")"
-ok "short pts-iops: the PTS report's matrix is each drive's mean over its window, recomputed"
+"$I" report "$run" --template pts --format html -o "$T/pts.html" || fail "report --template pts (html)"
+[ "$(grep -o 'data-matrix="[a-z]*"' "$T/pts.html" | sort -u | wc -l)" = 3 ] || fail "pts html: matrices"
+if chrome_found; then
+  chrome --dump-dom "file://$T/pts.html" >"$T/pts.dom" 2>"$T/chrome-pts.log" || fail "chromium --dump-dom exited $?"
+  if grep -E 'CONSOLE|Uncaught|net::ERR|Failed to load|Refused to' "$T/chrome-pts.log"; then fail "console or load errors"; fi
+  # 3 matrices of 3 block sizes x 3 mixes: 27 cells, each a figure.
+  n=$(python3 -c "import re,sys; d=open(sys.argv[1]).read(); print(sum(len(re.findall(r'<td>[0-9][^<]*</td>', t)) for t in re.findall(r'data-matrix=.*?</table>', d, re.S)))" "$T/pts.dom")
+  [ "$n" -ge 27 ] || fail "chromium's DOM: $n figures in the matrices"
+  if [ -n "${IOFLEET_PTS_SCREENSHOT:-}" ]; then
+    chrome --screenshot="$IOFLEET_PTS_SCREENSHOT" --window-size=1280,1100 "file://$T/pts.html" >/dev/null 2>&1 \
+      || fail "screenshot"
+  fi
+fi
+ok "short pts-iops: the PTS report's matrix is each drive's mean over its window, recomputed; the page in Chromium"
 
 out=$("$I" run s-pts-wsat --agents a1 --wait --json 2>"$T/wsat.err") \
   || fail "short pts-wsat: $(cat "$T/wsat.err")"
@@ -103,6 +116,9 @@ jq -e --argjson b $((4 * 64 << 20)) '.write_saturation | length == 1 and (.[0] |
        and all(.intervals[]; .iops_per_drive > 0 and .p99 > 0))' "$T/wsat.json" >/dev/null \
   || fail "wsat: $(jq -c '.write_saturation[0] | {step, drives, n: (.intervals | length), last: .intervals[-1]}' "$T/wsat.json")"
 "$I" report "$run" --template pts | grep -q "^write saturation: wsat on 1 drive(s)" || fail "wsat text"
+"$I" report "$run" --template pts --format html -o "$T/wsat.html" || fail "wsat html"
+grep -q 'data-chart="wsat-iops"' "$T/wsat.html" && grep -q 'data-chart="wsat-p99"' "$T/wsat.html" \
+  || fail "wsat html: no curves"
 probe_plan probe 1
 run=$("$I" run probe --agents a1 --wait --json 2>/dev/null | jq -r .run)
 "$I" report "$run" --template pts 2>"$T/pts-err" && fail "--template pts on a run without rounds exited 0"
