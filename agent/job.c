@@ -15,7 +15,6 @@
 #include "log.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -40,22 +39,6 @@ trim_target_check (const iojob_t *j, bool purge, const target_t *t, char *err, s
               "is %s (fio 3.33 fails its first trim with ENOTTY); name a block device, or a "
               "loop device over the file (losetup)", what, t->path,
               stat (t->path, &st) != 0 ? "not there" : "not a block device");
-    return -1;
-}
-
-/* Refuses a purge job's target (purge.h) that no --allow-purge glob
-   matches, before anything is opened: a purge discards everything on
-   the device.  (--allow-write and the write guard are checked when it is
-   opened for writing, as for any write.)  Returns 0, or -1 with err set. */
-static int
-purge_target_check (const target_policy_t *pol, const target_t *t, char *err, size_t errlen)
-{
-    for (int i = 0; i < pol->nallow_purge; i++)
-        if (fnmatch (pol->allow_purge[i], t->path, 0) == 0)
-            return 0;
-    snprintf (err, errlen, "purge of '%s' refused: no --allow-purge glob matches it (rule: "
-              "allow-purge); a purge discards everything on the device: start the agent with "
-              "--allow-purge '%s' (and --allow-write) to let plans purge it", t->path, t->path);
     return -1;
 }
 
@@ -411,7 +394,7 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
         } else if (target_resolve (pol, names[t], &j->targets[t], err, errlen)
                    || (trims && trim_target_check (j, spec->purge, &j->targets[t], err,
                                                    errlen))
-                   || (spec->purge && purge_target_check (pol, &j->targets[t], err, errlen))) {
+                   || (spec->purge && target_check_purge (&j->targets[t], err, errlen))) {
             job_destroy (&j);
             return NULL;
         }

@@ -387,6 +387,17 @@ target_space_check (const target_need_t *needs, int n, char *err, size_t errlen)
     return rc;
 }
 
+int
+target_check_purge (const target_t *t, char *err, size_t errlen)
+{
+    if (t->pol && glob_any (t->pol->allow_purge, t->pol->nallow_purge, t->path))
+        return 0;
+    snprintf (err, errlen, "purge of '%s' refused: no --allow-purge glob matches it (rule: "
+              "allow-purge); a purge discards everything on the device: start the agent with "
+              "--allow-purge '%s' (and --allow-write) to let plans purge it", t->path, t->path);
+    return -EACCES;
+}
+
 /* Whether t may be written (writes) or laid out (created, or extended to
    need bytes), st its stat (NULL when it does not exist yet): outside the
    workdir an --allow-write glob must match it, and a block device must

@@ -73,6 +73,12 @@ typedef struct {
 int target_resolve (const target_policy_t *pol, const char *name, target_t *out,
                     char *err, size_t errlen);
 
+/* Whether a plan's purge step ([iofleet] purge=, purge.h) may discard t:
+   an --allow-purge glob matches it (--allow-write and the write guard
+   are checked when it is opened for writing, as for any write).  Returns
+   0, or -EACCES with err naming the rule and the flag to give. */
+int target_check_purge (const target_t *t, char *err, size_t errlen);
+
 /* One target of a space check: a regular file to be laid out to need bytes
    (or a block device that must hold them), and what asked for them ("size=10t"),
    for the message. */

@@ -12,7 +12,10 @@ MIB = 1024 * KIB
 # files already made (so neither tool's layout writes are in the trace), the
 # I/O then read per file by its name.  Checks are (kind, argument); the
 # kinds are in check() below.  A case of an iofleet extension gives fio
-# "fio_file", the plain fio job file it stands for.
+# "fio_file", the plain fio job file it stands for; one that only a
+# controller runs ([iofleet] rounds=) is "fleet_only": iofleet's side is
+# the plan on a fleet of one.  A whole-file case judged by coverage names
+# its "region" (bytes) and may judge one direction ("dir": R, W or T).
 CASES = [
     {
         "name": "seq-read-libaio-qd4",
@@ -602,6 +605,37 @@ CASES = [
                     "[precondition]\nrw=write\nbs=128k\niodepth=32\nloops=2\n"
                     "refill_buffers=1\nsize=1m\n[reads]\nstonewall\nrw=read\nbs=4k\n"
                     "size=1m\niodepth=4\n",
+        "checks": [("exact", None), ("counted", None), ("json", ["io_bytes", "total_ios"])],
+    },
+    {
+        "name": "purge",
+        "why": "[iofleet] purge=discard (an iofleet extension): its step issues what fio "
+               "issues for the job it stands for (rw=randtrim bsrange=4k-64m iodepth=1 over "
+               "the job's region, here the whole 64 MiB device): every 4 KiB block discarded "
+               "exactly once and the same bytes reported, then the plan's job (how many "
+               "discards it takes follows the random sizes, whose generators differ, as for "
+               "every random job)",
+        "file": "[iofleet]\npurge=discard\n[global]\nioengine=libaio\ndirect=1\n"
+                "filename=@DEV@\n[reads]\nrw=read\nbs=1m\nsize=64m\niodepth=4\n",
+        "fio_file": "[global]\nioengine=libaio\ndirect=1\nfilename=@DEV@\n"
+                    "[purge]\nrw=randtrim\nbsrange=4k-64m\niodepth=1\nsize=64m\n"
+                    "[reads]\nstonewall\nrw=read\nbs=1m\nsize=64m\niodepth=4\n",
+        "region": 64 * MIB,
+        "dir": "T",
+        "checks": [("coverage", 1.0), ("overlap", 0), ("counted", None),
+                   ("json", ["io_bytes"])],
+    },
+    {
+        "name": "rounds",
+        "fleet_only": True,
+        "why": "[iofleet] rounds=2 (an iofleet extension, run by a controller): each round "
+               "issues what fio issues for the plan's job, the rounds one after the other as "
+               "fio's stonewalled copies of the job; the fio export has an entry per round",
+        "file": "[iofleet]\nrounds=2\n[global]\nioengine=libaio\ndirect=1\nfilename=@DEV@\n"
+                "[reads]\nrw=read\nbs=64k\nsize=512k\niodepth=2\n",
+        "fio_file": "[global]\nioengine=libaio\ndirect=1\nfilename=@DEV@\n[reads]\nrw=read\n"
+                    "bs=64k\nsize=512k\niodepth=2\n[reads]\nstonewall\nrw=read\nbs=64k\n"
+                    "size=512k\niodepth=2\n",
         "checks": [("exact", None), ("counted", None), ("json", ["io_bytes", "total_ios"])],
     },
     {

@@ -101,10 +101,12 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
         return all(v == 0 for v in a.values()), all(v == 0 for v in b.values()), \
             "read %s: fio %s iofleet %s" % (", ".join(arg), a, b)
     if kind in ("coverage", "overlap"):
-        size = region_bytes(case["job"])
+        # A case of a whole job file names its region ("region", bytes) and
+        # may judge one direction only ("dir": "R", "W" or "T").
+        size = case["region"] if "region" in case else region_bytes(case["job"])
         res = []
         for ios in (f, i):
-            c = blocks(ios)
+            c = blocks([io for io in ios if io[0] == case["dir"]] if "dir" in case else ios)
             cov = len(c) * 4 * KIB / size
             over = sum(n - 1 for n in c.values())
             res.append((cov, over))

@@ -52,9 +52,18 @@ def run_case(case, args):
         fio_s, fio_j = run_tool("fio", args, fio_jobfile, args.work, args.device, files, case.get("logs"),
                                 case.get("throttle_riops", 0), case.get("fails", False),
                                 case.get("untraced", False))
-        iof_s, iof_j = run_tool("iofleet", args, jobfile, args.work, args.device, files,
-                                case.get("logs"), case.get("throttle_riops", 0),
-                                case.get("fails", False), case.get("untraced", False))
+        if case.get("fleet_only"):
+            # What only a controller runs ([iofleet] rounds=): the plan on
+            # a fleet of one is iofleet's side.
+            iof_s, iof_j = run_fleet(args, jobfile, args.work, args.device, case.get("logs"),
+                                     case.get("throttle_riops", 0))
+            iof, fleet = (os.path.join(checks.WORK, t, "trace") for t in ("iofleet", "fleet"))
+            TIMES[iof] = TIMES.get(fleet, {})
+            CALLS[iof] = CALLS.get(fleet, {})
+        else:
+            iof_s, iof_j = run_tool("iofleet", args, jobfile, args.work, args.device, files,
+                                    case.get("logs"), case.get("throttle_riops", 0),
+                                    case.get("fails", False), case.get("untraced", False))
         # A random figure is compared over seeds: each tool's I/O count
         # with randseed=1..N, kept on the case for count_mean.
         case["counts"] = {"fio": [], "iofleet": []}

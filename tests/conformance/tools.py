@@ -76,7 +76,9 @@ def run_tool(tool, args, jobfile, work, device, files=None, logs=None, riops=0, 
     if tool == "fio":
         cmd = ["fio", "--output-format=json", "--output=" + out, jobfile]
     else:
-        cmd = [args.agent, "run", "--output-format", "json", jobfile]
+        # The device is the test's own loop device: a plan's purge step
+        # ([iofleet] purge=discard) may discard it.
+        cmd = [args.agent, "run", "--output-format", "json", "--allow-purge", device, jobfile]
     # -xx: buffer contents in hex, so none holds a character the parse looks
     # for; -s 128: batches of up to 128 iocbs printed whole.
     st = ["strace", "-ff", "-ttt", "-y", "-qq", "-xx", "-s", "128", "-e", "signal=none",
