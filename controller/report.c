@@ -852,9 +852,11 @@ report_build (store_t *store, int64_t run, const char *by, json_t *where, const 
     else
         json_object_set_new (rep, "rounds", rounds);
     /* The run's verdict: fail when any step failed any SLA condition, or
-       a drive never became steady. */
+       a drive never became steady; pending while a run still has drives
+       not steady yet (never "pass" before they are). */
     json_object_set_new (rep, "verdict", json_string (!judged ? "none" : failed ? "fail"
-                                                                        : "pass"));
+                                                      : !ended && unsteady ? "pending"
+                                                                           : "pass"));
     return rep;
 
 db_error:

@@ -245,9 +245,12 @@ next_round (ctl_t *ctl)
                   (long long) r->run, round);
         return;
     }
-    log_info ("run %lld: round %d of at most %d done%s%.0d%s; round %d begins", (long long) r->run,
-              round, r->max_rounds, unsteady > 0 ? ", " : "", unsteady > 0 ? unsteady : 0,
-              unsteady > 0 ? " drive(s) not steady yet" : "", round + 1);
+    if (unsteady > 0)
+        log_info ("run %lld: round %d of at most %d done, %d drive(s) not steady yet; round %d "
+                  "begins", (long long) r->run, round, r->max_rounds, unsteady, round + 1);
+    else
+        log_info ("run %lld: round %d of at most %d done; round %d begins", (long long) r->run,
+                  round, r->max_rounds, round + 1);
     add_steps (ctl, r->round_steps);
 }
 

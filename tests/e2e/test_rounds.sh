@@ -7,7 +7,8 @@
 #  - agent "shaky" is in a cgroup whose read-IOPS throttle the test turns
 #    on (100) in even rounds and off in odd ones, between rounds, watching
 #    the controller's status: it never becomes steady, so the rounds run
-#    to rounds=6, the report names it NOT STEADY and the verdict fails;
+#    to rounds=6, the report names it NOT STEADY and the verdict fails
+#    (during round 2 it reads "pending");
 #  - each drive's stored figures are the reads' IOPS of its round's step
 #    in the report, and the rule recomputed from them here (max - min and
 #    the least-squares line over each window, python) finds the same first
@@ -68,6 +69,8 @@ run=$("$I" run rounds) || fail "run rounds"
     if [ -n "$r" ] && [ "$r" != "$last" ]; then
       if [ $((r % 2)) = 0 ]; then set_read_throttle 100; else set_read_throttle 0; fi
       echo "round $r: throttle $([ $((r % 2)) = 0 ] && echo 100 || echo off)" >>"$T/throttle.log"
+      # Mid-run, with no drive steady yet, the verdict is not "pass".
+      [ "$r" = 2 ] && { "$I" report "$run" --format json 2>/dev/null | jq -r .verdict >"$T/mid.verdict" || true; }
       last=$r
     fi
     sleep 0.05
@@ -77,6 +80,7 @@ PIDS+=("$!")
 status=$(wait_run "$run")
 [ "$status" = complete ] || fail "run 1 status $status"
 "$I" report "$run" --format json >"$T/r1.json" && fail "report --format json exited 0 on a failed verdict"
+[ "$(cat "$T/mid.verdict" 2>/dev/null)" = pending ] || fail "verdict during round 2: $(cat "$T/mid.verdict" 2>/dev/null), want pending"
 jq -e '.verdict == "fail"' "$T/r1.json" >/dev/null || fail "verdict $(jq -r .verdict "$T/r1.json") with a drive never steady: $(jq -c .rounds "$T/r1.json"); throttle: $(cat "$T/throttle.log" 2>/dev/null)"
 "$I" report "$run" >"$T/r1.txt" && fail "report exited 0 on a failed verdict"
 jq -e '.rounds.rounds_run == 6 and .rounds.rounds_max == 6 and .rounds.steady == 1
