@@ -85,7 +85,7 @@ usage (FILE *f)
 "                         acknowledged to its agent only once fsynced; normal\n"
 "                         survives a controller crash, not a power cut, and\n"
 "                         then loses acknowledged snapshots)\n"
-"  --port-file PATH       write the bound agent endpoint here once listening\n"
+"  --port-file PATH       write the bound agent endpoint here once started\n"
 "                         (use with --listen tcp://127.0.0.1:* for a free port)\n"
 "  --verbose              log debug messages\n"
 "  --help, --version\n"
@@ -559,16 +559,6 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
                                                                 : admin);
     lockfile_set (&owner, "agents", bound);
     store_describe_owner (ctl->store, &owner);
-    if (port_file) {
-        char tmp[4096];
-        snprintf (tmp, sizeof tmp, "%s.tmp", port_file);
-        FILE *f = fopen (tmp, "w");
-        if (!f || fprintf (f, "%s\n", bound) < 0 || fclose (f) != 0 || rename (tmp, port_file)) {
-            fprintf (stderr, "iofleet-controller: cannot write --port-file '%s': %s\n", port_file,
-                     strerror (errno));
-            return 1;
-        }
-    }
     ctl->stats = calloc (1, sizeof *ctl->stats);
     if (!ctl->stats) {
         fprintf (stderr, "iofleet-controller: out of memory\n");
@@ -604,6 +594,18 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         log_warn ("NO AUTHENTICATION: agents connect without CURVE on %s (allowed only because "
                   "it stays on this host); use --keys DIR for a real fleet", bound);
 
+    /* Written once the controller is up and has said so in its log, as
+       READY=1 below: what waits on the file finds both. */
+    if (port_file) {
+        char tmp[4096];
+        snprintf (tmp, sizeof tmp, "%s.tmp", port_file);
+        FILE *f = fopen (tmp, "w");
+        if (!f || fprintf (f, "%s\n", bound) < 0 || fclose (f) != 0 || rename (tmp, port_file)) {
+            fprintf (stderr, "iofleet-controller: cannot write --port-file '%s': %s\n", port_file,
+                     strerror (errno));
+            return 1;
+        }
+    }
     /* Type=notify units start what depends on the controller now. */
     sd_notifyf (0, "READY=1\nSTATUS=agents on %s, database schema %d", bound,
                 store_schema_version (ctl->store));
