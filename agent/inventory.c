@@ -6,6 +6,7 @@
     must never keep an agent from running a job. */
 #define _GNU_SOURCE
 #include "inventory.h"
+#include "link_rate.h"
 #include "sysfs.h"
 #include "util.h"
 
@@ -13,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -181,24 +183,36 @@ is_pci_addr (const char *s, size_t len)
         && t[6] == '.' && isxdigit ((unsigned char) t[7]);
 }
 
-/* Finds the last component of rel ("/devices/.../x") that match() accepts.
+/* Finds the first (or the last) component of rel ("/devices/.../x") that
+   match() accepts, or when match is NULL that starts with prefix.
    Returns its offset in rel and sets *len, or -1. */
 static long
-last_component (const char *rel, bool (*match) (const char *, size_t), size_t *len)
+find_component (const char *rel, bool (*match) (const char *, size_t), const char *prefix,
+                bool last, size_t *len)
 {
     long found = -1;
+    size_t n = prefix ? strlen (prefix) : 0;
     const char *p = rel;
     while (*p) {
         while (*p == '/')
             p++;
         const char *q = strchrnul (p, '/');
-        if (q > p && match (p, (size_t) (q - p))) {
+        if (q > p && (match ? match (p, (size_t) (q - p)) : strncmp (p, prefix, n) == 0)) {
             found = p - rel;
             *len = (size_t) (q - p);
+            if (!last)
+                break;
         }
         p = q;
     }
     return found;
+}
+
+/* The last component of rel that match() accepts (find_component). */
+static long
+last_component (const char *rel, bool (*match) (const char *, size_t), size_t *len)
+{
+    return find_component (rel, match, NULL, true, len);
 }
 
 static bool
@@ -645,6 +659,127 @@ transport_of (const char *name, const char *rel, const char *drv, const char *pr
     return "other";
 }
 
+/* The offset just past the first (or the last) component of rel that
+   starts with prefix, or -1. */
+static long
+component_end (const char *rel, const char *prefix, bool last)
+{
+    size_t len = 0;
+    long at = find_component (rel, NULL, prefix, last, &len);
+    return at < 0 ? -1 : at + (long) len;
+}
+
+/* "ata3": a libata port. */
+static bool
+is_ata_port (const char *s, size_t len)
+{
+    if (len < 4 || strncmp (s, "ata", 3) != 0)
+        return false;
+    for (size_t i = 3; i < len; i++)
+        if (!isdigit ((unsigned char) s[i]))
+            return false;
+    return true;
+}
+
+/* Keeps the slower of two speed texts in best (an unknown one never wins). */
+static void
+keep_slower (char *best, size_t cap, const char *s)
+{
+    double b = link_rate_bps (best, 1), v = link_rate_bps (s, 1);
+    if (isfinite (v) && (!isfinite (b) || v < b))
+        str_copy (best, cap, s);
+}
+
+/* A SAS port's link (dir: its sysfs directory): its phys, the entries
+   phy-H:N (links to the phy devices), are its width; the slowest of their
+   negotiated rates is its speed. */
+static void
+sas_port_link (const char *dir, char *speed, size_t cap, uint64_t *width)
+{
+    speed[0] = '\0';
+    *width = 0;
+    DIR *d = opendir (dir);
+    struct dirent *e;
+    while (d && (e = readdir (d))) {
+        char rate[64];
+        if (strncmp (e->d_name, "phy-", 4) != 0)
+            continue;
+        (*width)++;
+        if (sysfs_read_strf (rate, sizeof rate, "%s/%s/sas_phy/%s/negotiated_linkrate", dir,
+                             e->d_name, e->d_name))
+            keep_slower (speed, cap, rate);
+    }
+    if (d)
+        closedir (d);
+}
+
+/* A libata port's link (dir: its ataN directory): linkN/ata_link/linkN/
+   sata_spd, the slowest of its links. */
+static void
+ata_port_link (const char *dir, char *speed, size_t cap)
+{
+    speed[0] = '\0';
+    DIR *d = opendir (dir);
+    struct dirent *e;
+    while (d && (e = readdir (d))) {
+        char rate[64];
+        if (strncmp (e->d_name, "link", 4) == 0
+            && sysfs_read_strf (rate, sizeof rate, "%s/%s/ata_link/%s/sata_spd", dir, e->d_name,
+                                e->d_name))
+            keep_slower (speed, cap, rate);
+    }
+    if (d)
+        closedir (d);
+}
+
+/* The drive's own link and, behind a SAS expander, the HBA's port to it
+   (the lanes the expander's drives share; upname: that port, port-H:N):
+     NVMe  the PCI function's current_link_speed and width (pci: its
+           directory);
+     SAS   the port right above end_device-* (the drive's phys);
+     SATA  the libata port's link;
+   speeds "" where the tree does not say. */
+static void
+drive_link (inv_t *inv, const char *rel, const char *pci, char *speed, uint64_t *width,
+            char *up, uint64_t *upw, char *upname, size_t upcap)
+{
+    char dir[PATH_MAX];
+    speed[0] = up[0] = upname[0] = '\0';
+    *width = *upw = 0;
+    long at;
+    if (has_component (rel, "nvme", false) && pci[0]) {
+        sysfs_read_strf (speed, 64, "%s/current_link_speed", pci);
+        if (!read_u64f (width, "%s/current_link_width", pci))
+            *width = 0;
+    } else if ((at = component_end (rel, "end_device-", true)) >= 0) {
+        /* The port component just before end_device-. */
+        char head[PATH_MAX];
+        snprintf (head, sizeof head, "%.*s", (int) at, rel);
+        long port = component_end (head, "port-", true);
+        if (port >= 0 && sysfs_pathf (dir, sizeof dir, "%s%.*s", inv->sys, (int) port, rel))
+            sas_port_link (dir, speed, 64, width);
+        long exp = component_end (rel, "expander-", false);
+        long hport = component_end (rel, "port-", false);
+        if (exp >= 0 && hport >= 0 && hport < exp
+            && sysfs_pathf (dir, sizeof dir, "%s%.*s", inv->sys, (int) hport, rel)) {
+            sas_port_link (dir, up, 64, upw);
+            const char *base = strrchr (dir, '/');
+            str_copy (upname, upcap, base ? base + 1 : dir);
+        }
+    } else {
+        size_t len = 0;
+        at = last_component (rel, is_ata_port, &len);
+        if (at >= 0 && sysfs_pathf (dir, sizeof dir, "%s%.*s", inv->sys, (int) (at + (long) len), rel)) {
+            ata_port_link (dir, speed, 64);
+            *width = speed[0] ? 1 : 0;
+        }
+    }
+    if (!isfinite (link_rate_bps (speed, 1)))
+        speed[0] = '\0', *width = 0;
+    if (!isfinite (link_rate_bps (up, 1)))
+        up[0] = '\0', *upw = 0;
+}
+
 static json_t *
 drive_json (inv_t *inv, const char *name)
 {
@@ -663,16 +798,18 @@ drive_json (inv_t *inv, const char *name)
         rel = real + rootlen;
 
     /* The PCI function it sits behind and the SCSI host, if any. */
-    char ctrl[64] = "", proc_name[64] = "", drv[NAME_MAX + 1] = "";
+    char ctrl[64] = "", proc_name[64] = "", drv[NAME_MAX + 1] = "", cdir[PATH_MAX] = "";
     size_t len = 0;
     long at = is_loop (name) ? -1 : last_component (rel, is_pci_addr, &len);
     if (at >= 0) {
         memcpy (ctrl, rel + at, len);
         ctrl[len] = '\0';
-        char dir[PATH_MAX];
-        if (sysfs_pathf (dir, sizeof dir, "%s%.*s", inv->sys, (int) (at + (long) len), rel))
-            add_ctrl (inv, ctrl, dir);
+        if (sysfs_pathf (cdir, sizeof cdir, "%s%.*s", inv->sys, (int) (at + (long) len), rel))
+            add_ctrl (inv, ctrl, cdir);
     }
+    char lsp[64], usp[64], uport[64];
+    uint64_t lw, uw;
+    drive_link (inv, rel, cdir, lsp, &lw, usp, &uw, uport, sizeof uport);
     at = last_component (rel, is_scsi_host, &len);
     if (at >= 0)
         sysfs_read_strf (proc_name, sizeof proc_name, "%s%.*s/scsi_host/%.*s/proc_name",
@@ -725,6 +862,13 @@ drive_json (inv_t *inv, const char *name)
     ok = read_u64f (&v, "%s/device/queue_depth", bd);
     set (inv, o, "queue_depth", jnum (ok, v));
     set (inv, o, "controller", jstr (ctrl));
+    set (inv, o, "link_speed", jstr (lsp));
+    set (inv, o, "link_width", jnum (lw > 0, lw));
+    if (usp[0]) {
+        set (inv, o, "uplink", jstr (uport));
+        set (inv, o, "uplink_speed", jstr (usp));
+        set (inv, o, "uplink_width", jnum (uw > 0, uw));
+    }
     set (inv, o, "expander", json_boolean (has_component (rel, "expander-", false)
                                            || has_component (rel, "expander_", false)));
 

@@ -1,5 +1,6 @@
 /*  sim_media.c: media profiles of simulated drives, see sim_media.h. */
 #include "sim_media.h"
+#include "link_rate.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,9 +11,12 @@ const double sim_media_quantiles[SIM_MEDIA_NQ] = { 0.5, 0.95, 0.99, 0.999, 0.999
 /* The seed's p95 / p99 / p99.9; p50 iofleet's choice (see the header);
    p99.99 the p99 -> p99.9 slope carried one more decade. */
 static const sim_media_t s_media[SIM_MEDIA_MAX] = {
-    { "nvme", "SIM-NVME-1", { 90e3, 280e3, 560e3, 1800e3, 4500e3 }, 400e3, 7.0e9 },
-    { "sas", "SIM-SAS-1", { 350e3, 720e3, 1250e3, 4200e3, 10500e3 }, 150e3, 1.1e9 },
-    { "sata", "SIM-SATA-1", { 2000e3, 3100e3, 6500e3, 15000e3, 30000e3 }, 40e3, 0.55e9 },
+    { "nvme", "SIM-NVME-1", { 90e3, 280e3, 560e3, 1800e3, 4500e3 }, 400e3,
+      "16.0 GT/s PCIe", 4, "none", 1023 },
+    { "sas", "SIM-SAS-1", { 350e3, 720e3, 1250e3, 4200e3, 10500e3 }, 150e3,
+      "12.0 Gbit", 1, "mq-deadline", 256 },
+    { "sata", "SIM-SATA-1", { 2000e3, 3100e3, 6500e3, 15000e3, 30000e3 }, 40e3,
+      "6.0 Gbit", 1, "mq-deadline", 64 },
 };
 
 const sim_media_t *
@@ -95,6 +99,18 @@ sim_media_latency (const sim_media_t *m, double p)
 }
 
 double
+sim_media_link_bps (const sim_media_t *m)
+{
+    return SIM_LINK_SHARE * link_rate_bps (m->link_speed, m->link_width);
+}
+
+double
+sim_media_hba_bps (void)
+{
+    return SIM_LINK_SHARE * link_rate_bps (SIM_HBA_SPEED, SIM_HBA_WIDTH);
+}
+
+double
 sim_media_mean1 (const sim_media_t *m)
 {
     /* The mean of the quantile function over 4096 equal slices. */
@@ -111,9 +127,10 @@ sim_media_point (const sim_media_t *m, double qd, uint32_t bs, double wshare, do
     double mean1 = sim_media_mean1 (m);
     /* Service time at QD1 and bs; the peak where the link or the media
        binds first; writes in a mix cost more. */
-    double svc = mean1 + (double) bs / m->link_bps;
+    double link_bps = sim_media_link_bps (m);
+    double svc = mean1 + (double) bs / link_bps;
     double peak = m->peak_iops * (1 - 0.6 * wshare);
-    double link_peak = m->link_bps / (double) (bs ? bs : 4096);
+    double link_peak = link_bps / (double) (bs ? bs : 4096);
     if (link_peak < peak)
         peak = link_peak;
     double knee = peak * svc * 1e-9;

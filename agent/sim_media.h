@@ -18,9 +18,19 @@
         report's "knee at QD64-128");
       - the latency at depth qd: every quantile scaled by the mean's
         growth, qd / IOPS(qd) over the QD1 mean (Little's law again);
-      - a link ceiling (NVMe 7 GB/s, SAS-3 1.1 GB/s, SATA 6G 0.55 GB/s):
-        a block of bs bytes adds bs / ceiling to the service time, so large
-        blocks are bound by the link, not by IOPS;
+      - a link (NVMe PCIe 4.0 x4, SAS 12 Gbit, SATA 6 Gbit on the SAS
+        HBA), each drive moving SIM_LINK_SHARE (90%) of its payload rate
+        (common/link_rate.h: 7.09, 1.08 and 0.54 GB/s): a block of bs bytes
+        adds bs / that to the service time, so large blocks are bound by
+        the link, not by IOPS;
+      - one tri-mode HBA per simulated host on a PCIe 4.0 x16 link, the
+        report's, that its drives share: when their large blocks would move
+        more than SIM_LINK_SHARE of its 31.5 GB/s, every drive is slowed by
+        the same factor ("large blocks (64K+) move the bottleneck to the
+        host's PCIe bandwidth");
+      - the inventory's scheduler and nr_requests, Linux's defaults for each
+        (none and 1023 for NVMe, mq-deadline and 256 / 64 for SAS / SATA
+        behind an HBA): stated for the tuning checklist, not modelled;
       - writes in a mix cost more: peak IOPS falls by 0.6 x the write
         share (70/30: 18% less, within the report's 10-25%).
 */
@@ -33,13 +43,20 @@
 
 #define SIM_MEDIA_MAX   3
 #define SIM_MEDIA_NQ    5               /* quantile points of a profile */
+#define SIM_LINK_SHARE  0.9             /* of a link's payload rate, what a drive moves */
+#define SIM_HBA_SPEED   "16.0 GT/s PCIe"
+#define SIM_HBA_WIDTH   16
+#define SIM_HBA_ADDR    "0000:01:00.0"  /* its PCI address in every simulated host */
 
 typedef struct {
     const char *name;                   /* "nvme", "sas", "sata": the inventory's transport */
     const char *model;                  /* the simulated drive's model */
     double q[SIM_MEDIA_NQ];             /* quantiles (sim_media_quantiles) at QD1, 4 KiB, ns */
     double peak_iops;                   /* 4 KiB random reads */
-    double link_bps;                    /* bytes per second */
+    const char *link_speed;             /* the drive's link, as sysfs writes it */
+    int link_width;
+    const char *scheduler;              /* the inventory's, stated, not modelled */
+    int nr_requests;
 } sim_media_t;
 
 /* The probabilities of a profile's quantile points: 0.5, 0.95, 0.99,
@@ -52,6 +69,13 @@ const sim_media_t *sim_media_find (const char *name);
 /* Parses "nvme,sas,sata" into out (at most SIM_MEDIA_MAX).  Returns how
    many, or -1 with err naming the bad part and the names there are. */
 int sim_media_parse (const char *list, const sim_media_t **out, char *err, size_t errlen);
+
+/* The bytes per second a drive of profile m moves at most: SIM_LINK_SHARE
+   of its link. */
+double sim_media_link_bps (const sim_media_t *m);
+
+/* The same of the simulated HBA every drive of a host shares. */
+double sim_media_hba_bps (void);
 
 /* The QD1 mean latency (ns) of 4 KiB random reads: the mean of the
    profile's quantile function.  Can't fail. */

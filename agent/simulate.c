@@ -153,20 +153,29 @@ drive_transport (const sim_t *s, int t)
 static const char *
 inventory (sim_t *s, const sim_agent_t *a)
 {
-    size_t need = 512 + (size_t) s->cfg->ntargets * 320;
+    size_t need = 1024 + (size_t) s->cfg->ntargets * 420;
     if (!grow ((uint8_t **) &s->inv, &s->invcap, need))
         return "";
+    /* One tri-mode HBA (sim_media.h) that every drive sits behind. */
     size_t off = (size_t) snprintf (s->inv, s->invcap,
         "{\"host\":{\"hostname\":\"%s\",\"kernel\":\"%s\",\"simulated\":true},"
-        "\"controllers\":[],\"drives\":[", a->name, s->kernel);
-    for (int t = 0; t < s->cfg->ntargets; t++)
+        "\"controllers\":[{\"pci_address\":\"" SIM_HBA_ADDR "\",\"vendor\":\"iofleet\","
+        "\"device\":\"SIM-TRIMODE-HBA\",\"driver\":\"sim\",\"firmware\":\"1.0\","
+        "\"link_speed\":\"%s\",\"link_width\":%d,\"max_link_speed\":\"%s\","
+        "\"max_link_width\":%d}],\"drives\":[", a->name, s->kernel, SIM_HBA_SPEED,
+        SIM_HBA_WIDTH, SIM_HBA_SPEED, SIM_HBA_WIDTH);
+    for (int t = 0; t < s->cfg->ntargets; t++) {
+        const sim_media_t *m = drive_media (s, t) ? drive_media (s, t) : sim_media_find ("nvme");
         off += (size_t) snprintf (s->inv + off, s->invcap - off,
             "%s{\"name\":\"sim%dd%d\",\"path\":\"/dev/sim%d/d%d\",\"model\":\"%s\","
             "\"vendor\":\"iofleet\",\"serial\":\"SIM%05d-%03d\",\"firmware\":\"1.0\","
             "\"transport\":\"%s\",\"size_bytes\":1000204886016,\"rotational\":false,"
-            "\"logical_block_size\":512,\"mounted\":false,\"boot\":false,\"holders\":false}",
+            "\"logical_block_size\":512,\"mounted\":false,\"boot\":false,\"holders\":false,"
+            "\"controller\":\"" SIM_HBA_ADDR "\",\"link_speed\":\"%s\",\"link_width\":%d,"
+            "\"scheduler\":\"%s\",\"nr_requests\":%d}",
             t ? "," : "", a->idx + 1, t, a->idx + 1, t, drive_model (s, t), a->idx + 1, t,
-            drive_transport (s, t));
+            drive_transport (s, t), m->link_speed, m->link_width, m->scheduler, m->nr_requests);
+    }
     snprintf (s->inv + off, s->invcap - off, "]}");
     return s->inv;
 }
@@ -288,6 +297,20 @@ prepare (void *arg, link_t *link, const Iofleet__Prepare *p, Iofleet__Ready *rea
         snprintf (err, errlen, "the job names no target");
         return -1;
     }
+    /* The HBA the drives share (sim_media.h): all of them slowed alike
+       when together they would move more than it does. */
+    double host_bps = 0;
+    for (int t = 0; t < n; t++)
+        if (a->targets[t].media >= 0)
+            host_bps += a->targets[t].read_iops * a->targets[t].bs_read
+                        + a->targets[t].write_iops * a->targets[t].bs_write;
+    double cap = sim_media_hba_bps ();
+    for (int t = 0; host_bps > cap && t < n; t++)
+        if (a->targets[t].media >= 0) {
+            a->targets[t].read_iops *= cap / host_bps;
+            a->targets[t].write_iops *= cap / host_bps;
+            a->targets[t].lat_factor *= host_bps / cap;     /* Little's law */
+        }
     uint64_t interval = first->interval_ns ? first->interval_ns : NS_PER_SEC;
     uint64_t runtime = first->runtime_ns ? first->runtime_ns : 10 * NS_PER_SEC;
     uint64_t nint = (runtime + interval - 1) / interval;

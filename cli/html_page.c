@@ -64,6 +64,16 @@ html_run_id (json_t *rep, char *buf, size_t cap)
 }
 
 const char *
+html_share (double v, char *buf, size_t cap)
+{
+    if (isfinite (v))
+        snprintf (buf, cap, "%.0f%%", v);
+    else
+        snprintf (buf, cap, DASH);
+    return buf;
+}
+
+const char *
 html_axis_pct (double v, char *buf, size_t cap)
 {
     snprintf (buf, cap, "%+g%%", v);

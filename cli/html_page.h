@@ -46,7 +46,8 @@ const char *html_lat (double v, char *buf, size_t cap);
 const char *html_iops (double v, char *buf, size_t cap);
 const char *html_bw (double v, char *buf, size_t cap);
 const char *html_mib (double v, char *buf, size_t cap);
-const char *html_pct (double v, char *buf, size_t cap);
+const char *html_pct (double v, char *buf, size_t cap);     /* a change: "+4.0%" */
+const char *html_share (double v, char *buf, size_t cap);   /* a share: "90%" */
 const char *html_axis_pct (double v, char *buf, size_t cap);
 const char *html_seconds (double v, char *buf, size_t cap);
 const char *html_ns_time (double ns, char *buf, size_t cap);

@@ -1,6 +1,7 @@
 /*  html_pts.c: iofleet report --template pts --format html: the
     controller's PTS report (controller/pts.h) as one self-contained page:
-    each drive's steady state and window, the test matrix (block size x
+    each drive's steady state and window, its verification chart (the
+    window's figures, line and bands), the test matrix (block size x
     mix) of the fleet's mean per drive as tables, and the write-saturation
     curves as charts.  Rendering only. */
 #include "html_page.h"
@@ -91,6 +92,98 @@ wsat (FILE *f, json_t *ws)
     }
 }
 
+#define VERIFY_CHARTS 8     /* drives drawn; the table above has them all */
+
+/* svg_fmt_t of a verification's metric. */
+static svg_fmt_t *
+metric_fmt (const char *metric)
+{
+    return strcmp (metric, "mean") == 0 ? html_lat : strcmp (metric, "bw") == 0 ? html_bw
+                                                                               : html_iops;
+}
+
+/* One drive's steady-state verification chart (the PTS's): the window's
+   figures, their least-squares line, the mean and the two bands. */
+static void
+verify_chart (FILE *f, json_t *d)
+{
+    json_t *v = json_object_get (d, "verification");
+    char title[256], tip[128], b1[32];
+    snprintf (title, sizeof title, "%s %s: range %.1f%% %s, excursion %.1f%% %s",
+              str (d, "agent"), html_base_name (str (d, "target")), num (v, "range_pct"),
+              json_is_true (json_object_get (v, "range_ok")) ? "ok" : "FAIL",
+              num (v, "excursion_pct"),
+              json_is_true (json_object_get (v, "slope_ok")) ? "ok" : "FAIL");
+    svg_chart_t *c = svg_chart_new ("pts-verify", title, SVG_LINES);
+    if (!c)
+        return;
+    svg_fmt_t *fmt = metric_fmt (str (v, "metric"));
+    svg_chart_axis (c, 'x', SVG_SPAN, "round", NULL);
+    svg_chart_axis (c, 'y', SVG_SPAN, str (v, "metric"), fmt);
+    svg_chart_series (c, str (v, "metric"));
+    size_t k;
+    json_t *r;
+    json_t *vals = json_object_get (v, "values"), *rounds = json_object_get (v, "rounds");
+    json_array_foreach (rounds, k, r) {
+        double y = json_number_value (json_array_get (vals, k));
+        snprintf (tip, sizeof tip, "round %.0f: %s", json_number_value (r),
+                  fmt (y, b1, sizeof b1));
+        svg_chart_point (c, json_number_value (r), y, tip, 0);
+    }
+    svg_chart_series (c, "least-squares line");
+    json_t *fit = json_object_get (v, "fit");
+    for (int e = 0; e < 2; e++) {
+        double x = json_number_value (json_array_get (rounds, e ? json_array_size (rounds) - 1 : 0));
+        double y = json_number_value (json_array_get (fit, (size_t) e));
+        snprintf (tip, sizeof tip, "the line at round %.0f: %s", x, fmt (y, b1, sizeof b1));
+        svg_chart_point (c, x, y, tip, 0);
+    }
+    static const char *const band[] = { "range_band", "slope_band" };
+    static const char *const label[] = { "range band", "slope band" };
+    svg_chart_hline (c, num (v, "mean"), "mean");
+    for (int bnd = 0; bnd < 2; bnd++)
+        for (int e = 0; e < 2; e++)
+            svg_chart_hline (c, json_number_value (json_array_get (json_object_get (v, band[bnd]),
+                                                                   (size_t) e)),
+                             e ? label[bnd] : "");
+    svg_chart_write (c, f, "no figures in the window");
+    svg_chart_destroy (&c);
+}
+
+/* The verification charts: the drives not steady first, then the others,
+   VERIFY_CHARTS of them. */
+static void
+verification (FILE *f, json_t *q)
+{
+    json_t *drives = json_object_get (q, "drives");
+    size_t i, n = 0;
+    json_t *d;
+    json_array_foreach (drives, i, d)
+        n += json_object_get (d, "verification") != NULL;
+    if (!n)
+        return;
+    fprintf (f, "<section id=\"verification\"><h2>Steady-state verification</h2>\n<p>Per drive "
+             "(%s), the tracked figure over its measurement window, the window's least-squares "
+             "line and mean, and two bands around the mean: the range band, half the range limit "
+             "each way (the "
+             "PTS's 90%% and 110%% of the average; the rule itself is max - min within the range "
+             "limit), and the slope band, half the slope limit each way, which the line's ends "
+             "stay within "
+             "exactly when the slope rule holds.</p>\n<div class=\"charts\">\n",
+             n > VERIFY_CHARTS ? "the first 8, drives not steady first" : "every drive");
+    int drawn = 0;
+    for (int pass = 0; pass < 2; pass++)
+        json_array_foreach (drives, i, d) {
+            bool steady = json_is_true (json_object_get (d, "steady"));
+            if (drawn == VERIFY_CHARTS || steady != (pass == 1)
+                || !json_object_get (d, "verification"))
+                continue;
+            verify_chart (f, d);
+            drawn++;
+        }
+    fputs ("</div></section>\n", f);
+}
+
 static void
 html_pts (FILE *f, json_t *q)
 {
@@ -130,8 +223,9 @@ html_pts (FILE *f, json_t *q)
                      json_number_value (json_array_get (w, 0)),
                      json_number_value (json_array_get (w, 1)));
         }
-        fputs ("</tbody></table></section>\n<section id=\"matrix\"><h2>The test matrix</h2>\n<p>",
-               f);
+        fputs ("</tbody></table></section>\n", f);
+        verification (f, q);
+        fputs ("<section id=\"matrix\"><h2>The test matrix</h2>\n<p>", f);
         json_t *fleet = json_object_get (q, "fleet");
         esc (f, str (fleet, "of"));
         fputs (".</p>\n", f);

@@ -1,7 +1,9 @@
 /*  html_qualification.c: iofleet report --template qualification --format
     html: the controller's qualification report (controller/qualification.h)
-    as one self-contained page: its tables, and the curves of IOPS and p99
-    against depth per group with the SLA classes' limits.  Rendering only. */
+    as one self-contained page: its tables, the curves of IOPS and p99
+    against depth per group with the SLA classes' limits, and each
+    large-block step's bandwidth beside its paths' ceilings.  Rendering
+    only. */
 #include "html_page.h"
 #include "html_report.h"
 
@@ -62,6 +64,125 @@ charts (FILE *f, json_t *q)
     fputs ("</div>\n", f);
     svg_chart_destroy (&ci);
     svg_chart_destroy (&cl);
+}
+
+#define PATHS_CHART_HOSTS 24     /* bars per chart; the table has every host */
+
+/* Large blocks against the path's ceiling (controller/paths.h): per step,
+   each host's bandwidth beside its ceiling, and the tables. */
+static void
+paths_section (FILE *f, json_t *q)
+{
+    json_t *paths = json_object_get (q, "paths");
+    if (!json_array_size (paths))
+        return;
+    fputs ("<section id=\"paths\"><h2>Large blocks against the path's ceiling</h2>\n<p>", f);
+    esc (f, str (json_object_get (q, "rules"), "paths"));
+    fputs (".</p>\n", f);
+    size_t i, k;
+    json_t *p, *r;
+    char b[4][32];
+    json_array_foreach (paths, i, p) {
+        json_t *lim = json_object_get (p, "limited_by");
+        fputs ("<h3>", f);
+        esc (f, str (p, "step"));
+        fprintf (f, " (%s, %s, QD%.0f)</h3>\n<p>Hosts limited by the HBA's PCIe link: %.0f, by "
+                 "an expander uplink: %.0f, by the drives' links: %.0f, unknown: %.0f.</p>\n",
+                 str (p, "rw"), html_bytes (num (p, "bs"), b[0], sizeof b[0]), num (p, "iodepth"),
+                 num (lim, "hba"), num (lim, "uplink"), num (lim, "drives"), num (lim, "unknown"));
+        char title[256];
+        size_t nh = json_array_size (json_object_get (p, "hosts"));
+        snprintf (title, sizeof title, "%s: bandwidth and ceiling per host%s", str (p, "step"),
+                  nh > PATHS_CHART_HOSTS ? " (the first 24; the table has all)" : "");
+        svg_chart_t *c = svg_chart_new ("qual-paths", title, SVG_BARS);
+        if (c) {
+            svg_chart_axis (c, 'y', SVG_LINEAR, "bytes/s", html_bw);
+            json_array_foreach (json_object_get (p, "hosts"), k, r) {
+                if (k == PATHS_CHART_HOSTS)
+                    break;
+                char name[160];
+                snprintf (name, sizeof name, "%s %s", str (r, "agent"), str (r, "controller"));
+                svg_chart_category (c, name);
+            }
+            static const char *const series[] = { "bandwidth", "ceiling" };
+            static const char *const keys[] = { "bw", "ceiling_bps" };
+            for (int sidx = 0; sidx < 2; sidx++) {
+                svg_chart_series (c, series[sidx]);
+                json_array_foreach (json_object_get (p, "hosts"), k, r) {
+                    if (k == PATHS_CHART_HOSTS)
+                        break;
+                    char tip[256];
+                    snprintf (tip, sizeof tip, "%s %s: %s %s (%s)", str (r, "agent"),
+                              str (r, "controller"), series[sidx],
+                              html_bw (num (r, keys[sidx]), b[1], sizeof b[1]),
+                              str (r, "limit"));
+                    if (isfinite (num (r, keys[sidx])))
+                        svg_chart_point (c, (double) k, num (r, keys[sidx]), tip,
+                                         sidx == 0 ? SVG_PT_STRONG : 0);
+                }
+            }
+            fputs ("<div class=\"charts\">\n", f);
+            svg_chart_write (c, f, "no host has a known ceiling");
+            fputs ("</div>\n", f);
+            svg_chart_destroy (&c);
+        }
+        fputs ("<table class=\"qual\"><thead><tr><th>Group</th><th>Drives</th><th>Bandwidth</th>"
+               "<th>Their links</th><th>Used</th></tr></thead><tbody>\n", f);
+        json_array_foreach (json_object_get (p, "groups"), k, r) {
+            fputs ("<tr>", f);
+            td_text (f, str (r, "group"));
+            fprintf (f, "<td>%.0f</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+                     num (r, "targets"), html_bw (num (r, "bw"), b[0], sizeof b[0]),
+                     html_bw (num (r, "drive_links_bps"), b[1], sizeof b[1]),
+                     html_share (num (r, "used_pct"), b[2], sizeof b[2]));
+        }
+        fputs ("</tbody></table>\n<table class=\"qual\"><thead><tr><th>Agent</th>"
+               "<th>Controller</th><th>Drives</th><th>Bandwidth</th><th>Ceiling</th><th>Used</th>"
+               "<th>Limited by</th></tr></thead><tbody>\n", f);
+        json_array_foreach (json_object_get (p, "hosts"), k, r) {
+            fputs ("<tr>", f);
+            td_text (f, str (r, "agent"));
+            td_text (f, str (r, "controller")[0] ? str (r, "controller") : "-");
+            fprintf (f, "<td>%.0f</td><td>%s</td><td>%s</td><td>%s</td>", num (r, "targets"),
+                     html_bw (num (r, "bw"), b[0], sizeof b[0]),
+                     html_bw (num (r, "ceiling_bps"), b[1], sizeof b[1]),
+                     html_share (num (r, "used_pct"), b[2], sizeof b[2]));
+            char lim_text[160];
+            snprintf (lim_text, sizeof lim_text, "%s: %s", str (r, "limited_by"), str (r, "limit"));
+            td_text (f, lim_text);
+            fputs ("</tr>\n", f);
+        }
+        fputs ("</tbody></table>\n", f);
+    }
+    fputs ("</section>\n", f);
+}
+
+/* The tuning checklist (controller/checklist.h). */
+static void
+checklist_section (FILE *f, json_t *q)
+{
+    fputs ("<section id=\"checklist\"><h2>Tuning checklist</h2>\n<p>", f);
+    esc (f, str (json_object_get (q, "rules"), "checklist"));
+    fputs (".</p>\n<table class=\"qual\"><thead><tr><th>Rule</th><th>Group</th><th>Verdict</th>"
+           "<th>Failing / checked</th><th>Example</th></tr></thead><tbody>\n", f);
+    size_t i, k;
+    json_t *r, *g;
+    json_array_foreach (json_object_get (q, "checklist"), i, r)
+        json_array_foreach (json_object_get (r, "groups"), k, g) {
+            bool checked = num (g, "checked") > 0, bad = num (g, "failing") > 0;
+            fputs (bad ? "<tr class=\"bad\">" : "<tr>", f);
+            td_text (f, str (r, "advice"));
+            td_text (f, str (g, "group"));
+            fputs ("<td>", f);
+            if (checked)
+                html_verdict_badge (f, bad ? "fail" : "pass");
+            else
+                fputs ("not known", f);
+            fprintf (f, "</td><td>%.0f / %.0f</td>", num (g, "failing"), num (g, "checked"));
+            td_text (f, str (g, "example"));
+            fputs ("</tr>\n", f);
+        }
+    fputs ("</tbody></table></section>\n", f);
 }
 
 static void
@@ -158,6 +279,9 @@ html_qualification (FILE *f, json_t *q)
                  html_lat (num (r, "p99"), b[5], sizeof b[5]));
     }
     fputs ("</tbody></table></section>\n", f);
+
+    paths_section (f, q);
+    checklist_section (f, q);
 
     json_t *o = json_object_get (q, "options");
     fprintf (f, "<section id=\"capacity\"><h2>Capacity advice</h2>\n<p>Drives of each group "

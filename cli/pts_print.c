@@ -90,6 +90,23 @@ wsat_print (FILE *f, json_t *ws)
     }
 }
 
+/* A tracked figure of verification v, as its metric reads. */
+static const char *
+figure_of (json_t *v, double x, char *buf, size_t cap)
+{
+    const char *m = str (v, "metric");
+    if (!isfinite (x))
+        return "-";
+    return strcmp (m, "mean") == 0 ? fmt_lat (x, buf, cap)
+         : strcmp (m, "bw") == 0 ? fmt_bw (x, buf, cap) : fmt_iops (x, buf, cap);
+}
+
+static const char *
+figure (json_t *v, const char *key, char *buf, size_t cap)
+{
+    return figure_of (v, num (v, key), buf, cap);
+}
+
 void
 pts_print (FILE *f, json_t *q)
 {
@@ -108,15 +125,30 @@ pts_print (FILE *f, json_t *q)
                  num (rule, "slope_pct"), num (ro, "steady"), num (ro, "not_steady"));
     else
         fputs ("; no steady_state=: every round is the measurement window\n", f);
-    fprintf (f, "\n  %-16s %-36s %-12s %s\n", "AGENT", "TARGET", "STEADY", "WINDOW");
+    fprintf (f, "\n  %-16s %-36s %-12s %-14s %s\n", "AGENT", "TARGET", "STEADY", "WINDOW",
+             rule ? "VERIFICATION (mean; range, excursion against the limits; the line)" : "");
     size_t i;
     json_t *d;
     json_array_foreach (json_object_get (q, "drives"), i, d) {
-        json_t *w = json_object_get (d, "window");
-        fprintf (f, "  %-16s %-36s %-12s rounds %.0f-%.0f\n", str (d, "agent"), str (d, "target"),
+        json_t *w = json_object_get (d, "window"), *v = json_object_get (d, "verification");
+        char win[32];
+        snprintf (win, sizeof win, "rounds %.0f-%.0f", json_number_value (json_array_get (w, 0)),
+                  json_number_value (json_array_get (w, 1)));
+        fprintf (f, "  %-16s %-36s %-12s %-14s", str (d, "agent"), str (d, "target"),
                  json_is_true (json_object_get (d, "steady")) ? "yes" : rule ? "NOT STEADY" : "-",
-                 json_number_value (json_array_get (w, 0)),
-                 json_number_value (json_array_get (w, 1)));
+                 win);
+        if (v) {
+            char a[32], b[32], c[32];
+            json_t *fit = json_object_get (v, "fit");
+            fprintf (f, " %s; range %.1f%% %s, excursion %.1f%% %s; line %s -> %s",
+                     figure (v, "mean", a, sizeof a), num (v, "range_pct"),
+                     json_is_true (json_object_get (v, "range_ok")) ? "ok" : "FAIL",
+                     num (v, "excursion_pct"),
+                     json_is_true (json_object_get (v, "slope_ok")) ? "ok" : "FAIL",
+                     figure_of (v, json_number_value (json_array_get (fit, 0)), b, sizeof b),
+                     figure_of (v, json_number_value (json_array_get (fit, 1)), c, sizeof c));
+        }
+        fputc ('\n', f);
     }
     fprintf (f, "\nthe fleet: %s\n", str (json_object_get (q, "fleet"), "of"));
     matrix (f, q, "IOPS (all directions), per drive", "iops");

@@ -38,6 +38,72 @@ depth (json_t *o, const char *key, char *buf, size_t cap)
     return buf;
 }
 
+static const char *
+bw (double v, char *buf, size_t cap)
+{
+    return isfinite (v) ? fmt_bw (v, buf, cap) : "-";
+}
+
+static const char *
+pct (double v, char *buf, size_t cap)
+{
+    if (!isfinite (v))
+        return "-";
+    snprintf (buf, cap, "%.0f%%", v);
+    return buf;
+}
+
+/* One large-block step against its paths' ceilings (controller/paths.h). */
+static void
+paths_print (FILE *f, json_t *p)
+{
+    char a[32], b[32], c[32], z[16];
+    size_t i;
+    json_t *r;
+    json_t *lim = json_object_get (p, "limited_by");
+    fprintf (f, "\nlarge blocks against the path's ceiling: step %s (%s, %s, QD%.0f); "
+             "hosts limited by the HBA's PCIe link %.0f, an expander uplink %.0f, the drives' "
+             "links %.0f, unknown %.0f\n", str (p, "step"), str (p, "rw"), bs (p, z, sizeof z),
+             num (p, "iodepth"), num (lim, "hba"), num (lim, "uplink"), num (lim, "drives"),
+             num (lim, "unknown"));
+    fprintf (f, "  %-14s %7s %12s %14s %6s\n", "GROUP", "TARGETS", "BANDWIDTH", "DRIVE LINKS",
+             "USED");
+    json_array_foreach (json_object_get (p, "groups"), i, r)
+        fprintf (f, "  %-14s %7.0f %12s %14s %6s\n", str (r, "group"), num (r, "targets"),
+                 bw (num (r, "bw"), a, sizeof a), bw (num (r, "drive_links_bps"), b, sizeof b),
+                 pct (num (r, "used_pct"), c, sizeof c));
+    fprintf (f, "  %-20s %-13s %7s %12s %12s %6s  %s\n", "AGENT", "CONTROLLER", "TARGETS",
+             "BANDWIDTH", "CEILING", "USED", "LIMITED BY");
+    json_array_foreach (json_object_get (p, "hosts"), i, r)
+        fprintf (f, "  %-20s %-13s %7.0f %12s %12s %6s  %s: %s\n", str (r, "agent"),
+                 str (r, "controller")[0] ? str (r, "controller") : "-", num (r, "targets"),
+                 bw (num (r, "bw"), a, sizeof a), bw (num (r, "ceiling_bps"), b, sizeof b),
+                 pct (num (r, "used_pct"), c, sizeof c), str (r, "limited_by"), str (r, "limit"));
+}
+
+/* The tuning checklist (controller/checklist.h). */
+static void
+checklist_print (FILE *f, json_t *list)
+{
+    size_t i, k;
+    json_t *r, *g;
+    fprintf (f, "\ntuning checklist (drives failing a rule in any step / drives it applied to)\n");
+    json_array_foreach (list, i, r) {
+        fprintf (f, "  %s: %s\n", str (r, "rule"), str (r, "advice"));
+        json_array_foreach (json_object_get (r, "groups"), k, g) {
+            if (!(num (g, "checked") > 0)) {
+                fprintf (f, "    %-14s -     (the inventory does not tell, or the rule does not "
+                         "apply)\n", str (g, "group"));
+                continue;
+            }
+            fprintf (f, "    %-14s %-5s %.0f/%.0f%s%s\n", str (g, "group"),
+                     num (g, "failing") > 0 ? "FAIL" : "ok", num (g, "failing"),
+                     num (g, "checked"), str (g, "example")[0] ? "  e.g. " : "",
+                     str (g, "example"));
+        }
+    }
+}
+
 void
 qualification_print (FILE *f, json_t *q)
 {
@@ -90,6 +156,10 @@ qualification_print (FILE *f, json_t *q)
                  iops (num (r, "capacity_iops_per_target"), c, sizeof c),
                  depth (r, "iodepth", d, sizeof d), lat (r, "p99", e, sizeof e));
 
+    json_array_foreach (json_object_get (q, "paths"), i, r)
+        paths_print (f, r);
+    checklist_print (f, json_object_get (q, "checklist"));
+
     json_t *o = json_object_get (q, "options");
     fprintf (f, "\ncapacity advice: targets (drives) per group for %s IOPS, each with %.0f%% p99 "
              "headroom\n", iops (num (o, "target_iops"), a, sizeof a), num (o, "headroom_pct"));
@@ -105,6 +175,7 @@ qualification_print (FILE *f, json_t *q)
                  lat (r, "p99", d, sizeof d), n);
     }
     json_t *rules = json_object_get (q, "rules");
-    fprintf (f, "\nhow: %s.\n     %s.\n     %s.\n", str (rules, "mixed"),
-             str (rules, "sla_classes"), str (rules, "capacity"));
+    fprintf (f, "\nhow: %s.\n     %s.\n     %s.\n     %s.\n     %s.\n", str (rules, "mixed"),
+             str (rules, "sla_classes"), str (rules, "capacity"), str (rules, "paths"),
+             str (rules, "checklist"));
 }

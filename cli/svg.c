@@ -175,7 +175,7 @@ drawable (svg_scale_t scale, double v)
         return false;
     if (scale == SVG_NINES)
         return v > 0 && v < 100;
-    return scale == SVG_LINEAR || v > 0;
+    return scale == SVG_LINEAR || scale == SVG_SPAN || v > 0;
 }
 
 static int
@@ -221,7 +221,8 @@ svg_chart_bin (svg_chart_t *self, double x0, double x1, double y, const char *ti
 {
     if (!drawable (self->ax[0].scale, x0) || !drawable (self->ax[0].scale, x1) || !(x1 > x0))
         return -EDOM;
-    double x = self->ax[0].scale == SVG_LINEAR ? (x0 + x1) / 2 : sqrt (x0 * x1);
+    double x = self->ax[0].scale == SVG_LINEAR || self->ax[0].scale == SVG_SPAN
+               ? (x0 + x1) / 2 : sqrt (x0 * x1);
     return add_point (self, x, y, x0, x1, tip, 0);
 }
 
@@ -356,7 +357,11 @@ fit (axis_t *a, double lo, double hi, bool bars)
         a->hi = 99.995;
         break;
     default: {
-        if (bars || lo > 0)
+        if (a->scale == SVG_SPAN && hi > lo) {
+            double pad = (hi - lo) * 0.1;   /* nothing on the frame's edge */
+            lo -= pad;
+            hi += pad;
+        } else if (bars || lo > 0)
             lo = lo > 0 ? 0 : lo;
         if (bars && hi < 0)
             hi = 0;

@@ -26,7 +26,9 @@ typedef enum {
     SVG_LINEAR,     /* y starts at 0 (or below, for negative values) */
     SVG_LOG2,       /* powers of two: iodepth */
     SVG_LOG10,      /* decades with 1-2-5 ticks: latency */
-    SVG_NINES       /* percentiles: p50, p90, p99, p99.9, p99.99 evenly apart */
+    SVG_NINES,      /* percentiles: p50, p90, p99, p99.9, p99.99 evenly apart */
+    SVG_SPAN        /* linear over the data's span, not from 0: a figure's
+                       few percent of change around its mean */
 } svg_scale_t;
 
 typedef enum {

@@ -9,7 +9,8 @@
 static const char *const s_drive_fields[] = {
     "model", "firmware", "transport", "serial", "vendor", "name", "path", "wwn", "size_bytes",
     "rotational", "logical_block_size", "physical_block_size", "scheduler", "nr_requests",
-    "queue_depth", "controller", "expander", NULL
+    "queue_depth", "controller", "expander", "link_speed", "link_width", "uplink",
+    "uplink_speed", "uplink_width", NULL
 };
 static const char *const s_hba_fields[] = {
     "model", "firmware", "driver", "driver_version", "vendor", "device", "pci_address",

@@ -128,7 +128,9 @@ rounds_judge (const rounds_rule_t *rule, const double *y, int n, rounds_window_t
     if (mean > 0) {
         r.range_pct = (hi - lo) / mean * 100.0;
         r.excursion_pct = fabs (slope) * (w - 1) / mean * 100.0;
-        r.steady = r.range_pct <= rule->range_pct && r.excursion_pct <= rule->slope_pct;
+        r.range_ok = r.range_pct <= rule->range_pct;
+        r.slope_ok = r.excursion_pct <= rule->slope_pct;
+        r.steady = r.range_ok && r.slope_ok;
     } else {
         r.range_pct = r.excursion_pct = INFINITY;
         r.steady = false;

@@ -54,7 +54,8 @@ typedef struct {
     double range_pct;               /* (max - min) / mean, percent */
     double slope;                   /* least-squares slope, per round */
     double excursion_pct;           /* |slope| x (window - 1) / mean, percent */
-    bool steady;
+    bool range_ok, slope_ok;        /* each limit met */
+    bool steady;                    /* both */
 } rounds_window_t;
 
 /* Parses steady_state='s value ("randwrite:iops,window=5,range=20%,slope=10%")

@@ -11,6 +11,8 @@
 */
 #include "admin.h"
 #include "qualification.h"
+#include "paths.h"
+#include "checklist.h"
 #include "pts.h"
 #include "compare_admin.h"
 #include "html_figures.h"
@@ -271,11 +273,20 @@ cmd_report (ctl_t *ctl, json_t *req, json_text_t *out, char *err, size_t errlen)
         if (!full)
             return -1;
         rep = qualification_json (full, by, &qo);
+        /* The parts drawn from the inventories as well (paths.h,
+           checklist.h). */
+        json_t *paths = rep ? paths_json (ctl->store, run, full) : NULL;
+        json_t *checklist = paths ? checklist_json (ctl->store, run, full) : NULL;
         json_decref (full);
-        if (!rep) {
-            snprintf (err, errlen, "out of memory");
+        if (!checklist) {
+            json_decref (rep);
+            json_decref (paths);
+            snprintf (err, errlen, "could not read the run's inventories for the qualification "
+                      "report (out of memory or a database error; see the controller's log)");
             return -1;
         }
+        json_object_set_new (rep, "paths", paths);
+        json_object_set_new (rep, "checklist", checklist);
     } else if (!format || strcmp (format, "json") == 0) {
         if (!json_is_true (json_object_get (req, "html_figures")))
             return report_text (ctl->store, run, by, where, flag, histograms, out, err, errlen);

@@ -187,6 +187,12 @@ int64_t inventory_store (ctl_t *ctl, uint64_t agent_id, const char *text);
 /* {"agent", "hash", "first_seen", "inventory"} of an agent's current
    inventory, or NULL with err filled. */
 json_t *inventory_of (ctl_t *ctl, const char *agent, char *err, size_t errlen);
+/* The inventory agent came with to step of run (its READY; run_inventory),
+   a new reference, or NULL: none, or a database error (logged, *failed
+   set).  cache, when not NULL, is an object the caller owns that keeps
+   each inventory parsed once (by its id). */
+json_t *inventory_at_step (store_t *store, json_t *cache, int64_t run, int step,
+                           const char *agent, bool *failed);
 
 /* Latency kinds, in the order of the snapshot columns: clat (the
    default figure), slat, lat. */

@@ -26,26 +26,6 @@ typedef struct {
     json_t *pct[DIR_COUNT]; /* the stored percentiles of such a member */
 } group_t;
 
-/* The run's inventory of an agent for a step, or NULL: none, or a
-   database error (logged, *failed set). */
-static json_t *
-step_inventory (store_t *store, int64_t run, int step, const char *agent, bool *failed)
-{
-    sqlite3_stmt *st = store_stmt (store,
-        "SELECT i.json FROM run_inventory ri JOIN inventories i ON i.id = ri.inventory_id "
-        "JOIN agents a ON a.id = ri.agent_id WHERE ri.run_id = ? AND ri.step_idx = ? AND a.name = ?");
-    sqlite3_bind_int64 (st, 1, run);
-    sqlite3_bind_int (st, 2, step);
-    sqlite3_bind_text (st, 3, agent, -1, SQLITE_TRANSIENT);
-    json_t *inv = NULL;
-    int rc = store_row (store, st, "read the agent's inventory");
-    if (rc == 1)
-        inv = json_loads ((const char *) sqlite3_column_text (st, 0), 0, NULL);
-    sqlite3_reset (st);
-    *failed |= rc < 0;
-    return inv;
-}
-
 /* The labels of an agent, or NULL: none, or a database error (logged,
    *failed set). */
 static json_t *
@@ -137,7 +117,7 @@ subject_of (members_t *m, json_t *aj, json_t *tj, match_subject_t *s)
         if (m->labels)
             json_object_set_new (c, "labels", agent_labels (m->store, name, &m->failed));
         if (m->inventory)
-            json_object_set_new (c, "inventory", step_inventory (m->store, m->run, m->step, name,
+            json_object_set_new (c, "inventory", inventory_at_step (m->store, NULL, m->run, m->step, name,
                                                                  &m->failed));
         json_object_set_new (m->agents, name, c);
     }

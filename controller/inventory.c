@@ -86,3 +86,31 @@ inventory_of (ctl_t *ctl, const char *agent, char *err, size_t errlen)
     sqlite3_reset (st);
     return out;
 }
+
+json_t *
+inventory_at_step (store_t *store, json_t *cache, int64_t run, int step, const char *agent,
+                   bool *failed)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT ri.inventory_id, i.json FROM run_inventory ri "
+        "JOIN inventories i ON i.id = ri.inventory_id "
+        "JOIN agents a ON a.id = ri.agent_id WHERE ri.run_id = ? AND ri.step_idx = ? AND a.name = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    sqlite3_bind_text (st, 3, agent, -1, SQLITE_TRANSIENT);
+    json_t *inv = NULL;
+    int rc = store_row (store, st, "read the agent's inventory");
+    if (rc == 1) {
+        char id[24];
+        snprintf (id, sizeof id, "%lld", (long long) sqlite3_column_int64 (st, 0));
+        inv = json_incref (json_object_get (cache, id));
+        if (!inv) {
+            inv = json_loads ((const char *) sqlite3_column_text (st, 1), 0, NULL);
+            if (inv && cache)
+                json_object_set (cache, id, inv);
+        }
+    }
+    sqlite3_reset (st);
+    *failed |= rc < 0;
+    return inv;
+}

@@ -1,60 +1,79 @@
 /*  lint.c: see lint.h. */
 #include "lint.h"
 
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The source report's tuning checklist, for one drive under one job:
-   NVMe wants scheduler none; nr_requests must hold the job's I/Os in
-   flight (iodepth x numjobs); a PCIe link below its maximum speed or width
-   caps the drive.  Returns a JSON list of warnings (possibly empty). */
-json_t *
-tuning_lint (json_t *inv, json_t *d, const job_t *jd)
+const char *const tune_rule_name[TUNE_RULES] = { "scheduler", "nr_requests", "pcie_link" };
+const char *const tune_rule_advice[TUNE_RULES] = {
+    "NVMe drives on scheduler none (the report's \"noop for NVMe\")",
+    "nr_requests at least the I/Os a step keeps in flight on a drive (iodepth x numjobs; the "
+    "report's \"nr_requests up to 2048\")",
+    "each controller's PCIe link trained at its maximum speed and width",
+};
+
+void
+tuning_checks (json_t *inv, json_t *d, uint64_t inflight, tune_check_t out[TUNE_RULES])
 {
-    json_t *out = json_array ();
+    memset (out, 0, sizeof (tune_check_t) * TUNE_RULES);
     const char *name = json_string_value (json_object_get (d, "name"));
     const char *transport = json_string_value (json_object_get (d, "transport"));
     const char *sched = json_string_value (json_object_get (d, "scheduler"));
-    char msg[256];
-    if (transport && strcmp (transport, "nvme") == 0 && sched && strcmp (sched, "none") != 0
-        && strcmp (sched, "unknown") != 0) {
-        snprintf (msg, sizeof msg, "%s: NVMe with scheduler '%s'; 'none' avoids the scheduler's "
-                  "cost (echo none > /sys/block/%s/queue/scheduler)", name, sched, name);
-        json_array_append_new (out, json_string (msg));
+    tune_check_t *c = &out[TUNE_SCHEDULER];
+    if (transport && strcmp (transport, "nvme") == 0 && sched && strcmp (sched, "unknown") != 0) {
+        c->checked = true;
+        c->ok = strcmp (sched, "none") == 0;
+        if (!c->ok)
+            snprintf (c->msg, sizeof c->msg, "%s: NVMe with scheduler '%s'; 'none' avoids the "
+                      "scheduler's cost (echo none > /sys/block/%s/queue/scheduler)", name, sched,
+                      name);
     }
     json_t *nr = json_object_get (d, "nr_requests");
-    uint64_t inflight = (uint64_t) jd->iodepth * jd->numjobs;
-    if (json_is_integer (nr) && (uint64_t) json_integer_value (nr) < inflight) {
-        snprintf (msg, sizeof msg, "%s: nr_requests %lld is below the job's iodepth x numjobs "
-                  "= %llu: the queue caps the depth tested", name,
-                  (long long) json_integer_value (nr), (unsigned long long) inflight);
-        json_array_append_new (out, json_string (msg));
+    c = &out[TUNE_NR_REQUESTS];
+    if (json_is_integer (nr)) {
+        c->checked = true;
+        c->ok = (uint64_t) json_integer_value (nr) >= inflight;
+        if (!c->ok)
+            snprintf (c->msg, sizeof c->msg, "%s: nr_requests %lld is below the job's iodepth x "
+                      "numjobs = %llu: the queue caps the depth tested", name,
+                      (long long) json_integer_value (nr), (unsigned long long) inflight);
     }
     const char *ctl = json_string_value (json_object_get (d, "controller"));
     size_t i;
-    json_t *c;
-    json_array_foreach (json_object_get (inv, "controllers"), i, c) {
-        const char *addr = json_string_value (json_object_get (c, "pci_address"));
+    json_t *cj;
+    c = &out[TUNE_PCIE_LINK];
+    json_array_foreach (json_object_get (inv, "controllers"), i, cj) {
+        const char *addr = json_string_value (json_object_get (cj, "pci_address"));
         if (!ctl || !addr || strcmp (ctl, addr) != 0)
             continue;
-        const char *sp = json_string_value (json_object_get (c, "link_speed"));
-        const char *msp = json_string_value (json_object_get (c, "max_link_speed"));
-        json_t *w = json_object_get (c, "link_width"), *mw = json_object_get (c, "max_link_width");
-        bool slow = sp && msp && strcmp (sp, "unknown") && strcmp (msp, "unknown")
-                    && atof (sp) < atof (msp);
-        bool narrow = json_is_integer (w) && json_is_integer (mw)
-                      && json_integer_value (w) < json_integer_value (mw);
-        if (slow || narrow) {
-            snprintf (msg, sizeof msg, "%s: behind %s whose PCIe link runs at %s x%lld, below its "
-                      "maximum %s x%lld", name, addr, sp ? sp : "?",
+        const char *sp = json_string_value (json_object_get (cj, "link_speed"));
+        const char *msp = json_string_value (json_object_get (cj, "max_link_speed"));
+        json_t *w = json_object_get (cj, "link_width"), *mw = json_object_get (cj, "max_link_width");
+        bool speeds = sp && msp && strcmp (sp, "unknown") && strcmp (msp, "unknown");
+        bool widths = json_is_integer (w) && json_is_integer (mw);
+        if (!speeds && !widths)
+            continue;
+        bool slow = speeds && atof (sp) < atof (msp);
+        bool narrow = widths && json_integer_value (w) < json_integer_value (mw);
+        c->checked = true;
+        c->ok = !slow && !narrow;
+        if (!c->ok)
+            snprintf (c->msg, sizeof c->msg, "%s: behind %s whose PCIe link runs at %s x%lld, "
+                      "below its maximum %s x%lld", name, addr, sp ? sp : "?",
                       (long long) json_integer_value (w), msp ? msp : "?",
                       (long long) json_integer_value (mw));
-            json_array_append_new (out, json_string (msg));
-        }
     }
-    return out;
 }
 
+json_t *
+tuning_lint (json_t *inv, json_t *d, const job_t *jd)
+{
+    tune_check_t c[TUNE_RULES];
+    tuning_checks (inv, d, (uint64_t) jd->iodepth * jd->numjobs, c);
+    json_t *out = json_array ();
+    for (int r = 0; r < TUNE_RULES; r++)
+        if (c[r].checked && !c[r].ok)
+            json_array_append_new (out, json_string (c[r].msg));
+    return out;
+}

@@ -157,6 +157,56 @@ wsat_json (store_t *store, int64_t run, char *err, size_t errlen)
     return out;
 }
 
+/* The PTS's steady-state verification of drive x over its window, from
+   the tracked figures the run's rounds stored (ro: rounds_report's): the
+   window's figures, their mean, the least-squares line's ends, the
+   bands the PTS draws (the mean +- half the range limit: its "110% and
+   90% of the average"; the mean +- half the slope limit, which the line's
+   ends stay within exactly when the slope rule holds), and each rule's
+   verdict (rounds.h).  NULL without a steady_state= rule or figures. */
+static json_t *
+verification (json_t *ro, const drive_t *x)
+{
+    json_t *rule = json_object_get (ro, "steady_state"), *dr = NULL, *e;
+    size_t i;
+    json_array_foreach (json_object_get (ro, "drives"), i, e)
+        if (json_integer_value (json_object_get (e, "agent_id")) == x->agent
+            && strcmp (json_string_value (json_object_get (e, "target")), x->target) == 0)
+            dr = e;
+    int w = x->hi - x->lo + 1;
+    json_t *fig = json_object_get (dr, "figures");
+    if (!rule || !dr || w < 2 || w > ROUNDS_MAX || (size_t) x->hi > json_array_size (fig))
+        return NULL;
+    rounds_rule_t r = { .window = w,
+                        .range_pct = json_number_value (json_object_get (rule, "range_pct")),
+                        .slope_pct = json_number_value (json_object_get (rule, "slope_pct")) };
+    double y[ROUNDS_MAX];
+    json_t *rounds = json_array (), *values = json_array ();
+    for (int k = 0; k < w; k++) {
+        json_t *v = json_array_get (fig, (size_t) (x->lo - 1 + k));
+        if (!json_is_number (v)) {
+            json_decref (rounds);
+            json_decref (values);
+            return NULL;            /* a round without the figure: no line to draw */
+        }
+        y[k] = json_number_value (v);
+        json_array_append_new (rounds, json_integer (x->lo + k));
+        json_array_append_new (values, json_real (y[k]));
+    }
+    rounds_window_t j;
+    rounds_judge (&r, y, w, &j);
+    double half = j.slope * (w - 1) / 2;
+    return json_pack ("{s:s, s:o, s:o, s:f, s:f, s:f, s:f, s:[f, f], s:[f, f], s:[f, f], s:b, "
+                      "s:b}", "metric", json_string_value (json_object_get (rule, "metric")),
+                      "rounds", rounds, "values", values, "mean", j.mean,
+                      "range_pct", j.range_pct, "slope", j.slope, "excursion_pct",
+                      j.excursion_pct, "fit", j.mean - half, j.mean + half, "range_band",
+                      j.mean * (1 - r.range_pct / 200), j.mean * (1 + r.range_pct / 200),
+                      "slope_band", j.mean * (1 - r.slope_pct / 200),
+                      j.mean * (1 + r.slope_pct / 200), "range_ok", j.range_ok, "slope_ok",
+                      j.slope_ok);
+}
+
 json_t *
 pts_json (store_t *store, int64_t run, char *err, size_t errlen)
 {
@@ -334,9 +384,13 @@ pts_json (store_t *store, int64_t run, char *err, size_t errlen)
             }
             json_array_append_new (xc, o);
         }
-        json_array_append_new (drives, json_pack ("{s:s, s:I, s:s, s:b, s:[i, i], s:o}",
+        json_t *dj = json_pack ("{s:s, s:I, s:s, s:b, s:[i, i], s:o}",
             "agent", x->agent_name, "agent_id", (json_int_t) x->agent, "target", x->target,
-            "steady", x->steady, "window", x->lo, x->hi, "cells", xc));
+            "steady", x->steady, "window", x->lo, x->hi, "cells", xc);
+        json_t *ver = verification (ro, x);
+        if (ver)
+            json_object_set_new (dj, "verification", ver);
+        json_array_append_new (drives, dj);
     }
     json_t *fleet = json_array ();
     json_t *c;

@@ -9,7 +9,11 @@
                the rounds run), and per step of the plan (a cell of the
                test matrix: rw, rwmixread, bs) the mean over the window's
                rounds of its IOPS and bandwidth (all directions) and its
-               mean completion latency (weighted by ops);
+               mean completion latency (weighted by ops); with
+               steady_state=, the PTS's verification of its window
+               ("verification": the tracked figures, mean, range,
+               least-squares slope and the line's ends, the bands the page
+               draws, each rule's verdict);
       fleet    per cell the mean of the drives' figures (per drive), over
                the steady drives only when some are, with their count;
       matrix   the matrix's layout: rows (block sizes) and columns (each

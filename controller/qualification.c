@@ -1,5 +1,7 @@
 /*  qualification.c: a run's qualification report, see qualification.h. */
 #include "qualification.h"
+#include "checklist.h"
+#include "paths.h"
 #include "sla.h"
 #define JSON_GET_SHORT     /* num () and str () */
 #include "json_get.h"
@@ -287,7 +289,8 @@ qualification_json (json_t *rep, const char *by, const qual_opts_t *o)
     json_object_set_new (q, "sla_classes", slac);
     json_object_set_new (q, "capacity", capacity);
     json_t *knee_rule = json_object_get (json_array_get (sweeps, 0), "knee_rule");
-    json_object_set_new (q, "rules", json_pack ("{s:s, s:s, s:s, s:s, s:O}",
+    json_object_set_new (q, "rules", json_pack ("{s:s, s:s, s:s, s:s, s:s, s:s, s:O}",
+        "paths", PATHS_RULE, "checklist", CHECKLIST_RULE,
         "latency", "completion latency of the random-read steps' reads per group, percentiles "
         "from the group's merged histograms",
         "mixed", "penalty_pct = 100 x (1 - the mix's peak IOPS / pure random reads' peak IOPS), "

@@ -16,6 +16,9 @@
                    latency-sensitive p99 < 1 ms) and random-read curve and
                    group: pass when some depth meets it, and the highest
                    IOPS (per target too) among the depths that do;
+      paths        (added by the controller, paths.h) large blocks against
+                   the ceiling of the path their bytes take;
+      checklist    (checklist.h) the tuning checklist over the run;
       capacity     per class and group: the targets (drives) of the group
                    needed for target_iops (default 200,000, the report's
                    "200k+") when each keeps a headroom (default 30%: the
@@ -53,7 +56,8 @@ int qualification_opts (json_t *req, qual_opts_t *o, char *err, size_t errlen);
 
 /* The qualification report of rep (report_json's, grouped by rep's "by"):
    {"template", "run", "plan", "status", "verdict", "by", "options",
-   "latency", "curves", "mixed", "sla_classes", "capacity", "rules"}.
+   "latency", "curves", "mixed", "sla_classes", "capacity", "rules"}; the
+   controller adds "paths" and "checklist" (they read the inventories).
    Returns NULL only when out of memory. */
 json_t *qualification_json (json_t *rep, const char *by, const qual_opts_t *o);
 

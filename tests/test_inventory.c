@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "inventory.h"
 #include "testutil.h"
+#include "json_check.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,29 +47,6 @@ find (json_t *inv, const char *array, const char *key, const char *val)
     }
     return NULL;
 }
-
-#define CHECK_S(obj, key, want) do {                                        \
-    const char *got_ = json_string_value (json_object_get ((obj), (key)));  \
-    CHECK_MSG (got_ && strcmp (got_, (want)) == 0, "%s = '%s', want '%s'",  \
-               (key), got_ ? got_ : "(none)", (want));                      \
-} while (0)
-
-#define CHECK_I(obj, key, want) do {                                        \
-    json_t *v_ = json_object_get ((obj), (key));                            \
-    CHECK_MSG (json_is_integer (v_) && json_integer_value (v_) == (want),   \
-               "%s = %lld, want %lld", (key),                               \
-               json_is_integer (v_) ? (long long) json_integer_value (v_) : -1LL, \
-               (long long) (want));                                         \
-} while (0)
-
-#define CHECK_NULL(obj, key) \
-    CHECK_MSG (json_is_null (json_object_get ((obj), (key))), "%s is not null", (key))
-
-#define CHECK_B(obj, key, want) do {                                        \
-    json_t *v_ = json_object_get ((obj), (key));                            \
-    CHECK_MSG (json_is_boolean (v_) && json_boolean_value (v_) == (want),   \
-               "%s is not %s", (key), (want) ? "true" : "false");            \
-} while (0)
 
 static void
 check_host (json_t *inv, const char *hostname)
@@ -115,6 +93,10 @@ test_nvme (void)
     CHECK_S (d, "firmware", "GDC5302Q");
     CHECK_S (d, "wwn", "eui.36344730528004580025384500000001");
     CHECK_S (d, "controller", "0000:01:00.0");
+    /* An NVMe drive's link is its own PCI function's. */
+    CHECK_S (d, "link_speed", "16.0 GT/s PCIe");
+    CHECK_I (d, "link_width", 4);
+    CHECK (!json_object_get (d, "uplink_speed"));
     CHECK_S (d, "scheduler", "none");
     CHECK_I (d, "nr_requests", 1023);
     CHECK_NULL (d, "queue_depth");
@@ -173,6 +155,13 @@ test_sas_expander (void)
         CHECK_B (d, "expander", true);
         CHECK_B (d, "mounted", false);
         CHECK_B (d, "boot", false);
+        /* The drive's own port on the expander (one phy, sdc's at 6G),
+           and the HBA's wide port to the expander: 4 phys at 12G. */
+        CHECK_S (d, "link_speed", i == 0 ? "12.0 Gbit" : "6.0 Gbit");
+        CHECK_I (d, "link_width", 1);
+        CHECK_S (d, "uplink", "port-2:0");
+        CHECK_S (d, "uplink_speed", "12.0 Gbit");
+        CHECK_I (d, "uplink_width", 4);
     }
     json_decref (inv);
 }
@@ -205,6 +194,8 @@ test_sata_ahci (void)
     CHECK_S (d, "firmware", "XCV10110");
     CHECK_S (d, "serial", "PHYG012345AB960CGN");
     CHECK_S (d, "controller", "0000:00:17.0");
+    CHECK_S (d, "link_speed", "6.0 Gbps");      /* ata1/link1's sata_spd */
+    CHECK_I (d, "link_width", 1);
     CHECK_S (d, "scheduler", "mq-deadline");
     CHECK_I (d, "nr_requests", 64);
     CHECK_I (d, "queue_depth", 32);

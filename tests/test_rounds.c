@@ -38,6 +38,11 @@ test_rule (void)
     CHECK_MSG (near (w.mean, 100) && near (w.range_pct, 20) && near (w.slope, 5)
                && near (w.excursion_pct, 20) && !w.steady, "mean %g range %g slope %g exc %g",
                w.mean, w.range_pct, w.slope, w.excursion_pct);
+    /* ... each rule's own verdict: the range met, the slope not. */
+    CHECK (w.range_ok && !w.slope_ok);
+    /* A spike: range 30% (not met), excursion 0 (met). */
+    double spike[] = { 100, 100, 130, 100, 100 };
+    CHECK (rounds_judge (&r, spike, 5, &w) && !w.range_ok && w.slope_ok && !w.steady);
     /* Noise: range 8%, slope sum((x - 2) y) / 10 = -0.4, excursion 1.6%. */
     double noise[] = { 100, 104, 96, 100, 100 };
     CHECK (rounds_judge (&r, noise, 5, &w));

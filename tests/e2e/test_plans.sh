@@ -76,6 +76,29 @@ for d in q["drives"]:
                 for a in s["agents"] if a["agent"] == d["agent"] for t in a["targets"] if t["target"] == d["target"]]
         want = sum(vals) / len(vals)
         assert len(vals) == 3 and abs(c["iops"] - want) <= 1e-6 * want, (d["agent"], c, vals)
+# The verification (the PTS's chart): recomputed from the tracked figures
+# the rounds stored: the window's mean, range, least-squares slope and its
+# line's ends, the bands, each rule's verdict; a steady drive passes both.
+rule = q["rounds"]["steady_state"]
+for d in q["drives"]:
+    v = d["verification"]
+    lo, hi = d["window"]
+    sd = [x for x in q["rounds"]["drives"] if x["agent"] == d["agent"] and x["target"] == d["target"]][0]
+    y = sd["figures"][lo - 1:hi]
+    w = len(y); m = sum(y) / w; xm = (w - 1) / 2
+    slope = sum((i - xm) * (y[i] - m) for i in range(w)) / sum((i - xm) ** 2 for i in range(w))
+    rng = (max(y) - min(y)) / m * 100; exc = abs(slope) * (w - 1) / m * 100
+    close = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
+    assert v["rounds"] == list(range(lo, hi + 1)) and v["values"] == y and v["metric"] == "iops", (v, y)
+    assert close(v["mean"], m) and close(v["range_pct"], rng) and close(v["excursion_pct"], exc), (v, m, rng, exc)
+    assert close(v["fit"][0], m - slope * xm) and close(v["fit"][1], m + slope * xm), (v["fit"], m, slope)
+    assert close(v["range_band"][0], m * (1 - rule["range_pct"] / 200)) and close(v["slope_band"][1], m * (1 + rule["slope_pct"] / 200)), v
+    assert v["range_ok"] == (rng <= rule["range_pct"]) and v["slope_ok"] == (exc <= rule["slope_pct"]), v
+    assert not d["steady"] or (v["range_ok"] and v["slope_ok"]), (d["steady"], v)
+    # The line's ends are inside the slope band exactly when the slope rule holds.
+    inside = all(v["slope_band"][0] - 1e-6 <= e <= v["slope_band"][1] + 1e-6 for e in v["fit"])
+    assert inside == v["slope_ok"], (v["fit"], v["slope_band"], v["slope_ok"])
+    print(f"verification {d['agent']}: mean {m:.0f} IOPS, range {rng:.1f}% ({v['range_ok']}), excursion {exc:.1f}% ({v['slope_ok']})")
 pool = steady or q["drives"]
 for i, c in enumerate(q["fleet"]["cells"]):
     want = sum(d["cells"][i]["iops"] for d in pool) / len(pool)
@@ -84,6 +107,7 @@ print(f"pts: {len(steady)} steady drive(s); fleet 4k R0/W100 {[c['iops'] for c i
 PY
 "$I" report "$run" --template pts >"$T/pts.txt" || fail "report --template pts (text)"
 grep -q "^IOPS (all directions), per drive" "$T/pts.txt" && grep -qE "^  BS +R100/W0 +R65/W35 +R0/W100" "$T/pts.txt" \
+  && grep -qE "^  a1 .* rounds [0-9]+-[0-9]+ +[0-9.k]+; range [0-9.]+% (ok|FAIL), excursion [0-9.]+% (ok|FAIL); line " "$T/pts.txt" \
   || fail "pts text: $(cat "$T/pts.txt")"
 "$I" report "$run" --template pts --format html -o "$T/pts.html" || fail "report --template pts (html)"
 [ "$(grep -o 'data-matrix="[a-z]*"' "$T/pts.html" | sort -u | wc -l)" = 3 ] || fail "pts html: matrices"
@@ -93,6 +117,10 @@ if chrome_found; then
   # 3 matrices of 3 block sizes x 3 mixes: 27 cells, each a figure.
   n=$(python3 -c "import re,sys; d=open(sys.argv[1]).read(); print(sum(len(re.findall(r'<td>[0-9][^<]*</td>', t)) for t in re.findall(r'data-matrix=.*?</table>', d, re.S)))" "$T/pts.dom")
   [ "$n" -ge 27 ] || fail "chromium's DOM: $n figures in the matrices"
+  # A verification chart per drive: its figures (3 rounds), its line (2
+  # ends), the mean and four band lines.
+  n=$(grep -o 'data-chart="pts-verify"' "$T/pts.dom" | wc -l)
+  [ "$n" = 2 ] || fail "chromium's DOM: $n verification charts (want 2, a drive each)"
   if [ -n "${IOFLEET_PTS_SCREENSHOT:-}" ]; then
     chrome --screenshot="$IOFLEET_PTS_SCREENSHOT" --window-size=1280,1100 "file://$T/pts.html" >/dev/null 2>&1 \
       || fail "screenshot"

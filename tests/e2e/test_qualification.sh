@@ -12,17 +12,26 @@
 #    peak IOPS per drive within the report's ranges (NVMe 350-420k, SAS
 #    120-180k, SATA 25-50k); the 70/30 mix costs 10-25% of peak IOPS;
 #  - the knee, the mix's penalty, the SLA classes and the capacity advice
-#    recomputed here (python) from the sweep's points equal the template's.
+#    recomputed here (python) from the sweep's points equal the template's;
+#  - large blocks against the path's ceiling: 128 KiB reads on all 12
+#    drives of a host want 34.8 GB/s of links behind a 31.5 GB/s PCIe 4.0
+#    x16 HBA: every host is limited by the HBA, its ceiling 16 GT/s x 16 x
+#    128/130 / 8, and moves 90% of it (the profile's); the SATA drives alone
+#    are limited by their own 6 Gbit links (0.6 GB/s each);
+#  - the tuning checklist: SATA's nr_requests 64 fails the QD128 and QD256
+#    steps on every SATA drive; NVMe's scheduler none passes.
 . "$(dirname "$0")/lib.sh"
 fleet_setup
 I="$BIN/iofleet"
 start_controller
-"$BIN/iofleet-agent" --no-config --controller "$AGENT_EP" --simulate 4 --targets 3 \
+"$BIN/iofleet-agent" --no-config --controller "$AGENT_EP" --simulate 4 --targets 12 \
   --media nvme,sas,sata --name rack >>"$T/sim.log" 2>&1 &
 PIDS+=("$!")
 wait_agents 4
-"$I" inventory rack-00001 --json | jq -e '.inventory | [.drives[] | .transport] == ["nvme", "sas", "sata"]
-    and [.drives[] | .model] == ["SIM-NVME-1", "SIM-SAS-1", "SIM-SATA-1"]' >/dev/null \
+"$I" inventory rack-00001 --json | jq -e '.inventory | [.drives[0:3][] | .transport] == ["nvme", "sas", "sata"]
+    and [.drives[0:3][] | .model] == ["SIM-NVME-1", "SIM-SAS-1", "SIM-SATA-1"]
+    and [.drives[0:3][] | .link_speed] == ["16.0 GT/s PCIe", "12.0 Gbit", "6.0 Gbit"]
+    and .controllers[0].link_speed == "16.0 GT/s PCIe" and .controllers[0].link_width == 16' >/dev/null \
   || fail "inventory: $("$I" inventory rack-00001 --json | jq -c '[.inventory.drives[] | [.transport, .model]]')"
 
 cat >"$T/q.fio" <<EOF2
@@ -44,6 +53,17 @@ rw=randrw
 rwmixread=70
 bs=4k
 iodepth=1,4,16,64,128,256
+
+[seqread-128k]
+rw=read
+bs=128k
+iodepth=32
+
+[sata-seqread-128k]
+filename=@sata
+rw=read
+bs=128k
+iodepth=32
 EOF2
 "$I" plan add q "$T/q.fio" >/dev/null || fail "plan add"
 run=$("$I" run q --wait --json 2>"$T/run.err" | jq -r .run) || fail "run: $(cat "$T/run.err")"
@@ -127,13 +147,47 @@ for a in q["capacity"]:
     per = best["iops"] / targets(best["step"], a["group"])
     check(a["targets_needed"] == math.ceil(200000 / per), f"advice {a} vs {math.ceil(200000 / per)}")
     print(f"{a['class']} {a['group']}: {per/1e3:.1f}k IOPS per drive at QD{best['iodepth']} under {lim/1e6:.2f} ms: {a['targets_needed']} drive(s) for 200k")
+# 6. Large blocks against the path's ceiling.
+paths = {p["step"]: p for p in q["paths"]}
+check(sorted(paths) == ["sata-seqread-128k", "seqread-128k"], f"paths of {sorted(paths)}")
+link = {"nvme": 16e9 * 128 / 130 / 8 * 4, "sas": 12e9 * 0.8 / 8, "sata": 6e9 * 0.8 / 8}
+hba = 16e9 * 128 / 130 / 8 * 16
+for name, want_by, n in (("seqread-128k", "hba", 12), ("sata-seqread-128k", "drives", 4)):
+    p = paths[name]
+    agents = {a["agent"]: a for a in steps[name]["agents"]}
+    check(p["limited_by"][want_by] == 4 and sum(p["limited_by"].values()) == 4, f"{name} limited_by {p['limited_by']}")
+    for h in p["hosts"]:
+        tg = agents[h["agent"]]["targets"]
+        bw = sum(t["read"]["bw"] + t["write"]["bw"] for t in tg)
+        ceiling = hba if want_by == "hba" else n * link["sata"]
+        check(h["targets"] == n and abs(h["bw"] - bw) < 1e-6 * bw, f"{name} {h['agent']} bw {h['bw']} vs {bw}")
+        check(h["limited_by"] == want_by and abs(h["ceiling_bps"] - ceiling) < 1e-6 * ceiling, f"{name} {h}")
+        check(0.85 <= h["bw"] / ceiling <= 0.95 and abs(h["used_pct"] - 100 * h["bw"] / ceiling) < 1e-9,
+              f"{name} {h['agent']} moves {h['bw'] / ceiling:.3f} of its ceiling, the profile 0.9")
+    for g in p["groups"]:
+        want = g["targets"] * link[g["group"]]
+        check(abs(g["drive_links_bps"] - want) < 1e-6 * want, f"{name} group {g}")
+    print(f"{name}: {p['hosts'][0]['bw']/1e9:.2f} GB/s of a {p['hosts'][0]['ceiling_bps']/1e9:.2f} GB/s ceiling ({p['hosts'][0]['limit']})")
+hb = {g["group"]: g["used_pct"] for g in paths["seqread-128k"]["groups"]}
+check(all(v < 85 for v in hb.values()), f"behind the full HBA the drives use under 85% of their links: {hb}")
+# 7. The tuning checklist.
+cl = {(r["rule"], g["group"]): g for r in q["checklist"] for g in r["groups"]}
+check(cl[("nr_requests", "sata")]["failing"] == 16 and cl[("nr_requests", "sata")]["checked"] == 16
+      and "nr_requests 64 is below the job's iodepth x numjobs = 128" in cl[("nr_requests", "sata")]["example"],
+      f"nr_requests sata {cl[('nr_requests', 'sata')]}")
+check(cl[("nr_requests", "nvme")]["failing"] == 0 and cl[("nr_requests", "nvme")]["checked"] == 16, "nr_requests nvme")
+check(cl[("scheduler", "nvme")]["checked"] == 16 and cl[("scheduler", "nvme")]["failing"] == 0
+      and cl[("scheduler", "sata")]["checked"] == 0, "scheduler")
+check(all(cl[("pcie_link", m)]["checked"] == 16 and cl[("pcie_link", m)]["failing"] == 0 for m in link), "pcie_link")
 if bad:
     print("\n".join(bad)); sys.exit(1)
 PY
 ok "the template's figures are the merged histograms', follow the media profiles, and recompute"
 grep -q "^latency of random reads" "$T/qual.txt" && grep -qE "^  latency-sensitive +1.00 ms sata +4k +FAIL" "$T/qual.txt" \
   && grep -q "^capacity advice: targets (drives) per group for 200.0k IOPS, each with 30% p99 headroom" "$T/qual.txt" \
-  || fail "text: $(head -30 "$T/qual.txt")"
+  && grep -qE "^  rack-00001 +0000:01:00.0 +12 .* hba: PCIe 16 GT/s x16$" "$T/qual.txt" \
+  && grep -qE "^    sata +FAIL +16/16  e.g. rack-0000[1-4]: step randread-qd128: " "$T/qual.txt" \
+  || fail "text: $(cat "$T/qual.txt")"
 ok "text: the tables, SATA failing the latency-sensitive class"
 
 # Options: other classes, target and headroom; refusals name the flag.
@@ -153,7 +207,7 @@ ok "options and refusals"
 # The page: written by the CLI, rendered by a real headless Chromium (its
 # DOM holds both charts, one series per group and rw; no console message).
 "$I" report "$run" --template qualification --format html -o "$T/qual.html" || fail "template html"
-for id in latency curves mixed classes capacity; do
+for id in latency curves mixed classes paths checklist capacity; do
   grep -q "<section id=\"$id\">" "$T/qual.html" || fail "the page has no $id section"
 done
 if chrome_found; then
@@ -164,11 +218,13 @@ if chrome_found; then
     s=$(python3 -c "import re,sys; d=open(sys.argv[1]).read(); m=re.search(r'data-chart=\"$kind\".*?</svg>', d, re.S); print(len(re.findall(r'class=\"series\"', m.group(0))) if m else 0)" "$T/qual.dom")
     [ "$n" = 1 ] && [ "$s" = 6 ] || fail "chromium's DOM: chart $kind $n time(s), $s series (want 1, 6: 3 media x 2 rw)"
   done
+  n=$(grep -o 'data-chart="qual-paths"' "$T/qual.dom" | wc -l)
+  [ "$n" = 2 ] || fail "chromium's DOM: $n path charts (want 2: a large-block step each)"
   if [ -n "${IOFLEET_QUAL_SCREENSHOT:-}" ]; then
-    chrome --screenshot="$IOFLEET_QUAL_SCREENSHOT" --window-size=1280,2200 "file://$T/qual.html" >/dev/null 2>&1 \
+    chrome --screenshot="$IOFLEET_QUAL_SCREENSHOT" --window-size=1280,3900 "file://$T/qual.html" >/dev/null 2>&1 \
       || fail "screenshot"
   fi
-  ok "HTML: the five sections; chromium's DOM has both charts with a series per medium and rw"
+  ok "HTML: the seven sections; chromium's DOM has both curve charts with a series per medium and rw, and a path chart per large-block step"
 else
   echo "note: no chromium here: the page was checked as written only"
 fi
