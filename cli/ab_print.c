@@ -52,5 +52,5 @@ ab_print (FILE *f, json_t *res)
              (long long) json_integer_value (json_object_get (c, "b_worse")),
              (long long) json_integer_value (json_object_get (c, "b_better")),
              (long long) json_integer_value (json_object_get (c, "mixed")),
-             (long long) json_integer_value (json_object_get (c, "same")), str (c, "rule"));
+             (long long) json_integer_value (json_object_get (c, "same")), str (ab, "rule"));
 }

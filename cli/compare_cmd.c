@@ -108,8 +108,8 @@ cmd_compare (const char *endpoint, int argc, char **argv)
         fprintf (stderr, "iofleet compare: --template '%s': use ab\n", template);
         return 2;
     }
-    if (template && strcmp (format, "text") != 0 && strcmp (format, "json") != 0) {
-        fprintf (stderr, "iofleet compare: --template ab renders as text or json\n");
+    if (template && strcmp (format, "text") != 0 && strcmp (format, "json") != 0 && !html) {
+        fprintf (stderr, "iofleet compare: --template ab renders as text, json or html\n");
         return 2;
     }
     if (!template && ab_thr >= 0) {
@@ -123,9 +123,9 @@ cmd_compare (const char *endpoint, int argc, char **argv)
                                 "formats (> FILE)\n");
         return 2;
     }
-    if (html && groups) {
+    if (html && groups && !template) {
         fprintf (stderr, "iofleet compare: --format html compares two runs (A B); for two groups "
-                 "of one run use text, json or csv\n");
+                 "of one run use --template ab, or text, json or csv\n");
         return 2;
     }
     if (groups && (nruns != 1 || !ga || !gb || by || steps_arg)) {
@@ -142,7 +142,7 @@ cmd_compare (const char *endpoint, int argc, char **argv)
     if (steps_arg && !(steps = compare_steps_arg (steps_arg)))
         return 2;
     json_t *req = json_pack ("{s:s, s:b, s:b, s:b}", "cmd", "compare", "sum", sum, "force",
-                             force, "reports", html);
+                             force, "reports", html && !template);
     if (groups) {
         json_object_set_new (req, "run", json_integer ((json_int_t) runs[0]));
         json_object_set_new (req, "a", json_string (ga));
@@ -178,7 +178,7 @@ cmd_compare (const char *endpoint, int argc, char **argv)
     int regressions = (int) json_integer_value (json_object_get (res, "regressions"));
     int status = 0;
     if (html) {
-        if (html_compare_write (out, res, err, sizeof err)) {
+        if ((template ? html_ab_write : html_compare_write) (out, res, err, sizeof err)) {
             fprintf (stderr, "iofleet compare: %s\n", err);
             status = 1;
         }

@@ -265,3 +265,39 @@ html_step_charts (FILE *f, json_t *s)
     interval_charts (f, s);
     heatmap (f, s);
 }
+
+void
+html_wsat_charts (FILE *f, const char *step, json_t *const *sides, const char *const *names,
+                  int n)
+{
+    char title[256];
+    snprintf (title, sizeof title, "IOPS per drive over time: %s", step);
+    svg_chart_t *ci = svg_chart_new ("wsat-iops", title, SVG_LINES);
+    snprintf (title, sizeof title, "p99 of the writes over time: %s", step);
+    svg_chart_t *cl = svg_chart_new ("wsat-p99", title, SVG_LINES);
+    if (ci && cl) {
+        svg_chart_axis (ci, 'x', SVG_LINEAR, "seconds", NULL);
+        svg_chart_axis (ci, 'y', SVG_LINEAR, "IOPS per drive", html_iops);
+        svg_chart_axis (cl, 'x', SVG_LINEAR, "seconds", NULL);
+        svg_chart_axis (cl, 'y', SVG_LOG10, "p99 latency", html_lat);
+        for (int k = 0; k < n; k++) {
+            svg_chart_series (ci, names[k]);
+            svg_chart_series (cl, names[k]);
+            size_t i;
+            json_t *p;
+            json_array_foreach (sides[k], i, p) {
+                char tip[192], b1[32], b2[32];
+                snprintf (tip, sizeof tip, "%s%s%.0f s: %s IOPS per drive, p99 %s", n > 1
+                          ? names[k] : "", n > 1 ? " " : "", num (p, "t_s"),
+                          html_iops (num (p, "iops_per_drive"), b1, sizeof b1),
+                          html_lat (num (p, "p99"), b2, sizeof b2));
+                svg_chart_point (ci, num (p, "t_s"), num (p, "iops_per_drive"), tip, 0);
+                svg_chart_point (cl, num (p, "t_s"), num (p, "p99"), tip, 0);
+            }
+        }
+        svg_chart_write (ci, f, "no interval");
+        svg_chart_write (cl, f, "no interval");
+    }
+    svg_chart_destroy (&ci);
+    svg_chart_destroy (&cl);
+}

@@ -348,10 +348,5 @@ html_compare (FILE *f, json_t *res)
 int
 html_compare_write (const char *path, json_t *res, char *err, size_t errlen)
 {
-    FILE *f = html_open_out (path, err, errlen);
-    if (!f)
-        return -errno;
-    errno = 0;
-    html_compare (f, res);
-    return html_close_out (f, path, err, errlen);
+    return html_write_doc (path, html_compare, res, err, errlen);
 }

@@ -285,3 +285,23 @@ html_close_out (FILE *f, const char *path, char *err, size_t errlen)
                   strerror (-rc));
     return rc;
 }
+
+int
+html_write_doc (const char *path, void (*render) (FILE *, json_t *), json_t *doc, char *err,
+                size_t errlen)
+{
+    FILE *f = html_open_out (path, err, errlen);
+    if (!f)
+        return -errno;
+    errno = 0;
+    render (f, doc);
+    return html_close_out (f, path, err, errlen);
+}
+
+void
+html_td (FILE *f, const char *s)
+{
+    fputs ("<td>", f);
+    esc (f, s);
+    fputs ("</td>", f);
+}

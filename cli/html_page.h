@@ -75,11 +75,25 @@ void html_status_cell (FILE *f, const char *status);
 void html_percentile_series (svg_chart_t *c, const char *name, json_t *d);
 /* html_charts.c: a step's charts: percentiles, intervals, heatmap. */
 void html_step_charts (FILE *f, json_t *s);
+/* html_charts.c: a write-saturation step's IOPS per drive and writes' p99
+   over time, one series per side (n; the intervals of pts.h's and ab.h's
+   write_saturation: t_s, iops_per_drive, p99), named names[k]. */
+void html_wsat_charts (FILE *f, const char *step, json_t *const *sides, const char *const *names,
+                       int n);
 
 /* The page's file at path ("-": stdout), created or overwritten; NULL
    with errno and a message naming the file in err. */
 FILE *html_open_out (const char *path, char *err, size_t errlen);
 /* Closes it (not stdout, flushed).  Returns 0, or -errno with err. */
 int html_close_out (FILE *f, const char *path, char *err, size_t errlen);
+
+/* A page of doc by render into the file at path ("-": stdout), from
+   html_open_out to html_close_out.  Returns 0, or -errno with a message
+   naming the file in err. */
+int html_write_doc (const char *path, void (*render) (FILE *, json_t *), json_t *doc, char *err,
+                    size_t errlen);
+
+/* A table cell of text, escaped. */
+void html_td (FILE *f, const char *s);
 
 #endif

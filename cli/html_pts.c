@@ -51,10 +51,10 @@ matrix (FILE *f, json_t *q, const char *title, const char *key)
 static void
 wsat (FILE *f, json_t *ws)
 {
-    size_t i, k;
-    json_t *w, *p;
+    size_t i;
+    json_t *w;
     json_array_foreach (ws, i, w) {
-        char title[256], b1[32], b2[32];
+        char b1[32], b2[32];
         fputs ("<section class=\"wsat\"><h2>Write saturation: ", f);
         esc (f, str (w, "step"));
         fprintf (f, "</h2>\n<p>%.0f drive(s)", num (w, "drives"));
@@ -64,30 +64,9 @@ wsat (FILE *f, json_t *ws)
                      html_iops (num (w, "last_minute_iops"), b2, sizeof b2),
                      num (w, "change_pct"));
         fputs (".</p>\n<div class=\"charts\">\n", f);
-        snprintf (title, sizeof title, "IOPS per drive over time: %s", str (w, "step"));
-        svg_chart_t *ci = svg_chart_new ("wsat-iops", title, SVG_LINES);
-        snprintf (title, sizeof title, "p99 over time: %s", str (w, "step"));
-        svg_chart_t *cl = svg_chart_new ("wsat-p99", title, SVG_LINES);
-        if (ci && cl) {
-            svg_chart_axis (ci, 'x', SVG_LINEAR, "seconds", NULL);
-            svg_chart_axis (ci, 'y', SVG_LINEAR, "IOPS per drive", html_iops);
-            svg_chart_axis (cl, 'x', SVG_LINEAR, "seconds", NULL);
-            svg_chart_axis (cl, 'y', SVG_LOG10, "p99 latency", html_lat);
-            svg_chart_series (ci, "IOPS per drive");
-            svg_chart_series (cl, "p99");
-            json_array_foreach (json_object_get (w, "intervals"), k, p) {
-                char tip[128];
-                snprintf (tip, sizeof tip, "%.0f s: %s IOPS per drive, p99 %s", num (p, "t_s"),
-                          html_iops (num (p, "iops_per_drive"), b1, sizeof b1),
-                          html_lat (num (p, "p99"), b2, sizeof b2));
-                svg_chart_point (ci, num (p, "t_s"), num (p, "iops_per_drive"), tip, 0);
-                svg_chart_point (cl, num (p, "t_s"), num (p, "p99"), tip, 0);
-            }
-            svg_chart_write (ci, f, "no interval");
-            svg_chart_write (cl, f, "no interval");
-        }
-        svg_chart_destroy (&ci);
-        svg_chart_destroy (&cl);
+        json_t *iv = json_object_get (w, "intervals");
+        const char *name = "IOPS per drive";
+        html_wsat_charts (f, str (w, "step"), &iv, &name, 1);
         fputs ("</div></section>\n", f);
     }
 }
@@ -241,10 +220,5 @@ html_pts (FILE *f, json_t *q)
 int
 html_pts_write (const char *path, json_t *q, char *err, size_t errlen)
 {
-    FILE *f = html_open_out (path, err, errlen);
-    if (!f)
-        return -errno;
-    errno = 0;
-    html_pts (f, q);
-    return html_close_out (f, path, err, errlen);
+    return html_write_doc (path, html_pts, q, err, errlen);
 }

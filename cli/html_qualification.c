@@ -11,14 +11,6 @@
 #include <string.h>
 
 static void
-td_text (FILE *f, const char *s)
-{
-    fputs ("<td>", f);
-    esc (f, s);
-    fputs ("</td>", f);
-}
-
-static void
 charts (FILE *f, json_t *q)
 {
     json_t *curves = json_object_get (q, "curves");
@@ -130,7 +122,7 @@ paths_section (FILE *f, json_t *q)
                "<th>Their links</th><th>Used</th></tr></thead><tbody>\n", f);
         json_array_foreach (json_object_get (p, "groups"), k, r) {
             fputs ("<tr>", f);
-            td_text (f, str (r, "group"));
+            html_td (f, str (r, "group"));
             fprintf (f, "<td>%.0f</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
                      num (r, "targets"), html_bw (num (r, "bw"), b[0], sizeof b[0]),
                      html_bw (num (r, "drive_links_bps"), b[1], sizeof b[1]),
@@ -141,15 +133,15 @@ paths_section (FILE *f, json_t *q)
                "<th>Limited by</th></tr></thead><tbody>\n", f);
         json_array_foreach (json_object_get (p, "hosts"), k, r) {
             fputs ("<tr>", f);
-            td_text (f, str (r, "agent"));
-            td_text (f, str (r, "controller")[0] ? str (r, "controller") : "-");
+            html_td (f, str (r, "agent"));
+            html_td (f, str (r, "controller")[0] ? str (r, "controller") : "-");
             fprintf (f, "<td>%.0f</td><td>%s</td><td>%s</td><td>%s</td>", num (r, "targets"),
                      html_bw (num (r, "bw"), b[0], sizeof b[0]),
                      html_bw (num (r, "ceiling_bps"), b[1], sizeof b[1]),
                      html_share (num (r, "used_pct"), b[2], sizeof b[2]));
             char lim_text[160];
             snprintf (lim_text, sizeof lim_text, "%s: %s", str (r, "limited_by"), str (r, "limit"));
-            td_text (f, lim_text);
+            html_td (f, lim_text);
             fputs ("</tr>\n", f);
         }
         fputs ("</tbody></table>\n", f);
@@ -171,15 +163,15 @@ checklist_section (FILE *f, json_t *q)
         json_array_foreach (json_object_get (r, "groups"), k, g) {
             bool checked = num (g, "checked") > 0, bad = num (g, "failing") > 0;
             fputs (bad ? "<tr class=\"bad\">" : "<tr>", f);
-            td_text (f, str (r, "advice"));
-            td_text (f, str (g, "group"));
+            html_td (f, str (r, "advice"));
+            html_td (f, str (g, "group"));
             fputs ("<td>", f);
             if (checked)
                 html_verdict_badge (f, bad ? "fail" : "pass");
             else
                 fputs ("not known", f);
             fprintf (f, "</td><td>%.0f / %.0f</td>", num (g, "failing"), num (g, "checked"));
-            td_text (f, str (g, "example"));
+            html_td (f, str (g, "example"));
             fputs ("</tr>\n", f);
         }
     fputs ("</tbody></table></section>\n", f);
@@ -207,8 +199,8 @@ html_qualification (FILE *f, json_t *q)
            "<th>Mean</th><th>p95</th><th>p99</th><th>p99.9</th></tr></thead><tbody>\n", f);
     json_array_foreach (json_object_get (q, "latency"), i, r) {
         fputs ("<tr>", f);
-        td_text (f, str (r, "group"));
-        td_text (f, str (r, "step"));
+        html_td (f, str (r, "group"));
+        html_td (f, str (r, "step"));
         fprintf (f, "<td>%s</td><td>%.0f</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
                  "<td>%s</td></tr>\n", html_bytes (num (r, "bs"), b[0], sizeof b[0]),
                  num (r, "iodepth"), html_iops (num (r, "iops"), b[1], sizeof b[1]),
@@ -228,8 +220,8 @@ html_qualification (FILE *f, json_t *q)
            "<tbody>\n", f);
     json_array_foreach (json_object_get (q, "curves"), i, r) {
         fputs ("<tr>", f);
-        td_text (f, str (r, "group"));
-        td_text (f, str (r, "rw"));
+        html_td (f, str (r, "group"));
+        html_td (f, str (r, "rw"));
         fprintf (f, "<td>%s</td><td>%s</td><td>%.0f</td><td>%s</td>",
                  html_bytes (num (r, "bs"), b[0], sizeof b[0]),
                  html_iops (num (r, "peak_iops"), b[1], sizeof b[1]), num (r, "peak_iodepth"),
@@ -248,7 +240,7 @@ html_qualification (FILE *f, json_t *q)
                "<th>Read peak</th><th>Mixed peak</th><th>Penalty</th></tr></thead><tbody>\n", f);
         json_array_foreach (json_object_get (q, "mixed"), i, r) {
             fputs ("<tr>", f);
-            td_text (f, str (r, "group"));
+            html_td (f, str (r, "group"));
             fprintf (f, "<td>%s</td><td>%.0f%%</td><td>%s</td><td>%s</td><td>%.1f%%</td></tr>\n",
                      html_bytes (num (r, "bs"), b[0], sizeof b[0]), num (r, "rwmixread"),
                      html_iops (num (r, "read_peak_iops"), b[1], sizeof b[1]),
@@ -266,9 +258,9 @@ html_qualification (FILE *f, json_t *q)
     json_array_foreach (json_object_get (q, "sla_classes"), i, r) {
         bool pass = json_is_true (json_object_get (r, "pass"));
         fputs (pass ? "<tr>" : "<tr class=\"bad\">", f);
-        td_text (f, str (r, "class"));
+        html_td (f, str (r, "class"));
         fprintf (f, "<td>%s</td>", html_lat (num (r, "p99_limit"), b[0], sizeof b[0]));
-        td_text (f, str (r, "group"));
+        html_td (f, str (r, "group"));
         fprintf (f, "<td>%s</td><td>", html_bytes (num (r, "bs"), b[1], sizeof b[1]));
         html_verdict_badge (f, pass ? "pass" : "fail");
         fprintf (f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
@@ -293,8 +285,8 @@ html_qualification (FILE *f, json_t *q)
            "</tr></thead><tbody>\n", f);
     json_array_foreach (json_object_get (q, "capacity"), i, r) {
         fputs ("<tr>", f);
-        td_text (f, str (r, "class"));
-        td_text (f, str (r, "group"));
+        html_td (f, str (r, "class"));
+        html_td (f, str (r, "group"));
         fprintf (f, "<td>%s</td><td>%s</td><td>%s</td>",
                  html_bytes (num (r, "bs"), b[0], sizeof b[0]),
                  html_lat (num (r, "p99_at_most"), b[1], sizeof b[1]),
@@ -312,10 +304,5 @@ html_qualification (FILE *f, json_t *q)
 int
 html_qualification_write (const char *path, json_t *q, char *err, size_t errlen)
 {
-    FILE *f = html_open_out (path, err, errlen);
-    if (!f)
-        return -errno;
-    errno = 0;
-    html_qualification (f, q);
-    return html_close_out (f, path, err, errlen);
+    return html_write_doc (path, html_qualification, q, err, errlen);
 }

@@ -32,5 +32,8 @@ int html_qualification_write (const char *path, json_t *q, char *err, size_t err
 /* iofleet report --template pts --format html (controller/pts.h), the same
    way (html_pts.c). */
 int html_pts_write (const char *path, json_t *q, char *err, size_t errlen);
+/* iofleet compare ... --template ab --format html (controller/ab.h), the
+   same way (html_ab.c); res: the compare reply with its "ab". */
+int html_ab_write (const char *path, json_t *res, char *err, size_t errlen);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <string.h>
 
 /* o[key] as a number, or NAN when it is missing or not a number. */
 static inline double
@@ -41,6 +42,21 @@ static inline const char *
 json_get_str (json_t *o, const char *key)
 {
     return json_get_str_or (o, key, "");
+}
+
+/* The element of the array list whose string member key equals value,
+   or NULL (none, value NULL, list not an array).  Borrowed. */
+static inline json_t *
+json_get_find (json_t *list, const char *key, const char *value)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach (list, i, x) {
+        const char *v = json_string_value (json_object_get (x, key));
+        if (v && value && strcmp (v, value) == 0)
+            return x;
+    }
+    return NULL;
 }
 
 /* Short names, for a file that reads many figures and defines

@@ -1,6 +1,7 @@
 /*  ab.c: a comparison in the A/B report's shape, see ab.h. */
 #include "ab.h"
 #include "compare.h"
+#include "pts.h"
 #define JSON_GET_SHORT     /* num () and str () */
 #include "json_get.h"
 
@@ -22,8 +23,92 @@ figure_of (const char *metric)
     return NULL;                        /* p99.9: not in the A/B table */
 }
 
+/* The step of rep named name, or NULL. */
+static json_t *
+step_named (json_t *rep, const char *name)
+{
+    return json_get_find (json_object_get (rep, "steps"), "name", name);
+}
+
+/* The tests of one kind (rw, mix, group) at each block size: by_bs. */
+static json_t *
+by_bs (json_t *tests, json_t *rep_a)
+{
+    json_t *fam = json_object ();
+    size_t i;
+    json_t *t;
+    json_array_foreach (tests, i, t) {
+        json_t *job = json_object_get (step_named (rep_a, str (t, "step")), "job");
+        const char *rw = str (job, "rw");
+        if (!rw[0] || !isfinite (num (job, "bs")))
+            continue;
+        bool mixed = strcmp (rw, "rw") == 0 || strcmp (rw, "randrw") == 0;
+        char key[256];
+        snprintf (key, sizeof key, "%s %.0f %s", rw, mixed ? num (job, "rwmixread") : -1.0,
+                  str (t, "group"));
+        json_t *f = json_object_get (fam, key);
+        if (!f) {
+            f = json_pack ("{s:s, s:O, s:[]}", "rw", rw, "group", json_object_get (t, "group"),
+                           "points");
+            if (mixed)
+                json_object_set_new (f, "rwmixread", json_real (num (job, "rwmixread")));
+            json_object_set_new (fam, key, f);
+        }
+        json_array_append_new (json_object_get (f, "points"), json_pack ("{s:O, s:O, s:O, s:O}",
+            "bs", json_object_get (job, "bs"), "step", json_object_get (t, "step"), "iops",
+            json_object_get (t, "iops"), "bw", json_object_get (t, "bw")));
+    }
+    json_t *out = json_array ();
+    const char *k;
+    json_t *f;
+    json_object_foreach (fam, k, f)
+        if (json_array_size (json_object_get (f, "points")) >= 2)
+            json_array_append (out, f);
+    json_decref (fam);
+    return out;
+}
+
+/* One side's write-saturation series of step s. */
+static json_t *
+wsat_side (json_t *s)
+{
+    double drives = 0, t0 = NAN;
+    size_t i;
+    json_t *a, *iv;
+    json_array_foreach (json_object_get (s, "agents"), i, a)
+        drives += (double) json_array_size (json_object_get (a, "targets"));
+    json_t *pts = json_array ();
+    json_array_foreach (json_object_get (s, "intervals"), i, iv) {
+        double start = num (iv, "start_ns");
+        if (isnan (t0))
+            t0 = start;
+        json_t *w = json_object_get (iv, "write");
+        json_array_append_new (pts, json_pack ("{s:f, s:f, s:O}", "t_s", (start - t0) / 1e9,
+            "iops_per_drive", drives > 0 ? num (w, "iops") / drives : 0.0, "p99",
+            json_object_get (w, "p99")));
+    }
+    return json_pack ("{s:f, s:o}", "drives", drives, "intervals", pts);
+}
+
+static json_t *
+write_saturation (json_t *rep_a, json_t *rep_b)
+{
+    json_t *out = json_array ();
+    size_t i;
+    json_t *s;
+    json_array_foreach (json_object_get (rep_a, "steps"), i, s) {
+        json_t *sb = step_named (rep_b, str (s, "name"));
+        if (!sb || !pts_is_wsat (json_object_get (s, "job")))
+            continue;
+        json_array_append_new (out, json_pack ("{s:O, s:o, s:o}", "step",
+                                               json_object_get (s, "name"), "a", wsat_side (s),
+                                               "b", wsat_side (sb)));
+    }
+    return out;
+}
+
 json_t *
-ab_json (json_t *cmp, double thr)
+ab_json (json_t *cmp, double thr, json_t *rep_a, json_t *rep_b)
 {
     json_t *tests = json_array ();
     size_t i, k;
@@ -88,8 +173,9 @@ ab_json (json_t *cmp, double thr)
     else
         snprintf (summary, sizeof summary, "no significant difference beyond %g%% in any of "
                   "the %zu test(s)", thr, n);
-    return json_pack ("{s:f, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:s}, s:s}", "threshold_pct", thr,
-        "tests", tests, "conclusion", "tests", (int) n, "b_worse", nworse, "b_better", nbetter,
+    return json_pack ("{s:f, s:o, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:s}, s:s}",
+        "threshold_pct", thr, "by_bs", by_bs (tests, rep_a), "write_saturation",
+        write_saturation (rep_a, rep_b), "tests", tests, "conclusion", "tests", (int) n, "b_worse", nworse, "b_better", nbetter,
         "mixed", nmixed, "same", nsame, "summary", summary,
         "rule", "per test: 'B worse' when a figure (IOPS, bandwidth down; p50, p99 up) changed "
         "significantly by at least threshold_pct and none for the better, 'B better' the other "

@@ -13,12 +13,7 @@
 static json_t *
 drive_named (json_t *inv, const char *name)
 {
-    size_t i;
-    json_t *d;
-    json_array_foreach (json_object_get (inv, "drives"), i, d)
-        if (name && strcmp (str (d, "name"), name) == 0)
-            return d;
-    return NULL;
+    return json_get_find (json_object_get (inv, "drives"), "name", name);
 }
 
 json_t *

@@ -128,24 +128,10 @@ significant (json_t *sa, json_t *sb, const char *metric, double scale_a, double 
     return d > 3 * se && (ma == 0 || d / fabs (ma) >= 0.02);
 }
 
-/* The element of list whose string member key equals value, or NULL. */
-static json_t *
-find_by (json_t *list, const char *key, const char *value)
-{
-    size_t i;
-    json_t *x;
-    json_array_foreach (list, i, x) {
-        const char *v = json_string_value (json_object_get (x, key));
-        if (v && value && strcmp (v, value) == 0)
-            return x;
-    }
-    return NULL;
-}
-
 static json_t *
 find_step (json_t *rep, const char *name)
 {
-    return find_by (json_object_get (rep, "steps"), "name", name);
+    return json_get_find (json_object_get (rep, "steps"), "name", name);
 }
 
 /* "NAME vN" of a report's plan. */
@@ -276,7 +262,7 @@ step_rows (json_t *rows, json_t *skipped, json_t *ra, json_t *rb, json_t *sa, js
             continue;
         char label[300];
         snprintf (label, sizeof label, "%s=%s", str (ga, "by"), value);
-        json_t *gb = find_by (json_object_get (sb, "groups"), "value", value);
+        json_t *gb = json_get_find (json_object_get (sb, "groups"), "value", value);
         if (!gb || !measured (gb) || !measured (ga)) {
             snprintf (why, sizeof why, "run %.0f (%s) has no measured member of %s in step '%s'",
                       num (gb && measured (ga) ? rb : ra, "run"), gb && measured (ga) ? "B" : "A",

@@ -199,7 +199,7 @@ compare_admin (store_t *store, json_t *req, char *err, size_t errlen)
         json_t *ab = NULL;
         if (template && cmp)
             ab = ab_json (cmp, json_is_number (thr) ? json_number_value (thr)
-                                                    : AB_THRESHOLD_PCT);
+                                                    : AB_THRESHOLD_PCT, rep[0], rep[1]);
         if (cmp && shown) {
             res = json_pack ("{s:o, s:o, s:o, s:i}", "compare", cmp, "judged", shown, "units",
                              units, "regressions", nreg);

@@ -13,12 +13,7 @@
 static json_t *
 find_in (json_t *inv, const char *list, const char *key, const char *value)
 {
-    size_t i;
-    json_t *e;
-    json_array_foreach (json_object_get (inv, list), i, e)
-        if (value && strcmp (str (e, key), value) == 0)
-            return e;
-    return NULL;
+    return json_get_find (json_object_get (inv, list), key, value);
 }
 
 static double

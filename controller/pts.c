@@ -59,6 +59,14 @@ run_head (store_t *store, int64_t run, json_t *q)
     sqlite3_reset (st);
 }
 
+bool
+pts_is_wsat (json_t *job)
+{
+    const char *rw = json_string_value (json_object_get (job, "rw"));
+    return rw && strcmp (rw, "randwrite") == 0
+           && !json_is_true (json_object_get (job, "time_based"));
+}
+
 /* The write-saturation curves of run: for each size-bound random-write
    step, per interval of the fleet's series (fleet_intervals) the IOPS per
    drive, the p99 and mean of the writes, and the bytes written per drive
@@ -78,9 +86,7 @@ wsat_json (store_t *store, int64_t run, char *err, size_t errlen)
     sqlite3_bind_int64 (st, 1, run);
     while ((rc = store_row (store, st, "read the run's steps")) == 1 && nws < JOB_MAX_STEPS) {
         json_t *spec = json_loads ((const char *) sqlite3_column_text (st, 2), 0, NULL);
-        const char *rw = json_string_value (json_object_get (spec, "rw"));
-        if (rw && strcmp (rw, "randwrite") == 0
-            && !json_is_true (json_object_get (spec, "time_based"))) {
+        if (pts_is_wsat (spec)) {
             ws[nws].idx = sqlite3_column_int (st, 0);
             str_copy (ws[nws].name, sizeof ws[nws].name, (const char *) sqlite3_column_text (st, 1));
             nws++;

@@ -36,6 +36,7 @@
 #include "store.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 
 /* The PTS report of run (see above): {"template", "run", "plan",
    "status", "rounds" (the report's), "write_saturation", "drives",
@@ -43,5 +44,9 @@
    write-saturation step (named, with what to run instead), a database
    error, out of memory. */
 json_t *pts_json (store_t *store, int64_t run, char *err, size_t errlen);
+
+/* Whether a step's job (its JSON) is a write-saturation test: size-bound
+   random writes (rw=randwrite, not time_based). */
+bool pts_is_wsat (json_t *job);
 
 #endif

@@ -70,12 +70,7 @@ qualification_opts (json_t *req, qual_opts_t *o, char *err, size_t errlen)
 static json_t *
 step_named (json_t *rep, const char *name)
 {
-    size_t i;
-    json_t *s;
-    json_array_foreach (json_object_get (rep, "steps"), i, s)
-        if (strcmp (str (s, "name"), name) == 0)
-            return s;
-    return NULL;
+    return json_get_find (json_object_get (rep, "steps"), "name", name);
 }
 
 /* How many targets group value had in step s (the fleet's when the
