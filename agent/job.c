@@ -31,7 +31,7 @@ trim_target_check (const iojob_t *j, bool purge, const target_t *t, char *err, s
         return 0;
     char what[64];
     if (purge)
-        snprintf (what, sizeof what, "the purge step (purge=discard)");
+        snprintf (what, sizeof what, "the purge step");
     else
         snprintf (what, sizeof what, j->replay ? "the read_iolog log" : "rw=%s",
                   job_rw_name ((job_rw_t) j->rw));
@@ -342,6 +342,7 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
     j->loops = spec->loops ? spec->loops : JOB_DEFAULT_LOOPS;
     j->offset_increment = spec->offset_increment;
     j->exitall = spec->exitall;
+    j->purge_format = spec->purge_format;
     _Static_assert ((int) VERIFY_MD5 == (int) IOFLEET__VERIFY_KIND__VERIFY_MD5
                     && (int) VERIFY_CRC32C == (int) IOFLEET__VERIFY_KIND__VERIFY_CRC32C,
                     "verify kinds numbered as the JobSpec's");

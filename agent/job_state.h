@@ -152,6 +152,7 @@ struct job {
     bool histograms;
     bool per_worker;                /* job_collect keeps workers apart */
     bool exitall;
+    bool purge_format;              /* purge=format: each target formatted, no I/O */
     FILE *iolog;                    /* write_iolog (numjobs 1: worker 0's); or NULL */
     char iolog_path[PATH_MAX];
     char **iolog_names;             /* each target as the job names it */

@@ -85,8 +85,9 @@ usage (FILE *f)
 "                        the histograms cost; latency figures are then empty)\n"
 "  --allow-write-formatted GLOB  write devices matching GLOB although they\n"
 "                        carry a partition table or signature (repeatable)\n"
-"  --allow-purge GLOB    let the plan's purge step ([iofleet] purge=discard)\n"
-"                        discard devices matching GLOB (repeatable)\n"
+"  --allow-purge GLOB    let the plan's purge step ([iofleet] purge=discard or\n"
+"                        purge=format) discard or format devices matching\n"
+"                        GLOB (repeatable)\n"
 "  --help\n");
 }
 

@@ -4,6 +4,7 @@
 */
 #define _GNU_SOURCE
 #include "worker.h"
+#include "format.h"
 #include "iogen.h"
 #include "pacing.h"
 #include "interval.h"
@@ -630,7 +631,16 @@ worker_main (void *arg)
 
     w->free_units = calloc (w->depth, sizeof *w->free_units);
     w->batch = calloc (w->depth, sizeof *w->batch);
-    if (!w->free_units || !w->batch) {
+    if (j->purge_format) {
+        /* purge=format (format.h): the job's first worker formats each
+           device; no I/O.  The agent's loop goes on answering meanwhile. */
+        for (int t = 0; w->id == 0 && t < j->ntargets && !w->error[0]; t++) {
+            log_info ("purge=format: formatting %s", j->targets[t].path);
+            if (format_device (j->targets[t].fd, j->targets[t].path, w->error,
+                               sizeof w->error) == 0)
+                log_info ("purge=format: %s formatted", j->targets[t].path);
+        }
+    } else if (!w->free_units || !w->batch) {
         snprintf (w->error, sizeof w->error, "out of memory");
         w->stopping = true;
     } else {

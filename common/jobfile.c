@@ -373,7 +373,7 @@ typedef struct {
     int steady_line;
 } iofleet_set_t;
 
-#define IOFLEET_KEYS "sla=CONDITIONS, purge=discard, precondition=COUNT, rounds=MAX and " \
+#define IOFLEET_KEYS "sla=CONDITIONS, purge=discard|format, precondition=COUNT, rounds=MAX and " \
                      "steady_state=STEP:METRIC[,window=N,range=P%%,slope=P%%]"
 
 /* One line of the [iofleet] section into set.  Returns 0, or -1 with the
@@ -521,7 +521,8 @@ s_prepend (parser_t *p, jobfile_t **jf_p, int skip, uint32_t count, int line, jo
         if (seen)
             continue;
         if ((count ? precondition_job (p, line, &jf->steps[i], count, o)
-                   : purge_job (p, line, &jf->steps[i], o)) || s_finish_job (p, o)) {
+                   : purge_job (p, line, &jf->steps[i], (purge_t) jf->purge, o))
+            || s_finish_job (p, o)) {
             free (pre);
             return -1;
         }
@@ -746,9 +747,9 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         before = jf->nsteps - n0;
     }
     if (set.purge) {
+        jf->purge = set.purge;
         if (s_prepend (&p, &jf, before, 0, set.purge_line, scratch))
             goto fail;
-        jf->purge = set.purge;
     }
     free (copy);
     free (global);

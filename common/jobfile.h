@@ -217,6 +217,8 @@ typedef struct {
                                        unique (iofleet's stamp per 4 KiB) */
     bool purge;                     /* the purge step's job (purge.h): agents
                                        run it only under --allow-purge */
+    bool purge_format;              /* ... and it formats its devices (purge=format)
+                                       rather than trim them */
     bool exitall;                   /* when one job running ends, the others
                                        running with it stop (set on all jobs
                                        of the file when any says it) */

@@ -24,6 +24,7 @@ jobspec_needs (const Iofleet__JobSpec *s, const char **what)
         { s->write_iolog && s->write_iolog[0], "write_iolog=" }, { s->rw_skip, "rw=...:SIZE" },
         { s->refill_buffers, "refill_buffers" }, { s->no_scramble, "scramble_buffers=0" },
         { s->exitall, "exitall" }, { s->purge, "[iofleet] purge=" },
+        { s->purge_format, "[iofleet] purge=format" },
         { engine_since != NULL, engine_label },
         { s->blockalign_read || s->blockalign_write, "blockalign=" },
         { s->rate_poisson, "rate_process=poisson" },
@@ -210,6 +211,7 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->no_scramble = !j->scramble_buffers;
     s->exitall = j->exitall;
     s->purge = j->purge;
+    s->purge_format = j->purge_format;
     s->interval_ns = interval_ns;
 
     s->filenames = out->names;

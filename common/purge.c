@@ -16,21 +16,27 @@ purge_parse (const char *value, purge_t *out, char *why, size_t whylen)
         *out = PURGE_NONE;
         return 0;
     }
-    if (strcmp (value, "format") == 0)
-        snprintf (why, whylen, "purge=format (an NVMe format or a SCSI FORMAT UNIT) is not "
-                  "implemented; use purge=discard (BLKDISCARD over the region)");
-    else
-        snprintf (why, whylen, "purge=%s: give discard or none", value);
+    if (strcmp (value, "format") == 0) {
+        *out = PURGE_FORMAT;
+        return 0;
+    }
+    snprintf (why, whylen, "purge=%s: give discard, format or none", value);
     return -1;
 }
 
 int
-purge_job (parser_t *p, int line, const job_t *src, job_opts_t *o)
+purge_job (parser_t *p, int line, const job_t *src, purge_t how, job_opts_t *o)
 {
     if (!src->filename[0]) {
         optval_error (p, line, "purge= needs filename= on every job (job '%s' has none, so "
                       "its files are named after it): it discards the devices the jobs test",
                       src->name);
+        return -1;
+    }
+    if (how == PURGE_FORMAT && (src->size || src->size_pct || src->offset || src->offset_pct)) {
+        optval_error (p, line, "purge=format erases the whole device, and job '%s' tests only "
+                      "part of it (size= or offset=): use purge=discard, which discards just "
+                      "the region", src->name);
         return -1;
     }
     job_opts_default (o);
@@ -45,5 +51,6 @@ purge_job (parser_t *p, int line, const job_t *src, job_opts_t *o)
         return -1;
     precondition_copy_region (&o->job, src);
     o->job.purge = true;
+    o->job.purge_format = how == PURGE_FORMAT;
     return 0;
 }

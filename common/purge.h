@@ -16,10 +16,13 @@
     and through the write guard (a mounted or claimed device is refused).
     The plan's other steps run only on agents whose purge step ended done.
 
-    purge=format (an NVMe format or a SCSI FORMAT UNIT) is refused: not
-    implemented (no such drive where iofleet is tested); purge=none is
-    the default.  fio has no purge: a plan that uses it is an iofleet
-    plan.
+    purge=format makes the same step, its job marked purge_format: the
+    agent formats each of its devices instead of trimming them
+    (agent/format.h: an NVMe Format NVM with user data erase, or a SCSI
+    FORMAT UNIT), under the same --allow-purge, --allow-write and guard.
+    A format erases the whole device, so a plan whose jobs test part of
+    one (size=, offset=) is refused.  purge=none is the default.  fio has
+    no purge: a plan that uses it is an iofleet plan.
 */
 #ifndef IOF_PURGE_H
 #define IOF_PURGE_H
@@ -29,15 +32,16 @@
 #define PURGE_NAME        "purge"
 #define PURGE_BSRANGE     "4k-64m"      /* a discard's bytes (JOB_MAX_BS at most) */
 
-typedef enum { PURGE_NONE = 0, PURGE_DISCARD } purge_t;
+typedef enum { PURGE_NONE = 0, PURGE_DISCARD, PURGE_FORMAT } purge_t;
 
 /* Parses purge='s value.  Returns 0, or -1 with why saying what is
-   expected (or that format is not implemented). */
+   expected. */
 int purge_parse (const char *value, purge_t *out, char *why, size_t whylen);
 
-/* The purge job (into o) for the region job src tests; line: the
-   [iofleet] line that asked for it.  Returns 0, or -1 with the error set
-   (src has no filename=, or its engine is not libaio or null). */
-int purge_job (parser_t *p, int line, const job_t *src, job_opts_t *o);
+/* The purge job (into o) of method how for the region job src tests;
+   line: the [iofleet] line that asked for it.  Returns 0, or -1 with the
+   error set (src has no filename=, its engine is not libaio or null, or
+   purge=format where src tests part of its device: size= or offset=). */
+int purge_job (parser_t *p, int line, const job_t *src, purge_t how, job_opts_t *o);
 
 #endif

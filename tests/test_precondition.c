@@ -121,7 +121,7 @@ test_refusals (void)
                 "files are named after it): it writes the targets the jobs test");
     EXPECT_PARSE_ERR ("[iofleet]\nerase=discard\n[a]\nfilename=x\n",
                 "t.fio:2: unknown setting 'erase' in [iofleet] (it takes sla=CONDITIONS, "
-                "purge=discard, precondition=COUNT, rounds=MAX and steady_state=STEP:METRIC["
+                "purge=discard|format, precondition=COUNT, rounds=MAX and steady_state=STEP:METRIC["
                 ",window=N,range=P%,slope=P%]; fio options belong in [global] or a job)");
 }
 

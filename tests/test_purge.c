@@ -1,4 +1,4 @@
-/*  test_purge.c: [iofleet] purge=discard (common/purge.c, jobfile.c): the
+/*  test_purge.c: [iofleet] purge=discard|format (common/purge.c, jobfile.c): the
     plan gets a first step of discards (rw=randtrim bsrange=4k-64m, one at
     a time, marked purge) over each distinct region its own jobs test,
     before the precondition step when there is one; and the refusals,
@@ -66,16 +66,35 @@ test_expansion (void)
                         sizeof err);
     CHECK_MSG (jf && jf->nsteps == 1 && jf->purge == PURGE_NONE, "%s", err);
     jobfile_destroy (&jf);
+    /* purge=format: the same step, its jobs marked to format (agent/
+       format.h), one per device; a discard step's are not. */
+    jf = jobfile_parse ("t.fio", "[iofleet]\npurge=format\n[a]\nfilename=/dev/nvme0n1\n"
+                        "[b]\nfilename=/dev/sdb\n", err, sizeof err);
+    CHECK_MSG (jf && jf->nsteps == 4 && jf->purge == PURGE_FORMAT, "%s", err);
+    if (jf) {
+        check_purge (&jf->steps[0], "/dev/nvme0n1", 0, true);
+        check_purge (&jf->steps[1], "/dev/sdb", 0, false);
+        CHECK (jf->steps[0].purge_format && jf->steps[1].purge_format
+               && !jf->steps[2].purge_format);
+    }
+    jobfile_destroy (&jf);
+    jf = jobfile_parse ("t.fio", "[iofleet]\npurge=discard\n[a]\nfilename=/dev/sdz\n", err,
+                        sizeof err);
+    CHECK (jf && jf->steps[0].purge && !jf->steps[0].purge_format);
+    jobfile_destroy (&jf);
 }
 
 static void
 test_refusals (void)
 {
-    EXPECT_PARSE_ERR ("[iofleet]\npurge=format\n[a]\nfilename=/dev/nvme0n1\n",
-                "t.fio:2: [iofleet] purge=format (an NVMe format or a SCSI FORMAT UNIT) is not "
-                "implemented; use purge=discard (BLKDISCARD over the region)");
+    EXPECT_PARSE_ERR ("[iofleet]\npurge=format\n[a]\nfilename=/dev/nvme0n1\nsize=1g\n",
+                "t.fio:2: purge=format erases the whole device, and job 'a' tests only part of "
+                "it (size= or offset=): use purge=discard, which discards just the region");
+    EXPECT_PARSE_ERR ("[iofleet]\npurge=format\n[a]\nfilename=/dev/nvme0n1\noffset=10%\n",
+                "t.fio:2: purge=format erases the whole device, and job 'a' tests only part of "
+                "it (size= or offset=): use purge=discard, which discards just the region");
     EXPECT_PARSE_ERR ("[iofleet]\npurge=secure\n[a]\nfilename=/dev/nvme0n1\n",
-                "t.fio:2: [iofleet] purge=secure: give discard or none");
+                "t.fio:2: [iofleet] purge=secure: give discard, format or none");
     EXPECT_PARSE_ERR ("[iofleet]\npurge=discard\n[a]\nrw=read\nsize=1m\n",
                 "t.fio:2: purge= needs filename= on every job (job 'a' has none, so its files "
                 "are named after it): it discards the devices the jobs test");

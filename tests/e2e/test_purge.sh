@@ -97,3 +97,17 @@ ok "purge: $delta sectors discarded (the kernel's count) in $(jq .steps[0].fleet
 grep -q "the purge step failed: the plan's steps not run" "$T/local.err" \
   || fail "local run: $(tail -2 "$T/local.err")"
 ok "iofleet-agent run without --allow-purge: the purge refused, the plan's steps not run"
+
+# purge=format on a loop device: the agent asks it NVME_IOCTL_ID and
+# SG_IO, a loop device answers neither, and the step fails saying so and
+# what to use; nothing is discarded or written.  (The format itself runs
+# on an NVMe namespace in tests/vm/test_format.sh.)
+sed 's/^purge=discard$/purge=format/' "$T/purge.fio" >"$T/format.fio"
+d0=$(discarded)
+w0=$(awk '{print $7}' "$STAT")
+"$BIN/iofleet-agent" run "$T/format.fio" \
+    --allow-purge "$LOOPDEV" >"$T/format.out" 2>"$T/format.err" && fail "purge=format on a loop device exited 0"
+grep -q "neither an NVMe namespace nor a SCSI disk (it answers neither NVME_IOCTL_ID nor SG_IO): purge=format cannot format it; use purge=discard" "$T/format.err" \
+  || fail "purge=format on a loop device: $(tail -3 "$T/format.err")"
+[ "$(discarded)" = "$d0" ] && [ "$(awk '{print $7}' "$STAT")" = "$w0" ] || fail "purge=format on a loop device discarded or wrote"
+ok "purge=format on a loop device: refused by the device check, naming it and purge=discard; nothing discarded or written"
