@@ -22,6 +22,28 @@ pstate_of (const char *name)
     return P_LOST;
 }
 
+/* p's planned bytes per target from step_agents.target_planned (text:
+   NULL or a JSON array), with room for the bytes moved; none (no
+   per-drive progress) when there is no such list or it does not match
+   p's targets. */
+static void
+recover_planned (part_t *p, const char *text)
+{
+    free (p->planned);
+    free (p->moved);
+    p->planned = p->moved = NULL;
+    json_t *list = text ? json_loads (text, 0, NULL) : NULL;
+    if (json_array_size (list) == p->ntargets && p->ntargets > 0) {
+        p->planned = calloc (p->ntargets, sizeof *p->planned);
+        p->moved = calloc (p->ntargets, sizeof *p->moved);
+        for (uint32_t i = 0; p->planned && i < p->ntargets; i++) {
+            json_int_t v = json_integer_value (json_array_get (list, i));
+            p->planned[i] = v > 0 ? (uint64_t) v : 0;
+        }
+    }
+    json_decref (list);
+}
+
 /* Picks the run up where the last controller process left it: the steps
    it finished stay as they are; the step in hand goes on once its agents
    are back (R_RECOVER): a running step keeps the snapshots stored so far
@@ -67,7 +89,7 @@ resume_run (ctl_t *ctl, int64_t run)
     if (r->recover_running) {
         st = store_stmt (ctl->store,
             "SELECT agent_id, status, message, targets, actual_start, snapshots, spool_dropped, "
-            " restarted FROM step_agents WHERE run_id = ? AND step_idx = ?");
+            " restarted, target_planned FROM step_agents WHERE run_id = ? AND step_idx = ?");
         sqlite3_bind_int64 (st, 1, run);
         sqlite3_bind_int (st, 2, r->cur);
         while (store_row (ctl->store, st, "read the step's agents") == 1) {
@@ -83,6 +105,7 @@ resume_run (ctl_t *ctl, int64_t run)
             p->done_snapshots = (uint32_t) sqlite3_column_int (st, 5);
             p->spool_dropped = (uint32_t) sqlite3_column_int (st, 6);
             p->restarted = sqlite3_column_int (st, 7) != 0;
+            recover_planned (p, (const char *) sqlite3_column_text (st, 8));
             /* Its DONE's totals were checked against nothing yet, and are
                gone: the stored rows are all there is. */
             p->totals_unknown = p->st == P_DONE;
@@ -93,6 +116,19 @@ resume_run (ctl_t *ctl, int64_t run)
                 p->st = P_RUNNING;      /* its DONE comes again */
                 p->msg[0] = '\0';
             }
+        }
+        sqlite3_reset (st);
+        /* The bytes each target moved so far, for the per-drive progress. */
+        st = store_stmt (ctl->store,
+            "SELECT agent_id, target, SUM(read_bytes + write_bytes + trim_bytes) FROM snapshots "
+            "WHERE run_id = ? AND step_idx = ? GROUP BY agent_id, target");
+        sqlite3_bind_int64 (st, 1, run);
+        sqlite3_bind_int (st, 2, r->cur);
+        while (store_row (ctl->store, st, "read the bytes the step moved") == 1) {
+            part_t *p = run_find_part (r, (uint64_t) sqlite3_column_int64 (st, 0));
+            int64_t t = sqlite3_column_int64 (st, 1);
+            if (p && p->moved && t >= 0 && t < (int64_t) p->ntargets)
+                p->moved[t] = (uint64_t) sqlite3_column_int64 (st, 2);
         }
         sqlite3_reset (st);
         /* What is stored already: resent copies are acked, not stored twice. */

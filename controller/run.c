@@ -767,6 +767,7 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
         run_save_agent (ctl, p, text);
         free (text);
         run_save_target_drives (ctl, p, env->ready);
+        run_save_planned (ctl, p);
         break;
     }
     case IOFLEET__ENVELOPE__BODY_REFUSED:

@@ -341,6 +341,31 @@ run_save_latency_depths (ctl_t *ctl, const part_t *p, const Iofleet__Done *d)
     }
 }
 
+void
+run_save_planned (ctl_t *ctl, const part_t *p)
+{
+    runner_t *r = ctl->runner;
+    bool any = false;
+    for (uint32_t i = 0; p->planned && i < p->ntargets; i++)
+        any |= p->planned[i] > 0;
+    if (!any)
+        return;
+    json_t *list = json_array ();
+    for (uint32_t i = 0; i < p->ntargets; i++)
+        json_array_append_new (list, json_integer ((json_int_t) p->planned[i]));
+    char *text = json_dumps (list, JSON_COMPACT);
+    json_decref (list);
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "UPDATE step_agents SET target_planned = ? WHERE run_id = ? AND step_idx = ? "
+        "AND agent_id = ?");
+    sqlite3_bind_text (st, 1, text ? text : "[]", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 2, r->run);
+    sqlite3_bind_int (st, 3, r->cur);
+    sqlite3_bind_int64 (st, 4, (sqlite3_int64) p->agent_id);
+    store_step_done (ctl->store, st, "store the targets' planned bytes");
+    free (text);
+}
+
 /* Which drive each READY target is, from the inventory that came with it,
    so results can be grouped by model, firmware and transport. */
 void

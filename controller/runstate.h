@@ -168,6 +168,11 @@ void run_save_agent (ctl_t *ctl, const part_t *p, const char *targets_json);
    p in the step in hand.  Can't fail (bad entries are counted). */
 void run_save_latency_depths (ctl_t *ctl, const part_t *p, const Iofleet__Done *d);
 void run_save_target_drives (ctl_t *ctl, const part_t *p, const Iofleet__Ready *ready);
+/* Stores what each of p's targets is to move (its planned bytes, from
+   READY; step_agents.target_planned), when any is: a restarted
+   controller's per-drive progress (recover.c).  Can't fail (a database
+   error is logged). */
+void run_save_planned (ctl_t *ctl, const part_t *p);
 /* Records the step in hand's status.  Can't fail. */
 void run_set_step (ctl_t *ctl, const char *status);
 /* Loads run's plan, policy and agents into the runner.  Returns 0, or -1

@@ -85,7 +85,8 @@ ok "report: step 1 precondition $(jq .steps[0].fleet.write.ops "$T/r2.json") wri
 # cgroup that lets it write its device at 16 MiB/s, the 128 MiB take about
 # 8 s; the controller's status (what watch shows) reports the drive's
 # planned bytes (twice 64 MiB) and the bytes moved, growing, and watch
-# prints them with the slowest drive.
+# prints them with the slowest drive; a controller killed and started
+# again part way shows them still.
 read_throttle_cgroup iofleet-pre "$LOOPDEV"
 set_throttle wbps $((16 << 20))
 echo "${PIDS[-1]}" >"$CG/cgroup.procs"       # agent rw
@@ -93,17 +94,38 @@ run=$("$I" run pre --agents rw) || fail "run 3"
 "$I" watch "$run" >"$T/watch.out" 2>"$T/watch.err" &
 W=$!
 PIDS+=("$W")
+# Part way (a quarter moved, watch has shown it), the controller is killed
+# (kill -9) and started again: the drive's progress goes on from what the
+# database holds (018_planned: the planned bytes; the snapshots: the bytes
+# moved), never back to nothing.
+restarted=0 before=0
 for _ in $(seq 300); do
   s=$("$BIN/admin_peer" "$IOFLEET_CONTROLLER" "{\"cmd\":\"status\",\"run\":$run}" 2>/dev/null || true)
-  jq -r '.result | select(.step == 0) | .drives_progress // empty
+  line=$(jq -r '.result | select(.step == 0) | .drives_progress // empty
          | "\(.drives) \(.done) \(.planned_bytes) \(.moved_bytes) \(.slowest.agent) \(.slowest.target)"' \
-    <<<"$s" >>"$T/progress" 2>/dev/null || true
+    <<<"$s" 2>/dev/null || true)
+  if [ -n "$line" ]; then
+    echo "$line" >>"$T/progress"
+    [ "$restarted" = 1 ] && echo "$line" >>"$T/progress-after"
+  fi
+  read -r _ _ planned moved _ <<<"${line:-x x 0 0}"
+  if [ "$restarted" = 0 ] && [ "$planned" -gt 0 ] && [ $((moved * 4)) -ge "$planned" ] \
+     && grep -q "drives 0/1 done" "$T/watch.err"; then
+    kill -TERM "$W"; wait "$W" 2>/dev/null || true
+    kill -KILL "$CTL_PID"; wait "$CTL_PID" 2>/dev/null || true
+    LISTEN=$AGENT_EP start_controller
+    restarted=1 before=$moved
+    continue
+  fi
   st=$(jq -r '.result.status // empty' <<<"$s" 2>/dev/null || true)
   case "$st" in complete|partial|failed|cancelled) break ;; esac
   sleep 0.2
 done
-wait "$W" || fail "watch exited $?: $(tail -3 "$T/watch.err")"
 [ "$st" = complete ] || fail "run 3: $st"
+[ "$restarted" = 1 ] || fail "the controller was never restarted mid-step: $(cat "$T/progress")"
+[ -s "$T/progress-after" ] || fail "no per-drive progress after the restart"
+awk -v p=$((2 * 64 << 20)) -v b="$before" '$3 != p || $4 < b { bad = 1 } END { exit bad }' "$T/progress-after" \
+  || fail "after the restart (moved $before before it): $(cat "$T/progress-after")"
 n=$(awk -v p=$((2 * 64 << 20)) -v dev="$LOOPDEV" '$1 == 1 && $3 == p && $5 == "rw" && $6 == dev' "$T/progress" | wc -l)
 [ "$n" -ge 3 ] || fail "progress samples: $(cat "$T/progress")"
 sort -n -k4 -c "$T/progress" 2>/dev/null || awk '{ if (NR > 1 && $4 < last) exit 1; last = $4 }' "$T/progress" \
@@ -112,7 +134,7 @@ distinct=$(awk '$4 > 0 && $4 < $3 { print $4 }' "$T/progress" | sort -u | wc -l)
 [ "$distinct" -ge 2 ] || fail "no progress between 0 and the end: $(cat "$T/progress")"
 grep -qE "drives 0/1 done, .* of 128\.0 MiB, slowest rw $LOOPDEV [0-9]+%" "$T/watch.err" \
   || fail "watch: $(grep -m3 precondition "$T/watch.err")"
-ok "precondition progress per drive: $(wc -l <"$T/progress") samples of 128 MiB planned, $distinct in between; watch: $(grep -m1 -oE 'drives 0/1 done[^|]*' "$T/watch.err")"
+ok "precondition progress per drive: $(wc -l <"$T/progress") samples of 128 MiB planned, $distinct in between; watch: $(grep -m1 -oE 'drives 0/1 done[^|]*' "$T/watch.err"); across a controller killed at $before bytes moved: $(wc -l <"$T/progress-after") samples after, from $(head -1 "$T/progress-after" | cut -d' ' -f4) bytes"
 
 # Local mode (iofleet-agent run) the same: a precondition step the write
 # guard refuses (the device now carries ext4) leaves the plan's step unrun.
