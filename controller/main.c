@@ -5,6 +5,10 @@
 */
 #define _GNU_SOURCE
 #include "admin.h"
+#include "http.h"
+#include "metrics.h"
+#include "runstate.h"
+#include "series.h"
 #include "controller.h"
 #include "config.h"
 #include "cron.h"
@@ -85,6 +89,9 @@ usage (FILE *f)
 "                         acknowledged to its agent only once fsynced; normal\n"
 "                         survives a controller crash, not a power cut, and\n"
 "                         then loses acknowledged snapshots)\n"
+"  --http ADDR:PORT       serve Prometheus metrics at http://ADDR:PORT/metrics\n"
+"                         (off by default; loopback only: 127.0.0.1, [::1] or\n"
+"                         localhost; port 0: any free one, logged)\n"
 "  --port-file PATH       write the bound agent endpoint here once started\n"
 "                         (use with --listen tcp://127.0.0.1:* for a free port)\n"
 "  --verbose              log debug messages\n"
@@ -182,7 +189,7 @@ prepare_ipc (const char *what, const char *endpoint)
 /* What the command line and the configuration file set. */
 typedef struct {
     ctl_t *ctl;
-    const char *db, *listen, *admin, *port_file, *keys, *db_sync, *hook;
+    const char *db, *listen, *admin, *port_file, *keys, *db_sync, *hook, *http;
     int64_t test_clock;
     bool verbose;
 } settings_t;
@@ -228,6 +235,15 @@ apply_option (void *arg, int code, const char *v, const char *where, bool from_c
         s->db_sync = v;
         break;
     case 'R': s->hook = v; break;
+    case 'H': {
+        char err[600];
+        if (http_check_addr (v, err, sizeof err)) {
+            fprintf (stderr, "iofleet-controller: %s %s\n", where, err);
+            return 2;
+        }
+        s->http = v;
+        break;
+    }
     case 'C': {
         char *end;
         long long t = strtoll (v, &end, 10);
@@ -277,6 +293,7 @@ value_of (void *arg, int code, char *buf, size_t len)
     case 'p': snprintf (buf, len, "%s", s->port_file ? s->port_file : ""); break;
     case 'k': snprintf (buf, len, "%s", s->keys ? s->keys : ""); break;
     case 'R': snprintf (buf, len, "%s", s->hook ? s->hook : ""); break;
+    case 'H': snprintf (buf, len, "%s", s->http ? s->http : ""); break;
     case 'C':
         if (s->test_clock)
             snprintf (buf, len, "%lld", (long long) s->test_clock);
@@ -584,6 +601,18 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         return 1;
     }
     runner_recover (ctl);
+    http_t *http = NULL;
+    if (set->http) {
+        http = http_start (set->http, err, sizeof err);
+        if (!http) {
+            fprintf (stderr, "iofleet-controller: %s\n", err);
+            return 1;
+        }
+        series_keep_total (ctl->runner->series);
+        log_info ("metrics on http://%s:%u/metrics", strncmp (set->http, "localhost", 9) == 0
+                  ? "127.0.0.1" : set->http[0] == '[' ? "[::1]" : "127.0.0.1", http_port (http));
+    }
+    uint64_t metrics_at = 0;
     log_info ("iofleet-controller %s: database %s (schema %d), agents on %s, admin on %s",
               IOF_VERSION, db, store_schema_version (ctl->store), bound,
               zsock_endpoint (ctl->admin) ? zsock_endpoint (ctl->admin) : admin);
@@ -652,12 +681,21 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
             ctl->stats->commits++;
         }
         runner_after_commit (ctl);
+        /* /metrics: rendered here, where the figures live, once a second. */
+        if (http && clock_mono_ns () - metrics_at >= NS_PER_SEC) {
+            size_t len;
+            char *text = metrics_render (ctl, &len);
+            if (text)
+                http_publish (http, text, len);
+            metrics_at = clock_mono_ns ();
+        }
     }
     sd_notify (0, "STOPPING=1");
     log_info ("iofleet-controller stopping");
     store_commit (ctl->store);
     runner_after_commit (ctl);
     zpoller_destroy (&poller);
+    http_stop (&http);
     admin_destroy (&admin_ep);
     runner_destroy (&ctl->runner);
     sched_destroy (&ctl->sched);
@@ -687,6 +725,7 @@ main (int argc, char **argv)
         { "db-sync", required_argument, NULL, 'S' },
         { "on-regression", required_argument, NULL, 'R' },
         { "test-clock", required_argument, NULL, 'C' },
+        { "http", required_argument, NULL, 'H' },
         { "verbose", no_argument, NULL, 'v' },
         CONFIG_OPTIONS,
         { "help", no_argument, NULL, 'h' },

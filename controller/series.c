@@ -43,7 +43,23 @@ struct series {
     uint64_t clock;                     /* use counter, for eviction */
     slot_t slots[SERIES_RING];
     uint8_t hist_buf[HIST_WIRE_MAX];
+    series_total_t total;               /* the step so far (series_total) */
+    bool total_on;                      /* kept only for /metrics: its cost */
 };
+
+/* The step's totals back to nothing (a new step, or a commit failed). */
+static void
+total_reset (series_t *self)
+{
+    series_total_t *t = &self->total;
+    t->run = self->run;
+    t->step = self->step;
+    t->since_ns = clock_mono_ns ();
+    for (int k = 0; k < DIR_COUNT; k++) {
+        t->ops[k] = t->bytes[k] = 0;
+        histogram_clear (&t->hist[k]);
+    }
+}
 
 series_t *
 series_new (void)
@@ -52,6 +68,9 @@ series_new (void)
     if (!self)
         return NULL;
     self->run = -1;
+    self->total.run = -1;
+    for (int k = 0; k < DIR_COUNT; k++)
+        histogram_reset (&self->total.hist[k]);
     return self;
 }
 
@@ -88,6 +107,7 @@ series_reset (series_t *self, int64_t run, int step, int nwho)
 {
     self->run = run;
     self->step = step;
+    total_reset (self);
     if (nwho > self->capwho) {
         bool grown = true;
         for (int i = 0; i < SERIES_RING; i++) {
@@ -112,6 +132,20 @@ series_forget (series_t *self)
 {
     for (int i = 0; i < SERIES_RING; i++)
         slot_empty (self, &self->slots[i]);
+    /* The snapshots not committed come again: counted once more from 0. */
+    total_reset (self);
+}
+
+const series_total_t *
+series_total (const series_t *self)
+{
+    return &self->total;
+}
+
+void
+series_keep_total (series_t *self)
+{
+    self->total_on = true;
 }
 
 static int
@@ -254,10 +288,16 @@ series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot *s)
                 continue;
             iv->ops[k] += d->ops;
             iv->bytes[k] += d->bytes;
+            self->total.ops[k] += d->ops;
+            self->total.bytes[k] += d->bytes;
             ops += d->ops;
             /* Checked by the caller before it stored the snapshot. */
-            if (d->histogram.len)
+            if (d->histogram.len) {
                 histogram_add_checked (&iv->hist[k], d->histogram.data, d->histogram.len);
+                if (self->total_on)
+                    histogram_add_checked (&self->total.hist[k], d->histogram.data,
+                                           d->histogram.len);
+            }
         }
     }
     interval_add_agent (iv, s->t_start, s->t_end);

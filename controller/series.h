@@ -23,6 +23,16 @@
 #include "store.h"
 
 typedef struct series series_t;
+/* The step in hand so far, every snapshot stored since the step began (or
+   since a commit failed, or the controller started): ops, bytes and the
+   completion-latency histogram per direction, for /metrics (metrics.h). */
+typedef struct {
+    int64_t run;                    /* -1: none yet */
+    int step;
+    uint64_t since_ns;              /* monotonic: when these started from 0 */
+    uint64_t ops[DIR_COUNT], bytes[DIR_COUNT];
+    histogram_t hist[DIR_COUNT];
+} series_total_t;
 typedef struct {
     uint32_t agents;                /* agents whose snapshot is in */
     uint64_t t_start, t_end, span_ns;
@@ -47,6 +57,11 @@ int series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot
 /* Writes the intervals changed since the last call (the store's commit
    hook calls it).  Returns 0 or -1. */
 int series_flush (series_t *self, store_t *store);
+/* The step in hand's totals.  Can't fail. */
+const series_total_t *series_total (const series_t *self);
+/* Keeps the totals' histograms from now on (off by default: each
+   snapshot's histograms are then decoded twice).  Can't fail. */
+void series_keep_total (series_t *self);
 /* Interval seq of the step in hand, or NULL if no agent delivered it. */
 const series_interval_t *series_get (series_t *self, store_t *store, uint32_t seq);
 

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# /metrics (iofleet-controller --http) scraped by a real Prometheus
+# (Debian's, started here on loopback with a temporary configuration and
+# data directory, scraping every second) during a real run of one agent:
+#  - after the step, Prometheus's
+#      histogram_quantile(0.99, sum by (le) (iofleet_step_latency_seconds_bucket{...}))
+#    is the report's fleet read p99 within the width of the bucket it falls
+#    in (8 per power of two), and the histogram's _count and the step's
+#    ops counter are the report's read ops exactly;
+#  - Prometheus scraped the target up, and the agents gauge reads 1;
+#  - the endpoint is read-only and serves /metrics alone: POST 405, another
+#    path 404; an off-host --http is refused at start, naming the rule.
+. "$(dirname "$0")/lib.sh"
+PROM=$(command -v prometheus || true)
+[ -n "$PROM" ] || { echo "skip: no prometheus (scripts/install-deps installs it)"; exit 77; }
+command -v curl >/dev/null || { echo "skip: no curl"; exit 77; }
+fleet_setup
+I="$BIN/iofleet"
+free_port () { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+"$BIN/iofleet-controller" --no-config --db "$T/x.db" --http 0.0.0.0:9464 2>"$T/e1" && fail "--http 0.0.0.0 accepted"
+grep -q "not a loopback address; HTTP off this host needs TLS and a bearer token" "$T/e1" \
+  || fail "off-host refusal: $(cat "$T/e1")"
+
+start_controller --http 127.0.0.1:0
+for _ in $(seq 50); do grep -q "metrics on http://" "$T/controller.log" && break; sleep 0.1; done
+HP=$(grep -oE 'metrics on http://127\.0\.0\.1:[0-9]+' "$T/controller.log" | grep -oE '[0-9]+$')
+[ -n "$HP" ] || fail "the controller did not log its metrics address"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$HP/metrics")" = 405 ] || fail "POST not 405"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$HP/api")" = 404 ] || fail "/api not 404"
+ok "--http: off-host refused; POST 405, other paths 404"
+
+PP=$(free_port)
+mkdir -p "$T/prom"
+cat >"$T/prom.yml" <<EOF2
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: iofleet
+    static_configs:
+      - targets: ["127.0.0.1:$HP"]
+EOF2
+"$PROM" --config.file="$T/prom.yml" --storage.tsdb.path="$T/prom" \
+    --web.listen-address="127.0.0.1:$PP" >>"$T/prometheus.log" 2>&1 &
+PIDS+=("$!")
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PP/-/ready" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -sf "http://127.0.0.1:$PP/-/ready" >/dev/null || fail "prometheus did not start"
+
+start_agent a1
+wait_agents 1
+cat >"$T/m.fio" <<EOF2
+[reads]
+ioengine=libaio
+direct=1
+filename=m.dat
+size=32m
+rw=randread
+bs=4k
+iodepth=8
+runtime=4
+time_based
+EOF2
+"$I" plan add m "$T/m.fio" >/dev/null || fail "plan add"
+run=$("$I" run m --wait --json 2>"$T/run.err" | jq -r .run) || fail "run: $(cat "$T/run.err")"
+"$I" report "$run" --format json >"$T/r.json" || fail "report"
+sleep 3         # a render (1 s) and a scrape (1 s) after the step's last snapshot
+q () { curl -sf --get "http://127.0.0.1:$PP/api/v1/query" --data-urlencode "query=$1"; }
+sel="run=\"$run\",step=\"0\",direction=\"read\""
+q "histogram_quantile(0.99, sum by (le) (iofleet_step_latency_seconds_bucket{$sel}))" >"$T/p99.json" || fail "query p99"
+q "iofleet_step_latency_seconds_count{$sel}" >"$T/count.json" || fail "query count"
+q "iofleet_step_ops_total{$sel}" >"$T/ops.json" || fail "query ops"
+q "up{job=\"iofleet\"}" >"$T/up.json" || fail "query up"
+q "iofleet_agents{state=\"connected\"}" >"$T/agents.json" || fail "query agents"
+python3 - "$T/r.json" "$T/p99.json" "$T/count.json" "$T/ops.json" "$T/up.json" "$T/agents.json" <<'PY' || fail "Prometheus's figures are not the report's"
+import json, math, sys
+rep = json.load(open(sys.argv[1]))
+val = lambda f: float(json.load(open(f))["data"]["result"][0]["value"][1])
+read = rep["steps"][0]["fleet"]["read"]
+p99, ops = read["percentiles"]["p99"], read["ops"]
+prom = val(sys.argv[2]) * 1e9
+# The bucket of 8 per power of two that holds the report's p99 (ns).
+k = math.floor(math.log2(p99)); w = 2 ** k / 8
+lo = 2 ** k + math.floor((p99 - 2 ** k) / w) * w
+assert abs(prom - p99) <= w, f"PromQL p99 {prom:.0f} ns, report {p99} ns, bucket [{lo:.0f}, {lo + w:.0f})"
+assert val(sys.argv[3]) == ops and val(sys.argv[4]) == ops, (val(sys.argv[3]), val(sys.argv[4]), ops)
+assert val(sys.argv[5]) == 1 and val(sys.argv[6]) == 1
+print(f"PromQL p99 {prom / 1e3:.1f} us, the report's {p99 / 1e3:.1f} us (bucket {lo / 1e3:.1f}..{(lo + w) / 1e3:.1f} us); {ops} reads both")
+PY
+ok "Prometheus scraped the controller: histogram_quantile over the step's buckets is the report's p99 within its bucket; counts exact"

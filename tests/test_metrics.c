@@ -1,0 +1,72 @@
+/*  test_metrics.c: the latency histogram in Prometheus's buckets
+    (controller/metrics.c): each bucket counts exactly the samples of at
+    most its le (an edge of iofleet's own buckets, less 1 ns), cumulative,
+    +Inf the count with overflow, _sum and _count exact; every edge 8 per
+    power of two from 2^10 to 2^36 ns.
+*/
+#include "metrics.h"
+#include "testutil.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The count of the line whose le is le_text, or -1. */
+static long long
+bucket (const char *text, const char *le_text)
+{
+    char key[128];
+    snprintf (key, sizeof key, "le=\"%s\"} ", le_text);
+    const char *p = strstr (text, key);
+    return p ? atoll (p + strlen (key)) : -1;
+}
+
+int
+main (void)
+{
+    histogram_t h;
+    histogram_reset (&h);
+    /* 1023 ns: the first bucket (le 1023 ns); 1024: the next (le 1151);
+       1151 there too; 1152 the one after; 5 ms; 100 s beyond the last
+       edge (2^36 ns); 2^41 ns overflows iofleet's own range. */
+    uint64_t v[] = { 500, 1023, 1024, 1151, 1152, 5000000, 100000000000ull, 1ull << 41 };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        histogram_record (&h, v[i]);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream (&text, &len);
+    metrics_histogram (f, "x_seconds", "a=\"b\"", &h);
+    fclose (f);
+    CHECK (bucket (text, "0.000001023") == 2);
+    CHECK (bucket (text, "0.000001151") == 4);
+    CHECK (bucket (text, "0.000001279") == 5);
+    /* 5 ms = 4882.8 x 1024 ns: in 2^22 = 4194304 .. 2^23; the edge 4194304 x 1.25 =
+       5242880 holds it, 4194304 x 1.125 = 4718592 does not. */
+    CHECK (bucket (text, "0.004718591") == 5);
+    CHECK (bucket (text, "0.005242879") == 6);
+    CHECK (bucket (text, "68.719476735") == 6);        /* the last edge, 2^36 - 1 ns */
+    CHECK (bucket (text, "+Inf") == 8);
+    CHECK (strstr (text, "x_seconds_count{a=\"b\"} 8\n") != NULL);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        sum += v[i];
+    char want[128];
+    snprintf (want, sizeof want, "x_seconds_sum{a=\"b\"} %" PRIu64 ".%09" PRIu64 "\n",
+              sum / 1000000000u, sum % 1000000000u);
+    CHECK_MSG (strstr (text, want) != NULL, "no '%s'", want);
+    /* 26 powers of two x 8, the last edge, +Inf. */
+    int n = 0;
+    for (const char *p = text; (p = strstr (p, "x_seconds_bucket{")); p++)
+        n++;
+    CHECK_MSG (n == 26 * 8 + 2, "%d buckets", n);
+    /* Cumulative: never decreasing. */
+    long long last = -1;
+    for (const char *p = text; (p = strstr (p, "x_seconds_bucket{")); p++) {
+        long long c = atoll (strstr (p, "} ") + 2);
+        CHECK (c >= last);
+        last = c;
+    }
+    free (text);
+    return TEST_DONE ();
+}
