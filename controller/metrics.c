@@ -48,9 +48,10 @@ metrics_histogram (FILE *f, const char *name, const char *labels, const histogra
              labels[0] ? "," : "", (edge - 1) / 1000000000u, (edge - 1) % 1000000000u, below);
     fprintf (f, "%s_bucket{%s%sle=\"+Inf\"} %" PRIu64 "\n", name, labels, labels[0] ? "," : "",
              h->count);
-    fprintf (f, "%s_sum{%s} %" PRIu64 ".%09" PRIu64 "\n", name, labels, h->sum / 1000000000u,
-             h->sum % 1000000000u);
-    fprintf (f, "%s_count{%s} %" PRIu64 "\n", name, labels, h->count);
+    fprintf (f, "%s_sum%s%s%s %" PRIu64 ".%09" PRIu64 "\n", name, labels[0] ? "{" : "", labels,
+             labels[0] ? "}" : "", h->sum / 1000000000u, h->sum % 1000000000u);
+    fprintf (f, "%s_count%s%s%s %" PRIu64 "\n", name, labels[0] ? "{" : "", labels,
+             labels[0] ? "}" : "", h->count);
 }
 
 char *
@@ -80,6 +81,13 @@ metrics_render (ctl_t *ctl, size_t *len)
                  "iofleet_ingest_%s_total %" PRIu64 "\n", counters[k].name, counters[k].help,
                  counters[k].name, counters[k].name,
                  *(const uint64_t *) ((const char *) is + counters[k].off));
+
+    fputs ("# HELP iofleet_ingest_lag_seconds From the end of a snapshot's interval to the "
+           "commit that made it durable.\n# TYPE iofleet_ingest_lag_seconds histogram\n", f);
+    metrics_histogram (f, "iofleet_ingest_lag_seconds", "", &is->lag);
+    fputs ("# HELP iofleet_commit_seconds One tick's database commit.\n"
+           "# TYPE iofleet_commit_seconds histogram\n", f);
+    metrics_histogram (f, "iofleet_commit_seconds", "", &is->commit);
 
     runner_t *r = ctl->runner;
     fputs ("# HELP iofleet_run_active The run in hand.\n# TYPE iofleet_run_active gauge\n", f);

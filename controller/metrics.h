@@ -5,7 +5,9 @@
       iofleet_agents{state="connected"|"disconnected"}   gauge: the agents
           that said HELLO since the controller started, by connection;
       iofleet_ingest_{messages,bytes,snapshots,rows,commits}_total
-          counters: what `iofleet stats` shows;
+          counters, and the histograms iofleet_ingest_lag_seconds (a
+          snapshot's interval end to its commit) and iofleet_commit_seconds
+          (a tick's commit): what `iofleet stats` shows;
       iofleet_run_active{run, plan} 1 and iofleet_step_active{run, step,
           name} 1: the run and the step in hand (no series when idle);
       iofleet_step_ops_total, iofleet_step_bytes_total{run, step, name,

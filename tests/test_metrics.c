@@ -68,5 +68,14 @@ main (void)
         last = c;
     }
     free (text);
+    /* Without labels: no empty braces, which the format does not allow on
+       _sum and _count. */
+    text = NULL;
+    f = open_memstream (&text, &len);
+    metrics_histogram (f, "y_seconds", "", &h);
+    fclose (f);
+    CHECK (strstr (text, "y_seconds_count 8\n") && strstr (text, "y_seconds_bucket{le=\"+Inf\"} 8\n")
+           && !strstr (text, "{}"));
+    free (text);
     return TEST_DONE ();
 }

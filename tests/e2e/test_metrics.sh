@@ -9,13 +9,18 @@
 #    ops counter are the report's read ops exactly;
 #  - Prometheus scraped the target up, and the agents gauge reads 1;
 #  - the endpoint is read-only and serves /metrics alone: POST 405, another
-#    path 404; an off-host --http is refused at start, naming the rule.
+#    path 404; an off-host --http is refused at start, naming the rule;
+#  - the shipped alerting rules (packaging/prometheus/iofleet-rules.yml)
+#    pass promtool check rules, and each, loaded into that Prometheus,
+#    evaluates without error (health "ok") on the controller's series.
 . "$(dirname "$0")/lib.sh"
 PROM=$(command -v prometheus || true)
 [ -n "$PROM" ] || { echo "skip: no prometheus (scripts/install-deps installs it)"; exit 77; }
+RULES=$(cd "$(dirname "$0")/../../packaging/prometheus" && pwd)/iofleet-rules.yml
 command -v curl >/dev/null || { echo "skip: no curl"; exit 77; }
 fleet_setup
 I="$BIN/iofleet"
+promtool check rules "$RULES" >"$T/promtool.log" 2>&1 || fail "promtool check rules: $(cat "$T/promtool.log")"
 free_port () { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 "$BIN/iofleet-controller" --no-config --db "$T/x.db" --http 0.0.0.0:9464 2>"$T/e1" && fail "--http 0.0.0.0 accepted"
@@ -35,6 +40,9 @@ mkdir -p "$T/prom"
 cat >"$T/prom.yml" <<EOF2
 global:
   scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $RULES
 scrape_configs:
   - job_name: iofleet
     static_configs:
@@ -87,3 +95,14 @@ assert val(sys.argv[5]) == 1 and val(sys.argv[6]) == 1
 print(f"PromQL p99 {prom / 1e3:.1f} us, the report's {p99 / 1e3:.1f} us (bucket {lo / 1e3:.1f}..{(lo + w) / 1e3:.1f} us); {ops} reads both")
 PY
 ok "Prometheus scraped the controller: histogram_quantile over the step's buckets is the report's p99 within its bucket; counts exact"
+
+curl -sf "http://127.0.0.1:$PP/api/v1/rules" >"$T/rules.json" || fail "query rules"
+python3 - "$T/rules.json" <<'PY' || fail "a shipped rule does not evaluate"
+import json, sys
+rules = [r for g in json.load(open(sys.argv[1]))["data"]["groups"] for r in g["rules"]]
+assert len(rules) == 4, [r["name"] for r in rules]
+for r in rules:
+    assert r["health"] == "ok" and r.get("lastEvaluation", "").startswith("20"), (r["name"], r["health"], r.get("lastError"))
+print("rules evaluated: " + ", ".join(f"{r['name']} ({r['state']})" for r in rules))
+PY
+ok "the shipped rules: promtool check rules passes; all 4 evaluate in Prometheus without error"
