@@ -455,6 +455,18 @@ histogram_add_checked (histogram_t *h, const uint8_t *buf, size_t len)
 }
 
 int
+histogram_pairs (const uint8_t *buf, size_t len, uint16_t *idx, uint64_t *cnt, uint32_t *n,
+                 uint64_t *count, uint64_t *sum)
+{
+    s_fig_t fig;
+    if (s_parse (buf, len, &fig, NULL, idx, cnt, n))
+        return -EINVAL;
+    *count = fig.count;
+    *sum = fig.sum;
+    return 0;
+}
+
+int
 histogram_check (const uint8_t *buf, size_t len, uint64_t *count)
 {
     s_fig_t fig;

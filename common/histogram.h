@@ -141,6 +141,13 @@ int histogram_decode_add (histogram_t *h, const uint8_t *buf, size_t len);
    instead of two.  Can't fail. */
 void histogram_add_checked (histogram_t *h, const uint8_t *buf, size_t len);
 
+/* The non-empty buckets of a buf that passed histogram_check: their
+   indices into idx[] and counts into cnt[] (room for HIST_NBUCKETS each),
+   *n of them, its samples in *count (overflow included) and their sum in
+   *sum (ns).  Returns 0, or -EINVAL (a buf not checked after all). */
+int histogram_pairs (const uint8_t *buf, size_t len, uint16_t *idx, uint64_t *cnt, uint32_t *n,
+                     uint64_t *count, uint64_t *sum);
+
 /* Checks buf as histogram_decode would, without a histogram; *count (if
    not NULL) gets its sample count.  Returns 0 or -EINVAL. */
 int histogram_check (const uint8_t *buf, size_t len, uint64_t *count);

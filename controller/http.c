@@ -1,5 +1,7 @@
 /*  http.c: the controller's HTTP endpoint, see http.h. */
 #include "http.h"
+#include "gz.h"
+#include "metrics.h"
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -10,14 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #define METRICS_TYPE "text/plain; version=0.0.4; charset=utf-8"
+
+/* How long a scrape waits for the loop's fresh figures before it takes
+   the last ones: a loop stuck that long is itself news. */
+#define FRESH_WAIT_S    5
 
 struct http {
     struct MHD_Daemon *d;
     pthread_mutex_t lock;
-    char *text;                 /* what /metrics serves */
-    size_t len;
+    pthread_cond_t fresh;       /* signalled at each http_publish */
+    metrics_snap_t *snap;       /* the last figures collected */
+    metrics_snap_t *using;      /* the ones being written out, if any */
+    metrics_snap_t *orphan;     /* replaced while written out: freed after */
+    uint64_t gen;               /* http_publish calls */
+    bool wanted;                /* a scrape waits for figures */
 };
 
 /* addr split into a socket address.  Returns 0, or -1 with err. */
@@ -94,6 +105,71 @@ reply (struct MHD_Connection *c, unsigned status, const char *type, const char *
     return rc;
 }
 
+/* The figures as fresh as the loop makes them, written out here. */
+static enum MHD_Result
+serve_metrics (http_t *self, struct MHD_Connection *c)
+{
+    pthread_mutex_lock (&self->lock);
+    uint64_t gen = self->gen;
+    __atomic_store_n (&self->wanted, true, __ATOMIC_RELEASE);
+    struct timespec until;
+    clock_gettime (CLOCK_REALTIME, &until);
+    until.tv_sec += FRESH_WAIT_S;
+    while (self->gen == gen)
+        if (pthread_cond_timedwait (&self->fresh, &self->lock, &until))
+            break;
+    metrics_snap_t *snap = self->using = self->snap;
+    pthread_mutex_unlock (&self->lock);
+
+    char *text = NULL, *out = NULL;
+    size_t len = 0, outlen = 0, cap = 0;
+    int rc = -1;
+    FILE *f = snap ? open_memstream (&text, &len) : NULL;
+    if (f) {
+        rc = metrics_write (snap, f);
+        if (fclose (f) != 0)
+            rc = -1;
+    }
+    pthread_mutex_lock (&self->lock);
+    if (self->orphan == self->using)
+        metrics_snap_free (&self->orphan);
+    self->using = NULL;
+    pthread_mutex_unlock (&self->lock);
+    if (rc) {
+        free (text);
+        static const char busy[] = "503: no figures (the controller is out of memory, or "
+                                   "just started)\n";
+        return reply (c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain", busy, sizeof busy - 1,
+                      false);
+    }
+    /* Prometheus asks for gzip: at a fleet's size the text is tens of MB. */
+    const char *enc = MHD_lookup_connection_value (c, MHD_HEADER_KIND, "Accept-Encoding");
+    bool gzip = enc && strstr (enc, "gzip");
+    if (gzip) {
+        gz_stream_t *z = gz_stream_new ();
+        if (!z || gz_stream_put (z, text, len, true, &out, &outlen, &cap)) {
+            free (out);
+            out = NULL;
+        }
+        gz_stream_free (&z);
+    }
+    struct MHD_Response *r = MHD_create_response_from_buffer (out ? outlen : len,
+                                                              out ? out : text,
+                                                              MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free (out ? out : text);
+        return MHD_NO;
+    }
+    if (out)
+        free (text);
+    MHD_add_response_header (r, "Content-Type", METRICS_TYPE);
+    if (out)
+        MHD_add_response_header (r, "Content-Encoding", "gzip");
+    enum MHD_Result mr = MHD_queue_response (c, MHD_HTTP_OK, r);
+    MHD_destroy_response (r);
+    return mr;
+}
+
 static enum MHD_Result
 on_request (void *cls, struct MHD_Connection *c, const char *url, const char *method,
             const char *version, const char *upload, size_t *upload_len, void **state)
@@ -117,11 +193,7 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
     if (strcmp (url, "/metrics") != 0)
         return reply (c, MHD_HTTP_NOT_FOUND, "text/plain", not_found, sizeof not_found - 1,
                       false);
-    pthread_mutex_lock (&self->lock);
-    enum MHD_Result rc = reply (c, MHD_HTTP_OK, METRICS_TYPE, self->text ? self->text : "",
-                                self->text ? self->len : 0, true);
-    pthread_mutex_unlock (&self->lock);
-    return rc;
+    return serve_metrics (self, c);
 }
 
 http_t *
@@ -140,6 +212,7 @@ http_start (const char *addr, char *err, size_t errlen)
         return NULL;
     }
     pthread_mutex_init (&self->lock, NULL);
+    pthread_cond_init (&self->fresh, NULL);
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG
                      | (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0);
     self->d = MHD_start_daemon (flags, 0, NULL, NULL, on_request, self,
@@ -150,6 +223,7 @@ http_start (const char *addr, char *err, size_t errlen)
         snprintf (err, errlen, "--http '%s': cannot listen there (the port taken by another "
                   "process? choose another)", addr);
         pthread_mutex_destroy (&self->lock);
+        pthread_cond_destroy (&self->fresh);
         free (self);
         return NULL;
     }
@@ -163,13 +237,27 @@ http_port (const http_t *self)
     return i ? i->port : 0;
 }
 
+bool
+http_wanted (http_t *self)
+{
+    return __atomic_load_n (&self->wanted, __ATOMIC_ACQUIRE);
+}
+
 void
-http_publish (http_t *self, char *text, size_t len)
+http_publish (http_t *self, metrics_snap_t *snap)
 {
     pthread_mutex_lock (&self->lock);
-    free (self->text);
-    self->text = text;
-    self->len = len;
+    if (snap) {
+        metrics_snap_t *old = self->snap;
+        self->snap = snap;
+        if (old && old == self->using)
+            self->orphan = old;
+        else
+            metrics_snap_free (&old);
+    }
+    self->gen++;
+    __atomic_store_n (&self->wanted, false, __ATOMIC_RELEASE);
+    pthread_cond_broadcast (&self->fresh);
     pthread_mutex_unlock (&self->lock);
 }
 
@@ -181,7 +269,8 @@ http_stop (http_t **self_p)
         return;
     MHD_stop_daemon (self->d);
     pthread_mutex_destroy (&self->lock);
-    free (self->text);
+    pthread_cond_destroy (&self->fresh);
+    metrics_snap_free (&self->snap);
     free (self);
     *self_p = NULL;
 }

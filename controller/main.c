@@ -612,7 +612,6 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         log_info ("metrics on http://%s:%u/metrics", strncmp (set->http, "localhost", 9) == 0
                   ? "127.0.0.1" : set->http[0] == '[' ? "[::1]" : "127.0.0.1", http_port (http));
     }
-    uint64_t metrics_at = 0;
     log_info ("iofleet-controller %s: database %s (schema %d), agents on %s, admin on %s",
               IOF_VERSION, db, store_schema_version (ctl->store), bound,
               zsock_endpoint (ctl->admin) ? zsock_endpoint (ctl->admin) : admin);
@@ -681,14 +680,10 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
             ctl->stats->commits++;
         }
         runner_after_commit (ctl);
-        /* /metrics: rendered here, where the figures live, once a second. */
-        if (http && clock_mono_ns () - metrics_at >= NS_PER_SEC) {
-            size_t len;
-            char *text = metrics_render (ctl, &len);
-            if (text)
-                http_publish (http, text, len);
-            metrics_at = clock_mono_ns ();
-        }
+        /* /metrics: the figures copied here, where they live, for a
+           scrape that waits; written out on its thread. */
+        if (http && http_wanted (http))
+            http_publish (http, metrics_collect (ctl));
     }
     sd_notify (0, "STOPPING=1");
     log_info ("iofleet-controller stopping");

@@ -1,14 +1,29 @@
 /*  metrics.c: the controller's figures for Prometheus, see metrics.h. */
 #include "metrics.h"
+#include "buckets.h"
+#include "direction.h"
 #include "fleet.h"
 #include "runstate.h"
 #include "series.h"
-#include "direction.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct {
+    size_t lab;                     /* its labels' offset in labels */
+    series_target_t fig;
+} snap_target_t;
+
+struct metrics_snap {
+    char *head;                     /* everything but the targets' series */
+    size_t head_len;
+    snap_target_t *t;               /* the targets' figures */
+    size_t n;
+    char *labels;                   /* agent="..",target=".." of each, NUL-ended */
+    size_t labels_len;
+};
 
 /* A label value as the exposition format escapes it. */
 static void
@@ -26,41 +41,19 @@ label_value (FILE *f, const char *s)
     fputc ('"', f);
 }
 
-void
-metrics_histogram (FILE *f, const char *name, const char *labels, const histogram_t *h)
+/* A histogram_t as the exposition's lines at BUCKETS_FLEET. */
+static void
+fleet_histogram (FILE *f, const char *name, const char *labels, const histogram_t *h)
 {
-    uint64_t below = 0;             /* samples under the edge */
-    uint32_t i = 0;
-    for (int b = METRICS_LOW_BITS; b < METRICS_HIGH_BITS; b++)
-        for (int j = 0; j < METRICS_OCTAVE_SPLIT; j++) {
-            uint64_t edge = (1ull << b) + (uint64_t) j * (1ull << (b - 3));
-            while (i < HIST_NBUCKETS && histogram_bucket_low (i) < edge)
-                below += h->buckets[i++];
-            fprintf (f, "%s_bucket{%s%sle=\"%" PRIu64 ".%09" PRIu64 "\"} %" PRIu64 "\n", name,
-                     labels, labels[0] ? "," : "", (edge - 1) / 1000000000u,
-                     (edge - 1) % 1000000000u, below);
-        }
-    /* The last edge, 2^36 ns. */
-    uint64_t edge = 1ull << METRICS_HIGH_BITS;
-    while (i < HIST_NBUCKETS && histogram_bucket_low (i) < edge)
-        below += h->buckets[i++];
-    fprintf (f, "%s_bucket{%s%sle=\"%" PRIu64 ".%09" PRIu64 "\"} %" PRIu64 "\n", name, labels,
-             labels[0] ? "," : "", (edge - 1) / 1000000000u, (edge - 1) % 1000000000u, below);
-    fprintf (f, "%s_bucket{%s%sle=\"+Inf\"} %" PRIu64 "\n", name, labels, labels[0] ? "," : "",
-             h->count);
-    fprintf (f, "%s_sum%s%s%s %" PRIu64 ".%09" PRIu64 "\n", name, labels[0] ? "{" : "", labels,
-             labels[0] ? "}" : "", h->sum / 1000000000u, h->sum % 1000000000u);
-    fprintf (f, "%s_count%s%s%s %" PRIu64 "\n", name, labels[0] ? "{" : "", labels,
-             labels[0] ? "}" : "", h->count);
+    uint64_t slots[BUCKETS_SLOTS (BUCKETS_FLEET)] = { 0 };
+    buckets_add (BUCKETS_FLEET, h, slots);
+    buckets_write (f, name, labels, BUCKETS_FLEET, slots, h->count, h->sum);
 }
 
-char *
-metrics_render (ctl_t *ctl, size_t *len)
+/* The fleet's series: everything but the targets'. */
+static void
+write_head (ctl_t *ctl, FILE *f)
 {
-    char *buf = NULL;
-    FILE *f = open_memstream (&buf, len);
-    if (!f)
-        return NULL;
     int up = 0, down = 0;
     for (peer_t *p = fleet_first (ctl->fleet); p; p = fleet_next (ctl->fleet))
         p->connected ? up++ : down++;
@@ -84,14 +77,14 @@ metrics_render (ctl_t *ctl, size_t *len)
 
     fputs ("# HELP iofleet_ingest_lag_seconds From the end of a snapshot's interval to the "
            "commit that made it durable.\n# TYPE iofleet_ingest_lag_seconds histogram\n", f);
-    metrics_histogram (f, "iofleet_ingest_lag_seconds", "", &is->lag);
+    fleet_histogram (f, "iofleet_ingest_lag_seconds", "", &is->lag);
     fputs ("# HELP iofleet_commit_seconds One tick's database commit.\n"
            "# TYPE iofleet_commit_seconds histogram\n", f);
-    metrics_histogram (f, "iofleet_commit_seconds", "", &is->commit);
+    fleet_histogram (f, "iofleet_commit_seconds", "", &is->commit);
 
     runner_t *r = ctl->runner;
     fputs ("# HELP iofleet_run_active The run in hand.\n# TYPE iofleet_run_active gauge\n", f);
-    char run[32], step[16], name[512];
+    char run[32];
     if (r->phase != R_IDLE) {
         snprintf (run, sizeof run, "%" PRId64, r->run);
         fprintf (f, "iofleet_run_active{run=\"%s\",plan=", run);
@@ -100,31 +93,21 @@ metrics_render (ctl_t *ctl, size_t *len)
     }
     fputs ("# HELP iofleet_step_active The step in hand.\n# TYPE iofleet_step_active gauge\n", f);
     const series_total_t *t = series_total (r->series);
-    /* The step's labels, kept for after the run ends (its plan is gone
-       then), until the next step's totals begin. */
-    static char s_labels[1024];
-    static int64_t s_run = -1;
-    static int s_step = -1;
+    /* The step's labels, as the exposition escapes them: its figures stay
+       after it ends, until the next step's begin. */
     char labels[1024] = "";
-    if (t->run >= 0 && t->run == s_run && t->step == s_step && r->phase == R_IDLE)
-        snprintf (labels, sizeof labels, "%s", s_labels);
-    else if (t->run >= 0 && t->run == r->run && r->phase != R_IDLE) {
-        /* The step's labels, as the exposition escapes them. */
+    if (t->run >= 0) {
         char *lb = NULL;
         size_t lbn = 0;
         FILE *lf = open_memstream (&lb, &lbn);
         if (lf) {
-            snprintf (step, sizeof step, "%d", t->step);
-            fprintf (lf, "run=\"%" PRId64 "\",step=\"%s\",name=", t->run, step);
-            label_value (lf, run_step_name (r, t->step, name, sizeof name));
+            fprintf (lf, "run=\"%" PRId64 "\",step=\"%d\",name=", t->run, t->step);
+            label_value (lf, t->name);
             fclose (lf);
             snprintf (labels, sizeof labels, "%s", lb ? lb : "");
             free (lb);
         }
-        snprintf (s_labels, sizeof s_labels, "%s", labels);
-        s_run = t->run;
-        s_step = t->step;
-        if (r->phase != R_IDLE && t->step == r->cur)
+        if (r->phase != R_IDLE && t->run == r->run && t->step == r->cur)
             fprintf (f, "iofleet_step_active{%s} 1\n", labels);
     }
     fputs ("# HELP iofleet_step_ops_total I/Os of the step in hand, fleet-wide.\n"
@@ -142,9 +125,135 @@ metrics_render (ctl_t *ctl, size_t *len)
     for (int k = 0; labels[0] && k < DIR_COUNT; k++) {
         char dl[1100];
         snprintf (dl, sizeof dl, "%s,direction=\"%s\"", labels, dir_name (k));
-        metrics_histogram (f, "iofleet_step_latency_seconds", dl, &t->hist[k]);
+        fleet_histogram (f, "iofleet_step_latency_seconds", dl, &t->hist[k]);
     }
-    if (fclose (f) != 0) {
+}
+
+/* The targets' figures and labels into snap.  Returns 0 or -1 (out of
+   memory). */
+static int
+collect_targets (ctl_t *ctl, metrics_snap_t *snap)
+{
+    const series_total_t *t = series_total (ctl->runner->series);
+    size_t n = 0;
+    for (int w = 0; w < t->nwho; w++)
+        n += t->who[w].n;
+    snap->t = n ? malloc (n * sizeof *snap->t) : NULL;
+    if (n && !snap->t)
+        return -1;
+    FILE *lf = open_memstream (&snap->labels, &snap->labels_len);
+    if (!lf)
+        return -1;
+    for (int w = 0; w < t->nwho; w++) {
+        const series_who_t *who = &t->who[w];
+        for (uint32_t i = 0; i < who->n; i++) {
+            const series_target_t *fig = &who->t[i];
+            bool any = false;
+            for (int k = 0; k < DIR_COUNT; k++)
+                any = any || fig->ops[k] || fig->count[k];
+            if (!any)
+                continue;
+            snap_target_t *st = &snap->t[snap->n++];
+            fflush (lf);
+            st->lab = snap->labels_len;
+            st->fig = *fig;
+            /* Unnamed (not reached: READY names them): by index. */
+            char wn[16], tn[16];
+            snprintf (wn, sizeof wn, "#%d", w);
+            snprintf (tn, sizeof tn, "%u", i);
+            const char *tl = json_string_value (json_array_get (who->labels, i));
+            fputs ("agent=", lf);
+            label_value (lf, who->name[0] ? who->name : wn);
+            fputs (",target=", lf);
+            label_value (lf, tl ? tl : tn);
+            fputc ('\0', lf);
+        }
+    }
+    return fclose (lf) == 0 ? 0 : -1;
+}
+
+metrics_snap_t *
+metrics_collect (ctl_t *ctl)
+{
+    metrics_snap_t *snap = calloc (1, sizeof *snap);
+    if (!snap)
+        return NULL;
+    FILE *f = open_memstream (&snap->head, &snap->head_len);
+    if (!f) {
+        free (snap);
+        return NULL;
+    }
+    write_head (ctl, f);
+    if (fclose (f) != 0 || collect_targets (ctl, snap)) {
+        metrics_snap_free (&snap);
+        return NULL;
+    }
+    return snap;
+}
+
+int
+metrics_write (const metrics_snap_t *snap, FILE *f)
+{
+    fwrite (snap->head, 1, snap->head_len, f);
+    static const struct { const char *name, *type, *help; } fam[] = {
+        { "iofleet_target_ops_total", "counter",
+          "I/Os of the step in hand, per agent and target." },
+        { "iofleet_target_bytes_total", "counter",
+          "Bytes of the step in hand, per agent and target." },
+        { "iofleet_target_latency_seconds", "histogram",
+          "Completion latency of the step in hand, per agent and target, a bucket per power "
+          "of two." },
+    };
+    for (size_t m = 0; m < sizeof fam / sizeof fam[0]; m++) {
+        fprintf (f, "# HELP %s %s\n# TYPE %s %s\n", fam[m].name, fam[m].help, fam[m].name,
+                 fam[m].type);
+        for (size_t i = 0; i < snap->n; i++) {
+            const series_target_t *fig = &snap->t[i].fig;
+            const char *lab = snap->labels + snap->t[i].lab;
+            for (int k = 0; k < DIR_COUNT; k++) {
+                if (!fig->ops[k] && !fig->count[k])
+                    continue;
+                if (m < 2) {
+                    fprintf (f, "%s{%s,direction=\"%s\"} %" PRIu64 "\n", fam[m].name, lab,
+                             dir_name (k), m == 0 ? fig->ops[k] : fig->bytes[k]);
+                    continue;
+                }
+                char dl[2048];
+                snprintf (dl, sizeof dl, "%s,direction=\"%s\"", lab, dir_name (k));
+                buckets_write (f, fam[m].name, dl, BUCKETS_TARGET, fig->slots[k], fig->count[k],
+                               fig->sum[k]);
+            }
+        }
+    }
+    return ferror (f) ? -1 : 0;
+}
+
+void
+metrics_snap_free (metrics_snap_t **snap_p)
+{
+    metrics_snap_t *snap = *snap_p;
+    if (!snap)
+        return;
+    free (snap->head);
+    free (snap->t);
+    free (snap->labels);
+    free (snap);
+    *snap_p = NULL;
+}
+
+char *
+metrics_render (ctl_t *ctl, size_t *len)
+{
+    metrics_snap_t *snap = metrics_collect (ctl);
+    if (!snap)
+        return NULL;
+    char *buf = NULL;
+    FILE *f = open_memstream (&buf, len);
+    int rc = f ? metrics_write (snap, f) : -1;
+    if (f && fclose (f) != 0)
+        rc = -1;
+    metrics_snap_free (&snap);
+    if (rc) {
         free (buf);
         return NULL;
     }

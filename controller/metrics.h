@@ -1,6 +1,6 @@
 /*  metrics.h: the controller's figures in the Prometheus text exposition
-    format (version 0.0.4), rendered on the event loop (which owns them)
-    and served by http.h's thread from the last rendering:
+    format (version 0.0.4), collected on the event loop (which owns them)
+    when a scrape asks (http.h), and written out on the HTTP thread:
 
       iofleet_agents{state="connected"|"disconnected"}   gauge: the agents
           that said HELLO since the controller started, by connection;
@@ -12,38 +12,46 @@
           name} 1: the run and the step in hand (no series when idle);
       iofleet_step_ops_total, iofleet_step_bytes_total{run, step, name,
           direction} counters, and iofleet_step_latency_seconds{run, step,
-          name, direction} a histogram (_bucket, _sum, _count) of the
-          completion latency: the step in hand's stored snapshots, fleet-
-          wide, from when it began (or the controller started: a restart
-          is a counter reset to Prometheus).  They stay after the step
-          ends, until the next step begins.
+          name, direction} a histogram of the completion latency at
+          BUCKETS_FLEET (8 per power of two): the step in hand's stored
+          snapshots, fleet-wide, from when it began (or the controller
+          started: a restart is a counter reset to Prometheus).  They stay
+          after the step ends, until the next step begins;
+      iofleet_target_ops_total, iofleet_target_bytes_total{agent, target,
+          direction} counters, and iofleet_target_latency_seconds{agent,
+          target, direction} a histogram at BUCKETS_TARGET (1 per power of
+          two): the same per agent and target (its label as the report
+          names it), for the directions it moved data in.  No run or step
+          label, so that a fleet's series stay the same from step to step
+          (a new step is a counter reset); iofleet_step_active says which
+          step they are of.
 
-    The histogram's buckets are unions of iofleet's own (histogram.h): 8
-    per power of two from 2^10 ns (about 1 us) to 2^36 ns (about 69 s),
-    each at most 12.5% of its lower edge wide.  Each le is an edge less
-    1 ns, in seconds: the bucket counts exactly the samples of at most le,
-    so summing buckets over series and histogram_quantile() merge exactly;
-    a quantile's error is the width of the bucket it falls in.
+    The buckets are exact unions of iofleet's own (buckets.h): summing
+    them over any set of series and histogram_quantile() merge exactly.
+    What the series cost is docs/metrics.md's.
 */
 #ifndef IOF_METRICS_H
 #define IOF_METRICS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "controller.h"
-#include "histogram.h"
 
-#define METRICS_OCTAVE_SPLIT  8      /* buckets per power of two */
-#define METRICS_LOW_BITS      10     /* the first edge: 2^10 ns */
-#define METRICS_HIGH_BITS     36     /* the last edge: 2^36 ns */
+typedef struct metrics_snap metrics_snap_t;
+
+/* ctl's figures now, copied (on the loop: what a scrape writes out from
+   another thread).  NULL when out of memory. */
+metrics_snap_t *metrics_collect (ctl_t *ctl);
+
+/* The exposition text of snap into f.  Returns 0, or -1 when f failed. */
+int metrics_write (const metrics_snap_t *snap, FILE *f);
+
+/* Frees snap.  Can't fail. */
+void metrics_snap_free (metrics_snap_t **snap_p);
 
 /* The exposition text of ctl's figures now (malloc'd, *len bytes), or
-   NULL when out of memory. */
+   NULL when out of memory: metrics_collect and metrics_write at once. */
 char *metrics_render (ctl_t *ctl, size_t *len);
-
-/* A histogram's buckets as the exposition's lines of name (with the
-   label text labels, "" for none) into f: _bucket per edge and +Inf,
-   _sum, _count.  Can't fail (f's errors are f's). */
-void metrics_histogram (FILE *f, const char *name, const char *labels, const histogram_t *h);
 
 #endif

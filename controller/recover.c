@@ -85,6 +85,11 @@ resume_run (ctl_t *ctl, int64_t run)
         run_finish (ctl);
         return;
     }
+    /* The step's figures start again from here (a counter reset to
+       Prometheus), under their names. */
+    series_reset (r->series, r->run, r->cur, r->nparts);
+    char name[512];
+    series_name_step (r->series, run_step_name (r, r->cur, name, sizeof name));
     r->recover_running = strcmp (cur_status, "running") == 0;
     if (r->recover_running) {
         st = store_stmt (ctl->store,
@@ -100,6 +105,7 @@ resume_run (ctl_t *ctl, int64_t run)
             str_copy (p->msg, sizeof p->msg, (const char *) sqlite3_column_text (st, 2));
             json_t *tl = json_loads ((const char *) sqlite3_column_text (st, 3), 0, NULL);
             p->ntargets = (uint32_t) json_array_size (tl);
+            series_name_agent (r->series, (int) (p - r->parts), p->name, tl);
             json_decref (tl);
             p->actual_start = (uint64_t) sqlite3_column_int64 (st, 4);
             p->done_snapshots = (uint32_t) sqlite3_column_int (st, 5);
@@ -151,7 +157,6 @@ resume_run (ctl_t *ctl, int64_t run)
                 p->contig++;
         }
     }
-    series_reset (r->series, r->run, r->cur, r->nparts);
     r->phase = R_RECOVER;
     r->deadline = clock_mono_ns () + RECOVER_WAIT_NS;
     log_warn ("run %lld: resuming at step %d/%d (%s when the controller stopped); waiting up to "

@@ -134,6 +134,8 @@ begin_step (ctl_t *ctl)
     sqlite3_bind_int (del, 2, r->cur);
     store_step_done (ctl->store, del, "clear an earlier attempt's latency depths");
     series_reset (r->series, r->run, r->cur, r->nparts);
+    char step_name[512];
+    series_name_step (r->series, run_step_name (r, r->cur, step_name, sizeof step_name));
     for (int i = 0; i < r->nparts; i++) {
         part_t *p = &r->parts[i];
         free (p->seen);
@@ -763,6 +765,7 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
             json_array_append_new (list, json_string (label));
         }
         char *text = json_dumps (list, JSON_COMPACT);
+        series_name_agent (r->series, (int) (p - r->parts), p->name, list);
         json_decref (list);
         run_save_agent (ctl, p, text);
         free (text);

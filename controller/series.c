@@ -47,7 +47,8 @@ struct series {
     bool total_on;                      /* kept only for /metrics: its cost */
 };
 
-/* The step's totals back to nothing (a new step, or a commit failed). */
+/* The step's totals back to nothing (a new step, or a commit failed),
+   keeping the agents' names. */
 static void
 total_reset (series_t *self)
 {
@@ -59,6 +60,69 @@ total_reset (series_t *self)
         t->ops[k] = t->bytes[k] = 0;
         histogram_clear (&t->hist[k]);
     }
+    /* Zeroed as they come again (who_target). */
+    for (int w = 0; w < t->nwho; w++)
+        t->who[w].n = 0;
+}
+
+/* Agent who of the step, with room made for it; NULL when out of memory. */
+static series_who_t *
+who_at (series_total_t *t, int who)
+{
+    if (who < 0)
+        return NULL;
+    if (who >= t->capwho) {
+        int cap = who + 1 > 2 * t->capwho ? who + 1 : 2 * t->capwho;
+        series_who_t *w = realloc (t->who, (size_t) cap * sizeof *w);
+        if (!w)
+            return NULL;
+        memset (w + t->capwho, 0, (size_t) (cap - t->capwho) * sizeof *w);
+        t->who = w;
+        t->capwho = cap;
+    }
+    if (who >= t->nwho)
+        t->nwho = who + 1;
+    return &t->who[who];
+}
+
+/* Target i of agent who's figures so far, with room made for them; NULL
+   when out of memory (that target then has no series). */
+static series_target_t *
+who_target (series_total_t *t, int who, uint32_t i)
+{
+    series_who_t *w = who_at (t, who);
+    if (!w)
+        return NULL;
+    if (i >= w->cap) {
+        uint32_t cap = i + 1 > 2 * w->cap ? i + 1 : 2 * w->cap;
+        series_target_t *tg = realloc (w->t, cap * sizeof *tg);
+        if (!tg)
+            return NULL;
+        w->t = tg;
+        w->cap = cap;
+    }
+    if (i >= w->n) {
+        memset (w->t + w->n, 0, (i + 1 - w->n) * sizeof *w->t);
+        w->n = i + 1;
+    }
+    return &w->t[i];
+}
+
+void
+series_name_step (series_t *self, const char *name)
+{
+    str_copy (self->total.name, sizeof self->total.name, name);
+}
+
+void
+series_name_agent (series_t *self, int who, const char *name, json_t *labels)
+{
+    series_who_t *w = who_at (&self->total, who);
+    if (!w)
+        return;
+    str_copy (w->name, sizeof w->name, name);
+    json_decref (w->labels);
+    w->labels = json_incref (labels);
 }
 
 series_t *
@@ -82,6 +146,11 @@ series_destroy (series_t **self_p)
         return;
     for (int i = 0; i < SERIES_RING; i++)
         free (self->slots[i].iv.who_ops);
+    for (int w = 0; w < self->total.capwho; w++) {
+        free (self->total.who[w].t);
+        json_decref (self->total.who[w].labels);
+    }
+    free (self->total.who);
     free (self);
     *self_p = NULL;
 }
@@ -108,6 +177,15 @@ series_reset (series_t *self, int64_t run, int step, int nwho)
     self->run = run;
     self->step = step;
     total_reset (self);
+    /* A new step: names come with it (series_name_*). */
+    series_total_t *t = &self->total;
+    t->name[0] = '\0';
+    for (int w = 0; w < t->nwho; w++) {
+        t->who[w].name[0] = '\0';
+        json_decref (t->who[w].labels);
+        t->who[w].labels = NULL;
+    }
+    t->nwho = 0;
     if (nwho > self->capwho) {
         bool grown = true;
         for (int i = 0; i < SERIES_RING; i++) {
@@ -273,6 +351,30 @@ interval_add_agent (series_interval_t *iv, uint64_t t_start, uint64_t t_end)
         iv->span_ns += t_end - t_start;
 }
 
+/* Direction k of a target's sample d into the agent's target figures. */
+static void
+target_add (series_total_t *t, int who, uint32_t target, int k, const Iofleet__DirStats *d)
+{
+    series_target_t *tg = who_target (t, who, target);
+    if (!tg)
+        return;
+    tg->ops[k] += d->ops;
+    tg->bytes[k] += d->bytes;
+    if (!d->histogram.len)
+        return;
+    static _Thread_local uint16_t idx[HIST_NBUCKETS];
+    static _Thread_local uint64_t cnt[HIST_NBUCKETS];
+    uint32_t n;
+    uint64_t count, sum;
+    if (histogram_pairs (d->histogram.data, d->histogram.len, idx, cnt, &n, &count, &sum))
+        return;             /* checked before it was stored: not reached */
+    const uint8_t *slot = buckets_slots (BUCKETS_TARGET);
+    for (uint32_t j = 0; j < n; j++)
+        tg->slots[k][slot[idx[j]]] += cnt[j];
+    tg->count[k] += count;
+    tg->sum[k] += sum;
+}
+
 int
 series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot *s)
 {
@@ -298,6 +400,8 @@ series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot *s)
                     histogram_add_checked (&self->total.hist[k], d->histogram.data,
                                            d->histogram.len);
             }
+            if (self->total_on && who >= 0)
+                target_add (&self->total, who, s->targets[i]->target, k, d);
         }
     }
     interval_add_agent (iv, s->t_start, s->t_end);

@@ -18,20 +18,42 @@
 #include <stdint.h>
 
 #include "direction.h"
+#include "buckets.h"
 #include "histogram.h"
 #include "message.h"
 #include "store.h"
 
 typedef struct series series_t;
+/* One target's part of the step so far: ops, bytes, and its completion
+   latency per direction as buckets.h's slots at BUCKETS_TARGET, with the
+   exact count and sum (ns). */
+typedef struct {
+    uint64_t ops[DIR_COUNT], bytes[DIR_COUNT], count[DIR_COUNT], sum[DIR_COUNT];
+    uint64_t slots[DIR_COUNT][BUCKETS_SLOTS (BUCKETS_TARGET)];
+} series_target_t;
+/* An agent of the step in hand: its name, its targets' labels (a JSON
+   array of strings, as step_agents.targets holds them) and figures. */
+typedef struct {
+    char name[MSG_NAME_MAX + 1];    /* "": not named (no READY yet) */
+    json_t *labels;
+    series_target_t *t;             /* n of them, room for cap */
+    uint32_t n, cap;
+} series_who_t;
 /* The step in hand so far, every snapshot stored since the step began (or
    since a commit failed, or the controller started): ops, bytes and the
-   completion-latency histogram per direction, for /metrics (metrics.h). */
+   completion-latency histogram per direction, fleet-wide, and per agent
+   (the runner's part index) and target (READY's index) the same at
+   BUCKETS_TARGET, for /metrics (metrics.h), with the names they go by:
+   kept until the next step begins, past the run's end. */
 typedef struct {
     int64_t run;                    /* -1: none yet */
     int step;
+    char name[512];                 /* the step's (run_step_name) */
     uint64_t since_ns;              /* monotonic: when these started from 0 */
     uint64_t ops[DIR_COUNT], bytes[DIR_COUNT];
     histogram_t hist[DIR_COUNT];
+    series_who_t *who;              /* nwho of them, room for capwho */
+    int nwho, capwho;
 } series_total_t;
 typedef struct {
     uint32_t agents;                /* agents whose snapshot is in */
@@ -48,6 +70,11 @@ series_t *series_new (void);
 void series_destroy (series_t **self_p);
 /* A new step of run (nwho agents): forgets everything held. */
 void series_reset (series_t *self, int64_t run, int step, int nwho);
+/* Names the step in hand (its name, as run_step_name makes it), and agent
+   who of it (its name, and its targets' labels: a JSON array of strings,
+   not taken over).  Can't fail (out of memory: it goes unnamed). */
+void series_name_step (series_t *self, const char *name);
+void series_name_agent (series_t *self, int who, const char *name, json_t *labels);
 /* Forgets what is held, keeping the step: a commit failed, the rows are
    what was committed. */
 void series_forget (series_t *self);

@@ -1,10 +1,11 @@
 /*  test_metrics.c: the latency histogram in Prometheus's buckets
-    (controller/metrics.c): each bucket counts exactly the samples of at
+    (controller/buckets.c): each bucket counts exactly the samples of at
     most its le (an edge of iofleet's own buckets, less 1 ns), cumulative,
     +Inf the count with overflow, _sum and _count exact; every edge 8 per
-    power of two from 2^10 to 2^36 ns.
+    power of two from 2^10 to 2^36 ns for the fleet, 1 for a target, and
+    the target's buckets the fleet's summed.
 */
-#include "metrics.h"
+#include "buckets.h"
 #include "testutil.h"
 
 #include <inttypes.h>
@@ -22,6 +23,15 @@ bucket (const char *text, const char *le_text)
     return p ? atoll (p + strlen (key)) : -1;
 }
 
+/* h at split into f as the exposition's lines. */
+static void
+write_hist (FILE *f, const char *name, const char *labels, int split, const histogram_t *h)
+{
+    uint64_t slots[BUCKETS_SLOTS (BUCKETS_FLEET)] = { 0 };
+    buckets_add (split, h, slots);
+    buckets_write (f, name, labels, split, slots, h->count, h->sum);
+}
+
 int
 main (void)
 {
@@ -36,7 +46,7 @@ main (void)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream (&text, &len);
-    metrics_histogram (f, "x_seconds", "a=\"b\"", &h);
+    write_hist (f, "x_seconds", "a=\"b\"", BUCKETS_FLEET, &h);
     fclose (f);
     CHECK (bucket (text, "0.000001023") == 2);
     CHECK (bucket (text, "0.000001151") == 4);
@@ -72,10 +82,40 @@ main (void)
        _sum and _count. */
     text = NULL;
     f = open_memstream (&text, &len);
-    metrics_histogram (f, "y_seconds", "", &h);
+    write_hist (f, "y_seconds", "", BUCKETS_FLEET, &h);
     fclose (f);
     CHECK (strstr (text, "y_seconds_count 8\n") && strstr (text, "y_seconds_bucket{le=\"+Inf\"} 8\n")
            && !strstr (text, "{}"));
     free (text);
+
+    /* A target's buckets, a power of two each: every one the fleet's
+       bucket of the same le, so the two agree where they meet. */
+    char *fine = NULL, *coarse = NULL;
+    size_t fl = 0, cl = 0;
+    f = open_memstream (&fine, &fl);
+    write_hist (f, "z_seconds", "", BUCKETS_FLEET, &h);
+    fclose (f);
+    f = open_memstream (&coarse, &cl);
+    write_hist (f, "z_seconds", "", BUCKETS_TARGET, &h);
+    fclose (f);
+    n = 0;
+    for (const char *p = coarse; (p = strstr (p, "z_seconds_bucket{le=\"")); p++) {
+        char le[32];
+        CHECK (sscanf (p, "z_seconds_bucket{le=\"%31[^\"]", le) == 1);
+        CHECK_MSG (bucket (coarse, le) == bucket (fine, le), "le %s: %lld against %lld", le,
+                   bucket (coarse, le), bucket (fine, le));
+        n++;
+    }
+    CHECK_MSG (n == 26 + 2, "%d buckets at a power of two each", n);
+    CHECK (bucket (coarse, "0.000001023") == 2 && bucket (coarse, "0.000002047") == 5
+           && bucket (coarse, "0.008388607") == 6);
+    free (fine);
+    free (coarse);
+    /* Each of iofleet's buckets in the slot of the first edge above it. */
+    const uint8_t *slot = buckets_slots (BUCKETS_TARGET);
+    CHECK (slot[histogram_index (1023)] == 0 && slot[histogram_index (1024)] == 1
+           && slot[histogram_index (2047)] == 1 && slot[histogram_index (2048)] == 2);
+    CHECK (slot[histogram_index ((1ull << 36) - 1)] == 26
+           && slot[histogram_index (1ull << 36)] == 27);
     return TEST_DONE ();
 }

@@ -30,7 +30,7 @@ cleanup () {
   if [ $rc -ne 0 ] && [ -n "$T" ]; then
     for f in "$T"/*.log; do [ -f "$f" ] && { echo "--- $f"; tail -n 30 "$f"; }; done >&2
   fi
-  [ -n "$T" ] && rm -rf "$T"
+  if [ -n "$T" ] && [ -n "${IOFLEET_KEEP:-}" ]; then echo "kept $T" >&2; elif [ -n "$T" ]; then rm -rf "$T"; fi
   exit $rc
 }
 trap cleanup EXIT INT TERM
