@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <string.h>
 
 uint64_t
 buckets_edge (int split, int k)
@@ -15,6 +16,8 @@ buckets_edge (int split, int k)
 }
 
 static uint8_t s_slots1[HIST_NBUCKETS], s_slots8[HIST_NBUCKETS];
+/* Each edge's le text (the edge less 1 ns, in seconds), at split 1 and 8. */
+static char s_le1[BUCKETS_EDGES (1)][24], s_le8[BUCKETS_EDGES (8)][24];
 static pthread_once_t s_once = PTHREAD_ONCE_INIT;
 
 /* Slot of bucket i: the first edge above its lowest value (the edges are
@@ -31,6 +34,11 @@ make_tables (void)
             while (k < n && buckets_edge (split, k) <= low)
                 k++;
             t[i] = (uint8_t) k;
+        }
+        for (k = 0; k < n; k++) {
+            uint64_t le = buckets_edge (split, k) - 1;
+            snprintf (pass ? s_le8[k] : s_le1[k], sizeof s_le1[0], "%" PRIu64 ".%09" PRIu64,
+                      le / 1000000000u, le % 1000000000u);
         }
     }
 }
@@ -54,20 +62,85 @@ buckets_add (int split, const histogram_t *h, uint64_t *slots)
 }
 
 void
+buckets_span (int split, const uint64_t *slots, int *lo, int *hi)
+{
+    int n = BUCKETS_EDGES (split), first = -1, last = -1;
+    for (int k = 0; k <= n; k++)
+        if (slots[k]) {
+            if (first < 0)
+                first = k;
+            last = k;
+        }
+    if (first < 0)
+        return;
+    /* The edge below the first samples (0 there): histogram_quantile
+       interpolates from it. */
+    int a = first > 0 ? first - 1 : 0, b = last < n ? last : n - 1;
+    if (*lo < 0 || a < *lo)
+        *lo = a;
+    if (b > *hi)
+        *hi = b;
+}
+
+/* Appends v's digits at p; returns the end.  Can't fail. */
+static char *
+put_u64 (char *p, uint64_t v)
+{
+    char tmp[24];
+    int n = 0;
+    do
+        tmp[n++] = (char) ('0' + v % 10);
+    while ((v /= 10));
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+void
+buckets_write_range (FILE *f, const char *name, const char *labels, int split,
+                     const uint64_t *slots, uint64_t count, uint64_t sum_ns, int lo, int hi)
+{
+    pthread_once (&s_once, make_tables);
+    const char (*les)[24] = split == 8 ? s_le8 : s_le1;
+    /* The line up to the le's value, made once: name_bucket{labels,le=" */
+    char head[4096];
+    int hn = snprintf (head, sizeof head, "%s_bucket{%s%sle=\"", name, labels,
+                       labels[0] ? "," : "");
+    if (hn < 0 || (size_t) hn >= sizeof head - 64)
+        return;             /* labels past 4 KB: not made by iofleet */
+    char line[4096 + 64];
+    memcpy (line, head, (size_t) hn);
+    if (lo < 0)
+        lo = 0, hi = -1;        /* no samples in any: +Inf alone */
+    uint64_t below = 0;
+    for (int k = 0; k < lo; k++)
+        below += slots[k];
+    for (int k = lo; k <= hi && k < BUCKETS_EDGES (split); k++) {
+        below += slots[k];
+        char *p = line + hn;
+        size_t ln = strlen (les[k]);
+        memcpy (p, les[k], ln);
+        p += ln;
+        memcpy (p, "\"} ", 3);
+        p = put_u64 (p + 3, below);
+        *p++ = '\n';
+        fwrite (line, 1, (size_t) (p - line), f);
+    }
+    char *p = line + hn;
+    memcpy (p, "+Inf\"} ", 7);
+    p = put_u64 (p + 7, count);
+    *p++ = '\n';
+    fwrite (line, 1, (size_t) (p - line), f);
+    const char *open = labels[0] ? "{" : "", *close = labels[0] ? "}" : "";
+    fprintf (f, "%s_sum%s%s%s %" PRIu64 ".%09" PRIu64 "\n%s_count%s%s%s %" PRIu64 "\n", name,
+             open, labels, close, sum_ns / 1000000000u, sum_ns % 1000000000u, name, open,
+             labels, close, count);
+}
+
+void
 buckets_write (FILE *f, const char *name, const char *labels, int split, const uint64_t *slots,
                uint64_t count, uint64_t sum_ns)
 {
-    const char *comma = labels[0] ? "," : "";
-    uint64_t below = 0;
-    for (int k = 0; k < BUCKETS_EDGES (split); k++) {
-        uint64_t le = buckets_edge (split, k) - 1;
-        below += slots[k];
-        fprintf (f, "%s_bucket{%s%sle=\"%" PRIu64 ".%09" PRIu64 "\"} %" PRIu64 "\n", name, labels,
-                 comma, le / 1000000000u, le % 1000000000u, below);
-    }
-    fprintf (f, "%s_bucket{%s%sle=\"+Inf\"} %" PRIu64 "\n", name, labels, comma, count);
-    const char *open = labels[0] ? "{" : "", *close = labels[0] ? "}" : "";
-    fprintf (f, "%s_sum%s%s%s %" PRIu64 ".%09" PRIu64 "\n", name, open, labels, close,
-             sum_ns / 1000000000u, sum_ns % 1000000000u);
-    fprintf (f, "%s_count%s%s%s %" PRIu64 "\n", name, open, labels, close, count);
+    buckets_write_range (f, name, labels, split, slots, count, sum_ns, 0,
+                         BUCKETS_EDGES (split) - 1);
 }

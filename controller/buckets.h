@@ -53,4 +53,19 @@ void buckets_add (int split, const histogram_t *h, uint64_t *slots);
 void buckets_write (FILE *f, const char *name, const char *labels, int split,
                     const uint64_t *slots, uint64_t count, uint64_t sum_ns);
 
+/* The same with the edges lo..hi alone.  Of a set of histograms written
+   with the span buckets_span made over all of them, every bucket left
+   out is 0 in every one (below the first samples of any) or its count
+   without overflow in every one (above the last samples of any): summed
+   over any of them, the buckets written are still exactly the merge's,
+   and histogram_quantile() of the sum the same. */
+void buckets_write_range (FILE *f, const char *name, const char *labels, int split,
+                          const uint64_t *slots, uint64_t count, uint64_t sum_ns, int lo, int hi);
+
+/* Widens the edges [*lo, *hi] (*lo < 0: none yet) to those that slots
+   (at split) needs: from the edge below its first samples to the edge
+   above its last (the last edge, for samples past it); an empty one needs
+   none.  Can't fail. */
+void buckets_span (int split, const uint64_t *slots, int *lo, int *hi);
+
 #endif

@@ -1,9 +1,13 @@
 /*  http.c: the controller's HTTP endpoint, see http.h. */
 #include "http.h"
 #include "gz.h"
+#include "log.h"
 #include "metrics.h"
+#include "metrics_schedules.h"
+#include "store.h"
 
 #include <arpa/inet.h>
+#include <inttypes.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -11,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #define METRICS_TYPE "text/plain; version=0.0.4; charset=utf-8"
@@ -29,9 +35,17 @@ struct http {
     metrics_snap_t *orphan;     /* replaced while written out: freed after */
     uint64_t gen;               /* http_publish calls */
     bool wanted;                /* a scrape waits for figures */
+    char host[256];             /* as --http gave it, for http_url */
+    char *token;                /* the bearer token asked for, or NULL */
+    uint64_t denied;            /* requests refused 401 */
+    bool tls;
+    char *db;                   /* the database, read by this thread alone: */
+    store_t *reader;            /* opened at the first scrape */
+    metrics_sched_t *sched;     /* the schedules' figures kept */
 };
 
-/* addr split into a socket address.  Returns 0, or -1 with err. */
+/* addr split into a socket address.  Returns 0 (a loopback address), 1
+   (any other), or -1 with err. */
 static int
 parse_addr (const char *addr, struct sockaddr_storage *ss, socklen_t *sl, char *err,
             size_t errlen)
@@ -43,8 +57,9 @@ parse_addr (const char *addr, struct sockaddr_storage *ss, socklen_t *sl, char *
     long port = colon ? strtol (colon + 1, &end, 10) : -1;
     if (!colon || hl == 0 || hl >= sizeof host || !end || *end || end == colon + 1 || port < 0
         || port > 65535) {
-        snprintf (err, errlen, "'%s': give ADDR:PORT on this host (127.0.0.1:9464, "
-                  "[::1]:9464, localhost:9464; port 0: any free one)", addr);
+        snprintf (err, errlen, "'%s': give ADDR:PORT (127.0.0.1:9464, [::1]:9464, "
+                  "localhost:9464, 0.0.0.0:9464 with TLS and a token; port 0: any free one)",
+                  addr);
         return -1;
     }
     memcpy (host, addr, hl);
@@ -71,22 +86,128 @@ parse_addr (const char *addr, struct sockaddr_storage *ss, socklen_t *sl, char *
         if (IN6_IS_ADDR_LOOPBACK (&v6->sin6_addr))
             return 0;
     } else {
-        snprintf (err, errlen, "'%s': '%s' is not an IP address (give 127.0.0.1, [::1] "
-                  "or localhost)", addr, host);
+        snprintf (err, errlen, "'%s': '%s' is not an IP address (give 127.0.0.1, [::1], "
+                  "localhost, or an address of this host)", addr, host);
         return -1;
     }
-    snprintf (err, errlen, "'%s': not a loopback address; HTTP off this host needs TLS "
-              "and a bearer token, which iofleet does not do yet: listen on 127.0.0.1 and put "
-              "a TLS proxy in front", addr);
-    return -1;
+    return 1;
+}
+
+/* The whole of a small file (a PEM, a token), NUL-ended; NULL with err. */
+static char *
+slurp (const char *what, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen (path, "r");
+    if (!f) {
+        snprintf (err, errlen, "%s '%s': %s", what, path, strerror (errno));
+        return NULL;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? 2 * cap : 8192;
+            char *nb = cap > HTTP_FILE_MAX ? NULL : realloc (buf, cap);
+            if (!nb) {
+                snprintf (err, errlen, "%s '%s': larger than %d bytes, not a %s", what, path,
+                          HTTP_FILE_MAX, what);
+                free (buf);
+                fclose (f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t n = fread (buf + len, 1, cap - len - 1, f);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    bool bad = ferror (f);
+    fclose (f);
+    if (bad) {
+        snprintf (err, errlen, "%s '%s': cannot read it", what, path);
+        free (buf);
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+/* The token in path: its first line, trimmed; NULL with err (unreadable,
+   empty, shorter than HTTP_TOKEN_MIN, readable by others). */
+static char *
+read_token (const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat (path, &st) == 0 && (st.st_mode & 077)) {
+        snprintf (err, errlen, "--http-token-file '%s': readable by others (mode %03o): "
+                  "chmod 600 it, it is a secret", path, (unsigned) (st.st_mode & 0777));
+        return NULL;
+    }
+    char *t = slurp ("--http-token-file", path, err, errlen);
+    if (!t)
+        return NULL;
+    t[strcspn (t, "\r\n")] = '\0';
+    char *b = t;
+    while (*b == ' ' || *b == '\t')
+        b++;
+    size_t n = strlen (b);
+    while (n && (b[n - 1] == ' ' || b[n - 1] == '\t'))
+        b[--n] = '\0';
+    if (n < HTTP_TOKEN_MIN) {
+        snprintf (err, errlen, "--http-token-file '%s': a token of %zu characters; give at "
+                  "least %d (e.g. openssl rand -hex 32 > FILE)", path, n, HTTP_TOKEN_MIN);
+        free (t);
+        return NULL;
+    }
+    memmove (t, b, n + 1);
+    return t;
 }
 
 int
-http_check_addr (const char *addr, char *err, size_t errlen)
+http_check (const http_opts_t *o, char *err, size_t errlen)
 {
     struct sockaddr_storage ss;
     socklen_t sl;
-    return parse_addr (addr, &ss, &sl, err, errlen);
+    char why[512];
+    int where = parse_addr (o->addr, &ss, &sl, why, sizeof why);
+    if (where < 0) {
+        snprintf (err, errlen, "--http %s", why);
+        return -1;
+    }
+    if ((o->cert != NULL) != (o->key != NULL)) {
+        snprintf (err, errlen, "--http-tls-cert and --http-tls-key go together: give both "
+                  "(the certificate and its private key, PEM)");
+        return -1;
+    }
+    if (where == 1 && (!o->cert || !o->token_file)) {
+        snprintf (err, errlen, "--http '%s': not a loopback address: /metrics off this host "
+                  "needs TLS and a bearer token (--http-tls-cert FILE --http-tls-key FILE "
+                  "--http-token-file FILE), or listen on 127.0.0.1", o->addr);
+        return -1;
+    }
+    const char *files[2][2] = { { "--http-tls-cert", o->cert }, { "--http-tls-key", o->key } };
+    for (int i = 0; i < 2; i++) {
+        if (!files[i][1])
+            continue;
+        char *pem = slurp (files[i][0], files[i][1], err, errlen);
+        if (!pem)
+            return -1;
+        bool ok = strstr (pem, "-----BEGIN ") != NULL;
+        free (pem);
+        if (!ok) {
+            snprintf (err, errlen, "%s '%s': not PEM (no -----BEGIN line)", files[i][0],
+                      files[i][1]);
+            return -1;
+        }
+    }
+    if (o->token_file) {
+        char *t = read_token (o->token_file, err, errlen);
+        if (!t)
+            return -1;
+        free (t);
+    }
+    return 0;
 }
 
 static enum MHD_Result
@@ -127,6 +248,18 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
     FILE *f = snap ? open_memstream (&text, &len) : NULL;
     if (f) {
         rc = metrics_write (snap, f);
+        /* The schedules' series, read here: a database that cannot be
+           read leaves them out (logged), the rest stands. */
+        char err[512];
+        if (!self->reader && self->db && !(self->reader = store_open_reader (self->db, err,
+                                                                            sizeof err)))
+            log_warn ("/metrics: no schedules' series: %s", err);
+        if (self->reader && self->sched)
+            metrics_sched_write (self->sched, self->reader, f);
+        fprintf (f, "# HELP iofleet_http_denied_total Requests refused 401: no token, or "
+                 "another.\n# TYPE iofleet_http_denied_total counter\n"
+                 "iofleet_http_denied_total %" PRIu64 "\n",
+                 __atomic_load_n (&self->denied, __ATOMIC_RELAXED));
         if (fclose (f) != 0)
             rc = -1;
     }
@@ -170,6 +303,24 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
     return mr;
 }
 
+/* Whether c carries "Authorization: Bearer TOKEN" with self's token,
+   compared in constant time. */
+static bool
+authorized (const http_t *self, struct MHD_Connection *c)
+{
+    const char *h = MHD_lookup_connection_value (c, MHD_HEADER_KIND, "Authorization");
+    if (!h || strncasecmp (h, "Bearer ", 7) != 0)
+        return false;
+    h += 7;
+    while (*h == ' ')
+        h++;
+    size_t n = strlen (self->token), m = strlen (h);
+    unsigned diff = n != m;
+    for (size_t i = 0; i < n; i++)
+        diff |= (unsigned char) self->token[i] ^ (unsigned char) (i < m ? h[i] : 0);
+    return diff == 0;
+}
+
 static enum MHD_Result
 on_request (void *cls, struct MHD_Connection *c, const char *url, const char *method,
             const char *version, const char *upload, size_t *upload_len, void **state)
@@ -185,6 +336,20 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
         *upload_len = 0;        /* a body is read and dropped: nothing is written */
         return MHD_YES;
     }
+    if (self->token && !authorized (self, c)) {
+        static const char denied[] = "401: give the token of --http-token-file as "
+                                     "'Authorization: Bearer TOKEN'\n";
+        struct MHD_Response *r = MHD_create_response_from_buffer (sizeof denied - 1,
+            (void *) denied, MHD_RESPMEM_PERSISTENT);
+        if (!r)
+            return MHD_NO;
+        MHD_add_response_header (r, "Content-Type", "text/plain");
+        MHD_add_response_header (r, "WWW-Authenticate", "Bearer realm=\"iofleet\"");
+        __atomic_add_fetch (&self->denied, 1, __ATOMIC_RELAXED);
+        enum MHD_Result rc = MHD_queue_response (c, MHD_HTTP_UNAUTHORIZED, r);
+        MHD_destroy_response (r);
+        return rc;
+    }
     static const char not_allowed[] = "405: iofleet-controller serves GET /metrics only\n";
     static const char not_found[] = "404: iofleet-controller serves /metrics (Prometheus)\n";
     if (strcmp (method, "GET") != 0 && strcmp (method, "HEAD") != 0)
@@ -197,33 +362,70 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
 }
 
 http_t *
-http_start (const char *addr, char *err, size_t errlen)
+http_start (const http_opts_t *o, char *err, size_t errlen)
 {
+    if (http_check (o, err, errlen))
+        return NULL;
     struct sockaddr_storage ss;
     socklen_t sl;
     char why[512];
-    if (parse_addr (addr, &ss, &sl, why, sizeof why)) {
-        snprintf (err, errlen, "--http %s", why);
-        return NULL;
-    }
+    parse_addr (o->addr, &ss, &sl, why, sizeof why);
     http_t *self = calloc (1, sizeof *self);
+    char *cert = NULL, *key = NULL;
     if (!self) {
         snprintf (err, errlen, "out of memory");
         return NULL;
     }
+    if ((o->token_file && !(self->token = read_token (o->token_file, err, errlen)))
+        || (o->cert && (!(cert = slurp ("--http-tls-cert", o->cert, err, errlen))
+                        || !(key = slurp ("--http-tls-key", o->key, err, errlen))))) {
+        free (cert);
+        free (self->token);
+        free (self);
+        return NULL;
+    }
+    self->tls = cert != NULL;
+    size_t hl = strrchr (o->addr, ':') - o->addr;
+    snprintf (self->host, sizeof self->host, "%.*s", (int) hl, o->addr);
+    if (strcmp (self->host, "localhost") == 0)
+        snprintf (self->host, sizeof self->host, "127.0.0.1");
+    self->db = o->db ? strdup (o->db) : NULL;
+    self->sched = metrics_sched_new ();
     pthread_mutex_init (&self->lock, NULL);
     pthread_cond_init (&self->fresh, NULL);
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG
-                     | (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0);
-    self->d = MHD_start_daemon (flags, 0, NULL, NULL, on_request, self,
-                                MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &ss,
-                                MHD_OPTION_CONNECTION_LIMIT, (unsigned) 64,
-                                MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) 10, MHD_OPTION_END);
+    /* epoll, not select: the controller holds a socket per agent, past
+       FD_SETSIZE for a fleet of a thousand. */
+    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG
+                     | (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0)
+                     | (self->tls ? MHD_USE_TLS : 0);
+    if (self->tls)
+        self->d = MHD_start_daemon (flags, 0, NULL, NULL, on_request, self,
+                                    MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &ss,
+                                    MHD_OPTION_CONNECTION_LIMIT, (unsigned) 64,
+                                    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) 10,
+                                    MHD_OPTION_HTTPS_MEM_CERT, cert,
+                                    MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_END);
+    else
+        self->d = MHD_start_daemon (flags, 0, NULL, NULL, on_request, self,
+                                    MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &ss,
+                                    MHD_OPTION_CONNECTION_LIMIT, (unsigned) 64,
+                                    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) 10,
+                                    MHD_OPTION_END);
+    /* The key is the daemon's now (it parsed it): not kept here. */
+    if (key) {
+        explicit_bzero (key, strlen (key));
+        free (key);
+    }
+    free (cert);
     if (!self->d) {
         snprintf (err, errlen, "--http '%s': cannot listen there (the port taken by another "
-                  "process? choose another)", addr);
+                  "process%s? choose another)", o->addr,
+                  self->tls ? ", or a certificate and key that do not match" : "");
         pthread_mutex_destroy (&self->lock);
         pthread_cond_destroy (&self->fresh);
+        free (self->db);
+        free (self->token);
+        metrics_sched_destroy (&self->sched);
         free (self);
         return NULL;
     }
@@ -261,6 +463,14 @@ http_publish (http_t *self, metrics_snap_t *snap)
     pthread_mutex_unlock (&self->lock);
 }
 
+const char *
+http_url (const http_t *self, char *buf, size_t len)
+{
+    snprintf (buf, len, "%s://%s:%u/metrics", self->tls ? "https" : "http", self->host,
+              http_port (self));
+    return buf;
+}
+
 void
 http_stop (http_t **self_p)
 {
@@ -271,6 +481,10 @@ http_stop (http_t **self_p)
     pthread_mutex_destroy (&self->lock);
     pthread_cond_destroy (&self->fresh);
     metrics_snap_free (&self->snap);
+    metrics_sched_destroy (&self->sched);
+    store_close (&self->reader);
+    free (self->db);
+    free (self->token);
     free (self);
     *self_p = NULL;
 }

@@ -7,9 +7,10 @@
     changing.  A loop that does not answer within 5 s: the scrape takes
     the figures it copied last.
     Read-only: GET and HEAD only (405 otherwise), nothing else is served
-    (404), nothing is written.  Loopback only: an off-host address is
-    refused at start, as off-host HTTP needs TLS and a bearer token, which
-    are not built yet (put a TLS proxy in front). */
+    (404), nothing is written.  On loopback, plain HTTP without a token;
+    on any other address only HTTPS (--http-tls-cert, --http-tls-key) with
+    a bearer token (--http-token-file): a request without it, or with
+    another, gets 401 and is counted (iofleet_http_denied_total). */
 #ifndef IOF_HTTP_H
 #define IOF_HTTP_H
 
@@ -20,17 +21,36 @@
 
 typedef struct http http_t;
 
-/* Checks addr ("127.0.0.1:9464", "[::1]:9464", "localhost:9464"; port 0:
-   any free one).  Returns 0, or -1 with err naming what is wrong and what
-   to give instead. */
-int http_check_addr (const char *addr, char *err, size_t errlen);
+/* Largest certificate, key or token file read. */
+#define HTTP_FILE_MAX   (1 << 20)
+/* Shortest token taken. */
+#define HTTP_TOKEN_MIN  16
 
-/* Starts serving on addr.  Returns NULL with err filled (the address, or
-   the port taken). */
-http_t *http_start (const char *addr, char *err, size_t errlen);
+typedef struct {
+    const char *addr;           /* --http ADDR:PORT */
+    const char *db;             /* the database, for the schedules' series (NULL: none) */
+    const char *cert, *key;     /* --http-tls-cert, --http-tls-key: PEM files, or NULL */
+    const char *token_file;     /* --http-token-file: a bearer token, or NULL */
+} http_opts_t;
+
+/* Checks o without starting anything: addr ("127.0.0.1:9464",
+   "[::1]:9464", "localhost:9464", "0.0.0.0:9464"; port 0: any free one),
+   an address off this host only with TLS and a token, the certificate
+   and key PEM and readable, the token file readable by its owner alone,
+   its first line (trimmed) at least HTTP_TOKEN_MIN characters.  Returns
+   0, or -1 with err naming the option, the file and what to do. */
+int http_check (const http_opts_t *o, char *err, size_t errlen);
+
+/* Starts serving as o says (http_check first).  Returns NULL with err
+   filled (what http_check says, the port taken, a key that does not
+   match its certificate). */
+http_t *http_start (const http_opts_t *o, char *err, size_t errlen);
 
 /* The port it listens on (the one chosen, for port 0). */
 unsigned http_port (const http_t *self);
+/* Its /metrics URL into buf ("https://0.0.0.0:9464/metrics"; localhost
+   as 127.0.0.1, the port chosen for 0).  Returns buf.  Can't fail. */
+const char *http_url (const http_t *self, char *buf, size_t len);
 
 /* Whether a scrape waits for fresh figures (read on the loop at each
    turn).  Can't fail. */

@@ -90,8 +90,17 @@ usage (FILE *f)
 "                         survives a controller crash, not a power cut, and\n"
 "                         then loses acknowledged snapshots)\n"
 "  --http ADDR:PORT       serve Prometheus metrics at http://ADDR:PORT/metrics\n"
-"                         (off by default; loopback only: 127.0.0.1, [::1] or\n"
-"                         localhost; port 0: any free one, logged)\n"
+"                         (off by default; 127.0.0.1, [::1] or localhost; any\n"
+"                         other address needs the three options below; port 0:\n"
+"                         any free one, logged)\n"
+"  --http-tls-cert FILE, --http-tls-key FILE\n"
+"                         serve HTTPS with this certificate and key (PEM)\n"
+"  --http-token-file FILE a bearer token (its first line; mode 600, 16 characters\n"
+"                         or more): requests without it get 401\n"
+"  --http-targets histogram|counters|off\n"
+"                         per agent and target in /metrics: ops and bytes and a\n"
+"                         latency histogram (default; 32 series a target and\n"
+"                         direction), ops and bytes only (2), or nothing\n"
 "  --port-file PATH       write the bound agent endpoint here once started\n"
 "                         (use with --listen tcp://127.0.0.1:* for a free port)\n"
 "  --verbose              log debug messages\n"
@@ -190,6 +199,8 @@ prepare_ipc (const char *what, const char *endpoint)
 typedef struct {
     ctl_t *ctl;
     const char *db, *listen, *admin, *port_file, *keys, *db_sync, *hook, *http;
+    const char *http_cert, *http_key, *http_token;
+    metrics_targets_t http_targets;
     int64_t test_clock;
     bool verbose;
 } settings_t;
@@ -235,15 +246,17 @@ apply_option (void *arg, int code, const char *v, const char *where, bool from_c
         s->db_sync = v;
         break;
     case 'R': s->hook = v; break;
-    case 'H': {
-        char err[600];
-        if (http_check_addr (v, err, sizeof err)) {
-            fprintf (stderr, "iofleet-controller: %s %s\n", where, err);
+    case 'H': s->http = v; break;
+    case 'E': s->http_cert = v; break;
+    case 'K': s->http_key = v; break;
+    case 'T': s->http_token = v; break;
+    case 'D':
+        if (metrics_targets_parse (v, &s->http_targets)) {
+            fprintf (stderr, "iofleet-controller: %s '%s': histogram, counters or off\n", where,
+                     v);
             return 2;
         }
-        s->http = v;
         break;
-    }
     case 'C': {
         char *end;
         long long t = strtoll (v, &end, 10);
@@ -294,6 +307,10 @@ value_of (void *arg, int code, char *buf, size_t len)
     case 'k': snprintf (buf, len, "%s", s->keys ? s->keys : ""); break;
     case 'R': snprintf (buf, len, "%s", s->hook ? s->hook : ""); break;
     case 'H': snprintf (buf, len, "%s", s->http ? s->http : ""); break;
+    case 'D': snprintf (buf, len, "%s", metrics_targets_name (s->http_targets)); break;
+    case 'E': snprintf (buf, len, "%s", s->http_cert ? s->http_cert : ""); break;
+    case 'K': snprintf (buf, len, "%s", s->http_key ? s->http_key : ""); break;
+    case 'T': snprintf (buf, len, "%s", s->http_token ? s->http_token : ""); break;
     case 'C':
         if (s->test_clock)
             snprintf (buf, len, "%lld", (long long) s->test_clock);
@@ -356,12 +373,42 @@ check_curve (const settings_t *set)
     return 0;
 }
 
+/* The --http options as http.h takes them. */
+static http_opts_t
+http_opts (const settings_t *set)
+{
+    return (http_opts_t) { .addr = set->http, .db = set->db, .cert = set->http_cert,
+                           .key = set->http_key, .token_file = set->http_token };
+}
+
+/* The --http options: refused (printed) before anything starts.  Returns
+   0 or -1. */
+static int
+check_http (const settings_t *set)
+{
+    char err[1200];
+    if (!set->http) {
+        if (set->http_cert || set->http_key || set->http_token) {
+            fprintf (stderr, "iofleet-controller: --http-tls-cert, --http-tls-key and "
+                     "--http-token-file need --http ADDR:PORT\n");
+            return -1;
+        }
+        return 0;
+    }
+    http_opts_t o = http_opts (set);
+    if (http_check (&o, err, sizeof err)) {
+        fprintf (stderr, "iofleet-controller: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
 /* --check-config: what would stop this configuration from starting, found
    without starting it.  Returns the exit status (0: it would start). */
 static int
 check_config (const settings_t *set, const config_t *cfg)
 {
-    int bad = check_curve (set) != 0;
+    int bad = (check_curve (set) != 0) + (check_http (set) != 0);
     char err[1024];
     /* A controller running on it: say who, and read nothing of it; but
        the unit's own is stopped first by a restart (a package upgrade
@@ -496,7 +543,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
                   MALLOC_ARENAS);
     if (config_check_only (cfg))
         return check_config (set, cfg);
-    if (check_curve (set) != 0)
+    if (check_curve (set) != 0 || check_http (set) != 0)
         return 2;
     /* The database, its WAL and the admin socket: for this user only. */
     umask (077);
@@ -511,6 +558,15 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     }
     if (prepare_ipc ("listen", listen) || prepare_ipc ("admin", admin))
         return 1;
+    /* Its port, certificate and key, before the database is touched. */
+    http_t *http = NULL;
+    if (set->http) {
+        http_opts_t ho = http_opts (set);
+        if (!(http = http_start (&ho, err, sizeof err))) {
+            fprintf (stderr, "iofleet-controller: %s\n", err);
+            return 1;
+        }
+    }
 
     lockfile_info_t owner = { 0 };
     lockfile_set (&owner, "admin", admin);
@@ -601,16 +657,10 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         return 1;
     }
     runner_recover (ctl);
-    http_t *http = NULL;
-    if (set->http) {
-        http = http_start (set->http, err, sizeof err);
-        if (!http) {
-            fprintf (stderr, "iofleet-controller: %s\n", err);
-            return 1;
-        }
+    if (http) {
         series_keep_total (ctl->runner->series);
-        log_info ("metrics on http://%s:%u/metrics", strncmp (set->http, "localhost", 9) == 0
-                  ? "127.0.0.1" : set->http[0] == '[' ? "[::1]" : "127.0.0.1", http_port (http));
+        char url[300];
+        log_info ("metrics on %s", http_url (http, url, sizeof url));
     }
     log_info ("iofleet-controller %s: database %s (schema %d), agents on %s, admin on %s",
               IOF_VERSION, db, store_schema_version (ctl->store), bound,
@@ -683,7 +733,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         /* /metrics: the figures copied here, where they live, for a
            scrape that waits; written out on its thread. */
         if (http && http_wanted (http))
-            http_publish (http, metrics_collect (ctl));
+            http_publish (http, metrics_collect (ctl, set->http_targets));
     }
     sd_notify (0, "STOPPING=1");
     log_info ("iofleet-controller stopping");
@@ -721,6 +771,10 @@ main (int argc, char **argv)
         { "on-regression", required_argument, NULL, 'R' },
         { "test-clock", required_argument, NULL, 'C' },
         { "http", required_argument, NULL, 'H' },
+        { "http-targets", required_argument, NULL, 'D' },
+        { "http-tls-cert", required_argument, NULL, 'E' },
+        { "http-tls-key", required_argument, NULL, 'K' },
+        { "http-token-file", required_argument, NULL, 'T' },
         { "verbose", no_argument, NULL, 'v' },
         CONFIG_OPTIONS,
         { "help", no_argument, NULL, 'h' },

@@ -17,6 +17,7 @@ typedef struct {
 } snap_target_t;
 
 struct metrics_snap {
+    metrics_targets_t targets;
     char *head;                     /* everything but the targets' series */
     size_t head_len;
     snap_target_t *t;               /* the targets' figures */
@@ -172,19 +173,39 @@ collect_targets (ctl_t *ctl, metrics_snap_t *snap)
     return fclose (lf) == 0 ? 0 : -1;
 }
 
+static const char *const s_targets[] = { "histogram", "counters", "off" };
+
+int
+metrics_targets_parse (const char *s, metrics_targets_t *out)
+{
+    for (int i = 0; i < 3; i++)
+        if (strcmp (s, s_targets[i]) == 0) {
+            *out = (metrics_targets_t) i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *
+metrics_targets_name (metrics_targets_t t)
+{
+    return s_targets[t];
+}
+
 metrics_snap_t *
-metrics_collect (ctl_t *ctl)
+metrics_collect (ctl_t *ctl, metrics_targets_t targets)
 {
     metrics_snap_t *snap = calloc (1, sizeof *snap);
     if (!snap)
         return NULL;
+    snap->targets = targets;
     FILE *f = open_memstream (&snap->head, &snap->head_len);
     if (!f) {
         free (snap);
         return NULL;
     }
     write_head (ctl, f);
-    if (fclose (f) != 0 || collect_targets (ctl, snap)) {
+    if (fclose (f) != 0 || (targets != METRICS_TARGETS_OFF && collect_targets (ctl, snap))) {
         metrics_snap_free (&snap);
         return NULL;
     }
@@ -204,7 +225,16 @@ metrics_write (const metrics_snap_t *snap, FILE *f)
           "Completion latency of the step in hand, per agent and target, a bucket per power "
           "of two." },
     };
-    for (size_t m = 0; m < sizeof fam / sizeof fam[0]; m++) {
+    size_t nfam = snap->targets == METRICS_TARGETS_HISTOGRAM ? 3
+                  : snap->targets == METRICS_TARGETS_COUNTERS ? 2 : 0;
+    /* The targets' histograms share the edges any of them needs
+       (buckets_write_range): a fleet's drives span a few powers of two of
+       the 27, and the text is a third of the full one. */
+    int lo = -1, hi = -1;
+    for (size_t i = 0; nfam == 3 && i < snap->n; i++)
+        for (int k = 0; k < DIR_COUNT; k++)
+            buckets_span (BUCKETS_TARGET, snap->t[i].fig.slots[k], &lo, &hi);
+    for (size_t m = 0; m < nfam; m++) {
         fprintf (f, "# HELP %s %s\n# TYPE %s %s\n", fam[m].name, fam[m].help, fam[m].name,
                  fam[m].type);
         for (size_t i = 0; i < snap->n; i++) {
@@ -220,8 +250,8 @@ metrics_write (const metrics_snap_t *snap, FILE *f)
                 }
                 char dl[2048];
                 snprintf (dl, sizeof dl, "%s,direction=\"%s\"", lab, dir_name (k));
-                buckets_write (f, fam[m].name, dl, BUCKETS_TARGET, fig->slots[k], fig->count[k],
-                               fig->sum[k]);
+                buckets_write_range (f, fam[m].name, dl, BUCKETS_TARGET, fig->slots[k],
+                                     fig->count[k], fig->sum[k], lo, hi);
             }
         }
     }
@@ -239,23 +269,4 @@ metrics_snap_free (metrics_snap_t **snap_p)
     free (snap->labels);
     free (snap);
     *snap_p = NULL;
-}
-
-char *
-metrics_render (ctl_t *ctl, size_t *len)
-{
-    metrics_snap_t *snap = metrics_collect (ctl);
-    if (!snap)
-        return NULL;
-    char *buf = NULL;
-    FILE *f = open_memstream (&buf, len);
-    int rc = f ? metrics_write (snap, f) : -1;
-    if (f && fclose (f) != 0)
-        rc = -1;
-    metrics_snap_free (&snap);
-    if (rc) {
-        free (buf);
-        return NULL;
-    }
-    return buf;
 }

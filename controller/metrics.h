@@ -24,7 +24,8 @@
           names it), for the directions it moved data in.  No run or step
           label, so that a fleet's series stay the same from step to step
           (a new step is a counter reset); iofleet_step_active says which
-          step they are of.
+          step they are of.  --http-targets counters leaves the histogram
+          out, off all three.
 
     The buckets are exact unions of iofleet's own (buckets.h): summing
     them over any set of series and histogram_quantile() merge exactly.
@@ -40,18 +41,23 @@
 
 typedef struct metrics_snap metrics_snap_t;
 
+/* What each agent and target gets (--http-targets): all three families,
+   the two counters, or none. */
+typedef enum { METRICS_TARGETS_HISTOGRAM, METRICS_TARGETS_COUNTERS, METRICS_TARGETS_OFF }
+    metrics_targets_t;
+/* "histogram", "counters", "off" as *out.  Returns 0, or -1: none of them. */
+int metrics_targets_parse (const char *s, metrics_targets_t *out);
+const char *metrics_targets_name (metrics_targets_t t);
+
 /* ctl's figures now, copied (on the loop: what a scrape writes out from
-   another thread).  NULL when out of memory. */
-metrics_snap_t *metrics_collect (ctl_t *ctl);
+   another thread), the targets' as targets says.  NULL when out of
+   memory. */
+metrics_snap_t *metrics_collect (ctl_t *ctl, metrics_targets_t targets);
 
 /* The exposition text of snap into f.  Returns 0, or -1 when f failed. */
 int metrics_write (const metrics_snap_t *snap, FILE *f);
 
 /* Frees snap.  Can't fail. */
 void metrics_snap_free (metrics_snap_t **snap_p);
-
-/* The exposition text of ctl's figures now (malloc'd, *len bytes), or
-   NULL when out of memory: metrics_collect and metrics_write at once. */
-char *metrics_render (ctl_t *ctl, size_t *len);
 
 #endif

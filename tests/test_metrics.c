@@ -111,6 +111,60 @@ main (void)
            && bucket (coarse, "0.008388607") == 6);
     free (fine);
     free (coarse);
+    /* Two targets written with the span both need: every le written is
+       the full write's, and every one left out is 0 in both (below) or
+       the count without overflow (above). */
+    histogram_t a, b;
+    histogram_reset (&a);
+    histogram_reset (&b);
+    histogram_record (&a, 20000);           /* 2^14..2^15 */
+    histogram_record (&a, 300000);          /* 2^18..2^19 */
+    histogram_record (&b, 70000);           /* 2^16..2^17 */
+    histogram_record (&b, 5000000);         /* 2^22..2^23 */
+    uint64_t sa[BUCKETS_SLOTS (BUCKETS_TARGET)] = { 0 }, sb[BUCKETS_SLOTS (BUCKETS_TARGET)] = { 0 };
+    buckets_add (BUCKETS_TARGET, &a, sa);
+    buckets_add (BUCKETS_TARGET, &b, sb);
+    int lo = -1, hi = -1;
+    buckets_span (BUCKETS_TARGET, sa, &lo, &hi);
+    buckets_span (BUCKETS_TARGET, sb, &lo, &hi);
+    /* Edge k is 2^(10+k): the first samples below edge 5 (2^15), so from
+       edge 4 (2^14, 0 there); the last below edge 13 (2^23). */
+    CHECK_MSG (lo == 4 && hi == 13, "span %d..%d", lo, hi);
+    char *part = NULL, *whole = NULL;
+    size_t pl = 0, wl = 0;
+    f = open_memstream (&part, &pl);
+    buckets_write_range (f, "t", "", BUCKETS_TARGET, sa, a.count, a.sum, lo, hi);
+    fclose (f);
+    f = open_memstream (&whole, &wl);
+    buckets_write (f, "t", "", BUCKETS_TARGET, sa, a.count, a.sum);
+    fclose (f);
+    n = 0;
+    for (const char *p = whole; (p = strstr (p, "t_bucket{le=\"")); p++) {
+        char le[32];
+        CHECK (sscanf (p, "t_bucket{le=\"%31[^\"]", le) == 1);
+        long long in_part = bucket (part, le), in_whole = bucket (whole, le);
+        if (in_part >= 0) {
+            CHECK_MSG (in_part == in_whole, "le %s", le);
+            n++;
+        } else
+            CHECK_MSG (in_whole == 0 || in_whole == (long long) a.count, "le %s left out: %lld",
+                       le, in_whole);
+    }
+    CHECK_MSG (n == hi - lo + 1 + 1, "%d of the edges written (and +Inf)", n);
+    CHECK (strstr (part, "t_count 2\n") && bucket (part, "0.000016383") == 0
+           && bucket (part, "0.008388607") == 2 && bucket (part, "0.000008191") == -1);
+    free (part);
+    free (whole);
+    /* None with samples: +Inf alone. */
+    uint64_t none[BUCKETS_SLOTS (BUCKETS_TARGET)] = { 0 };
+    part = NULL;
+    f = open_memstream (&part, &pl);
+    lo = hi = -1;
+    buckets_span (BUCKETS_TARGET, none, &lo, &hi);
+    buckets_write_range (f, "u", "", BUCKETS_TARGET, none, 0, 0, lo, hi);
+    fclose (f);
+    CHECK (lo == -1 && strcmp (part, "u_bucket{le=\"+Inf\"} 0\nu_sum 0.000000000\nu_count 0\n") == 0);
+    free (part);
     /* Each of iofleet's buckets in the slot of the first edge above it. */
     const uint8_t *slot = buckets_slots (BUCKETS_TARGET);
     CHECK (slot[histogram_index (1023)] == 0 && slot[histogram_index (1024)] == 1

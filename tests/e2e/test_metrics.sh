@@ -13,7 +13,8 @@
 #  - the text comes gzip'd when asked (as Prometheus asks), plain if not;
 #  - Prometheus scraped the target up, and the agents gauge reads 1;
 #  - the endpoint is read-only and serves /metrics alone: POST 405, another
-#    path 404; an off-host --http is refused at start, naming the rule;
+#    path 404; an off-host --http needs HTTPS and a bearer token (refused at
+#    start otherwise, before the database is written), 401 without it;
 #  - the shipped alerting rules (packaging/prometheus/iofleet-rules.yml)
 #    pass promtool check rules, and each, loaded into that Prometheus,
 #    evaluates without error (health "ok") on the controller's series.
@@ -21,15 +22,45 @@
 PROM=$(command -v prometheus || true)
 [ -n "$PROM" ] || { echo "skip: no prometheus (scripts/install-deps installs it)"; exit 77; }
 RULES=$(cd "$(dirname "$0")/../../packaging/prometheus" && pwd)/iofleet-rules.yml
-command -v curl >/dev/null || { echo "skip: no curl"; exit 77; }
+command -v curl >/dev/null && command -v openssl >/dev/null || { echo "skip: no curl or openssl (scripts/install-deps installs them)"; exit 77; }
 fleet_setup
 I="$BIN/iofleet"
 promtool check rules "$RULES" >"$T/promtool.log" 2>&1 || fail "promtool check rules: $(cat "$T/promtool.log")"
 free_port () { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-"$BIN/iofleet-controller" --no-config --db "$T/x.db" --http 0.0.0.0:9464 2>"$T/e1" && fail "--http 0.0.0.0 accepted"
-grep -q "not a loopback address; HTTP off this host needs TLS and a bearer token" "$T/e1" \
+# --- off this host: HTTPS with a bearer token, or no start --------------------
+C=("$BIN/iofleet-controller" --no-config --db "$T/x.db" --listen "ipc://$T/x.sock" --admin "ipc://$T/xa.sock")
+"${C[@]}" --http 0.0.0.0:9464 2>"$T/e1" && fail "--http 0.0.0.0 without TLS accepted"
+grep -q "not a loopback address: /metrics off this host needs TLS and a bearer token (--http-tls-cert FILE --http-tls-key FILE --http-token-file FILE)" "$T/e1" \
   || fail "off-host refusal: $(cat "$T/e1")"
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/key.pem" -out "$T/cert.pem" -days 1 \
+    -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1 || fail "openssl req"
+openssl rand -hex 32 >"$T/token"
+chmod 600 "$T/token"
+TLS=(--http-tls-cert "$T/cert.pem" --http-tls-key "$T/key.pem")
+"${C[@]}" --http 0.0.0.0:0 "${TLS[@]}" 2>"$T/e2" && fail "--http 0.0.0.0 without a token accepted"
+chmod 644 "$T/token"
+"${C[@]}" --http 0.0.0.0:0 "${TLS[@]}" --http-token-file "$T/token" 2>"$T/e3" && fail "a token readable by others accepted"
+grep -q "readable by others (mode 644): chmod 600 it" "$T/e3" || fail "token mode refusal: $(cat "$T/e3")"
+echo short >"$T/short"; chmod 600 "$T/short" "$T/token"
+"${C[@]}" --http 0.0.0.0:0 "${TLS[@]}" --http-token-file "$T/short" 2>"$T/e4" && fail "a 5-character token accepted"
+grep -q "a token of 5 characters; give at least 16" "$T/e4" || fail "short token refusal: $(cat "$T/e4")"
+"${C[@]}" --http 0.0.0.0:0 --http-tls-cert "$T/token" --http-tls-key "$T/key.pem" --http-token-file "$T/token" 2>"$T/e5" \
+  && fail "a certificate that is not PEM accepted"
+grep -q -- "--http-tls-cert '$T/token': not PEM" "$T/e5" || fail "not-PEM refusal: $(cat "$T/e5")"
+[ ! -e "$T/x.db" ] || fail "a refused start wrote the database"
+"${C[@]}" --http 0.0.0.0:0 "${TLS[@]}" --http-token-file "$T/token" >"$T/tls.log" 2>&1 &
+PIDS+=("$!")
+for _ in $(seq 50); do grep -q "metrics on https://" "$T/tls.log" && break; sleep 0.1; done
+SP=$(grep -oE 'metrics on https://0\.0\.0\.0:[0-9]+' "$T/tls.log" | grep -oE '[0-9]+$') || fail "no https URL logged: $(cat "$T/tls.log")"
+U="https://127.0.0.1:$SP/metrics"
+code () { curl -s -o /dev/null -w '%{http_code}' --cacert "$T/cert.pem" "$@"; }
+[ "$(code "$U")" = 401 ] || fail "no token: not 401"
+[ "$(code -H "Authorization: Bearer $(tr 0-9a-f a-f0-9 <"$T/token")" "$U")" = 401 ] || fail "a wrong token: not 401"
+curl -sf --cacert "$T/cert.pem" -H "Authorization: Bearer $(cat "$T/token")" "$U" >"$T/tls.txt" || fail "the token: not served"
+grep -q '^iofleet_http_denied_total 2$' "$T/tls.txt" || fail "the 401s are not counted: $(grep denied "$T/tls.txt")"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$SP/metrics")" != 200 ] || fail "plain HTTP served off-host"
+ok "--http off this host: refused without TLS, a token, a private token file, 16 characters, PEM (nothing written); HTTPS: no token and a wrong one 401 (counted), the token 200, plain HTTP not served"
 
 start_controller --http 127.0.0.1:0
 for _ in $(seq 50); do grep -q "metrics on http://" "$T/controller.log" && break; sleep 0.1; done
@@ -121,13 +152,89 @@ gzip -dc "$T/m.gz" | grep -q '^iofleet_target_ops_total{agent="a1",target=' || f
 grep -q '^# TYPE iofleet_target_latency_seconds histogram' "$T/m.txt" || fail "the plain text has no target histogram"
 ok "gzip when asked ($(stat -c %s "$T/m.gz") bytes), plain text otherwise ($(stat -c %s "$T/m.txt") bytes)"
 
+# --- a schedule: a baseline, then a run with a2 stopped 3/4 of the time -------
+A2=${PIDS[-1]}
+cat >"$T/n.fio" <<EOF2
+[nightly]
+ioengine=libaio
+direct=1
+filename=n.dat
+size=16m
+rw=randread
+bs=4k
+iodepth=4
+runtime=4
+time_based
+iofleet_sla=p99<1us
+EOF2
+"$I" plan add nightly "$T/n.fio" >/dev/null || fail "plan add nightly"
+"$I" schedule add nightly --cron '0 2 * * *' --plan nightly --by agent --fail-on-regression 10 \
+  >/dev/null || fail "schedule add"
+status_of () { "$I" runs --json | jq -r --argjson r "$1" '.[] | select(.id == $r) | .status'; }
+wait_done () { for _ in $(seq 300); do case $(status_of "$1") in queued|running) sleep 0.1 ;; *) return 0 ;; esac; done; }
+verdict_of () { sqlite3 -cmd ".timeout 5000" "$T/iofleet.db" "SELECT verdict FROM fires WHERE run_id = $1"; }
+n1=$("$I" schedule run-now nightly) || fail "schedule run-now"
+wait_done "$n1"
+for _ in $(seq 50); do [ -n "$(verdict_of "$n1")" ] && break; sleep 0.1; done
+n2=$("$I" schedule run-now nightly) || fail "schedule run-now (2)"
+for _ in $(seq 300); do [ "$(status_of "$n2")" = running ] && break; sleep 0.1; done
+while [ "$(status_of "$n2")" = running ]; do
+  kill -STOP "$A2"; sleep 0.6; kill -CONT "$A2"; sleep 0.2
+done
+kill -CONT "$A2"
+for _ in $(seq 50); do [ -n "$(verdict_of "$n2")" ] && break; sleep 0.1; done
+[ "$(verdict_of "$n2")" = regressed ] || fail "run $n2's verdict '$(verdict_of "$n2")', expected regressed"
+# (exit 1: the run fails its SLA, as it is made to)
+"$I" report "$n2" --by agent --format json >"$T/n2.json" || [ -s "$T/n2.json" ] || fail "report $n2"
+sleep 2.5       # a scrape and a rule evaluation (each second) after the verdict
+q "iofleet_schedule_verdict{schedule=\"nightly\"} == 1" >"$T/sv.json" || fail "query verdict"
+q "iofleet_schedule_sla_failed{schedule=\"nightly\"}" >"$T/ss.json" || fail "query sla"
+q "iofleet_schedule_regression_percent{schedule=\"nightly\",group=\"agent=a2\",metric=\"iops\"}" >"$T/sr.json" || fail "query regression"
+q "iofleet_schedule_iops{schedule=\"nightly\",group=\"fleet\",direction=\"read\"}" >"$T/si.json" || fail "query iops"
+q "iofleet_schedule_p99_seconds{schedule=\"nightly\",group=\"agent=a2\",direction=\"read\"}" >"$T/sp.json" || fail "query p99"
+q "time() - iofleet_schedule_next_fire_timestamp_seconds" >"$T/sn.json" || fail "query next fire"
+curl -sf "http://127.0.0.1:$PP/api/v1/alerts" >"$T/alerts.json" || fail "query alerts"
+python3 - "$n2" "$T/n2.json" "$T/sv.json" "$T/ss.json" "$T/sr.json" "$T/si.json" "$T/sp.json" "$T/sn.json" "$T/alerts.json" <<'PY' || fail "the schedule's series are not its run's"
+import json, sys
+run, rep = sys.argv[1], json.load(open(sys.argv[2]))
+res = lambda f: json.load(open(f))["data"]["result"]
+v = res(sys.argv[3])
+assert len(v) == 1 and v[0]["metric"]["verdict"] == "regressed" and v[0]["metric"]["run"] == run, v
+assert [float(r["value"][1]) for r in res(sys.argv[4])] == [1.0], res(sys.argv[4])
+reg = res(sys.argv[5])
+assert len(reg) == 1 and float(reg[0]["value"][1]) < -10, reg
+step = rep["steps"][0]
+iops = res(sys.argv[6])
+assert len(iops) == 1 and abs(float(iops[0]["value"][1]) - step["fleet"]["read"]["iops"]) <= 1e-6 * step["fleet"]["read"]["iops"], (iops, step["fleet"]["read"]["iops"])
+a2 = [g for g in step["groups"] if g["value"] == "a2"][0]
+p99 = res(sys.argv[7])
+assert len(p99) == 1 and round(float(p99[0]["value"][1]) * 1e9) == a2["read"]["percentiles"]["p99"], (p99, a2["read"]["percentiles"])
+assert float(res(sys.argv[8])[0]["value"][1]) < 0, "the schedule is not due yet"
+firing = {a["labels"]["alertname"] for a in json.load(open(sys.argv[9]))["data"]["alerts"] if a["state"] == "firing"}
+for want in ("IofleetScheduledRunRegressed", "IofleetScheduledRunSLAFailed"):
+    assert want in firing, (want, firing)
+assert "IofleetScheduleMissed" not in firing and "IofleetScheduledRunFailed" not in firing, firing
+print(f"run {run}: verdict regressed, SLA failed, agent=a2 iops {float(reg[0]['value'][1]):.1f}%, fleet read IOPS {float(iops[0]['value'][1]):.0f} and a2's p99 the report's; firing: {', '.join(sorted(firing))}")
+PY
+ok "a schedule's latest run in /metrics: its verdict, SLA, regressions and figures are the report's; the regression and SLA rules fire, the missed-schedule rule does not"
+
+# --- the shipped dashboard: every panel's query returns data --------------------
+DASH=$(dirname "$RULES")/iofleet-dashboard.json
+jq -r '.panels[].targets[].expr' "$DASH" >"$T/exprs.txt"
+[ "$(wc -l <"$T/exprs.txt")" -ge 10 ] || fail "the dashboard has $(wc -l <"$T/exprs.txt") queries"
+while IFS= read -r e; do
+  q "$e" >"$T/panel.json" || fail "dashboard query failed: $e"
+  [ "$(jq '.data.result | length' "$T/panel.json")" -gt 0 ] || fail "dashboard query returns nothing: $e"
+done <"$T/exprs.txt"
+ok "the dashboard: $(wc -l <"$T/exprs.txt") queries over $(jq '.panels | length' "$DASH") panels, each returns data"
+
 curl -sf "http://127.0.0.1:$PP/api/v1/rules" >"$T/rules.json" || fail "query rules"
 python3 - "$T/rules.json" <<'PY' || fail "a shipped rule does not evaluate"
 import json, sys
 rules = [r for g in json.load(open(sys.argv[1]))["data"]["groups"] for r in g["rules"]]
-assert len(rules) == 4, [r["name"] for r in rules]
+assert len(rules) == 10, [r["name"] for r in rules]
 for r in rules:
     assert r["health"] == "ok" and r.get("lastEvaluation", "").startswith("20"), (r["name"], r["health"], r.get("lastError"))
 print("rules evaluated: " + ", ".join(f"{r['name']} ({r['state']})" for r in rules))
 PY
-ok "the shipped rules: promtool check rules passes; all 4 evaluate in Prometheus without error"
+ok "the shipped rules: promtool check rules passes; all 10 evaluate in Prometheus without error"
