@@ -1,4 +1,5 @@
 /*  http.c: the controller's HTTP endpoint, see http.h. */
+#define _GNU_SOURCE     /* fopencookie, gettid */
 #include "http.h"
 #include "gz.h"
 #include "log.h"
@@ -16,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -25,6 +28,8 @@
 /* How long a scrape waits for the loop's fresh figures before it takes
    the last ones: a loop stuck that long is itself news. */
 #define FRESH_WAIT_S    5
+/* The HTTP thread's nice: it yields to the event loop. */
+#define HTTP_NICE       10
 
 struct http {
     struct MHD_Daemon *d;
@@ -226,6 +231,25 @@ reply (struct MHD_Connection *c, unsigned status, const char *type, const char *
     return rc;
 }
 
+/* The text as written, compressed (fopencookie's writer). */
+typedef struct {
+    gz_stream_t *z;
+    char *out;
+    size_t len, cap;
+    bool failed;
+} gz_out_t;
+
+static ssize_t
+gz_write (void *cookie, const char *buf, size_t n)
+{
+    gz_out_t *go = cookie;
+    if (go->failed || gz_stream_put (go->z, buf, n, false, &go->out, &go->len, &go->cap)) {
+        go->failed = true;
+        return 0;
+    }
+    return (ssize_t) n;
+}
+
 /* The figures as fresh as the loop makes them, written out here. */
 static enum MHD_Result
 serve_metrics (http_t *self, struct MHD_Connection *c)
@@ -242,10 +266,31 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
     metrics_snap_t *snap = self->using = self->snap;
     pthread_mutex_unlock (&self->lock);
 
-    char *text = NULL, *out = NULL;
-    size_t len = 0, outlen = 0, cap = 0;
+    /* The text yields to the event loop: under a fleet's load a scrape
+       takes longer rather than snapshots waiting (Linux: a thread's own
+       nice). */
+    static _Thread_local bool niced;
+    if (!niced) {
+        if (setpriority (PRIO_PROCESS, (id_t) gettid (), HTTP_NICE) != 0)
+            log_warn ("/metrics: cannot lower its thread's priority: %s", strerror (errno));
+        niced = true;
+    }
+    /* Prometheus asks for gzip: the text is compressed as it is written,
+       and only the compressed form is held. */
+    const char *enc = MHD_lookup_connection_value (c, MHD_HEADER_KIND, "Accept-Encoding");
+    bool gzip = enc && strstr (enc, "gzip");
+    char *text = NULL;
+    size_t len = 0;
+    gz_out_t go = { 0 };
     int rc = -1;
-    FILE *f = snap ? open_memstream (&text, &len) : NULL;
+    FILE *f = NULL;
+    if (snap && gzip) {
+        go.z = gz_stream_new ();
+        f = go.z ? fopencookie (&go, "w", (cookie_io_functions_t) { .write = gz_write }) : NULL;
+        if (f)
+            setvbuf (f, NULL, _IOFBF, 256 * 1024);
+    } else if (snap)
+        f = open_memstream (&text, &len);
     if (f) {
         rc = metrics_write (snap, f);
         /* The schedules' series, read here: a database that cannot be
@@ -262,7 +307,10 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
                  __atomic_load_n (&self->denied, __ATOMIC_RELAXED));
         if (fclose (f) != 0)
             rc = -1;
+        if (gzip && (go.failed || gz_stream_put (go.z, "", 0, true, &go.out, &go.len, &go.cap)))
+            rc = -1;
     }
+    gz_stream_free (&go.z);
     pthread_mutex_lock (&self->lock);
     if (self->orphan == self->using)
         metrics_snap_free (&self->orphan);
@@ -270,34 +318,22 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
     pthread_mutex_unlock (&self->lock);
     if (rc) {
         free (text);
+        free (go.out);
         static const char busy[] = "503: no figures (the controller is out of memory, or "
                                    "just started)\n";
         return reply (c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain", busy, sizeof busy - 1,
                       false);
     }
-    /* Prometheus asks for gzip: at a fleet's size the text is tens of MB. */
-    const char *enc = MHD_lookup_connection_value (c, MHD_HEADER_KIND, "Accept-Encoding");
-    bool gzip = enc && strstr (enc, "gzip");
-    if (gzip) {
-        gz_stream_t *z = gz_stream_new ();
-        if (!z || gz_stream_put (z, text, len, true, &out, &outlen, &cap)) {
-            free (out);
-            out = NULL;
-        }
-        gz_stream_free (&z);
-    }
-    struct MHD_Response *r = MHD_create_response_from_buffer (out ? outlen : len,
-                                                              out ? out : text,
+    char *body = gzip ? go.out : text;
+    struct MHD_Response *r = MHD_create_response_from_buffer (gzip ? go.len : len, body,
                                                               MHD_RESPMEM_MUST_FREE);
     if (!r) {
-        free (out ? out : text);
+        free (body);
         return MHD_NO;
     }
-    if (out)
-        free (text);
-    MHD_add_response_header (r, "Content-Type", METRICS_TYPE);
-    if (out)
+    if (gzip)
         MHD_add_response_header (r, "Content-Encoding", "gzip");
+    MHD_add_response_header (r, "Content-Type", METRICS_TYPE);
     enum MHD_Result mr = MHD_queue_response (c, MHD_HTTP_OK, r);
     MHD_destroy_response (r);
     return mr;

@@ -68,7 +68,7 @@ HP=$(grep -oE 'metrics on http://127\.0\.0\.1:[0-9]+' "$T/controller.log" | grep
 [ -n "$HP" ] || fail "the controller did not log its metrics address"
 [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$HP/metrics")" = 405 ] || fail "POST not 405"
 [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$HP/api")" = 404 ] || fail "/api not 404"
-ok "--http: off-host refused; POST 405, other paths 404"
+ok "--http on loopback: POST 405, other paths 404"
 
 PP=$(free_port)
 mkdir -p "$T/prom"
