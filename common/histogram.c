@@ -455,15 +455,28 @@ histogram_add_checked (histogram_t *h, const uint8_t *buf, size_t len)
 }
 
 int
-histogram_pairs (const uint8_t *buf, size_t len, uint16_t *idx, uint64_t *cnt, uint32_t *n,
-                 uint64_t *count, uint64_t *sum)
+histogram_parse (const uint8_t *buf, size_t len, histogram_parsed_t *p)
 {
     s_fig_t fig;
-    if (s_parse (buf, len, &fig, NULL, idx, cnt, n))
+    if (s_parse (buf, len, &fig, NULL, p->idx, p->cnt, &p->n))
         return -EINVAL;
-    *count = fig.count;
-    *sum = fig.sum;
+    p->count = fig.count;
+    p->overflow = fig.overflow;
+    p->min = fig.min;
+    p->max = fig.max;
+    p->sum = fig.sum;
+    p->sumsq = fig.sumsq;
     return 0;
+}
+
+void
+histogram_add_parsed (histogram_t *h, const histogram_parsed_t *p)
+{
+    for (uint32_t k = 0; k < p->n; k++)
+        h->buckets[p->idx[k]] += p->cnt[k];
+    s_fig_t fig = { .count = p->count, .overflow = p->overflow, .min = p->min, .max = p->max,
+                    .sum = p->sum, .sumsq = p->sumsq };
+    s_add_fig (h, &fig);
 }
 
 int

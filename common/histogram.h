@@ -141,12 +141,23 @@ int histogram_decode_add (histogram_t *h, const uint8_t *buf, size_t len);
    instead of two.  Can't fail. */
 void histogram_add_checked (histogram_t *h, const uint8_t *buf, size_t len);
 
-/* The non-empty buckets of a buf that passed histogram_check: their
-   indices into idx[] and counts into cnt[] (room for HIST_NBUCKETS each),
-   *n of them, its samples in *count (overflow included) and their sum in
-   *sum (ns).  Returns 0, or -EINVAL (a buf not checked after all). */
-int histogram_pairs (const uint8_t *buf, size_t len, uint16_t *idx, uint64_t *cnt, uint32_t *n,
-                     uint64_t *count, uint64_t *sum);
+/* An encoded histogram read once, to be added to several: its exact
+   figures and its n non-empty buckets (index, count).  About 52 KB. */
+typedef struct {
+    uint64_t count, overflow, min, max, sum;
+    unsigned __int128 sumsq;
+    uint32_t n;
+    uint16_t idx[HIST_NBUCKETS];
+    uint64_t cnt[HIST_NBUCKETS];
+} histogram_parsed_t;
+
+/* Reads buf into p, checked as histogram_decode checks.  Returns 0, or
+   -EINVAL (p is then garbage). */
+int histogram_parse (const uint8_t *buf, size_t len, histogram_parsed_t *p);
+
+/* Adds what p holds to h, as histogram_decode_add would have.  Can't
+   fail. */
+void histogram_add_parsed (histogram_t *h, const histogram_parsed_t *p);
 
 /* Checks buf as histogram_decode would, without a histogram; *count (if
    not NULL) gets its sample count.  Returns 0 or -EINVAL. */

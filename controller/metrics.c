@@ -26,9 +26,8 @@ struct metrics_snap {
     size_t labels_len;
 };
 
-/* A label value as the exposition format escapes it. */
-static void
-label_value (FILE *f, const char *s)
+void
+metrics_label_value (FILE *f, const char *s)
 {
     fputc ('"', f);
     for (; *s; s++) {
@@ -89,7 +88,7 @@ write_head (ctl_t *ctl, FILE *f)
     if (r->phase != R_IDLE) {
         snprintf (run, sizeof run, "%" PRId64, r->run);
         fprintf (f, "iofleet_run_active{run=\"%s\",plan=", run);
-        label_value (f, r->plan_name);
+        metrics_label_value (f, r->plan_name);
         fputs ("} 1\n", f);
     }
     fputs ("# HELP iofleet_step_active The step in hand.\n# TYPE iofleet_step_active gauge\n", f);
@@ -103,7 +102,7 @@ write_head (ctl_t *ctl, FILE *f)
         FILE *lf = open_memstream (&lb, &lbn);
         if (lf) {
             fprintf (lf, "run=\"%" PRId64 "\",step=\"%d\",name=", t->run, t->step);
-            label_value (lf, t->name);
+            metrics_label_value (lf, t->name);
             fclose (lf);
             snprintf (labels, sizeof labels, "%s", lb ? lb : "");
             free (lb);
@@ -164,9 +163,9 @@ collect_targets (ctl_t *ctl, metrics_snap_t *snap)
             snprintf (tn, sizeof tn, "%u", i);
             const char *tl = json_string_value (json_array_get (who->labels, i));
             fputs ("agent=", lf);
-            label_value (lf, who->name[0] ? who->name : wn);
+            metrics_label_value (lf, who->name[0] ? who->name : wn);
             fputs (",target=", lf);
-            label_value (lf, tl ? tl : tn);
+            metrics_label_value (lf, tl ? tl : tn);
             fputc ('\0', lf);
         }
     }

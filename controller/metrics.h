@@ -57,6 +57,10 @@ metrics_snap_t *metrics_collect (ctl_t *ctl, metrics_targets_t targets);
 /* The exposition text of snap into f.  Returns 0, or -1 when f failed. */
 int metrics_write (const metrics_snap_t *snap, FILE *f);
 
+/* A label's value into f, quoted and escaped as the text format wants
+   (backslash, double quote, newline).  Can't fail. */
+void metrics_label_value (FILE *f, const char *s);
+
 /* Frees snap.  Can't fail. */
 void metrics_snap_free (metrics_snap_t **snap_p);
 

@@ -3,6 +3,7 @@
 #include "metrics_schedules.h"
 #include "controller.h"
 #include "log.h"
+#include "metrics.h"
 #include "report.h"
 
 #include <inttypes.h>
@@ -71,20 +72,12 @@ metrics_sched_destroy (metrics_sched_t **self_p)
     *self_p = NULL;
 }
 
-/* A label value as the exposition format escapes it. */
+/* A label, key="value", escaped. */
 static void
 label (FILE *f, const char *key, const char *v, bool comma)
 {
-    fprintf (f, "%s%s=\"", comma ? "," : "", key);
-    for (; v && *v; v++) {
-        if (*v == '\\' || *v == '"')
-            fprintf (f, "\\%c", *v);
-        else if (*v == '\n')
-            fputs ("\\n", f);
-        else
-            fputc (*v, f);
-    }
-    fputc ('"', f);
+    fprintf (f, "%s%s=", comma ? "," : "", key);
+    metrics_label_value (f, v ? v : "");
 }
 
 /* One group's figures (dirs: an object of "read", "write", "trim") of a

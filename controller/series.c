@@ -44,6 +44,7 @@ struct series {
     slot_t slots[SERIES_RING];
     uint8_t hist_buf[HIST_WIRE_MAX];
     series_total_t total;               /* the step so far (series_total) */
+    histogram_parsed_t parsed;          /* a sample's histogram, read once */
     bool total_on;                      /* kept only for /metrics: its cost */
 };
 
@@ -351,28 +352,24 @@ interval_add_agent (series_interval_t *iv, uint64_t t_start, uint64_t t_end)
         iv->span_ns += t_end - t_start;
 }
 
-/* Direction k of a target's sample d into the agent's target figures. */
+/* Direction k of a target's sample d (its histogram read into hp, or
+   NULL: none) into the agent's target figures. */
 static void
-target_add (series_total_t *t, int who, uint32_t target, int k, const Iofleet__DirStats *d)
+target_add (series_total_t *t, int who, uint32_t target, int k, const Iofleet__DirStats *d,
+            const histogram_parsed_t *hp)
 {
     series_target_t *tg = who_target (t, who, target);
     if (!tg)
         return;
     tg->ops[k] += d->ops;
     tg->bytes[k] += d->bytes;
-    if (!d->histogram.len)
+    if (!hp)
         return;
-    static _Thread_local uint16_t idx[HIST_NBUCKETS];
-    static _Thread_local uint64_t cnt[HIST_NBUCKETS];
-    uint32_t n;
-    uint64_t count, sum;
-    if (histogram_pairs (d->histogram.data, d->histogram.len, idx, cnt, &n, &count, &sum))
-        return;             /* checked before it was stored: not reached */
     const uint8_t *slot = buckets_slots (BUCKETS_TARGET);
-    for (uint32_t j = 0; j < n; j++)
-        tg->slots[k][slot[idx[j]]] += cnt[j];
-    tg->count[k] += count;
-    tg->sum[k] += sum;
+    for (uint32_t j = 0; j < hp->n; j++)
+        tg->slots[k][slot[hp->idx[j]]] += hp->cnt[j];
+    tg->count[k] += hp->count;
+    tg->sum[k] += hp->sum;
 }
 
 int
@@ -393,15 +390,18 @@ series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot *s)
             self->total.ops[k] += d->ops;
             self->total.bytes[k] += d->bytes;
             ops += d->ops;
-            /* Checked by the caller before it stored the snapshot. */
-            if (d->histogram.len) {
+            /* Checked by the caller before it stored the snapshot: read
+               once, added to the interval, the step and the target. */
+            const histogram_parsed_t *hp = NULL;
+            if (d->histogram.len && self->total_on
+                && histogram_parse (d->histogram.data, d->histogram.len, &self->parsed) == 0) {
+                hp = &self->parsed;
+                histogram_add_parsed (&iv->hist[k], hp);
+                histogram_add_parsed (&self->total.hist[k], hp);
+            } else if (d->histogram.len)
                 histogram_add_checked (&iv->hist[k], d->histogram.data, d->histogram.len);
-                if (self->total_on)
-                    histogram_add_checked (&self->total.hist[k], d->histogram.data,
-                                           d->histogram.len);
-            }
             if (self->total_on && who >= 0)
-                target_add (&self->total, who, s->targets[i]->target, k, d);
+                target_add (&self->total, who, s->targets[i]->target, k, d, hp);
         }
     }
     interval_add_agent (iv, s->t_start, s->t_end);

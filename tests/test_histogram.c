@@ -337,6 +337,22 @@ test_distribution (const dist_t *d)
     histogram_merge (want, all);
     CHECK_MSG (histogram_decode_add (da, buf, (size_t) len) == 0 && histogram_equal (da, want),
                "%s: decode_add", d->name);
+    //  Read once, added twice: what decode_add twice makes.
+    histogram_parsed_t *hp = malloc (sizeof *hp);
+    histogram_t *pa = hist_new (), *pb = hist_new ();
+    if (!hp)
+        exit (2);
+    CHECK_MSG (histogram_parse (buf, (size_t) len, hp) == 0, "%s: parse", d->name);
+    histogram_add_parsed (pa, hp);
+    histogram_add_parsed (pa, hp);
+    CHECK (histogram_decode_add (pb, buf, (size_t) len) == 0
+           && histogram_decode_add (pb, buf, (size_t) len) == 0);
+    CHECK_MSG (histogram_equal (pa, pb) && pa->count == 2 * all->count, "%s: add_parsed",
+               d->name);
+    CHECK (histogram_parse (buf, (size_t) len - 1, hp) == -EINVAL);
+    free (hp);
+    free (pa);
+    free (pb);
     uint64_t cnt = 0;
     CHECK_MSG (histogram_check (buf, (size_t) len, &cnt) == 0 && cnt == all->count,
                "%s: check count %llu", d->name, (unsigned long long) cnt);
