@@ -658,7 +658,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     }
     runner_recover (ctl);
     if (http) {
-        series_keep_total (ctl->runner->series);
+        series_keep_total (ctl->runner->series, set->http_targets != METRICS_TARGETS_OFF);
         char url[300];
         log_info ("metrics on %s", http_url (http, url, sizeof url));
     }

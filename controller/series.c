@@ -46,6 +46,7 @@ struct series {
     series_total_t total;               /* the step so far (series_total) */
     histogram_parsed_t parsed;          /* a sample's histogram, read once */
     bool total_on;                      /* kept only for /metrics: its cost */
+    bool targets_on;                    /* and the targets' figures */
 };
 
 /* The step's totals back to nothing (a new step, or a commit failed),
@@ -222,9 +223,10 @@ series_total (const series_t *self)
 }
 
 void
-series_keep_total (series_t *self)
+series_keep_total (series_t *self, bool targets)
 {
     self->total_on = true;
+    self->targets_on = targets;
 }
 
 static int
@@ -400,7 +402,7 @@ series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot *s)
                 histogram_add_parsed (&self->total.hist[k], hp);
             } else if (d->histogram.len)
                 histogram_add_checked (&iv->hist[k], d->histogram.data, d->histogram.len);
-            if (self->total_on && who >= 0)
+            if (self->targets_on && who >= 0)
                 target_add (&self->total, who, s->targets[i]->target, k, d, hp);
         }
     }

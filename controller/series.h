@@ -86,9 +86,10 @@ int series_add (series_t *self, store_t *store, int who, const Iofleet__Snapshot
 int series_flush (series_t *self, store_t *store);
 /* The step in hand's totals.  Can't fail. */
 const series_total_t *series_total (const series_t *self);
-/* Keeps the totals' histograms from now on (off by default: each
-   snapshot's histograms are then decoded twice).  Can't fail. */
-void series_keep_total (series_t *self);
+/* Keeps the totals' histograms from now on, and the targets' figures
+   too when targets (off by default: what they cost is a sample's
+   histogram read into a list before it is added).  Can't fail. */
+void series_keep_total (series_t *self, bool targets);
 /* Interval seq of the step in hand, or NULL if no agent delivered it. */
 const series_interval_t *series_get (series_t *self, store_t *store, uint32_t seq);
 
