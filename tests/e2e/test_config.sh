@@ -24,9 +24,18 @@ uncomment () { sed -E 's/^#([a-z-]+ =)/\1/' "$1"; }
 mkdir -p "$T/cfg" "$T/wd" "$T/keys"
 "$BIN/iofleet" keys init "$T/keys" >/dev/null
 "$BIN/iofleet" keys agent a1 "$T/keys" >/dev/null
+# --check-config reads the HTTPS files' shape (PEM) and the token's (its
+# mode, its length); it starts nothing with them.
+printf -- '-----BEGIN CERTIFICATE-----\nMA==\n-----END CERTIFICATE-----\n' >"$T/http.crt"
+printf -- '-----BEGIN PRIVATE KEY-----\nMA==\n-----END PRIVATE KEY-----\n' >"$T/http.key"
+echo 0123456789abcdef0123456789abcdef >"$T/http.token"
+chmod 600 "$T/http.key" "$T/http.token"
 uncomment "$SRC/packaging/etc/controller.conf" \
   | sed -e "s|^keys = .*|keys = $T/keys|" -e "s|^db = .*|db = $T/all.db|" \
         -e "s|^admin = .*|admin = ipc://$T/all.sock|" -e "s|^port-file = .*|port-file = $T/all.port|" \
+        -e "s|^http-tls-cert = .*|http-tls-cert = $T/http.crt|" \
+        -e "s|^http-tls-key = .*|http-tls-key = $T/http.key|" \
+        -e "s|^http-token-file = .*|http-token-file = $T/http.token|" \
   >"$T/cfg/controller-all.conf"
 uncomment "$SRC/packaging/etc/agent.conf" \
   | sed -e "s|^cert = .*|cert = $T/keys/a1.cert_secret|" \

@@ -107,11 +107,21 @@ EOF2
 "$I" plan add m "$T/m.fio" >/dev/null || fail "plan add"
 run=$("$I" run m --wait --json 2>"$T/run.err" | jq -r .run) || fail "run: $(cat "$T/run.err")"
 "$I" report "$run" --format json >"$T/r.json" || fail "report"
-sleep 2.5       # a scrape (each second) after the step's last snapshot
+q () { curl -sf --get "http://127.0.0.1:$PP/api/v1/query" --data-urlencode "query=$1"; }
+# until EXPR: until Prometheus's answer to EXPR has a series (30 s at most).
+until_q () {
+  for _ in $(seq 300); do
+    [ "$(q "$1" | jq '.data.result | length')" -gt 0 ] 2>/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+sel="run=\"$run\",step=\"0\",direction=\"read\""
+ops=$(jq '.steps[0].fleet.read.ops' "$T/r.json")
+# A scrape after the step's last snapshot: the counter at the report's.
+until_q "iofleet_step_ops_total{$sel} == $ops" || true
 # What the endpoint says, in the logs shown when the test fails.
 curl -s "http://127.0.0.1:$HP/metrics" | grep -v '_bucket{' >"$T/metrics-now.log" || true
-q () { curl -sf --get "http://127.0.0.1:$PP/api/v1/query" --data-urlencode "query=$1"; }
-sel="run=\"$run\",step=\"0\",direction=\"read\""
 q "histogram_quantile(0.99, sum by (le) (iofleet_step_latency_seconds_bucket{$sel}))" >"$T/p99.json" || fail "query p99"
 q "iofleet_step_latency_seconds_count{$sel}" >"$T/count.json" || fail "query count"
 q "iofleet_step_ops_total{$sel}" >"$T/ops.json" || fail "query ops"
@@ -186,7 +196,13 @@ for _ in $(seq 50); do [ -n "$(verdict_of "$n2")" ] && break; sleep 0.1; done
 [ "$(verdict_of "$n2")" = regressed ] || fail "run $n2's verdict '$(verdict_of "$n2")', expected regressed"
 # (exit 1: the run fails its SLA, as it is made to)
 "$I" report "$n2" --by agent --format json >"$T/n2.json" || [ -s "$T/n2.json" ] || fail "report $n2"
-sleep 2.5       # a scrape and a rule evaluation (each second) after the verdict
+# A scrape and a rule evaluation after the verdict.
+until_q "iofleet_schedule_verdict{schedule=\"nightly\",verdict=\"regressed\",run=\"$n2\"} == 1" \
+  || fail "no regressed verdict in /metrics for run $n2"
+for _ in $(seq 300); do
+  [ "$(curl -sf "http://127.0.0.1:$PP/api/v1/alerts" | jq '[.data.alerts[] | select(.state == "firing")] | length')" -ge 2 ] && break
+  sleep 0.1
+done
 q "iofleet_schedule_verdict{schedule=\"nightly\"} == 1" >"$T/sv.json" || fail "query verdict"
 q "iofleet_schedule_sla_failed{schedule=\"nightly\"}" >"$T/ss.json" || fail "query sla"
 q "iofleet_schedule_regression_percent{schedule=\"nightly\",group=\"agent=a2\",metric=\"iops\"}" >"$T/sr.json" || fail "query regression"
