@@ -508,6 +508,22 @@ reader_answer (ctl_t *ctl, zframe_t *body, size_t *len, bool *failed)
     return text;
 }
 
+char *
+admin_read (ctl_t *ctl, json_t *req, size_t *len, bool *failed)
+{
+    char err[1024] = "";
+    const admin_cmd_t *c = admin_cmd (json_string_value (json_object_get (req, "cmd")));
+    if (!c || c->place != ON_READER) {
+        *failed = true;
+        char *text = strdup ("{\"ok\":false,\"error\":\"not a read-only command\"}");
+        *len = text ? strlen (text) : 0;
+        return text;
+    }
+    char *text = answer (ctl, req, false, err, sizeof err, len, failed);
+    store_end_read (ctl->store);
+    return text;
+}
+
 /* A request waiting for its turn: its client's envelope (routing id, and
    the empty delimiter of a REQ client), its body (NULL: not one frame),
    and where it runs. */

@@ -15,6 +15,14 @@ admin_t *admin_new (ctl_t *ctl, const char *db_path, int nreaders, bool testing,
 /* Stops the readers (after the request each has in hand); requests not
    answered yet are dropped. */
 void admin_destroy (admin_t **self_p);
+
+/* The answer to req, a command the readers answer (a read: runs,
+   report, compare, history, plan_list, inventory, ...), on a thread whose
+   ctl holds only its own read-only store (store_open_reader): the admin
+   reply's text, {"ok":true,"result":RESULT} or {"ok":false,"error":...},
+   never gzip'd, *len bytes; NULL only out of memory.  Any other command
+   is refused (*failed, ok false): what calls it never writes. */
+char *admin_read (ctl_t *ctl, json_t *req, size_t *len, bool *failed);
 /* Adds the readers' sockets to the loop's poller.  Can't fail. */
 void admin_poll (admin_t *self, zpoller_t *poller);
 /* Takes one request from the socket, if one is there, and answers it now

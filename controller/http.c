@@ -1,6 +1,7 @@
 /*  http.c: the controller's HTTP endpoint, see http.h. */
 #define _GNU_SOURCE     /* fopencookie, gettid */
 #include "http.h"
+#include "admin.h"
 #include "gz.h"
 #include "log.h"
 #include "metrics.h"
@@ -339,6 +340,88 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
     return mr;
 }
 
+/* The admin request a GET of /api/PATH stands for, or NULL (no such
+   path).  Query arguments fill the request's options by name. */
+static json_t *
+api_request (struct MHD_Connection *c, const char *path)
+{
+    const char *arg;
+    json_t *req = NULL;
+    char *end;
+    if (strcmp (path, "runs") == 0)
+        return json_pack ("{s:s}", "cmd", "runs");
+    if (strcmp (path, "plans") == 0)
+        return json_pack ("{s:s}", "cmd", "plan_list");
+    if (strncmp (path, "runs/", 5) == 0) {
+        long long run = strtoll (path + 5, &end, 10);
+        if (end == path + 5 || *end || run <= 0)
+            return NULL;
+        req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) run, "format",
+                         "json");
+        if ((arg = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, "by")))
+            json_object_set_new (req, "by", json_string (arg));
+        return req;
+    }
+    if (strncmp (path, "inventory/", 10) == 0 && path[10])
+        return json_pack ("{s:s, s:s}", "cmd", "inventory", "agent", path + 10);
+    if (strcmp (path, "compare") == 0) {
+        const char *a = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, "a");
+        const char *b = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, "b");
+        long long ra = a ? strtoll (a, &end, 10) : 0;
+        long long rb = b ? strtoll (b, &end, 10) : 0;
+        req = json_pack ("{s:s, s:b, s:b, s:[I, I]}", "cmd", "compare", "sum", 0, "force", 0,
+                         "runs", (json_int_t) ra, (json_int_t) rb);
+        if ((arg = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, "by")))
+            json_object_set_new (req, "by", json_string (arg));
+        return req;
+    }
+    if (strcmp (path, "history") == 0) {
+        req = json_pack ("{s:s, s:[]}", "cmd", "history", "where");
+        static const char *const keys[] = { "plan", "step", "metric", "by", "direction" };
+        for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+            if ((arg = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, keys[i])))
+                json_object_set_new (req, keys[i], json_string (arg));
+        return req;
+    }
+    return NULL;
+}
+
+/* The admin command's answer to req (taken) as JSON: its result, 200; or
+   {"ok":false,"error":...}, 400. */
+static enum MHD_Result
+serve_api (http_t *self, struct MHD_Connection *c, json_t *req)
+{
+    char err[512];
+    if (!self->reader && self->db && !(self->reader = store_open_reader (self->db, err,
+                                                                        sizeof err)))
+        log_warn ("/api: %s", err);
+    if (!self->reader) {
+        json_decref (req);
+        static const char busy[] = "{\"ok\":false,\"error\":\"the database cannot be read; "
+                                   "see the controller's log\"}";
+        return reply (c, MHD_HTTP_SERVICE_UNAVAILABLE, "application/json", busy,
+                      sizeof busy - 1, false);
+    }
+    ctl_t ctl = { .store = self->reader };
+    size_t len = 0;
+    bool failed = false;
+    char *text = admin_read (&ctl, req, &len, &failed);
+    json_decref (req);
+    if (!text)
+        return MHD_NO;
+    /* The result alone: {"ok":true,"result":RESULT} less its frame. */
+    static const char head[] = "{\"ok\":true,\"result\":";
+    size_t off = 0;
+    if (!failed && len > sizeof head && memcmp (text, head, sizeof head - 1) == 0) {
+        off = sizeof head - 1;
+        len -= off + 1;
+    }
+    enum MHD_Result rc = reply (c, failed ? MHD_HTTP_BAD_REQUEST : MHD_HTTP_OK,
+                                "application/json", text + off, len, true);
+    free (text);
+    return rc;
+}
+
 /* Whether c carries "Authorization: Bearer TOKEN" with self's token,
    compared in constant time. */
 static bool
@@ -386,11 +469,19 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
         MHD_destroy_response (r);
         return rc;
     }
-    static const char not_allowed[] = "405: iofleet-controller serves GET /metrics only\n";
-    static const char not_found[] = "404: iofleet-controller serves /metrics (Prometheus)\n";
+    static const char not_allowed[] = "405: iofleet-controller's HTTP is read-only: GET and "
+                                      "HEAD\n";
+    static const char not_found[] = "404: iofleet-controller serves /metrics (Prometheus) and "
+                                    "/api/runs, /api/runs/ID, /api/plans, /api/compare?a=RUN&b=RUN, "
+                                    "/api/history?plan=&step=&metric=&by=, /api/inventory/AGENT\n";
     if (strcmp (method, "GET") != 0 && strcmp (method, "HEAD") != 0)
         return reply (c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", not_allowed,
                       sizeof not_allowed - 1, false);
+    if (strncmp (url, "/api/", 5) == 0) {
+        json_t *req = api_request (c, url + 5);
+        if (req)
+            return serve_api (self, c, req);
+    }
     if (strcmp (url, "/metrics") != 0)
         return reply (c, MHD_HTTP_NOT_FOUND, "text/plain", not_found, sizeof not_found - 1,
                       false);

@@ -1,5 +1,8 @@
 /*  http.h: the controller's HTTP endpoint (--http ADDR:PORT): a
-    libmicrohttpd daemon on its own thread serving GET /metrics.  A scrape
+    libmicrohttpd daemon on its own thread serving GET /metrics, and
+    /api/runs, /api/runs/ID, /api/plans, /api/compare, /api/history and
+    /api/inventory/AGENT: the read commands' JSON (admin_read), on this
+    thread's own read-only connection.  A scrape
     asks the event loop for its figures (http_wanted), which the loop
     copies at its next turn (metrics_collect, http_publish); the scrape
     writes them out as text here (gzip when asked), so that the loop pays

@@ -234,6 +234,25 @@ print(f"run {run}: verdict regressed, SLA failed, agent=a2 iops {float(reg[0]['v
 PY
 ok "a schedule's latest run in /metrics: its verdict, SLA, regressions and figures are the report's; the regression and SLA rules fire, the missed-schedule rule does not"
 
+# --- /api: the admin commands' JSON, read-only -------------------------------------
+A="http://127.0.0.1:$HP/api"
+curl -sf "$A/runs" >"$T/api-runs.json" || fail "GET /api/runs"
+"$I" runs --json >"$T/cli-runs.json"
+[ "$(jq -S 'map({id, status, plan})' "$T/api-runs.json")" = "$(jq -S 'map({id, status, plan})' "$T/cli-runs.json")" ] \
+  || fail "/api/runs is not iofleet runs --json: $(head -c 300 "$T/api-runs.json")"
+curl -sf "$A/runs/$n2?by=agent" >"$T/api-rep.json" || fail "GET /api/runs/$n2"
+[ "$(jq -S 'del(.steps[].intervals)' "$T/api-rep.json")" = "$(jq -S 'del(.steps[].intervals)' "$T/n2.json")" ] \
+  || fail "/api/runs/$n2?by=agent is not iofleet report $n2 --by agent --format json"
+curl -sf "$A/compare?a=$n1&b=$n2" >"$T/api-cmp.json" || fail "GET /api/compare"
+jq -e '.compare.rows | length > 0' "$T/api-cmp.json" >/dev/null || fail "/api/compare has no rows: $(head -c 300 "$T/api-cmp.json")"
+curl -sf "$A/plans" | jq -e 'map(.name) | index("nightly") != null' >/dev/null || fail "/api/plans"
+curl -sf "$A/inventory/a1" | jq -e '.agent == "a1" and (.inventory | type == "object")' >/dev/null || fail "/api/inventory/a1"
+[ "$(curl -s -o "$T/api-bad.json" -w '%{http_code}' "$A/runs/99999")" = 400 ] || fail "/api/runs/99999 not 400"
+jq -e '.ok == false and (.error | test("99999"))' "$T/api-bad.json" >/dev/null || fail "no error naming run 99999: $(cat "$T/api-bad.json")"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$A/schedule_rm")" = 404 ] || fail "/api/schedule_rm not 404"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$A/runs")" = 405 ] || fail "POST /api/runs not 405"
+ok "/api: runs, a report, a comparison, plans and an inventory as the CLI's JSON; an unknown run 400 naming it; nothing else served, nothing written"
+
 # --- the shipped dashboard: every panel's query returns data --------------------
 DASH=$(dirname "$RULES")/iofleet-dashboard.json
 jq -r '.panels[].targets[].expr' "$DASH" >"$T/exprs.txt"
