@@ -7,6 +7,7 @@
 #include "metrics.h"
 #include "metrics_schedules.h"
 #include "store.h"
+#include "util.h"
 
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -99,43 +100,17 @@ parse_addr (const char *addr, struct sockaddr_storage *ss, socklen_t *sl, char *
     return 1;
 }
 
-/* The whole of a small file (a PEM, a token), NUL-ended; NULL with err. */
+/* The whole of a small file (a PEM, a token), NUL-ended; NULL with err
+   naming the option (what) and the file. */
 static char *
-slurp (const char *what, const char *path, char *err, size_t errlen)
+read_file (const char *what, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen (path, "r");
-    if (!f) {
+    char *buf = file_read_all (path, HTTP_FILE_MAX, NULL);
+    if (!buf && errno == EFBIG)
+        snprintf (err, errlen, "%s '%s': larger than %d bytes: not a certificate, key or "
+                  "token", what, path, HTTP_FILE_MAX);
+    else if (!buf)
         snprintf (err, errlen, "%s '%s': %s", what, path, strerror (errno));
-        return NULL;
-    }
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? 2 * cap : 8192;
-            char *nb = cap > HTTP_FILE_MAX ? NULL : realloc (buf, cap);
-            if (!nb) {
-                snprintf (err, errlen, "%s '%s': larger than %d bytes, not a %s", what, path,
-                          HTTP_FILE_MAX, what);
-                free (buf);
-                fclose (f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t n = fread (buf + len, 1, cap - len - 1, f);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    bool bad = ferror (f);
-    fclose (f);
-    if (bad) {
-        snprintf (err, errlen, "%s '%s': cannot read it", what, path);
-        free (buf);
-        return NULL;
-    }
-    buf[len] = '\0';
     return buf;
 }
 
@@ -150,7 +125,7 @@ read_token (const char *path, char *err, size_t errlen)
                   "chmod 600 it, it is a secret", path, (unsigned) (st.st_mode & 0777));
         return NULL;
     }
-    char *t = slurp ("--http-token-file", path, err, errlen);
+    char *t = read_file ("--http-token-file", path, err, errlen);
     if (!t)
         return NULL;
     t[strcspn (t, "\r\n")] = '\0';
@@ -170,13 +145,16 @@ read_token (const char *path, char *err, size_t errlen)
     return t;
 }
 
-int
-http_check (const http_opts_t *o, char *err, size_t errlen)
+/* What o asks for, checked and read: its socket address (*ss, *sl),
+   whether it is off this host, the certificate, key and token (NULL when
+   not given; the caller's to free).  Returns 0, or -1 with err. */
+static int
+http_load (const http_opts_t *o, struct sockaddr_storage *ss, socklen_t *sl, char **cert,
+           char **key, char **token, char *err, size_t errlen)
 {
-    struct sockaddr_storage ss;
-    socklen_t sl;
+    *cert = *key = *token = NULL;
     char why[512];
-    int where = parse_addr (o->addr, &ss, &sl, why, sizeof why);
+    int where = parse_addr (o->addr, ss, sl, why, sizeof why);
     if (where < 0) {
         snprintf (err, errlen, "--http %s", why);
         return -1;
@@ -192,27 +170,51 @@ http_check (const http_opts_t *o, char *err, size_t errlen)
                   "--http-token-file FILE), or listen on 127.0.0.1", o->addr);
         return -1;
     }
-    const char *files[2][2] = { { "--http-tls-cert", o->cert }, { "--http-tls-key", o->key } };
-    for (int i = 0; i < 2; i++) {
-        if (!files[i][1])
-            continue;
-        char *pem = slurp (files[i][0], files[i][1], err, errlen);
-        if (!pem)
-            return -1;
-        bool ok = strstr (pem, "-----BEGIN ") != NULL;
-        free (pem);
-        if (!ok) {
-            snprintf (err, errlen, "%s '%s': not PEM (no -----BEGIN line)", files[i][0],
-                      files[i][1]);
-            return -1;
+    const char *what[2] = { "--http-tls-cert", "--http-tls-key" };
+    const char *path[2] = { o->cert, o->key };
+    char **pem[2] = { cert, key };
+    for (int i = 0; i < 2 && o->cert; i++) {
+        if (!(*pem[i] = read_file (what[i], path[i], err, errlen)))
+            goto fail;
+        if (!strstr (*pem[i], "-----BEGIN ")) {
+            snprintf (err, errlen, "%s '%s': not PEM (no -----BEGIN line)", what[i], path[i]);
+            goto fail;
         }
     }
-    if (o->token_file) {
-        char *t = read_token (o->token_file, err, errlen);
-        if (!t)
-            return -1;
-        free (t);
-    }
+    if (o->token_file && !(*token = read_token (o->token_file, err, errlen)))
+        goto fail;
+    return 0;
+fail:
+    free (*cert);
+    if (*key)
+        explicit_bzero (*key, strlen (*key));
+    free (*key);
+    *cert = *key = NULL;
+    return -1;
+}
+
+/* Frees what http_load read, the secrets wiped first. */
+static void
+http_unload (char *cert, char *key, char *token)
+{
+    free (cert);
+    if (key)
+        explicit_bzero (key, strlen (key));
+    free (key);
+    if (token)
+        explicit_bzero (token, strlen (token));
+    free (token);
+}
+
+int
+http_check (const http_opts_t *o, char *err, size_t errlen)
+{
+    struct sockaddr_storage ss;
+    socklen_t sl;
+    char *cert, *key, *token;
+    if (http_load (o, &ss, &sl, &cert, &key, &token, err, errlen))
+        return -1;
+    http_unload (cert, key, token);
     return 0;
 }
 
@@ -227,9 +229,23 @@ reply (struct MHD_Connection *c, unsigned status, const char *type, const char *
     MHD_add_response_header (r, "Content-Type", type);
     if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
         MHD_add_response_header (r, "Allow", "GET, HEAD");
+    if (status == MHD_HTTP_UNAUTHORIZED)
+        MHD_add_response_header (r, "WWW-Authenticate", "Bearer realm=\"iofleet\"");
     enum MHD_Result rc = MHD_queue_response (c, status, r);
     MHD_destroy_response (r);
     return rc;
+}
+
+/* This thread's read-only connection, opened at its first use; NULL
+   when the database cannot be read (logged, naming what for). */
+static store_t *
+reader_of (http_t *self, const char *what)
+{
+    char err[512];
+    if (!self->reader && self->db && !(self->reader = store_open_reader (self->db, err,
+                                                                        sizeof err)))
+        log_warn ("%s: the database cannot be read: %s", what, err);
+    return self->reader;
 }
 
 /* The text as written, compressed (fopencookie's writer). */
@@ -267,15 +283,6 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
     metrics_snap_t *snap = self->using = self->snap;
     pthread_mutex_unlock (&self->lock);
 
-    /* The text yields to the event loop: under a fleet's load a scrape
-       takes longer rather than snapshots waiting (Linux: a thread's own
-       nice). */
-    static _Thread_local bool niced;
-    if (!niced) {
-        if (setpriority (PRIO_PROCESS, (id_t) gettid (), HTTP_NICE) != 0)
-            log_warn ("/metrics: cannot lower its thread's priority: %s", strerror (errno));
-        niced = true;
-    }
     /* Prometheus asks for gzip: the text is compressed as it is written,
        and only the compressed form is held. */
     const char *enc = MHD_lookup_connection_value (c, MHD_HEADER_KIND, "Accept-Encoding");
@@ -296,11 +303,7 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
         rc = metrics_write (snap, f);
         /* The schedules' series, read here: a database that cannot be
            read leaves them out (logged), the rest stands. */
-        char err[512];
-        if (!self->reader && self->db && !(self->reader = store_open_reader (self->db, err,
-                                                                            sizeof err)))
-            log_warn ("/metrics: no schedules' series: %s", err);
-        if (self->reader && self->sched)
+        if (reader_of (self, "/metrics: the schedules' series") && self->sched)
             metrics_sched_write (self->sched, self->reader, f);
         fprintf (f, "# HELP iofleet_http_denied_total Requests refused 401: no token, or "
                  "another.\n# TYPE iofleet_http_denied_total counter\n"
@@ -340,11 +343,28 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
     return mr;
 }
 
-/* The admin request a GET of /api/PATH stands for, or NULL (no such
-   path).  Query arguments fill the request's options by name. */
-static json_t *
-api_request (struct MHD_Connection *c, const char *path)
+/* A run id argument of /api/compare: its value, or 0 with err. */
+static long long
+run_arg (struct MHD_Connection *c, const char *key, char *err, size_t errlen)
 {
+    const char *v = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, key);
+    char *end = NULL;
+    long long run = v ? strtoll (v, &end, 10) : 0;
+    if (!v || end == v || *end || run <= 0) {
+        snprintf (err, errlen, "/api/compare: %s='%s' is not a run id: give "
+                  "/api/compare?a=RUN&b=RUN (iofleet runs lists them)", key, v ? v : "");
+        return 0;
+    }
+    return run;
+}
+
+/* The admin request a GET of /api/PATH stands for, or NULL: no such path
+   (err ""), or arguments that cannot make one (err says why).  Query
+   arguments fill the request's options by name. */
+static json_t *
+api_request (struct MHD_Connection *c, const char *path, char *err, size_t errlen)
+{
+    err[0] = '\0';
     const char *arg;
     json_t *req = NULL;
     char *end;
@@ -365,10 +385,10 @@ api_request (struct MHD_Connection *c, const char *path)
     if (strncmp (path, "inventory/", 10) == 0 && path[10])
         return json_pack ("{s:s, s:s}", "cmd", "inventory", "agent", path + 10);
     if (strcmp (path, "compare") == 0) {
-        const char *a = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, "a");
-        const char *b = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, "b");
-        long long ra = a ? strtoll (a, &end, 10) : 0;
-        long long rb = b ? strtoll (b, &end, 10) : 0;
+        long long ra = run_arg (c, "a", err, errlen);
+        long long rb = ra ? run_arg (c, "b", err, errlen) : 0;
+        if (!rb)
+            return NULL;
         req = json_pack ("{s:s, s:b, s:b, s:[I, I]}", "cmd", "compare", "sum", 0, "force", 0,
                          "runs", (json_int_t) ra, (json_int_t) rb);
         if ((arg = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, "by")))
@@ -391,11 +411,7 @@ api_request (struct MHD_Connection *c, const char *path)
 static enum MHD_Result
 serve_api (http_t *self, struct MHD_Connection *c, json_t *req)
 {
-    char err[512];
-    if (!self->reader && self->db && !(self->reader = store_open_reader (self->db, err,
-                                                                        sizeof err)))
-        log_warn ("/api: %s", err);
-    if (!self->reader) {
+    if (!reader_of (self, "/api")) {
         json_decref (req);
         static const char busy[] = "{\"ok\":false,\"error\":\"the database cannot be read; "
                                    "see the controller's log\"}";
@@ -447,6 +463,15 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
     (void) version;
     (void) upload;
     http_t *self = cls;
+    /* This thread yields to the event loop: under a fleet's load a scrape
+       or a report takes longer rather than snapshots waiting (Linux: a
+       thread's own nice). */
+    static _Thread_local bool niced;
+    if (!niced) {
+        if (setpriority (PRIO_PROCESS, (id_t) gettid (), HTTP_NICE) != 0)
+            log_warn ("--http: cannot lower its thread's priority: %s", strerror (errno));
+        niced = true;
+    }
     if (!*state) {              /* the headers: answer once the body (if any) is in */
         *state = self;
         return MHD_YES;
@@ -458,16 +483,8 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
     if (self->token && !authorized (self, c)) {
         static const char denied[] = "401: give the token of --http-token-file as "
                                      "'Authorization: Bearer TOKEN'\n";
-        struct MHD_Response *r = MHD_create_response_from_buffer (sizeof denied - 1,
-            (void *) denied, MHD_RESPMEM_PERSISTENT);
-        if (!r)
-            return MHD_NO;
-        MHD_add_response_header (r, "Content-Type", "text/plain");
-        MHD_add_response_header (r, "WWW-Authenticate", "Bearer realm=\"iofleet\"");
         __atomic_add_fetch (&self->denied, 1, __ATOMIC_RELAXED);
-        enum MHD_Result rc = MHD_queue_response (c, MHD_HTTP_UNAUTHORIZED, r);
-        MHD_destroy_response (r);
-        return rc;
+        return reply (c, MHD_HTTP_UNAUTHORIZED, "text/plain", denied, sizeof denied - 1, false);
     }
     static const char not_allowed[] = "405: iofleet-controller's HTTP is read-only: GET and "
                                       "HEAD\n";
@@ -478,9 +495,19 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
         return reply (c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", not_allowed,
                       sizeof not_allowed - 1, false);
     if (strncmp (url, "/api/", 5) == 0) {
-        json_t *req = api_request (c, url + 5);
+        char err[512];
+        json_t *req = api_request (c, url + 5, err, sizeof err);
         if (req)
             return serve_api (self, c, req);
+        if (err[0]) {
+            json_t *ej = json_pack ("{s:b, s:s}", "ok", 0, "error", err);
+            char *text = ej ? json_dumps (ej, JSON_COMPACT) : NULL;
+            json_decref (ej);
+            enum MHD_Result rc = text ? reply (c, MHD_HTTP_BAD_REQUEST, "application/json",
+                                               text, strlen (text), true) : MHD_NO;
+            free (text);
+            return rc;
+        }
     }
     if (strcmp (url, "/metrics") != 0)
         return reply (c, MHD_HTTP_NOT_FOUND, "text/plain", not_found, sizeof not_found - 1,
@@ -491,28 +518,20 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
 http_t *
 http_start (const http_opts_t *o, char *err, size_t errlen)
 {
-    if (http_check (o, err, errlen))
-        return NULL;
     struct sockaddr_storage ss;
     socklen_t sl;
-    char why[512];
-    parse_addr (o->addr, &ss, &sl, why, sizeof why);
+    char *cert, *key, *token;
+    if (http_load (o, &ss, &sl, &cert, &key, &token, err, errlen))
+        return NULL;
     http_t *self = calloc (1, sizeof *self);
-    char *cert = NULL, *key = NULL;
     if (!self) {
+        http_unload (cert, key, token);
         snprintf (err, errlen, "out of memory");
         return NULL;
     }
-    if ((o->token_file && !(self->token = read_token (o->token_file, err, errlen)))
-        || (o->cert && (!(cert = slurp ("--http-tls-cert", o->cert, err, errlen))
-                        || !(key = slurp ("--http-tls-key", o->key, err, errlen))))) {
-        free (cert);
-        free (self->token);
-        free (self);
-        return NULL;
-    }
+    self->token = token;
     self->tls = cert != NULL;
-    size_t hl = strrchr (o->addr, ':') - o->addr;
+    size_t hl = (size_t) (strrchr (o->addr, ':') - o->addr);
     snprintf (self->host, sizeof self->host, "%.*s", (int) hl, o->addr);
     if (strcmp (self->host, "localhost") == 0)
         snprintf (self->host, sizeof self->host, "127.0.0.1");
@@ -525,35 +544,23 @@ http_start (const http_opts_t *o, char *err, size_t errlen)
     unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG
                      | (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0)
                      | (self->tls ? MHD_USE_TLS : 0);
-    if (self->tls)
-        self->d = MHD_start_daemon (flags, 0, NULL, NULL, on_request, self,
-                                    MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &ss,
-                                    MHD_OPTION_CONNECTION_LIMIT, (unsigned) 64,
-                                    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) 10,
-                                    MHD_OPTION_HTTPS_MEM_CERT, cert,
-                                    MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_END);
-    else
-        self->d = MHD_start_daemon (flags, 0, NULL, NULL, on_request, self,
-                                    MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &ss,
-                                    MHD_OPTION_CONNECTION_LIMIT, (unsigned) 64,
-                                    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) 10,
-                                    MHD_OPTION_END);
-    /* The key is the daemon's now (it parsed it): not kept here. */
-    if (key) {
-        explicit_bzero (key, strlen (key));
-        free (key);
-    }
-    free (cert);
+    struct MHD_OptionItem tls[] = {
+        { MHD_OPTION_HTTPS_MEM_CERT, 0, cert },
+        { MHD_OPTION_HTTPS_MEM_KEY, 0, key },
+        { MHD_OPTION_END, 0, NULL },
+    };
+    self->d = MHD_start_daemon (flags, 0, NULL, NULL, on_request, self,
+                                MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &ss,
+                                MHD_OPTION_CONNECTION_LIMIT, (unsigned) 64,
+                                MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) 10,
+                                MHD_OPTION_ARRAY, self->tls ? tls : tls + 2, MHD_OPTION_END);
+    /* The certificate and key are the daemon's now (it parsed them). */
+    http_unload (cert, key, NULL);
     if (!self->d) {
         snprintf (err, errlen, "--http '%s': cannot listen there (the port taken by another "
                   "process%s? choose another)", o->addr,
                   self->tls ? ", or a certificate and key that do not match" : "");
-        pthread_mutex_destroy (&self->lock);
-        pthread_cond_destroy (&self->fresh);
-        free (self->db);
-        free (self->token);
-        metrics_sched_destroy (&self->sched);
-        free (self);
+        http_stop (&self);
         return NULL;
     }
     return self;
@@ -604,14 +611,15 @@ http_stop (http_t **self_p)
     http_t *self = *self_p;
     if (!self)
         return;
-    MHD_stop_daemon (self->d);
+    if (self->d)
+        MHD_stop_daemon (self->d);
     pthread_mutex_destroy (&self->lock);
     pthread_cond_destroy (&self->fresh);
     metrics_snap_free (&self->snap);
     metrics_sched_destroy (&self->sched);
     store_close (&self->reader);
     free (self->db);
-    free (self->token);
+    http_unload (NULL, NULL, self->token);
     free (self);
     *self_p = NULL;
 }

@@ -7,9 +7,17 @@
 #include "series.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Whether a target moved data in direction k (it has series for it). */
+static bool
+dir_active (const series_target_t *fig, int k)
+{
+    return fig->ops[k] || fig->count[k];
+}
 
 typedef struct {
     size_t lab;                     /* its labels' offset in labels */
@@ -150,7 +158,7 @@ collect_targets (ctl_t *ctl, metrics_snap_t *snap)
             const series_target_t *fig = &who->t[i];
             bool any = false;
             for (int k = 0; k < DIR_COUNT; k++)
-                any = any || fig->ops[k] || fig->count[k];
+                any = any || dir_active (fig, k);
             if (!any)
                 continue;
             snap_target_t *st = &snap->t[snap->n++];
@@ -228,7 +236,8 @@ metrics_write (const metrics_snap_t *snap, FILE *f)
                   : snap->targets == METRICS_TARGETS_COUNTERS ? 2 : 0;
     /* The targets' histograms share the edges any of them needs
        (buckets_write_range): a fleet's drives span a few powers of two of
-       the 27, and the text is a third of the full one. */
+       the 27 (4 for the simulator's: 24 MB of text at 1,000 x 24, against
+       91 MB with all 27). */
     int lo = -1, hi = -1;
     for (size_t i = 0; nfam == 3 && i < snap->n; i++)
         for (int k = 0; k < DIR_COUNT; k++)
@@ -240,7 +249,7 @@ metrics_write (const metrics_snap_t *snap, FILE *f)
             const series_target_t *fig = &snap->t[i].fig;
             const char *lab = snap->labels + snap->t[i].lab;
             for (int k = 0; k < DIR_COUNT; k++) {
-                if (!fig->ops[k] && !fig->count[k])
+                if (!dir_active (fig, k))
                     continue;
                 if (m < 2) {
                     fprintf (f, "%s{%s,direction=\"%s\"} %" PRIu64 "\n", fam[m].name, lab,

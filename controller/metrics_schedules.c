@@ -80,6 +80,27 @@ label (FILE *f, const char *key, const char *v, bool comma)
     metrics_label_value (f, v ? v : "");
 }
 
+/* The labels schedule="..",plan=".."[,run="N"] (run 0: none), malloc'd;
+   NULL when out of memory. */
+static char *
+labels_text (const char *schedule, const char *plan, int64_t run)
+{
+    char *h = NULL;
+    size_t hn = 0;
+    FILE *hf = open_memstream (&h, &hn);
+    if (!hf)
+        return NULL;
+    label (hf, "schedule", schedule, false);
+    label (hf, "plan", plan, true);
+    if (run > 0)
+        fprintf (hf, ",run=\"%" PRId64 "\"", run);
+    if (fclose (hf) != 0) {
+        free (h);
+        return NULL;
+    }
+    return h;
+}
+
 /* One group's figures (dirs: an object of "read", "write", "trim") of a
    step into the figure families. */
 static void
@@ -115,7 +136,8 @@ group_lines (FILE **ff, const char *head, const char *step, const char *group, j
 }
 
 /* Kept k's lines for run (of schedule, plan, compared by by) from its
-   report.  Returns 0, or -1 (the report could not be made: logged). */
+   report.  Returns 0, or -1 (the report could not be made: logged once,
+   and the run kept without figures, not tried again at every scrape). */
 static int
 keep_run (kept_t *k, store_t *reader, const char *schedule, const char *plan, int64_t run,
           const char *by)
@@ -133,15 +155,7 @@ keep_run (kept_t *k, store_t *reader, const char *schedule, const char *plan, in
     for (int f = F_SLA; f < F_N; f++)
         if (f != F_REGRESSION && !(ff[f] = open_memstream (&k->lines[f], &lens[f])))
             rc = -1;
-    char *head = NULL;
-    size_t hn = 0;
-    FILE *hf = open_memstream (&head, &hn);
-    if (hf) {
-        label (hf, "schedule", schedule, false);
-        label (hf, "plan", plan, true);
-        fprintf (hf, ",run=\"%" PRId64 "\"", run);
-        fclose (hf);
-    }
+    char *head = labels_text (schedule, plan, run);
     if (!rc && head) {
         const char *v = json_string_value (json_object_get (rep, "verdict"));
         fprintf (ff[F_SLA], "iofleet_schedule_sla_failed{%s} %d\n", head,
@@ -170,7 +184,7 @@ keep_run (kept_t *k, store_t *reader, const char *schedule, const char *plan, in
     json_decref (rep);
     if (rc)
         kept_free (k);
-    k->run = rc ? 0 : run;
+    k->run = run;
     return rc;
 }
 
@@ -196,8 +210,8 @@ kept_for (metrics_sched_t *self, store_t *reader, const char *schedule, const ch
         memset (k, 0, sizeof *k);
         snprintf (k->schedule, sizeof k->schedule, "%s", schedule);
     }
-    if (k->run != run && keep_run (k, reader, schedule, plan, run, by))
-        return NULL;
+    if (k->run != run)
+        keep_run (k, reader, schedule, plan, run, by);
     return k;
 }
 
@@ -230,18 +244,10 @@ metrics_sched_write (metrics_sched_t *self, store_t *reader, FILE *f)
     while ((row = store_row (reader, st, "read the schedules")) == 1) {
         const char *name = (const char *) sqlite3_column_text (st, 0);
         const char *plan = (const char *) sqlite3_column_text (st, 1);
-        char head[1024];
-        {
-            char *h = NULL;
-            size_t hn = 0;
-            FILE *hf = open_memstream (&h, &hn);
-            if (!hf)
-                continue;
-            label (hf, "schedule", name, false);
-            label (hf, "plan", plan, true);
-            fclose (hf);
-            snprintf (head, sizeof head, "%s", h ? h : "");
-            free (h);
+        char *head = labels_text (name, plan, 0);
+        if (!head) {
+            rc = -1;
+            continue;
         }
         fprintf (ff[F_NEXT], "%s{%s} %lld\n", s_fam[F_NEXT].name, head,
                  (long long) sqlite3_column_int64 (st, 2));
@@ -285,6 +291,7 @@ metrics_sched_write (metrics_sched_t *self, store_t *reader, FILE *f)
                     fputs (k->lines[i], ff[i]);
         } else
             sqlite3_reset (judged);
+        free (head);
     }
     if (row < 0)
         rc = -1;

@@ -57,7 +57,6 @@ total_reset (series_t *self)
     series_total_t *t = &self->total;
     t->run = self->run;
     t->step = self->step;
-    t->since_ns = clock_mono_ns ();
     for (int k = 0; k < DIR_COUNT; k++) {
         t->ops[k] = t->bytes[k] = 0;
         histogram_clear (&t->hist[k]);

@@ -49,7 +49,6 @@ typedef struct {
     int64_t run;                    /* -1: none yet */
     int step;
     char name[512];                 /* the step's (run_step_name) */
-    uint64_t since_ns;              /* monotonic: when these started from 0 */
     uint64_t ops[DIR_COUNT], bytes[DIR_COUNT];
     histogram_t hist[DIR_COUNT];
     series_who_t *who;              /* nwho of them, room for capwho */
