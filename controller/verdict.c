@@ -142,9 +142,11 @@ verdict_on_run_end (ctl_t *ctl, int64_t run, const char *status)
         log_warn ("schedule '%s': run %lld regressed against run %lld: %d significant change(s) "
                   "for the worse beyond %.1f%% (iofleet regressions)", name, (long long) run,
                   (long long) base, nreg, fail_pct);
+    else if (base)
+        log_info ("schedule '%s': run %lld %s against run %lld", name, (long long) run, verdict,
+                  (long long) base);
     else
-        log_info ("schedule '%s': run %lld %s%s%lld", name, (long long) run, verdict,
-                  base ? " against run " : "", (long long) base);
+        log_info ("schedule '%s': run %lld %s", name, (long long) run, verdict);
 }
 
 /* Lists recorded regressions, newest first. */

@@ -101,6 +101,30 @@ wait_run () {
   echo "$s"
 }
 
+# stall_during_run PID RUN: the process PID stopped 7/8 of every 200 ms
+# while RUN is running (a slow agent).  Stopped in short, even slices by a
+# stopper of its own, so that each 1 s interval of RUN loses the same share:
+# stops of 0.6 s between CLI calls once left one interval nearly whole and
+# another empty, and a baseline measured beside a second suite varies by
+# 40% from interval to interval; 3/4 was then once not told from the noise
+# by the 3-sigma test over 4 intervals (-64%, 3 sigma was -65%).
+stall_during_run () {
+  local pid=$1 run=$2 stopper
+  for _ in $(seq 300); do
+    [ "$("$BIN/iofleet" runs --json | jq -r --argjson r "$run" '.[] | select(.id == $r) | .status')" = running ] && break
+    sleep 0.1
+  done
+  ( trap 'kill -CONT '"$pid"' 2>/dev/null; exit 0' TERM
+    while :; do kill -STOP "$pid"; sleep 0.175; kill -CONT "$pid"; sleep 0.025; done ) &
+  stopper=$!
+  while [ "$("$BIN/iofleet" runs --json | jq -r --argjson r "$run" '.[] | select(.id == $r) | .status')" = running ]; do
+    sleep 0.2
+  done
+  kill -TERM "$stopper" 2>/dev/null || true
+  wait "$stopper" 2>/dev/null || true
+  kill -CONT "$pid" 2>/dev/null || true
+}
+
 # probe_plan NAME RUNTIME [OPTION...]: adds plan NAME, one step "probe" of
 # 4k random reads at QD4 on probe.dat in each agent's workdir, plus OPTIONs.
 # The fleet series kept at ingest (fleet_intervals) equals the sum of the
