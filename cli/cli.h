@@ -27,11 +27,8 @@ void text_report (FILE *f, json_t *report);
 void qualification_print (FILE *f, json_t *q);
 /* ab_print.c: iofleet compare --template ab as text (controller/ab.h). */
 void ab_print (FILE *f, json_t *res);
-/* pts_print.c: iofleet report --template pts as text (controller/pts.h);
-   pts_cell: the fleet's cell of the matrix at row (a block size) and col
-   (a column's label), or NULL (html_pts.c lays the page out with it). */
+/* pts_print.c: iofleet report --template pts as text (controller/pts.h). */
 void pts_print (FILE *f, json_t *q);
-json_t *pts_cell (json_t *q, json_t *row, json_t *col);
 
 /* Prints one line per step: the fleet figures (the --wait summary). */
 void text_summary (FILE *f, json_t *report);

@@ -4,6 +4,7 @@
     drive over the measurement windows: IOPS, mean latency, bandwidth.
     Every figure is the controller's; this file only lays them out. */
 #include "cli.h"
+#include "pts_matrix.h"
 #define JSON_GET_SHORT     /* num () and str () */
 #include "json_get.h"
 #include "util.h"
@@ -11,18 +12,6 @@
 
 #include <math.h>
 #include <string.h>
-
-json_t *
-pts_cell (json_t *q, json_t *row, json_t *col)
-{
-    size_t i;
-    json_t *c;
-    json_array_foreach (json_object_get (json_object_get (q, "fleet"), "cells"), i, c)
-        if (json_equal (json_object_get (c, "bs"), row)
-            && json_equal (json_object_get (c, "column"), col))
-            return c;
-    return NULL;
-}
 
 /* One matrix of the fleet's cells, laid out as the controller says
    (matrix.rows: block sizes, matrix.columns: mixes). */

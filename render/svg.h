@@ -1,4 +1,4 @@
-/*  svg.h: small inline-SVG charts for the HTML report (cli/html_report.c).
+/*  svg.h: small inline-SVG charts for the HTML report (html_report.c).
 
     Why iofleet draws its own SVG instead of using a charting library: the
     report must be one file that opens anywhere, offline, years later; a

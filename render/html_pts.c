@@ -6,7 +6,7 @@
     curves as charts.  Rendering only. */
 #include "html_page.h"
 #include "html_report.h"
-#include "cli.h"
+#include "pts_matrix.h"
 
 #include <errno.h>
 #include <string.h>
