@@ -783,7 +783,8 @@ cmd_report (int argc, char **argv)
         return 2;
     }
     if (html) {
-        /* With the figures only the page shows (controller/html_figures.h). */
+        /* With the figures only the page shows, inventories included
+           (controller/html_figures.h). */
         json_t *req = json_pack ("{s:s, s:I, s:s, s:b}", "cmd", "report", "run", (json_int_t) run,
                                  "format", "json", "html_figures", 1);
         report_scope (req, by, where);
@@ -791,36 +792,12 @@ cmd_report (int argc, char **argv)
         json_t *r = call (req, REPORT_TIMEOUT_MS);
         if (!r)
             return 1;
-        /* Each agent's inventory, for the report's inventory section; one
-           that cannot be had is left out (the report says what it has). */
-        json_t *inv = json_object ();
-        size_t i, j;
-        json_t *s, *a;
-        json_array_foreach (json_object_get (r, "steps"), i, s)
-            json_array_foreach (json_object_get (s, "agents"), j, a) {
-                const char *name = json_string_value (json_object_get (a, "agent"));
-                if (!name || json_object_get (inv, name) || json_object_size (inv) >= 256)
-                    continue;
-                char err[256];
-                json_t *ireq = json_pack ("{s:s, s:s}", "cmd", "inventory", "agent", name);
-                json_t *ir = client_call (s_endpoint, ireq, CALL_TIMEOUT_MS, err, sizeof err);
-                json_decref (ireq);
-                json_object_set_new (inv, name, ir ? ir : json_null ());
-            }
-        json_t *clean = json_object ();
-        const char *k;
-        json_t *v;
-        json_object_foreach (inv, k, v)
-            if (json_is_object (v))
-                json_object_set (clean, k, v);
-        json_decref (inv);
         char err[512];
-        int rc = html_report_write (out, r, clean, err, sizeof err);
+        int rc = html_report_write (out, r, err, sizeof err);
         if (rc)
             fprintf (stderr, "iofleet report: %s\n", err);
         const char *verdict = json_string_value (json_object_get (r, "verdict"));
         int status = rc ? 1 : verdict && strcmp (verdict, "fail") == 0 ? 1 : 0;
-        json_decref (clean);
         json_decref (r);
         return status;
     }

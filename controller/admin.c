@@ -293,8 +293,13 @@ cmd_report (ctl_t *ctl, json_t *req, json_text_t *out, char *err, size_t errlen)
         rep = report_json (ctl->store, run, by, where, flag, err, errlen);
         if (rep && histograms)
             report_add_histograms (ctl->store, run, rep);
-        if (rep)
+        if (rep) {
             html_figures_add (rep);
+            /* The inventories the agents ran with, for its inventory
+               section; a database error leaves them out (logged). */
+            json_t *inv = inventories_of_run (ctl->store, run);
+            json_object_set_new (rep, "inventories", inv ? inv : json_object ());
+        }
     } else if (strcmp (format, "fio-json") == 0 || strcmp (format, "fio-json+") == 0)
         rep = report_fio_json (ctl->store, run, format[8] == '+', where, flag, err, errlen);
     else

@@ -187,6 +187,12 @@ int64_t inventory_store (ctl_t *ctl, uint64_t agent_id, const char *text);
 /* {"agent", "hash", "first_seen", "inventory"} of an agent's current
    inventory, or NULL with err filled. */
 json_t *inventory_of (ctl_t *ctl, const char *agent, char *err, size_t errlen);
+/* {agent: as inventory_of} of the inventories run's agents came with
+   (each one's at the first step it took part in), at most
+   RUN_INVENTORIES_MAX agents; NULL on a database error (logged) or out of
+   memory. */
+#define RUN_INVENTORIES_MAX 256
+json_t *inventories_of_run (store_t *store, int64_t run);
 /* The inventory agent came with to step of run (its READY; run_inventory),
    a new reference, or NULL: none, or a database error (logged, *failed
    set).  cache, when not NULL, is an object the caller owns that keeps

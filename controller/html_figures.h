@@ -17,6 +17,10 @@
     A cell is a target of that direction with ops and a p99 > 0; the
     median is of such targets (the mean of the middle two for an even
     count).
+
+    The report command with html_figures adds as well the run's
+    "inventories" (inventories_of_run, controller.h): the inventory each
+    agent ran with, not the one it has now.
 */
 #ifndef IOF_HTML_FIGURES_H
 #define IOF_HTML_FIGURES_H

@@ -88,6 +88,35 @@ inventory_of (ctl_t *ctl, const char *agent, char *err, size_t errlen)
 }
 
 json_t *
+inventories_of_run (store_t *store, int64_t run)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT a.name, i.hash, i.json, i.first_seen FROM run_inventory ri "
+        "JOIN inventories i ON i.id = ri.inventory_id JOIN agents a ON a.id = ri.agent_id "
+        "WHERE ri.run_id = ? ORDER BY ri.step_idx, a.name");
+    if (!st)
+        return NULL;
+    sqlite3_bind_int64 (st, 1, run);
+    json_t *out = json_object ();
+    int rc = 0;
+    while (out && (rc = store_row (store, st, "read a run's inventories")) > 0) {
+        const char *name = (const char *) sqlite3_column_text (st, 0);
+        const char *hash = (const char *) sqlite3_column_text (st, 1);
+        if (!name || !hash || json_object_get (out, name)
+            || json_object_size (out) >= RUN_INVENTORIES_MAX)
+            continue;
+        json_t *inv = json_loads ((const char *) sqlite3_column_text (st, 2), 0, NULL);
+        json_object_set_new (out, name, json_pack ("{s:s, s:s, s:I, s:o}", "agent", name,
+                             "hash", hash, "first_seen", (json_int_t) sqlite3_column_int64 (st, 3),
+                             "inventory", inv ? inv : json_object ()));
+    }
+    sqlite3_reset (st);
+    if (rc < 0)
+        json_decref (out), out = NULL;
+    return out;
+}
+
+json_t *
 inventory_at_step (store_t *store, json_t *cache, int64_t run, int step, const char *agent,
                    bool *failed)
 {

@@ -930,8 +930,9 @@ rounds_section (FILE *f, json_t *rep)
 }
 
 void
-html_report (FILE *f, json_t *rep, json_t *inv)
+html_report (FILE *f, json_t *rep)
 {
+    json_t *inv = json_object_get (rep, "inventories");
     char title[512], rb[32];
     snprintf (title, sizeof title, "iofleet run %s: %s", html_run_id (rep, rb, sizeof rb),
               str (rep, "plan"));
@@ -971,13 +972,12 @@ html_report (FILE *f, json_t *rep, json_t *inv)
 /* ---- files ---- */
 
 int
-html_report_write (const char *path, json_t *report, json_t *inventories, char *err,
-                   size_t errlen)
+html_report_write (const char *path, json_t *report, char *err, size_t errlen)
 {
     FILE *f = html_open_out (path, err, errlen);
     if (!f)
         return -errno;
     errno = 0;
-    html_report (f, report, inventories);
+    html_report (f, report);
     return html_close_out (f, path, err, errlen);
 }

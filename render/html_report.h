@@ -8,10 +8,12 @@
 #include <jansson.h>
 #include <stdio.h>
 
-/* Writes the HTML form of a run report (the controller's report JSON).
-   inventories: {agent: reply of the inventory command} or NULL.  Missing
-   fields are shown as missing.  Can't fail (write errors show in ferror). */
-void html_report (FILE *f, json_t *report, json_t *inventories);
+/* Writes the HTML form of a run report: the controller's report JSON
+   with html_figures (controller/html_figures.h: the figures only the page
+   shows, and "inventories": {agent: {"agent", "hash", "first_seen",
+   "inventory"}} of the inventories the agents ran with).  Missing fields
+   are shown as missing.  Can't fail (write errors show in ferror). */
+void html_report (FILE *f, json_t *report);
 
 /* Writes the HTML form of iofleet compare: the controller's answer to
    compare with "reports" (controller/compare_admin.h): both reports, the
@@ -22,8 +24,7 @@ void html_compare (FILE *f, json_t *res);
 
 /* The same into the file at path ("-": stdout), created or overwritten.
    Return 0, or -errno with a message naming the file in err. */
-int html_report_write (const char *path, json_t *report, json_t *inventories, char *err,
-                       size_t errlen);
+int html_report_write (const char *path, json_t *report, char *err, size_t errlen);
 int html_compare_write (const char *path, json_t *res, char *err, size_t errlen);
 /* iofleet report --template qualification --format html: the controller's
    qualification report (controller/qualification.h) into the file at path,

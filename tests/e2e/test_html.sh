@@ -73,6 +73,13 @@ jq -e '.heatmap_cells > 0 and .heatmap_grouped_cells == 0' "$T/r1p.check" >/dev/
   || fail "heatmap without --by has grouped cells: $(cat "$T/r1p.check")"
 grep -q 'vs the median of its group (--by agent)' "$T/r1.html" || fail "--by agent heatmap legend"
 grep -q "vs the step&#39;s median\|vs the step's median" "$T/r1-plain.html" || fail "plain heatmap legend"
+# The inventory section: each agent's inventory as it ran (its hash in
+# run_inventory), one row per agent.
+for a in a1 a2 a3; do
+  h=$(sqlite3 -cmd ".timeout 5000" "$T/iofleet.db" "SELECT i.hash FROM run_inventory ri JOIN inventories i ON i.id = ri.inventory_id JOIN agents g ON g.id = ri.agent_id WHERE ri.run_id = $r1 AND g.name = '$a' LIMIT 1")
+  [ -n "$h" ] || fail "run $r1 has no inventory of $a"
+  grep -q "<td class=\"l\">$a</td>.*<code>$h</code>" "$T/r1.html" || fail "the inventory section has no row of $a with its run's inventory $h"
+done
 # Overlaid histograms: one chart per step and direction both runs measured
 # (qd x3 read, mix read + write: 5), A and B in each.
 jq -e '.histogram_charts == 5 and .histogram_bins > 10' "$T/cmp.check" >/dev/null \
