@@ -369,7 +369,9 @@ cmd_test_hold (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     return json_pack ("{s:b}", "released", waited < 6000);
 }
 
-typedef enum { ON_LOOP, ON_READER } admin_place_t;
+/* ON_LOOP_READ: on the loop, but only reading its memory (what the
+   HTTP pages may ask it, admin_loop_read). */
+typedef enum { ON_LOOP, ON_LOOP_READ, ON_READER } admin_place_t;
 
 typedef struct {
     const char *name;
@@ -389,10 +391,10 @@ static const admin_cmd_t *
 admin_cmd (const char *name)
 {
     static const admin_cmd_t cmds[] = {
-        { "agents",           ON_LOOP,   cmd_agents, false, NULL },
-        { "stats",            ON_LOOP,   cmd_stats, false, NULL },
+        { "agents",           ON_LOOP_READ, cmd_agents, false, NULL },
+        { "stats",            ON_LOOP_READ, cmd_stats, false, NULL },
         { "rejected",         ON_LOOP,   cmd_rejected, false, NULL },
-        { "status",           ON_LOOP,   cmd_status, false, NULL },
+        { "status",           ON_LOOP_READ, cmd_status, false, NULL },
         { "run",              ON_LOOP,   cmd_run, false, NULL },
         { "cancel",           ON_LOOP,   cmd_cancel, false, NULL },
         { "plan_add",         ON_LOOP,   plan_add, false, NULL },
@@ -401,7 +403,7 @@ admin_cmd (const char *name)
         { "import",           ON_LOOP,   import_fio, false, NULL },
         { "db_backup",        ON_LOOP,   cmd_db_backup, false, NULL },
         { "schedule_add",     ON_LOOP,   cmd_sched, false, NULL },
-        { "schedule_list",    ON_LOOP,   cmd_sched, false, NULL },
+        { "schedule_list",    ON_LOOP_READ, cmd_sched, false, NULL },
         { "schedule_rm",      ON_LOOP,   cmd_sched, false, NULL },
         { "schedule_run_now", ON_LOOP,   cmd_sched, false, NULL },
         { "regressions",      ON_LOOP,   cmd_sched, false, NULL },
@@ -513,20 +515,40 @@ reader_answer (ctl_t *ctl, zframe_t *body, size_t *len, bool *failed)
     return text;
 }
 
-char *
-admin_read (ctl_t *ctl, json_t *req, size_t *len, bool *failed)
+/* answer () for a command of place only; any other is refused. */
+static char *
+answer_only (ctl_t *ctl, json_t *req, admin_place_t place, size_t *len, bool *failed)
 {
     char err[1024] = "";
     const admin_cmd_t *c = admin_cmd (json_string_value (json_object_get (req, "cmd")));
-    if (!c || c->place != ON_READER) {
+    if (!c || c->place != place) {
         *failed = true;
         char *text = strdup ("{\"ok\":false,\"error\":\"not a read-only command\"}");
         *len = text ? strlen (text) : 0;
         return text;
     }
-    char *text = answer (ctl, req, false, err, sizeof err, len, failed);
+    return answer (ctl, req, false, err, sizeof err, len, failed);
+}
+
+char *
+admin_read (ctl_t *ctl, json_t *req, size_t *len, bool *failed)
+{
+    char *text = answer_only (ctl, req, ON_READER, len, failed);
     store_end_read (ctl->store);
     return text;
+}
+
+bool
+admin_on_loop (const char *cmd)
+{
+    const admin_cmd_t *c = admin_cmd (cmd);
+    return c && c->place == ON_LOOP_READ;
+}
+
+char *
+admin_loop_read (ctl_t *ctl, json_t *req, size_t *len, bool *failed)
+{
+    return answer_only (ctl, req, ON_LOOP_READ, len, failed);
 }
 
 /* A request waiting for its turn: its client's envelope (routing id, and

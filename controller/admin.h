@@ -23,6 +23,12 @@ void admin_destroy (admin_t **self_p);
    never gzip'd, *len bytes; NULL only out of memory.  Any other command
    is refused (*failed, ok false): what calls it never writes. */
 char *admin_read (ctl_t *ctl, json_t *req, size_t *len, bool *failed);
+/* The same on the loop for a command that reads only the loop's memory
+   (agents, stats, status, schedule_list): for the HTTP pages, whose
+   thread asks the loop (http.c).  Any other is refused. */
+char *admin_loop_read (ctl_t *ctl, json_t *req, size_t *len, bool *failed);
+/* Whether cmd is one of those (asked of the loop, not a reader). */
+bool admin_on_loop (const char *cmd);
 /* Adds the readers' sockets to the loop's poller.  Can't fail. */
 void admin_poll (admin_t *self, zpoller_t *poller);
 /* Takes one request from the socket, if one is there, and answers it now

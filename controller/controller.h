@@ -163,6 +163,11 @@ json_t *plan_show (ctl_t *ctl, json_t *req, char *err, size_t errlen);
 json_t *plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen);
 
 /* runs.c */
+/* Every run, oldest first: {id, plan, plan_version, status, message,
+   created_at, started_at?, finished_at?, agents, labels, note, origin,
+   cancelled_by?, cancelled_at?, schedule? (the schedule that fired it),
+   verdict? (once judged against its schedule's baseline: pass,
+   regressed, failed, no-baseline)}; NULL with err on a database error. */
 json_t *runs_list (ctl_t *ctl, char *err, size_t errlen);
 /* The first step of st, a query of one run's row: 1 when the row is
    there; otherwise st is reset and err says "no run RUN" (0) or that the

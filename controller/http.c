@@ -2,6 +2,7 @@
 #define _GNU_SOURCE     /* fopencookie, gettid */
 #include "http.h"
 #include "admin.h"
+#include "web.h"
 #include "gz.h"
 #include "log.h"
 #include "metrics.h"
@@ -26,6 +27,14 @@
 #include <time.h>
 
 #define METRICS_TYPE "text/plain; version=0.0.4; charset=utf-8"
+#define HTML_TYPE "text/html; charset=utf-8"
+
+/* The paths counted in iofleet_http_requests_total. */
+enum { P_METRICS, P_API, P_RUNS, P_REPORT, P_LIVE, P_COMPARE, P_HISTORY, P_AGENTS,
+       P_SCHEDULES, P_OTHER, HTTP_PATHS };
+static const char *const s_path_label[HTTP_PATHS] = {
+    "/metrics", "/api", "/", "/runs/ID", "/runs/ID/live", "/compare", "/history", "/agents",
+    "/schedules", "other" };
 
 /* How long a scrape waits for the loop's fresh figures before it takes
    the last ones: a loop stuck that long is itself news. */
@@ -49,6 +58,15 @@ struct http {
     char *db;                   /* the database, read by this thread alone: */
     store_t *reader;            /* opened at the first scrape */
     metrics_sched_t *sched;     /* the schedules' figures kept */
+    /* A page's question to the loop (web.h: agents, status,
+       schedule_list), one at a time (this thread asks): */
+    json_t *ask;                /* the request not taken yet, or NULL */
+    bool asking;                /* ask is set (read by the loop each turn) */
+    uint64_t ask_seq, taken_seq, answer_seq;
+    char *answer;               /* the answer to answer_seq */
+    size_t answer_len;
+    bool answer_failed;
+    uint64_t hits[HTTP_PATHS];  /* requests by path (iofleet_http_requests_total) */
 };
 
 /* addr split into a socket address.  Returns 0 (a loopback address), 1
@@ -309,6 +327,11 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
                  "another.\n# TYPE iofleet_http_denied_total counter\n"
                  "iofleet_http_denied_total %" PRIu64 "\n",
                  __atomic_load_n (&self->denied, __ATOMIC_RELAXED));
+        fputs ("# HELP iofleet_http_requests_total Requests answered, by path.\n"
+               "# TYPE iofleet_http_requests_total counter\n", f);
+        for (int i = 0; i < HTTP_PATHS; i++)
+            fprintf (f, "iofleet_http_requests_total{path=\"%s\"} %" PRIu64 "\n", s_path_label[i],
+                     __atomic_load_n (&self->hits[i], __ATOMIC_RELAXED));
         if (fclose (f) != 0)
             rc = -1;
         if (gzip && (go.failed || gz_stream_put (go.z, "", 0, true, &go.out, &go.len, &go.cap)))
@@ -343,99 +366,144 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
     return mr;
 }
 
-/* A run id argument of /api/compare: its value, or 0 with err. */
-static long long
-run_arg (struct MHD_Connection *c, const char *key, char *err, size_t errlen)
+/* The loop's answer to req (admin_loop_read's), asked at its next turn:
+   its reply text, or {"ok":false} when it did not answer within
+   FRESH_WAIT_S. */
+static char *
+ask_loop (http_t *self, json_t *req, size_t *len, bool *failed)
 {
-    const char *v = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, key);
-    char *end = NULL;
-    long long run = v ? strtoll (v, &end, 10) : 0;
-    if (!v || end == v || *end || run <= 0) {
-        snprintf (err, errlen, "/api/compare: %s='%s' is not a run id: give "
-                  "/api/compare?a=RUN&b=RUN (iofleet runs lists them)", key, v ? v : "");
-        return 0;
+    pthread_mutex_lock (&self->lock);
+    json_decref (self->ask);
+    self->ask = json_incref (req);
+    uint64_t seq = ++self->ask_seq;
+    __atomic_store_n (&self->asking, true, __ATOMIC_RELEASE);
+    struct timespec until;
+    clock_gettime (CLOCK_REALTIME, &until);
+    until.tv_sec += FRESH_WAIT_S;
+    while (self->answer_seq != seq)
+        if (pthread_cond_timedwait (&self->fresh, &self->lock, &until))
+            break;
+    char *text = NULL;
+    if (self->answer_seq == seq) {
+        text = self->answer;
+        *len = self->answer_len;
+        *failed = self->answer_failed;
+        self->answer = NULL;
+    } else {
+        json_decref (self->ask);
+        self->ask = NULL;
+        __atomic_store_n (&self->asking, false, __ATOMIC_RELEASE);
     }
-    return run;
+    pthread_mutex_unlock (&self->lock);
+    if (!text) {
+        *failed = true;
+        text = strdup ("{\"ok\":false,\"error\":\"the controller's event loop did not answer "
+                       "within 5 s (busy: see its log)\"}");
+        *len = text ? strlen (text) : 0;
+    }
+    return text;
 }
 
-/* The admin request a GET of /api/PATH stands for, or NULL: no such path
-   (err ""), or arguments that cannot make one (err says why).  Query
-   arguments fill the request's options by name. */
-static json_t *
-api_request (struct MHD_Connection *c, const char *path, char *err, size_t errlen)
+/* web_src_t's: the connection's query arguments, and the answer to an
+   admin request from where admin.c runs it. */
+typedef struct {
+    http_t *self;
+    struct MHD_Connection *c;
+} src_t;
+
+static const char *
+src_arg (void *cls, const char *key)
 {
-    err[0] = '\0';
-    const char *arg;
-    json_t *req = NULL;
-    char *end;
-    if (strcmp (path, "runs") == 0)
-        return json_pack ("{s:s}", "cmd", "runs");
-    if (strcmp (path, "plans") == 0)
-        return json_pack ("{s:s}", "cmd", "plan_list");
-    if (strncmp (path, "runs/", 5) == 0) {
-        long long run = strtoll (path + 5, &end, 10);
-        if (end == path + 5 || *end || run <= 0)
-            return NULL;
-        req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) run, "format",
-                         "json");
-        if ((arg = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, "by")))
-            json_object_set_new (req, "by", json_string (arg));
-        return req;
-    }
-    if (strncmp (path, "inventory/", 10) == 0 && path[10])
-        return json_pack ("{s:s, s:s}", "cmd", "inventory", "agent", path + 10);
-    if (strcmp (path, "compare") == 0) {
-        long long ra = run_arg (c, "a", err, errlen);
-        long long rb = ra ? run_arg (c, "b", err, errlen) : 0;
-        if (!rb)
-            return NULL;
-        req = json_pack ("{s:s, s:b, s:b, s:[I, I]}", "cmd", "compare", "sum", 0, "force", 0,
-                         "runs", (json_int_t) ra, (json_int_t) rb);
-        if ((arg = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, "by")))
-            json_object_set_new (req, "by", json_string (arg));
-        return req;
-    }
-    if (strcmp (path, "history") == 0) {
-        req = json_pack ("{s:s, s:[]}", "cmd", "history", "where");
-        static const char *const keys[] = { "plan", "step", "metric", "by", "direction" };
-        for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-            if ((arg = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, keys[i])))
-                json_object_set_new (req, keys[i], json_string (arg));
-        return req;
-    }
-    return NULL;
+    src_t *s = cls;
+    return MHD_lookup_connection_value (s->c, MHD_GET_ARGUMENT_KIND, key);
 }
 
-/* The admin command's answer to req (taken) as JSON: its result, 200; or
-   {"ok":false,"error":...}, 400. */
-static enum MHD_Result
-serve_api (http_t *self, struct MHD_Connection *c, json_t *req)
+static char *
+src_fetch (void *cls, json_t *req, size_t *len, bool *failed)
 {
-    if (!reader_of (self, "/api")) {
-        json_decref (req);
-        static const char busy[] = "{\"ok\":false,\"error\":\"the database cannot be read; "
-                                   "see the controller's log\"}";
-        return reply (c, MHD_HTTP_SERVICE_UNAVAILABLE, "application/json", busy,
-                      sizeof busy - 1, false);
+    http_t *self = ((src_t *) cls)->self;
+    if (admin_on_loop (json_string_value (json_object_get (req, "cmd"))))
+        return ask_loop (self, req, len, failed);
+    if (!reader_of (self, "--http")) {
+        *failed = true;
+        char *text = strdup ("{\"ok\":false,\"error\":\"the database cannot be read; see the "
+                             "controller's log\"}");
+        *len = text ? strlen (text) : 0;
+        return text;
     }
     ctl_t ctl = { .store = self->reader };
-    size_t len = 0;
-    bool failed = false;
-    char *text = admin_read (&ctl, req, &len, &failed);
-    json_decref (req);
-    if (!text)
+    return admin_read (&ctl, req, len, failed);
+}
+
+/* body (len bytes, taken) as the answer, gzip'd when the client takes
+   it. */
+static enum MHD_Result
+reply_taken (struct MHD_Connection *c, unsigned status, const char *type, char *body,
+             size_t len)
+{
+    const char *enc = MHD_lookup_connection_value (c, MHD_HEADER_KIND, "Accept-Encoding");
+    bool gzip = false;
+    if (enc && strstr (enc, "gzip") && len > 1024) {
+        gz_stream_t *z = gz_stream_new ();
+        char *out = NULL;
+        size_t olen = 0, ocap = 0;
+        if (z && gz_stream_put (z, body, len, true, &out, &olen, &ocap) == 0) {
+            free (body);
+            body = out;
+            len = olen;
+            gzip = true;
+        } else
+            free (out);
+        gz_stream_free (&z);
+    }
+    struct MHD_Response *r = MHD_create_response_from_buffer (len, body, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free (body);
         return MHD_NO;
+    }
+    if (gzip)
+        MHD_add_response_header (r, "Content-Encoding", "gzip");
+    MHD_add_response_header (r, "Content-Type", type);
+    enum MHD_Result rc = MHD_queue_response (c, status, r);
+    MHD_destroy_response (r);
+    return rc;
+}
+
+/* GET /api/PATH: the admin command's result as JSON, 200; or
+   {"ok":false,"error":...}, 400, into *rc.  False: no such path. */
+static bool
+serve_api (http_t *self, struct MHD_Connection *c, const char *path, enum MHD_Result *rc)
+{
+    src_t sc = { self, c };
+    web_src_t src = { src_arg, src_fetch, &sc };
+    char err[1024];
+    json_t *req = web_request (path, &src, false, err, sizeof err);
+    if (!req && !err[0])
+        return false;
+    size_t len = 0;
+    bool failed = true;
+    char *text;
+    if (req) {
+        text = src_fetch (&sc, req, &len, &failed);
+        json_decref (req);
+    } else {
+        json_t *ej = json_pack ("{s:b, s:s}", "ok", 0, "error", err);
+        text = ej ? json_dumps (ej, JSON_COMPACT) : NULL;
+        len = text ? strlen (text) : 0;
+        json_decref (ej);
+    }
+    *rc = MHD_NO;
+    if (!text)
+        return true;
     /* The result alone: {"ok":true,"result":RESULT} less its frame. */
     static const char head[] = "{\"ok\":true,\"result\":";
-    size_t off = 0;
     if (!failed && len > sizeof head && memcmp (text, head, sizeof head - 1) == 0) {
-        off = sizeof head - 1;
-        len -= off + 1;
+        len -= sizeof head;
+        memmove (text, text + sizeof head - 1, len);
     }
-    enum MHD_Result rc = reply (c, failed ? MHD_HTTP_BAD_REQUEST : MHD_HTTP_OK,
-                                "application/json", text + off, len, true);
-    free (text);
-    return rc;
+    *rc = reply_taken (c, failed ? MHD_HTTP_BAD_REQUEST : MHD_HTTP_OK, "application/json",
+                       text, len);
+    return true;
 }
 
 /* Whether c carries "Authorization: Bearer TOKEN" with self's token,
@@ -454,6 +522,12 @@ authorized (const http_t *self, struct MHD_Connection *c)
     for (size_t i = 0; i < n; i++)
         diff |= (unsigned char) self->token[i] ^ (unsigned char) (i < m ? h[i] : 0);
     return diff == 0;
+}
+
+static void
+count (http_t *self, int path)
+{
+    __atomic_add_fetch (&self->hits[path], 1, __ATOMIC_RELAXED);
 }
 
 static enum MHD_Result
@@ -488,31 +562,39 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
     }
     static const char not_allowed[] = "405: iofleet-controller's HTTP is read-only: GET and "
                                       "HEAD\n";
-    static const char not_found[] = "404: iofleet-controller serves /metrics (Prometheus) and "
-                                    "/api/runs, /api/runs/ID, /api/plans, /api/compare?a=RUN&b=RUN, "
-                                    "/api/history?plan=&step=&metric=&by=, /api/inventory/AGENT\n";
+    static const char not_found[] = "404: iofleet-controller serves /metrics (Prometheus); the "
+                                    "pages /, /runs/ID, /runs/ID/live, /compare?a=RUN&b=RUN, "
+                                    "/history?plan=&step=&metric=&by=, /agents, /schedules; and "
+                                    "as JSON /api/runs, /api/runs/ID, /api/runs/ID/live, "
+                                    "/api/plans, /api/compare?a=RUN&b=RUN, /api/history?..., "
+                                    "/api/agents, /api/schedules, /api/inventory/AGENT\n";
     if (strcmp (method, "GET") != 0 && strcmp (method, "HEAD") != 0)
         return reply (c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", not_allowed,
                       sizeof not_allowed - 1, false);
-    if (strncmp (url, "/api/", 5) == 0) {
-        char err[512];
-        json_t *req = api_request (c, url + 5, err, sizeof err);
-        if (req)
-            return serve_api (self, c, req);
-        if (err[0]) {
-            json_t *ej = json_pack ("{s:b, s:s}", "ok", 0, "error", err);
-            char *text = ej ? json_dumps (ej, JSON_COMPACT) : NULL;
-            json_decref (ej);
-            enum MHD_Result rc = text ? reply (c, MHD_HTTP_BAD_REQUEST, "application/json",
-                                               text, strlen (text), true) : MHD_NO;
-            free (text);
-            return rc;
-        }
+    if (strcmp (url, "/metrics") == 0) {
+        count (self, P_METRICS);
+        return serve_metrics (self, c);
     }
-    if (strcmp (url, "/metrics") != 0)
-        return reply (c, MHD_HTTP_NOT_FOUND, "text/plain", not_found, sizeof not_found - 1,
-                      false);
-    return serve_metrics (self, c);
+    if (strncmp (url, "/api/", 5) == 0) {
+        count (self, P_API);
+        enum MHD_Result rc;
+        if (serve_api (self, c, url + 4, &rc))
+            return rc;
+    } else {
+        src_t sc = { self, c };
+        web_src_t src = { src_arg, src_fetch, &sc };
+        char *body;
+        size_t len;
+        unsigned status;
+        count (self, !strcmp (url, "/") ? P_RUNS : !strcmp (url, "/compare") ? P_COMPARE
+                     : !strcmp (url, "/history") ? P_HISTORY : !strcmp (url, "/agents") ? P_AGENTS
+                     : !strcmp (url, "/schedules") ? P_SCHEDULES
+                     : !strncmp (url, "/runs/", 6) && strstr (url, "/live") ? P_LIVE
+                     : !strncmp (url, "/runs/", 6) ? P_REPORT : P_OTHER);
+        if (web_page (url, &src, &body, &len, &status))
+            return reply_taken (c, status, HTML_TYPE, body, len);
+    }
+    return reply (c, MHD_HTTP_NOT_FOUND, "text/plain", not_found, sizeof not_found - 1, false);
 }
 
 http_t *
@@ -597,6 +679,33 @@ http_publish (http_t *self, metrics_snap_t *snap)
     pthread_mutex_unlock (&self->lock);
 }
 
+json_t *
+http_asked (http_t *self)
+{
+    if (!__atomic_load_n (&self->asking, __ATOMIC_ACQUIRE))
+        return NULL;
+    pthread_mutex_lock (&self->lock);
+    json_t *req = self->ask;
+    self->ask = NULL;
+    self->taken_seq = self->ask_seq;
+    __atomic_store_n (&self->asking, false, __ATOMIC_RELEASE);
+    pthread_mutex_unlock (&self->lock);
+    return req;
+}
+
+void
+http_answer (http_t *self, char *text, size_t len, bool failed)
+{
+    pthread_mutex_lock (&self->lock);
+    free (self->answer);
+    self->answer = text;
+    self->answer_len = len;
+    self->answer_failed = failed;
+    self->answer_seq = self->taken_seq;
+    pthread_cond_broadcast (&self->fresh);
+    pthread_mutex_unlock (&self->lock);
+}
+
 const char *
 http_url (const http_t *self, char *buf, size_t len)
 {
@@ -617,6 +726,8 @@ http_stop (http_t **self_p)
     pthread_cond_destroy (&self->fresh);
     metrics_snap_free (&self->snap);
     metrics_sched_destroy (&self->sched);
+    json_decref (self->ask);
+    free (self->answer);
     store_close (&self->reader);
     free (self->db);
     http_unload (NULL, NULL, self->token);

@@ -22,6 +22,8 @@
 
 #include "metrics.h"
 
+#include <jansson.h>
+
 typedef struct http http_t;
 
 /* Largest certificate, key or token file read. */
@@ -62,6 +64,12 @@ bool http_wanted (http_t *self);
 /* Hands the loop's figures (taken over; NULL: none could be made, the
    last ones stay) to the scrapes that wait.  Can't fail. */
 void http_publish (http_t *self, metrics_snap_t *snap);
+
+/* A page's request for the loop (admin_loop_read's), taken, or NULL:
+   none waits.  Read on the loop at each turn; the loop answers it with
+   http_answer (text taken, as admin_loop_read gives it).  Can't fail. */
+json_t *http_asked (http_t *self);
+void http_answer (http_t *self, char *text, size_t len, bool failed);
 
 /* Stops the daemon (after the requests in hand).  Can't fail. */
 void http_stop (http_t **self_p);

@@ -735,6 +735,16 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
            scrape that waits; written out on its thread. */
         if (http && http_wanted (http))
             http_publish (http, metrics_collect (ctl, set->http_targets));
+        /* A page's question only the loop can answer (agents, a run's
+           status, the schedules): answered here, rendered there. */
+        json_t *ask = http ? http_asked (http) : NULL;
+        if (ask) {
+            size_t len = 0;
+            bool failed = false;
+            char *text = admin_loop_read (ctl, ask, &len, &failed);
+            json_decref (ask);
+            http_answer (http, text, len, failed);
+        }
     }
     sd_notify (0, "STOPPING=1");
     log_info ("iofleet-controller stopping");

@@ -17,7 +17,9 @@ runs_list (ctl_t *ctl, char *err, size_t errlen)
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT r.id, p.name, p.version, r.status, r.message, r.created_at, r.started_at, "
         " r.finished_at, (SELECT COUNT(*) FROM run_agents ra WHERE ra.run_id = r.id), "
-        " r.labels, r.note, r.origin, r.cancelled_by, r.cancelled_at "
+        " r.labels, r.note, r.origin, r.cancelled_by, r.cancelled_at, "
+        " (SELECT f.schedule FROM fires f WHERE f.run_id = r.id LIMIT 1), "
+        " (SELECT f.verdict FROM fires f WHERE f.run_id = r.id LIMIT 1) "
         "FROM runs r JOIN plans p ON p.id = r.plan_id ORDER BY r.id");
     int rc;
     while ((rc = store_row (ctl->store, st, "list runs")) == 1) {
@@ -44,6 +46,14 @@ runs_list (ctl_t *ctl, char *err, size_t errlen)
                                  json_string ((const char *) sqlite3_column_text (st, 12)));
             json_object_set_new (o, "cancelled_at", json_integer (sqlite3_column_int64 (st, 13)));
         }
+        /* A scheduled run: its schedule, and once judged its verdict
+           against the schedule's baseline (verdict.c). */
+        if (sqlite3_column_type (st, 14) != SQLITE_NULL)
+            json_object_set_new (o, "schedule",
+                                 json_string ((const char *) sqlite3_column_text (st, 14)));
+        if (sqlite3_column_bytes (st, 15) > 0)
+            json_object_set_new (o, "verdict",
+                                 json_string ((const char *) sqlite3_column_text (st, 15)));
         json_array_append_new (list, o);
     }
     sqlite3_reset (st);

@@ -67,8 +67,8 @@ percentile_chart (FILE *f, json_t *s)
     svg_chart_destroy (&c);
 }
 
-static void
-interval_charts (FILE *f, json_t *s)
+void
+html_interval_charts (FILE *f, json_t *s)
 {
     json_t *iv = json_object_get (s, "intervals");
     char t1[512], t2[512], b1[32], b2[32];
@@ -114,7 +114,12 @@ interval_charts (FILE *f, json_t *s)
     }
     for (int d = 0; d < DIR_COUNT; d++) {
         const char *dn = dir_name (d);
-        if (!html_has_ops (json_object_get (json_object_get (s, "fleet"), dn)))
+        /* A direction any interval moved data in (the step's "fleet"
+           comes at its end; the live page draws it before). */
+        bool moved = false;
+        json_array_foreach (iv, i, x)
+            moved |= html_has_ops (json_object_get (x, dn));
+        if (!moved)
             continue;
         char name[16];
         snprintf (name, sizeof name, "%s p99", dn);
@@ -262,7 +267,7 @@ void
 html_step_charts (FILE *f, json_t *s)
 {
     percentile_chart (f, s);
-    interval_charts (f, s);
+    html_interval_charts (f, s);
     heatmap (f, s);
 }
 

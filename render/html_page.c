@@ -172,6 +172,8 @@ static const char s_css[] =
 "svg .mark{fill:none;stroke:#000;stroke-width:1.6}"
 "svg .empty{fill:#f7f7f7;stroke:#ddd}svg .cell{stroke:#999;stroke-width:.5}\n"
 "nav ol{columns:3;margin:4px 0}\n"
+"nav.site{margin:0 0 8px;padding:6px 0;border-bottom:1px solid #bbb}nav.site a{margin-right:16px}\n"
+"progress{width:420px;height:16px}form.q{margin:6px 0}form.q input{margin-right:8px}\n"
 "ul.lint li,ul.problems li{margin:2px 0}\n"
 "footer{margin-top:36px;border-top:1px solid #999;padding-top:8px;color:#444;font-size:12px}\n"
 "@page{size:A4;margin:12mm}\n"
@@ -188,9 +190,18 @@ static const char s_css[] =
 void
 html_head (FILE *f, const char *title)
 {
+    html_head_refresh (f, title, 0);
+}
+
+void
+html_head_refresh (FILE *f, const char *title, int refresh_s)
+{
     fputs ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-           "<meta name=\"generator\" content=\"iofleet " IOF_VERSION "\">\n<title>", f);
+           "<meta name=\"generator\" content=\"iofleet " IOF_VERSION "\">\n", f);
+    if (refresh_s > 0)
+        fprintf (f, "<meta http-equiv=\"refresh\" content=\"%d\">\n", refresh_s);
+    fputs ("<title>", f);
     esc (f, title);
     fprintf (f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", s_css);
 }
@@ -248,7 +259,8 @@ void
 html_status_cell (FILE *f, const char *status)
 {
     bool good = !strcmp (status, "complete") || !strcmp (status, "done");
-    fprintf (f, "<span class=\"%s\">", good ? "pass" : *status ? "fail" : "muted");
+    bool going = !strcmp (status, "running") || !strcmp (status, "queued");
+    fprintf (f, "<span class=\"%s\">", good ? "pass" : going || !*status ? "muted" : "fail");
     esc (f, *status ? status : "unknown");
     fputs ("</span>", f);
 }

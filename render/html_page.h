@@ -64,6 +64,8 @@ bool html_has_ops (json_t *d);
 
 /* The page's head (title, inline styles) and footer.  Can't fail. */
 void html_head (FILE *f, const char *title);
+/* The same, reloading itself every refresh_s seconds (0: never). */
+void html_head_refresh (FILE *f, const char *title, int refresh_s);
 void html_footer (FILE *f);
 /* "randread bs=4k iodepth=1 numjobs=1, 4 s" of a step's job. */
 void html_workload (FILE *f, json_t *job);
@@ -73,6 +75,8 @@ void html_status_cell (FILE *f, const char *status);
 /* html_charts.c: the latency percentiles of one direction's figures as
    a series of c. */
 void html_percentile_series (svg_chart_t *c, const char *name, json_t *d);
+/* html_charts.c: a step's fleet IOPS and p99 per interval (two charts). */
+void html_interval_charts (FILE *f, json_t *s);
 /* html_charts.c: a step's charts: percentiles, intervals, heatmap. */
 void html_step_charts (FILE *f, json_t *s);
 /* html_charts.c: a write-saturation step's IOPS per drive and writes' p99

@@ -1,0 +1,182 @@
+/*  web.c: the admin request behind each --http path, and its page (web.h). */
+#define _GNU_SOURCE     /* open_memstream */
+#include "web.h"
+#include "html_report.h"
+#include "html_web.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A run id in text: its value, or 0. */
+static long long
+run_id (const char *s, const char **end)
+{
+    char *e = NULL;
+    long long v = s && *s >= '1' && *s <= '9' ? strtoll (s, &e, 10) : 0;
+    if (end)
+        *end = e;
+    return v > 0 && e != s ? v : 0;
+}
+
+/* A run id argument of /compare: its value, or 0 with err. */
+static long long
+run_arg (const web_src_t *src, const char *key, char *err, size_t errlen)
+{
+    const char *v = src->arg (src->cls, key), *end;
+    long long run = run_id (v, &end);
+    if (!run || *end) {
+        snprintf (err, errlen, "/compare: %s='%.64s' is not a run id: give /compare?a=RUN&b=RUN "
+                  "(iofleet runs lists them)", key, v ? v : "");
+        return 0;
+    }
+    return run;
+}
+
+static void
+copy_arg (const web_src_t *src, json_t *req, const char *key)
+{
+    const char *v = src->arg (src->cls, key);
+    if (v && *v)
+        json_object_set_new (req, key, json_string (v));
+}
+
+json_t *
+web_request (const char *path, const web_src_t *src, bool page, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    const char *end;
+    if (!strcmp (path, "/") || !strcmp (path, "/runs"))
+        return json_pack ("{s:s}", "cmd", "runs");
+    if (!strcmp (path, "/plans"))
+        return json_pack ("{s:s}", "cmd", "plan_list");
+    if (!strcmp (path, "/agents"))
+        return json_pack ("{s:s}", "cmd", "agents");
+    if (!strcmp (path, "/schedules"))
+        return json_pack ("{s:s}", "cmd", "schedule_list");
+    if (!strncmp (path, "/inventory/", 11) && path[11])
+        return json_pack ("{s:s, s:s}", "cmd", "inventory", "agent", path + 11);
+    if (!strncmp (path, "/runs/", 6)) {
+        long long run = run_id (path + 6, &end);
+        if (!run)
+            return NULL;
+        if (!strcmp (end, "/live"))
+            return json_pack ("{s:s, s:I}", "cmd", "status", "run", (json_int_t) run);
+        if (*end)
+            return NULL;
+        json_t *req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) run,
+                                 "format", "json");
+        copy_arg (src, req, "by");
+        if (page)
+            json_object_set_new (req, "html_figures", json_true ());
+        return req;
+    }
+    if (!strcmp (path, "/compare")) {
+        long long ra = run_arg (src, "a", err, errlen);
+        long long rb = ra ? run_arg (src, "b", err, errlen) : 0;
+        if (!rb)
+            return NULL;
+        json_t *req = json_pack ("{s:s, s:b, s:b, s:b, s:[I, I]}", "cmd", "compare", "sum", 0,
+                                 "force", 0, "reports", page, "runs", (json_int_t) ra,
+                                 (json_int_t) rb);
+        copy_arg (src, req, "by");
+        return req;
+    }
+    if (!strcmp (path, "/history")) {
+        json_t *req = json_pack ("{s:s, s:[]}", "cmd", "history", "where");
+        static const char *const keys[] = { "plan", "step", "metric", "by", "direction",
+                                            "since" };
+        for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+            copy_arg (src, req, keys[i]);
+        return req;
+    }
+    return NULL;
+}
+
+/* The result of req (taken), or NULL with *status and err. */
+static json_t *
+fetch (const web_src_t *src, json_t *req, unsigned *status, char *err, size_t errlen)
+{
+    size_t len = 0;
+    bool failed = false;
+    char *text = src->fetch (src->cls, req, &len, &failed);
+    json_decref (req);
+    json_t *reply = text ? json_loadb (text, len, 0, NULL) : NULL;
+    free (text);
+    json_t *res = json_incref (json_object_get (reply, "result"));
+    const char *e = json_string_value (json_object_get (reply, "error"));
+    if (!res) {
+        snprintf (err, errlen, "%s", e ? e : "the controller could not answer (out of memory?)");
+        *status = !e ? 503 : strstr (e, "no run ") ? 404
+                  : strstr (e, "did not answer") || strstr (e, "cannot be read") ? 503 : 400;
+    }
+    json_decref (reply);
+    return res;
+}
+
+bool
+web_page (const char *path, const web_src_t *src, char **body, size_t *len, unsigned *status)
+{
+    char err[1024];
+    json_t *req = web_request (path, src, true, err, sizeof err);
+    if (!req && !err[0])
+        return false;
+    /* /api only, not pages. */
+    if (req && (!strcmp (path, "/runs") || !strcmp (path, "/plans")
+                || !strncmp (path, "/inventory/", 11))) {
+        json_decref (req);
+        return false;
+    }
+    *status = 200;
+    *body = NULL;
+    *len = 0;
+    FILE *f = open_memstream (body, len);
+    if (!f) {
+        json_decref (req);
+        return false;
+    }
+    json_t *res = req ? fetch (src, req, status, err, sizeof err) : (*status = 400, NULL);
+    const char *refused = json_string_value (json_object_get (res, "refused"));
+    if (refused) {
+        snprintf (err, sizeof err, "%s", refused);
+        *status = 400;
+    } else if (res && !strcmp (path, "/"))
+        html_runs_page (f, res);
+    else if (res && !strcmp (path, "/agents"))
+        html_agents_page (f, res);
+    else if (res && !strcmp (path, "/schedules"))
+        html_schedules_page (f, res);
+    else if (res && !strcmp (path, "/compare"))
+        html_compare (f, res);
+    else if (res && !strcmp (path, "/history")) {
+        json_t *q = json_object ();
+        static const char *const keys[] = { "plan", "step", "metric", "by", "direction" };
+        for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+            const char *v = src->arg (src->cls, keys[i]);
+            if (v)
+                json_object_set_new (q, keys[i], json_string (v));
+        }
+        html_history_page (f, res, q);
+        json_decref (q);
+    } else if (res && strstr (path, "/live")) {
+        /* The report so far, for the step in hand's intervals: none yet
+           (a queued run) draws no chart. */
+        unsigned ignored;
+        char e2[256];
+        json_t *rr = json_pack ("{s:s, s:O, s:s}", "cmd", "report", "run",
+                                json_object_get (res, "run"), "format", "json");
+        json_t *rep = rr ? fetch (src, rr, &ignored, e2, sizeof e2) : NULL;
+        html_live_page (f, res, rep);
+        json_decref (rep);
+    } else if (res)
+        html_report (f, res);
+    if (!res || refused)
+        html_error_page (f, *status, err);
+    json_decref (res);
+    if (fclose (f) != 0) {
+        free (*body);
+        *body = NULL;
+        return false;
+    }
+    return true;
+}
