@@ -155,8 +155,10 @@ ok "no page has a script or a reference off the controller, Chromium loaded each
 
 if [ -n "${IOFLEET_WEB_SCREENSHOTS:-}" ]; then
   mkdir -p "$IOFLEET_WEB_SCREENSHOTS"
-  r4=$("$I" run live) || fail "run live (screenshot)"
-  sleep 3.5
+  sed 's/^runtime=2$/runtime=12/' "$T/web.fio" >"$T/shot.fio"
+  "$I" plan add shot "$T/shot.fio" >/dev/null || fail "plan add shot"
+  r4=$("$I" run shot) || fail "run shot (screenshot)"
+  sleep 5
   for p in "/runs/$r4/live:web-live" "/:web-runs" "/runs/$r1:web-report" "/history?plan=web&metric=p99&by=label.fw:web-history" "/agents:web-agents" "/schedules:web-schedules"; do
     chrome --screenshot="$IOFLEET_WEB_SCREENSHOTS/${p##*:}.png" --window-size=1280,900 "$W${p%:*}" >/dev/null 2>&1 \
       || fail "screenshot ${p%:*}"
