@@ -39,8 +39,11 @@ static const char *const s_path_label[HTTP_PATHS] = {
 /* How long a scrape waits for the loop's fresh figures before it takes
    the last ones: a loop stuck that long is itself news. */
 #define FRESH_WAIT_S    5
-/* The HTTP thread's nice: it yields to the event loop. */
+/* The HTTP threads' nice: they yield to the event loop. */
 #define HTTP_NICE       10
+/* Threads answering requests: a report of a large fleet, rendered on
+   one, does not hold up a scrape on another. */
+#define HTTP_THREADS    4
 
 struct http {
     struct MHD_Daemon *d;
@@ -55,9 +58,12 @@ struct http {
     char *token;                /* the bearer token asked for, or NULL */
     uint64_t denied;            /* requests refused 401 */
     bool tls;
-    char *db;                   /* the database, read by this thread alone: */
-    store_t *reader;            /* opened at the first scrape */
+    char *db;                   /* the database, read by these threads alone: */
+    store_t *readers[HTTP_THREADS]; /* read-only connections not in use */
+    int nreaders;
+    pthread_mutex_t scrape;     /* one scrape at a time: */
     metrics_sched_t *sched;     /* the schedules' figures kept */
+    pthread_mutex_t asker;      /* one question to the loop at a time */
     /* A page's question to the loop (web.h: agents, status,
        schedule_list), one at a time (this thread asks): */
     json_t *ask;                /* the request not taken yet, or NULL */
@@ -254,16 +260,33 @@ reply (struct MHD_Connection *c, unsigned status, const char *type, const char *
     return rc;
 }
 
-/* This thread's read-only connection, opened at its first use; NULL
-   when the database cannot be read (logged, naming what for). */
+/* A read-only connection for this request, opened when none is free;
+   NULL when the database cannot be read (logged, naming what for).
+   reader_give returns it. */
 static store_t *
-reader_of (http_t *self, const char *what)
+reader_take (http_t *self, const char *what)
 {
+    store_t *r = NULL;
+    pthread_mutex_lock (&self->lock);
+    if (self->nreaders)
+        r = self->readers[--self->nreaders];
+    pthread_mutex_unlock (&self->lock);
     char err[512];
-    if (!self->reader && self->db && !(self->reader = store_open_reader (self->db, err,
-                                                                        sizeof err)))
+    if (!r && self->db && !(r = store_open_reader (self->db, err, sizeof err)))
         log_warn ("%s: the database cannot be read: %s", what, err);
-    return self->reader;
+    return r;
+}
+
+static void
+reader_give (http_t *self, store_t *r)
+{
+    if (!r)
+        return;
+    pthread_mutex_lock (&self->lock);
+    if (self->nreaders < HTTP_THREADS)
+        self->readers[self->nreaders++] = r, r = NULL;
+    pthread_mutex_unlock (&self->lock);
+    store_close (&r);
 }
 
 /* The text as written, compressed (fopencookie's writer). */
@@ -289,6 +312,7 @@ gz_write (void *cookie, const char *buf, size_t n)
 static enum MHD_Result
 serve_metrics (http_t *self, struct MHD_Connection *c)
 {
+    pthread_mutex_lock (&self->scrape);
     pthread_mutex_lock (&self->lock);
     uint64_t gen = self->gen;
     __atomic_store_n (&self->wanted, true, __ATOMIC_RELEASE);
@@ -321,8 +345,10 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
         rc = metrics_write (snap, f);
         /* The schedules' series, read here: a database that cannot be
            read leaves them out (logged), the rest stands. */
-        if (reader_of (self, "/metrics: the schedules' series") && self->sched)
-            metrics_sched_write (self->sched, self->reader, f);
+        store_t *rd = self->sched ? reader_take (self, "/metrics: the schedules' series") : NULL;
+        if (rd)
+            metrics_sched_write (self->sched, rd, f);
+        reader_give (self, rd);
         fprintf (f, "# HELP iofleet_http_denied_total Requests refused 401: no token, or "
                  "another.\n# TYPE iofleet_http_denied_total counter\n"
                  "iofleet_http_denied_total %" PRIu64 "\n",
@@ -343,6 +369,7 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
         metrics_snap_free (&self->orphan);
     self->using = NULL;
     pthread_mutex_unlock (&self->lock);
+    pthread_mutex_unlock (&self->scrape);
     if (rc) {
         free (text);
         free (go.out);
@@ -372,6 +399,7 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
 static char *
 ask_loop (http_t *self, json_t *req, size_t *len, bool *failed)
 {
+    pthread_mutex_lock (&self->asker);
     pthread_mutex_lock (&self->lock);
     json_decref (self->ask);
     self->ask = json_incref (req);
@@ -395,6 +423,7 @@ ask_loop (http_t *self, json_t *req, size_t *len, bool *failed)
         __atomic_store_n (&self->asking, false, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock (&self->lock);
+    pthread_mutex_unlock (&self->asker);
     if (!text) {
         *failed = true;
         text = strdup ("{\"ok\":false,\"error\":\"the controller's event loop did not answer "
@@ -424,15 +453,18 @@ src_fetch (void *cls, json_t *req, size_t *len, bool *failed)
     http_t *self = ((src_t *) cls)->self;
     if (admin_on_loop (json_string_value (json_object_get (req, "cmd"))))
         return ask_loop (self, req, len, failed);
-    if (!reader_of (self, "--http")) {
+    store_t *rd = reader_take (self, "--http");
+    if (!rd) {
         *failed = true;
         char *text = strdup ("{\"ok\":false,\"error\":\"the database cannot be read; see the "
                              "controller's log\"}");
         *len = text ? strlen (text) : 0;
         return text;
     }
-    ctl_t ctl = { .store = self->reader };
-    return admin_read (&ctl, req, len, failed);
+    ctl_t ctl = { .store = rd };
+    char *text = admin_read (&ctl, req, len, failed);
+    reader_give (self, rd);
+    return text;
 }
 
 /* body (len bytes, taken) as the answer, gzip'd when the client takes
@@ -620,10 +652,12 @@ http_start (const http_opts_t *o, char *err, size_t errlen)
     self->db = o->db ? strdup (o->db) : NULL;
     self->sched = metrics_sched_new ();
     pthread_mutex_init (&self->lock, NULL);
+    pthread_mutex_init (&self->scrape, NULL);
+    pthread_mutex_init (&self->asker, NULL);
     pthread_cond_init (&self->fresh, NULL);
     /* epoll, not select: the controller holds a socket per agent, past
-       FD_SETSIZE for a fleet of a thousand. */
-    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG
+       FD_SETSIZE for a fleet of a thousand.  A pool of HTTP_THREADS. */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG
                      | (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0)
                      | (self->tls ? MHD_USE_TLS : 0);
     struct MHD_OptionItem tls[] = {
@@ -634,6 +668,7 @@ http_start (const http_opts_t *o, char *err, size_t errlen)
     self->d = MHD_start_daemon (flags, 0, NULL, NULL, on_request, self,
                                 MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &ss,
                                 MHD_OPTION_CONNECTION_LIMIT, (unsigned) 64,
+                                MHD_OPTION_THREAD_POOL_SIZE, (unsigned) HTTP_THREADS,
                                 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) 10,
                                 MHD_OPTION_ARRAY, self->tls ? tls : tls + 2, MHD_OPTION_END);
     /* The certificate and key are the daemon's now (it parsed them). */
@@ -723,12 +758,15 @@ http_stop (http_t **self_p)
     if (self->d)
         MHD_stop_daemon (self->d);
     pthread_mutex_destroy (&self->lock);
+    pthread_mutex_destroy (&self->scrape);
+    pthread_mutex_destroy (&self->asker);
     pthread_cond_destroy (&self->fresh);
     metrics_snap_free (&self->snap);
     metrics_sched_destroy (&self->sched);
     json_decref (self->ask);
     free (self->answer);
-    store_close (&self->reader);
+    for (int i = 0; i < self->nreaders; i++)
+        store_close (&self->readers[i]);
     free (self->db);
     http_unload (NULL, NULL, self->token);
     free (self);

@@ -1,14 +1,15 @@
 /*  http.h: the controller's HTTP endpoint (--http ADDR:PORT): a
-    libmicrohttpd daemon on its own thread serving GET /metrics, the web
-    pages and /api (web.h says what each path is).  A scrape asks the
+    libmicrohttpd daemon on a pool of threads (HTTP_THREADS, so that a
+    report rendered on one does not hold up a scrape) serving GET
+    /metrics, the web pages and /api (web.h says what each path is).  A scrape asks the
     event loop for its figures (http_wanted), which the loop copies at its
     next turn (metrics_collect, http_publish); the scrape writes them out
     as text here (gzip when asked), so that the loop pays a copy per
     scrape, not the text, and no scrape reads what the loop is changing.
     A page or /api path whose command reads the loop's memory (agents,
     status, schedule_list) asks the loop the same way (http_asked,
-    http_answer); the others are read on this thread's own read-only
-    connection (admin_read).  A loop that does not answer within 5 s: the
+    http_answer); the others are read on read-only connections of these
+    threads' own (admin_read).  A loop that does not answer within 5 s: the
     scrape takes the figures it copied last, a page says so (503).
     Read-only: GET and HEAD only (405 otherwise), nothing else is served
     (404), nothing is written.  On loopback, plain HTTP without a token;

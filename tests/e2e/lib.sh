@@ -101,28 +101,58 @@ wait_run () {
   echo "$s"
 }
 
-# stall_during_run PID RUN: the process PID stopped 7/8 of every 200 ms
-# while RUN is running (a slow agent).  Stopped in short, even slices by a
-# stopper of its own, so that each 1 s interval of RUN loses the same share:
-# stops of 0.6 s between CLI calls once left one interval nearly whole and
-# another empty, and a baseline measured beside a second suite varies by
-# 40% from interval to interval; 3/4 was then once not told from the noise
-# by the 3-sigma test over 4 intervals (-64%, 3 sigma was -65%).
-stall_during_run () {
-  local pid=$1 run=$2 stopper
-  for _ in $(seq 300); do
-    [ "$("$BIN/iofleet" runs --json | jq -r --argjson r "$run" '.[] | select(.id == $r) | .status')" = running ] && break
-    sleep 0.1
+# slow_agent PID, then unslow_agent_after RUN: the agent PID made slow
+# from now until RUN is neither queued nor running (slow it before RUN
+# starts, so that every interval of RUN is alike).  As root, where the
+# file system of $T is on a block device and a blkio (v1) or io (v2)
+# cgroup can throttle it, its reads are held to 200 IOPS: a slow drive,
+# whatever else the machine runs.  Otherwise the agent is stopped 15/16 of
+# every 200 ms by a stopper of its own, which a loaded machine blurs: an
+# agent that got the CPU in short slices once did 45% of its baseline's
+# I/O, and stops of 0.6 s left a baseline's noise (40% per interval,
+# beside a second suite) the bigger figure.
+SLOW_CG=""
+SLOW_PID=""
+SLOW_STOPPER=""
+slow_agent () {
+  local dev parent
+  SLOW_PID=$1
+  if [ -z "$SLOW_CG" ] && [ "$(id -u)" = 0 ]; then
+    dev=$(df --output=source "$T" 2>/dev/null | tail -1)
+    if [ -b "$dev" ]; then
+      parent=$(lsblk -no PKNAME "$dev" 2>/dev/null | head -1)
+      [ -n "$parent" ] && dev=/dev/$parent
+      if throttle_cgroups_found; then
+        read_throttle_cgroup iofleet-slow "$dev"
+        SLOW_CG=$CG
+      fi
+    fi
+  fi
+  [ -n "$SLOW_CG" ] || SLOW_CG=none
+  if [ "$SLOW_CG" != none ]; then
+    echo "$SLOW_PID" >"$SLOW_CG/cgroup.procs"
+    set_read_throttle 200
+  else
+    ( trap 'kill -CONT '"$SLOW_PID"' 2>/dev/null; exit 0' TERM
+      while :; do kill -STOP "$SLOW_PID"; sleep 0.1875; kill -CONT "$SLOW_PID"; sleep 0.0125; done ) &
+    SLOW_STOPPER=$!
+    AT_EXIT+=("kill -TERM $SLOW_STOPPER 2>/dev/null; kill -CONT $SLOW_PID 2>/dev/null")
+  fi
+}
+unslow_agent_after () {
+  for _ in $(seq 900); do
+    case $("$BIN/iofleet" runs --json | jq -r --argjson r "$1" '.[] | select(.id == $r) | .status') in
+      queued|running|"") sleep 0.1 ;;
+      *) break ;;
+    esac
   done
-  ( trap 'kill -CONT '"$pid"' 2>/dev/null; exit 0' TERM
-    while :; do kill -STOP "$pid"; sleep 0.175; kill -CONT "$pid"; sleep 0.025; done ) &
-  stopper=$!
-  while [ "$("$BIN/iofleet" runs --json | jq -r --argjson r "$run" '.[] | select(.id == $r) | .status')" = running ]; do
-    sleep 0.2
-  done
-  kill -TERM "$stopper" 2>/dev/null || true
-  wait "$stopper" 2>/dev/null || true
-  kill -CONT "$pid" 2>/dev/null || true
+  if [ "$SLOW_CG" != none ]; then
+    set_read_throttle 0
+  else
+    kill -TERM "$SLOW_STOPPER" 2>/dev/null || true
+    wait "$SLOW_STOPPER" 2>/dev/null || true
+    kill -CONT "$SLOW_PID" 2>/dev/null || true
+  fi
 }
 
 # probe_plan NAME RUNTIME [OPTION...]: adds plan NAME, one step "probe" of
@@ -169,6 +199,16 @@ chrome () {
 # rates set_throttle sets: set_throttle riops|wiops|wbps N (0: no limit);
 # set_read_throttle N is set_throttle riops N.  Exits 77 (skip) where
 # neither controller is there.
+# Whether read_throttle_cgroup finds a controller to throttle with.
+throttle_cgroups_found () {
+  local v1 m
+  v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/ { print $2; exit }' /proc/mounts)
+  [ -n "$v1" ] && [ -f "$v1/blkio.throttle.read_iops_device" ] && return 0
+  for m in $(awk '$3 == "cgroup2" { print $2 }' /proc/mounts); do
+    grep -qw io "$m/cgroup.controllers" 2>/dev/null && return 0
+  done
+  return 1
+}
 read_throttle_cgroup () {
   local v1="" v2="" m
   v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/ { print $2; exit }' /proc/mounts)

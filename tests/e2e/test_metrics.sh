@@ -163,7 +163,7 @@ grep -q '^iofleet_target_ops_total{agent="a1",target=' "$T/m.unz" || fail "the g
 grep -q '^# TYPE iofleet_target_latency_seconds histogram' "$T/m.txt" || fail "the plain text has no target histogram"
 ok "gzip when asked ($(stat -c %s "$T/m.gz") bytes), plain text otherwise ($(stat -c %s "$T/m.txt") bytes)"
 
-# --- a schedule: a baseline, then a run with a2 stopped 7/8 of the time -------
+# --- a schedule: a baseline, then a run with a2 slowed (reads held to 200 IOPS) --
 A2=${PIDS[-1]}
 cat >"$T/n.fio" <<EOF2
 [nightly]
@@ -187,8 +187,9 @@ verdict_of () { sqlite3 -cmd ".timeout 5000" "$T/iofleet.db" "SELECT verdict FRO
 n1=$("$I" schedule run-now nightly) || fail "schedule run-now"
 wait_done "$n1"
 for _ in $(seq 50); do [ -n "$(verdict_of "$n1")" ] && break; sleep 0.1; done
+slow_agent "$A2"
 n2=$("$I" schedule run-now nightly) || fail "schedule run-now (2)"
-stall_during_run "$A2" "$n2"
+unslow_agent_after "$n2"
 for _ in $(seq 50); do [ -n "$(verdict_of "$n2")" ] && break; sleep 0.1; done
 [ "$(verdict_of "$n2")" = regressed ] || fail "run $n2's verdict '$(verdict_of "$n2")', expected regressed"
 # (exit 1: the run fails its SLA, as it is made to)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scheduled runs on a controller whose scheduler clock the test sets
 # (--test-clock): a nightly schedule fires at 02:00, its first run becomes
-# the baseline, the second (agent s2 stopped 7/8 of the time) regresses: the
+# the baseline, the second (agent s2 slowed: reads held to 200 IOPS) regresses: the
 # regression is recorded per agent and the --on-regression hook gets it as
 # JSON; invalid cron expressions are refused naming the field; overlap
 # skip; the schedules survive a controller restart and a fire missed while
@@ -70,7 +70,6 @@ fire_run () {   # fire_run SCHEDULE N: the run of its Nth fire, once queued
   return 1
 }
 verdict () { q "SELECT verdict FROM fires WHERE run_id = $1"; }
-throttle_s2 () { stall_during_run "${APID[s2]}" "$1"; }
 
 # --- first fire: the baseline ---------------------------------------------------
 "$I" test-clock "$(utc '2026-12-01 02:00:00')" >/dev/null
@@ -92,10 +91,11 @@ grep -q "queued or running (overlap skip)" "$T/skip.err" || fail "skip reason: $
 wait_run "$runl" >/dev/null
 ok "a fire while run $runl holds the fleet is skipped (--overlap skip)"
 
-# --- second fire: agent s2 stopped 7/8 of the time: a regression ----------------
+# --- second fire: agent s2 slowed (reads held to 200 IOPS): a regression -------
+slow_agent "${APID[s2]}"
 "$I" test-clock "$(utc '2026-12-02 02:00:00')" >/dev/null
 run2=$(fire_run nightly 2) || fail "nightly did not fire on day 2"
-throttle_s2 "$run2"
+unslow_agent_after "$run2"
 for _ in $(seq 50); do [ -n "$(verdict "$run2")" ] && break; sleep 0.1; done
 [ "$(verdict "$run2")" = regressed ] || fail "run $run2 verdict '$(verdict "$run2")', expected regressed"
 "$I" regressions --since 1d --json >"$T/reg.json"
@@ -120,6 +120,7 @@ d=$(jq --argjson r "$run2" '.[] | select(.run == $r and .group == "agent=s2" and
 ok "day 2: run $run2 regressed against run $run1: agent=s2 IOPS ${d%.*}%; recorded; hook ran with it (exit 0)"
 
 # --- restart: schedules kept; the missed 02:00 fire of day 3 runs once ----------
+slow_agent "${APID[s2]}"
 stop_controller
 # This time the hook fails: its exit status is recorded, the verdict stands.
 start_controller --test-clock "$(utc '2026-12-03 04:00:00')" --on-regression 'cat >/dev/null; exit 3'
@@ -129,7 +130,7 @@ jq -e 'map(.name) == ["nightly", "nocatch"]' "$T/list.json" >/dev/null || fail "
 run3=$(fire_run nightly 3) || fail "no catch-up fire"
 [ "$(q "SELECT kind || ' ' || due_at FROM fires WHERE run_id = $run3")" = "catch-up $(utc '2026-12-03 02:00:00')" ] \
   || fail "catch-up fire: $(q "SELECT kind, due_at FROM fires WHERE run_id = $run3")"
-throttle_s2 "$run3"
+unslow_agent_after "$run3"
 for _ in $(seq 100); do
   [ "$(q "SELECT hook_status FROM fires WHERE run_id = $run3")" = "failed: exit 3" ] && break
   sleep 0.1

@@ -96,6 +96,26 @@ got=$(grep -o '<svg class="chart"' "$T/r1.dom" | wc -l)
 [ "$want" -gt 0 ] && [ "$got" -eq "$want" ] || fail "Chromium's DOM of $link has $got charts of $want"
 ok "runs page: runs newest first, each linked; $link is report --format html byte for byte (--by too), its figures the JSON's ($(jq -c '{charts, series, points}' "$T/r1.check" 2>/dev/null || cat "$T/r1.check"))"
 
+# Requests at once, on the controller's pool of HTTP threads: each answered,
+# the same as alone (the readers' connections and the loop's answers are
+# shared between the threads).
+"$I" report "$r1" --format json >"$T/r1-api.want"
+pp=()
+for k in 1 2 3 4 5 6; do
+  curl -sf "$W/runs/$r1" -o "$T/par-r$k.html" & pp+=("$!")
+  curl -sf "$W/api/runs/$r1" -o "$T/par-j$k.json" & pp+=("$!")
+  curl -sf "$W/agents" -o "$T/par-a$k.html" & pp+=("$!")
+  curl -sf "$W/metrics" -o "$T/par-m$k.txt" & pp+=("$!")
+done
+for p in "${pp[@]}"; do wait "$p" || fail "a concurrent request failed (curl exited $?)"; done
+for k in 1 2 3 4 5 6; do
+  cmp -s "$T/par-r$k.html" "$T/cli-r1.html" || fail "concurrent /runs/$r1 #$k differs from report --format html"
+  jq -e --slurpfile w "$T/r1-api.want" '. == $w[0]' "$T/par-j$k.json" >/dev/null || fail "concurrent /api/runs/$r1 #$k differs from report --format json"
+  grep -q '<tr data-agent="a2">' "$T/par-a$k.html" || fail "concurrent /agents #$k"
+  grep -q '^iofleet_agents{state="connected"} 2$' "$T/par-m$k.txt" || fail "concurrent /metrics #$k"
+done
+ok "24 requests at once (report, its JSON, agents, metrics): each the same as alone"
+
 # --- compare, history, agents, schedules ----------------------------------------
 [ "$(code "/compare?a=$r1&b=$r2" "$T/web-cmp.html")" = 200 ] || fail "GET /compare"
 "$I" compare "$r1" "$r2" --format html -o "$T/cli-cmp.html" || fail "compare --format html"
