@@ -331,6 +331,20 @@ cmd_compare (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     return compare_admin (ctl->store, req, err, errlen);
 }
 
+/* {run, step}: report_step_intervals (the live page's chart). */
+static json_t *
+cmd_intervals (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    int64_t run = run_arg (req, err, errlen);
+    json_t *sj = json_object_get (req, "step");
+    if (run && !json_is_integer (sj)) {
+        snprintf (err, errlen, "intervals needs 'step', a step index");
+        return NULL;
+    }
+    return run ? report_step_intervals (ctl->store, run, (int) json_integer_value (sj), err,
+                                        errlen) : NULL;
+}
+
 static json_t *
 cmd_history (ctl_t *ctl, json_t *req, char *err, size_t errlen)
 {
@@ -416,6 +430,7 @@ admin_cmd (const char *name)
         { "report",           ON_READER, NULL, false, cmd_report },
         { "compare",          ON_READER, cmd_compare, false, NULL },
         { "history",          ON_READER, cmd_history, false, NULL },
+        { "intervals",        ON_READER, cmd_intervals, false, NULL },
         { "db_check",         ON_READER, cmd_db_check, false, NULL },
         { "test_hold",        ON_READER, cmd_test_hold, true, NULL },
     };

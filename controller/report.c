@@ -966,3 +966,35 @@ report_add_histograms (store_t *store, int64_t run, json_t *rep)
             return -1;
     return 0;
 }
+
+json_t *
+report_step_intervals (store_t *store, int64_t run, int step, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = store_stmt (store, "SELECT idx, name, start_at FROM steps "
+                                          "WHERE run_id = ? AND idx = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    int rc = store_row (store, st, "read a step");
+    if (rc != 1) {
+        sqlite3_reset (st);
+        snprintf (err, errlen, rc < 0 ? "database error reading run %lld's step %d; see the "
+                  "controller's log" : "no step %2$d in run %1$lld (see 'iofleet report')",
+                  (long long) run, step);
+        return NULL;
+    }
+    json_t *s = json_pack ("{s:i, s:s}", "index", sqlite3_column_int (st, 0),
+                           "name", (const char *) sqlite3_column_text (st, 1));
+    if (sqlite3_column_type (st, 2) != SQLITE_NULL)
+        json_object_set_new (s, "start_at", json_integer (sqlite3_column_int64 (st, 2)));
+    sqlite3_reset (st);
+    json_t *iv = json_array ();
+    if (series_rows (store, run, step, iv) < 0) {
+        json_decref (iv);
+        json_decref (s);
+        snprintf (err, errlen, "database error reading run %lld's step %d's intervals; see "
+                  "the controller's log", (long long) run, step);
+        return NULL;
+    }
+    json_object_set_new (s, "intervals", iv);
+    return s;
+}

@@ -20,6 +20,12 @@
    where_flag: the option they came from, for err (NULL: "--where"). */
 json_t *report_json (store_t *store, int64_t run, const char *by, json_t *where,
                      const char *where_flag, char *err, size_t errlen);
+/* One step of run as the live page draws it while it runs: {"index",
+   "name", "start_at"?, "intervals": the fleet's intervals so far, in the
+   report's form (series_rows)}, or NULL with err (no such step, a
+   database error).  A stored row per interval: cheap at any fleet size,
+   where the report so far is not. */
+json_t *report_step_intervals (store_t *store, int64_t run, int step, char *err, size_t errlen);
 /* The same written as JSON text into out (after what it holds), built
    one agent at a time so that the report's size costs text, not a tree:
    the run's keys ("verdict" first), then "steps".  histograms: as

@@ -159,15 +159,18 @@ web_page (const char *path, const web_src_t *src, char **body, size_t *len, unsi
         html_history_page (f, res, q);
         json_decref (q);
     } else if (res && strstr (path, "/live")) {
-        /* The report so far, for the step in hand's intervals: none yet
-           (a queued run) draws no chart. */
+        /* The step in hand's intervals so far (its stored rows, not the
+           report so far: cheap at a fleet's size); a queued run, or an
+           ended one (no step in hand), draws no chart. */
         unsigned ignored;
         char e2[256];
-        json_t *rr = json_pack ("{s:s, s:O, s:s}", "cmd", "report", "run",
-                                json_object_get (res, "run"), "format", "json");
-        json_t *rep = rr ? fetch (src, rr, &ignored, e2, sizeof e2) : NULL;
-        html_live_page (f, res, rep);
-        json_decref (rep);
+        json_t *sj = json_object_get (res, "step");
+        json_t *rr = json_is_integer (sj)
+                     ? json_pack ("{s:s, s:O, s:O}", "cmd", "intervals", "run",
+                                  json_object_get (res, "run"), "step", sj) : NULL;
+        json_t *step = rr ? fetch (src, rr, &ignored, e2, sizeof e2) : NULL;
+        html_live_page (f, res, step);
+        json_decref (step);
     } else if (res)
         html_report (f, res);
     if (!res || refused)

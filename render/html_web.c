@@ -148,7 +148,7 @@ html_runs_page (FILE *f, json_t *runs)
 /* ---- /runs/ID/live ---- */
 
 void
-html_live_page (FILE *f, json_t *status, json_t *report)
+html_live_page (FILE *f, json_t *status, json_t *step)
 {
     const char *st = str (status, "status");
     bool live = !strcmp (st, "running") || !strcmp (st, "queued");
@@ -230,11 +230,8 @@ html_live_page (FILE *f, json_t *status, json_t *report)
     }
     fprintf (f, "<p><a href=\"/runs/%.0f\">The report%s</a></p>\n", Z (run),
              live ? " so far" : "");
-    /* The step in hand's intervals, as the report has them so far. */
-    json_t *steps = json_object_get (report, "steps");
-    json_t *s = json_array_get (steps, isfinite (num (status, "step"))
-                                       ? (size_t) num (status, "step")
-                                       : json_array_size (steps) - 1);
+    /* The step in hand's intervals so far. */
+    json_t *s = step;
     if (s) {
         fputs ("<h2>", f);
         esc (f, str (s, "name"));

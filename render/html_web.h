@@ -25,9 +25,9 @@ void html_runs_page (FILE *f, json_t *runs);
 
 /* /runs/ID/live: status (the status command's result: phase, step,
    progress, agents by state, the last interval and its outliers) and
-   report (the report so far, or NULL) for the step in hand's per-interval
-   fleet IOPS and p99. */
-void html_live_page (FILE *f, json_t *status, json_t *report);
+   step (the intervals command's result for the step in hand, or NULL)
+   for its per-interval fleet IOPS and p99. */
+void html_live_page (FILE *f, json_t *status, json_t *step);
 
 /* /history: history (the history command's result) as one chart per
    step and direction over time, one line per group; query: the form's
