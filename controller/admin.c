@@ -295,10 +295,22 @@ cmd_report (ctl_t *ctl, json_t *req, json_text_t *out, char *err, size_t errlen)
             report_add_histograms (ctl->store, run, rep);
         if (rep) {
             html_figures_add (rep);
-            /* The inventories the agents ran with, for its inventory
-               section; a database error leaves them out (logged). */
+            /* The inventories the report's agents ran with (those --where
+               kept), for its inventory section; a database error leaves
+               them out (logged). */
             json_t *inv = inventories_of_run (ctl->store, run);
-            json_object_set_new (rep, "inventories", inv ? inv : json_object ());
+            json_t *kept = json_object ();
+            size_t i, j;
+            json_t *s, *a;
+            json_array_foreach (json_object_get (rep, "steps"), i, s)
+                json_array_foreach (json_object_get (s, "agents"), j, a) {
+                    const char *name = json_string_value (json_object_get (a, "agent"));
+                    json_t *one = name ? json_object_get (inv, name) : NULL;
+                    if (one)
+                        json_object_set (kept, name, one);
+                }
+            json_decref (inv);
+            json_object_set_new (rep, "inventories", kept);
         }
     } else if (strcmp (format, "fio-json") == 0 || strcmp (format, "fio-json+") == 0)
         rep = report_fio_json (ctl->store, run, format[8] == '+', where, flag, err, errlen);

@@ -193,7 +193,8 @@ int64_t inventory_store (ctl_t *ctl, uint64_t agent_id, const char *text);
    inventory, or NULL with err filled. */
 json_t *inventory_of (ctl_t *ctl, const char *agent, char *err, size_t errlen);
 /* {agent: as inventory_of} of the inventories run's agents came with
-   (each one's at the first step it took part in), at most
+   (each one's at the first step it took part in; every agent of the run,
+   whatever a report's --where kept), at most
    RUN_INVENTORIES_MAX agents; NULL on a database error (logged) or out of
    memory. */
 #define RUN_INVENTORIES_MAX 256
