@@ -399,15 +399,23 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
 static char *
 ask_loop (http_t *self, json_t *req, size_t *len, bool *failed)
 {
-    pthread_mutex_lock (&self->asker);
+    /* FRESH_WAIT_S in all, the wait for another question's turn
+       included: a slow loop does not pile the threads up behind it. */
+    struct timespec until;
+    clock_gettime (CLOCK_REALTIME, &until);
+    until.tv_sec += FRESH_WAIT_S;
+    if (pthread_mutex_timedlock (&self->asker, &until) != 0) {
+        *failed = true;
+        char *text = strdup ("{\"ok\":false,\"error\":\"the controller's event loop did not "
+                             "answer within 5 s (busy: see its log)\"}");
+        *len = text ? strlen (text) : 0;
+        return text;
+    }
     pthread_mutex_lock (&self->lock);
     json_decref (self->ask);
     self->ask = json_incref (req);
     uint64_t seq = ++self->ask_seq;
     __atomic_store_n (&self->asking, true, __ATOMIC_RELEASE);
-    struct timespec until;
-    clock_gettime (CLOCK_REALTIME, &until);
-    until.tv_sec += FRESH_WAIT_S;
     while (self->answer_seq != seq)
         if (pthread_cond_timedwait (&self->fresh, &self->lock, &until))
             break;
@@ -519,22 +527,30 @@ serve_api (http_t *self, struct MHD_Connection *c, const char *path, enum MHD_Re
         text = src_fetch (&sc, req, &len, &failed);
         json_decref (req);
     } else {
+        /* err may quote the request's bytes, not UTF-8: JSON refuses them. */
         json_t *ej = json_pack ("{s:b, s:s}", "ok", 0, "error", err);
-        text = ej ? json_dumps (ej, JSON_COMPACT) : NULL;
+        text = ej ? json_dumps (ej, JSON_COMPACT)
+                  : strdup ("{\"ok\":false,\"error\":\"an argument is not UTF-8 text\"}");
         len = text ? strlen (text) : 0;
         json_decref (ej);
     }
     *rc = MHD_NO;
     if (!text)
         return true;
+    unsigned status = MHD_HTTP_OK;
+    if (failed) {
+        json_t *ej = json_loadb (text, len, 0, NULL);
+        const char *e = json_string_value (json_object_get (ej, "error"));
+        status = e ? web_error_status (e) : MHD_HTTP_BAD_REQUEST;
+        json_decref (ej);
+    }
     /* The result alone: {"ok":true,"result":RESULT} less its frame. */
     static const char head[] = "{\"ok\":true,\"result\":";
     if (!failed && len > sizeof head && memcmp (text, head, sizeof head - 1) == 0) {
         len -= sizeof head;
         memmove (text, text + sizeof head - 1, len);
     }
-    *rc = reply_taken (c, failed ? MHD_HTTP_BAD_REQUEST : MHD_HTTP_OK, "application/json",
-                       text, len);
+    *rc = reply_taken (c, status, "application/json", text, len);
     return true;
 }
 
@@ -623,8 +639,11 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
                      : !strcmp (url, "/schedules") ? P_SCHEDULES
                      : !strncmp (url, "/runs/", 6) && strstr (url, "/live") ? P_LIVE
                      : !strncmp (url, "/runs/", 6) ? P_REPORT : P_OTHER);
-        if (web_page (url, &src, &body, &len, &status))
-            return reply_taken (c, status, HTML_TYPE, body, len);
+        if (web_page (url, &src, &body, &len, &status)) {
+            static const char oom[] = "500: the page could not be made (out of memory?)\n";
+            return body ? reply_taken (c, status, HTML_TYPE, body, len)
+                        : reply (c, status, "text/plain", oom, sizeof oom - 1, false);
+        }
     }
     return reply (c, MHD_HTTP_NOT_FOUND, "text/plain", not_found, sizeof not_found - 1, false);
 }

@@ -84,13 +84,24 @@ web_request (const char *path, const web_src_t *src, bool page, char *err, size_
     }
     if (!strcmp (path, "/history")) {
         json_t *req = json_pack ("{s:s, s:[]}", "cmd", "history", "where");
-        static const char *const keys[] = { "plan", "step", "metric", "by", "direction",
-                                            "since" };
+        static const char *const keys[] = { "plan", "step", "metric", "by", "direction" };
         for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
             copy_arg (src, req, keys[i]);
         return req;
     }
     return NULL;
+}
+
+unsigned
+web_error_status (const char *error)
+{
+    if (strstr (error, "no run ") || strstr (error, "no agent named"))
+        return 404;
+    if (strstr (error, "did not answer") || strstr (error, "cannot be read"))
+        return 503;
+    if (strstr (error, "database error") || strstr (error, "out of memory"))
+        return 500;
+    return 400;
 }
 
 /* The result of req (taken), or NULL with *status and err. */
@@ -107,8 +118,7 @@ fetch (const web_src_t *src, json_t *req, unsigned *status, char *err, size_t er
     const char *e = json_string_value (json_object_get (reply, "error"));
     if (!res) {
         snprintf (err, errlen, "%s", e ? e : "the controller could not answer (out of memory?)");
-        *status = !e ? 503 : strstr (e, "no run ") ? 404
-                  : strstr (e, "did not answer") || strstr (e, "cannot be read") ? 503 : 400;
+        *status = e ? web_error_status (e) : 503;
     }
     json_decref (reply);
     return res;
@@ -133,7 +143,8 @@ web_page (const char *path, const web_src_t *src, char **body, size_t *len, unsi
     FILE *f = open_memstream (body, len);
     if (!f) {
         json_decref (req);
-        return false;
+        *status = 500;          /* no body: the caller says out of memory */
+        return true;
     }
     json_t *res = req ? fetch (src, req, status, err, sizeof err) : (*status = 400, NULL);
     const char *refused = json_string_value (json_object_get (res, "refused"));
@@ -179,7 +190,8 @@ web_page (const char *path, const web_src_t *src, char **body, size_t *len, unsi
     if (fclose (f) != 0) {
         free (*body);
         *body = NULL;
-        return false;
+        *len = 0;
+        *status = 500;
     }
     return true;
 }

@@ -41,9 +41,14 @@ typedef struct {
 json_t *web_request (const char *path, const web_src_t *src, bool page, char *err,
                      size_t errlen);
 
+/* The HTTP status of an admin command's error: 404 no such run or
+   agent, 503 the database or the loop did not answer, 500 a database
+   error or out of memory, 400 the rest (what the request asked). */
+unsigned web_error_status (const char *error);
+
 /* The page at path: true with *body (malloc'd HTML, *len bytes) and
-   *status (200, or the error's: 400 a bad argument, 404 no such run, 503
-   the database or the loop did not answer); false: no page there. */
+   *status (200, or web_error_status's); *body NULL (status 500) when the
+   page could not be made (out of memory); false: no page there. */
 bool web_page (const char *path, const web_src_t *src, char **body, size_t *len,
                unsigned *status);
 

@@ -196,6 +196,7 @@ html_head (FILE *f, const char *title)
 void
 html_head_refresh (FILE *f, const char *title, int refresh_s)
 {
+    svg_doc_begin ();
     fputs ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
            "<meta name=\"generator\" content=\"iofleet " IOF_VERSION "\">\n", f);

@@ -339,9 +339,10 @@ html_history_page (FILE *f, json_t *h, json_t *query)
     if (!json_array_size (rows))
         fputs ("<p class=\"muted\">No run matches: widen the plan or step, or check the names "
                "(iofleet plan list).</p>\n", f);
-    fprintf (f, "<p class=\"muted\">%zu row(s); groups by %s, from merged histograms as in "
-             "reports. The same as JSON: /api/history with these arguments.</p>\n",
-             json_array_size (rows), str (h, "by")[0] ? str (h, "by") : "the fleet");
+    fprintf (f, "<p class=\"muted\">%zu row(s); groups by ", json_array_size (rows));
+    esc (f, str (h, "by")[0] ? str (h, "by") : "the fleet");
+    fputs (", from merged histograms as in reports. The same as JSON: /api/history with these "
+           "arguments.</p>\n", f);
     json_decref (charts);
     page_foot (f);
 }

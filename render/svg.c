@@ -129,6 +129,17 @@ svg_chart_axis (svg_chart_t *self, char axis, svg_scale_t scale, const char *lab
     a->fmt = fmt;
 }
 
+/* The hatch patterns' ids, per document (svg_doc_begin) and per thread:
+   the controller renders pages on several, and a page must be the same
+   bytes whatever was rendered before it. */
+static _Thread_local unsigned s_next_id;
+
+void
+svg_doc_begin (void)
+{
+    s_next_id = 0;
+}
+
 int
 svg_chart_category (svg_chart_t *self, const char *name)
 {
@@ -638,7 +649,6 @@ svg_chart_write (svg_chart_t *self, FILE *f, const char *nodata)
     fputs ("</text>\n", f);
     /* Bars that are not significant are hatched: visible on a print. */
     if (self->style == SVG_BARS) {
-        static unsigned s_next_id;
         self->id = s_next_id++;
         fputs ("<defs>", f);
         for (size_t i = 0; i < self->nseries && i < NCOLOUR; i++)

@@ -114,6 +114,10 @@ void svg_heatmap (FILE *f, const char *kind, const char *title, size_t nrows,
                   const double *v, const char *const *tips, const char *const *groups,
                   const double *refs, double clamp, const char *unit, const char *legend);
 
+/* A new document begins: ids of its charts' patterns count from 0 again
+   (html_head does it).  Can't fail. */
+void svg_doc_begin (void);
+
 /* Writes s escaped for HTML and XML text or attributes (& < > " '),
    control characters replaced by '?'.  NULL writes nothing.  Can't fail. */
 void svg_esc (FILE *f, const char *s);

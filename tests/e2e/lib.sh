@@ -120,8 +120,11 @@ slow_agent () {
   if [ -z "$SLOW_CG" ] && [ "$(id -u)" = 0 ]; then
     dev=$(df --output=source "$T" 2>/dev/null | tail -1)
     if [ -b "$dev" ]; then
-      parent=$(lsblk -no PKNAME "$dev" 2>/dev/null | head -1)
-      [ -n "$parent" ] && dev=/dev/$parent
+      # A partition is throttled through its disk; a dm device as it is.
+      if [ "$(lsblk -dno TYPE "$dev" 2>/dev/null)" = part ]; then
+        parent=$(lsblk -no PKNAME "$dev" 2>/dev/null | head -1)
+        [ -n "$parent" ] && dev=/dev/$parent
+      fi
       if throttle_cgroups_found; then
         read_throttle_cgroup iofleet-slow "$dev"
         SLOW_CG=$CG

@@ -245,14 +245,14 @@ curl -sf "$A/compare?a=$n1&b=$n2" >"$T/api-cmp.json" || fail "GET /api/compare"
 jq -e '.compare.rows | length > 0' "$T/api-cmp.json" >/dev/null || fail "/api/compare has no rows: $(head -c 300 "$T/api-cmp.json")"
 curl -sf "$A/plans" | jq -e 'map(.name) | index("nightly") != null' >/dev/null || fail "/api/plans"
 curl -sf "$A/inventory/a1" | jq -e '.agent == "a1" and (.inventory | type == "object")' >/dev/null || fail "/api/inventory/a1"
-[ "$(curl -s -o "$T/api-bad.json" -w '%{http_code}' "$A/runs/99999")" = 400 ] || fail "/api/runs/99999 not 400"
+[ "$(curl -s -o "$T/api-bad.json" -w '%{http_code}' "$A/runs/99999")" = 404 ] || fail "/api/runs/99999 not 404"
 jq -e '.ok == false and (.error | test("99999"))' "$T/api-bad.json" >/dev/null || fail "no error naming run 99999: $(cat "$T/api-bad.json")"
 [ "$(curl -s -o "$T/api-bad2.json" -w '%{http_code}' "$A/compare?a=$n1&b=last")" = 400 ] || fail "/api/compare?b=last not 400"
 jq -e '.ok == false and (.error | test("b=.last. is not a run id"))' "$T/api-bad2.json" >/dev/null \
   || fail "no error naming b=last: $(cat "$T/api-bad2.json")"
 [ "$(curl -s -o /dev/null -w '%{http_code}' "$A/schedule_rm")" = 404 ] || fail "/api/schedule_rm not 404"
 [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$A/runs")" = 405 ] || fail "POST /api/runs not 405"
-ok "/api: runs, a report, a comparison, plans and an inventory as the CLI's JSON; an unknown run and a run id that is not one 400 naming them; nothing else served, nothing written"
+ok "/api: runs, a report, a comparison, plans and an inventory as the CLI's JSON; an unknown run 404 and a run id that is not one 400, naming them; nothing else served, nothing written"
 
 # --- the shipped dashboard: every panel's query returns data --------------------
 DASH=$(dirname "$RULES")/iofleet-dashboard.json

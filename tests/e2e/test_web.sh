@@ -136,6 +136,13 @@ for g, body in re.findall(r'<g class="series" data-series="([^"]+)"(.*?)</g>', c
 assert sorted(got) == want and {g for g, _, _ in got} == {"A", "B"}, (sorted(got), want)
 print(f"history: {len(got)} points in 2 lines (A, B), each /api/history's value")
 PY
+# A second /compare is the same bytes as the first (a page's chart ids
+# count from 0 in each page, whatever the thread rendered before).
+code "/compare?a=$r1&b=$r2" "$T/web-cmp2.html" >/dev/null
+cmp -s "$T/web-cmp2.html" "$T/cli-cmp.html" || fail "a second /compare differs from compare --format html"
+# What the user typed is escaped where a page shows it back.
+dom "/history?plan=web&by=%3Cscript%3Ealert(1)%3C/script%3E" "$T/xss.dom"
+grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$T/xss.dom" || fail "/history does not show back the by it was given, escaped: $(grep -o 'row(s)[^<]*' "$T/xss.dom")"
 dom /agents "$T/agents.dom"
 "$I" agents --json >"$T/agents.json"
 for a in a1 a2; do
@@ -165,7 +172,7 @@ done
 grep -q 'no run 999999' "$T/e404.html" || fail "404 page does not name the run"
 [ "$(code "/compare?a=$r1&b=x" "$T/e400.html")" = 400 ] || fail "/compare?b=x: not 400"
 grep -q "b=&#39;x&#39; is not a run id" "$T/e400.html" || fail "400 page does not name b"
-[ "$(code "/api/runs/999999/live" "$T/e.json")" = 400 ] || fail "/api/runs/999999/live: not 400"
+[ "$(code "/api/runs/999999/live" "$T/e.json")" = 404 ] || fail "/api/runs/999999/live: not 404"
 jq -e '.error | test("no run 999999")' "$T/e.json" >/dev/null || fail "/api/runs/999999/live: $(cat "$T/e.json")"
 [ "$(code /nosuch "$T/e.txt")" = 404 ] || fail "/nosuch not 404"
 [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$W/")" = 405 ] || fail "POST / not 405"
