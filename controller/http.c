@@ -260,6 +260,33 @@ reply (struct MHD_Connection *c, unsigned status, const char *type, const char *
     return rc;
 }
 
+/* Whether the client takes gzip (Accept-Encoding). */
+static bool
+accepts_gzip (struct MHD_Connection *c)
+{
+    const char *enc = MHD_lookup_connection_value (c, MHD_HEADER_KIND, "Accept-Encoding");
+    return enc && strstr (enc, "gzip");
+}
+
+/* body (len bytes, taken: freed whatever happens), gzip'd already or
+   not, as the answer. */
+static enum MHD_Result
+respond (struct MHD_Connection *c, unsigned status, const char *type, char *body, size_t len,
+         bool gzip)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer (len, body, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free (body);
+        return MHD_NO;
+    }
+    if (gzip)
+        MHD_add_response_header (r, "Content-Encoding", "gzip");
+    MHD_add_response_header (r, "Content-Type", type);
+    enum MHD_Result rc = MHD_queue_response (c, status, r);
+    MHD_destroy_response (r);
+    return rc;
+}
+
 /* A read-only connection for this request, opened when none is free;
    NULL when the database cannot be read (logged, naming what for).
    reader_give returns it. */
@@ -327,8 +354,7 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
 
     /* Prometheus asks for gzip: the text is compressed as it is written,
        and only the compressed form is held. */
-    const char *enc = MHD_lookup_connection_value (c, MHD_HEADER_KIND, "Accept-Encoding");
-    bool gzip = enc && strstr (enc, "gzip");
+    bool gzip = accepts_gzip (c);
     char *text = NULL;
     size_t len = 0;
     gz_out_t go = { 0 };
@@ -378,20 +404,23 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
         return reply (c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain", busy, sizeof busy - 1,
                       false);
     }
-    char *body = gzip ? go.out : text;
-    struct MHD_Response *r = MHD_create_response_from_buffer (gzip ? go.len : len, body,
-                                                              MHD_RESPMEM_MUST_FREE);
-    if (!r) {
-        free (body);
-        return MHD_NO;
-    }
-    if (gzip)
-        MHD_add_response_header (r, "Content-Encoding", "gzip");
-    MHD_add_response_header (r, "Content-Type", METRICS_TYPE);
-    enum MHD_Result mr = MHD_queue_response (c, MHD_HTTP_OK, r);
-    MHD_destroy_response (r);
-    return mr;
+    return gzip ? respond (c, MHD_HTTP_OK, METRICS_TYPE, go.out, go.len, true)
+                : respond (c, MHD_HTTP_OK, METRICS_TYPE, text, len, false);
 }
+
+/* An admin reply text of failure (json: a constant {"ok":false,...}),
+   *failed set; NULL only out of memory. */
+static char *
+failed_text (const char *json, size_t *len, bool *failed)
+{
+    *failed = true;
+    char *text = strdup (json);
+    *len = text ? strlen (text) : 0;
+    return text;
+}
+
+static const char s_loop_silent[] = "{\"ok\":false,\"error\":\"the controller's event loop did "
+                                    "not answer within 5 s (busy: see its log)\"}";
 
 /* The loop's answer to req (admin_loop_read's), asked at its next turn:
    its reply text, or {"ok":false} when it did not answer within
@@ -404,13 +433,8 @@ ask_loop (http_t *self, json_t *req, size_t *len, bool *failed)
     struct timespec until;
     clock_gettime (CLOCK_REALTIME, &until);
     until.tv_sec += FRESH_WAIT_S;
-    if (pthread_mutex_timedlock (&self->asker, &until) != 0) {
-        *failed = true;
-        char *text = strdup ("{\"ok\":false,\"error\":\"the controller's event loop did not "
-                             "answer within 5 s (busy: see its log)\"}");
-        *len = text ? strlen (text) : 0;
-        return text;
-    }
+    if (pthread_mutex_timedlock (&self->asker, &until) != 0)
+        return failed_text (s_loop_silent, len, failed);
     pthread_mutex_lock (&self->lock);
     json_decref (self->ask);
     self->ask = json_incref (req);
@@ -432,13 +456,7 @@ ask_loop (http_t *self, json_t *req, size_t *len, bool *failed)
     }
     pthread_mutex_unlock (&self->lock);
     pthread_mutex_unlock (&self->asker);
-    if (!text) {
-        *failed = true;
-        text = strdup ("{\"ok\":false,\"error\":\"the controller's event loop did not answer "
-                       "within 5 s (busy: see its log)\"}");
-        *len = text ? strlen (text) : 0;
-    }
-    return text;
+    return text ? text : failed_text (s_loop_silent, len, failed);
 }
 
 /* web_src_t's: the connection's query arguments, and the answer to an
@@ -462,13 +480,9 @@ src_fetch (void *cls, json_t *req, size_t *len, bool *failed)
     if (admin_on_loop (json_string_value (json_object_get (req, "cmd"))))
         return ask_loop (self, req, len, failed);
     store_t *rd = reader_take (self, "--http");
-    if (!rd) {
-        *failed = true;
-        char *text = strdup ("{\"ok\":false,\"error\":\"the database cannot be read; see the "
-                             "controller's log\"}");
-        *len = text ? strlen (text) : 0;
-        return text;
-    }
+    if (!rd)
+        return failed_text ("{\"ok\":false,\"error\":\"the database cannot be read; see the "
+                            "controller's log\"}", len, failed);
     ctl_t ctl = { .store = rd };
     char *text = admin_read (&ctl, req, len, failed);
     reader_give (self, rd);
@@ -481,9 +495,8 @@ static enum MHD_Result
 reply_taken (struct MHD_Connection *c, unsigned status, const char *type, char *body,
              size_t len)
 {
-    const char *enc = MHD_lookup_connection_value (c, MHD_HEADER_KIND, "Accept-Encoding");
     bool gzip = false;
-    if (enc && strstr (enc, "gzip") && len > 1024) {
+    if (accepts_gzip (c) && len > 1024) {
         gz_stream_t *z = gz_stream_new ();
         char *out = NULL;
         size_t olen = 0, ocap = 0;
@@ -496,17 +509,7 @@ reply_taken (struct MHD_Connection *c, unsigned status, const char *type, char *
             free (out);
         gz_stream_free (&z);
     }
-    struct MHD_Response *r = MHD_create_response_from_buffer (len, body, MHD_RESPMEM_MUST_FREE);
-    if (!r) {
-        free (body);
-        return MHD_NO;
-    }
-    if (gzip)
-        MHD_add_response_header (r, "Content-Encoding", "gzip");
-    MHD_add_response_header (r, "Content-Type", type);
-    enum MHD_Result rc = MHD_queue_response (c, status, r);
-    MHD_destroy_response (r);
-    return rc;
+    return respond (c, status, type, body, len, gzip);
 }
 
 /* GET /api/PATH: the admin command's result as JSON, 200; or

@@ -273,68 +273,50 @@ html_history_page (FILE *f, json_t *h, json_t *query)
     svg_fmt_t *fmt = !strcmp (unit, "ns") ? fmt_lat : !strcmp (metric, "iops") ? fmt_iops
                      : !strcmp (metric, "bw") ? fmt_bw : fmt_count;
     json_t *rows = json_object_get (h, "rows");
-    /* One chart per step and direction, in the order they first come. */
-    json_t *charts = json_array ();
-    size_t i, j;
+    /* The rows by step and direction (a chart each), then by group (a
+       line each), in the order they first come (jansson keeps it). */
+    json_t *charts = json_object ();
+    size_t i;
     json_t *r;
     json_array_foreach (rows, i, r) {
-        bool seen = false;
-        json_t *c;
-        json_array_foreach (charts, j, c)
-            if (!strcmp (str (c, "step"), str (r, "step"))
-                && !strcmp (str (c, "direction"), str (r, "direction")))
-                seen = true;
-        if (!seen)
-            json_array_append_new (charts, json_pack ("{s:s, s:s}", "step", str (r, "step"),
-                                                      "direction", str (r, "direction")));
+        char key[512];
+        snprintf (key, sizeof key, "%s\n%s", str (r, "step"), str (r, "direction"));
+        json_t *c = json_object_get (charts, key);
+        if (!c)
+            json_object_set_new (charts, key, c = json_object ());
+        json_t *line = json_object_get (c, str (r, "group"));
+        if (!line)
+            json_object_set_new (c, str (r, "group"), line = json_array ());
+        json_array_append (line, r);
     }
     fputs ("<div class=\"charts\">", f);
-    json_t *c;
-    json_array_foreach (charts, j, c) {
-        char title[512], kind[16];
-        snprintf (title, sizeof title, "%s of %s, %s, over time", metric, str (c, "step"),
-                  str (c, "direction"));
-        snprintf (kind, sizeof kind, "history");
-        svg_chart_t *ch = svg_chart_new (kind, title, SVG_LINES);
+    const char *key, *group;
+    json_t *c, *line;
+    json_object_foreach (charts, key, c) {
+        json_t *first = json_array_get (json_object_iter_value (json_object_iter (c)), 0);
+        char title[512];
+        snprintf (title, sizeof title, "%s of %s, %s, over time", metric, str (first, "step"),
+                  str (first, "direction"));
+        svg_chart_t *ch = svg_chart_new ("history", title, SVG_LINES);
         if (!ch)
             break;
         svg_chart_axis (ch, 'x', SVG_SPAN, "run start (UTC)", fmt_date);
         svg_chart_axis (ch, 'y', SVG_LINEAR, metric, fmt);
-        /* A series per group, its points in time order (rows are). */
-        json_t *groups = json_array ();
-        json_array_foreach (rows, i, r)
-            if (!strcmp (str (r, "step"), str (c, "step"))
-                && !strcmp (str (r, "direction"), str (c, "direction"))) {
-                bool seen = false;
-                size_t k;
-                json_t *g;
-                json_array_foreach (groups, k, g)
-                    seen |= !strcmp (json_string_value (g), str (r, "group"));
-                if (!seen)
-                    json_array_append_new (groups, json_string (str (r, "group")));
-            }
-        size_t k;
-        json_t *g;
-        json_array_foreach (groups, k, g) {
-            svg_chart_series (ch, json_string_value (g));
-            json_array_foreach (rows, i, r) {
-                if (strcmp (str (r, "step"), str (c, "step"))
-                    || strcmp (str (r, "direction"), str (c, "direction"))
-                    || strcmp (str (r, "group"), json_string_value (g)))
-                    continue;
+        json_object_foreach (c, group, line) {
+            svg_chart_series (ch, group);
+            json_array_foreach (line, i, r) {
                 char tip[256], b[32];
                 snprintf (tip, sizeof tip, "run %.0f (%s), %s: %s", Z (num (r, "run")),
-                          str (r, "time"), json_string_value (g), fmt (num (r, "value"), b,
-                                                                    sizeof b));
+                          str (r, "time"), group, fmt (num (r, "value"), b, sizeof b));
                 /* The exact value on the point; its run in the tooltip. */
                 if (svg_chart_point (ch, num (r, "time_ns") / 1e9, num (r, "value"), tip, 0) == 0)
                     svg_chart_data (ch, "value", num (r, "value"));
             }
         }
-        json_decref (groups);
         svg_chart_write (ch, f, "no value");
         svg_chart_destroy (&ch);
     }
+    json_decref (charts);
     fputs ("</div>\n", f);
     if (!json_array_size (rows))
         fputs ("<p class=\"muted\">No run matches: widen the plan or step, or check the names "
@@ -343,7 +325,6 @@ html_history_page (FILE *f, json_t *h, json_t *query)
     esc (f, str (h, "by")[0] ? str (h, "by") : "the fleet");
     fputs (", from merged histograms as in reports. The same as JSON: /api/history with these "
            "arguments.</p>\n", f);
-    json_decref (charts);
     page_foot (f);
 }
 
