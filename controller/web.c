@@ -8,6 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* /history's arguments: the history command's options of the same names,
+   and the page's form. */
+static const char *const s_history_keys[] = { "plan", "step", "metric", "by", "direction" };
+#define HISTORY_KEYS (sizeof s_history_keys / sizeof *s_history_keys)
+
 /* A run id in text: its value, or 0. */
 static long long
 run_id (const char *s, const char **end)
@@ -84,9 +89,8 @@ web_request (const char *path, const web_src_t *src, bool page, char *err, size_
     }
     if (!strcmp (path, "/history")) {
         json_t *req = json_pack ("{s:s, s:[]}", "cmd", "history", "where");
-        static const char *const keys[] = { "plan", "step", "metric", "by", "direction" };
-        for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-            copy_arg (src, req, keys[i]);
+        for (size_t i = 0; i < HISTORY_KEYS; i++)
+            copy_arg (src, req, s_history_keys[i]);
         return req;
     }
     return NULL;
@@ -161,11 +165,10 @@ web_page (const char *path, const web_src_t *src, char **body, size_t *len, unsi
         html_compare (f, res);
     else if (res && !strcmp (path, "/history")) {
         json_t *q = json_object ();
-        static const char *const keys[] = { "plan", "step", "metric", "by", "direction" };
-        for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-            const char *v = src->arg (src->cls, keys[i]);
+        for (size_t i = 0; i < HISTORY_KEYS; i++) {
+            const char *v = src->arg (src->cls, s_history_keys[i]);
             if (v)
-                json_object_set_new (q, keys[i], json_string (v));
+                json_object_set_new (q, s_history_keys[i], json_string (v));
         }
         html_history_page (f, res, q);
         json_decref (q);
