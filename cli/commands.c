@@ -355,6 +355,11 @@ const command_t commands[] = {
       "Runs SQLite's integrity check on the controller's database and prints its pages, size "
       "and each problem found. It exits 1 when the database is damaged.",
       (const command_opt_t[]) { OPT_JSON, OPT_END }, 0 },
+    { "db", "usage", "[--json]", "what each table of the database holds",
+      "Prints each table's rows and size with its indexes, biggest first, the database's size "
+      "and its free pages (left by deletes such as the retention policy's, and reused before "
+      "the file grows). It reads every page (on a reader: runs go on), seconds per GiB.",
+      (const command_opt_t[]) { OPT_JSON, OPT_END }, 0 },
     { "db", "backup", "FILE [--json]", "an online, checked copy of the database",
       "Copies the controller's database to FILE with SQLite's backup API while runs go on "
       "(the controller pauses for the copy), checks the copy, and writes it 0600; it never "

@@ -473,11 +473,48 @@ cmd_watch (int argc, char **argv)
     return watch (run, json);
 }
 
-/* iofleet db check | iofleet db backup FILE */
+/* iofleet db usage: a line per table, biggest first. */
+static void
+print_usage (json_t *r)
+{
+    double total = (double) json_integer_value (json_object_get (r, "bytes"));
+    printf ("database: %.1f MiB in %lld pages of %lld bytes; %.1f MiB free (reused before the "
+            "file grows)\n", total / 1048576.0,
+            (long long) json_integer_value (json_object_get (r, "pages")),
+            (long long) json_integer_value (json_object_get (r, "page_size")),
+            (double) json_integer_value (json_object_get (r, "free_bytes")) / 1048576.0);
+    printf ("%-22s %12s %10s %10s %6s\n", "table", "rows", "MiB", "index MiB", "share");
+    size_t i;
+    json_t *t;
+    json_array_foreach (json_object_get (r, "tables"), i, t) {
+        double b = (double) json_integer_value (json_object_get (t, "bytes"));
+        printf ("%-22s %12lld %10.1f %10.1f %5.1f%%\n",
+                json_string_value (json_object_get (t, "table")),
+                (long long) json_integer_value (json_object_get (t, "rows")), b / 1048576.0,
+                (double) json_integer_value (json_object_get (t, "index_bytes")) / 1048576.0,
+                total > 0 ? 100.0 * b / total : 0.0);
+    }
+}
+
+/* iofleet db check | usage | backup FILE */
 static int
 cmd_db (int argc, char **argv)
 {
     bool json = false;
+    if (argc >= 2 && strcmp (argv[1], "usage") == 0) {
+        if (flag_json (argc, argv, 2, &json))
+            return 2;
+        fprintf (stderr, "reading every page of the database (seconds per GiB)...\n");
+        json_t *r = call (json_pack ("{s:s}", "cmd", "db_usage"), REPORT_TIMEOUT_MS * 10);
+        if (!r)
+            return 1;
+        if (json)
+            cli_print_json (r);
+        else
+            print_usage (r);
+        json_decref (r);
+        return 0;
+    }
     if (argc >= 2 && strcmp (argv[1], "check") == 0) {
         if (flag_json (argc, argv, 2, &json))
             return 2;
@@ -527,7 +564,8 @@ cmd_db (int argc, char **argv)
         json_decref (r);
         return 0;
     }
-    fprintf (stderr, "usage: iofleet db check [--json] | iofleet db backup FILE [--json]\n");
+    fprintf (stderr, "usage: iofleet db check [--json] | iofleet db usage [--json] | iofleet db "
+             "backup FILE [--json]\n");
     return 2;
 }
 
@@ -565,7 +603,24 @@ cmd_stats (int argc, char **argv)
     printf ("process: RSS %.1f MiB (peak %.1f MiB), CPU %.1f s user + %.1f s system\n",
             (double) I (pr, "rss_kib") / 1024, (double) I (pr, "rss_peak_kib") / 1024,
             F (pr, "cpu_user_s"), F (pr, "cpu_system_s"));
-    printf ("database: %.1f MiB\n", (double) I (json_object_get (r, "database"), "bytes") / 1048576.0);
+    printf ("database: %.1f MiB, %.1f MiB of it free (reused before the file grows)\n",
+            (double) I (json_object_get (r, "database"), "bytes") / 1048576.0,
+            (double) I (json_object_get (r, "database"), "free_bytes") / 1048576.0);
+    json_t *ret = json_object_get (r, "retention");
+    if (!json_is_true (json_object_get (ret, "policy")))
+        printf ("retention: none (per-interval data kept for ever; see --retain-intervals and "
+                "--retain-interval-runs)\n");
+    else {
+        char age[64] = "", runs[64] = "";
+        if (json_is_integer (json_object_get (ret, "keep_intervals_s")))
+            snprintf (age, sizeof age, "%lld s after a run ends", I (ret, "keep_intervals_s"));
+        if (json_is_integer (json_object_get (ret, "keep_runs")))
+            snprintf (runs, sizeof runs, "newest %lld run(s)", I (ret, "keep_runs"));
+        printf ("retention: %s%s%s; %lld %s dropped, %lld snapshot rows, %.1f MiB freed\n", age,
+                age[0] && runs[0] ? " and " : "", runs, I (ret, "runs"),
+                I (ret, "runs") == 1 ? "run" : "runs", I (ret, "snapshot_rows"),
+                (double) I (ret, "bytes_freed") / 1048576.0);
+    }
     const char *k;
     json_t *v;
     json_object_foreach (json_object_get (r, "counters"), k, v)

@@ -2,6 +2,7 @@
     iofleet gc. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "units.h"
 #include "util.h"
 
 #include <errno.h>
@@ -26,23 +27,6 @@ utc (int64_t t, char *buf, size_t cap)
     gmtime_r (&tt, &tm);
     strftime (buf, cap, "%Y-%m-%d %H:%M UTC", &tm);
     return buf;
-}
-
-/* An age: 90m, 12h, 30d, 2w (or plain seconds).  Returns 0 or -1. */
-static int
-parse_age (const char *s, int64_t *secs)
-{
-    char *end;
-    errno = 0;
-    double v = strtod (s, &end);
-    if (end == s || errno || v < 0 || (end[0] && end[1]))
-        return -1;
-    double unit = !end[0] ? 1 : end[0] == 's' ? 1 : end[0] == 'm' ? 60 : end[0] == 'h' ? 3600
-                : end[0] == 'd' ? 86400 : end[0] == 'w' ? 604800 : -1;
-    if (unit < 0 || v * unit > 1e11)
-        return -1;
-    *secs = (int64_t) (v * unit);
-    return 0;
 }
 
 static int
@@ -274,7 +258,7 @@ cmd_gc (const char *endpoint, int argc, char **argv)
         if (strcmp (argv[i], "--json") == 0)
             json = true;
         else if (strcmp (argv[i], "--keep-intervals") == 0 && i + 1 < argc) {
-            if (parse_age (argv[++i], &keep)) {
+            if (units_parse_age (argv[++i], &keep)) {
                 fprintf (stderr, "iofleet gc: --keep-intervals '%s': an age such as 30d, 2w, "
                          "12h\n", argv[i]);
                 return 2;

@@ -192,8 +192,9 @@ text_report (FILE *f, json_t *rep)
     fprintf (f, "run %lld: plan '%s' v%d, %s\n", (long long) num (rep, "run"), str (rep, "plan"),
              (int) num (rep, "plan_version"), str (rep, "status"));
     if (json_object_get (rep, "intervals_dropped_at"))
-        fprintf (f, "  (per-interval data removed by iofleet gc: results and histograms are "
-                 "whole; per-second series, missing intervals and significance are not)\n");
+        fprintf (f, "  (per-interval data removed by the retention policy or iofleet gc: "
+                 "results and histograms are whole; per-second series, missing intervals and "
+                 "significance are not)\n");
     if (str (rep, "message")[0])
         fprintf (f, "  %s\n", str (rep, "message"));
     json_t *where = json_object_get (rep, "where");

@@ -236,3 +236,22 @@ job_parse_cpus (const char *s, uint64_t *out)
     int rc = units_parse_cpus (s, out, &bad, &badlen);
     return rc == -EDOM ? -EINVAL : rc;
 }
+
+/* Parses an age (see units.h); *secs is not written on error. */
+int
+units_parse_age (const char *s, int64_t *secs)
+{
+    if (!s || !((s[0] >= '0' && s[0] <= '9') || s[0] == '.') || strpbrk (s, "xXeEpP"))
+        return -1;              /* no blanks, sign, hex, exponent, inf or nan */
+    char *end;
+    errno = 0;
+    double v = strtod (s, &end);
+    if (end == s || errno || !(v >= 0) || (end[0] && end[1]))
+        return -1;
+    double unit = !end[0] ? 1 : end[0] == 's' ? 1 : end[0] == 'm' ? 60 : end[0] == 'h' ? 3600
+                : end[0] == 'd' ? 86400 : end[0] == 'w' ? 604800 : -1;
+    if (unit < 0 || v * unit > 1e11)
+        return -1;
+    *secs = (int64_t) (v * unit);
+    return 0;
+}

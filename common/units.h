@@ -33,6 +33,10 @@ int job_parse_time (const char *s, uint64_t *out_ns);
    Returns 0, -EINVAL or -ERANGE. */
 int units_parse_time (const char *s, uint64_t bare_ns, uint64_t *out_ns);
 
+/* Parses an age ("90m", "12h", "30d", "2w", plain seconds; a decimal
+   such as "1.5d" too) into whole seconds, at most 1e11.  Returns 0 or -1. */
+int units_parse_age (const char *s, int64_t *secs);
+
 /* Parses a plain decimal fraction ("99.9", "1", ".5", "2.") into *out: no
    sign, exponent, blanks, hex, inf or nan.  Returns 0 or -EINVAL. */
 int units_parse_decimal (const char *s, double *out);

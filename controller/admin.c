@@ -103,7 +103,7 @@ stats_json (ctl_t *ctl)
     json_object_set_new (counters, "checkpoints_failed", json_integer ((json_int_t) ck[2]));
     json_object_set_new (counters, "wal_pages", json_integer ((json_int_t) ck[3]));
     return json_pack ("{s:s, s:f, s:{s:i, s:i}, s:{s:I, s:I, s:I, s:I, s:I, s:o, s:o}, "
-                      "s:{s:I, s:I, s:f, s:f}, s:{s:I}, s:o}",
+                      "s:{s:I, s:I, s:f, s:f}, s:{s:I, s:I}, s:o, s:o}",
         "version", IOF_VERSION,
         "uptime_s", (double) (clock_mono_ns () - is->started) / 1e9,
         "agents", "known", known, "connected", connected,
@@ -115,6 +115,8 @@ stats_json (ctl_t *ctl)
         "cpu_user_s", (double) ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
         "cpu_system_s", (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
         "database", "bytes", (json_int_t) (pages * page_size),
+        "free_bytes", (json_int_t) (store_free_pages (ctl->store) * page_size),
+        "retention", retention_json (ctl->retention),
         "counters", counters);
 }
 
@@ -331,6 +333,13 @@ cmd_db_check (ctl_t *ctl, json_t *req, char *err, size_t errlen)
 }
 
 static json_t *
+cmd_db_usage (ctl_t *ctl, json_t *req, char *err, size_t errlen)
+{
+    (void) req;
+    return store_usage (ctl->store, err, errlen);
+}
+
+static json_t *
 cmd_db_backup (ctl_t *ctl, json_t *req, char *err, size_t errlen)
 {
     return store_backup (ctl->store, json_string_value (json_object_get (req, "path")), err,
@@ -444,6 +453,7 @@ admin_cmd (const char *name)
         { "history",          ON_READER, cmd_history, false, NULL },
         { "intervals",        ON_READER, cmd_intervals, false, NULL },
         { "db_check",         ON_READER, cmd_db_check, false, NULL },
+        { "db_usage",         ON_READER, cmd_db_usage, false, NULL },
         { "test_hold",        ON_READER, cmd_test_hold, true, NULL },
     };
     for (size_t i = 0; name && i < sizeof cmds / sizeof *cmds; i++)

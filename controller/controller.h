@@ -41,6 +41,7 @@ typedef struct runner runner_t;
 typedef struct auth auth_t;
 typedef struct sched sched_t;
 typedef struct hook hook_t;
+typedef struct retention retention_t;
 
 struct ctl {
     store_t *store;
@@ -55,6 +56,7 @@ struct ctl {
     uint64_t lost_after_ns;     /* an agent silent this long is lost */
     const char *on_regression;  /* --on-regression CMD, or NULL */
     ingest_stats_t *stats;
+    retention_t *retention;     /* NULL: no retention policy */
 };
 
 /* auth.c: CURVE allowlists and the ZAP handler. */
@@ -256,10 +258,39 @@ void hook_poll (hook_t *self, store_t *store);
 void hook_interrupted (store_t *store);
 
 /* gc.c */
+/* Marks the ended runs whose per-interval snapshots may go: those ended
+   more than keep_s seconds ago, and those not among the newest keep_runs
+   ended runs (-1: no such limit; one of the two is given).  Baselines
+   (a schedule's pinned one, or its last pass) are never marked.  In the
+   loop's transaction.  Returns the runs marked, or -1 on a database
+   error. */
+int intervals_expire (ctl_t *ctl, int64_t keep_s, int64_t keep_runs);
+/* Deletes one bounded batch of the snapshots of the oldest marked run
+   that still has some; *run is that run (0: none).  In the loop's
+   transaction.  Returns the rows deleted (0: nothing left to drop), or -1
+   on a database error. */
+int64_t intervals_drop (ctl_t *ctl, int64_t *run);
 /* Admin "gc" {keep_intervals_s}: drops per-interval snapshots of runs
    ended more than that ago.  NULL with err filled (a run queued or
    running, a database error). */
 json_t *gc_run (ctl_t *ctl, json_t *req, char *err, size_t errlen);
+
+/* retention.c: the retention policy, applied while no run is queued or
+   running.  keep_s: --retain-intervals in seconds, keep_runs:
+   --retain-interval-runs (-1: not given).  NULL when neither is given
+   (or out of memory: the caller tells them apart). */
+retention_t *retention_new (int64_t keep_s, int64_t keep_runs);
+void retention_destroy (retention_t **self_p);
+/* Looks for runs past the policy at the next tick (a run ended).  self
+   may be NULL.  Can't fail. */
+void retention_soon (retention_t *self);
+/* Once per loop tick: when idle and due, marks the runs past the policy,
+   then drops one batch of their snapshots in the loop's transaction; the
+   space freed is logged per run.  Can't fail (errors are logged). */
+void retention_tick (ctl_t *ctl);
+/* The policy and what it did since start, for iofleet stats; self may be
+   NULL ({"policy": false}). */
+json_t *retention_json (const retention_t *self);
 
 /* rounds.c: a run's rounds and its drives' steady state (common/rounds.h). */
 /* Adds round's figure of each drive of step_idx, the tracked step, to

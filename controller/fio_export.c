@@ -121,8 +121,9 @@ report_fio_json (store_t *store, int64_t run, bool plus, json_t *where, const ch
         return NULL;
     if (sqlite3_column_type (st, 3) != SQLITE_NULL) {
         sqlite3_reset (st);
-        snprintf (err, errlen, "run %lld: its per-interval data was removed by iofleet gc, and "
-                  "fio's format is made from it; use --format json or text", (long long) run);
+        snprintf (err, errlen, "run %lld: its per-interval data was removed by the retention "
+                  "policy or iofleet gc, and fio's format is made from it; use --format json "
+                  "or text", (long long) run);
         return NULL;
     }
     char plan_err[512];

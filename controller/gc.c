@@ -1,10 +1,15 @@
-/*  gc.c: the admin command gc: per-interval snapshots of runs that ended
-    long ago are dropped (results and merged histograms stay; baselines
-    keep theirs), then VACUUM gives the space back.
+/*  gc.c: dropping runs' per-interval snapshots: which runs may lose them
+    (the one rule, for iofleet gc and for the retention policy), a bounded
+    batch of the drop, and the admin command gc, which drops them all and
+    then VACUUMs.  Results and merged histograms stay; baselines keep
+    theirs.
 */
 #include "controller.h"
 #include "log.h"
 #include "util.h"
+
+/* Rows one intervals_drop deletes at most: about 20 ms of the loop. */
+#define DROP_BATCH_ROWS  20000
 
 static int64_t
 db_bytes (ctl_t *ctl)
@@ -12,6 +17,78 @@ db_bytes (ctl_t *ctl)
     int64_t pages, page_size;
     store_size (ctl->store, &pages, &page_size);
     return pages * page_size;
+}
+
+int
+intervals_expire (ctl_t *ctl, int64_t keep_s, int64_t keep_runs)
+{
+    assert (keep_s >= 0 || keep_runs >= 0);
+    if (!store_in_tx (ctl->store))
+        store_begin (ctl->store);
+    /* A run keeps its intervals while it is within every limit given:
+       ended less than keep_s ago, and among the newest keep_runs runs
+       that ended.  -1 leaves a limit out (the bound below never drops). */
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "UPDATE runs SET intervals_dropped_at = ?1 WHERE intervals_dropped_at IS NULL "
+        "AND status NOT IN ('queued', 'running') "
+        "AND (COALESCE(finished_at, created_at) < ?2 OR id NOT IN (SELECT r.id FROM runs r "
+        "  WHERE r.status NOT IN ('queued', 'running') ORDER BY r.id DESC LIMIT ?3)) "
+        "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = runs.id) "
+        /* Baselines keep their series: significance is judged against them. */
+        "AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.baseline = CAST(runs.id AS TEXT)) "
+        "AND NOT EXISTS (SELECT 1 FROM schedules s WHERE runs.id = (SELECT f.run_id FROM fires f "
+        "  WHERE f.schedule = s.name AND f.verdict IN ('pass', 'no-baseline') "
+        "  ORDER BY f.id DESC LIMIT 1))");
+    int64_t now = (int64_t) clock_real_ns ();
+    sqlite3_bind_int64 (st, 1, now);
+    sqlite3_bind_int64 (st, 2, keep_s >= 0 ? now - keep_s * (int64_t) NS_PER_SEC : INT64_MIN);
+    sqlite3_bind_int64 (st, 3, keep_runs >= 0 ? keep_runs : -1);   /* LIMIT -1: all */
+    if (store_step_done (ctl->store, st, "mark runs whose intervals expired"))
+        return -1;
+    return sqlite3_changes (store_db (ctl->store));
+}
+
+int64_t
+intervals_drop (ctl_t *ctl, int64_t *run)
+{
+    if (!store_in_tx (ctl->store))
+        store_begin (ctl->store);
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "SELECT id FROM runs WHERE intervals_dropped_at IS NOT NULL "
+        "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = runs.id) ORDER BY id LIMIT 1");
+    int rc = store_row (ctl->store, st, "find a run whose intervals go");
+    *run = rc == 1 ? sqlite3_column_int64 (st, 0) : 0;
+    if (st)
+        sqlite3_reset (st);
+    if (rc != 1)
+        return rc < 0 ? -1 : 0;
+    /* The key DROP_BATCH_ROWS rows in: the batch is what lies before it
+       (a range of the primary key), or the rest of the run. */
+    st = store_stmt (ctl->store,
+        "SELECT step_idx, agent_id, seq, target FROM snapshots WHERE run_id = ? "
+        "ORDER BY step_idx, agent_id, seq, target LIMIT 1 OFFSET ?");
+    sqlite3_bind_int64 (st, 1, *run);
+    sqlite3_bind_int64 (st, 2, DROP_BATCH_ROWS);
+    rc = store_row (ctl->store, st, "find a batch of snapshots to drop");
+    if (rc < 0) {
+        if (st)
+            sqlite3_reset (st);
+        return -1;
+    }
+    int64_t key[4] = { 0 };
+    for (int i = 0; rc == 1 && i < 4; i++)
+        key[i] = sqlite3_column_int64 (st, i);
+    sqlite3_reset (st);
+    sqlite3_stmt *del = store_stmt (ctl->store, rc == 1
+        ? "DELETE FROM snapshots WHERE run_id = ? AND (step_idx, agent_id, seq, target) "
+          "< (?, ?, ?, ?)"
+        : "DELETE FROM snapshots WHERE run_id = ?");
+    sqlite3_bind_int64 (del, 1, *run);
+    for (int i = 0; rc == 1 && i < 4; i++)
+        sqlite3_bind_int64 (del, 2 + i, key[i]);
+    if (store_step_done (ctl->store, del, "drop a batch of snapshots"))
+        return -1;
+    return sqlite3_changes (store_db (ctl->store));
 }
 
 /* Drops per-interval snapshots of runs that ended more than keep_s ago;
@@ -32,35 +109,17 @@ gc_run (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     }
     uint64_t t0 = clock_mono_ns ();
     int64_t before = db_bytes (ctl);
-    int64_t cutoff_ns = (int64_t) clock_real_ns () - json_integer_value (keep) * (int64_t) NS_PER_SEC;
     if (store_commit (ctl->store)) {
         snprintf (err, errlen, "database error before gc; see the log");
         return NULL;
     }
-    store_begin (ctl->store);
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "UPDATE runs SET intervals_dropped_at = ? WHERE intervals_dropped_at IS NULL "
-        "AND status NOT IN ('queued', 'running') AND COALESCE(finished_at, created_at) < ? "
-        "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = runs.id) "
-        /* Baselines keep their series: significance is judged against them. */
-        "AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.baseline = CAST(runs.id AS TEXT)) "
-        "AND NOT EXISTS (SELECT 1 FROM schedules s WHERE runs.id = (SELECT f.run_id FROM fires f "
-        "  WHERE f.schedule = s.name AND f.verdict IN ('pass', 'no-baseline') "
-        "  ORDER BY f.id DESC LIMIT 1))");
-    sqlite3_bind_int64 (st, 1, (sqlite3_int64) clock_real_ns ());
-    sqlite3_bind_int64 (st, 2, cutoff_ns);
-    int runs = 0;
-    if (store_step_done (ctl->store, st, "gc: mark runs") == 0)
-        runs = sqlite3_changes (store_db (ctl->store));
-    st = store_stmt (ctl->store,
-        "DELETE FROM snapshots WHERE run_id IN (SELECT id FROM runs WHERE "
-        "intervals_dropped_at IS NOT NULL)");
-    int64_t rows = 0;
-    if (store_step_done (ctl->store, st, "gc: drop snapshots") == 0)
-        rows = sqlite3_changes (store_db (ctl->store));
-    if (store_commit (ctl->store)) {
-        snprintf (err, errlen, "gc could not commit (database error; see the log); nothing "
-                  "was removed");
+    int runs = intervals_expire (ctl, json_integer_value (keep), -1);
+    int64_t rows = 0, n = 0, run;
+    while (runs >= 0 && (n = intervals_drop (ctl, &run)) > 0)
+        rows += n;
+    if (runs < 0 || n < 0 || store_commit (ctl->store)) {
+        snprintf (err, errlen, "gc stopped on a database error (see the log); what it had "
+                  "dropped is dropped, the rest stays");
         return NULL;
     }
     char *msg = NULL;

@@ -14,6 +14,7 @@
 #include "cron.h"
 #include "curve.h"
 #include "log.h"
+#include "units.h"
 #include "util.h"
 
 #include <assert.h>
@@ -85,6 +86,16 @@ usage (FILE *f)
 "                         status (iofleet regressions); it never changes a verdict\n"
 "  --test-clock EPOCH     (tests only) the scheduler's clock starts at EPOCH (Unix\n"
 "                         seconds) and can be set with the admin test_clock command\n"
+"  --retain-intervals AGE\n"
+"                         per-interval snapshots of a run are dropped AGE after\n"
+"                         it ends (30d, 2w, 12h; default: kept for ever), by the\n"
+"                         controller itself while no run is queued or running;\n"
+"                         results, merged histograms and the fleet's per-second\n"
+"                         series are kept for ever, baselines keep everything\n"
+"  --retain-interval-runs N\n"
+"                         only the newest N ended runs keep their per-interval\n"
+"                         snapshots (default: all); with --retain-intervals too,\n"
+"                         a run keeps them while it is within both\n"
 "  --db-sync full|normal  SQLite synchronous level (default full: a snapshot is\n"
 "                         acknowledged to its agent only once fsynced; normal\n"
 "                         survives a controller crash, not a power cut, and\n"
@@ -205,6 +216,7 @@ typedef struct {
     const char *http_cert, *http_key, *http_token;
     metrics_targets_t http_targets;
     int64_t test_clock;
+    int64_t retain_s, retain_runs;     /* -1: not given */
     bool verbose;
 } settings_t;
 
@@ -270,6 +282,25 @@ apply_option (void *arg, int code, const char *v, const char *where, bool from_c
         s->test_clock = t;
         break;
     }
+    case 'r':
+        if (units_parse_age (v, &s->retain_s)) {
+            fprintf (stderr, "iofleet-controller: %s '%s': an age such as 30d, 2w, 12h, 90m\n",
+                     where, v);
+            return 2;
+        }
+        break;
+    case 'n': {
+        char *end;
+        errno = 0;
+        long long n = strtoll (v, &end, 10);
+        if (*end || end == v || errno || n < 0 || n > 1000000000) {
+            fprintf (stderr, "iofleet-controller: %s '%s': a number of runs, 0 to 1000000000\n",
+                     where, v);
+            return 2;
+        }
+        s->retain_runs = n;
+        break;
+    }
     case 'v': s->verbose = true; break;
     case 'h': usage (stdout); exit (0);
     case 'V': printf ("iofleet-controller %s (protocol %d)\n", IOF_VERSION,
@@ -317,6 +348,14 @@ value_of (void *arg, int code, char *buf, size_t len)
     case 'C':
         if (s->test_clock)
             snprintf (buf, len, "%lld", (long long) s->test_clock);
+        break;
+    case 'r':
+        if (s->retain_s >= 0)
+            snprintf (buf, len, "%llds", (long long) s->retain_s);
+        break;
+    case 'n':
+        if (s->retain_runs >= 0)
+            snprintf (buf, len, "%lld", (long long) s->retain_runs);
         break;
     case 'v': snprintf (buf, len, "%s", s->verbose ? "yes" : "no"); break;
     default: assert (!"an option without a value_of case"); break;
@@ -501,7 +540,9 @@ on_agent_excused (void *arg, uint64_t agent_id)
 static void
 on_run_end (void *arg, int64_t run, const char *status)
 {
-    verdict_on_run_end (arg, run, status);
+    ctl_t *ctl = arg;
+    verdict_on_run_end (ctl, run, status);
+    retention_soon (ctl->retention);
 }
 
 /* Who hears what: the parts know nothing of each other; this is the one
@@ -647,7 +688,9 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     ctl->runner = runner_new (ctl);
     ctl->on_regression = set->hook;
     ctl->sched = sched_new (set->hook, set->test_clock);
-    if (!ctl->fleet || !ctl->runner || !ctl->sched) {
+    ctl->retention = retention_new (set->retain_s, set->retain_runs);
+    if (!ctl->fleet || !ctl->runner || !ctl->sched
+        || (!ctl->retention && (set->retain_s >= 0 || set->retain_runs >= 0))) {
         fprintf (stderr, "iofleet-controller: out of memory\n");
         return 1;
     }
@@ -726,6 +769,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         fleet_tick (ctl->fleet);
         runner_tick (ctl);
         sched_tick (ctl);
+        retention_tick (ctl);
         if (store_in_tx (ctl->store)) {
             uint64_t t0 = clock_mono_ns ();
             store_commit (ctl->store);
@@ -764,6 +808,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     if (strncmp (admin, "ipc://", 6) == 0)
         unlink (admin + 6);
     store_close (&ctl->store);
+    retention_destroy (&ctl->retention);
     free (ctl->stats);
     return 0;
 }
@@ -788,6 +833,8 @@ main (int argc, char **argv)
         { "http-tls-cert", required_argument, NULL, 'E' },
         { "http-tls-key", required_argument, NULL, 'K' },
         { "http-token-file", required_argument, NULL, 'T' },
+        { "retain-intervals", required_argument, NULL, 'r' },
+        { "retain-interval-runs", required_argument, NULL, 'n' },
         { "verbose", no_argument, NULL, 'v' },
         CONFIG_OPTIONS,
         { "help", no_argument, NULL, 'h' },
@@ -802,7 +849,7 @@ main (int argc, char **argv)
     ctl->lost_after_ns = CTL_SILENCE_LOST_NS;
     settings_t set = { .ctl = ctl, .db = DEFAULT_DB, .listen = DEFAULT_LISTEN,
                        .admin = default_admin_endpoint (admin_buf, sizeof admin_buf, true),
-                       .db_sync = "full" };
+                       .db_sync = "full", .retain_s = -1, .retain_runs = -1 };
     config_t *cfg = config_new ("iofleet-controller", "controller", "h", opts, NULL);
     if (!cfg) {
         fprintf (stderr, "iofleet-controller: out of memory\n");

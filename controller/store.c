@@ -850,6 +850,59 @@ store_size (store_t *self, int64_t *pages, int64_t *page_size)
     }
 }
 
+int64_t
+store_free_pages (store_t *self)
+{
+    sqlite3_stmt *st = store_stmt (self, "PRAGMA freelist_count");
+    int64_t n = store_row (self, st, "read the free list") == 1 ? sqlite3_column_int64 (st, 0)
+                                                                : 0;
+    if (st)
+        sqlite3_reset (st);
+    return n;
+}
+
+json_t *
+store_usage (store_t *self, char *err, size_t errlen)
+{
+    /* A table's rows are the cells of its own b-tree's leaves, and of its
+       interior pages too when it is WITHOUT ROWID (a b-tree of keys keeps
+       rows there; a rowid table keeps only rowids). */
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2 (self->db,
+            "SELECT t, SUM(pgsize), SUM(CASE WHEN own AND (pagetype = 'leaf' OR (wr AND pagetype "
+            "  = 'internal')) THEN ncell END), "
+            "  SUM(CASE WHEN own THEN 0 ELSE pgsize END) FROM (SELECT d.pgsize, d.ncell, "
+            "  d.pagetype, COALESCE(m.tbl_name, d.name) AS t, "
+            "  COALESCE(m.tbl_name, d.name) = d.name AS own, "
+            "  COALESCE(m.sql LIKE '%WITHOUT ROWID%', 0) AS wr "
+            "  FROM dbstat d LEFT JOIN sqlite_schema m ON m.name = d.name) "
+            "GROUP BY t ORDER BY 2 DESC", -1, &st, NULL) != SQLITE_OK) {
+        snprintf (err, errlen, "database usage: %s", sqlite3_errmsg (self->db));
+        return NULL;
+    }
+    json_t *tables = json_array ();
+    int rc;
+    while ((rc = sqlite3_step (st)) == SQLITE_ROW)
+        json_array_append_new (tables, json_pack ("{s:s, s:I, s:I, s:I}",
+            "table", (const char *) sqlite3_column_text (st, 0),
+            "rows", (json_int_t) sqlite3_column_int64 (st, 2),
+            "bytes", (json_int_t) sqlite3_column_int64 (st, 1),
+            "index_bytes", (json_int_t) sqlite3_column_int64 (st, 3)));
+    if (rc != SQLITE_DONE) {
+        snprintf (err, errlen, "database usage: %s", sqlite3_errmsg (self->db));
+        sqlite3_finalize (st);
+        json_decref (tables);
+        return NULL;
+    }
+    sqlite3_finalize (st);
+    int64_t pages, page_size;
+    store_size (self, &pages, &page_size);
+    return json_pack ("{s:I, s:I, s:I, s:I, s:o}", "pages", (json_int_t) pages, "page_size",
+                      (json_int_t) page_size, "bytes", (json_int_t) (pages * page_size),
+                      "free_bytes", (json_int_t) (store_free_pages (self) * page_size),
+                      "tables", tables);
+}
+
 json_t *
 store_check (store_t *self, char *err, size_t errlen)
 {

@@ -125,6 +125,17 @@ int store_row (store_t *self, sqlite3_stmt *st, const char *what);
 
 /* The database's pages and page size (both 0 on an error).  Can't fail. */
 void store_size (store_t *self, int64_t *pages, int64_t *page_size);
+/* The pages on the free list, in this connection's transaction: freed by
+   deletes, reused by new rows before the file grows (0 on an error).
+   Can't fail. */
+int64_t store_free_pages (store_t *self);
+
+/* What each table holds, with its indexes: {"pages", "page_size",
+   "bytes", "free_bytes", "tables": [{"table", "rows", "bytes",
+   "index_bytes"}, ...] biggest first}, from SQLite's dbstat (it reads
+   every page: seconds per GiB).  NULL on a database error, with err
+   filled. */
+json_t *store_usage (store_t *self, char *err, size_t errlen);
 
 /* PRAGMA integrity_check: {"ok", "problems": [...], "pages", "page_size",
    "bytes"}.  Commits the open transaction first.  NULL on a database

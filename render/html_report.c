@@ -226,9 +226,9 @@ summary (FILE *f, json_t *rep)
         fputs ("</dd>", f);
     }
     if (json_object_get (rep, "intervals_dropped_at"))
-        fputs ("<dt>Note</dt><dd>per-interval data was removed by iofleet gc: results and "
-               "histograms are whole; per-second series, missing intervals and significance "
-               "are not</dd>", f);
+        fputs ("<dt>Note</dt><dd>per-interval data was removed by the retention policy or "
+               "iofleet gc: results and histograms are whole; per-second series, missing "
+               "intervals and significance are not</dd>", f);
     fputs ("</dl>\n", f);
 
     if (!json_array_size (steps)) {

@@ -109,6 +109,35 @@ test_parse_time (void)
 }
 
 static void
+test_parse_age (void)
+{
+    static const struct {
+        const char *text;
+        int rc;
+        int64_t secs;
+    } cases[] = {
+        { "0", 0, 0 },              { "90", 0, 90 },            { "90s", 0, 90 },
+        { "90m", 0, 5400 },         { "12h", 0, 43200 },        { "30d", 0, 2592000 },
+        { "2w", 0, 1209600 },       { "1.5d", 0, 129600 },      { ".5h", 0, 1800 },
+        { "100000000000", 0, 100000000000 },
+        { "", -1, 0 },              { "d", -1, 0 },             { "-1d", -1, 0 },
+        { "+1d", -1, 0 },           { " 1d", -1, 0 },           { "1 d", -1, 0 },
+        { "1y", -1, 0 },            { "1dd", -1, 0 },           { "0x10", -1, 0 },
+        { "1e3", -1, 0 },           { "inf", -1, 0 },           { "nan", -1, 0 },
+        { "100000000001", -1, 0 },  { "165344w", -1, 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int64_t v = 12345;
+        int rc = units_parse_age (cases[i].text, &v);
+        CHECK_MSG (rc == cases[i].rc, "age '%s': rc %d, want %d", cases[i].text, rc, cases[i].rc);
+        CHECK_MSG (v == (cases[i].rc == 0 ? cases[i].secs : 12345), "age '%s' = %lld",
+                   cases[i].text, (long long) v);
+    }
+    int64_t v;
+    CHECK (units_parse_age (NULL, &v) == -1);
+}
+
+static void
 test_parse_cpus (void)
 {
     static const struct {
@@ -164,6 +193,7 @@ main (void)
 {
     test_parse_size ();
     test_parse_time ();
+    test_parse_age ();
     test_parse_cpus ();
     return TEST_DONE ();
 }

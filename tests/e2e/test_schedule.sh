@@ -160,7 +160,7 @@ grep -qE "gc: [0-9]+ runs?, $drop snapshot rows? dropped; database .* MiB -> .* 
 [ "$(q "SELECT COUNT(*) FROM snapshots")" = "$kept" ] || fail "gc touched the baselines' intervals"
 "$I" report "$run2" --format json | jq -e '.steps[0].fleet.read.iops > 0 and .intervals_dropped_at > 0' >/dev/null \
   || fail "report of run $run2 lost its results after gc"
-"$I" report "$run2" | grep -q "removed by iofleet gc" || fail "text report does not say gc removed the intervals"
+"$I" report "$run2" | grep -q "removed by the retention policy or iofleet gc" || fail "text report does not say gc removed the intervals"
 "$I" report "$run2" --format fio-json >/dev/null 2>"$T/fj.err" && fail "fio-json of a gc'd run"
-grep -q "removed by iofleet gc" "$T/fj.err" || fail "fio-json error: $(cat "$T/fj.err")"
+grep -q "removed by the retention policy or iofleet gc" "$T/fj.err" || fail "fio-json error: $(cat "$T/fj.err")"
 ok "$(cat "$T/gc.out"); baselines $keep kept their $kept rows; run $run2's report still has its results"
