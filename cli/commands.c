@@ -249,7 +249,10 @@ const command_t commands[] = {
       "one metric over runs, one row per run (and group)",
       "One row per run (and group) over time, oldest first: the run, its time (UTC), plan, "
       "origin (iofleet, or fio for an import), step, group (fleet without --by and --where), "
-      "direction, metric and value. Groups come from merged histograms, as in reports.",
+      "direction, metric and value. Groups come from merged histograms, as in reports. The "
+      "fleet and --by drive.firmware, drive.model or hba.firmware (without --where) are read "
+      "from the history index the controller keeps while idle; other groupings, and steps not "
+      "indexed yet, are computed from the runs' results.",
       (const command_opt_t[]) {
           { "--step", NULL, "GLOB", NULL, "the steps whose name matches GLOB" },
           { "--metric", NULL, "M", "p99 p50 p90 p95 p99.9 p99.99 mean min max stddev iops bw "
@@ -260,6 +263,8 @@ const command_t commands[] = {
           { "--direction", NULL, "DIR", "read write trim", "read, write or trim only" },
           { "--format", NULL, "FMT", "text json csv", "text (the default), json or csv" },
           { "--json", NULL, NULL, NULL, "the same as --format json" },
+          { "--no-index", NULL, NULL, NULL, "compute every step from its results instead of "
+            "reading the history index (slower; the same figures)" },
           OPT_END }, 0 },
 
     { "import", NULL, "FILE.json... [--label KEY=VALUE]... [--plan NAME] [--host NAME] [--json]",

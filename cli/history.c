@@ -139,6 +139,8 @@ cmd_history (const char *endpoint, int argc, char **argv)
             }
         } else if (strcmp (a, "--json") == 0)
             format = "json";
+        else if (strcmp (a, "--no-index") == 0)
+            json_object_set_new (req, "index", json_false ());
         else {
             fprintf (stderr, "iofleet history: unexpected argument '%s' (see iofleet --help)\n", a);
             json_decref (req);

@@ -42,6 +42,7 @@ typedef struct auth auth_t;
 typedef struct sched sched_t;
 typedef struct hook hook_t;
 typedef struct retention retention_t;
+typedef struct history_index history_index_t;
 
 struct ctl {
     store_t *store;
@@ -57,6 +58,7 @@ struct ctl {
     const char *on_regression;  /* --on-regression CMD, or NULL */
     ingest_stats_t *stats;
     retention_t *retention;     /* NULL: no retention policy */
+    history_index_t *history_index;
 };
 
 /* auth.c: CURVE allowlists and the ZAP handler. */
@@ -291,6 +293,19 @@ void retention_tick (ctl_t *ctl);
 /* The policy and what it did since start, for iofleet stats; self may be
    NULL ({"policy": false}). */
 json_t *retention_json (const retention_t *self);
+
+/* history_index.c (history.h has its reader): the index's builder.  NULL
+   when out of memory. */
+history_index_t *history_index_new (void);
+void history_index_destroy (history_index_t **self_p);
+/* Looks for steps to index at the next tick (a run ended).  Can't fail. */
+void history_index_soon (history_index_t *self);
+/* Once per loop tick: when idle and due, indexes one step of the oldest
+   run not indexed yet, in the loop's transaction.  Can't fail (errors
+   are logged, and the step is computed by history meanwhile). */
+void history_index_tick (ctl_t *ctl);
+/* {"steps": indexed since start, "working": steps are left}, for stats. */
+json_t *history_index_json (const history_index_t *self);
 
 /* rounds.c: a run's rounds and its drives' steady state (common/rounds.h). */
 /* Adds round's figure of each drive of step_idx, the tracked step, to

@@ -29,6 +29,39 @@ static const char *const s_history_metrics[] = {
 #define HISTORY_ROWS_MAX 200000
 
 json_t *
+history_step_sets (store_t *store, int64_t run, int idx, const char *by,
+                   const match_cond_t *conds, int nconds, char *err, size_t errlen)
+{
+    err[0] = 0;
+    json_t *sets = json_array ();
+    if (!by && !nconds) {
+        json_t *f = report_fleet (store, run, idx, NULL, 0);
+        if (!f) {
+            json_decref (sets);
+            return NULL;
+        }
+        json_object_set_new (f, "value", json_string ("fleet"));
+        json_array_append_new (sets, f);
+        return sets;
+    }
+    json_t *sa = report_step_agents (store, run, idx, NULL, NULL, 0);
+    json_t *sj = sa ? json_pack ("{s:o}", "agents", sa) : NULL;
+    if (!sj || (nconds && groups_select (store, run, idx, sj, conds, nconds, NULL) < 0)) {
+        json_decref (sj);
+        json_decref (sets);
+        return NULL;
+    }
+    if (groups_add (store, run, idx, sj, by, nconds > 0, err, errlen)) {
+        json_decref (sj);
+        json_decref (sets);
+        return NULL;
+    }
+    json_array_extend (sets, json_object_get (sj, "groups"));
+    json_decref (sj);
+    return sets;
+}
+
+json_t *
 history_json (store_t *store, json_t *req, char *err, size_t errlen)
 {
     const char *step_glob = json_string_value (json_object_get (req, "step"));
@@ -37,6 +70,8 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
     const char *by = json_string_value (json_object_get (req, "by"));
     const char *dir_only = json_string_value (json_object_get (req, "direction"));
     json_t *where = json_object_get (req, "where");
+    bool use_index = !json_is_false (json_object_get (req, "index"));
+    json_int_t from_index = 0, computed = 0;
     json_t *since = json_object_get (req, "since_ns");
     if (!step_glob)
         step_glob = "*";
@@ -64,7 +99,6 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
         snprintf (err, errlen, "'since_ns' must be a time in ns since the epoch");
         return NULL;
     }
-    bool grouped = by || nconds;
 
     /* The runs first: the per-step queries below reuse cached statements. */
     json_t *runs = json_array ();
@@ -114,34 +148,25 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
         json_t *s;
         json_array_foreach (steps, si, s) {
             int idx = (int) json_integer_value (json_object_get (s, "index"));
-            /* (group, its directions) of this step. */
-            json_t *sets = json_array ();
-            if (!grouped) {
-                json_t *f = report_fleet (store, run, idx, NULL, 0);
-                if (!f) {
-                    json_decref (sets);
-                    goto db_error;
-                }
-                json_object_set_new (f, "value", json_string ("fleet"));
-                json_array_append_new (sets, f);
-            } else {
-                json_t *sa = report_step_agents (store, run, idx, NULL, NULL, 0);
-                json_t *sj = sa ? json_pack ("{s:o}", "agents", sa) : NULL;
-                if (!sj || (nconds && groups_select (store, run, idx, sj, conds, nconds, NULL) < 0)) {
-                    json_decref (sj);
-                    json_decref (sets);
-                    goto db_error;
-                }
-                if (groups_add (store, run, idx, sj, by, nconds > 0, err, errlen)) {
-                    json_decref (sj);
-                    json_decref (sets);
+            /* (group, its directions) of this step: from the index when
+               it holds them, else computed as the index was. */
+            json_t *sets = NULL;
+            int got = nconds || !use_index ? 0 : history_index_read (store, run, idx, by, &sets);
+            if (got < 0)
+                goto db_error;
+            if (got)
+                from_index++;
+            else
+                computed++;
+            if (got == 0 && !(sets = history_step_sets (store, run, idx, by, conds, nconds, err,
+                                                        errlen))) {
+                if (err[0]) {
                     json_decref (steps);
                     json_decref (rows);
                     json_decref (runs);
                     return NULL;
                 }
-                json_array_extend (sets, json_object_get (sj, "groups"));
-                json_decref (sj);
+                goto db_error;
             }
             size_t gi;
             json_t *g;
@@ -172,9 +197,10 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
     }
     json_decref (runs);
     /* Its unit: the CLI formats by it and decides nothing. */
-    json_t *out = json_pack ("{s:s, s:s, s:s, s:s?, s:o}", "metric", metric,
+    json_t *out = json_pack ("{s:s, s:s, s:s, s:s?, s:o, s:{s:I, s:I}}", "metric", metric,
                              "unit", compare_metric_unit (metric), "step", step_glob,
-                             "by", by, "rows", rows);
+                             "by", by, "rows", rows, "steps", "indexed", from_index,
+                             "computed", computed);
     if (json_array_size (rows) >= HISTORY_ROWS_MAX)
         json_object_set_new (out, "truncated", json_sprintf ("stopped at %d rows; narrow it with "
                              "--since, --step or --where", HISTORY_ROWS_MAX));

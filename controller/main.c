@@ -543,6 +543,7 @@ on_run_end (void *arg, int64_t run, const char *status)
     ctl_t *ctl = arg;
     verdict_on_run_end (ctl, run, status);
     retention_soon (ctl->retention);
+    history_index_soon (ctl->history_index);
 }
 
 /* Who hears what: the parts know nothing of each other; this is the one
@@ -689,7 +690,8 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     ctl->on_regression = set->hook;
     ctl->sched = sched_new (set->hook, set->test_clock);
     ctl->retention = retention_new (set->retain_s, set->retain_runs);
-    if (!ctl->fleet || !ctl->runner || !ctl->sched
+    ctl->history_index = history_index_new ();
+    if (!ctl->fleet || !ctl->runner || !ctl->sched || !ctl->history_index
         || (!ctl->retention && (set->retain_s >= 0 || set->retain_runs >= 0))) {
         fprintf (stderr, "iofleet-controller: out of memory\n");
         return 1;
@@ -770,6 +772,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         runner_tick (ctl);
         sched_tick (ctl);
         retention_tick (ctl);
+        history_index_tick (ctl);
         if (store_in_tx (ctl->store)) {
             uint64_t t0 = clock_mono_ns ();
             store_commit (ctl->store);
@@ -809,6 +812,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         unlink (admin + 6);
     store_close (&ctl->store);
     retention_destroy (&ctl->retention);
+    history_index_destroy (&ctl->history_index);
     free (ctl->stats);
     return 0;
 }

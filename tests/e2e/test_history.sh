@@ -194,3 +194,31 @@ PY
 [ "$(head -1 "$T/cmp.csv")" = "step,group,metric,a,b,delta_pct,significant,a_plan,a_step,b_plan,b_step,a_agents,a_targets,b_agents,b_targets" ] || fail "compare csv: $(head -2 "$T/cmp.csv")"
 grep -Eq '^probe,fleet,iops,[0-9.]+,[0-9.]+,-?[0-9.e-]+,(true|false|),probe v1,probe,probe v1,probe,2,2,2,2$' "$T/cmp.csv" || fail "compare csv rows: $(cat "$T/cmp.csv" "$T/cmp.err")"
 ok "compare csv: $(grep -c . "$T/cmp.csv") lines"
+
+# The history index: the controller indexes every ended run while idle;
+# history then reads the fleet and --by drive.firmware/model/hba.firmware
+# from it, with the very figures it computes without it (--no-index).
+for _ in $(seq 100); do
+  [ "$("$I" history --format json | jq '.steps.computed')" = 0 ] && break
+  sleep 0.1
+done
+"$I" stats --json | jq -e '.history_index.steps > 0 and .history_index.working == false' >/dev/null \
+  || fail "stats history_index: $("$I" stats --json | jq -c .history_index)"
+for q in "--metric p99" "--metric iops --by drive.firmware" "--metric p99.9 --by drive.model" \
+         "--metric mean --by hba.firmware" "--step rr --metric bw --by drive.firmware --direction read"; do
+  # shellcheck disable=SC2086
+  "$I" history $q --format json >"$T/hi.json" || fail "history $q"
+  # shellcheck disable=SC2086
+  "$I" history $q --no-index --format json >"$T/hc.json" || fail "history $q --no-index"
+  jq -e '.steps.indexed > 0 and .steps.computed == 0' "$T/hi.json" >/dev/null \
+    || fail "history $q did not read the index: $(jq -c .steps "$T/hi.json")"
+  jq -e '.steps.indexed == 0 and .steps.computed > 0' "$T/hc.json" >/dev/null \
+    || fail "history $q --no-index read the index: $(jq -c .steps "$T/hc.json")"
+  [ "$(jq -cS .rows "$T/hi.json")" = "$(jq -cS .rows "$T/hc.json")" ] && [ "$(jq '.rows | length' "$T/hi.json")" -gt 0 ] \
+    || fail "history $q: the index says $(jq -c .rows "$T/hi.json"), the results $(jq -c .rows "$T/hc.json")"
+done
+"$I" history --metric iops --by label.fw --format json | jq -e '.steps.indexed == 0 and .steps.computed > 0' >/dev/null \
+  || fail "--by label.fw (not indexed) was not computed"
+"$I" history --metric iops --where drive.firmware=A --format json | jq -e '.steps.indexed == 0' >/dev/null \
+  || fail "--where read the index"
+ok "history index: $("$I" stats --json | jq .history_index.steps) steps indexed; fleet and --by drive.firmware, drive.model, hba.firmware read from it equal --no-index row for row; label keys and --where computed"
