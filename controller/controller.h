@@ -344,6 +344,9 @@ typedef struct groups_acc groups_acc_t;
 groups_acc_t *groups_acc_new (store_t *store, int64_t run, int step, const char *by,
                               bool selected, char *err, size_t errlen);
 void groups_acc_agent (groups_acc_t *g, json_t *aj);
+/* The groups' figures only: no per-group series (which reads the step's
+   snapshots), no outliers (history's need).  Can't fail. */
+void groups_acc_figures_only (groups_acc_t *g);
 int groups_acc_end (groups_acc_t *g, json_t *step_json, char *err, size_t errlen);
 /* Frees g without adding anything (a report that failed).  Can't fail. */
 void groups_acc_free (groups_acc_t *g);

@@ -408,7 +408,14 @@ struct groups_acc {
     json_t *by_key;             /* "agent\x1ftarget" -> its group's name */
     json_t *group_agents;       /* group -> {agent: true} */
     bool failed;                /* out of memory: members are missing */
+    bool figures_only;          /* no per-group series, no outliers */
 };
+
+void
+groups_acc_figures_only (groups_acc_t *a)
+{
+    a->figures_only = true;
+}
 
 groups_acc_t *
 groups_acc_new (store_t *store, int64_t run, int step, const char *by, bool selected,
@@ -635,7 +642,10 @@ groups_acc_end (groups_acc_t *a, json_t *s, char *err, size_t errlen)
         /* The one group of everything is the fleet: its series is the
            step's (when the caller computed it). */
         json_t *fleet_series = json_object_get (s, "intervals");
-        if (!a->by && ngroups == 1 && fleet_series)
+        if (a->figures_only)
+            for (int i = 0; i < ngroups; i++)
+                series[i] = NULL;
+        else if (!a->by && ngroups == 1 && fleet_series)
             series[0] = json_incref (fleet_series);
         else if (group_intervals (a->store, a->run, a->step, a->by_key, series, values, ngroups))
             failed = true;
@@ -656,14 +666,16 @@ groups_acc_end (groups_acc_t *a, json_t *s, char *err, size_t errlen)
             for (int d = 0; d < DIR_COUNT; d++)
                 if (dir_reported (d, (uint64_t) groups[i].rows[d], 0))
                     json_object_set_new (gj, dir_name (d), group_dir_json (&groups[i], d));
-            json_object_set_new (gj, "intervals", series[i]);
+            if (series[i])
+                json_object_set_new (gj, "intervals", series[i]);
             json_array_append_new (gl, gj);
         }
         for (int i = 0; i < ngroups; i++)
             for (int d = 0; d < DIR_COUNT; d++)
                 json_decref (groups[i].pct[d]);
         json_object_set_new (s, "groups", gl);
-        json_object_set_new (s, "outliers", group_outliers (a, groups, ngroups));
+        if (!a->figures_only)
+            json_object_set_new (s, "outliers", group_outliers (a, groups, ngroups));
     }
     failed |= a->mem.failed || a->failed;
     int64_t run = a->run;

@@ -3,6 +3,7 @@
 #define IOF_HISTORY_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "match.h"
 #include "store.h"
@@ -22,6 +23,14 @@ json_t *history_json (store_t *store, json_t *req, char *err, size_t errlen);
    database error, logged). */
 json_t *history_step_sets (store_t *store, int64_t run, int idx, const char *by,
                            const match_cond_t *conds, int nconds, char *err, size_t errlen);
+
+/* The parts of history_step_sets, for a caller that groups one step by
+   several keys: the step's agents and targets with their figures (NULL on
+   a database error), then the sets of `by` among them (selected: only
+   the targets groups_select kept); NULL with err as history_step_sets. */
+json_t *history_step_agents (store_t *store, int64_t run, int idx);
+json_t *history_group_sets (store_t *store, int64_t run, int idx, json_t *sj, const char *by,
+                            bool selected, char *err, size_t errlen);
 
 /* history_index.c: the figures history draws, stored once per run, step
    and indexed key ("" for the fleet, and HISTORY_INDEX_KEYS) by the

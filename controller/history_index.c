@@ -109,26 +109,36 @@ history_index_soon (history_index_t *self)
         self->next_ns = 0;
 }
 
-/* Indexes one step: every key's sets, in the loop's transaction.
-   Returns 0, or -1 (logged). */
+/* Indexes one step: every key's sets, in the loop's transaction, the
+   targets' figures read once for all keys.  Returns 0, or -1 (logged). */
 static int
 index_step (ctl_t *ctl, int64_t run, int idx)
 {
-    for (size_t k = 0; k < sizeof s_keys / sizeof *s_keys; k++) {
+    json_t *sj = history_step_agents (ctl->store, run, idx);
+    if (!sj) {
+        log_warn ("history index: run %lld step %d: database error", (long long) run, idx + 1);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t k = 0; k < sizeof s_keys / sizeof *s_keys && rc == 0; k++) {
         char err[512];
-        json_t *sets = history_step_sets (ctl->store, run, idx, s_keys[k][0] ? s_keys[k] : NULL,
-                                          NULL, 0, err, sizeof err);
+        json_t *sets = s_keys[k][0]
+            ? history_group_sets (ctl->store, run, idx, sj, s_keys[k], false, err, sizeof err)
+            : history_step_sets (ctl->store, run, idx, NULL, NULL, 0, err, sizeof err);
         if (!sets) {
             log_warn ("history index: run %lld step %d by '%s': %s", (long long) run, idx + 1,
                       s_keys[k], err[0] ? err : "database error");
-            return -1;
+            rc = -1;
+            break;
         }
         json_t *t = trimmed (sets);
         json_decref (sets);
         char *text = json_dumps (t, JSON_COMPACT);
         json_decref (t);
-        if (!text)
-            return -1;
+        if (!text) {
+            rc = -1;
+            break;
+        }
         sqlite3_stmt *st = store_stmt (ctl->store,
             "INSERT OR REPLACE INTO history_index (run_id, by_key, step_idx, figures) "
             "VALUES (?, ?, ?, ?)");
@@ -136,10 +146,10 @@ index_step (ctl_t *ctl, int64_t run, int idx)
         sqlite3_bind_text (st, 2, s_keys[k], -1, SQLITE_STATIC);
         sqlite3_bind_int (st, 3, idx);
         sqlite3_bind_text (st, 4, text, -1, free);
-        if (store_step_done (ctl->store, st, "write the history index"))
-            return -1;
+        rc = store_step_done (ctl->store, st, "write the history index");
     }
-    return 0;
+    json_decref (sj);
+    return rc;
 }
 
 void
