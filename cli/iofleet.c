@@ -621,6 +621,9 @@ cmd_stats (int argc, char **argv)
                 I (ret, "runs") == 1 ? "run" : "runs", I (ret, "snapshot_rows"),
                 (double) I (ret, "bytes_freed") / 1048576.0);
     }
+    json_t *hi = json_object_get (r, "history_index");
+    printf ("history index: %lld steps indexed since start%s\n", I (hi, "steps"),
+            json_is_true (json_object_get (hi, "working")) ? ", more to do (while idle)" : "");
     const char *k;
     json_t *v;
     json_object_foreach (json_object_get (r, "counters"), k, v)
