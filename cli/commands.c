@@ -354,7 +354,7 @@ const command_t commands[] = {
       "Unix seconds, or sets it to EPOCH.", NULL, 0 },
 
     { "db", NULL, NULL, "the controller's database",
-      "The controller's SQLite database, checked or copied while the controller runs.",
+      "The controller's SQLite database, checked, measured or copied while the controller runs.",
       NULL, 0 },
     { "db", "check", "[--json]", "the database's integrity check",
       "Runs SQLite's integrity check on the controller's database and prints its pages, size "
