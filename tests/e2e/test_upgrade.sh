@@ -90,6 +90,16 @@ if isinstance(old, dict) and isinstance(new, dict) and "metric" in old and "unit
     if not isinstance(new.get("unit"), str) or not new["unit"]:
         sys.exit("history without its metric's unit: %r" % new.get("unit"))
     new.pop("unit")
+# Added to history with its index (issue 24): how many steps the index
+# gave and how many were computed; an upgraded database is indexed while
+# the controller idles, so either may be 0, never both when rows came.
+if isinstance(old, dict) and isinstance(new, dict) and "metric" in old and "steps" not in old:
+    st = new.get("steps")
+    if not isinstance(st, dict) or not all(isinstance(st.get(k), int) for k in ("indexed", "computed")):
+        sys.exit("history without its steps' origin: %r" % st)
+    if new.get("rows") and st["indexed"] + st["computed"] == 0:
+        sys.exit("history rows from no step: %r" % st)
+    new.pop("steps")
 # Added to steps and groups with compare per member.
 def per_member_ok(o, m):
     for unit in ("agent", "target"):
