@@ -262,7 +262,8 @@ void hook_interrupted (store_t *store);
 /* gc.c */
 /* Marks the ended runs whose per-interval snapshots may go: those ended
    more than keep_s seconds ago, and those not among the newest keep_runs
-   ended runs (-1: no such limit; one of the two is given).  Baselines
+   ended runs of iofleet's own, imports aside (-1: no such limit; one of
+   the two is given).  Baselines
    (a schedule's pinned one, or its last pass) are never marked.  In the
    loop's transaction.  Returns the runs marked, or -1 on a database
    error. */

@@ -26,13 +26,16 @@ intervals_expire (ctl_t *ctl, int64_t keep_s, int64_t keep_runs)
     if (!store_in_tx (ctl->store))
         store_begin (ctl->store);
     /* A run keeps its intervals while it is within every limit given:
-       ended less than keep_s ago, and among the newest keep_runs runs
-       that ended.  -1 leaves a limit out (the bound below never drops). */
+       ended less than keep_s ago, and among the newest keep_runs runs of
+       iofleet's that ended (imported fio results have no intervals: they
+       do not push a run out).  -1 leaves a limit out (the bound below
+       never drops). */
     sqlite3_stmt *st = store_stmt (ctl->store,
         "UPDATE runs SET intervals_dropped_at = ?1 WHERE intervals_dropped_at IS NULL "
         "AND status NOT IN ('queued', 'running') "
         "AND (COALESCE(finished_at, created_at) < ?2 OR id NOT IN (SELECT r.id FROM runs r "
-        "  WHERE r.status NOT IN ('queued', 'running') ORDER BY r.id DESC LIMIT ?3)) "
+        "  WHERE r.status NOT IN ('queued', 'running') AND r.origin = 'iofleet' "
+        "  ORDER BY r.id DESC LIMIT ?3)) "
         "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = runs.id) "
         /* Baselines keep their series: significance is judged against them. */
         "AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.baseline = CAST(runs.id AS TEXT)) "

@@ -91,25 +91,44 @@ jq -e '(.tables | map(.bytes) | add) + .free_bytes == .bytes and .free_bytes > 0
 "$I" db usage 2>/dev/null | grep -qE "^snapshots +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+%$" || fail "db usage text: $("$I" db usage 2>&1)"
 ok "db usage: rows of snapshots, results, fleet_intervals and runs as COUNT(*); the tables and the free pages retention left add up to the file"
 
+# Imported fio results (no intervals of their own) are not runs that push
+# iofleet's out of the newest N: run 4 stays the newest one after an
+# import, at the look a restarted controller takes at once.
+if command -v fio >/dev/null; then
+  fio --name=imp --ioengine=null --size=1m --rw=randread --bs=4k --output-format=json \
+      >"$T/imp.json" 2>"$T/fio.err" || fail "fio: $(cat "$T/fio.err")"
+  "$I" import "$T/imp.json" >/dev/null || fail "import"
+  stop_controller
+  start_controller --interval 100ms --retain-interval-runs 1 --test-clock "$CLOCK"
+  "$I" stats --json >/dev/null
+  sleep 1        # 20 ticks: the look at start, and a batch, were due in the first
+  [ "$(snaps 4)" -gt 0 ] || fail "an import pushed run 4 out of the newest 1 run: $(grep retention "$T/controller.log" | tail -2)"
+  ok "an import after run 4 does not count as a newer run: run 4 keeps its $(snaps 4) rows"
+fi
+
 # --- an age: never while a run writes ---------------------------------------
+# A short run, then at once a 5 s one: the short one passes the 2 s age
+# while the long one writes, and loses its snapshots only once that ended.
 stop_controller
 start_controller --interval 100ms --retain-intervals 2s --test-clock "$CLOCK"
 wait_agents 2
-before4=$(snaps 4)
+"$I" run probe --wait >/dev/null 2>&1 || fail "the short run"
+ry=$("$I" runs --json | jq '[.[].id] | max')
 probe_plan long 5
-run5=$("$I" run long) || fail "run long"
-sleep 4        # run 4 ended more than 2 s ago; run 5 is writing
-during=$(snaps 4)
-wait_run "$run5" >/dev/null
-[ "$during" = "$before4" ] || fail "run 4 had $during of its $before4 rows while run 5 wrote"
-s=$("$I" runs --json | jq -r --argjson r "$run5" '.[] | select(.id == $r) | .status')
-[ "$s" = complete ] || fail "run 5 ended $s"
-# The drop of run 4 started only after run 5 ended.
-end5=$(q "SELECT finished_at FROM runs WHERE id = $run5")
-for _ in $(seq 100); do [ "$(snaps 4)" = 0 ] && break; sleep 0.1; done
-[ "$(snaps 4)" = 0 ] || fail "run 4 (older than 2 s) kept its $(snaps 4) rows after run 5 ended"
-marked=$(q "SELECT intervals_dropped_at FROM runs WHERE id = 4")
-[ "$marked" -ge "$end5" ] || fail "run 4 was marked at $marked, before run 5 ended at $end5"
-[ "$(snaps "$run5")" -gt 0 ] || fail "run 5, under 2 s old, lost its snapshots"
+rl=$("$I" run long) || fail "run long"
+beforey=$(snaps "$ry")
+[ "$beforey" -gt 0 ] || fail "run $ry lost its snapshots before the long run"
+sleep 4        # run $ry ended more than 2 s ago; run $rl is writing
+during=$(snaps "$ry")
+wait_run "$rl" >/dev/null
+[ "$during" = "$beforey" ] || fail "run $ry had $during of its $beforey rows while run $rl wrote"
+s=$("$I" runs --json | jq -r --argjson r "$rl" '.[] | select(.id == $r) | .status')
+[ "$s" = complete ] || fail "run $rl ended $s"
+endl=$(q "SELECT finished_at FROM runs WHERE id = $rl")
+for _ in $(seq 100); do [ "$(snaps "$ry")" = 0 ] && break; sleep 0.1; done
+[ "$(snaps "$ry")" = 0 ] || fail "run $ry (older than 2 s) kept its $(snaps "$ry") rows after run $rl ended"
+marked=$(q "SELECT intervals_dropped_at FROM runs WHERE id = $ry")
+[ "$marked" -ge "$endl" ] || fail "run $ry was marked at $marked, before run $rl ended at $endl"
+[ "$(snaps "$rl")" -gt 0 ] || fail "run $rl, under 2 s old, lost its snapshots"
 [ "$(snaps 1)" -gt 0 ] || fail "the baseline lost its snapshots to the age policy"
-ok "2 s age: run 4's $before4 rows stayed while run 5 wrote, and went after it ended; run 5 and the baseline kept theirs"
+ok "2 s age: run $ry's $beforey rows stayed while run $rl wrote, and went after it ended; run $rl and the baseline kept theirs"
