@@ -610,17 +610,11 @@ cmd_stats (int argc, char **argv)
     if (!json_is_true (json_object_get (ret, "policy")))
         printf ("retention: none (per-interval data kept for ever; see --retain-intervals and "
                 "--retain-interval-runs)\n");
-    else {
-        char age[64] = "", runs[64] = "";
-        if (json_is_integer (json_object_get (ret, "keep_intervals_s")))
-            snprintf (age, sizeof age, "%lld s after a run ends", I (ret, "keep_intervals_s"));
-        if (json_is_integer (json_object_get (ret, "keep_runs")))
-            snprintf (runs, sizeof runs, "newest %lld run(s)", I (ret, "keep_runs"));
-        printf ("retention: %s%s%s; %lld %s dropped, %lld snapshot rows, %.1f MiB freed\n", age,
-                age[0] && runs[0] ? " and " : "", runs, I (ret, "runs"),
-                I (ret, "runs") == 1 ? "run" : "runs", I (ret, "snapshot_rows"),
-                (double) I (ret, "bytes_freed") / 1048576.0);
-    }
+    else
+        printf ("retention: per-interval data kept %s; %lld %s dropped, %lld snapshot rows, "
+                "%.1f MiB freed\n", json_string_value (json_object_get (ret, "kept")),
+                I (ret, "runs"), I (ret, "runs") == 1 ? "run" : "runs",
+                I (ret, "snapshot_rows"), (double) I (ret, "bytes_freed") / 1048576.0);
     json_t *hi = json_object_get (r, "history_index");
     printf ("history index: %lld steps indexed since start%s\n", I (hi, "steps"),
             json_is_true (json_object_get (hi, "working")) ? ", more to do (while idle)" : "");

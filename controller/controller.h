@@ -142,6 +142,21 @@ int runner_agents_known (ctl_t *ctl, const char *agents, char *err, size_t errle
 /* Whether a run is queued or running (the oldest in *run, else 0).
    Can't fail: false on a database error. */
 bool runner_busy (ctl_t *ctl, int64_t *run);
+/* Work the controller does between runs (retention, the history index):
+   at once after a run ends (idle_soon), then a look a minute, a piece
+   per loop tick while there is more (working), and never while a run is
+   queued or running. */
+typedef struct {
+    uint64_t next_ns;           /* monotonic: the next look; 0 at once */
+} idle_turn_t;
+static inline void
+idle_soon (idle_turn_t *t)
+{
+    t->next_ns = 0;
+}
+/* Whether the caller may do a piece of its idle work now; when it is a
+   new look (not working), the next one is due in a minute.  Can't fail. */
+bool idle_turn (ctl_t *ctl, idle_turn_t *t, bool working);
 
 /* status.c */
 /* A run's status, with the live figures of its step in hand while it
@@ -341,13 +356,14 @@ int groups_key_check (const char *by, char *err, size_t errlen);
    then calls groups_acc_end (which frees the accumulator, failed or not). */
 int groups_add (store_t *store, int64_t run, int step, json_t *step_json, const char *by,
                 bool selected, char *err, size_t errlen);
+/* groups_add's groups and their figures only: no per-group series (which
+   reads the step's snapshots), no outliers (what history needs). */
+int groups_add_figures (store_t *store, int64_t run, int step, json_t *step_json,
+                        const char *by, bool selected, char *err, size_t errlen);
 typedef struct groups_acc groups_acc_t;
 groups_acc_t *groups_acc_new (store_t *store, int64_t run, int step, const char *by,
                               bool selected, char *err, size_t errlen);
 void groups_acc_agent (groups_acc_t *g, json_t *aj);
-/* The groups' figures only: no per-group series (which reads the step's
-   snapshots), no outliers (history's need).  Can't fail. */
-void groups_acc_figures_only (groups_acc_t *g);
 int groups_acc_end (groups_acc_t *g, json_t *step_json, char *err, size_t errlen);
 /* Frees g without adding anything (a report that failed).  Can't fail. */
 void groups_acc_free (groups_acc_t *g);

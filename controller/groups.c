@@ -411,12 +411,6 @@ struct groups_acc {
     bool figures_only;          /* no per-group series, no outliers */
 };
 
-void
-groups_acc_figures_only (groups_acc_t *a)
-{
-    a->figures_only = true;
-}
-
 groups_acc_t *
 groups_acc_new (store_t *store, int64_t run, int step, const char *by, bool selected,
                 char *err, size_t errlen)
@@ -689,16 +683,31 @@ groups_acc_end (groups_acc_t *a, json_t *s, char *err, size_t errlen)
     return 0;
 }
 
-int
-groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bool selected,
-            char *err, size_t errlen)
+static int
+add (store_t *store, int64_t run, int step, json_t *s, const char *by, bool selected,
+     bool figures_only, char *err, size_t errlen)
 {
     groups_acc_t *g = groups_acc_new (store, run, step, by, selected, err, errlen);
     if (!g)
         return -1;
+    g->figures_only = figures_only;
     size_t ai;
     json_t *aj;
     json_array_foreach (json_object_get (s, "agents"), ai, aj)
         groups_acc_agent (g, aj);
     return groups_acc_end (g, s, err, errlen);
+}
+
+int
+groups_add (store_t *store, int64_t run, int step, json_t *s, const char *by, bool selected,
+            char *err, size_t errlen)
+{
+    return add (store, run, step, s, by, selected, false, err, errlen);
+}
+
+int
+groups_add_figures (store_t *store, int64_t run, int step, json_t *s, const char *by,
+                    bool selected, char *err, size_t errlen)
+{
+    return add (store, run, step, s, by, selected, true, err, errlen);
 }

@@ -15,10 +15,6 @@
 
 #include <string.h>
 
-/* How often an idle controller looks for runs to index (and at once
-   after a run ends). */
-#define HISTORY_INDEX_CHECK_NS  (60ull * NS_PER_SEC)
-
 /* The keys indexed besides the fleet (""): history --by one of these (and
    no --where) reads the index. */
 static const char *const s_keys[] = { "drive.firmware", "drive.model", "hba.firmware", "" };
@@ -84,7 +80,7 @@ trimmed (json_t *sets)
 }
 
 struct history_index {
-    uint64_t next_ns;           /* monotonic: the next look; 0 at once */
+    idle_turn_t turn;
     bool working;               /* steps were left at the last look */
     int64_t steps;              /* indexed since start */
 };
@@ -106,7 +102,7 @@ void
 history_index_soon (history_index_t *self)
 {
     if (self)
-        self->next_ns = 0;
+        idle_soon (&self->turn);
 }
 
 /* Indexes one step: every key's sets, in the loop's transaction, the
@@ -156,12 +152,8 @@ void
 history_index_tick (ctl_t *ctl)
 {
     history_index_t *self = ctl->history_index;
-    if (!self || (!self->working && clock_mono_ns () < self->next_ns))
+    if (!self || !idle_turn (ctl, &self->turn, self->working))
         return;
-    int64_t busy;
-    if (runner_busy (ctl, &busy))
-        return;
-    self->next_ns = clock_mono_ns () + HISTORY_INDEX_CHECK_NS;
     if (!store_in_tx (ctl->store))
         store_begin (ctl->store);
     /* The fleet's row ("") is written last of a step's: a step that has it

@@ -19,15 +19,7 @@ history_group_sets (store_t *store, int64_t run, int idx, json_t *sj, const char
                     bool selected, char *err, size_t errlen)
 {
     err[0] = 0;
-    groups_acc_t *g = groups_acc_new (store, run, idx, by, selected, err, errlen);
-    if (!g)
-        return NULL;
-    groups_acc_figures_only (g);
-    size_t ai;
-    json_t *aj;
-    json_array_foreach (json_object_get (sj, "agents"), ai, aj)
-        groups_acc_agent (g, aj);
-    if (groups_acc_end (g, sj, err, errlen))
+    if (groups_add_figures (store, run, idx, sj, by, selected, err, errlen))
         return NULL;
     json_t *sets = json_array ();
     json_array_extend (sets, json_object_get (sj, "groups"));

@@ -13,14 +13,10 @@
 
 #include <stdlib.h>
 
-/* How often an idle controller looks for runs past the policy (and at
-   once after a run ends). */
-#define RETENTION_CHECK_NS  (60ull * NS_PER_SEC)
-
 struct retention {
     int64_t keep_s;             /* -1: no age limit */
     int64_t keep_runs;          /* -1: no run-count limit */
-    uint64_t next_ns;           /* monotonic: the next look; 0 at once */
+    idle_turn_t turn;
     int64_t run;                /* the run being dropped, 0 none */
     int64_t run_rows, run_bytes;
     /* Since the controller started. */
@@ -52,7 +48,7 @@ void
 retention_soon (retention_t *self)
 {
     if (self)
-        self->next_ns = 0;
+        idle_soon (&self->turn);
 }
 
 static void
@@ -70,13 +66,9 @@ void
 retention_tick (ctl_t *ctl)
 {
     retention_t *self = ctl->retention;
-    if (!self || (!self->run && clock_mono_ns () < self->next_ns))
-        return;
-    int64_t busy;
-    if (runner_busy (ctl, &busy))
+    if (!self || !idle_turn (ctl, &self->turn, self->run != 0))
         return;                 /* never beside a run's writes */
     if (!self->run) {
-        self->next_ns = clock_mono_ns () + RETENTION_CHECK_NS;
         int marked = intervals_expire (ctl, self->keep_s, self->keep_runs);
         if (marked > 0) {
             char policy[160];
@@ -118,7 +110,10 @@ retention_json (const retention_t *self)
 {
     if (!self)
         return json_pack ("{s:b}", "policy", false);
-    return json_pack ("{s:b, s:o, s:o, s:I, s:I, s:I, s:o, s:o}", "policy", true,
+    char kept[160];
+    policy_text (self, kept, sizeof kept);
+    return json_pack ("{s:b, s:s, s:o, s:o, s:I, s:I, s:I, s:o, s:o}", "policy", true,
+        "kept", kept,
         "keep_intervals_s", self->keep_s >= 0 ? json_integer (self->keep_s) : json_null (),
         "keep_runs", self->keep_runs >= 0 ? json_integer (self->keep_runs) : json_null (),
         "runs", (json_int_t) self->runs, "snapshot_rows", (json_int_t) self->rows,

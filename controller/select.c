@@ -8,6 +8,9 @@
 
 #include <string.h>
 
+/* How often an idle controller looks for idle work (idle_turn). */
+#define IDLE_LOOK_NS  (60ull * NS_PER_SEC)
+
 /* Agents selected by "KEY=GLOB[,KEY=GLOB...]" (common/match.h; all must
    hold): the connected ones, or with known every agent the controller has
    seen.  Returns the count, 0 with err when none matched or a key is not
@@ -190,6 +193,18 @@ runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
     log_info ("run %lld of plan '%s' queued on %d agent(s)", (long long) run, plan, n);
     return json_pack ("{s:I, s:s, s:s, s:o}", "run", (json_int_t) run, "plan", plan,
                       "status", "queued", "agents", names);
+}
+
+bool
+idle_turn (ctl_t *ctl, idle_turn_t *t, bool working)
+{
+    uint64_t now = clock_mono_ns ();
+    int64_t busy;
+    if ((!working && now < t->next_ns) || runner_busy (ctl, &busy))
+        return false;
+    if (!working)
+        t->next_ns = now + IDLE_LOOK_NS;
+    return true;
 }
 
 bool

@@ -76,7 +76,7 @@ jq -e --argjson n "$logged" '.retention.policy and .retention.keep_runs == 1
   || fail "stats: $(jq -c .retention "$T/stats.json") (log says $logged rows)"
 # Each run of the probe at 100 ms stores about 20 intervals x 2 agents.
 [ "$logged" -ge 60 ] || fail "only $logged rows dropped for two runs"
-"$I" stats | grep -qE "^retention: newest 1 run\(s\); 2 runs? dropped, $logged snapshot rows, [0-9.]+ MiB freed" \
+"$I" stats | grep -qE "^retention: per-interval data kept for the newest 1 run\(s\); 2 runs? dropped, $logged snapshot rows, [0-9.]+ MiB freed" \
   || fail "stats text: $("$I" stats | grep -i retention)"
 ok "newest 1 run kept: runs 2 and 3 lost $logged snapshot rows (log = stats), the baseline run 1 and the newest run 4 kept theirs; results, fleet series and reports of 2 and 3 stay"
 
