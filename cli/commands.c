@@ -363,7 +363,10 @@ const command_t commands[] = {
     { "db", "usage", "[--json]", "what each table of the database holds",
       "Prints each table's rows and size with its indexes, biggest first, the database's size "
       "and its free pages (left by deletes such as the retention policy's, and reused before "
-      "the file grows). It reads every page (on a reader: runs go on), seconds per GiB.",
+      "the file grows), and what the per-interval data holds: target-intervals, the blocks "
+      "they are stored in (one per agent and interval, compressed) and the bytes each "
+      "target-interval costs on disk. It reads every page (on a reader: runs go on), seconds "
+      "per GiB.",
       (const command_opt_t[]) { OPT_JSON, OPT_END }, 0 },
     { "db", "backup", "FILE [--json]", "an online, checked copy of the database",
       "Copies the controller's database to FILE with SQLite's backup API while runs go on "

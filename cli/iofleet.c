@@ -494,6 +494,13 @@ print_usage (json_t *r)
                 (double) json_integer_value (json_object_get (t, "index_bytes")) / 1048576.0,
                 total > 0 ? 100.0 * b / total : 0.0);
     }
+    json_t *sn = json_object_get (r, "snapshots");
+    printf ("per-interval data: %lld target-intervals in %lld blocks (%lld compressed with a "
+            "dictionary), %.1f bytes each on disk with their index\n",
+            (long long) json_integer_value (json_object_get (sn, "target_intervals")),
+            (long long) json_integer_value (json_object_get (sn, "blocks")),
+            (long long) json_integer_value (json_object_get (sn, "blocks_with_dictionary")),
+            json_real_value (json_object_get (sn, "bytes_per_target_interval")));
 }
 
 /* iofleet db check | usage | backup FILE */

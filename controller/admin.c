@@ -103,7 +103,7 @@ stats_json (ctl_t *ctl)
     json_object_set_new (counters, "checkpoints_failed", json_integer ((json_int_t) ck[2]));
     json_object_set_new (counters, "wal_pages", json_integer ((json_int_t) ck[3]));
     return json_pack ("{s:s, s:f, s:{s:i, s:i}, s:{s:I, s:I, s:I, s:I, s:I, s:o, s:o}, "
-                      "s:{s:I, s:I, s:f, s:f}, s:{s:I, s:I}, s:o, s:o, s:o}",
+                      "s:{s:I, s:I, s:f, s:f}, s:{s:I, s:I}, s:o, s:o, s:o, s:o}",
         "version", IOF_VERSION,
         "uptime_s", (double) (clock_mono_ns () - is->started) / 1e9,
         "agents", "known", known, "connected", connected,
@@ -118,6 +118,7 @@ stats_json (ctl_t *ctl)
         "free_bytes", (json_int_t) (store_free_pages (ctl->store) * page_size),
         "retention", retention_json (ctl->retention),
         "history_index", history_index_json (ctl->history_index),
+        "snapshot_dict", snapdict_json (ctl->snapdict),
         "counters", counters);
 }
 

@@ -43,6 +43,7 @@ typedef struct sched sched_t;
 typedef struct hook hook_t;
 typedef struct retention retention_t;
 typedef struct history_index history_index_t;
+typedef struct snapdict snapdict_t;
 
 struct ctl {
     store_t *store;
@@ -59,6 +60,7 @@ struct ctl {
     ingest_stats_t *stats;
     retention_t *retention;     /* NULL: no retention policy */
     history_index_t *history_index;
+    snapdict_t *snapdict;       /* the snapshot blocks' dictionary, trained while idle */
 };
 
 /* auth.c: CURVE allowlists and the ZAP handler. */
@@ -309,6 +311,20 @@ void retention_tick (ctl_t *ctl);
 /* The policy and what it did since start, for iofleet stats; self may be
    NULL ({"policy": false}). */
 json_t *retention_json (const retention_t *self);
+
+/* snapshot_dict.c: the compression dictionary of snapshot blocks,
+   trained while idle once enough blocks are stored.  NULL when out of
+   memory. */
+snapdict_t *snapdict_new (void);
+void snapdict_destroy (snapdict_t **self_p);
+/* Looks at the next tick (a run ended).  self may be NULL.  Can't fail. */
+void snapdict_soon (snapdict_t *self);
+/* Once per loop tick: when idle, due and the database has none, trains
+   one (its own transaction).  Can't fail (errors are logged). */
+void snapdict_tick (ctl_t *ctl);
+/* For iofleet stats: {have, samples, bytes, ms} (the last three of one
+   trained by this controller). */
+json_t *snapdict_json (const snapdict_t *self);
 
 /* history_index.c (history.h has its reader): the index's builder.  NULL
    when out of memory. */

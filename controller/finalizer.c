@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "finalizer.h"
 #include "log.h"
+#include "snapshot_table.h"
 #include "util.h"
 
 #include <pthread.h>
@@ -62,7 +63,8 @@ connect_db (finalizer_t *self)
     sqlite3_busy_timeout (self->db, FIN_BUSY_MS);
     /* Results are acknowledged by nothing, but the step's end is recorded
        after them: FULL keeps that order on a power cut. */
-    if (exec (self->db, "PRAGMA synchronous=FULL") || exec (self->db, "PRAGMA foreign_keys=ON")) {
+    if (exec (self->db, "PRAGMA synchronous=FULL") || exec (self->db, "PRAGMA foreign_keys=ON")
+        || snapshot_table_register (self->db) != SQLITE_OK) {
         sqlite3_close (self->db);
         self->db = NULL;
         return -1;

@@ -8,8 +8,9 @@
 #include "log.h"
 #include "util.h"
 
-/* Rows one intervals_drop deletes at most: about 20 ms of the loop. */
-#define DROP_BATCH_ROWS  20000
+/* Blocks (agent-intervals) one intervals_drop deletes at most: about
+   24,000 target-intervals at 24 drives, a few ms of the loop. */
+#define DROP_BATCH_BLOCKS  1000
 
 static int64_t
 db_bytes (ctl_t *ctl)
@@ -36,7 +37,7 @@ intervals_expire (ctl_t *ctl, int64_t keep_s, int64_t keep_runs)
         "AND (COALESCE(finished_at, created_at) < ?2 OR id NOT IN (SELECT r.id FROM runs r "
         "  WHERE r.status NOT IN ('queued', 'running') AND r.origin = 'iofleet' "
         "  ORDER BY r.id DESC LIMIT ?3)) "
-        "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = runs.id) "
+        "AND EXISTS (SELECT 1 FROM snapshot_blocks s WHERE s.run_id = runs.id) "
         /* Baselines keep their series: significance is judged against them. */
         "AND NOT EXISTS (SELECT 1 FROM schedules s WHERE s.baseline = CAST(runs.id AS TEXT)) "
         "AND NOT EXISTS (SELECT 1 FROM schedules s WHERE runs.id = (SELECT f.run_id FROM fires f "
@@ -58,40 +59,53 @@ intervals_drop (ctl_t *ctl, int64_t *run)
         store_begin (ctl->store);
     sqlite3_stmt *st = store_stmt (ctl->store,
         "SELECT id FROM runs WHERE intervals_dropped_at IS NOT NULL "
-        "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = runs.id) ORDER BY id LIMIT 1");
+        "AND EXISTS (SELECT 1 FROM snapshot_blocks s WHERE s.run_id = runs.id) "
+        "ORDER BY id LIMIT 1");
     int rc = store_row (ctl->store, st, "find a run whose intervals go");
     *run = rc == 1 ? sqlite3_column_int64 (st, 0) : 0;
     if (st)
         sqlite3_reset (st);
     if (rc != 1)
         return rc < 0 ? -1 : 0;
-    /* The key DROP_BATCH_ROWS rows in: the batch is what lies before it
-       (a range of the primary key), or the rest of the run. */
+    /* The key DROP_BATCH_BLOCKS blocks in: the batch is what lies before
+       it (a range of the key), or the rest of the run. */
     st = store_stmt (ctl->store,
-        "SELECT step_idx, agent_id, seq, target FROM snapshots WHERE run_id = ? "
-        "ORDER BY step_idx, agent_id, seq, target LIMIT 1 OFFSET ?");
+        "SELECT step_idx, agent_id, seq FROM snapshot_blocks WHERE run_id = ? "
+        "ORDER BY step_idx, agent_id, seq LIMIT 1 OFFSET ?");
     sqlite3_bind_int64 (st, 1, *run);
-    sqlite3_bind_int64 (st, 2, DROP_BATCH_ROWS);
+    sqlite3_bind_int64 (st, 2, DROP_BATCH_BLOCKS);
     rc = store_row (ctl->store, st, "find a batch of snapshots to drop");
     if (rc < 0) {
         if (st)
             sqlite3_reset (st);
         return -1;
     }
-    int64_t key[4] = { 0 };
-    for (int i = 0; rc == 1 && i < 4; i++)
+    int64_t key[3] = { 0 };
+    for (int i = 0; rc == 1 && i < 3; i++)
         key[i] = sqlite3_column_int64 (st, i);
     sqlite3_reset (st);
+    /* The target-intervals in the batch: what the policy reports. */
+    sqlite3_stmt *cnt = store_stmt (ctl->store, rc == 1
+        ? "SELECT COALESCE(SUM(targets), 0) FROM snapshot_blocks WHERE run_id = ? "
+          "AND (step_idx, agent_id, seq) < (?, ?, ?)"
+        : "SELECT COALESCE(SUM(targets), 0) FROM snapshot_blocks WHERE run_id = ?");
     sqlite3_stmt *del = store_stmt (ctl->store, rc == 1
-        ? "DELETE FROM snapshots WHERE run_id = ? AND (step_idx, agent_id, seq, target) "
-          "< (?, ?, ?, ?)"
-        : "DELETE FROM snapshots WHERE run_id = ?");
-    sqlite3_bind_int64 (del, 1, *run);
-    for (int i = 0; rc == 1 && i < 4; i++)
-        sqlite3_bind_int64 (del, 2 + i, key[i]);
-    if (store_step_done (ctl->store, del, "drop a batch of snapshots"))
+        ? "DELETE FROM snapshot_blocks WHERE run_id = ? AND (step_idx, agent_id, seq) < (?, ?, ?)"
+        : "DELETE FROM snapshot_blocks WHERE run_id = ?");
+    if (!cnt || !del)
         return -1;
-    return sqlite3_changes (store_db (ctl->store));
+    sqlite3_bind_int64 (cnt, 1, *run);
+    sqlite3_bind_int64 (del, 1, *run);
+    for (int i = 0; rc == 1 && i < 3; i++) {
+        sqlite3_bind_int64 (cnt, 2 + i, key[i]);
+        sqlite3_bind_int64 (del, 2 + i, key[i]);
+    }
+    int crc = store_row (ctl->store, cnt, "count a batch of snapshots to drop");
+    int64_t rows = crc == 1 ? sqlite3_column_int64 (cnt, 0) : 0;
+    sqlite3_reset (cnt);
+    if (crc < 0 || store_step_done (ctl->store, del, "drop a batch of snapshots"))
+        return -1;
+    return rows > 0 ? rows : sqlite3_changes (store_db (ctl->store));
 }
 
 /* Drops per-interval snapshots of runs that ended more than keep_s ago;

@@ -1,11 +1,13 @@
 /*  ingest.c: snapshots in.  Each is checked (its targets, every histogram
-    decodes and counts its ops), stored one row per target, added to the
+    decodes and counts its ops), stored as one compressed row
+    (snapshot_codec.h), added to the
     step's fleet series, and its acknowledgement queued for after the
     commit (acks.c); a copy already stored is acknowledged again, not
     stored twice.
 */
 #include "runstate.h"
 #include "log.h"
+#include "snapshot_store.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -75,44 +77,20 @@ ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s)
         }
     }
     store_begin (ctl->store);
-    for (size_t i = 0; i < s->n_targets; i++) {
-        const Iofleet__TargetSample *t = s->targets[i];
-        sqlite3_stmt *st = store_stmt (ctl->store,
-            "INSERT OR IGNORE INTO snapshots (run_id, step_idx, agent_id, target, seq, t_start, "
-            " t_end, read_ops, read_bytes, read_errors, read_hist, read_slat_hist, "
-            " read_lat_hist, write_ops, write_bytes, write_errors, write_hist, write_slat_hist, "
-            " write_lat_hist, trim_ops, trim_bytes, trim_errors, trim_hist, trim_slat_hist, "
-            " trim_lat_hist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-        sqlite3_bind_int64 (st, 1, r->run);
-        sqlite3_bind_int (st, 2, r->cur);
-        sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
-        sqlite3_bind_int (st, 4, (int) t->target);
-        sqlite3_bind_int (st, 5, (int) s->seq);
-        sqlite3_bind_int64 (st, 6, (sqlite3_int64) s->t_start);
-        sqlite3_bind_int64 (st, 7, (sqlite3_int64) s->t_end);
-        /* Six columns a direction from 8: ops, bytes, errors, then the clat,
-           slat and lat histograms (NULL when empty).  An absent direction
-           (an older agent's trims) stores zeros. */
-        for (int k = 0; k < DIR_COUNT; k++) {
-            const Iofleet__DirStats *d = message_sample_dir (t, k);
-            int col = 8 + k * 6;
-            sqlite3_bind_int64 (st, col, d ? (sqlite3_int64) d->ops : 0);
-            sqlite3_bind_int64 (st, col + 1, d ? (sqlite3_int64) d->bytes : 0);
-            sqlite3_bind_int64 (st, col + 2, d ? (sqlite3_int64) d->errors : 0);
-            const ProtobufCBinaryData *blobs[3] = { NULL, NULL, NULL };
-            if (d) {
-                blobs[0] = &d->histogram;
-                blobs[1] = &d->slat_histogram;
-                blobs[2] = &d->lat_histogram;
-            }
-            for (int b = 0; b < 3; b++)
-                if (blobs[b] && blobs[b]->len)
-                    sqlite3_bind_blob (st, col + 3 + b, blobs[b]->data, (int) blobs[b]->len,
-                                       SQLITE_TRANSIENT);
-        }
-        if (store_step_done (ctl->store, st, "store snapshot"))
-            return;         /* not acked: the agent will send it again */
+    /* One row for the whole interval, compressed (snapshot_codec.h). */
+    sqlite3_stmt *st = store_stmt (ctl->store, SNAPSHOT_STORE_INSERT ("OR IGNORE"));
+    char err[256];
+    if (!st)
+        return;             /* logged; not acked: the agent will send it again */
+    if (snapshot_store_bind (st, store_codec (ctl->store), r->run, r->cur,
+                             (int64_t) p->agent_id, s, err, sizeof err)) {
+        log_err ("agent '%s': snapshot %u: cannot encode it: %s; not stored, it is sent again",
+                 p->name, s->seq, err);
+        sqlite3_reset (st);
+        return;
     }
+    if (store_step_done (ctl->store, st, "store snapshot"))
+        return;             /* not acked: the agent will send it again */
     if (series_add (r->series, ctl->store, (int) (p - r->parts), s))
         return;             /* the tick rolls back; sent again */
     if (run_seen_room (p, s->seq))
@@ -149,8 +127,8 @@ stale_is_stored (ctl_t *ctl, const peer_t *peer, const envelope_t *env)
         sqlite3_bind_int64 (st, 1, (sqlite3_int64) env->done->run);
         sqlite3_bind_int (st, 2, (int) env->done->step);
     } else {
-        st = store_stmt (ctl->store, "SELECT 1 FROM snapshots WHERE run_id = ? AND step_idx = ? "
-                                     "AND agent_id = ? AND seq = ? LIMIT 1");
+        st = store_stmt (ctl->store, "SELECT 1 FROM snapshot_blocks WHERE run_id = ? "
+                                     "AND step_idx = ? AND agent_id = ? AND seq = ?");
         if (!st)
             return false;
         sqlite3_bind_int64 (st, 1, (sqlite3_int64) env->snapshot->run);

@@ -545,6 +545,7 @@ on_run_end (void *arg, int64_t run, const char *status)
     verdict_on_run_end (ctl, run, status);
     retention_soon (ctl->retention);
     history_index_soon (ctl->history_index);
+    snapdict_soon (ctl->snapdict);
 }
 
 /* Who hears what: the parts know nothing of each other; this is the one
@@ -692,7 +693,8 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     ctl->sched = sched_new (set->hook, set->test_clock);
     ctl->retention = retention_new (set->retain_s, set->retain_runs);
     ctl->history_index = history_index_new ();
-    if (!ctl->fleet || !ctl->runner || !ctl->sched || !ctl->history_index
+    ctl->snapdict = snapdict_new ();
+    if (!ctl->fleet || !ctl->runner || !ctl->sched || !ctl->history_index || !ctl->snapdict
         || (!ctl->retention && (set->retain_s >= 0 || set->retain_runs >= 0))) {
         fprintf (stderr, "iofleet-controller: out of memory\n");
         return 1;
@@ -774,6 +776,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         sched_tick (ctl);
         retention_tick (ctl);
         history_index_tick (ctl);
+        snapdict_tick (ctl);
         if (store_in_tx (ctl->store)) {
             uint64_t t0 = clock_mono_ns ();
             store_commit (ctl->store);
@@ -813,6 +816,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         unlink (admin + 6);
     store_close (&ctl->store);
     retention_destroy (&ctl->retention);
+    snapdict_destroy (&ctl->snapdict);
     history_index_destroy (&ctl->history_index);
     free (ctl->stats);
     return 0;

@@ -139,7 +139,7 @@ resume_run (ctl_t *ctl, int64_t run)
         sqlite3_reset (st);
         /* What is stored already: resent copies are acked, not stored twice. */
         st = store_stmt (ctl->store,
-            "SELECT DISTINCT agent_id, seq FROM snapshots WHERE run_id = ? AND step_idx = ?");
+            "SELECT agent_id, seq FROM snapshot_blocks WHERE run_id = ? AND step_idx = ?");
         sqlite3_bind_int64 (st, 1, run);
         sqlite3_bind_int (st, 2, r->cur);
         while (store_row (ctl->store, st, "read the step's stored snapshots") == 1) {

@@ -151,7 +151,7 @@ add_intervals (store_t *store, int64_t run, int step, json_t *step_json, json_t 
         /* The agents that delivered anything (one seek each). */
         sqlite3_stmt *st = store_stmt (store,
             "SELECT COUNT(*) FROM step_agents sa WHERE sa.run_id = ? AND sa.step_idx = ? "
-            "AND EXISTS (SELECT 1 FROM snapshots s WHERE s.run_id = sa.run_id "
+            "AND EXISTS (SELECT 1 FROM snapshot_blocks s WHERE s.run_id = sa.run_id "
             " AND s.step_idx = sa.step_idx AND s.agent_id = sa.agent_id)");
         sqlite3_bind_int64 (st, 1, run);
         sqlite3_bind_int (st, 2, step);
@@ -302,9 +302,8 @@ missing_begin (missing_t *m, store_t *store, int64_t run, int step)
 {
     memset (m, 0, sizeof *m);
     sqlite3_stmt *st = store_stmt (store,
-        "SELECT a.name, s.seq FROM snapshots s JOIN agents a ON a.id = s.agent_id "
-        "WHERE s.run_id = ? AND s.step_idx = ? GROUP BY s.agent_id, s.seq "
-        "ORDER BY s.agent_id, s.seq");
+        "SELECT a.name, s.seq FROM snapshot_blocks s JOIN agents a ON a.id = s.agent_id "
+        "WHERE s.run_id = ? AND s.step_idx = ? ORDER BY s.agent_id, s.seq");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
     m->index = json_object ();

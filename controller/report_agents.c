@@ -91,7 +91,7 @@ report_agents_begin (report_agents_t *it, store_t *store, int64_t run, int step,
     it->st = store_stmt (it->store,
         "SELECT sa.agent_id, a.name, a.hostname, sa.status, sa.message, sa.snapshots, "
         " sa.actual_start, "
-        " (SELECT COUNT(DISTINCT seq) FROM snapshots s WHERE s.run_id = sa.run_id "
+        " (SELECT COUNT(*) FROM snapshot_blocks s WHERE s.run_id = sa.run_id "
         "   AND s.step_idx = sa.step_idx AND s.agent_id = sa.agent_id), "
         " sa.clock_offset_ns, sa.clock_delay_ns, "
         " (SELECT i.hash FROM run_inventory ri JOIN inventories i ON i.id = ri.inventory_id "

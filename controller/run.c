@@ -121,7 +121,7 @@ begin_step (ctl_t *ctl)
     /* A step prepared again (after a controller restart) starts afresh:
        rows of an attempt that did not finish would shadow the new ones. */
     sqlite3_stmt *del = store_stmt (ctl->store,
-        "DELETE FROM snapshots WHERE run_id = ? AND step_idx = ?");
+        "DELETE FROM snapshot_blocks WHERE run_id = ? AND step_idx = ?");
     sqlite3_bind_int64 (del, 1, r->run);
     sqlite3_bind_int (del, 2, r->cur);
     store_step_done (ctl->store, del, "clear an earlier attempt's snapshots");

@@ -2,6 +2,8 @@
 #include "store.h"
 #include "log.h"
 #include "schemas.h"
+#include "snapshot_store.h"
+#include "snapshot_table.h"
 #include "util.h"
 
 #include <assert.h>
@@ -49,6 +51,7 @@ struct store {
     pthread_cond_t ck_cv;
     uint64_t ck_runs, ck_busy, ck_failed;
     uint64_t ck_wal_frames, ck_frames;  /* the WAL at the last run, and how much of it is copied */
+    snapcodec_t *codec;         /* the writer's: blocks stored by ingest (snapshot_codec.h) */
 };
 
 /* Copies the WAL into the database file every CK_EVERY_MS, on its own
@@ -376,6 +379,68 @@ backup_before_migrate (store_t *s, const char *path, int old, int newest,
     return 0;
 }
 
+typedef struct {
+    store_progress_fn *progress;
+    void *arg;
+    const char *path;
+    uint64_t t0;
+} convert_say_t;
+
+static void
+convert_say (void *arg, int64_t done, int64_t total)
+{
+    convert_say_t *c = arg;
+    uint64_t el = clock_mono_ns () - c->t0;
+    /* The rest at the pace so far: what the caller allows before it
+       calls the conversion stuck. */
+    uint64_t left = done > 0 && total > done
+        ? (uint64_t) ((double) el * (double) (total - done) / (double) done) : 0;
+    say (c->progress, c->arg, left + 600 * NS_PER_SEC, "database %s: snapshots converted into "
+         "compressed blocks: %lld of %lld rows (%.0f%%)", c->path, (long long) done,
+         (long long) total, total ? 100.0 * (double) done / (double) total : 100.0);
+}
+
+/* The rows of schemas 1-19's snapshots table into blocks (020's
+   snapshots_v19), once, right after the migrations (again after an
+   interrupted one: the blocks written stay). */
+static int
+convert_snapshots (store_t *s, const char *path, store_progress_fn *progress, void *arg,
+                   char *err, size_t errlen)
+{
+    sqlite3_stmt *st = store_stmt (s, "SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                                      "AND name = 'snapshots_v19'");
+    int rc = store_row (s, st, "look for schema 19's snapshots");
+    if (st)
+        sqlite3_reset (st);
+    if (rc <= 0) {
+        if (rc < 0)
+            snprintf (err, errlen, "%s: cannot read its tables", path);
+        return rc;
+    }
+    convert_say_t c = { progress, arg, path, clock_mono_ns () };
+    char why[512];
+    st = store_stmt (s, "SELECT 1 FROM snapshots_v19 LIMIT 1");
+    rc = store_row (s, st, "look for schema 19's snapshots");
+    if (st)
+        sqlite3_reset (st);
+    if (rc == 1)
+        say (progress, arg, 600 * NS_PER_SEC, "database %s: converting the snapshots into "
+             "compressed blocks", path);
+    int64_t rows = snapshot_store_convert (s->db, s->codec, "snapshots_v19",
+                                           (int64_t) clock_real_ns (), convert_say, &c, why,
+                                           sizeof why);
+    if (rows < 0) {
+        snprintf (err, errlen, "%s: converting the snapshots into compressed blocks failed: %s "
+                  "(the rows not yet converted are still in snapshots_v19; starting the "
+                  "controller again goes on from there)", path, why);
+        return -1;
+    }
+    if (rows > 0)
+        log_info ("database %s: %lld snapshot rows converted into compressed blocks in %.1f s",
+                  path, (long long) rows, (double) (clock_mono_ns () - c.t0) / 1e9);
+    return 0;
+}
+
 static int
 migrate (store_t *s, const char *path, store_progress_fn *progress, void *arg, char *err,
          size_t errlen)
@@ -425,7 +490,7 @@ migrate (store_t *s, const char *path, store_progress_fn *progress, void *arg, c
         }
         log_info ("database %s: applied migration %s", path, m->name);
     }
-    return 0;
+    return convert_snapshots (s, path, progress, arg, err, errlen);
 }
 
 /* The lock file of the database at path: PATH.lock, PATH resolved (the
@@ -558,7 +623,20 @@ store_open (const char *path, const lockfile_info_t *owner, bool full_sync,
         store_close (&s);
         return NULL;
     }
+    s->codec = snapcodec_new (s->db);
+    if (!s->codec) {
+        snprintf (err, errlen, "out of memory");
+        store_close (&s);
+        return NULL;
+    }
     if (migrate (s, path, progress, arg, err, errlen)) {
+        store_close (&s);
+        return NULL;
+    }
+    if (snapcodec_reload (s->codec, why, sizeof why)
+        || (snapshot_table_register (s->db) != SQLITE_OK
+            && snprintf (why, sizeof why, "%s", sqlite3_errmsg (s->db)))) {
+        snprintf (err, errlen, "cannot use database '%s': %s", path, why);
         store_close (&s);
         return NULL;
     }
@@ -588,7 +666,8 @@ store_open_reader (const char *path, char *err, size_t errlen)
     }
     sqlite3_busy_timeout (s->db, 5000);
     if (exec (s, "PRAGMA query_only=1", why, sizeof why)
-        || exec (s, "PRAGMA cache_size=-8192", why, sizeof why)) {
+        || exec (s, "PRAGMA cache_size=-8192", why, sizeof why)
+        || snapshot_table_register (s->db) != SQLITE_OK) {
         snprintf (err, errlen, "cannot read database '%s': %s", path, why);
         store_close (&s);
         return NULL;
@@ -620,6 +699,7 @@ store_close (store_t **self_p)
     for (int i = 0; i < s->nstmts; i++)
         sqlite3_finalize (s->stmts[i].st);
     sqlite3_close (s->db);
+    snapcodec_free (&s->codec);
     /* Released last: until the database is closed it is ours alone. */
     lockfile_destroy (&s->lock);
     free (s);
@@ -627,6 +707,7 @@ store_close (store_t **self_p)
 }
 
 sqlite3 *store_db (store_t *self) { return self->db; }
+snapcodec_t *store_codec (store_t *self) { return self->codec; }
 bool store_in_tx (store_t *self) { return self->in_tx; }
 
 int
@@ -895,12 +976,33 @@ store_usage (store_t *self, char *err, size_t errlen)
         return NULL;
     }
     sqlite3_finalize (st);
+    /* What the per-interval data costs: its blocks with their index, per
+       target-interval they hold (docs/design.md, Compact per-interval
+       storage). */
+    int64_t blocks = 0, tiv = 0, with_dict = 0, bytes = 0;
+    if (sqlite3_prepare_v2 (self->db, "SELECT COUNT(*), COALESCE(SUM(targets), 0), "
+                            "COALESCE(SUM(dict_id != 0), 0) FROM snapshot_blocks", -1, &st, NULL)
+        == SQLITE_OK && sqlite3_step (st) == SQLITE_ROW) {
+        blocks = sqlite3_column_int64 (st, 0);
+        tiv = sqlite3_column_int64 (st, 1);
+        with_dict = sqlite3_column_int64 (st, 2);
+    }
+    sqlite3_finalize (st);
+    size_t i;
+    json_t *t;
+    json_array_foreach (tables, i, t)
+        if (strcmp (json_string_value (json_object_get (t, "table")), "snapshot_blocks") == 0)
+            bytes = json_integer_value (json_object_get (t, "bytes"));
     int64_t pages, page_size;
     store_size (self, &pages, &page_size);
-    return json_pack ("{s:I, s:I, s:I, s:I, s:o}", "pages", (json_int_t) pages, "page_size",
+    return json_pack ("{s:I, s:I, s:I, s:I, s:o, s:{s:I, s:I, s:I, s:I, s:f}}", "pages",
+                      (json_int_t) pages, "page_size",
                       (json_int_t) page_size, "bytes", (json_int_t) (pages * page_size),
                       "free_bytes", (json_int_t) (store_free_pages (self) * page_size),
-                      "tables", tables);
+                      "tables", tables, "snapshots", "blocks", (json_int_t) blocks,
+                      "target_intervals", (json_int_t) tiv, "blocks_with_dictionary",
+                      (json_int_t) with_dict, "bytes", (json_int_t) bytes,
+                      "bytes_per_target_interval", tiv ? (double) bytes / (double) tiv : 0.0);
 }
 
 json_t *

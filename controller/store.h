@@ -90,6 +90,10 @@ int store_check_upgrade (const char *path, char *msg, size_t msglen);
 /* The raw handle, for queries that live with their callers (report.c). */
 sqlite3 *store_db (store_t *self);
 
+/* The writer's snapshot codec (snapshot_codec.h): NULL on a reader. */
+typedef struct snapcodec snapcodec_t;
+snapcodec_t *store_codec (store_t *self);
+
 /* Highest migration applied.  Can't fail. */
 int store_schema_version (store_t *self);
 

@@ -83,6 +83,10 @@ install(FILES ${_completion}/iofleet
         DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions COMPONENT cli)
 
 install(TARGETS iofleet-controller RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT controller)
+# The snapshots table for the sqlite3 shell (docs/design.md, Compact
+# per-interval storage): sqlite3 -cmd '.load /usr/lib/<arch>/iofleet/iofleet_sqlite'
+install(TARGETS iofleet_sqlite LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/iofleet
+        PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ COMPONENT controller)
 install(FILES ${_pkg}/systemd/iofleet-controller.service
         DESTINATION ${IOFLEET_SYSTEMD_UNITDIR} COMPONENT controller)
 install(FILES ${_pkg}/etc/controller.conf DESTINATION ${_etc} COMPONENT controller)

@@ -102,7 +102,7 @@ main (void)
 
     /* Each query of the report, made to fail. */
     report_fails_without (store, "results");        /* the agents' targets */
-    report_fails_without (store, "snapshots");      /* the agents' intervals, the series */
+    report_fails_without (store, "snapshot_blocks"); /* the agents' intervals, the series */
     report_fails_without (store, "fleet_results");  /* the fleet's figures */
     report_fails_without (store, "steps");          /* the run's steps */
 

@@ -190,7 +190,7 @@ main (void)
        step itself fails), series_scan and series_rows say -1.  Before
        store_row, series_rows said 0 rows, which the report takes for a
        run stored before 011_fleet_intervals. */
-    CHECK (store_fx_exec (store, "ALTER TABLE snapshots RENAME TO snapshots_away") == SQLITE_OK);
+    CHECK (store_fx_exec (store, "ALTER TABLE snapshot_blocks RENAME TO snapshots_away") == SQLITE_OK);
     CHECK (store_fx_exec (store, "ALTER TABLE fleet_intervals RENAME TO fleet_intervals_away")
            == SQLITE_OK);
     json_t *gone = NULL;
@@ -200,7 +200,7 @@ main (void)
     CHECK (series_rows (store, RUN, STEP, gone_rows) == -1);
     json_decref (gone_rows);
     /* And only the missing tables made them fail. */
-    CHECK (store_fx_exec (store, "ALTER TABLE snapshots_away RENAME TO snapshots") == SQLITE_OK);
+    CHECK (store_fx_exec (store, "ALTER TABLE snapshots_away RENAME TO snapshot_blocks") == SQLITE_OK);
     CHECK (store_fx_exec (store, "ALTER TABLE fleet_intervals_away RENAME TO fleet_intervals")
            == SQLITE_OK);
     gone = NULL;

@@ -5,6 +5,10 @@ set -euo pipefail
 
 BIN=${IOFLEET_BIN:?IOFLEET_BIN must point at the bin directory of a build}
 FIXTURES=${IOFLEET_FIXTURES:?IOFLEET_FIXTURES must point at tests/fixtures}
+# The sqlite3 shell reads the snapshots table (one row per target and
+# interval, decoded from snapshot_blocks) through iofleet's extension.
+SQLITE_EXT=${IOFLEET_SQLITE_EXT:-$BIN/../lib/iofleet_sqlite}
+sqlite3 () { command sqlite3 -cmd ".load $SQLITE_EXT" "$@"; }
 PIDS=()
 T=""
 # Commands run at exit before $T is removed (unmounts and the like).

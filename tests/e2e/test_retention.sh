@@ -82,14 +82,20 @@ ok "newest 1 run kept: runs 2 and 3 lost $logged snapshot rows (log = stats), th
 
 # iofleet db usage counts rows as COUNT(*) does.
 "$I" db usage --json >"$T/usage.json" 2>/dev/null || fail "db usage"
-for t in snapshots results fleet_intervals runs; do
+for t in snapshot_blocks results fleet_intervals runs; do
   got=$(jq --arg t "$t" '.tables[] | select(.table == $t) | .rows' "$T/usage.json")
   [ "$got" = "$(q "SELECT COUNT(*) FROM $t")" ] || fail "db usage: $t $got rows, COUNT(*) $(q "SELECT COUNT(*) FROM $t")"
 done
 jq -e '(.tables | map(.bytes) | add) + .free_bytes == .bytes and .free_bytes > 0' "$T/usage.json" >/dev/null \
   || fail "db usage: the tables' bytes and the free ones do not add up to the file's: $(jq -c '{bytes, free_bytes, t: (.tables | map(.bytes) | add)}' "$T/usage.json")"
-"$I" db usage 2>/dev/null | grep -qE "^snapshots +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+%$" || fail "db usage text: $("$I" db usage 2>&1)"
-ok "db usage: rows of snapshots, results, fleet_intervals and runs as COUNT(*); the tables and the free pages retention left add up to the file"
+"$I" db usage 2>/dev/null | grep -qE "^snapshot_blocks +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+%$" || fail "db usage text: $("$I" db usage 2>&1)"
+# The target-intervals the blocks hold: the rows the snapshots table reads.
+[ "$(jq .snapshots.target_intervals "$T/usage.json")" = "$(q "SELECT COUNT(*) FROM snapshots")" ] \
+  || fail "db usage: $(jq -c .snapshots "$T/usage.json") target-intervals, the snapshots table reads $(q "SELECT COUNT(*) FROM snapshots")"
+jq -e '.snapshots.bytes_per_target_interval > 0 and .snapshots.blocks > 0' "$T/usage.json" >/dev/null \
+  || fail "db usage: $(jq -c .snapshots "$T/usage.json")"
+"$I" db usage 2>/dev/null | grep -qE "^per-interval data: [0-9]+ target-intervals in [0-9]+ blocks" || fail "db usage text: $("$I" db usage 2>&1)"
+ok "db usage: rows of snapshot_blocks, results, fleet_intervals and runs as COUNT(*); the target-intervals in the blocks as the snapshots table reads them; the tables and the free pages retention left add up to the file"
 
 # Imported fio results (no intervals of their own) are not runs that push
 # iofleet's out of the newest N: run 4 stays the newest one after an

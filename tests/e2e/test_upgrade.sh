@@ -267,6 +267,25 @@ PY
   [ "$got" = "$want" ] || fail "schema $v: migrations applied: $(echo $got); expected $(echo $want)"
   ok "schema $v -> $NEWEST: ${line#*iofleet-controller I }; the backup holds the fixture as it was"
 
+  # Schema 20: the rows of the old snapshots table, converted into
+  # compressed blocks, read back the same through the snapshots table.
+  cols="run_id, step_idx, agent_id, target, seq, t_start, t_end, read_ops, read_bytes, read_errors,
+        hex(read_hist), hex(read_slat_hist), hex(read_lat_hist), write_ops, write_bytes,
+        write_errors, hex(write_hist), hex(write_slat_hist), hex(write_lat_hist)"
+  order="ORDER BY run_id, step_idx, agent_id, seq, target"
+  command sqlite3 "$bak" "SELECT $cols FROM snapshots $order" >"$d/rows.old"
+  sqlite3 "$DB" "SELECT $cols FROM snapshots $order" >"$d/rows.new"
+  [ -s "$d/rows.old" ] || fail "schema $v: the fixture has no snapshots"
+  cmp -s "$d/rows.old" "$d/rows.new" \
+    || fail "schema $v: the converted snapshots differ: $(diff "$d/rows.old" "$d/rows.new" | head -4)"
+  [ "$(command sqlite3 "$DB" "SELECT COUNT(*) FROM sqlite_master WHERE name = 'snapshots_v19'")" = 0 ] \
+    || fail "schema $v: snapshots_v19 left behind"
+  grep -qF "database $DB: $(wc -l <"$d/rows.old") snapshot rows converted into compressed blocks" "$T/controller.log" \
+    || fail "schema $v: no conversion line: $(grep -F "database $DB" "$T/controller.log")"
+  grep -q "^STATUS=database $DB: converting the snapshots into compressed blocks | EXTEND_TIMEOUT_USEC=600000000$" "$d/notify.txt" \
+    || fail "schema $v: the conversion not announced to systemd: $(cat "$d/notify.txt")"
+  ok "schema $v: its $(wc -l <"$d/rows.old") snapshot rows converted into $(command sqlite3 "$DB" "SELECT COUNT(*) FROM snapshot_blocks") blocks, read back the same"
+
   n=$(same_outputs "$v")
   ok "schema $v: the current CLI prints the old version's $n recorded outputs"
 

@@ -513,7 +513,7 @@ if [ "$THROTTLE" -eq 0 ] && [ "$SKEW_STEPS" -eq 0 ] 2>/dev/null; then
   [ "$pst" = complete ] || fail "run across a 5 s partition: $pst; $(jq -c '[.steps[0].agents[] | [.agent, .status, .message, .snapshots, .snapshots_reported]]' "$T/part.json")"
   lost=$(jq '[.steps[0].agents[] | .snapshots_reported - .snapshots] | add' "$T/part.json")
   stored=$(jq '[.steps[0].agents[] | .snapshots] | add' "$T/part.json")
-  dups=$(sqlite3 "$T/iofleet.db" "SELECT COUNT(*) - COUNT(DISTINCT agent_id || '/' || target || '/' || seq) FROM snapshots WHERE run_id = $prun")
+  dups=$(sqlite3 -cmd ".load $BIN/../lib/iofleet_sqlite" "$T/iofleet.db" "SELECT COUNT(*) - COUNT(DISTINCT agent_id || '/' || target || '/' || seq) FROM snapshots WHERE run_id = $prun")
   [ "$lost" = 0 ] && [ "$dups" = 0 ] && jq -e '.steps[0].agents | all(.incomplete == false)' "$T/part.json" >/dev/null \
     || fail "partition: $lost intervals lost, $dups duplicated"
   ok "rack-agent-1's link down 5 s mid-step: run $prun complete, $stored intervals stored of $stored reported, 0 lost, 0 duplicated"

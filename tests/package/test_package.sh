@@ -120,7 +120,7 @@ for p in "${PKGS[@]}"; do
   has_dep "$p" Depends libczmq4
 done
 # dpkg-shlibdeps found each binary's libraries.
-for l in adduser libsqlite3-0 libprotobuf-c1 libsystemd0; do has_dep iofleet-controller Depends "$l"; done
+for l in adduser libsqlite3-0 libprotobuf-c1 libsystemd0 libzstd1; do has_dep iofleet-controller Depends "$l"; done
 # The maintainer scripts call deb-systemd-helper and deb-systemd-invoke.
 for p in iofleet-controller iofleet-agent; do has_dep "$p" Depends init-system-helpers; done
 for l in libaio1 liburing2 libblkid1 libsystemd0 zlib1g libprotobuf-c1; do has_dep iofleet-agent Depends "$l"; done
@@ -162,7 +162,8 @@ X=-rwxr-xr-x
 expect_files iofleet-controller /usr/bin/iofleet-controller:$X \
   $UNITDIR/iofleet-controller.service:$R /etc/iofleet/controller.conf:$R \
   /usr/share/doc/iofleet-controller/README.md:$R /usr/share/doc/iofleet-controller/deploy.md:$R \
-  /usr/share/man/man8/iofleet-controller.8.gz:$R
+  /usr/share/man/man8/iofleet-controller.8.gz:$R \
+  "/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/iofleet/iofleet_sqlite.so:$R"
 expect_files iofleet-agent /usr/bin/iofleet-agent:$X \
   $UNITDIR/iofleet-agent.service:$R /etc/iofleet/agent.conf:$R \
   /usr/share/doc/iofleet-agent/deploy.md:$R /usr/share/man/man8/iofleet-agent.8.gz:$R

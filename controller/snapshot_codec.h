@@ -1,0 +1,54 @@
+/*  snapshot_codec.h: an agent-interval's snapshots as stored.  One row of
+    snapshot_blocks holds what one agent sent for one interval: the
+    SNAPSHOT message (its targets' counters and histograms in their own
+    encoding, proto/iofleet.proto), without the fields its key already
+    holds, compressed by zstd at level 3 with the database's dictionary
+    (snapshot_dicts; none until one is trained: dict_id 0).  This file is
+    the one encoder and decoder of those bytes.  A codec belongs to one
+    connection (it loads dictionaries through it) and one thread.
+*/
+#pragma once
+
+#include "sqlite_api.h"
+#include "iofleet.pb-c.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct snapcodec snapcodec_t;
+
+/* The zstd level blocks are written at (the cheapest of those measured to
+   reach the size target with a dictionary: docs/design.md). */
+#define SNAPCODEC_LEVEL 3
+
+snapcodec_t *snapcodec_new (sqlite3 *db);
+void snapcodec_free (snapcodec_t **self_p);
+
+/* Uses the newest dictionary of the database from now on (after one was
+   trained).  Returns 0, or -1 with err. */
+int snapcodec_reload (snapcodec_t *self, char *err, size_t errlen);
+
+/* The packed message of s as a block holds it before compression (its
+   key's fields zero, targets in target order), in a buffer of the
+   codec's valid until the next call.  Returns 0, or -1 with err. */
+int snapcodec_pack (snapcodec_t *self, const Iofleet__Snapshot *s, const uint8_t **out,
+                    size_t *len, char *err, size_t errlen);
+
+/* The stored bytes of s (its targets in target order), in a buffer of the
+   codec's valid until the next call, and the dictionary they need.
+   Returns 0, or -1 with err. */
+int snapcodec_encode (snapcodec_t *self, const Iofleet__Snapshot *s, const uint8_t **out,
+                      size_t *len, int64_t *dict_id, char *err, size_t errlen);
+
+/* The message stored in data (its run, step and seq zero: the row's key
+   holds them), targets in target order; free with
+   iofleet__snapshot__free_unpacked (m, NULL).  NULL with err when the
+   bytes do not decode or the dictionary is missing. */
+Iofleet__Snapshot *snapcodec_decode (snapcodec_t *self, int64_t dict_id, const void *data,
+                                     size_t len, char *err, size_t errlen);
+
+/* The uncompressed bytes of a block (the packed message), for training a
+   dictionary on them; a buffer of the codec's valid until the next call.
+   Returns 0, or -1 with err. */
+int snapcodec_raw (snapcodec_t *self, int64_t dict_id, const void *data, size_t len,
+                   const uint8_t **out, size_t *outlen, char *err, size_t errlen);

@@ -1,0 +1,413 @@
+/*  snapshot_store.c: see snapshot_store.h. */
+#include "snapshot_store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zdict.h>
+
+int
+snapshot_store_bind (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int step,
+                     int64_t agent, const Iofleet__Snapshot *s, char *err, size_t errlen)
+{
+    const uint8_t *z;
+    size_t zlen;
+    int64_t dict_id;
+    if (snapcodec_encode (codec, s, &z, &zlen, &dict_id, err, errlen))
+        return -1;
+    sqlite3_bind_int64 (ins, 1, run);
+    sqlite3_bind_int (ins, 2, step);
+    sqlite3_bind_int64 (ins, 3, agent);
+    sqlite3_bind_int64 (ins, 4, (sqlite3_int64) s->seq);
+    sqlite3_bind_int64 (ins, 5, (sqlite3_int64) s->n_targets);
+    sqlite3_bind_int64 (ins, 6, dict_id);
+    sqlite3_bind_blob (ins, 7, z, (int) zlen, SQLITE_STATIC);
+    return 0;
+}
+
+int
+snapshot_store_put (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int step, int64_t agent,
+                    const Iofleet__Snapshot *s, char *err, size_t errlen)
+{
+    if (snapshot_store_bind (ins, codec, run, step, agent, s, err, errlen))
+        return -1;
+    int rc = sqlite3_step (ins);
+    sqlite3_reset (ins);
+    sqlite3_clear_bindings (ins);
+    if (rc != SQLITE_DONE) {
+        snprintf (err, errlen, "store a snapshot block: %s",
+                  sqlite3_errmsg (sqlite3_db_handle (ins)));
+        return -1;
+    }
+    return 0;
+}
+
+/* Samples for training: the packed messages laid end to end. */
+typedef struct {
+    uint8_t *buf;
+    size_t len, cap;
+    size_t *sizes;
+    unsigned n;
+} samples_t;
+
+static int
+samples_add (samples_t *s, const uint8_t *b, size_t n)
+{
+    if (s->len + n > s->cap) {
+        size_t cap = s->cap ? s->cap : (1u << 20);
+        while (cap < s->len + n)
+            cap *= 2;
+        uint8_t *nb = realloc (s->buf, cap);
+        if (!nb)
+            return -1;
+        s->buf = nb;
+        s->cap = cap;
+    }
+    if (s->n % 256 == 0) {
+        size_t *ns = realloc (s->sizes, (s->n + 256) * sizeof *ns);
+        if (!ns)
+            return -1;
+        s->sizes = ns;
+    }
+    memcpy (s->buf + s->len, b, n);
+    s->len += n;
+    s->sizes[s->n++] = n;
+    return 0;
+}
+
+/* Trains on the samples and stores the dictionary.  1, 0 (zstd made
+   none), -1 with err. */
+static int
+train_store (sqlite3 *db, snapcodec_t *codec, samples_t *sm, int64_t now_ns, size_t *bytes,
+             char *err, size_t errlen)
+{
+    void *dict = malloc (SNAPSHOT_DICT_BYTES);
+    if (!dict) {
+        snprintf (err, errlen, "out of memory");
+        return -1;
+    }
+    size_t n = ZDICT_trainFromBuffer (dict, SNAPSHOT_DICT_BYTES, sm->buf, sm->sizes, sm->n);
+    if (ZDICT_isError (n)) {
+        free (dict);
+        return 0;
+    }
+    sqlite3_stmt *st;
+    int rc = -1;
+    if (sqlite3_prepare_v2 (db, "INSERT INTO snapshot_dicts (created_at, samples, dict) "
+                                "VALUES (?, ?, ?)", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64 (st, 1, now_ns);
+        sqlite3_bind_int (st, 2, (int) sm->n);
+        sqlite3_bind_blob (st, 3, dict, (int) n, SQLITE_STATIC);
+        rc = sqlite3_step (st) == SQLITE_DONE ? 1 : -1;
+        sqlite3_finalize (st);
+    }
+    free (dict);
+    if (rc < 0) {
+        snprintf (err, errlen, "store the snapshot dictionary: %s", sqlite3_errmsg (db));
+        return -1;
+    }
+    *bytes = n;
+    return snapcodec_reload (codec, err, errlen) ? -1 : 1;
+}
+
+int
+snapshot_store_train (sqlite3 *db, snapcodec_t *codec, int min_blocks, int64_t now_ns,
+                      int *samples, size_t *bytes, char *err, size_t errlen)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2 (db, "SELECT dict_id, data FROM snapshot_blocks ORDER BY id DESC "
+                                "LIMIT ?", -1, &st, NULL) != SQLITE_OK) {
+        snprintf (err, errlen, "read snapshot_blocks: %s", sqlite3_errmsg (db));
+        return -1;
+    }
+    sqlite3_bind_int (st, 1, SNAPSHOT_DICT_SAMPLES);
+    samples_t sm = { 0 };
+    int rc;
+    while ((rc = sqlite3_step (st)) == SQLITE_ROW) {
+        const uint8_t *raw;
+        size_t n;
+        if (snapcodec_raw (codec, sqlite3_column_int64 (st, 0), sqlite3_column_blob (st, 1),
+                           (size_t) sqlite3_column_bytes (st, 1), &raw, &n, err, errlen)
+            || samples_add (&sm, raw, n)) {
+            rc = -1;
+            break;
+        }
+    }
+    sqlite3_finalize (st);
+    int out = 0;
+    if (rc != SQLITE_DONE) {
+        if (rc != -1)
+            snprintf (err, errlen, "read snapshot_blocks: %s", sqlite3_errmsg (db));
+        out = -1;
+    } else if ((int) sm.n >= min_blocks && sm.n > 0) {
+        out = train_store (db, codec, &sm, now_ns, bytes, err, errlen);
+        *samples = (int) sm.n;
+    }
+    free (sm.buf);
+    free (sm.sizes);
+    return out;
+}
+
+/* --- conversion of the table of schemas 1-19 ------------------------------------ */
+
+/* One agent-interval being gathered from its rows. */
+typedef struct {
+    int64_t key[4];             /* run, step, agent, seq */
+    Iofleet__Snapshot msg;
+    Iofleet__TargetSample **tp;
+    Iofleet__TargetSample *ts;
+    Iofleet__DirStats *ds;      /* 3 a target */
+    size_t n, cap;
+    void **blobs;               /* copies of the rows' histograms */
+    size_t nblobs, capblobs;
+} group_t;
+
+static void
+group_clear (group_t *g)
+{
+    for (size_t i = 0; i < g->nblobs; i++)
+        free (g->blobs[i]);
+    g->nblobs = 0;
+    g->n = 0;
+}
+
+static void
+group_free (group_t *g)
+{
+    group_clear (g);
+    free (g->tp);
+    free (g->ts);
+    free (g->ds);
+    free (g->blobs);
+}
+
+/* Adds the row st is on (the columns of CONVERT_SELECT) to g.  -1 out of
+   memory. */
+static int
+group_add (group_t *g, sqlite3_stmt *st)
+{
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 32;
+        Iofleet__TargetSample **tp = realloc (g->tp, cap * sizeof *tp);
+        if (tp)
+            g->tp = tp;
+        Iofleet__TargetSample *ts = realloc (g->ts, cap * sizeof *ts);
+        if (ts)
+            g->ts = ts;
+        Iofleet__DirStats *ds = realloc (g->ds, cap * 3 * sizeof *ds);
+        if (ds)
+            g->ds = ds;
+        if (!tp || !ts || !ds)
+            return -1;
+        g->cap = cap;
+    }
+    if (g->nblobs + 9 > g->capblobs) {
+        size_t cap = g->capblobs ? g->capblobs * 2 : 512;
+        void **b = realloc (g->blobs, cap * sizeof *b);
+        if (!b)
+            return -1;
+        g->blobs = b;
+        g->capblobs = cap;
+    }
+    if (g->n == 0) {
+        iofleet__snapshot__init (&g->msg);
+        g->msg.seq = (uint32_t) sqlite3_column_int64 (st, 3);
+        g->msg.t_start = (uint64_t) sqlite3_column_int64 (st, 5);
+        g->msg.t_end = (uint64_t) sqlite3_column_int64 (st, 6);
+    }
+    Iofleet__TargetSample *t = &g->ts[g->n];
+    iofleet__target_sample__init (t);
+    t->target = (uint32_t) sqlite3_column_int64 (st, 4);
+    for (int k = 0; k < 3; k++) {
+        int col = 7 + k * 6;
+        Iofleet__DirStats *d = &g->ds[g->n * 3 + k];
+        iofleet__dir_stats__init (d);
+        d->ops = (uint64_t) sqlite3_column_int64 (st, col);
+        d->bytes = (uint64_t) sqlite3_column_int64 (st, col + 1);
+        d->errors = (uint64_t) sqlite3_column_int64 (st, col + 2);
+        ProtobufCBinaryData *h[3] = { &d->histogram, &d->slat_histogram, &d->lat_histogram };
+        bool any = d->ops || d->bytes || d->errors;
+        for (int b = 0; b < 3; b++) {
+            size_t n = (size_t) sqlite3_column_bytes (st, col + 3 + b);
+            if (!n)
+                continue;
+            void *copy = malloc (n);
+            if (!copy)
+                return -1;
+            memcpy (copy, sqlite3_column_blob (st, col + 3 + b), n);
+            g->blobs[g->nblobs++] = copy;
+            h[b]->data = copy;
+            h[b]->len = n;
+            any = true;
+        }
+        /* A direction with nothing in it is absent, as an agent sends it. */
+        if (any)
+            *(k == 0 ? &t->read : k == 1 ? &t->write : &t->trim) = d;
+    }
+    g->tp[g->n] = t;
+    g->n++;
+    g->msg.targets = g->tp;
+    g->msg.n_targets = g->n;
+    return 0;
+}
+
+#define CONVERT_SELECT                                                                   \
+    "SELECT run_id, step_idx, agent_id, seq, target, t_start, t_end, "                   \
+    " read_ops, read_bytes, read_errors, read_hist, read_slat_hist, read_lat_hist, "      \
+    " write_ops, write_bytes, write_errors, write_hist, write_slat_hist, write_lat_hist, " \
+    " trim_ops, trim_bytes, trim_errors, trim_hist, trim_slat_hist, trim_lat_hist "       \
+    "FROM \"%s\" ORDER BY run_id, step_idx, agent_id, seq, target"
+
+/* Rows a transaction of the conversion holds. */
+#define CONVERT_BATCH 200000
+
+static int
+exec (sqlite3 *db, const char *sql, char *err, size_t errlen)
+{
+    char *msg = NULL;
+    if (sqlite3_exec (db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf (err, errlen, "%s: %s", sql, msg ? msg : sqlite3_errmsg (db));
+        sqlite3_free (msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Walks the table's groups: train (ins NULL) packs the first
+   SNAPSHOT_DICT_SAMPLES into sm; otherwise each is stored through ins. */
+static int
+convert_walk (sqlite3 *db, snapcodec_t *codec, const char *from, sqlite3_stmt *ins,
+              samples_t *sm, snapshot_store_progress_fn *progress, void *arg, int64_t total,
+              char *err, size_t errlen)
+{
+    char sql[1024];
+    snprintf (sql, sizeof sql, CONVERT_SELECT, from);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK) {
+        snprintf (err, errlen, "read %s: %s", from, sqlite3_errmsg (db));
+        return -1;
+    }
+    group_t g = { 0 };
+    int64_t done = 0, in_tx = 0;
+    int rc, out = 0;
+    bool more = true;
+    while (more) {
+        rc = sqlite3_step (st);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+            snprintf (err, errlen, "read %s: %s", from, sqlite3_errmsg (db));
+            out = -1;
+            break;
+        }
+        more = rc == SQLITE_ROW;
+        int64_t key[4] = { 0 };
+        if (more)
+            for (int i = 0; i < 4; i++)
+                key[i] = sqlite3_column_int64 (st, i);
+        if (g.n && (!more || memcmp (key, g.key, sizeof key))) {
+            if (!ins) {
+                const uint8_t *raw;
+                size_t n;
+                if (snapcodec_pack (codec, &g.msg, &raw, &n, err, errlen)
+                    || samples_add (sm, raw, n)) {
+                    out = -1;
+                    break;
+                }
+                if (sm->n >= SNAPSHOT_DICT_SAMPLES)
+                    break;
+            } else if (snapshot_store_put (ins, codec, g.key[0], (int) g.key[1], g.key[2],
+                                           &g.msg, err, errlen)) {
+                out = -1;
+                break;
+            }
+            group_clear (&g);
+            if (ins && in_tx >= CONVERT_BATCH) {
+                if (exec (db, "COMMIT", err, errlen) || exec (db, "BEGIN", err, errlen)) {
+                    out = -1;
+                    break;
+                }
+                in_tx = 0;
+                if (progress)
+                    progress (arg, done, total);
+            }
+        }
+        if (!more)
+            break;
+        if (g.n == 0)
+            memcpy (g.key, key, sizeof key);
+        if (group_add (&g, st)) {
+            snprintf (err, errlen, "out of memory");
+            out = -1;
+            break;
+        }
+        done++;
+        in_tx++;
+    }
+    sqlite3_finalize (st);
+    group_free (&g);
+    return out;
+}
+
+int64_t
+snapshot_store_convert (sqlite3 *db, snapcodec_t *codec, const char *from, int64_t now_ns,
+                        snapshot_store_progress_fn *progress, void *arg, char *err,
+                        size_t errlen)
+{
+    char sql[256];
+    snprintf (sql, sizeof sql, "SELECT COUNT(*) FROM \"%s\"", from);
+    sqlite3_stmt *st;
+    int64_t total = 0;
+    if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK) {
+        snprintf (err, errlen, "read %s: %s", from, sqlite3_errmsg (db));
+        return -1;
+    }
+    if (sqlite3_step (st) == SQLITE_ROW)
+        total = sqlite3_column_int64 (st, 0);
+    sqlite3_finalize (st);
+    if (exec (db, "BEGIN IMMEDIATE", err, errlen))
+        return -1;
+    int out = 0;
+    /* A dictionary first (unless an interrupted conversion made one). */
+    if (total > 0 && snapcodec_reload (codec, err, errlen) == 0) {
+        sqlite3_stmt *has;
+        bool trained = false;
+        if (sqlite3_prepare_v2 (db, "SELECT 1 FROM snapshot_dicts", -1, &has, NULL) == SQLITE_OK) {
+            trained = sqlite3_step (has) == SQLITE_ROW;
+            sqlite3_finalize (has);
+        }
+        if (!trained) {
+            samples_t sm = { 0 };
+            size_t bytes;
+            out = convert_walk (db, codec, from, NULL, &sm, NULL, NULL, total, err, errlen);
+            if (out == 0 && sm.n > 0)
+                out = train_store (db, codec, &sm, now_ns, &bytes, err, errlen) < 0 ? -1 : 0;
+            free (sm.buf);
+            free (sm.sizes);
+        }
+    } else if (total > 0)
+        out = -1;
+    if (out == 0 && total > 0) {
+        sqlite3_stmt *ins;
+        if (sqlite3_prepare_v2 (db, SNAPSHOT_STORE_INSERT ("OR IGNORE"), -1, &ins, NULL)
+            != SQLITE_OK) {
+            snprintf (err, errlen, "write snapshot_blocks: %s", sqlite3_errmsg (db));
+            out = -1;
+        } else {
+            out = convert_walk (db, codec, from, ins, NULL, progress, arg, total, err, errlen);
+            sqlite3_finalize (ins);
+        }
+    }
+    if (out == 0) {
+        snprintf (sql, sizeof sql, "DROP TABLE \"%s\"", from);
+        out = exec (db, sql, err, errlen);
+    }
+    if (out == 0)
+        out = exec (db, "COMMIT", err, errlen);
+    if (out) {
+        char ignored[256];
+        exec (db, "ROLLBACK", ignored, sizeof ignored);
+        return -1;
+    }
+    if (progress && total > 0)
+        progress (arg, total, total);
+    return total;
+}
