@@ -298,6 +298,47 @@ histogram_encode (const histogram_t *h, uint8_t *buf, size_t cap)
     return (int) pos;
 }
 
+int
+histogram_wire_join (const uint64_t head[HIST_WIRE_HEAD], const uint64_t *gaps,
+                     const uint64_t *counts, size_t n, uint8_t *buf, size_t cap)
+{
+    size_t pos = 0;
+    if (cap < 1)
+        return -ENOSPC;
+    buf [pos++] = HIST_WIRE_VERSION;
+    for (int k = 0; k < HIST_WIRE_HEAD; k++)
+        if (s_put_varint (buf, cap, &pos, head [k]))
+            return -ENOSPC;
+    for (size_t i = 0; i < n; i++)
+        if (s_put_varint (buf, cap, &pos, gaps [i]) || s_put_varint (buf, cap, &pos, counts [i]))
+            return -ENOSPC;
+    return (int) pos;
+}
+
+int
+histogram_wire_split (const uint8_t *buf, size_t len, uint64_t head[HIST_WIRE_HEAD],
+                      uint64_t *gaps, uint64_t *counts)
+{
+    size_t pos = 0;
+    if (len < 1 || buf [pos++] != HIST_WIRE_VERSION)
+        return -1;
+    for (int k = 0; k < HIST_WIRE_HEAD; k++)
+        if (s_get_varint (buf, len, &pos, &head [k]))
+            return -1;
+    uint64_t n = head [HIST_WIRE_HEAD - 1];
+    if (n > HIST_NBUCKETS)
+        return -1;
+    for (uint64_t i = 0; i < n; i++)
+        if (s_get_varint (buf, len, &pos, &gaps [i]) || s_get_varint (buf, len, &pos, &counts [i]))
+            return -1;
+    if (pos != len)
+        return -1;
+    /* The same bytes again (shortest varints): or it is stored whole. */
+    uint8_t again[HIST_WIRE_MAX];
+    int m = histogram_wire_join (head, gaps, counts, (size_t) n, again, sizeof again);
+    return m == (int) len && memcmp (again, buf, len) == 0 ? (int) n : -1;
+}
+
 //  The exact figures of an encoded histogram.
 typedef struct {
     uint64_t count, overflow, min, max, sum;

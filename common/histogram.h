@@ -125,6 +125,22 @@ bool histogram_equal (const histogram_t *a, const histogram_t *b);
    (HIST_WIRE_MAX always suffices). */
 int histogram_encode (const histogram_t *h, uint8_t *buf, size_t cap);
 
+/* The values of an encoded histogram as histogram_encode lays them out:
+   HIST_WIRE_HEAD header values (the last is the number of pairs), then
+   that many (gap to the previous bucket, count) pairs.  Storing the
+   header values, the gaps and the counts of many histograms apart
+   compresses better than their encodings end to end
+   (controller/snapshot_codec.c).  histogram_wire_split returns the number
+   of pairs, or -1 when buf is not exactly what histogram_encode writes
+   (store it whole then); gaps and counts hold HIST_NBUCKETS. */
+#define HIST_WIRE_HEAD 8
+int histogram_wire_split (const uint8_t *buf, size_t len, uint64_t head[HIST_WIRE_HEAD],
+                          uint64_t *gaps, uint64_t *counts);
+/* The bytes histogram_encode wrote for these values (n pairs), or -ENOSPC
+   when cap is too small (HIST_WIRE_MAX always suffices). */
+int histogram_wire_join (const uint64_t head[HIST_WIRE_HEAD], const uint64_t *gaps,
+                         const uint64_t *counts, size_t n, uint8_t *buf, size_t cap);
+
 /* Parses len bytes from buf into h (reset first).  Returns 0, or -EINVAL
    when the bytes are truncated, have a wrong version, an index out of range,
    or figures that contradict the buckets (count != sum of buckets +

@@ -1,6 +1,8 @@
 /*  snapshot_codec.c: see snapshot_codec.h. */
 #include "snapshot_codec.h"
+#include "histogram.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,38 +141,149 @@ by_target (const void *a, const void *b)
     return x->target < y->target ? -1 : x->target > y->target;
 }
 
+/* --- the block's bytes before compression -------------------------------------------
+
+   BLOCK_FORMAT, then for each of the S_N streams its length (varint),
+   then the streams end to end.  S_FIELDS holds, as varints: t_start,
+   t_end, the target count, and per target (in target order) its index, a
+   mask of the directions present (bit 0 read, 1 write, 2 trim), per
+   direction its ops, bytes and errors, a mask of the non-empty
+   histograms (bit 0 clat, 1 slat, 2 lat), and per histogram 0 (split)
+   or 1 (whole, in S_WHOLE as length and bytes).  A split histogram's
+   header values go to S_HEAD0 + k, its gaps to S_GAPS and its counts to
+   S_COUNTS (common/histogram.h, histogram_wire_split): the gaps of one
+   agent's drives are alike and compress to little next to one another,
+   where the encodings end to end mix them with the counts (measured:
+   docs/design.md). */
+#define BLOCK_FORMAT 1
+enum { S_FIELDS, S_HEAD0, S_GAPS = S_HEAD0 + HIST_WIRE_HEAD, S_COUNTS, S_WHOLE, S_N };
+
+typedef struct {
+    uint8_t *b;
+    size_t len, cap;
+} sbuf_t;
+
+static int
+put_u (sbuf_t *s, uint64_t v)
+{
+    if (s->len + 10 > s->cap && grow (&s->b, &s->cap, s->len + 10))
+        return -1;
+    do {
+        uint8_t c = v & 0x7f;
+        v >>= 7;
+        s->b[s->len++] = c | (v ? 0x80 : 0);
+    } while (v);
+    return 0;
+}
+
+static int
+put_bytes (sbuf_t *s, const void *p, size_t n)
+{
+    if (put_u (s, n) || (s->len + n > s->cap && grow (&s->b, &s->cap, s->len + n)))
+        return -1;
+    memcpy (s->b + s->len, p, n);
+    s->len += n;
+    return 0;
+}
+
+static const Iofleet__DirStats *
+dir_of (const Iofleet__TargetSample *t, int k)
+{
+    return k == 0 ? t->read : k == 1 ? t->write : t->trim;
+}
+
+static const ProtobufCBinaryData *
+hist_of (const Iofleet__DirStats *d, int b)
+{
+    return b == 0 ? &d->histogram : b == 1 ? &d->slat_histogram : &d->lat_histogram;
+}
+
+/* The block's fields of one target into the streams.  -1 out of memory. */
+static int
+pack_target (sbuf_t *st, const Iofleet__TargetSample *t, uint64_t *gaps, uint64_t *counts)
+{
+    int dmask = 0;
+    for (int k = 0; k < 3; k++)
+        dmask |= dir_of (t, k) ? 1 << k : 0;
+    if (put_u (&st[S_FIELDS], t->target) || put_u (&st[S_FIELDS], (uint64_t) dmask))
+        return -1;
+    for (int k = 0; k < 3; k++) {
+        const Iofleet__DirStats *d = dir_of (t, k);
+        if (!d)
+            continue;
+        int hmask = 0;
+        for (int b = 0; b < 3; b++)
+            hmask |= hist_of (d, b)->len ? 1 << b : 0;
+        if (put_u (&st[S_FIELDS], d->ops) || put_u (&st[S_FIELDS], d->bytes)
+            || put_u (&st[S_FIELDS], d->errors) || put_u (&st[S_FIELDS], (uint64_t) hmask))
+            return -1;
+        for (int b = 0; b < 3; b++) {
+            const ProtobufCBinaryData *h = hist_of (d, b);
+            if (!h->len)
+                continue;
+            uint64_t head[HIST_WIRE_HEAD];
+            int n = histogram_wire_split (h->data, h->len, head, gaps, counts);
+            if (put_u (&st[S_FIELDS], n < 0))
+                return -1;
+            if (n < 0) {
+                if (put_bytes (&st[S_WHOLE], h->data, h->len))
+                    return -1;
+                continue;
+            }
+            for (int i = 0; i < HIST_WIRE_HEAD; i++)
+                if (put_u (&st[S_HEAD0 + i], head[i]))
+                    return -1;
+            for (int i = 0; i < n; i++)
+                if (put_u (&st[S_GAPS], gaps[i]) || put_u (&st[S_COUNTS], counts[i]))
+                    return -1;
+        }
+    }
+    return 0;
+}
+
 int
 snapcodec_pack (snapcodec_t *self, const Iofleet__Snapshot *s, const uint8_t **out, size_t *len,
                 char *err, size_t errlen)
 {
-    /* The key's fields are the row's columns; targets in order, so that a
-       reader walks a block as the table's order says. */
-    Iofleet__Snapshot c = *s;
-    c.run = 0;
-    c.step = 0;
-    c.seq = 0;
-    c.spool_dropped = 0;
     /* On the heap: a message's target count is bounded by its size only. */
     Iofleet__TargetSample **sorted = malloc ((s->n_targets ? s->n_targets : 1) * sizeof *sorted);
-    if (!sorted) {
-        snprintf (err, errlen, "out of memory");
-        return -1;
+    uint64_t *gaps = malloc (2 * HIST_NBUCKETS * sizeof *gaps);
+    sbuf_t st[S_N];
+    memset (st, 0, sizeof st);
+    int rc = sorted && gaps ? 0 : -1;
+    if (rc == 0) {
+        if (s->n_targets)
+            memcpy (sorted, s->targets, s->n_targets * sizeof *sorted);
+        qsort (sorted, s->n_targets, sizeof *sorted, by_target);
+        rc = put_u (&st[S_FIELDS], s->t_start) || put_u (&st[S_FIELDS], s->t_end)
+             || put_u (&st[S_FIELDS], s->n_targets) ? -1 : 0;
     }
-    if (s->n_targets)
-        memcpy (sorted, s->targets, s->n_targets * sizeof *sorted);
-    qsort (sorted, s->n_targets, sizeof *sorted, by_target);
-    c.targets = sorted;
-    size_t n = iofleet__snapshot__get_packed_size (&c);
-    if (grow (&self->raw, &self->rawcap, n ? n : 1)) {
-        free (sorted);
-        snprintf (err, errlen, "out of memory");
-        return -1;
-    }
-    iofleet__snapshot__pack (&c, self->raw);
+    for (size_t i = 0; rc == 0 && i < s->n_targets; i++)
+        rc = pack_target (st, sorted[i], gaps, gaps + HIST_NBUCKETS);
+    size_t need = 1 + S_N * 10;
+    for (int i = 0; i < S_N; i++)
+        need += st[i].len;
+    if (rc == 0 && grow (&self->raw, &self->rawcap, need) == 0) {
+        sbuf_t o = { self->raw, 0, self->rawcap };
+        o.b[o.len++] = BLOCK_FORMAT;
+        for (int i = 0; i < S_N; i++)
+            put_u (&o, st[i].len);
+        for (int i = 0; i < S_N; i++) {
+            if (st[i].len)
+                memcpy (o.b + o.len, st[i].b, st[i].len);
+            o.len += st[i].len;
+        }
+        *out = self->raw;
+        *len = o.len;
+    } else
+        rc = -1;
+    for (int i = 0; i < S_N; i++)
+        free (st[i].b);
     free (sorted);
-    *out = self->raw;
-    *len = n;
-    return 0;
+    free (gaps);
+    if (rc)
+        snprintf (err, errlen, "out of memory");
+    return rc;
 }
 
 int
@@ -261,6 +374,167 @@ snapcodec_raw (snapcodec_t *self, int64_t dict_id, const void *data, size_t len,
     return 0;
 }
 
+/* A stream being read. */
+typedef struct {
+    const uint8_t *p, *end;
+} rd_t;
+
+static int
+get_u (rd_t *r, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int sh = 0; sh < 70; sh += 7) {
+        if (r->p == r->end)
+            return -1;
+        uint8_t c = *r->p++;
+        x |= (uint64_t) (c & 0x7f) << sh;
+        if (!(c & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* A decoded block: the message first (what callers hold), then what its
+   pointers point into. */
+typedef struct {
+    Iofleet__Snapshot msg;
+    uint8_t *blobs;             /* the histograms' bytes */
+} decoded_t;
+
+void
+snapcodec_release (Iofleet__Snapshot *m)
+{
+    if (!m)
+        return;
+    decoded_t *d = (decoded_t *) m;
+    free (d->blobs);
+    free (d);
+}
+
+/* The message of a block's raw bytes, or NULL with err. */
+static Iofleet__Snapshot *
+unpack (const uint8_t *raw, size_t n, char *err, size_t errlen)
+{
+#define BAD(why) do { snprintf (err, errlen, "block: %s", why); goto fail; } while (0)
+    rd_t s[S_N], hdr = { raw, raw + n };
+    decoded_t *d = NULL;
+    sbuf_t blobs = { 0 };
+    uint64_t *gaps = NULL;
+    if (n < 1 || *hdr.p++ != BLOCK_FORMAT)
+        BAD ("unknown format");
+    uint64_t lens[S_N], at = 0;
+    for (int i = 0; i < S_N; i++)
+        if (get_u (&hdr, &lens[i]))
+            BAD ("truncated stream lengths");
+    for (int i = 0; i < S_N; i++) {
+        if (lens[i] > (uint64_t) (hdr.end - hdr.p) - at)
+            BAD ("a stream runs past the end");
+        s[i].p = hdr.p + at;
+        s[i].end = s[i].p + lens[i];
+        at += lens[i];
+    }
+    uint64_t t_start, t_end, nt;
+    if (get_u (&s[S_FIELDS], &t_start) || get_u (&s[S_FIELDS], &t_end)
+        || get_u (&s[S_FIELDS], &nt) || nt > lens[S_FIELDS])
+        BAD ("bad header");
+    /* Targets, their pointers and directions in one allocation. */
+    size_t sz = sizeof (decoded_t) + nt * (sizeof (Iofleet__TargetSample *)
+                                           + sizeof (Iofleet__TargetSample)
+                                           + 3 * sizeof (Iofleet__DirStats));
+    d = calloc (1, sz);
+    gaps = malloc (2 * HIST_NBUCKETS * sizeof *gaps);
+    if (!d || !gaps)
+        BAD ("out of memory");
+    Iofleet__TargetSample **tp = (Iofleet__TargetSample **) (d + 1);
+    Iofleet__TargetSample *ts = (Iofleet__TargetSample *) (tp + nt);
+    Iofleet__DirStats *ds = (Iofleet__DirStats *) (ts + nt);
+    iofleet__snapshot__init (&d->msg);
+    d->msg.t_start = t_start;
+    d->msg.t_end = t_end;
+    d->msg.n_targets = nt;
+    d->msg.targets = tp;
+    for (uint64_t i = 0; i < nt; i++) {
+        Iofleet__TargetSample *t = &ts[i];
+        iofleet__target_sample__init (t);
+        tp[i] = t;
+        uint64_t target, dmask;
+        if (get_u (&s[S_FIELDS], &target) || get_u (&s[S_FIELDS], &dmask) || target > UINT32_MAX
+            || dmask > 7)
+            BAD ("bad target");
+        t->target = (uint32_t) target;
+        for (int k = 0; k < 3; k++) {
+            if (!(dmask & (1u << k)))
+                continue;
+            Iofleet__DirStats *dir = &ds[i * 3 + (uint64_t) k];
+            iofleet__dir_stats__init (dir);
+            *(k == 0 ? &t->read : k == 1 ? &t->write : &t->trim) = dir;
+            uint64_t hmask;
+            if (get_u (&s[S_FIELDS], &dir->ops) || get_u (&s[S_FIELDS], &dir->bytes)
+                || get_u (&s[S_FIELDS], &dir->errors) || get_u (&s[S_FIELDS], &hmask) || hmask > 7)
+                BAD ("bad direction");
+            for (int b = 0; b < 3; b++) {
+                if (!(hmask & (1u << b)))
+                    continue;
+                ProtobufCBinaryData *h = (ProtobufCBinaryData *) hist_of (dir, b);
+                uint64_t whole, len;
+                if (get_u (&s[S_FIELDS], &whole) || whole > 1)
+                    BAD ("bad histogram kind");
+                size_t off = blobs.len;
+                if (whole) {
+                    if (get_u (&s[S_WHOLE], &len) || len > (uint64_t) (s[S_WHOLE].end - s[S_WHOLE].p)
+                        || (blobs.len + len > blobs.cap && grow (&blobs.b, &blobs.cap, blobs.len + len)))
+                        BAD ("bad whole histogram");
+                    memcpy (blobs.b + blobs.len, s[S_WHOLE].p, len);
+                    s[S_WHOLE].p += len;
+                    blobs.len += len;
+                } else {
+                    uint64_t head[HIST_WIRE_HEAD];
+                    for (int k2 = 0; k2 < HIST_WIRE_HEAD; k2++)
+                        if (get_u (&s[S_HEAD0 + k2], &head[k2]))
+                            BAD ("histogram header missing");
+                    uint64_t np = head[HIST_WIRE_HEAD - 1];
+                    if (np > HIST_NBUCKETS)
+                        BAD ("histogram with too many buckets");
+                    for (uint64_t j = 0; j < np; j++)
+                        if (get_u (&s[S_GAPS], &gaps[j])
+                            || get_u (&s[S_COUNTS], &gaps[HIST_NBUCKETS + j]))
+                            BAD ("histogram buckets missing");
+                    if (blobs.len + HIST_WIRE_MAX > blobs.cap
+                        && grow (&blobs.b, &blobs.cap, blobs.len + HIST_WIRE_MAX))
+                        BAD ("out of memory");
+                    int m = histogram_wire_join (head, gaps, gaps + HIST_NBUCKETS, np,
+                                                 blobs.b + blobs.len, HIST_WIRE_MAX);
+                    if (m < 0)
+                        BAD ("histogram values out of range");
+                    blobs.len += (size_t) m;
+                }
+                h->len = blobs.len - off;
+                h->data = (uint8_t *) (uintptr_t) off;      /* made a pointer below */
+            }
+        }
+    }
+    for (int i = 0; i < S_N; i++)
+        if (s[i].p != s[i].end)
+            BAD ("bytes left over");
+    d->blobs = blobs.b;
+    for (uint64_t i = 0; i < nt * 3; i++)
+        for (int b = 0; b < 3; b++) {
+            ProtobufCBinaryData *h = (ProtobufCBinaryData *) hist_of (&ds[i], b);
+            if (h->len)
+                h->data = blobs.b + (uintptr_t) h->data;
+        }
+    free (gaps);
+    return &d->msg;
+fail:
+    free (d);
+    free (blobs.b);
+    free (gaps);
+    return NULL;
+#undef BAD
+}
+
 Iofleet__Snapshot *
 snapcodec_decode (snapcodec_t *self, int64_t dict_id, const void *data, size_t len, char *err,
                   size_t errlen)
@@ -269,8 +543,5 @@ snapcodec_decode (snapcodec_t *self, int64_t dict_id, const void *data, size_t l
     size_t n;
     if (snapcodec_raw (self, dict_id, data, len, &raw, &n, err, errlen))
         return NULL;
-    Iofleet__Snapshot *m = iofleet__snapshot__unpack (NULL, n, raw);
-    if (!m)
-        snprintf (err, errlen, "the decompressed bytes are not a SNAPSHOT message");
-    return m;
+    return unpack (raw, n, err, errlen);
 }

@@ -1,11 +1,13 @@
 /*  snapshot_codec.h: an agent-interval's snapshots as stored.  One row of
-    snapshot_blocks holds what one agent sent for one interval: the
-    SNAPSHOT message (its targets' counters and histograms in their own
-    encoding, proto/iofleet.proto), without the fields its key already
-    holds, compressed by zstd at level 3 with the database's dictionary
-    (snapshot_dicts; none until one is trained: dict_id 0).  This file is
-    the one encoder and decoder of those bytes.  A codec belongs to one
-    connection (it loads dictionaries through it) and one thread.
+    snapshot_blocks holds what one agent sent for one interval (the
+    SNAPSHOT message, proto/iofleet.proto, without the fields its key
+    already holds): its targets' counters, and their histograms in their
+    own encoding taken apart into streams (header values, bucket gaps,
+    counts: snapshot_codec.c), compressed by zstd at level 3 with the
+    database's dictionary (snapshot_dicts; none until one is trained:
+    dict_id 0).  This file is the one encoder and decoder of those bytes.
+    A codec belongs to one connection (it loads dictionaries through it)
+    and one thread.
 */
 #pragma once
 
@@ -28,9 +30,9 @@ void snapcodec_free (snapcodec_t **self_p);
    trained).  Returns 0, or -1 with err. */
 int snapcodec_reload (snapcodec_t *self, char *err, size_t errlen);
 
-/* The packed message of s as a block holds it before compression (its
-   key's fields zero, targets in target order), in a buffer of the
-   codec's valid until the next call.  Returns 0, or -1 with err. */
+/* The bytes of s as a block holds them before compression (targets in
+   target order), in a buffer of the codec's valid until the next call.
+   Returns 0, or -1 with err. */
 int snapcodec_pack (snapcodec_t *self, const Iofleet__Snapshot *s, const uint8_t **out,
                     size_t *len, char *err, size_t errlen);
 
@@ -41,13 +43,14 @@ int snapcodec_encode (snapcodec_t *self, const Iofleet__Snapshot *s, const uint8
                       size_t *len, int64_t *dict_id, char *err, size_t errlen);
 
 /* The message stored in data (its run, step and seq zero: the row's key
-   holds them), targets in target order; free with
-   iofleet__snapshot__free_unpacked (m, NULL).  NULL with err when the
-   bytes do not decode or the dictionary is missing. */
+   holds them), targets in target order; the caller's, freed with
+   snapcodec_release.  NULL with err when the bytes do not decode or the
+   dictionary is missing. */
 Iofleet__Snapshot *snapcodec_decode (snapcodec_t *self, int64_t dict_id, const void *data,
                                      size_t len, char *err, size_t errlen);
+void snapcodec_release (Iofleet__Snapshot *m);
 
-/* The uncompressed bytes of a block (the packed message), for training a
+/* The uncompressed bytes of a block (snapcodec_pack's), for training a
    dictionary on them; a buffer of the codec's valid until the next call.
    Returns 0, or -1 with err. */
 int snapcodec_raw (snapcodec_t *self, int64_t dict_id, const void *data, size_t len,

@@ -148,7 +148,7 @@ static void
 cur_reset (scur_t *c)
 {
     if (c->m)
-        iofleet__snapshot__free_unpacked (c->m, NULL);
+        snapcodec_release (c->m);
     c->m = NULL;
     sqlite3_finalize (c->st);
     c->st = NULL;
@@ -181,7 +181,7 @@ next_block (scur_t *c)
     stab_t *t = (stab_t *) c->base.pVtab;
     for (;;) {
         if (c->m)
-            iofleet__snapshot__free_unpacked (c->m, NULL);
+            snapcodec_release (c->m);
         c->m = NULL;
         c->i = 0;
         int rc = sqlite3_step (c->st);
@@ -387,7 +387,7 @@ t_update (sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_int64 *rowid
     Iofleet__TargetSample **list = sqlite3_malloc64 ((n_old + 1) * sizeof *list);
     if (!list) {
         if (old)
-            iofleet__snapshot__free_unpacked (old, NULL);
+            snapcodec_release (old);
         return SQLITE_NOMEM;
     }
     size_t n = 0;
@@ -415,7 +415,7 @@ t_update (sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_int64 *rowid
     sqlite3_finalize (ins);
     sqlite3_free (list);
     if (old)
-        iofleet__snapshot__free_unpacked (old, NULL);
+        snapcodec_release (old);
     return rc;
 }
 

@@ -284,7 +284,12 @@ PY
     || fail "schema $v: no conversion line: $(grep -F "database $DB" "$T/controller.log")"
   grep -q "^STATUS=database $DB: converting the snapshots into compressed blocks | EXTEND_TIMEOUT_USEC=600000000$" "$d/notify.txt" \
     || fail "schema $v: the conversion not announced to systemd: $(cat "$d/notify.txt")"
-  ok "schema $v: its $(wc -l <"$d/rows.old") snapshot rows converted into $(command sqlite3 "$DB" "SELECT COUNT(*) FROM snapshot_blocks") blocks, read back the same"
+  # Then rewritten at 16 KiB pages (blocks share pages), in WAL mode again.
+  [ "$(command sqlite3 "$DB" 'PRAGMA page_size; PRAGMA journal_mode' | paste -sd' ')" = "16384 wal" ] \
+    || fail "schema $v: page size and journal mode after the upgrade: $(command sqlite3 "$DB" 'PRAGMA page_size; PRAGMA journal_mode')"
+  grep -qF "database $DB: rewritten at 16384-byte pages" "$T/controller.log" \
+    || fail "schema $v: no rewrite line: $(grep -F "database $DB" "$T/controller.log")"
+  ok "schema $v: its $(wc -l <"$d/rows.old") snapshot rows converted into $(command sqlite3 "$DB" "SELECT COUNT(*) FROM snapshot_blocks") blocks, read back the same; the file rewritten at 16 KiB pages"
 
   n=$(same_outputs "$v")
   ok "schema $v: the current CLI prints the old version's $n recorded outputs"
@@ -313,7 +318,8 @@ mv "$T/controller.log" "$T/fresh.log"
 if grep -q "backup written" "$T/fresh.log" || ls "$T/fresh" | grep -q '\.bak$'; then
   fail "a new database was backed up: $(ls "$T/fresh")"
 fi
-ok "a new database starts at schema $NEWEST without a backup"
+[ "$(command sqlite3 "$DB" 'PRAGMA page_size')" = 16384 ] || fail "a new database's page size: $(command sqlite3 "$DB" 'PRAGMA page_size')"
+ok "a new database starts at schema $NEWEST without a backup, at 16 KiB pages"
 
 # A backup of that name exists already: it is kept, and the new one is
 # timestamped.
