@@ -625,6 +625,15 @@ cmd_stats (int argc, char **argv)
     json_t *hi = json_object_get (r, "history_index");
     printf ("history index: %lld steps indexed since start%s\n", I (hi, "steps"),
             json_is_true (json_object_get (hi, "working")) ? ", more to do (while idle)" : "");
+    json_t *sd = json_object_get (r, "snapshot_dict");
+    if (!json_is_true (json_object_get (sd, "have")))
+        printf ("snapshot blocks: compressed without a dictionary yet (one is trained while "
+                "idle once 200 are stored)\n");
+    else if (I (sd, "bytes") > 0)
+        printf ("snapshot blocks: compressed with a dictionary of %lld bytes trained here on %lld "
+                "blocks in %lld ms\n", I (sd, "bytes"), I (sd, "samples"), I (sd, "ms"));
+    else
+        printf ("snapshot blocks: compressed with the database's dictionary\n");
     const char *k;
     json_t *v;
     json_object_foreach (json_object_get (r, "counters"), k, v)

@@ -83,9 +83,11 @@ start_agent () {
   PIDS+=("$!")
 }
 
-# wait_agents N: until N agents are connected.
+# wait_agents N: until N agents are connected (30 s: after a controller
+# restart, agents come back on their reconnect backoff, slower on a
+# loaded machine).
 wait_agents () {
-  for _ in $(seq 100); do
+  for _ in $(seq 300); do
     n=$("$BIN/iofleet" agents --json 2>/dev/null | jq '[.[] | select(.connected)] | length' || echo 0)
     [ "$n" -ge "$1" ] && return 0
     sleep 0.1
