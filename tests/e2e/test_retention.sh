@@ -34,6 +34,11 @@ ok "bad retention values refused before start; --check-config shows 2w and 20 ru
 # --- newest N runs, baselines kept ------------------------------------------
 # A scheduler clock far from the schedule's 02:00: it never fires here.
 CLOCK=$(date -ud '2026-12-01 10:00:00' +%s)
+# Agents on a socket of this test's own: the controller restarts below
+# take the same endpoint again (a TCP port picked at each start differed,
+# and another test's controller could take the old one: the agents then
+# talked to it).
+LISTEN="ipc://$T/agents.sock"
 start_controller --interval 100ms --retain-interval-runs 1 --test-clock "$CLOCK"
 start_agent agent-1
 start_agent agent-2
