@@ -12,6 +12,14 @@
    life (one today), so a short list. */
 #define DICTS_MAX 8
 
+#define BLOCK_FORMAT 1
+enum { S_FIELDS, S_HEAD0, S_GAPS = S_HEAD0 + HIST_WIRE_HEAD, S_COUNTS, S_WHOLE, S_N };
+
+typedef struct {
+    uint8_t *b;
+    size_t len, cap;
+} sbuf_t;
+
 struct snapcodec {
     sqlite3 *db;
     ZSTD_CCtx *cctx;
@@ -22,6 +30,13 @@ struct snapcodec {
     ZSTD_CDict *enc_dict;
     uint8_t *buf, *raw;         /* the compressed and the packed bytes of the last call */
     size_t bufcap, rawcap;
+    /* Kept from call to call (ingest encodes a block per message): the
+       streams being packed, the targets sorted, and a histogram's gaps
+       and counts (HIST_NBUCKETS each). */
+    sbuf_t st[S_N];
+    Iofleet__TargetSample **sorted;
+    size_t sortedcap;
+    uint64_t *scratch;
 };
 
 static int
@@ -49,7 +64,8 @@ snapcodec_new (sqlite3 *db)
     self->db = db;
     self->cctx = ZSTD_createCCtx ();
     self->dctx = ZSTD_createDCtx ();
-    if (!self->cctx || !self->dctx) {
+    self->scratch = malloc (2 * HIST_NBUCKETS * sizeof *self->scratch);
+    if (!self->cctx || !self->dctx || !self->scratch) {
         snapcodec_free (&self);
         return NULL;
     }
@@ -69,6 +85,10 @@ snapcodec_free (snapcodec_t **self_p)
         ZSTD_freeDDict (self->dicts[i].dd);
     free (self->buf);
     free (self->raw);
+    for (int i = 0; i < S_N; i++)
+        free (self->st[i].b);
+    free (self->sorted);
+    free (self->scratch);
     free (self);
     *self_p = NULL;
 }
@@ -155,13 +175,6 @@ by_target (const void *a, const void *b)
    agent's drives are alike and compress to little next to one another,
    where the encodings end to end mix them with the counts (measured:
    docs/design.md). */
-#define BLOCK_FORMAT 1
-enum { S_FIELDS, S_HEAD0, S_GAPS = S_HEAD0 + HIST_WIRE_HEAD, S_COUNTS, S_WHOLE, S_N };
-
-typedef struct {
-    uint8_t *b;
-    size_t len, cap;
-} sbuf_t;
 
 static int
 put_u (sbuf_t *s, uint64_t v)
@@ -246,11 +259,21 @@ snapcodec_pack (snapcodec_t *self, const Iofleet__Snapshot *s, const uint8_t **o
                 char *err, size_t errlen)
 {
     /* On the heap: a message's target count is bounded by its size only. */
-    Iofleet__TargetSample **sorted = malloc ((s->n_targets ? s->n_targets : 1) * sizeof *sorted);
-    uint64_t *gaps = malloc (2 * HIST_NBUCKETS * sizeof *gaps);
-    sbuf_t st[S_N];
-    memset (st, 0, sizeof st);
-    int rc = sorted && gaps ? 0 : -1;
+    size_t need_sorted = (s->n_targets ? s->n_targets : 1) * sizeof *self->sorted;
+    sbuf_t *st = self->st;
+    for (int i = 0; i < S_N; i++)
+        st[i].len = 0;
+    int rc = 0;
+    if (need_sorted > self->sortedcap) {
+        Iofleet__TargetSample **ns = realloc (self->sorted, need_sorted);
+        if (ns) {
+            self->sorted = ns;
+            self->sortedcap = need_sorted;
+        } else
+            rc = -1;
+    }
+    Iofleet__TargetSample **sorted = self->sorted;
+    uint64_t *gaps = self->scratch;
     if (rc == 0) {
         if (s->n_targets)
             memcpy (sorted, s->targets, s->n_targets * sizeof *sorted);
@@ -277,10 +300,6 @@ snapcodec_pack (snapcodec_t *self, const Iofleet__Snapshot *s, const uint8_t **o
         *len = o.len;
     } else
         rc = -1;
-    for (int i = 0; i < S_N; i++)
-        free (st[i].b);
-    free (sorted);
-    free (gaps);
     if (rc)
         snprintf (err, errlen, "out of memory");
     return rc;
@@ -415,13 +434,12 @@ snapcodec_release (Iofleet__Snapshot *m)
 
 /* The message of a block's raw bytes, or NULL with err. */
 static Iofleet__Snapshot *
-unpack (const uint8_t *raw, size_t n, char *err, size_t errlen)
+unpack (const uint8_t *raw, size_t n, uint64_t *gaps, char *err, size_t errlen)
 {
 #define BAD(why) do { snprintf (err, errlen, "block: %s", why); goto fail; } while (0)
     rd_t s[S_N], hdr = { raw, raw + n };
     decoded_t *d = NULL;
     sbuf_t blobs = { 0 };
-    uint64_t *gaps = NULL;
     if (n < 1 || *hdr.p++ != BLOCK_FORMAT)
         BAD ("unknown format");
     uint64_t lens[S_N], at = 0;
@@ -444,8 +462,7 @@ unpack (const uint8_t *raw, size_t n, char *err, size_t errlen)
                                            + sizeof (Iofleet__TargetSample)
                                            + 3 * sizeof (Iofleet__DirStats));
     d = calloc (1, sz);
-    gaps = malloc (2 * HIST_NBUCKETS * sizeof *gaps);
-    if (!d || !gaps)
+    if (!d)
         BAD ("out of memory");
     Iofleet__TargetSample **tp = (Iofleet__TargetSample **) (d + 1);
     Iofleet__TargetSample *ts = (Iofleet__TargetSample *) (tp + nt);
@@ -525,12 +542,10 @@ unpack (const uint8_t *raw, size_t n, char *err, size_t errlen)
             if (h->len)
                 h->data = blobs.b + (uintptr_t) h->data;
         }
-    free (gaps);
     return &d->msg;
 fail:
     free (d);
     free (blobs.b);
-    free (gaps);
     return NULL;
 #undef BAD
 }
@@ -543,5 +558,5 @@ snapcodec_decode (snapcodec_t *self, int64_t dict_id, const void *data, size_t l
     size_t n;
     if (snapcodec_raw (self, dict_id, data, len, &raw, &n, err, errlen))
         return NULL;
-    return unpack (raw, n, err, errlen);
+    return unpack (raw, n, self->scratch, err, errlen);
 }

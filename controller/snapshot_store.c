@@ -148,6 +148,35 @@ snapshot_store_train (sqlite3 *db, snapcodec_t *codec, int min_blocks, int64_t n
     return out;
 }
 
+void
+snapshot_store_sample (sqlite3_value *target, sqlite3_value **dirs, Iofleet__TargetSample *t,
+                       Iofleet__DirStats ds[3])
+{
+    iofleet__target_sample__init (t);
+    t->target = (uint32_t) sqlite3_value_int64 (target);
+    for (int k = 0; k < 3; k++) {
+        Iofleet__DirStats *d = &ds[k];
+        sqlite3_value **v = dirs + k * 6;
+        iofleet__dir_stats__init (d);
+        d->ops = (uint64_t) sqlite3_value_int64 (v[0]);
+        d->bytes = (uint64_t) sqlite3_value_int64 (v[1]);
+        d->errors = (uint64_t) sqlite3_value_int64 (v[2]);
+        ProtobufCBinaryData *h[3] = { &d->histogram, &d->slat_histogram, &d->lat_histogram };
+        bool any = d->ops || d->bytes || d->errors;
+        for (int b = 0; b < 3; b++) {
+            int n = sqlite3_value_bytes (v[3 + b]);
+            if (sqlite3_value_type (v[3 + b]) == SQLITE_NULL || n <= 0)
+                continue;
+            h[b]->data = (uint8_t *) sqlite3_value_blob (v[3 + b]);
+            h[b]->len = (size_t) n;
+            any = true;
+        }
+        /* A direction with nothing in it is absent, as an agent sends it. */
+        if (any)
+            *(k == 0 ? &t->read : k == 1 ? &t->write : &t->trim) = d;
+    }
+}
+
 /* --- conversion of the table of schemas 1-19 ------------------------------------ */
 
 /* One agent-interval being gathered from its rows. */
@@ -216,33 +245,25 @@ group_add (group_t *g, sqlite3_stmt *st)
         g->msg.t_end = (uint64_t) sqlite3_column_int64 (st, 6);
     }
     Iofleet__TargetSample *t = &g->ts[g->n];
-    iofleet__target_sample__init (t);
-    t->target = (uint32_t) sqlite3_column_int64 (st, 4);
+    sqlite3_value *dirs[18];
+    for (int c = 0; c < 18; c++)
+        dirs[c] = sqlite3_column_value (st, 7 + c);
+    snapshot_store_sample (sqlite3_column_value (st, 4), dirs, t, &g->ds[g->n * 3]);
+    /* Its histograms point into the row: copies, the row goes at the next step. */
     for (int k = 0; k < 3; k++) {
-        int col = 7 + k * 6;
-        Iofleet__DirStats *d = &g->ds[g->n * 3 + k];
-        iofleet__dir_stats__init (d);
-        d->ops = (uint64_t) sqlite3_column_int64 (st, col);
-        d->bytes = (uint64_t) sqlite3_column_int64 (st, col + 1);
-        d->errors = (uint64_t) sqlite3_column_int64 (st, col + 2);
-        ProtobufCBinaryData *h[3] = { &d->histogram, &d->slat_histogram, &d->lat_histogram };
-        bool any = d->ops || d->bytes || d->errors;
+        Iofleet__DirStats *d = &g->ds[g->n * 3 + (size_t) k];
+        ProtobufCBinaryData *hs[3] = { &d->histogram, &d->slat_histogram, &d->lat_histogram };
         for (int b = 0; b < 3; b++) {
-            size_t n = (size_t) sqlite3_column_bytes (st, col + 3 + b);
-            if (!n)
+            ProtobufCBinaryData *h = hs[b];
+            if (!h->len)
                 continue;
-            void *copy = malloc (n);
+            void *copy = malloc (h->len);
             if (!copy)
                 return -1;
-            memcpy (copy, sqlite3_column_blob (st, col + 3 + b), n);
+            memcpy (copy, h->data, h->len);
             g->blobs[g->nblobs++] = copy;
-            h[b]->data = copy;
-            h[b]->len = n;
-            any = true;
+            h->data = copy;
         }
-        /* A direction with nothing in it is absent, as an agent sends it. */
-        if (any)
-            *(k == 0 ? &t->read : k == 1 ? &t->write : &t->trim) = d;
     }
     g->tp[g->n] = t;
     g->n++;

@@ -28,6 +28,15 @@ int snapshot_store_bind (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int
 int snapshot_store_put (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int step,
                         int64_t agent, const Iofleet__Snapshot *s, char *err, size_t errlen);
 
+/* A target's sample from schema 19's columns: target, then per direction
+   (read, write, trim) ops, bytes, errors and the clat, slat and lat
+   histograms (18 values in dirs).  A direction with nothing in it is left
+   out, as an agent sends it; the histograms point into the values.  The
+   one reading of those columns, for the table's INSERT and the
+   conversion.  Can't fail. */
+void snapshot_store_sample (sqlite3_value *target, sqlite3_value **dirs, Iofleet__TargetSample *t,
+                            Iofleet__DirStats ds[3]);
+
 /* Samples a dictionary is trained on, and its size: what was measured
    (docs/design.md, bench/snapshot-compression). */
 #define SNAPSHOT_DICT_SAMPLES 2000

@@ -361,28 +361,7 @@ t_update (sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_int64 *rowid
     /* The new target, its directions' blobs pointing into argv. */
     Iofleet__TargetSample ts;
     Iofleet__DirStats ds[3];
-    iofleet__target_sample__init (&ts);
-    ts.target = (uint32_t) sqlite3_value_int64 (v[COL_TARGET]);
-    for (int k = 0; k < 3; k++) {
-        Iofleet__DirStats *d = &ds[k];
-        iofleet__dir_stats__init (d);
-        int c0 = COL_DIR0 + k * 6;
-        d->ops = (uint64_t) sqlite3_value_int64 (v[c0]);
-        d->bytes = (uint64_t) sqlite3_value_int64 (v[c0 + 1]);
-        d->errors = (uint64_t) sqlite3_value_int64 (v[c0 + 2]);
-        ProtobufCBinaryData *h[3] = { &d->histogram, &d->slat_histogram, &d->lat_histogram };
-        bool any = d->ops || d->bytes || d->errors;
-        for (int b = 0; b < 3; b++) {
-            int n = sqlite3_value_bytes (v[c0 + 3 + b]);
-            if (sqlite3_value_type (v[c0 + 3 + b]) == SQLITE_NULL || n == 0)
-                continue;
-            h[b]->data = (uint8_t *) sqlite3_value_blob (v[c0 + 3 + b]);
-            h[b]->len = (size_t) n;
-            any = true;
-        }
-        if (any)
-            *(k == 0 ? &ts.read : k == 1 ? &ts.write : &ts.trim) = d;
-    }
+    snapshot_store_sample (v[COL_TARGET], v + COL_DIR0, &ts, ds);
     size_t n_old = old ? old->n_targets : 0;
     Iofleet__TargetSample **list = sqlite3_malloc64 ((n_old + 1) * sizeof *list);
     if (!list) {
