@@ -549,6 +549,7 @@ CASES = [
                "time_based\nruntime=6\n",
         "throttle_riops": 1000,
         "fails": True,
+        "timed": True,
         "checks": [("job_fields", {"error": 0}), ("count", 0.1)],
     },
     {
