@@ -29,11 +29,11 @@ link_open (const char *endpoint, const char *cert, const char *controller_key, c
     /* Redial a lost controller quickly at first, then every 5 s at most. */
     zsock_set_reconnect_ivl (s, 100);
     zsock_set_reconnect_ivl_max (s, 5000);
-    /* ZMTP heartbeats: a connection that went dead (a pulled cable, a
-       rebooted switch) is noticed and redialed, besides our own pings. */
-    zsock_set_heartbeat_ivl (s, 1000);
-    zsock_set_heartbeat_timeout (s, 10000);
-    zsock_set_heartbeat_ttl (s, 20000);
+    /* ZMTP heartbeats (message.h): a connection that went dead (a pulled
+       cable, a rebooted switch) is noticed and redialed, besides our own
+       pings (LINK_SILENCE_NS). */
+    zsock_set_heartbeat_ivl (s, MSG_ZMTP_PING_MS);
+    zsock_set_heartbeat_timeout (s, MSG_ZMTP_AGENT_TIMEOUT_MS);
     if ((cert || controller_key) && curve_client_apply (s, cert, controller_key, err, errlen)) {
         zsock_destroy (&s);
         return NULL;

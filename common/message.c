@@ -66,19 +66,23 @@ check_inventory (const char *field, const char *s, char *err, size_t errlen)
     return 0;
 }
 
+/* Direction dir of sample i of what ("snapshot.targets[3].read" in an
+   error); the name is only made for an error (a snapshot of 24 drives is
+   checked 72 times; printing each name was 2% of the controller's CPU). */
 static int
-check_dir (const char *field, const Iofleet__DirStats *d, char *err, size_t errlen)
+check_dir (const char *what, size_t i, const char *dir, const Iofleet__DirStats *d, char *err,
+           size_t errlen)
 {
     if (!d)
         return 0;           /* absent = no I/O in that direction */
     const ProtobufCBinaryData *h[3] = { &d->histogram, &d->slat_histogram, &d->lat_histogram };
     static const char *names[3] = { "histogram", "slat_histogram", "lat_histogram" };
-    for (int i = 0; i < 3; i++)
-        if (h[i]->len > HIST_WIRE_MAX)
-            return fail (err, errlen, "%s.%s is %zu bytes, limit %zu", field, names[i],
-                         h[i]->len, (size_t) HIST_WIRE_MAX);
+    for (int k = 0; k < 3; k++)
+        if (h[k]->len > HIST_WIRE_MAX)
+            return fail (err, errlen, "%s.targets[%zu].%s.%s is %zu bytes, limit %zu", what, i,
+                         dir, names[k], h[k]->len, (size_t) HIST_WIRE_MAX);
     if (d->bytes < d->ops)
-        return fail (err, errlen, "%s.bytes %llu < ops %llu", field,
+        return fail (err, errlen, "%s.targets[%zu].%s.bytes %llu < ops %llu", what, i, dir,
                      (unsigned long long) d->bytes, (unsigned long long) d->ops);
     return 0;
 }
@@ -96,15 +100,9 @@ check_samples (const char *what, size_t n, Iofleet__TargetSample **v,
         if (v[i]->target >= MSG_TARGETS_MAX)
             return fail (err, errlen, "%s.targets[%zu].target %u, limit %d", what, i,
                          v[i]->target, MSG_TARGETS_MAX - 1);
-        char f[64];
-        snprintf (f, sizeof f, "%s.targets[%zu].read", what, i);
-        if (check_dir (f, v[i]->read, err, errlen))
-            return -EINVAL;
-        snprintf (f, sizeof f, "%s.targets[%zu].write", what, i);
-        if (check_dir (f, v[i]->write, err, errlen))
-            return -EINVAL;
-        snprintf (f, sizeof f, "%s.targets[%zu].trim", what, i);
-        if (check_dir (f, v[i]->trim, err, errlen))
+        if (check_dir (what, i, "read", v[i]->read, err, errlen)
+            || check_dir (what, i, "write", v[i]->write, err, errlen)
+            || check_dir (what, i, "trim", v[i]->trim, err, errlen))
             return -EINVAL;
     }
     return 0;

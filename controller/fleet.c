@@ -26,6 +26,7 @@ struct fleet {
     fleet_hello_fn *hello_fn;
     void *hello_arg;
     fleet_excused_fn *excused_fn;
+    uint64_t scanned_at;        /* fleet_tick's last walk, monotonic */
     void *excused_arg;
     uint64_t bad_messages;
     uint64_t unknown_logged_at;
@@ -502,6 +503,9 @@ void
 fleet_tick (fleet_t *self)
 {
     uint64_t now = clock_mono_ns ();
+    if (now - self->scanned_at < FLEET_SCAN_NS)
+        return;
+    self->scanned_at = now;
     for (peer_t *p = zlistx_first (self->peers); p; p = zlistx_next (self->peers))
         if (p->connected && now - p->last_seen > self->ctl->lost_after_ns
             && !excused (self, p->id)) {

@@ -651,9 +651,9 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     }
     zsock_set_maxmsgsize (ctl->router, (int64_t) MSG_MAX_BYTES);
     zsock_set_router_handover (ctl->router, 1);
-    zsock_set_heartbeat_ivl (ctl->router, 1000);
-    zsock_set_heartbeat_timeout (ctl->router, 10000);
-    zsock_set_heartbeat_ttl (ctl->router, 20000);
+    /* ZMTP heartbeats (message.h): a dead agent's connection is dropped. */
+    zsock_set_heartbeat_ivl (ctl->router, MSG_ZMTP_PING_MS);
+    zsock_set_heartbeat_timeout (ctl->router, MSG_ZMTP_CTL_TIMEOUT_MS);
     zsock_set_linger (ctl->router, 0);
     zsock_set_linger (ctl->admin, 0);
     zsock_set_sndhwm (ctl->router, 100000);

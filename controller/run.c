@@ -597,7 +597,10 @@ runner_tick (ctl_t *ctl)
         return;
     }
     /* Agents that went away stop counting as busy. */
-    for (int i = 0; i < r->nparts; i++) {
+    bool scan = now - r->lost_scan_at >= FLEET_SCAN_NS;
+    if (scan)
+        r->lost_scan_at = now;
+    for (int i = 0; scan && i < r->nparts; i++) {
         part_t *p = &r->parts[i];
         if (p->st != P_PREPARING && p->st != P_RUNNING)
             continue;

@@ -92,6 +92,7 @@ struct runner {
     bool held;                          /* the database cannot be written */
     uint64_t held_since;                /* monotonic */
     uint64_t probe_at;
+    uint64_t lost_scan_at;              /* the last walk for lost agents (FLEET_SCAN_NS) */
     uint64_t unstored, unstored_logged_at;  /* snapshots a failed commit lost */
     int64_t run;
     char plan_name[128];

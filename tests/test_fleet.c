@@ -156,6 +156,10 @@ main (void)
     fleet_tick (fleet);
     CHECK (p->connected);
     excuse = false;
+    /* The walk is made once per FLEET_SCAN_NS, not at every tick. */
+    fleet_tick (fleet);
+    CHECK (p->connected);
+    usleep ((useconds_t) (FLEET_SCAN_NS / 1000 + 1000));
     fleet_tick (fleet);
     CHECK (!p->connected);
     Iofleet__Abort ab = IOFLEET__ABORT__INIT;
