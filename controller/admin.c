@@ -10,6 +10,7 @@
     on a reader thread with a read-only connection (readers.h).
 */
 #include "admin.h"
+#include "decode_pool.h"
 #include "qualification.h"
 #include "paths.h"
 #include "checklist.h"
@@ -102,7 +103,7 @@ stats_json (ctl_t *ctl)
     json_object_set_new (counters, "checkpoints_busy", json_integer ((json_int_t) ck[1]));
     json_object_set_new (counters, "checkpoints_failed", json_integer ((json_int_t) ck[2]));
     json_object_set_new (counters, "wal_pages", json_integer ((json_int_t) ck[3]));
-    return json_pack ("{s:s, s:f, s:{s:i, s:i}, s:{s:I, s:I, s:I, s:I, s:I, s:o, s:o}, "
+    return json_pack ("{s:s, s:f, s:{s:i, s:i}, s:{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:i, s:I}, "
                       "s:{s:I, s:I, s:f, s:f}, s:{s:I, s:I}, s:o, s:o, s:o, s:o}",
         "version", IOF_VERSION,
         "uptime_s", (double) (clock_mono_ns () - is->started) / 1e9,
@@ -111,6 +112,8 @@ stats_json (ctl_t *ctl)
         "snapshots", (json_int_t) is->snapshots, "target_snapshots", (json_int_t) is->rows,
         "commits", (json_int_t) is->commits, "lag", ns_summary (&is->lag),
         "commit", ns_summary (&is->commit),
+        "decode_threads", ctl->decode_threads,
+        "decode_pending", (json_int_t) (ctl->decode ? decode_pool_pending (ctl->decode) : 0),
         "process", "rss_kib", (json_int_t) rss, "rss_peak_kib", (json_int_t) hwm,
         "cpu_user_s", (double) ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
         "cpu_system_s", (double) ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,

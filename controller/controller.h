@@ -44,6 +44,7 @@ typedef struct hook hook_t;
 typedef struct retention retention_t;
 typedef struct history_index history_index_t;
 typedef struct snapdict snapdict_t;
+typedef struct decode_pool decode_pool_t;
 
 struct ctl {
     store_t *store;
@@ -61,6 +62,8 @@ struct ctl {
     retention_t *retention;     /* NULL: no retention policy */
     history_index_t *history_index;
     snapdict_t *snapdict;       /* the snapshot blocks' dictionary, trained while idle */
+    decode_pool_t *decode;      /* NULL: messages are decoded on the loop */
+    int decode_threads;
 };
 
 /* auth.c: CURVE allowlists and the ZAP handler. */
@@ -105,8 +108,11 @@ bool runner_agent_preparing (ctl_t *ctl, uint64_t agent_id);
 /* Starts the next queued run, moves the run in hand on (timeouts, lost
    agents, step ends).  Can't fail (errors are logged). */
 void runner_tick (ctl_t *ctl);
-/* READY, REFUSED, SNAPSHOT or DONE from a connected agent.  Can't fail. */
-void runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env);
+/* READY, REFUSED, SNAPSHOT or DONE from a connected agent (prep: a
+   SNAPSHOT's checks and block, made off the loop, or NULL).  Can't
+   fail. */
+void runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env,
+                        snapshot_prep_t *prep);
 /* The agent said HELLO (old_pid: of its previous HELLO, 0 if unknown).  If
    it no longer holds the step in hand it was part of, it restarted: its
    part is lost (what its spool resends is still stored). */

@@ -396,7 +396,7 @@ count_bad (fleet_t *self, peer_t *p, const char *why)
 /* A message of a connected peer that is not a PING: to the handler of its
    kind, else counted.  Can't fail. */
 static void
-hand_on (fleet_t *self, peer_t *p, const envelope_t *env)
+hand_on (fleet_t *self, peer_t *p, const envelope_t *env, snapshot_prep_t *prep)
 {
     int kind = (int) env->body_case;
     if (kind == IOFLEET__ENVELOPE__BODY_ERROR) {
@@ -405,7 +405,7 @@ hand_on (fleet_t *self, peer_t *p, const envelope_t *env)
     }
     const handler_t *h = kind > 0 && kind < FLEET_KINDS ? &self->handlers[kind] : NULL;
     if (h && h->fn) {
-        h->fn (h->arg, p, env);
+        h->fn (h->arg, p, env, prep);
         return;
     }
     store_count (self->ctl->store, "bad_agent_messages", 1);
@@ -415,24 +415,59 @@ hand_on (fleet_t *self, peer_t *p, const envelope_t *env)
 }
 
 void
-fleet_dispatch (fleet_t *self, zmsg_t *msg)
+fleet_decode (zmsg_t **msg_p, snapcodec_t *codec, agent_msg_t *out)
 {
-    zframe_t *rid = zmsg_pop (msg);
-    zframe_t *body = zmsg_pop (msg);
+    zmsg_t *msg = *msg_p;
+    *msg_p = NULL;
+    out->env = NULL;
+    out->mismatch = 0;
+    out->err[0] = '\0';
+    out->prep.done = false;
+    out->rid = zmsg_pop (msg);
+    out->body = zmsg_pop (msg);
+    bool one = out->rid && out->body && zmsg_size (msg) == 0;
+    zmsg_destroy (&msg);
+    if (!one) {
+        snprintf (out->err, sizeof out->err, "expected exactly one frame per message");
+        return;
+    }
+    out->env = message_unpack (zframe_data (out->body), zframe_size (out->body), &out->mismatch,
+                               out->err, sizeof out->err);
+    if (out->env && !out->mismatch && codec
+        && out->env->body_case == IOFLEET__ENVELOPE__BODY_SNAPSHOT)
+        snapshot_prep (&out->prep, codec, out->env->snapshot);
+}
+
+void
+agent_msg_clear (agent_msg_t *m)
+{
+    if (m->env)
+        message_free (m->env);
+    m->env = NULL;
+    zframe_destroy (&m->rid);
+    zframe_destroy (&m->body);
+}
+
+void
+fleet_dispatch (fleet_t *self, zmsg_t **msg_p)
+{
+    agent_msg_t m = { 0 };
+    fleet_decode (msg_p, NULL, &m);
+    fleet_handle (self, &m);
+    agent_msg_clear (&m);
+}
+
+void
+fleet_handle (fleet_t *self, agent_msg_t *m)
+{
+    zframe_t *rid = m->rid, *body = m->body;
+    envelope_t *env = m->env;
     peer_t *p = rid ? fleet_find_rid (self, zframe_data (rid), zframe_size (rid)) : NULL;
-    if (!rid || !body || zmsg_size (msg) != 0) {
-        count_bad (self, p, "expected exactly one frame per message");
-        goto out;
-    }
-    char err[256];
-    int mismatch;
-    envelope_t *env = message_unpack (zframe_data (body), zframe_size (body), &mismatch, err,
-                                      sizeof err);
     if (!env) {
-        count_bad (self, p, err);
-        goto out;
+        count_bad (self, p, m->err);
+        return;
     }
-    if (mismatch) {
+    if (m->mismatch) {
         /* A Hello of another protocol still parses as far as its first
            fields: name the agent's release when it says it. */
         const Iofleet__Hello *h = env->body_case == IOFLEET__ENVELOPE__BODY_HELLO ? env->hello
@@ -446,26 +481,22 @@ fleet_dispatch (fleet_t *self, zmsg_t *msg)
                   env->version, IOF_VERSION, IOF_PROTOCOL_VERSION);
         count_bad (self, p, reason);
         reject (self, zframe_data (rid), zframe_size (rid), reason);
-        message_free (env);
-        goto out;
+        return;
     }
     /* With CURVE, ZeroMQ tags every message with the sender's key (the
        ZAP User-Id, auth.c): that, not the routing id, says who sent it. */
     const char *key = self->ctl->auth ? zframe_meta (body, "User-Id") : "";
     if (!key || (self->ctl->auth && strlen (key) != 40)) {
         count_bad (self, p, "a message without a CURVE identity");
-        message_free (env);
-        goto out;
+        return;
     }
     if (env->body_case == IOFLEET__ENVELOPE__BODY_HELLO) {
         on_hello (self, zframe_data (rid), zframe_size (rid), env->hello, key);
-        message_free (env);
-        goto out;
+        return;
     }
     if (p && strcmp (p->key, key) != 0) {
         count_bad (self, p, "a message from another key than the agent registered with");
-        message_free (env);
-        goto out;
+        return;
     }
     if (!p || !p->connected) {
         /* Typically: this controller restarted and the agent's connection
@@ -476,8 +507,7 @@ fleet_dispatch (fleet_t *self, zmsg_t *msg)
         reply.body_case = IOFLEET__ENVELOPE__BODY_ERROR;
         reply.error = &e;
         send_to (self, zframe_data (rid), zframe_size (rid), &reply);
-        message_free (env);
-        goto out;
+        return;
     }
     p->last_seen = clock_mono_ns ();
     if (env->body_case == IOFLEET__ENVELOPE__BODY_PING) {
@@ -492,11 +522,7 @@ fleet_dispatch (fleet_t *self, zmsg_t *msg)
         pong.t2 = clock_real_ns ();
         send_to (self, p->rid, p->rid_len, &reply);
     } else
-        hand_on (self, p, env);
-    message_free (env);
-out:
-    zframe_destroy (&rid);
-    zframe_destroy (&body);
+        hand_on (self, p, env, &m->prep);
 }
 
 void

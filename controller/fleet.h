@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "message.h"
+#include "snapshot_prep.h"
 
 #define PEER_RID_MAX 256          /* ZeroMQ routing ids are at most 255 bytes */
 
@@ -49,8 +50,11 @@ typedef struct {
     char instance[MSG_NAME_MAX + 1];  /* which agent, across restarts ("" unknown) */
 } peer_t;
 
-/* A message of a registered kind from a connected, identified peer. */
-typedef void (fleet_message_fn) (void *arg, peer_t *peer, const envelope_t *env);
+/* A message of a registered kind from a connected, identified peer;
+   prep: a SNAPSHOT's checks and block, made with the message off the
+   loop (NULL: not made). */
+typedef void (fleet_message_fn) (void *arg, peer_t *peer, const envelope_t *env,
+                                 snapshot_prep_t *prep);
 /* A HELLO was accepted and its peer recorded (old_pid: of the peer's
    previous HELLO, 0 if unknown); WELCOME goes out after it returns. */
 typedef void (fleet_hello_fn) (void *arg, peer_t *peer, uint64_t old_pid,
@@ -74,9 +78,30 @@ void fleet_on_hello (fleet_t *self, fleet_hello_fn *fn, void *arg);
 /* Asks fn whether a silent agent is excused (NULL: none is).  Can't fail. */
 void fleet_on_excused (fleet_t *self, fleet_excused_fn *fn, void *arg);
 
-/* One message from the ROUTER socket (routing id, body): answered,
-   dispatched to its handler, or counted as bad.  Can't fail. */
-void fleet_dispatch (fleet_t *self, zmsg_t *msg);
+/* One message from the ROUTER socket, unpacked (fleet_decode) and not
+   yet handled (fleet_handle). */
+typedef struct {
+    zframe_t *rid, *body;       /* its frames; NULL when it had not two */
+    envelope_t *env;            /* NULL: err says why */
+    int mismatch;               /* another protocol version */
+    char err[256];
+    snapshot_prep_t prep;       /* a SNAPSHOT's checks and block (done: made) */
+} agent_msg_t;
+
+/* Unpacks *msg_p (taken) into out; a SNAPSHOT is prepared with codec too
+   (NULL: left to the loop).  Needs nothing of the fleet: the decode
+   pool's threads call it (decode_pool.h).  Can't fail: what is wrong is
+   in out. */
+void fleet_decode (zmsg_t **msg_p, snapcodec_t *codec, agent_msg_t *out);
+/* Answers m, hands it to its handler, or counts it as bad.  Can't fail. */
+void fleet_handle (fleet_t *self, agent_msg_t *m);
+/* Frees what m holds, not its prep's buffer (kept for the next).  Can't
+   fail. */
+void agent_msg_clear (agent_msg_t *m);
+/* fleet_decode, fleet_handle, agent_msg_clear: one message from the
+   ROUTER socket (routing id, body; *msg_p taken), on the loop.  Can't
+   fail. */
+void fleet_dispatch (fleet_t *self, zmsg_t **msg_p);
 /* Marks agents silent past --lost-after disconnected.  Can't fail. */
 void fleet_tick (fleet_t *self);
 

@@ -7,6 +7,7 @@
 */
 #include "runstate.h"
 #include "log.h"
+#include "snapshot_prep.h"
 #include "snapshot_store.h"
 #include "util.h"
 
@@ -23,10 +24,12 @@ ingest_maybe_done (ctl_t *ctl, part_t *p)
     }
 }
 
-/* Stores one snapshot (one row per target), after decoding every histogram
-   in it, so a snapshot is stored whole or not at all. */
+/* Stores one snapshot (one row for all its targets), after checking every
+   histogram in it, so a snapshot is stored whole or not at all.  prep is
+   what the decode pool made of it (its checks and block); NULL or not
+   done: it is made here, with the store's codec. */
 void
-ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s)
+ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s, snapshot_prep_t *prep)
 {
     runner_t *r = ctl->runner;
     if (s->spool_dropped > p->spool_dropped)
@@ -39,6 +42,10 @@ ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s)
             acks_queue_seq (r, p, s->seq);
         return;
     }
+    if (!prep || !prep->done) {
+        prep = &r->prep;
+        snapshot_prep (prep, store_codec (ctl->store), s);
+    }
     for (size_t i = 0; i < s->n_targets; i++) {
         const Iofleet__TargetSample *t = s->targets[i];
         if (t->target >= p->ntargets) {
@@ -48,47 +55,27 @@ ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s)
             acks_queue_seq (r, p, s->seq);     /* refused for good: not again */
             return;
         }
-        for (int k = 0; k < DIR_COUNT; k++) {
-            const Iofleet__DirStats *d = message_sample_dir (t, k);
-            if (!d || (d->ops == 0 && d->histogram.len == 0))
-                continue;
-            const ProtobufCBinaryData *blobs[3] = { &d->histogram, &d->slat_histogram,
-                                                    &d->lat_histogram };
-            static const char *names[3] = { "clat", "slat", "lat" };
-            const char *bad = NULL;
-            for (int b = 0; b < 3 && !bad; b++) {
-                if (b > 0 && blobs[b]->len == 0)
-                    continue;       /* slat/lat are optional */
-                uint64_t count;
-                if (histogram_check (blobs[b]->data, blobs[b]->len, &count) != 0)
-                    bad = "does not decode";
-                /* Failed I/Os are counted as errors, never as latency samples;
-                   a run without histograms sends empty ones. */
-                else if (count != d->ops && count != 0)
-                    bad = "holds another number of samples than ops";
-                if (bad) {
-                    store_count (ctl->store, "bad_agent_messages", 1);
-                    log_warn ("agent '%s': snapshot %u target %u: the %s %s histogram %s; "
-                              "dropped", p->name, s->seq, t->target, dir_name (k), names[b], bad);
-                    acks_queue_seq (r, p, s->seq);
-                    return;
-                }
-            }
+        if (prep->bad_sample == (int) i) {
+            store_count (ctl->store, "bad_agent_messages", 1);
+            log_warn ("agent '%s': snapshot %u target %u: the %s %s histogram %s; dropped",
+                      p->name, s->seq, t->target, dir_name (prep->bad_dir),
+                      snapshot_prep_which (prep->bad_which), prep->bad_why);
+            acks_queue_seq (r, p, s->seq);
+            return;
         }
+    }
+    if (prep->encode_err[0]) {
+        log_err ("agent '%s': snapshot %u: cannot encode it: %s; not stored, it is sent again",
+                 p->name, s->seq, prep->encode_err);
+        return;
     }
     store_begin (ctl->store);
     /* One row for the whole interval, compressed (snapshot_codec.h). */
     sqlite3_stmt *st = store_stmt (ctl->store, SNAPSHOT_STORE_INSERT ("OR IGNORE"));
-    char err[256];
     if (!st)
         return;             /* logged; not acked: the agent will send it again */
-    if (snapshot_store_bind (st, store_codec (ctl->store), r->run, r->cur,
-                             (int64_t) p->agent_id, s, err, sizeof err)) {
-        log_err ("agent '%s': snapshot %u: cannot encode it: %s; not stored, it is sent again",
-                 p->name, s->seq, err);
-        sqlite3_reset (st);
-        return;
-    }
+    snapshot_store_bind_block (st, r->run, r->cur, (int64_t) p->agent_id, s->seq, s->n_targets,
+                               prep->dict_id, prep->block, prep->len);
     if (store_step_done (ctl->store, st, "store snapshot"))
         return;             /* not acked: the agent will send it again */
     if (series_add (r->series, ctl->store, (int) (p - r->parts), s))

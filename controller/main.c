@@ -5,6 +5,7 @@
 */
 #define _GNU_SOURCE
 #include "admin.h"
+#include "decode_pool.h"
 #include "http.h"
 #include "metrics.h"
 #include "runstate.h"
@@ -97,6 +98,10 @@ usage (FILE *f)
 "                         snapshots (default: all; imports do not count); with\n"
 "                         --retain-intervals too,\n"
 "                         a run keeps them while it is within both\n"
+"  --decode-threads N     threads that unpack the agents' messages and check,\n"
+"                         encode and compress their snapshots, beside the loop\n"
+"                         that stores them (default: the processors less one,\n"
+"                         at most 4; here %d; 0: the loop does it all; max %d)\n"
 "  --db-sync full|normal  SQLite synchronous level (default full: a snapshot is\n"
 "                         acknowledged to its agent only once fsynced; normal\n"
 "                         survives a controller crash, not a power cut, and\n"
@@ -129,7 +134,8 @@ usage (FILE *f)
 "configuration or flags, or the database is in use by another controller;\n"
 "3 the database cannot be opened, backed up before a migration, or migrated\n"
 "(restarting will not help: the message says what will)\n",
-             DEFAULT_CONFIG, DEFAULT_DB, DEFAULT_LISTEN, default_admin_endpoint (admin, sizeof admin, true));
+             DEFAULT_CONFIG, DEFAULT_DB, DEFAULT_LISTEN, default_admin_endpoint (admin, sizeof admin, true),
+             decode_pool_default_threads (), DECODE_POOL_MAX_THREADS);
 }
 
 static int
@@ -218,6 +224,7 @@ typedef struct {
     metrics_targets_t http_targets;
     int64_t test_clock;
     int64_t retain_s, retain_runs;     /* -1: not given */
+    int decode_threads;
     bool verbose;
 } settings_t;
 
@@ -302,6 +309,18 @@ apply_option (void *arg, int code, const char *v, const char *where, bool from_c
         s->retain_runs = n;
         break;
     }
+    case 'j': {
+        char *end;
+        errno = 0;
+        long n = strtol (v, &end, 10);
+        if (*end || end == v || errno || n < 0 || n > DECODE_POOL_MAX_THREADS) {
+            fprintf (stderr, "iofleet-controller: %s '%s': a number of threads, 0 to %d\n",
+                     where, v, DECODE_POOL_MAX_THREADS);
+            return 2;
+        }
+        s->decode_threads = (int) n;
+        break;
+    }
     case 'v': s->verbose = true; break;
     case 'h': usage (stdout); exit (0);
     case 'V': printf ("iofleet-controller %s (protocol %d)\n", IOF_VERSION,
@@ -358,6 +377,7 @@ value_of (void *arg, int code, char *buf, size_t len)
         if (s->retain_runs >= 0)
             snprintf (buf, len, "%lld", (long long) s->retain_runs);
         break;
+    case 'j': snprintf (buf, len, "%d", s->decode_threads); break;
     case 'v': snprintf (buf, len, "%s", s->verbose ? "yes" : "no"); break;
     default: assert (!"an option without a value_of case"); break;
     }
@@ -518,9 +538,10 @@ check_config (const settings_t *set, const config_t *cfg)
 
 /* fleet_message_fn: what the agents report of a run goes to the runner. */
 static void
-on_agent_message (void *arg, peer_t *peer, const envelope_t *env)
+on_agent_message (void *arg, peer_t *peer, const envelope_t *env,
+                  snapshot_prep_t *prep)
 {
-    runner_on_message (arg, peer, env);
+    runner_on_message (arg, peer, env, prep);
 }
 
 /* fleet_hello_fn: an agent back may have lost the step it was running. */
@@ -562,6 +583,17 @@ wire (ctl_t *ctl)
     fleet_on_hello (ctl->fleet, on_agent_hello, ctl);
     fleet_on_excused (ctl->fleet, on_agent_excused, ctl);
     runner_on_end (ctl->runner, on_run_end, ctl);
+}
+
+/* A burst is a few hundred ms of ingest: an admin request (stats, or a
+   read handed to a reader) waits for a slice of it, not for all of it.
+   One handled mid-burst sees the tick's writes so far; a write it makes
+   commits them, which only acknowledges them sooner.  Can't fail. */
+static void
+admin_slice (ctl_t *ctl, admin_t *admin_ep, int handled)
+{
+    if (handled % ADMIN_SLICE == 0 && (zsock_events (ctl->admin) & ZMQ_POLLIN))
+        admin_on_request (admin_ep);
 }
 
 /* Starts the controller with these settings and serves until SIGINT or
@@ -707,6 +739,15 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         fprintf (stderr, "iofleet-controller: %s\n", err);
         return 1;
     }
+    if (set->decode_threads > 0) {
+        ctl->decode = decode_pool_new (db, set->decode_threads, err, sizeof err);
+        if (!ctl->decode) {
+            fprintf (stderr, "iofleet-controller: cannot start %d decode threads: %s "
+                     "(--decode-threads 0 decodes on the loop)\n", set->decode_threads, err);
+            return 1;
+        }
+        ctl->decode_threads = set->decode_threads;
+    }
     runner_recover (ctl);
     if (http) {
         series_keep_total (ctl->runner->series, set->http_targets != METRICS_TARGETS_OFF);
@@ -739,6 +780,8 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     sd_notifyf (0, "READY=1\nSTATUS=agents on %s, database schema %d", bound,
                 store_schema_version (ctl->store));
     zpoller_t *poller = zpoller_new (ctl->router, ctl->admin, NULL);
+    if (ctl->decode)
+        zpoller_add (poller, decode_pool_fd (ctl->decode));
     if (ctl->auth)
         zpoller_add (poller, auth_socket (ctl->auth));
     admin_poll (admin_ep, poller);
@@ -754,22 +797,30 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         /* Handshakes wait on these answers: serve every one queued. */
         while (ctl->auth && (zsock_events (auth_socket (ctl->auth)) & ZMQ_POLLIN))
             auth_on_zap (ctl);
-        /* Drain what is queued, then commit once. */
+        /* Drain what is queued, then commit once.  With decode threads
+           (decode_pool.h) what is queued goes to them, and what they
+           decoded (in the order it came) is handled here. */
+        int handled = 0;
         for (int n = 0; n < BURST_MAX; n++) {
+            if (ctl->decode && !decode_pool_room (ctl->decode))
+                break;
             zmsg_t *m = zmsg_recv_nowait (ctl->router);
             if (!m)
                 break;
             ctl->stats->messages++;
             ctl->stats->bytes += zmsg_content_size (m);
-            fleet_dispatch (ctl->fleet, m);
-            zmsg_destroy (&m);
-            /* A burst is a few hundred ms of ingest: an admin request
-               (stats, or a read handed to a reader) waits for a slice of
-               it, not for all of it.  One handled mid-burst sees the
-               tick's writes so far; a write it makes commits them, which
-               only acknowledges them sooner. */
-            if ((n + 1) % ADMIN_SLICE == 0 && (zsock_events (ctl->admin) & ZMQ_POLLIN))
-                admin_on_request (admin_ep);
+            if (ctl->decode) {
+                decode_pool_push (ctl->decode, &m);
+                continue;
+            }
+            fleet_dispatch (ctl->fleet, &m);
+            admin_slice (ctl, admin_ep, ++handled);
+        }
+        agent_msg_t *am;
+        while (ctl->decode && handled < BURST_MAX && (am = decode_pool_next (ctl->decode))) {
+            fleet_handle (ctl->fleet, am);
+            decode_pool_release (ctl->decode);
+            admin_slice (ctl, admin_ep, ++handled);
         }
         fleet_tick (ctl->fleet);
         runner_tick (ctl);
@@ -804,6 +855,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     store_commit (ctl->store);
     runner_after_commit (ctl);
     zpoller_destroy (&poller);
+    decode_pool_destroy (&ctl->decode);
     http_stop (&http);
     admin_destroy (&admin_ep);
     runner_destroy (&ctl->runner);
@@ -844,6 +896,7 @@ main (int argc, char **argv)
         { "http-token-file", required_argument, NULL, 'T' },
         { "retain-intervals", required_argument, NULL, 'r' },
         { "retain-interval-runs", required_argument, NULL, 'n' },
+        { "decode-threads", required_argument, NULL, 'j' },
         { "verbose", no_argument, NULL, 'v' },
         CONFIG_OPTIONS,
         { "help", no_argument, NULL, 'h' },
@@ -858,7 +911,8 @@ main (int argc, char **argv)
     ctl->lost_after_ns = CTL_SILENCE_LOST_NS;
     settings_t set = { .ctl = ctl, .db = DEFAULT_DB, .listen = DEFAULT_LISTEN,
                        .admin = default_admin_endpoint (admin_buf, sizeof admin_buf, true),
-                       .db_sync = "full", .retain_s = -1, .retain_runs = -1 };
+                       .db_sync = "full", .retain_s = -1, .retain_runs = -1,
+                       .decode_threads = decode_pool_default_threads () };
     config_t *cfg = config_new ("iofleet-controller", "controller", "h", opts, NULL);
     if (!cfg) {
         fprintf (stderr, "iofleet-controller: out of memory\n");

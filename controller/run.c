@@ -687,7 +687,7 @@ runner_agent_hello (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid, const Iofle
 }
 
 void
-runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
+runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env, snapshot_prep_t *prep)
 {
     runner_t *r = ctl->runner;
     uint64_t run = 0;
@@ -789,7 +789,7 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env)
         /* A restarted agent's spool holds what its old process measured. */
         if (p->st == P_RUNNING || p->st == P_DONE_WAIT || p->st == P_DONE
             || (p->st == P_LOST && p->restarted))
-            ingest_snapshot (ctl, p, env->snapshot);
+            ingest_snapshot (ctl, p, env->snapshot, prep);
         break;
     case IOFLEET__ENVELOPE__BODY_DONE: {
         /* ... and maybe the DONE it sent just before it died. */

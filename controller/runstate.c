@@ -73,6 +73,7 @@ runner_destroy (runner_t **self_p)
         free (r->acks[i].seqs);
     free (r->acks);
     free (r->marks);
+    snapshot_prep_clear (&r->prep);
     if (r->store)
         store_on_commit (r->store, NULL, NULL);
     series_destroy (&r->series);

@@ -13,6 +13,7 @@
 
 #include "controller.h"
 #include "finalizer.h"
+#include "snapshot_prep.h"
 
 #define STEP_GRACE_NS         (60 * NS_PER_SEC)   /* past the planned end */
 
@@ -92,6 +93,7 @@ struct runner {
     bool held;                          /* the database cannot be written */
     uint64_t held_since;                /* monotonic */
     uint64_t probe_at;
+    snapshot_prep_t prep;               /* a snapshot prepared on the loop (ingest.c) */
     uint64_t lost_scan_at;              /* the last walk for lost agents (FLEET_SCAN_NS) */
     uint64_t unstored, unstored_logged_at;  /* snapshots a failed commit lost */
     int64_t run;
@@ -208,10 +210,11 @@ void acks_queue_seq (runner_t *r, const part_t *p, uint32_t seq);
 int acks_note_mark (runner_t *r, const part_t *p, const Iofleet__Snapshot *s);
 
 /* ingest.c: snapshots in. */
-/* Stores snapshot s of p (one row per target), after decoding every
-   histogram in it, so a snapshot is stored whole or not at all.  Can't
-   fail: what is not stored is not acknowledged, and comes again. */
-void ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s);
+/* Stores snapshot s of p (one row for its targets), after checking every
+   histogram in it, so a snapshot is stored whole or not at all.  prep:
+   its checks and block made off the loop (decode_pool.h), or NULL.
+   Can't fail: what is not stored is not acknowledged, and comes again. */
+void ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s, snapshot_prep_t *prep);
 /* p said DONE and every snapshot it counted is stored: it is done.  Can't
    fail. */
 void ingest_maybe_done (ctl_t *ctl, part_t *p);

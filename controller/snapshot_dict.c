@@ -9,6 +9,7 @@
     conversion.
 */
 #include "controller.h"
+#include "decode_pool.h"
 #include "log.h"
 #include "snapshot_store.h"
 #include "util.h"
@@ -79,6 +80,7 @@ snapdict_tick (ctl_t *ctl)
     if (rc == 0)
         return;                 /* too few blocks yet */
     self->have = true;
+    decode_pool_reload (ctl->decode);
     self->samples = samples;
     self->bytes = (int64_t) bytes;
     self->ms = (int64_t) ((clock_mono_ns () - t0) / 1000000);

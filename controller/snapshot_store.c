@@ -6,6 +6,19 @@
 #include <string.h>
 #include <zdict.h>
 
+void
+snapshot_store_bind_block (sqlite3_stmt *ins, int64_t run, int step, int64_t agent, uint32_t seq,
+                           size_t targets, int64_t dict_id, const void *data, size_t len)
+{
+    sqlite3_bind_int64 (ins, 1, run);
+    sqlite3_bind_int (ins, 2, step);
+    sqlite3_bind_int64 (ins, 3, agent);
+    sqlite3_bind_int64 (ins, 4, (sqlite3_int64) seq);
+    sqlite3_bind_int64 (ins, 5, (sqlite3_int64) targets);
+    sqlite3_bind_int64 (ins, 6, dict_id);
+    sqlite3_bind_blob (ins, 7, data, (int) len, SQLITE_STATIC);
+}
+
 int
 snapshot_store_bind (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int step,
                      int64_t agent, const Iofleet__Snapshot *s, char *err, size_t errlen)
@@ -15,13 +28,7 @@ snapshot_store_bind (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int ste
     int64_t dict_id;
     if (snapcodec_encode (codec, s, &z, &zlen, &dict_id, err, errlen))
         return -1;
-    sqlite3_bind_int64 (ins, 1, run);
-    sqlite3_bind_int (ins, 2, step);
-    sqlite3_bind_int64 (ins, 3, agent);
-    sqlite3_bind_int64 (ins, 4, (sqlite3_int64) s->seq);
-    sqlite3_bind_int64 (ins, 5, (sqlite3_int64) s->n_targets);
-    sqlite3_bind_int64 (ins, 6, dict_id);
-    sqlite3_bind_blob (ins, 7, z, (int) zlen, SQLITE_STATIC);
+    snapshot_store_bind_block (ins, run, step, agent, s->seq, s->n_targets, dict_id, z, zlen);
     return 0;
 }
 

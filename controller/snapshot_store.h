@@ -22,7 +22,13 @@
 int snapshot_store_bind (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int step,
                          int64_t agent, const Iofleet__Snapshot *s, char *err, size_t errlen);
 
-/* snapshot_store_bind, then steps and resets ins. */
+/* Binds ins to a block already encoded (snapshot_prep.h): the one
+   order of the insert's values.  data is bound without a copy: step ins
+   before it changes.  Can't fail. */
+void snapshot_store_bind_block (sqlite3_stmt *ins, int64_t run, int step, int64_t agent,
+                                uint32_t seq, size_t targets, int64_t dict_id, const void *data,
+                                size_t len);
+
 /* Encodes s and steps ins (prepared from SNAPSHOT_STORE_INSERT), s->seq
    its seq.  Returns 0, or -1 with err. */
 int snapshot_store_put (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int step,

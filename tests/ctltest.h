@@ -119,8 +119,7 @@ ctltest_pump (ctltest_t *t, int n)
         zmsg_t *m = zmsg_recv (t->ctl.router);
         if (!m)
             break;
-        fleet_dispatch (t->ctl.fleet, m);
-        zmsg_destroy (&m);
+        fleet_dispatch (t->ctl.fleet, &m);
     }
     return got;
 }

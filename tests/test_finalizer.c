@@ -18,9 +18,10 @@
 #define NSNAPS    4
 
 static void
-on_agent_message (void *arg, peer_t *peer, const envelope_t *env)
+on_agent_message (void *arg, peer_t *peer, const envelope_t *env,
+                  snapshot_prep_t *prep)
 {
-    runner_on_message (arg, peer, env);
+    runner_on_message (arg, peer, env, prep);
 }
 
 static const char *

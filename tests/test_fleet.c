@@ -13,8 +13,9 @@ typedef struct {
 } seen_t;
 
 static void
-on_ready (void *arg, peer_t *peer, const envelope_t *env)
+on_ready (void *arg, peer_t *peer, const envelope_t *env, snapshot_prep_t *prep)
 {
+    (void) prep;
     seen_t *s = arg;
     s->calls++;
     s->peer = peer;

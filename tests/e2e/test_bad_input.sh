@@ -39,6 +39,24 @@ n=$(sqlite3 "$T/iofleet.db" "SELECT value FROM counters WHERE name = 'bad_agent_
   || fail "controller stopped answering after the garbage"
 ok "controller survived and counted $n bad messages"
 
+# The same hostile agent against a controller decoding on its loop alone
+# (--decode-threads 0) and with three decode threads: each message is
+# still counted, and the controller still answers.
+for th in 0 3; do
+  stop_controller
+  start_controller --decode-threads "$th"
+  [ "$("$BIN/iofleet" stats --json | jq -r .ingest.decode_threads)" = "$th" ] \
+    || fail "stats: decode_threads is not $th"
+  "$BIN/hostile_peer" agent "$AGENT_EP" || fail "controller (--decode-threads $th) misbehaved"
+  kill -0 "$CTL_PID" || fail "controller (--decode-threads $th) died"
+  m=$(sqlite3 "$T/iofleet.db" "SELECT value FROM counters WHERE name = 'bad_agent_messages'")
+  [ "${m:-0}" -ge $((n + 200)) ] || fail "--decode-threads $th: bad messages ${m:-0}, were $n"
+  n=$m
+done
+PATTERN="decode-threads '17': a number of threads, 0 to 16" \
+  expect_error "$BIN/iofleet-controller" --no-config --decode-threads 17 --check-config
+ok "with 0 and 3 decode threads: survived and counted each; 17 refused"
+
 # A hostile controller: the agent drops garbage, refuses a write outside its allowlist.
 port_ep="ipc://$T/fake-controller.sock"
 "$BIN/hostile_peer" controller "$port_ep" /etc/iofleet-must-not-exist &
