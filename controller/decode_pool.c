@@ -38,6 +38,7 @@ typedef struct {
 struct decode_pool {
     pthread_mutex_t mu;
     pthread_cond_t work;
+    pthread_cond_t ready;       /* the head is decoded (decode_pool_wait) */
     bool stop;
     uint64_t head, claim, tail; /* head <= claim <= tail; slots [head, tail) in use */
     slot_t *ring;
@@ -79,6 +80,8 @@ worker_main (void *arg)
         pthread_mutex_lock (&self->mu);
         sl->done = true;
         bool wake = i == self->head;
+        if (wake)
+            pthread_cond_signal (&self->ready);
         pthread_mutex_unlock (&self->mu);
         if (wake) {
             uint64_t one = 1;
@@ -105,6 +108,7 @@ decode_pool_new (const char *db_path, int threads, char *err, size_t errlen)
     }
     pthread_mutex_init (&self->mu, NULL);
     pthread_cond_init (&self->work, NULL);
+    pthread_cond_init (&self->ready, NULL);
     self->ring = calloc (DECODE_POOL_RING, sizeof *self->ring);
     self->efd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (!self->ring || self->efd < 0) {
@@ -164,6 +168,7 @@ decode_pool_destroy (decode_pool_t **self_p)
     if (self->efd >= 0)
         close (self->efd);
     pthread_cond_destroy (&self->work);
+    pthread_cond_destroy (&self->ready);
     pthread_mutex_destroy (&self->mu);
     free (self);
     *self_p = NULL;
@@ -191,16 +196,38 @@ decode_pool_push (decode_pool_t *self, zmsg_t **msg_p)
     pthread_mutex_unlock (&self->mu);
 }
 
-agent_msg_t *
-decode_pool_next (decode_pool_t *self)
+/* Clears the descriptor: the loop is looking now.  Can't fail. */
+static void
+drain (decode_pool_t *self)
 {
     uint64_t drained;
     ssize_t n = read (self->efd, &drained, sizeof drained);
     (void) n;               /* EAGAIN: nothing was signalled */
+}
+
+agent_msg_t *
+decode_pool_next (decode_pool_t *self)
+{
+    drain (self);
     pthread_mutex_lock (&self->mu);
     slot_t *sl = self->head < self->tail ? &self->ring[self->head % DECODE_POOL_RING] : NULL;
     if (sl && !sl->done)
         sl = NULL;
+    pthread_mutex_unlock (&self->mu);
+    return sl ? &sl->m : NULL;
+}
+
+agent_msg_t *
+decode_pool_wait (decode_pool_t *self)
+{
+    drain (self);
+    pthread_mutex_lock (&self->mu);
+    slot_t *sl = NULL;
+    if (self->head < self->tail) {
+        sl = &self->ring[self->head % DECODE_POOL_RING];
+        while (!sl->done)
+            pthread_cond_wait (&self->ready, &self->mu);
+    }
     pthread_mutex_unlock (&self->mu);
     return sl ? &sl->m : NULL;
 }

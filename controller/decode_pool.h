@@ -36,6 +36,10 @@ void decode_pool_push (decode_pool_t *self, zmsg_t **msg_p);
 /* The oldest message, once decoded, else NULL; decode_pool_release it
    when handled, before the next.  Can't fail. */
 agent_msg_t *decode_pool_next (decode_pool_t *self);
+/* The oldest message, waiting for a thread to finish it; NULL when none
+   is pending; decode_pool_release it as above.  Clears the descriptor
+   too.  Can't fail. */
+agent_msg_t *decode_pool_wait (decode_pool_t *self);
 void decode_pool_release (decode_pool_t *self);
 /* Messages taken and not yet released.  Can't fail. */
 size_t decode_pool_pending (decode_pool_t *self);

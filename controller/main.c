@@ -596,6 +596,39 @@ admin_slice (ctl_t *ctl, admin_t *admin_ep, int handled)
         admin_on_request (admin_ep);
 }
 
+static void
+count_message (ctl_t *ctl, zmsg_t *m)
+{
+    ctl->stats->messages++;
+    ctl->stats->bytes += zmsg_content_size (m);
+}
+
+/* A burst with decode threads (decode_pool.h): what is queued goes to
+   them, kept coming as the loop handles what they decoded, in the order
+   it came, up to BURST_MAX a commit.  The loop waits for a message a
+   thread has not finished rather than commit with what it has: a commit
+   for every few messages (an fsync each) was slower than no threads at
+   all (2,500 agents: 40,579 target-snapshots/s stored, against 60,000).
+   Can't fail. */
+static void
+ingest_burst (ctl_t *ctl, admin_t *admin_ep)
+{
+    decode_pool_t *pool = ctl->decode;
+    for (int handled = 0;;) {
+        zmsg_t *m;
+        while (decode_pool_room (pool) && (m = zmsg_recv_nowait (ctl->router))) {
+            count_message (ctl, m);
+            decode_pool_push (pool, &m);
+        }
+        agent_msg_t *am;
+        if (handled >= BURST_MAX || !(am = decode_pool_wait (pool)))
+            return;
+        fleet_handle (ctl->fleet, am);
+        decode_pool_release (pool);
+        admin_slice (ctl, admin_ep, ++handled);
+    }
+}
+
 /* Starts the controller with these settings and serves until SIGINT or
    SIGTERM.  Returns the exit status: 2 for a configuration that cannot
    work, 1 when starting failed, 0 after a clean stop. */
@@ -797,31 +830,18 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         /* Handshakes wait on these answers: serve every one queued. */
         while (ctl->auth && (zsock_events (auth_socket (ctl->auth)) & ZMQ_POLLIN))
             auth_on_zap (ctl);
-        /* Drain what is queued, then commit once.  With decode threads
-           (decode_pool.h) what is queued goes to them, and what they
-           decoded (in the order it came) is handled here. */
-        int handled = 0;
-        for (int n = 0; n < BURST_MAX; n++) {
-            if (ctl->decode && !decode_pool_room (ctl->decode))
-                break;
-            zmsg_t *m = zmsg_recv_nowait (ctl->router);
-            if (!m)
-                break;
-            ctl->stats->messages++;
-            ctl->stats->bytes += zmsg_content_size (m);
-            if (ctl->decode) {
-                decode_pool_push (ctl->decode, &m);
-                continue;
+        /* Drain what is queued, then commit once. */
+        if (ctl->decode)
+            ingest_burst (ctl, admin_ep);
+        else
+            for (int n = 0; n < BURST_MAX; n++) {
+                zmsg_t *m = zmsg_recv_nowait (ctl->router);
+                if (!m)
+                    break;
+                count_message (ctl, m);
+                fleet_dispatch (ctl->fleet, &m);
+                admin_slice (ctl, admin_ep, n + 1);
             }
-            fleet_dispatch (ctl->fleet, &m);
-            admin_slice (ctl, admin_ep, ++handled);
-        }
-        agent_msg_t *am;
-        while (ctl->decode && handled < BURST_MAX && (am = decode_pool_next (ctl->decode))) {
-            fleet_handle (ctl->fleet, am);
-            decode_pool_release (ctl->decode);
-            admin_slice (ctl, admin_ep, ++handled);
-        }
         fleet_tick (ctl->fleet);
         runner_tick (ctl);
         sched_tick (ctl);

@@ -204,14 +204,16 @@ main (void)
             decode_pool_push (pool, &m);
             CHECK (m == NULL);
         }
-        agent_msg_t *m = next (pool);
+        /* The loop's way (decode_pool_wait) and the poller's (next). */
+        agent_msg_t *m = taken % 2 ? decode_pool_wait (pool) : next (pool);
         CHECK_MSG (m != NULL, "message %u never came back", taken);
         if (!m)
             break;
         check_msg (m, taken++, store_codec (store), 0);
         decode_pool_release (pool);
     }
-    CHECK (decode_pool_pending (pool) == 0 && decode_pool_next (pool) == NULL);
+    CHECK (decode_pool_pending (pool) == 0 && decode_pool_next (pool) == NULL
+           && decode_pool_wait (pool) == NULL);
 
     /* A dictionary trained on the database's blocks: the pool writes
        with it once told, byte for byte as the loop does. */
