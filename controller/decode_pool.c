@@ -20,6 +20,8 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#define DECODE_POOL_BATCH 32    /* messages the loop waits for at once */
+
 typedef struct {
     zmsg_t *in;                 /* taken, not yet claimed */
     bool done;                  /* decoded into m */
@@ -39,6 +41,8 @@ struct decode_pool {
     pthread_mutex_t mu;
     pthread_cond_t work;
     pthread_cond_t ready;       /* the head is decoded (decode_pool_wait) */
+    bool waiting;               /* the loop waits on ready for head and want */
+    uint64_t want;
     bool stop;
     uint64_t head, claim, tail; /* head <= claim <= tail; slots [head, tail) in use */
     slot_t *ring;
@@ -80,7 +84,7 @@ worker_main (void *arg)
         pthread_mutex_lock (&self->mu);
         sl->done = true;
         bool wake = i == self->head;
-        if (wake)
+        if (self->waiting && (i == self->head || i >= self->want))
             pthread_cond_signal (&self->ready);
         pthread_mutex_unlock (&self->mu);
         if (wake) {
@@ -225,8 +229,19 @@ decode_pool_wait (decode_pool_t *self)
     slot_t *sl = NULL;
     if (self->head < self->tail) {
         sl = &self->ring[self->head % DECODE_POOL_RING];
-        while (!sl->done)
-            pthread_cond_wait (&self->ready, &self->mu);
+        /* Not woken for each message: when the loop is faster than the
+           threads it would sleep and wake once a message, two context
+           switches each.  It waits for the head and for DECODE_POOL_BATCH
+           after it (or all there are), then takes them one by one. */
+        uint64_t n = self->tail - self->head;
+        self->want = self->head + (n < DECODE_POOL_BATCH ? n : DECODE_POOL_BATCH) - 1;
+        const slot_t *last = &self->ring[self->want % DECODE_POOL_RING];
+        if (!sl->done) {
+            self->waiting = true;
+            while (!sl->done || !last->done)
+                pthread_cond_wait (&self->ready, &self->mu);
+            self->waiting = false;
+        }
     }
     pthread_mutex_unlock (&self->mu);
     return sl ? &sl->m : NULL;
@@ -264,13 +279,4 @@ decode_pool_reload (decode_pool_t *self)
 {
     if (self)
         atomic_fetch_add (&self->gen, 1);
-}
-
-int
-decode_pool_default_threads (void)
-{
-    long n = sysconf (_SC_NPROCESSORS_ONLN);
-    if (n <= 1)
-        return 0;
-    return n - 1 > 4 ? 4 : (int) (n - 1);
 }

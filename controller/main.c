@@ -100,8 +100,10 @@ usage (FILE *f)
 "                         a run keeps them while it is within both\n"
 "  --decode-threads N     threads that unpack the agents' messages and check,\n"
 "                         encode and compress their snapshots, beside the loop\n"
-"                         that stores them (default: the processors less one,\n"
-"                         at most 4; here %d; 0: the loop does it all; max %d)\n"
+"                         that stores them (default %d: the loop does it all;\n"
+"                         at most %d); for a controller with cores to spare:\n"
+"                         on two cores shared with other work, one stored less\n"
+"                         than none (docs/benchmarks.md)\n"
 "  --db-sync full|normal  SQLite synchronous level (default full: a snapshot is\n"
 "                         acknowledged to its agent only once fsynced; normal\n"
 "                         survives a controller crash, not a power cut, and\n"
@@ -135,7 +137,7 @@ usage (FILE *f)
 "3 the database cannot be opened, backed up before a migration, or migrated\n"
 "(restarting will not help: the message says what will)\n",
              DEFAULT_CONFIG, DEFAULT_DB, DEFAULT_LISTEN, default_admin_endpoint (admin, sizeof admin, true),
-             decode_pool_default_threads (), DECODE_POOL_MAX_THREADS);
+             DECODE_POOL_DEFAULT_THREADS, DECODE_POOL_MAX_THREADS);
 }
 
 static int
@@ -606,10 +608,10 @@ count_message (ctl_t *ctl, zmsg_t *m)
 /* A burst with decode threads (decode_pool.h): what is queued goes to
    them, kept coming as the loop handles what they decoded, in the order
    it came, up to BURST_MAX a commit.  The loop waits for a message a
-   thread has not finished rather than commit with what it has: a commit
-   for every few messages (an fsync each) was slower than no threads at
-   all (2,500 agents: 40,579 target-snapshots/s stored, against 60,000).
-   Can't fail. */
+   thread has not finished rather than commit with what it has, which
+   commits (and fsyncs) every few messages: handled that way, 2,500
+   agents stored 40,579 target-snapshots/s, against 60,000 on the loop
+   alone (docs/benchmarks.md).  Can't fail. */
 static void
 ingest_burst (ctl_t *ctl, admin_t *admin_ep)
 {
@@ -932,7 +934,7 @@ main (int argc, char **argv)
     settings_t set = { .ctl = ctl, .db = DEFAULT_DB, .listen = DEFAULT_LISTEN,
                        .admin = default_admin_endpoint (admin_buf, sizeof admin_buf, true),
                        .db_sync = "full", .retain_s = -1, .retain_runs = -1,
-                       .decode_threads = decode_pool_default_threads () };
+                       .decode_threads = DECODE_POOL_DEFAULT_THREADS };
     config_t *cfg = config_new ("iofleet-controller", "controller", "h", opts, NULL);
     if (!cfg) {
         fprintf (stderr, "iofleet-controller: out of memory\n");
