@@ -319,8 +319,14 @@ int
 histogram_wire_split (const uint8_t *buf, size_t len, uint64_t head[HIST_WIRE_HEAD],
                       uint64_t *gaps, uint64_t *counts)
 {
+    /* What histogram_wire_join writes again byte for byte: its version,
+       then shortest varints (s_get_varint refuses any other) to the last
+       byte; else it is stored whole.  (No such bytes are longer than
+       HIST_WIRE_MAX: the length check only ends a long input early.)
+       No join to compare with: that was 2 to 2.5% of the controller's
+       CPU (perf, 1,500 and 2,500 agents). */
     size_t pos = 0;
-    if (len < 1 || buf [pos++] != HIST_WIRE_VERSION)
+    if (len < 1 || len > HIST_WIRE_MAX || buf [pos++] != HIST_WIRE_VERSION)
         return -1;
     for (int k = 0; k < HIST_WIRE_HEAD; k++)
         if (s_get_varint (buf, len, &pos, &head [k]))
@@ -331,12 +337,7 @@ histogram_wire_split (const uint8_t *buf, size_t len, uint64_t head[HIST_WIRE_HE
     for (uint64_t i = 0; i < n; i++)
         if (s_get_varint (buf, len, &pos, &gaps [i]) || s_get_varint (buf, len, &pos, &counts [i]))
             return -1;
-    if (pos != len)
-        return -1;
-    /* The same bytes again (shortest varints): or it is stored whole. */
-    uint8_t again[HIST_WIRE_MAX];
-    int m = histogram_wire_join (head, gaps, counts, (size_t) n, again, sizeof again);
-    return m == (int) len && memcmp (again, buf, len) == 0 ? (int) n : -1;
+    return pos == len ? (int) n : -1;
 }
 
 //  The exact figures of an encoded histogram.

@@ -131,8 +131,9 @@ int histogram_encode (const histogram_t *h, uint8_t *buf, size_t cap);
    header values, the gaps and the counts of many histograms apart
    compresses better than their encodings end to end
    (controller/snapshot_codec.c).  histogram_wire_split returns the number
-   of pairs, or -1 when buf is not exactly what histogram_encode writes
-   (store it whole then); gaps and counts hold HIST_NBUCKETS. */
+   of pairs, or -1 when histogram_wire_join would not write buf again
+   byte for byte (store it whole then); gaps and counts hold
+   HIST_NBUCKETS. */
 #define HIST_WIRE_HEAD 8
 int histogram_wire_split (const uint8_t *buf, size_t len, uint64_t head[HIST_WIRE_HEAD],
                           uint64_t *gaps, uint64_t *counts);

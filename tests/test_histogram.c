@@ -833,6 +833,54 @@ test_equal (void)
     free (b);
 }
 
+static void
+test_wire_split (void)
+{
+    //  Whatever histogram_encode wrote splits into its values, and the
+    //  values join into the same bytes again.
+    static uint64_t gaps [HIST_NBUCKETS], counts [HIST_NBUCKETS];
+    static uint8_t buf [HIST_WIRE_MAX], again [HIST_WIRE_MAX], bent [HIST_WIRE_MAX + 2];
+    uint64_t head [HIST_WIRE_HEAD];
+    uint64_t seed = 12345;
+    for (int round = 0; round < 200; round++) {
+        histogram_t h;
+        histogram_reset (&h);
+        int samples = round * 7;
+        for (int i = 0; i < samples; i++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            histogram_record (&h, (seed >> 20) % (round % 3 ? 5000000 : 2000000000000ULL));
+        }
+        int len = histogram_encode (&h, buf, sizeof buf);
+        CHECK (len > 0);
+        int n = histogram_wire_split (buf, (size_t) len, head, gaps, counts);
+        CHECK_MSG (n >= 0 && (uint64_t) n == head [HIST_WIRE_HEAD - 1], "round %d: split %d",
+                   round, n);
+        if (n < 0)
+            continue;
+        int m = histogram_wire_join (head, gaps, counts, (size_t) n, again, sizeof again);
+        CHECK (m == len && memcmp (again, buf, (size_t) len) == 0);
+
+        //  What join would not write again is refused (stored whole): a
+        //  longer varint than needed, a byte after the end, another
+        //  version, one byte short.
+        memcpy (bent, buf, (size_t) len);
+        bent [len] = 0;
+        CHECK (histogram_wire_split (bent, (size_t) len + 1, head, gaps, counts) == -1);
+        CHECK (histogram_wire_split (buf, (size_t) len - 1, head, gaps, counts) == -1);
+        bent [0] = (uint8_t) (buf [0] + 1);
+        CHECK (histogram_wire_split (bent, (size_t) len, head, gaps, counts) == -1);
+        //  The count (the first varint) as 0x80|low, 0x00: the same value,
+        //  one byte longer.
+        if (buf [1] < 0x80) {
+            bent [0] = buf [0];
+            bent [1] = (uint8_t) (buf [1] | 0x80);
+            bent [2] = 0;
+            memcpy (bent + 3, buf + 2, (size_t) len - 2);
+            CHECK (histogram_wire_split (bent, (size_t) len + 1, head, gaps, counts) == -1);
+        }
+    }
+}
+
 int
 main (void)
 {
@@ -849,6 +897,7 @@ main (void)
     test_overflow ();
     test_encoding ();
     test_garbage ();
+    test_wire_split ();
     test_equal ();
     return TEST_DONE ();
 }
