@@ -112,7 +112,7 @@ stats_json (ctl_t *ctl)
         "snapshots", (json_int_t) is->snapshots, "target_snapshots", (json_int_t) is->rows,
         "commits", (json_int_t) is->commits, "lag", ns_summary (&is->lag),
         "commit", ns_summary (&is->commit),
-        "decode_threads", ctl->decode_threads,
+        "decode_threads", decode_pool_threads (ctl->decode),
         "decode_pending", (json_int_t) (ctl->decode ? decode_pool_pending (ctl->decode) : 0),
         "process", "rss_kib", (json_int_t) rss, "rss_peak_kib", (json_int_t) hwm,
         "cpu_user_s", (double) ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,

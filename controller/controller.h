@@ -63,7 +63,6 @@ struct ctl {
     history_index_t *history_index;
     snapdict_t *snapdict;       /* the snapshot blocks' dictionary, trained while idle */
     decode_pool_t *decode;      /* NULL: messages are decoded on the loop */
-    int decode_threads;
 };
 
 /* auth.c: CURVE allowlists and the ZAP handler. */

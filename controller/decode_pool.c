@@ -3,8 +3,10 @@
     A ring of DECODE_POOL_RING slots: the loop fills the tail, the
     threads claim slots in order and decode them (in any order among
     themselves), the loop takes the head once it is decoded.  One mutex
-    guards the indices; the decoding itself runs outside it.  A thread
-    that finishes the head's slot wakes the loop through an eventfd.
+    guards the indices; the decoding itself runs outside it.  The loop
+    needs no wake-up from the threads: it waits for them only inside a
+    burst (decode_pool_wait), and a burst it cut short at BURST_MAX is
+    taken up again at once (main.c polls without a timeout then).
 */
 #include "decode_pool.h"
 
@@ -12,13 +14,10 @@
 #include "store.h"
 #include "util.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 #define DECODE_POOL_BATCH 32    /* messages the loop waits for at once */
 
@@ -83,15 +82,9 @@ worker_main (void *arg)
 
         pthread_mutex_lock (&self->mu);
         sl->done = true;
-        bool wake = i == self->head;
         if (self->waiting && (i == self->head || i >= self->want))
             pthread_cond_signal (&self->ready);
         pthread_mutex_unlock (&self->mu);
-        if (wake) {
-            uint64_t one = 1;
-            ssize_t n = write (self->efd, &one, sizeof one);
-            (void) n;           /* a full counter still reads as readable */
-        }
     }
     return NULL;
 }
@@ -114,9 +107,8 @@ decode_pool_new (const char *db_path, int threads, char *err, size_t errlen)
     pthread_cond_init (&self->work, NULL);
     pthread_cond_init (&self->ready, NULL);
     self->ring = calloc (DECODE_POOL_RING, sizeof *self->ring);
-    self->efd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (!self->ring || self->efd < 0) {
-        snprintf (err, errlen, "%s", self->ring ? strerror (errno) : "out of memory");
+    if (!self->ring) {
+        snprintf (err, errlen, "out of memory");
         decode_pool_destroy (&self);
         return NULL;
     }
@@ -169,8 +161,6 @@ decode_pool_destroy (decode_pool_t **self_p)
         }
         free (self->ring);
     }
-    if (self->efd >= 0)
-        close (self->efd);
     pthread_cond_destroy (&self->work);
     pthread_cond_destroy (&self->ready);
     pthread_mutex_destroy (&self->mu);
@@ -200,31 +190,9 @@ decode_pool_push (decode_pool_t *self, zmsg_t **msg_p)
     pthread_mutex_unlock (&self->mu);
 }
 
-/* Clears the descriptor: the loop is looking now.  Can't fail. */
-static void
-drain (decode_pool_t *self)
-{
-    uint64_t drained;
-    ssize_t n = read (self->efd, &drained, sizeof drained);
-    (void) n;               /* EAGAIN: nothing was signalled */
-}
-
-agent_msg_t *
-decode_pool_next (decode_pool_t *self)
-{
-    drain (self);
-    pthread_mutex_lock (&self->mu);
-    slot_t *sl = self->head < self->tail ? &self->ring[self->head % DECODE_POOL_RING] : NULL;
-    if (sl && !sl->done)
-        sl = NULL;
-    pthread_mutex_unlock (&self->mu);
-    return sl ? &sl->m : NULL;
-}
-
 agent_msg_t *
 decode_pool_wait (decode_pool_t *self)
 {
-    drain (self);
     pthread_mutex_lock (&self->mu);
     slot_t *sl = NULL;
     if (self->head < self->tail) {
@@ -268,10 +236,10 @@ decode_pool_pending (decode_pool_t *self)
     return n;
 }
 
-int *
-decode_pool_fd (decode_pool_t *self)
+int
+decode_pool_threads (const decode_pool_t *self)
 {
-    return &self->efd;
+    return self ? self->nworkers : 0;
 }
 
 void

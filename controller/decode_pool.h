@@ -33,21 +33,16 @@ void decode_pool_destroy (decode_pool_t **self_p);
 bool decode_pool_room (decode_pool_t *self);
 /* Hands *msg_p (taken) to the threads; only with room.  Can't fail. */
 void decode_pool_push (decode_pool_t *self, zmsg_t **msg_p);
-/* The oldest message, once decoded, else NULL; decode_pool_release it
-   when handled, before the next.  Can't fail. */
-agent_msg_t *decode_pool_next (decode_pool_t *self);
 /* The oldest message, waiting for a thread to finish it; NULL when none
-   is pending; decode_pool_release it as above.  Clears the descriptor
-   too.  Can't fail. */
+   is pending.  decode_pool_release it when handled, before the next.
+   Can't fail. */
 agent_msg_t *decode_pool_wait (decode_pool_t *self);
 void decode_pool_release (decode_pool_t *self);
 /* Messages taken and not yet released.  Can't fail. */
 size_t decode_pool_pending (decode_pool_t *self);
 
-/* A file descriptor (for a poller: a pointer to it) that becomes readable
-   when the oldest message is decoded; decode_pool_next clears it.  Can't
-   fail. */
-int *decode_pool_fd (decode_pool_t *self);
+/* Its threads (0 for NULL: decoding on the loop).  Can't fail. */
+int decode_pool_threads (const decode_pool_t *self);
 
 /* The database holds a new dictionary: the threads encode with it from
    their next snapshot.  Can't fail. */

@@ -26,8 +26,8 @@ struct fleet {
     fleet_hello_fn *hello_fn;
     void *hello_arg;
     fleet_excused_fn *excused_fn;
-    uint64_t scanned_at;        /* fleet_tick's last walk, monotonic */
     void *excused_arg;
+    uint64_t scanned_at;        /* fleet_tick's last walk, monotonic */
     uint64_t bad_messages;
     uint64_t unknown_logged_at;
 };

@@ -781,7 +781,6 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
                      "(--decode-threads 0 decodes on the loop)\n", set->decode_threads, err);
             return 1;
         }
-        ctl->decode_threads = set->decode_threads;
     }
     runner_recover (ctl);
     if (http) {
@@ -815,13 +814,14 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     sd_notifyf (0, "READY=1\nSTATUS=agents on %s, database schema %d", bound,
                 store_schema_version (ctl->store));
     zpoller_t *poller = zpoller_new (ctl->router, ctl->admin, NULL);
-    if (ctl->decode)
-        zpoller_add (poller, decode_pool_fd (ctl->decode));
     if (ctl->auth)
         zpoller_add (poller, auth_socket (ctl->auth));
     admin_poll (admin_ep, poller);
     while (!zsys_interrupted) {
-        void *which = zpoller_wait (poller, TICK_MS);
+        /* A burst cut short at BURST_MAX with messages still with the
+           decode threads goes on at once. */
+        bool more = ctl->decode && decode_pool_pending (ctl->decode) > 0;
+        void *which = zpoller_wait (poller, more ? 0 : TICK_MS);
         if (zpoller_terminated (poller))
             break;
         /* The agents' socket comes first in the poller: under load it is

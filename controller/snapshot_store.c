@@ -20,8 +20,8 @@ snapshot_store_bind_block (sqlite3_stmt *ins, int64_t run, int step, int64_t age
 }
 
 int
-snapshot_store_bind (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int step,
-                     int64_t agent, const Iofleet__Snapshot *s, char *err, size_t errlen)
+snapshot_store_put (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int step, int64_t agent,
+                    const Iofleet__Snapshot *s, char *err, size_t errlen)
 {
     const uint8_t *z;
     size_t zlen;
@@ -29,15 +29,6 @@ snapshot_store_bind (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int ste
     if (snapcodec_encode (codec, s, &z, &zlen, &dict_id, err, errlen))
         return -1;
     snapshot_store_bind_block (ins, run, step, agent, s->seq, s->n_targets, dict_id, z, zlen);
-    return 0;
-}
-
-int
-snapshot_store_put (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int step, int64_t agent,
-                    const Iofleet__Snapshot *s, char *err, size_t errlen)
-{
-    if (snapshot_store_bind (ins, codec, run, step, agent, s, err, errlen))
-        return -1;
     int rc = sqlite3_step (ins);
     sqlite3_reset (ins);
     sqlite3_clear_bindings (ins);

@@ -16,12 +16,6 @@
     "INSERT " VERB " INTO snapshot_blocks (run_id, step_idx, agent_id, seq, targets, " \
     "dict_id, data) VALUES (?, ?, ?, ?, ?, ?, ?)"
 
-/* Encodes s and binds ins (prepared from SNAPSHOT_STORE_INSERT), s->seq
-   its seq; the blob is the codec's until its next call: step ins before.
-   Returns 0, or -1 with err. */
-int snapshot_store_bind (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int step,
-                         int64_t agent, const Iofleet__Snapshot *s, char *err, size_t errlen);
-
 /* Binds ins to a block already encoded (snapshot_prep.h): the one
    order of the insert's values.  data is bound without a copy: step ins
    before it changes.  Can't fail. */

@@ -6,8 +6,9 @@
     says why not) exactly as on the loop; a snapshot's checks and block
     are what snapshot_prep makes on the loop with the same dictionary,
     byte for byte; a dictionary trained meanwhile is used once the pool is
-    told; a full ring refuses more until the loop takes some; the loop is
-    woken through the pool's descriptor.
+    told; a full ring refuses more until the loop takes some; the loop
+    waits for a message a thread has not finished, and nothing when none
+    is pending.
 */
 #include "testutil.h"
 #include "store_fx.h"
@@ -16,7 +17,6 @@
 #include "message.h"
 #include "snapshot_store.h"
 
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,21 +111,6 @@ make_msg (uint32_t i)
     return m;
 }
 
-/* The next message, waiting up to 10 s for it through the pool's
-   descriptor. */
-static agent_msg_t *
-next (decode_pool_t *pool)
-{
-    for (int tries = 0; tries < 1000; tries++) {
-        agent_msg_t *m = decode_pool_next (pool);
-        if (m)
-            return m;
-        struct pollfd pfd = { .fd = *decode_pool_fd (pool), .events = POLLIN };
-        (void) poll (&pfd, 1, 10);
-    }
-    return NULL;
-}
-
 /* Message i as the pool gave it back, against what the loop makes of it
    with codec (the writer's, with the same dictionary). */
 static void
@@ -190,10 +175,12 @@ main (void)
     char err[512];
 
     CHECK (decode_pool_new (path, 0, err, sizeof err) == NULL && strstr (err, "1 to"));
+    CHECK (decode_pool_threads (NULL) == 0);
     decode_pool_t *pool = decode_pool_new (path, 2, err, sizeof err);
     CHECK_MSG (pool != NULL, "%s", err);
     if (!pool)
         return 1;
+    CHECK (decode_pool_threads (pool) == 2);
 
     /* A mix of every kind, handed over in bursts and taken back as the
        loop does: in order, each once. */
@@ -204,16 +191,14 @@ main (void)
             decode_pool_push (pool, &m);
             CHECK (m == NULL);
         }
-        /* The loop's way (decode_pool_wait) and the poller's (next). */
-        agent_msg_t *m = taken % 2 ? decode_pool_wait (pool) : next (pool);
+        agent_msg_t *m = decode_pool_wait (pool);
         CHECK_MSG (m != NULL, "message %u never came back", taken);
         if (!m)
             break;
         check_msg (m, taken++, store_codec (store), 0);
         decode_pool_release (pool);
     }
-    CHECK (decode_pool_pending (pool) == 0 && decode_pool_next (pool) == NULL
-           && decode_pool_wait (pool) == NULL);
+    CHECK (decode_pool_pending (pool) == 0 && decode_pool_wait (pool) == NULL);
 
     /* A dictionary trained on the database's blocks: the pool writes
        with it once told, byte for byte as the loop does. */
@@ -245,7 +230,7 @@ main (void)
         decode_pool_push (pool, &m);
     }
     for (uint32_t i = 0; i < 50; i++) {
-        agent_msg_t *m = next (pool);
+        agent_msg_t *m = decode_pool_wait (pool);
         CHECK (m != NULL);
         if (!m)
             break;
@@ -260,11 +245,9 @@ main (void)
         decode_pool_push (pool, &m);
     }
     CHECK (!decode_pool_room (pool) && decode_pool_pending (pool) == DECODE_POOL_RING);
-    struct pollfd pfd = { .fd = *decode_pool_fd (pool), .events = POLLIN };
-    CHECK (poll (&pfd, 1, 10000) == 1);
     uint32_t back = 0;
     agent_msg_t *m;
-    while (back < DECODE_POOL_RING && (m = next (pool))) {
+    while (back < DECODE_POOL_RING && (m = decode_pool_wait (pool))) {
         check_msg (m, back++, store_codec (store), 1);
         decode_pool_release (pool);
     }
