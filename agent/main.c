@@ -175,6 +175,11 @@ serve (agent_options_t *o)
             cfg.nmedia = sim_media_parse (o->sim_media, cfg.media, err, sizeof err);
             IOF_ASSERT (cfg.nmedia > 0);    /* checked with the options */
         }
+        if (o->sim_health) {
+            char err[256];
+            int rc = sim_health_parse (o->sim_health, &cfg.health, err, sizeof err);
+            IOF_ASSERT (rc == 0);           /* checked with the options */
+        }
         return sim_run (&cfg);      /* --spool-dir is accepted and ignored */
     }
     char err[1024];

@@ -1,6 +1,7 @@
 /*  options.c: see options.h. */
 #define _GNU_SOURCE
 #include "options.h"
+#include "sim_health.h"
 #include "sim_media.h"
 #include "curve.h"
 #include "jobfile.h"
@@ -89,6 +90,12 @@ usage (FILE *f)
 "                         and IOPS against depth modelled on a tri-mode HBA\n"
 "                         report's figures (agent/sim_media.h); without it every\n"
 "                         drive does IOFLEET_SIM_IOPS at IOFLEET_SIM_MEDIAN_US\n"
+"  --health SPEC          (with --simulate) the virtual drives report health and\n"
+"                         temperature: ok (all healthy), or a list of\n"
+"                         hot:AGENT/DRIVE (heats and throttles mid-step) and\n"
+"                         erroring:AGENT/DRIVE (gains media errors), e.g.\n"
+"                         ok or hot:3/5,erroring:1/0 (agent/sim_health.h);\n"
+"                         without it their health is \"unavailable\"\n"
 "  --verbose              log debug messages\n"
 "  --sysfs-root DIR       read the hardware inventory from DIR instead of /sys\n"
 "  --procfs-root DIR      ... and DIR instead of /proc (with --etc-root DIR)\n"
@@ -128,6 +135,7 @@ static const struct option agent_opts[] = {
     { "simulate", required_argument, NULL, 1301 },
     { "targets", required_argument, NULL, 1302 },
     { "media", required_argument, NULL, 1303 },
+    { "health", required_argument, NULL, 1304 },
     { "verbose", no_argument, NULL, 'v' },
     { "clock-shift-ms", required_argument, NULL, 'S' },
     { "sysfs-root", required_argument, NULL, 'Y' },
@@ -254,6 +262,16 @@ apply_option (void *arg, int c, const char *v, const char *where, bool from_cli)
             return 2;
         }
         o->sim_media = v;
+        break;
+    }
+    case 1304: {
+        sim_health_cfg_t h;
+        char err[256];
+        if (sim_health_parse (v, &h, err, sizeof err) < 0) {
+            fprintf (stderr, "iofleet-agent: %s %s\n", where, err);
+            return 2;
+        }
+        o->sim_health = v;
         break;
     }
     case 'v': o->verbose = true; break;
@@ -384,6 +402,7 @@ value_of (void *arg, int code, char *buf, size_t len)
     case 1301: break;                                   /* none: a real agent */
     case 1302: snprintf (buf, len, "%d", o->sim_targets); break;
     case 1303: break;                                   /* none: one media */
+    case 1304: break;                                   /* none: unavailable */
     case 'v': snprintf (buf, len, "%s", o->verbose ? "yes" : "no"); break;
     case 'S': snprintf (buf, len, "%lld", (long long) (o->clock_shift / (int64_t) NS_PER_MS));
         break;

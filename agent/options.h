@@ -29,6 +29,7 @@ typedef struct {
     const char *spool_dir;          /* NULL: options_spool_dir_default */
     uint64_t spool_max;             /* 0: SPOOL_MAX_DEFAULT */
     int sim_agents, sim_targets;    /* --simulate N --targets K (simulate.h) */
+    const char *sim_health;         /* --health SPEC (sim_health.h); NULL: none */
     const char *sim_media;          /* --media nvme,sas,sata (sim_media.h); NULL: none */
     bool verbose;
 } agent_options_t;

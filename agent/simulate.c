@@ -39,6 +39,8 @@ typedef struct {
     double median_ns;               /* per target, this agent */
     int media;                      /* --media: its profile's index in cfg->media, else -1 */
     double lat_factor;              /* --media: its quantiles over the profile's QD1 4k ones */
+    int drive;                      /* its virtual drive, -1: a name, not one */
+    sim_health_kind_t health;       /* --health: the drive's profile */
 } sim_target_t;
 
 typedef struct sim sim_t;
@@ -59,6 +61,7 @@ typedef struct {
     uint64_t interval_ns, runtime_ns;
     uint32_t nintervals, next_seq;
     uint64_t *tot_ops, *tot_bytes;  /* nt * 2 */
+    sim_drive_health_t *drives;     /* --health: each virtual drive's counters */
 } sim_agent_t;
 
 struct sim {
@@ -84,6 +87,7 @@ struct sim {
     double mp[SIM_MEDIA_MAX][SIM_MEDIA_BINS + 1];
     double mq[SIM_MEDIA_MAX][SIM_MEDIA_BINS];
     double iops, median_ns;
+    char *health[MSG_TARGETS_MAX];  /* READY's and DONE's health JSON, scratch */
     /* counters for the stat line (acknowledged and resent: the spools') */
     uint64_t snaps_sent, steps_done;
     uint64_t snap_bytes, target_intervals;  /* first sends: the wire cost */
@@ -236,6 +240,32 @@ expand (sim_t *s, sim_agent_t *a, const char *f, const char **paths, char (*stor
     return 0;
 }
 
+/* Each target's health at fraction f of the step (0 before, 1 after) as
+   JSON into s->health.  Returns the count (0 when out of memory: none is
+   sent).  Can't fail. */
+static size_t
+health_records (sim_t *s, sim_agent_t *a, double f)
+{
+    for (int t = 0; t < a->nt; t++) {
+        const sim_target_t *st = &a->targets[t];
+        health_t h;
+        if (st->drive < 0)
+            health_unavailable (&h, "simulated target named in the plan, not one of the "
+                                "virtual drives: no drive to ask");
+        else
+            sim_health_record (st->health, a->idx + 1, st->drive, f,
+                               a->drives ? &a->drives[st->drive] : &(sim_drive_health_t) { 0 },
+                               &h);
+        json_t *j = health_to_json (&h);
+        free (s->health[t]);
+        s->health[t] = j ? json_dumps (j, JSON_COMPACT) : NULL;
+        json_decref (j);
+        if (!s->health[t])
+            return 0;
+    }
+    return (size_t) a->nt;
+}
+
 /* link_ops_t's prepare: the virtual drives the job names, their synthetic
    rates, the step's intervals. */
 static int
@@ -273,6 +303,9 @@ prepare (void *arg, link_t *link, const Iofleet__Prepare *p, Iofleet__Ready *rea
             /* A few percent per target, the same every run. */
             uint64_t key = ((uint64_t) a->idx << 20) ^ (uint64_t) t;
             st->median_ns = s->median_ns * (0.96 + 0.08 * unit (key));
+            st->drive = s->drive[t];
+            st->health = st->drive >= 0 ? sim_health_kind (&s->cfg->health, a->idx + 1, st->drive)
+                                        : SIM_HEALTH_NONE;
             const sim_media_t *m = s->drive[t] >= 0 ? drive_media (s, s->drive[t]) : NULL;
             st->media = -1;
             if (m) {
@@ -333,6 +366,8 @@ prepare (void *arg, link_t *link, const Iofleet__Prepare *p, Iofleet__Ready *rea
     ready->targets = (char **) s->paths;
     ready->n_targets = (size_t) n;
     ready->inventory_json = (char *) inventory (s, a);
+    ready->health = s->health;
+    ready->n_health = health_records (s, a, 0);
     return 0;
 }
 
@@ -369,6 +404,10 @@ fill_dir (sim_t *s, sim_agent_t *a, int t, int d, uint32_t seq, uint64_t dur,
     double iops = d ? st->write_iops : st->read_iops;
     if (iops <= 0)
         return;
+    /* --health hot: throttled past its temperature. */
+    if (st->health == SIM_HEALTH_HOT)
+        iops *= sim_health_iops_share (st->health, a->idx + 1, st->drive,
+                                       (seq + 0.5) / a->nintervals);
     uint64_t key = ((uint64_t) a->idx << 40) ^ ((uint64_t) t << 32) ^ ((uint64_t) d << 31) ^ seq;
     double jit = 0.99 + 0.02 * unit (key);          /* +-1% ops */
     uint64_t ops = (uint64_t) (iops * jit * (double) dur / 1e9 + 0.5);
@@ -430,6 +469,15 @@ send_snapshot (sim_t *s, sim_agent_t *a, link_t *link)
                       s->hist_bufs + ((size_t) t * 2 + (size_t) d) * HIST_WIRE_MAX);
         ts->read = &s->dirs[t * 2];
         ts->write = &s->dirs[t * 2 + 1];
+        /* --health: the drive's temperature at the interval's end. */
+        const sim_target_t *st = &a->targets[t];
+        if (st->health != SIM_HEALTH_NONE) {
+            double f = (double) (seq + 1) / a->nintervals;
+            ts->has_temperature = true;
+            ts->temperature_mc = sim_health_temp_mc (st->health, a->idx + 1, st->drive, f);
+            sim_health_interval (st->health, a->idx + 1, st->drive, (seq + 0.5) / a->nintervals,
+                                 t1 - t0, &a->drives[st->drive]);
+        }
         s->sample_ptrs[t] = ts;
     }
     Iofleet__Snapshot sn = IOFLEET__SNAPSHOT__INIT;
@@ -474,6 +522,12 @@ send_done (sim_t *s, sim_agent_t *a, link_t *link)
     d.totals = s->sample_ptrs;
     d.n_totals = (size_t) a->nt;
     d.error = "";
+    for (int t = 0; a->drives && t < a->nt; t++)
+        if (a->targets[t].drive >= 0)
+            sim_health_step_end (a->targets[t].health, a->tot_bytes[t * 2],
+                                 a->tot_bytes[t * 2 + 1], &a->drives[a->targets[t].drive]);
+    d.health = s->health;
+    d.n_health = health_records (s, a, 1);
     link_send_done (link, &d);
     s->steps_done++;
 }
@@ -604,6 +658,9 @@ sim_run (const sim_config_t *cfg)
         a->targets = calloc (MSG_TARGETS_MAX, sizeof *a->targets);
         a->tot_ops = calloc (MSG_TARGETS_MAX * 2, sizeof *a->tot_ops);
         a->tot_bytes = calloc (MSG_TARGETS_MAX * 2, sizeof *a->tot_bytes);
+        if (cfg->health.on && cfg->ntargets > 0
+            && !(a->drives = calloc ((size_t) cfg->ntargets, sizeof *a->drives)))
+            a->targets = (free (a->targets), NULL);
         char err[1024];
         a->spool = spool_new (NULL, SPOOL_MAX_DEFAULT, false, err, sizeof err);
         if (!a->targets || !a->tot_ops || !a->tot_bytes || !a->spool) {
@@ -686,7 +743,10 @@ sim_run (const sim_config_t *cfg)
         free (a->targets);
         free (a->tot_ops);
         free (a->tot_bytes);
+        free (a->drives);
     }
+    for (int t = 0; t < MSG_TARGETS_MAX; t++)
+        free (s->health[t]);
     free (s->agents);
     free (s->items);
     free (s->hist_bufs);

@@ -13,6 +13,7 @@
 #ifndef IOF_SIMULATE_H
 #define IOF_SIMULATE_H
 
+#include "sim_health.h"
 #include "sim_media.h"
 
 typedef struct {
@@ -24,6 +25,7 @@ typedef struct {
     int ntargets;                   /* virtual NVMe drives per agent */
     const sim_media_t *media[SIM_MEDIA_MAX];    /* --media: drive t is media[t % nmedia] */
     int nmedia;                     /* 0: every drive the IOFLEET_SIM_* one */
+    sim_health_cfg_t health;        /* --health (off: health unavailable) */
 } sim_config_t;
 
 /* Runs until interrupted (SIGINT/SIGTERM) or every agent was rejected.

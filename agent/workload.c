@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "workload.h"
 #include "direction.h"
+#include "health_probe.h"
 #include "histogram.h"
 #include "inventory.h"
 #include "job.h"
@@ -10,6 +11,7 @@
 #include "step.h"
 #include "util.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,11 @@ struct workload {
     const char *paths[MSG_TARGETS_MAX];     /* READY's targets */
     uint64_t planned[MSG_TARGETS_MAX];     /* READY's planned_bytes */
     uint32_t nsnapshots;
+    /* Each target's drive health (health_probe.h): its probe, kept for
+       the step, and the JSON of its last record, for READY and DONE. */
+    health_probe_t *probes[MSG_TARGETS_MAX];
+    char *health[MSG_TARGETS_MAX];
+    int nprobes;
 };
 
 /* target_hooks_t's stop, asked every TARGET_POLL_NS during a layout, which
@@ -69,6 +76,12 @@ static void
 drop_job (workload_t *self)
 {
     step_destroy (&self->job);
+    for (int i = 0; i < self->nprobes; i++) {
+        health_probe_destroy (&self->probes[i]);
+        free (self->health[i]);
+        self->health[i] = NULL;
+    }
+    self->nprobes = 0;
     free (self->totals);
     free (self->interval);
     free (self->samples);
@@ -172,6 +185,42 @@ free_lists (char ***lists, const int *nlists, int n)
     }
 }
 
+/* Each target's drive health now into self->health (READY's before the
+   step, DONE's after), logging what it cost.  Returns the count of
+   records (0 when out of memory: none is sent).  Can't fail. */
+static size_t
+read_health (workload_t *self, const char *when)
+{
+    uint64_t t0 = clock_mono_ns ();
+    int navail = 0;
+    for (int i = 0; i < self->nprobes; i++) {
+        health_t h;
+        health_probe_read (self->probes[i], &h);
+        navail += h.available;
+        json_t *j = health_to_json (&h);
+        free (self->health[i]);
+        self->health[i] = j ? json_dumps (j, JSON_COMPACT) : NULL;
+        json_decref (j);
+        if (!self->health[i])
+            return 0;
+    }
+    log_info ("health %s the step: %d of %d drive(s) report it, read in %.1f ms", when, navail,
+              self->nprobes, (double) (clock_mono_ns () - t0) / 1e6);
+    return (size_t) self->nprobes;
+}
+
+/* The device tree health probes open nodes in: /dev, or the dev beside a
+   fixture's sys (where there are none). */
+static void
+dev_root (const char *sysfs_root, char *out, size_t cap)
+{
+    const char *slash = strrchr (sysfs_root, '/');
+    if (strcmp (sysfs_root, "/sys") == 0 || !slash)
+        snprintf (out, cap, "/dev");
+    else
+        snprintf (out, cap, "%.*s/dev", (int) (slash - sysfs_root), sysfs_root);
+}
+
 /* link_ops_t's prepare: the step's jobs planned, checked and opened
    (step_new), the scratch of its snapshots allocated. */
 static int
@@ -222,6 +271,17 @@ prepare (void *arg, link_t *link, const Iofleet__Prepare *p, Iofleet__Ready *rea
     ready->n_targets = (size_t) nt;
     ready->planned_bytes = self->planned;
     ready->n_planned_bytes = (size_t) nt;
+    /* Each drive's health before the step. */
+    char dev[PATH_MAX];
+    dev_root (self->sysfs_root, dev, sizeof dev);
+    for (int i = 0; i < nt; i++) {
+        self->probes[i] = health_probe_new (self->paths[i], self->sysfs_root, dev);
+        if (!self->probes[i])
+            break;
+        self->nprobes = i + 1;
+    }
+    ready->health = self->health;
+    ready->n_health = self->nprobes == nt ? read_health (self, "before") : 0;
     /* Refreshed now: a firmware upgrade since HELLO shows in this run. */
     if (self->ready_inventory && strlen (self->ready_inventory) <= MSG_INVENTORY_MAX)
         ready->inventory_json = self->ready_inventory;
@@ -284,6 +344,11 @@ fill_samples (workload_t *self, dir_stats_t *st, int nt, bool with_hist)
         const dir_stats_t *tr = &st[t * DIR_COUNT + DIR_TRIM];
         if (tr->ops || tr->errors)
             sample->trim = &self->dirs[t * DIR_COUNT + DIR_TRIM];
+        /* The drive's temperature at the interval's end (not in DONE's
+           totals). */
+        if (with_hist && t < self->nprobes)
+            sample->has_temperature = health_probe_temp (self->probes[t],
+                                                         &sample->temperature_mc);
         self->sample_ptrs[t] = sample;
     }
 }
@@ -307,6 +372,8 @@ send_done (workload_t *self, link_t *link)
     uint32_t depths[MSG_JOBS_MAX];
     d.n_latency_depth = (size_t) step_latency_depths (self->job, depths);
     d.latency_depth = depths;
+    d.health = self->health;
+    d.n_health = self->nprobes == nt ? read_health (self, "after") : 0;
     link_send_done (link, &d);
     log_info ("run %llu step %u done: %u snapshots%s%s", (unsigned long long) d.run, d.step,
               d.snapshots, d.error[0] ? ", error: " : "", d.error);

@@ -218,10 +218,12 @@ const command_t commands[] = {
       "a run's full report",
       "The full report of run RUN: per step, each agent's targets, the groups (with --by) and "
       "the fleet, with IOPS, bandwidth and latency percentiles from merged histograms; "
-      "outliers flagged per group; the agents left out and the data missing, named; and the "
-      "verdict of the plan's SLA. With --where, the controller selects the matching targets "
-      "first and computes every figure (fleet totals and percentiles, groups, outliers, SLA "
-      "checks) from them only, in every format. It exits 1 when the run failed its SLA.",
+      "outliers flagged per group, with the health cause of a slow drive; each drive's health "
+      "(temperature over the step, throttling, new errors, write amplification); the agents "
+      "left out and the data missing, named; and the verdict of the plan's SLA and health "
+      "rule. With --where, the controller selects the matching targets first and computes "
+      "every figure (fleet totals and percentiles, groups, outliers, SLA checks) from them "
+      "only, in every format. It exits 1 when the run failed its verdict.",
       (const command_opt_t[]) {
           { "--format", NULL, "FMT", "text json csv fio-json fio-json+ html", "text (the "
             "default), json, csv, fio-json or fio-json+ (fio's format: one job per step and "

@@ -64,6 +64,10 @@ history_text (FILE *f, json_t *h)
             fmt_bw (json_number_value (v), val, sizeof val);
         else if (strcmp (unit, "iops") == 0)
             fmt_iops (json_number_value (v), val, sizeof val);
+        else if (strcmp (unit, "C") == 0)
+            snprintf (val, sizeof val, "%.1f C", json_number_value (v));
+        else if (strcmp (unit, "ratio") == 0)
+            snprintf (val, sizeof val, "%.2f", json_number_value (v));
         else
             snprintf (val, sizeof val, "%.0f", json_number_value (v));
         bool pct_only = json_is_true (json_object_get (r, "percentiles_only"));

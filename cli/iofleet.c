@@ -438,8 +438,14 @@ watch (long long run, bool json)
         text_summary (stdout, rep);
     const char *verdict = json_string_value (json_object_get (rep, "verdict"));
     bool sla_failed = verdict && strcmp (verdict, "fail") == 0;
-    if (sla_failed)
-        fprintf (stderr, "run %lld: SLA failed (see iofleet report %lld)\n", run, run);
+    if (sla_failed) {
+        fprintf (stderr, "run %lld: verdict fail:", run);
+        size_t i;
+        json_t *why;
+        json_array_foreach (json_object_get (rep, "failed_by"), i, why)
+            fprintf (stderr, "%s %s", i ? "," : "", json_string_value (why));
+        fprintf (stderr, " (see iofleet report %lld)\n", run);
+    }
     if (strcmp (status, "cancelled") == 0)
         fprintf (stderr, "run %lld was %s (see iofleet report %lld)\n", run,
                  jstr (rep, "message"), run);

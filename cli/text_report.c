@@ -185,6 +185,70 @@ text_rounds (FILE *f, json_t *rep)
              ? ": their figures are not those of a drive in steady state" : "");
 }
 
+/* A step's drive health (step_health.c): how many drives report it,
+   why the others do not, the temperature, each drive's findings and the
+   health rule's verdict.  Can't fail. */
+static void
+health_lines (FILE *f, json_t *h)
+{
+    /* Nothing to say of a run whose agents sent no health (before 0.4.0). */
+    if (!h || num (h, "drives_total") <= 0 || num (h, "not_sent") == num (h, "drives_total"))
+        return;
+    fprintf (f, "  health: %.0f of %.0f drives report it", num (h, "reporting"),
+             num (h, "drives_total"));
+    const char *reason;
+    json_t *c;
+    json_object_foreach (json_object_get (h, "unavailable"), reason, c)
+        fprintf (f, "; %lld unavailable: %s", (long long) json_integer_value (c), reason);
+    if (num (h, "not_sent") > 0)
+        fprintf (f, "; %.0f not sent (agents before health records)", num (h, "not_sent"));
+    json_t *t = json_object_get (h, "temperature");
+    if (json_is_object (t)) {
+        double top = -1e9, sum = 0;
+        int n = 0;
+        size_t k;
+        json_t *v;
+        json_array_foreach (json_object_get (t, "max_c"), k, v)
+            if (json_is_number (v) && json_number_value (v) > top)
+                top = json_number_value (v);
+        json_array_foreach (json_object_get (t, "mean_c"), k, v)
+            if (json_is_number (v)) {
+                sum += json_number_value (v);
+                n++;
+            }
+        if (n)
+            fprintf (f, "; temperature max %.1f C, fleet mean %.1f C", top, sum / n);
+    }
+    fprintf (f, "\n");
+    size_t i;
+    json_t *d;
+    json_array_foreach (json_object_get (h, "drives"), i, d) {
+        json_t *j = json_object_get (d, "judgement"), *fl = json_object_get (j, "findings");
+        if (!json_array_size (fl))
+            continue;
+        char sp[32];
+        fprintf (f, "    health %-16s %-28s ", str (d, "agent"),
+                 short_path (str (d, "target"), sp, sizeof sp));
+        size_t k;
+        json_t *line;
+        json_array_foreach (fl, k, line)
+            fprintf (f, "%s%s", k ? "; " : "", json_string_value (line));
+        fprintf (f, "\n");
+    }
+    json_t *rule = json_object_get (h, "rule");
+    if (rule) {
+        fprintf (f, "  health rule %s: %s", str (rule, "conditions"),
+                 json_is_true (json_object_get (rule, "pass")) ? "pass" : "FAIL");
+        if (num (rule, "drives_not_judged") > 0)
+            fprintf (f, " (%.0f drive(s) without the figures, not judged)",
+                     num (rule, "drives_not_judged"));
+        fprintf (f, "\n");
+        json_array_foreach (json_object_get (rule, "failures"), i, d)
+            fprintf (f, "    FAIL %s %s %s: %s\n", str (d, "agent"), str (d, "target"),
+                     str (d, "condition"), str (d, "why"));
+    }
+}
+
 void
 text_report (FILE *f, json_t *rep)
 {
@@ -296,12 +360,15 @@ text_report (FILE *f, json_t *rep)
                 snprintf (v, sizeof v, "%.0f", num (g, "value"));
                 snprintf (m, sizeof m, "%.0f", num (g, "group_median"));
             }
-            fprintf (f, "  OUTLIER %s %s%s%s: %s %s against the group's median %s (%+.1f%%)\n",
-                     str (g, "agent"), json_is_string (json_object_get (g, "target")) ? "" : "(host)",
+            fprintf (f, "  OUTLIER %s%s%s%s: %s %s against the group's median %s (%+.1f%%)%s%s\n",
+                     str (g, "agent"), json_is_string (json_object_get (g, "target")) ? "" : " (host)",
                      json_is_string (json_object_get (g, "target")) ? " " : "",
                      json_is_string (json_object_get (g, "target")) ? str (g, "target") : "",
-                     metric, v, m, num (g, "deviation_pct"));
+                     metric, v, m, num (g, "deviation_pct"),
+                     json_object_get (g, "health_cause") ? ": " : "",
+                     json_object_get (g, "health_cause") ? str (g, "health_cause") : "");
         }
+        health_lines (f, json_object_get (s, "health"));
         json_t *fleet = json_object_get (s, "fleet");
         char who[32];
         snprintf (who, sizeof who, "FLEET (%d)", (int) num (json_object_get (fleet, "read"), "agents"));

@@ -83,6 +83,9 @@ health_has (const health_t *h, health_field_t f)
 {
     return h->available && (h->have >> f & 1);
 }
+/* Field f of h set to v, present; a v outside the field's bounds (those
+   health_from_json checks) leaves f absent instead, and an f that is not a
+   field is ignored.  Can't fail. */
 void health_set (health_t *h, health_field_t f, int64_t v);
 
 /* An empty, available record of source and protocol.  Can't fail. */

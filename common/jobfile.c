@@ -48,6 +48,7 @@
 #include "precondition.h"
 #include "purge.h"
 #include "rounds.h"
+#include "health_rule.h"
 #include "sla.h"
 #include "util.h"
 
@@ -362,6 +363,7 @@ s_emit (parser_t *p, jobfile_t **jf, int *cap, job_opts_t *o, job_opts_t *scratc
    each (for messages about it later). */
 typedef struct {
     char sla[sizeof ((job_t *) 0)->sla];
+    char health[sizeof ((job_t *) 0)->health];
     uint32_t precondition;
     int precondition_line;
     purge_t purge;
@@ -373,7 +375,8 @@ typedef struct {
     int steady_line;
 } iofleet_set_t;
 
-#define IOFLEET_KEYS "sla=CONDITIONS, purge=discard|format, precondition=COUNT, rounds=MAX and " \
+#define IOFLEET_KEYS "sla=CONDITIONS, health=CONDITIONS, purge=discard|format, " \
+                     "precondition=COUNT, rounds=MAX and " \
                      "steady_state=STEP:METRIC[,window=N,range=P%%,slope=P%%]"
 
 /* One line of the [iofleet] section into set.  Returns 0, or -1 with the
@@ -430,6 +433,21 @@ s_iofleet_line (parser_t *p, int line, char *s, iofleet_set_t *set)
         }
         set->steady = true;
         set->steady_line = line;
+        return 0;
+    }
+    if (strcmp (key, "health") == 0) {
+        health_rule_t rule;
+        char why[256];
+        if (strlen (value) >= sizeof set->health) {
+            optval_error (p, line, "[iofleet] health: longer than %zu characters",
+                          sizeof set->health - 1);
+            return -1;
+        }
+        if (health_rule_parse (value, &rule, why, sizeof why)) {
+            optval_error (p, line, "[iofleet] %s", why);
+            return -1;
+        }
+        memcpy (set->health, value, strlen (value) + 1);
         return 0;
     }
     if (strcmp (key, "sla") != 0) {
@@ -596,7 +614,7 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
     job_opts_default (global);
 
     enum { NONE, GLOBAL, JOB, IOFLEET } section = NONE;
-    iofleet_set_t set = { .sla = "" };
+    iofleet_set_t set = { .sla = "", .health = "" };
     int iofleet_line = 0;
     int cap = 0;
     int line = 0;
@@ -716,9 +734,11 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         optval_error (&p, 0, "no job sections (a plan needs at least one [job])");
         goto fail;
     }
-    for (int i = 0; i < jf->nsteps; i++)
+    for (int i = 0; i < jf->nsteps; i++) {
         if (!jf->steps[i].sla[0])
             memcpy (jf->steps[i].sla, set.sla, sizeof set.sla);
+        memcpy (jf->steps[i].health, set.health, sizeof set.health);
+    }
     /* fio's exitall is one flag for the whole run (fio 3.33: set on the
        job that ends last, it still stops the others when the first one
        ends): any job's is every job's. */

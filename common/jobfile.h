@@ -172,6 +172,8 @@ typedef struct {
                                        default target, so they share a file */
     unsigned sweep;                 /* JOB_SWEEP_* bits: what was swept */
     char sla[512];                  /* iofleet_sla= as written (validated; "" = none) */
+    char health[256];               /* [iofleet] health= as written (health_rule.h;
+                                       validated; "" = none) */
     char write_lat_log[JOB_LATLOG_MAX]; /* write_lat_log=PREFIX ("" = no logs):
                                        each worker writes PREFIX_clat.N.log,
                                        PREFIX_slat.N.log, PREFIX_lat.N.log */

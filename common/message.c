@@ -2,6 +2,7 @@
 #include "message.h"
 #include "direction.h"
 #include "histogram.h"
+#include "health.h"
 #include "jobfile.h"
 #include "util.h"
 
@@ -104,6 +105,31 @@ check_samples (const char *what, size_t n, Iofleet__TargetSample **v,
             || check_dir (what, i, "write", v[i]->write, err, errlen)
             || check_dir (what, i, "trim", v[i]->trim, err, errlen))
             return -EINVAL;
+        if (v[i]->has_temperature
+            && (v[i]->temperature_mc < MSG_TEMP_MIN_MC || v[i]->temperature_mc > MSG_TEMP_MAX_MC))
+            return fail (err, errlen, "%s.targets[%zu].temperature_mc %d, limit %d..%d", what, i,
+                         v[i]->temperature_mc, MSG_TEMP_MIN_MC, MSG_TEMP_MAX_MC);
+    }
+    return 0;
+}
+
+/* A per-target health list (ready.health, done.health): one per target
+   or none (an agent of an older release), each bounded and UTF-8 here;
+   its fields are the controller's to check (health_from_json).  Returns
+   0 or -EINVAL. */
+static int
+check_health (const char *what, size_t n, char **v, size_t ntargets, char *err, size_t errlen)
+{
+    if (n && n != ntargets)
+        return fail (err, errlen, "%s has %zu entries for %zu targets", what, n, ntargets);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen (v[i]);
+        if (len > HEALTH_JSON_MAX)
+            return fail (err, errlen, "%s[%zu] is %zu bytes, limit %d", what, i, len,
+                         HEALTH_JSON_MAX);
+        long bad = utf8_invalid_at (v[i], len);
+        if (bad >= 0)
+            return fail (err, errlen, "%s[%zu] is not valid UTF-8 (byte %ld)", what, i, bad);
     }
     return 0;
 }
@@ -425,6 +451,9 @@ validate (const envelope_t *e, char *err, size_t errlen)
         if (e->ready->n_planned_bytes && e->ready->n_planned_bytes != e->ready->n_targets)
             return fail (err, errlen, "ready.planned_bytes has %zu entries for %zu targets",
                          e->ready->n_planned_bytes, e->ready->n_targets);
+        if (check_health ("ready.health", e->ready->n_health, e->ready->health,
+                          e->ready->n_targets, err, errlen))
+            return -EINVAL;
         return check_inventory ("ready.inventory_json", e->ready->inventory_json, err, errlen);
     case IOFLEET__ENVELOPE__BODY_REFUSED:
         return check_text ("refused.reason", e->refused->reason, MSG_TEXT_MAX, true, err,
@@ -460,6 +489,9 @@ validate (const envelope_t *e, char *err, size_t errlen)
             if (e->done->latency_depth[i] > JOB_MAX_IODEPTH)
                 return fail (err, errlen, "done.latency_depth[%zu] %u, limit %d", i,
                              e->done->latency_depth[i], JOB_MAX_IODEPTH);
+        if (check_health ("done.health", e->done->n_health, e->done->health,
+                          e->done->n_totals, err, errlen))
+            return -EINVAL;
         return check_samples ("done", e->done->n_totals, e->done->totals, err, errlen);
     case IOFLEET__ENVELOPE__BODY_ERROR:
         return check_text ("error.message", e->error->message, MSG_TEXT_MAX, false, err,

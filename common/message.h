@@ -38,6 +38,10 @@
 #define MSG_JOBS_MAX           64         /* jobs running together in a step */
 #define MSG_PATH_MAX           4096
 #define MSG_INVENTORY_MAX      (4u << 20) /* inventory JSON text */
+/* A drive's temperature in a snapshot (milli-degrees C): what a sensor
+   can say, not what a drive survives. */
+#define MSG_TEMP_MIN_MC        (-273150)
+#define MSG_TEMP_MAX_MC        1000000
 #define MSG_INTERVAL_MIN_NS    (10ull * 1000000)
 #define MSG_INTERVAL_MAX_NS    (60ull * 1000000000)
 

@@ -3,6 +3,7 @@
 #include "controller.h"
 #include "history.h"
 #include "report.h"
+#include "step_health.h"
 
 #include <fnmatch.h>
 #include <string.h>
@@ -47,11 +48,22 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
     bool known = false;
     for (size_t i = 0; i < sizeof s_history_metrics / sizeof *s_history_metrics; i++)
         known |= strcmp (metric, s_history_metrics[i]) == 0;
-    if (!known) {
+    /* A drive health figure (step_health.h) rather than a performance one. */
+    bool health = step_health_is_metric (metric);
+    if (!known && !health) {
         snprintf (err, errlen, "--metric '%.32s': use iops, bw, ops, errors, p50, p90, p95, p99, "
-                  "p99.9, p99.99, mean, min, max or stddev", metric);
+                  "p99.9, p99.99, mean, min, max or stddev, or a drive health figure: "
+                  "temperature.max, temperature.mean, media_errors.delta, "
+                  "error_log_entries.delta, throttle.transitions or waf", metric);
         return NULL;
     }
+    if (health && (json_array_size (where) || dir_only)) {
+        snprintf (err, errlen, "--metric %s is a drive health figure: --where and --direction "
+                  "do not apply to it (group it with --by)", metric);
+        return NULL;
+    }
+    if (health && step_health_by_check (by, err, errlen))
+        return NULL;
     if (dir_only && dir_from_name (dir_only) < 0) {
         snprintf (err, errlen, "--direction '%.32s': use read, write or trim", dir_only);
         return NULL;
@@ -60,7 +72,7 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
     int nconds = 0;
     if (report_where_parse (where, "--where", conds, &nconds, err, errlen))
         return NULL;
-    if (by && groups_key_check (by, err, errlen))
+    if (by && !health && groups_key_check (by, err, errlen))
         return NULL;
     if (since && (!json_is_integer (since) || json_integer_value (since) < 0)) {
         snprintf (err, errlen, "'since_ns' must be a time in ns since the epoch");
@@ -115,6 +127,27 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
         json_t *s;
         json_array_foreach (steps, si, s) {
             int idx = (int) json_integer_value (json_object_get (s, "index"));
+            if (health) {
+                json_t *sets = step_health_history (store, run, idx, metric, by);
+                if (!sets)
+                    goto db_error;
+                computed++;
+                size_t gi;
+                json_t *g;
+                json_array_foreach (sets, gi, g) {
+                    if (json_array_size (rows) >= HISTORY_ROWS_MAX)
+                        break;
+                    json_array_append_new (rows, json_pack ("{s:O, s:s, s:O, s:O, s:O, s:O, s:O, "
+                        "s:s, s:s, s:O, s:O, s:O}", "run", json_object_get (r, "run"), "time", when,
+                        "time_ns", json_object_get (r, "time_ns"), "plan", json_object_get (r, "plan"),
+                        "origin", json_object_get (r, "origin"), "step", json_object_get (s, "name"),
+                        "group", json_object_get (g, "value"), "direction", "all", "metric", metric,
+                        "value", json_object_get (g, "figure"), "drives", json_object_get (g, "drives"),
+                        "reporting", json_object_get (g, "reporting")));
+                }
+                json_decref (sets);
+                continue;
+            }
             /* (group, its directions) of this step: from the index when
                it holds them, else computed as the index was. */
             json_t *sets = NULL;
@@ -165,7 +198,8 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
     json_decref (runs);
     /* Its unit: the CLI formats by it and decides nothing. */
     json_t *out = json_pack ("{s:s, s:s, s:s, s:s?, s:o, s:{s:I, s:I}}", "metric", metric,
-                             "unit", compare_metric_unit (metric), "step", step_glob,
+                             "unit", health ? step_health_metric_unit (metric)
+                                            : compare_metric_unit (metric), "step", step_glob,
                              "by", by, "rows", rows, "steps", "indexed", from_index,
                              "computed", computed);
     if (json_array_size (rows) >= HISTORY_ROWS_MAX)

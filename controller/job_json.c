@@ -25,6 +25,8 @@ job_to_json (const job_t *j)
     }
     if (j->sla[0])
         json_object_set_new (o, "sla", json_string (j->sla));
+    if (j->health[0])
+        json_object_set_new (o, "health", json_string (j->health));
     if (j->sweep_of[0])
         json_object_set_new (o, "sweep_of", json_string (j->sweep_of));
     if (j->rate_iops[0] || j->rate_iops[1])

@@ -14,6 +14,7 @@
 #include "report.h"
 #include "series.h"
 #include "sla.h"
+#include "step_health.h"
 #include "step_sla.h"
 #include "sweeps.h"
 #include "util.h"
@@ -556,6 +557,8 @@ typedef struct {
     int kept;                   /* agents kept by the conditions */
     bool any_sla;
     int sla_failed;
+    bool any_health;            /* a step has a health rule ([iofleet] health=) */
+    int health_failed;          /* steps whose rule failed on a drive */
 } report_ctx_t;
 
 /* The step's tuning lint of every drive of agent aj, once each.  Can't
@@ -701,6 +704,12 @@ report_step (report_ctx_t *c, json_t *s, char *err, size_t errlen)
         groups_acc_free (groups);
     else if (groups_acc_end (groups, s, err, errlen))
         rc = -2;
+    /* After the outliers: their health causes are named on them. */
+    bool health_judged = false, health_failed = false;
+    if (rc == 0 && step_health_add (store, run, idx, job, s, &health_judged, &health_failed))
+        rc = -1;
+    c->any_health |= health_judged;
+    c->health_failed += health_failed;
     if (rc == 0 && c->histograms && step_histograms (store, run, s))
         rc = -1;
     if (c->text) {
@@ -844,15 +853,24 @@ report_build (store_t *store, int64_t run, const char *by, json_t *where, const 
     }
     const char *status = json_string_value (json_object_get (rep, "status"));
     bool ended = status && strcmp (status, "running") != 0 && strcmp (status, "queued") != 0;
-    bool judged = c.any_sla || json_object_get (rounds, "steady_state");
-    bool failed = c.sla_failed || (ended && unsteady);
+    bool judged = c.any_sla || c.any_health || json_object_get (rounds, "steady_state");
+    bool failed = c.sla_failed || c.health_failed || (ended && unsteady);
     if (json_is_null (rounds))
         json_decref (rounds);
     else
         json_object_set_new (rep, "rounds", rounds);
-    /* The run's verdict: fail when any step failed any SLA condition, or
-       a drive never became steady; pending while a run still has drives
-       not steady yet (never "pass" before they are). */
+    /* What failed it, for whoever prints the verdict. */
+    json_t *failed_by = json_array ();
+    if (c.sla_failed)
+        json_array_append_new (failed_by, json_string ("sla"));
+    if (c.health_failed)
+        json_array_append_new (failed_by, json_string ("health rule"));
+    if (ended && unsteady)
+        json_array_append_new (failed_by, json_string ("steady state"));
+    json_object_set_new (rep, "failed_by", failed_by);
+    /* The run's verdict: fail when any step failed any SLA condition or
+       health rule, or a drive never became steady; pending while a run
+       still has drives not steady yet (never "pass" before they are). */
     json_object_set_new (rep, "verdict", json_string (!judged ? "none" : failed ? "fail"
                                                       : !ended && unsteady ? "pending"
                                                                            : "pass"));

@@ -12,6 +12,7 @@
     acknowledgements to acks.c; its end goes to the run-end subscribers.
 */
 #include "runstate.h"
+#include "step_health.h"
 #include "jobfile.h"
 #include "jobspec.h"
 #include "log.h"
@@ -773,6 +774,8 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env, snapshot_pre
         run_save_agent (ctl, p, text);
         free (text);
         run_save_target_drives (ctl, p, env->ready);
+        step_health_save (ctl->store, r->run, r->cur, (int64_t) p->agent_id, false,
+                          env->ready->health, env->ready->n_health, env->ready->n_targets);
         run_save_planned (ctl, p);
         break;
     }
@@ -812,6 +815,8 @@ runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env, snapshot_pre
             }
         }
         run_save_latency_depths (ctl, p, d);
+        step_health_save (ctl->store, r->run, r->cur, (int64_t) p->agent_id, true, d->health,
+                          d->n_health, p->ntargets);
         if (d->error[0]) {
             snprintf (p->msg, sizeof p->msg, "I/O error: %s", d->error);
             log_warn ("run %lld step %d: agent '%s': %s", (long long) r->run, r->cur + 1,

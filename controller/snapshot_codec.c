@@ -166,7 +166,8 @@ by_target (const void *a, const void *b)
    BLOCK_FORMAT, then for each of the S_N streams its length (varint),
    then the streams end to end.  S_FIELDS holds, as varints: t_start,
    t_end, the target count, and per target (in target order) its index, a
-   mask of the directions present (bit 0 read, 1 write, 2 trim), per
+   mask of the directions present (bit 0 read, 1 write, 2 trim; bit 3:
+   the drive's temperature follows, zigzag milli-degrees C), per
    direction its ops, bytes and errors, a mask of the non-empty
    histograms (bit 0 clat, 1 slat, 2 lat), and per histogram 0 (split)
    or 1 (whole, in S_WHOLE as length and bytes).  A split histogram's
@@ -215,11 +216,16 @@ hist_of (const Iofleet__DirStats *d, int b)
 static int
 pack_target (sbuf_t *st, const Iofleet__TargetSample *t, uint64_t *gaps, uint64_t *counts)
 {
-    int dmask = 0;
+    int dmask = t->has_temperature ? 1 << 3 : 0;
     for (int k = 0; k < 3; k++)
         dmask |= dir_of (t, k) ? 1 << k : 0;
     if (put_u (&st[S_FIELDS], t->target) || put_u (&st[S_FIELDS], (uint64_t) dmask))
         return -1;
+    if (t->has_temperature) {
+        int64_t v = t->temperature_mc;
+        if (put_u (&st[S_FIELDS], (uint64_t) (v < 0 ? -2 * v - 1 : 2 * v)))
+            return -1;
+    }
     for (int k = 0; k < 3; k++) {
         const Iofleet__DirStats *d = dir_of (t, k);
         if (!d)
@@ -478,9 +484,16 @@ unpack (const uint8_t *raw, size_t n, uint64_t *gaps, char *err, size_t errlen)
         tp[i] = t;
         uint64_t target, dmask;
         if (get_u (&s[S_FIELDS], &target) || get_u (&s[S_FIELDS], &dmask) || target > UINT32_MAX
-            || dmask > 7)
+            || dmask > 15)
             BAD ("bad target");
         t->target = (uint32_t) target;
+        if (dmask & 8) {
+            uint64_t z;
+            if (get_u (&s[S_FIELDS], &z) || z > 2u * 1000000 + 1)
+                BAD ("bad temperature");
+            t->has_temperature = true;
+            t->temperature_mc = z & 1 ? -(int32_t) ((z + 1) / 2) : (int32_t) (z / 2);
+        }
         for (int k = 0; k < 3; k++) {
             if (!(dmask & (1u << k)))
                 continue;

@@ -1,6 +1,7 @@
 /*  snapshot_table.c: see snapshot_table.h. */
 #include "snapshot_table.h"
 #include "snapshot_store.h"
+#include "message.h"
 
 #ifdef IOFLEET_SQLITE_EXTENSION
 SQLITE_EXTENSION_INIT1
@@ -15,7 +16,7 @@ SQLITE_EXTENSION_INIT1
 /* The columns, as the table of schemas 1-19 had them: a direction's six
    from COL_DIR0 + dir * 6 (ops, bytes, errors, clat, slat, lat). */
 enum { COL_RUN, COL_STEP, COL_AGENT, COL_TARGET, COL_SEQ, COL_TSTART, COL_TEND, COL_DIR0,
-       COL_N = COL_DIR0 + 18 };
+       COL_TEMP = COL_DIR0 + 18, COL_N };
 
 #define DECLARE                                                                          \
     "CREATE TABLE x(run_id INTEGER, step_idx INTEGER, agent_id INTEGER, target INTEGER, " \
@@ -25,7 +26,7 @@ enum { COL_RUN, COL_STEP, COL_AGENT, COL_TARGET, COL_SEQ, COL_TSTART, COL_TEND, 
     "write_ops INTEGER, write_bytes INTEGER, write_errors INTEGER, write_hist BLOB, "     \
     "write_slat_hist BLOB, write_lat_hist BLOB, "                                         \
     "trim_ops INTEGER, trim_bytes INTEGER, trim_errors INTEGER, trim_hist BLOB, "         \
-    "trim_slat_hist BLOB, trim_lat_hist BLOB)"
+    "trim_slat_hist BLOB, trim_lat_hist BLOB, temperature_mc INTEGER)"
 
 /* The constraints a scan uses, in argv order: the block key's four, then
    the target (filtered within a block). */
@@ -283,6 +284,12 @@ t_column (sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
     case COL_TARGET: sqlite3_result_int64 (ctx, s->target); return SQLITE_OK;
     case COL_TSTART: sqlite3_result_int64 (ctx, (sqlite3_int64) c->m->t_start); return SQLITE_OK;
     case COL_TEND: sqlite3_result_int64 (ctx, (sqlite3_int64) c->m->t_end); return SQLITE_OK;
+    case COL_TEMP:
+        if (s->has_temperature)
+            sqlite3_result_int (ctx, s->temperature_mc);
+        else
+            sqlite3_result_null (ctx);
+        return SQLITE_OK;
     default: break;
     }
     int k = (col - COL_DIR0) / 6, f = (col - COL_DIR0) % 6;
@@ -362,6 +369,14 @@ t_update (sqlite3_vtab *vt, int argc, sqlite3_value **argv, sqlite3_int64 *rowid
     Iofleet__TargetSample ts;
     Iofleet__DirStats ds[3];
     snapshot_store_sample (v[COL_TARGET], v + COL_DIR0, &ts, ds);
+    if (sqlite3_value_type (v[COL_TEMP]) == SQLITE_INTEGER) {
+        sqlite3_int64 mc = sqlite3_value_int64 (v[COL_TEMP]);
+        if (mc < MSG_TEMP_MIN_MC || mc > MSG_TEMP_MAX_MC)
+            return fail (vt, SQLITE_CONSTRAINT, "snapshots: temperature_mc %lld, limit %d..%d",
+                         (long long) mc, MSG_TEMP_MIN_MC, MSG_TEMP_MAX_MC);
+        ts.has_temperature = true;
+        ts.temperature_mc = (int32_t) mc;
+    }
     size_t n_old = old ? old->n_targets : 0;
     Iofleet__TargetSample **list = sqlite3_malloc64 ((n_old + 1) * sizeof *list);
     if (!list) {

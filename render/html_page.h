@@ -79,6 +79,10 @@ void html_percentile_series (svg_chart_t *c, const char *name, json_t *d);
 void html_interval_charts (FILE *f, json_t *s);
 /* html_charts.c: a step's charts: percentiles, intervals, heatmap. */
 void html_step_charts (FILE *f, json_t *s);
+/* A step's drive health (html_health.c): its temperature chart, and its
+   table of drives with the health rule's verdict. */
+void html_health_chart (FILE *f, json_t *s);
+void html_health_table (FILE *f, json_t *s);
 /* html_charts.c: a write-saturation step's IOPS per drive and writes' p99
    over time, one series per side (n; the intervals of pts.h's and ab.h's
    write_saturation: t_s, iops_per_drive, p99), named names[k]. */

@@ -124,7 +124,8 @@ outliers_table (FILE *f, json_t *steps, json_t *only)
                 fputs ("<table class=\"outliers\"><thead><tr><th class=\"l\">step</th>"
                        "<th class=\"l\">group</th><th class=\"l\">agent</th>"
                        "<th class=\"l\">target</th><th>metric</th><th>value</th>"
-                       "<th>group median</th><th>deviation</th></tr></thead><tbody>\n", f);
+                       "<th>group median</th><th>deviation</th><th class=\"l\">health cause"
+                       "</th></tr></thead><tbody>\n", f);
             const char *metric = str (o, "metric");
             bool lat = metric[0] == 'p';
             char v[32], m[32], d[32];
@@ -141,11 +142,16 @@ outliers_table (FILE *f, json_t *steps, json_t *only)
                 fputs ("(host)", f);
             fputs ("</td><td>", f);
             esc (f, metric);
-            fprintf (f, "</td><td>%s</td><td>%s</td><td class=\"fail\">%s</td></tr>\n",
+            fprintf (f, "</td><td>%s</td><td>%s</td><td class=\"fail\">%s</td><td class=\"l\">",
                      lat ? html_lat (num (o, "value"), v, sizeof v) : html_iops (num (o, "value"), v, sizeof v),
                      lat ? html_lat (num (o, "group_median"), m, sizeof m)
                          : html_iops (num (o, "group_median"), m, sizeof m),
                      html_pct (num (o, "deviation_pct"), d, sizeof d));
+            if (json_is_string (json_object_get (o, "health_cause")))
+                esc (f, str (o, "health_cause"));
+            else
+                fputs (DASH, f);
+            fputs ("</td></tr>\n", f);
         }
     }
     if (n)
@@ -677,7 +683,10 @@ step_section (FILE *f, json_t *s, size_t i, size_t n)
     json_decref (one);
     fputs ("<div class=\"charts\">\n", f);
     html_step_charts (f, s);
-    fputs ("</div>\n</section>\n", f);
+    html_health_chart (f, s);
+    fputs ("</div>\n", f);
+    html_health_table (f, s);
+    fputs ("</section>\n", f);
 }
 
 /* ---- inventory ---- */

@@ -162,6 +162,23 @@ def check_report(html, rep, ch):
         npt = dict(c[2]).get("fleet")
         if npt != len(s["intervals"]):
             fail(f"intervals of {s['name']}: {npt} points for {len(s['intervals'])} intervals")
+    # Drive temperature: a chart per step with health; the fleet's highest
+    # and mean and each hot drive's own, a point per interval with a reading.
+    tc = of_kind(ch, "temperature")
+    # (A step whose drives have no sensor gets a line saying so, no chart.)
+    with_h = [s for s in steps if s.get("health")
+              and s["health"]["not_sent"] != s["health"]["drives_total"]
+              and s["health"].get("temperature")]
+    if len(tc) != len(with_h):
+        fail(f"{len(tc)} temperature charts for {len(with_h)} steps with health")
+    for s, c in zip(with_h, tc):
+        t = s["health"]["temperature"]
+        want = [("fleet highest", sum(v is not None for v in t["max_c"])),
+                ("fleet mean", sum(v is not None for v in t["mean_c"]))]
+        want += [(f"{d['agent']} {d['target'].rsplit('/', 1)[-1]}",
+                  sum(v is not None for v in d["c"])) for d in t["drives"]]
+        if c[2] != want:
+            fail(f"temperature of {s['name']}: series {c[2]}, want {want}")
     if len(hc) != len(measured):
         fail(f"{len(hc)} heatmaps for {len(measured)} steps with I/O")
     for s, c in zip(measured, hc):

@@ -90,6 +90,19 @@ test_expansion (void)
                && strcmp (jf->steps[0].sla, "p99<2ms") == 0, "%s", err);
     jobfile_destroy (&jf);
 
+    /* [iofleet] health= (health_rule.h) is every step's rule. */
+    jf = jobfile_parse ("t.fio", "[iofleet]\nhealth=no_new_media_errors,max_temp<70\n[a]\n"
+                        "filename=x\nrw=read\n[b]\nfilename=x\nrw=write\n", err, sizeof err);
+    CHECK_MSG (jf && jf->nsteps == 2
+               && strcmp (jf->steps[0].health, "no_new_media_errors,max_temp<70") == 0
+               && strcmp (jf->steps[1].health, "no_new_media_errors,max_temp<70") == 0, "%s", err);
+    jobfile_destroy (&jf);
+    EXPECT_PARSE_ERR ("[iofleet]\nhealth=max_temp>70\n[a]\nfilename=x\n",
+                      "t.fio:2: [iofleet] health: 'max_temp>70' is not a condition (use "
+                      "no_new_media_errors, no_new_error_log_entries, no_new_critical_warnings, "
+                      "no_throttling, no_new_defects, max_temp<C or waf<X; max_temp in degrees C, "
+                      "waf a ratio above 0)");
+
     /* A null engine's region is preconditioned by the null engine (a
        simulated fleet), direct=0 as the job has it; one job, one region. */
     jf = jobfile_parse ("t.fio", "[iofleet]\nprecondition=1\n[a]\nioengine=null\nfilename=@all\n"
@@ -121,7 +134,7 @@ test_refusals (void)
                 "files are named after it): it writes the targets the jobs test");
     EXPECT_PARSE_ERR ("[iofleet]\nerase=discard\n[a]\nfilename=x\n",
                 "t.fio:2: unknown setting 'erase' in [iofleet] (it takes sla=CONDITIONS, "
-                "purge=discard|format, precondition=COUNT, rounds=MAX and steady_state=STEP:METRIC["
+                "health=CONDITIONS, purge=discard|format, precondition=COUNT, rounds=MAX and steady_state=STEP:METRIC["
                 ",window=N,range=P%,slope=P%]; fio options belong in [global] or a job)");
 }
 

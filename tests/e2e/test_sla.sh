@@ -23,7 +23,7 @@ run=$(jq -r .run <<<"$out")
 jq -e '.status == "complete" and .report.verdict == "fail"
        and (.report.steps[0].sla.failures | map(select(.agent)) | length) == 2' <<<"$out" >/dev/null \
   || fail "hard verdict: $(jq -c '.report | {verdict, f: .steps[0].sla.failures}' <<<"$out")"
-grep -q "SLA failed" "$T/hard.err" || fail "run --wait did not say the SLA failed"
+grep -q "verdict fail: sla (see" "$T/hard.err" || fail "run --wait did not say the SLA failed: $(cat "$T/hard.err")"
 if "$BIN/iofleet" report "$run" >"$T/hard.txt"; then fail "report of a failed SLA exited 0"; fi
 grep -q "SLA p99<1ns: fail" "$T/hard.txt" && grep -q "FAIL agent-1" "$T/hard.txt" \
   || fail "text report: $(grep -i sla "$T/hard.txt")"

@@ -28,6 +28,9 @@
 #    group of the whole fleet is the step's own series).  They are removed
 #    from the new output only where the old output lacks them (schema 10),
 #    after checking that the "all" group's series is the step's series;
+#  - in the report, "failed_by" and a step's "health" (drive health:
+#    every drive "not sent" for a run before it), removed where the old
+#    output lacks them;
 #  - in the report, a step's "members" and "refused_agents" and a group's
 #    "agents", "iops_per_agent", "iops_per_target", "bw_per_agent" and
 #    "bw_per_target" (compare per member, refused agents named as such),
@@ -121,6 +124,19 @@ if isinstance(old, dict) and isinstance(new, dict):
             for k in MEMBERS:
                 if k not in go:
                     gn.pop(k, None)
+# Added with drive health (issue 25): the report's "failed_by" (what
+# failed a verdict: none here) and a step's "health", which for a run of
+# agents that sent no health says so of every drive and nothing else.
+if isinstance(old, dict) and isinstance(new, dict) and "verdict" in old:
+    if "failed_by" not in old:
+        if new.pop("failed_by", None) != [] and old.get("verdict") != "fail":
+            sys.exit("failed_by on a run that did not fail")
+    for so, sn in zip(old.get("steps", []), new.get("steps", [])):
+        if "health" not in so and "health" in sn:
+            h = sn.pop("health")
+            if (h["not_sent"] != h["drives_total"] or h["reporting"] != 0
+                    or h["temperature"] is not None or "rule" in h):
+                sys.exit("step %s: health of a run before health records: %r" % (sn.get("index"), h))
 a = json.dumps(old, sort_keys=True, indent=1).splitlines()
 b = json.dumps(new, sort_keys=True, indent=1).splitlines()
 d = list(difflib.unified_diff(a, b, "old", "new", lineterm="", n=2))

@@ -1,0 +1,66 @@
+/*  health_judge.h: what a step did to a drive, from its health records
+    before and after the step (health.h) and its temperature each interval.
+
+    - temperature: the highest and the mean over the intervals (and the
+      two records), and the time above the drive's warning threshold
+      (the intervals whose end reading is at or above it);
+    - throttling: thermal-management transitions (temperature 1 and 2)
+      and their seconds, after minus before;
+    - errors: media errors, error-log entries, and ATA/SCSI reallocated,
+      pending, uncorrectable sectors and grown defects that grew;
+    - critical warning bits set after and not before;
+    - write amplification: the NAND bytes over the host bytes the drive
+      counted during the step, where it counts both.
+    A figure the drive does not report is unknown (-1, or NAN for the
+    write amplification), never 0.  The controller judges; reports and
+    the CLI print what it judged.
+*/
+#ifndef IOF_HEALTH_JUDGE_H
+#define IOF_HEALTH_JUDGE_H
+
+#include "health.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What "hot" is when a drive reports no warning threshold (degrees C). */
+#define HEALTH_HOT_DEFAULT_C 70
+
+typedef struct {
+    bool available;                 /* both records are */
+    char reason[HEALTH_REASON_MAX + 1];   /* why not ("" when available) */
+    int nsamples;                   /* intervals with a temperature */
+    bool have_temp;                 /* a temperature from the series or the records */
+    double temp_max_c, temp_mean_c;
+    int64_t warning_c;              /* the drive's threshold, -1 unknown */
+    double above_warning_s;         /* time at or above it (series), 0 without one */
+    int64_t throttle_transitions, throttle_seconds;
+    int64_t media_errors, error_log_entries;
+    int64_t reallocated, pending, uncorrectable, grown_defects;
+    int64_t new_critical_bits;      /* -1 unknown */
+    int64_t host_written, nand_written;
+    double waf;                     /* NAN unknown (or nothing written) */
+} health_judgement_t;
+
+/* Judges a step: the records before and after (either may be NULL: not
+   sent), and n intervals' temperatures (milli-degrees C) and spans (ns),
+   some without a reading (has[i] false).  Can't fail. */
+void health_judge (const health_t *before, const health_t *after, const int32_t *temps_mc,
+                   const bool *has, const uint64_t *spans_ns, int n, health_judgement_t *j);
+
+/* Whether the step ran it hot: at or above its warning threshold (else
+   HEALTH_HOT_DEFAULT_C), or throttled.  Can't fail. */
+bool health_judge_hot (const health_judgement_t *j);
+
+/* The findings, one line each ("hot: 78 C, 12 throttle transitions",
+   "3 new media errors", "critical warning appeared: temperature"), into
+   lines; the first is the drive's cause when it is an outlier.  Returns
+   how many (at most max).  Can't fail. */
+int health_judge_findings (const health_judgement_t *j, char lines[][160], int max);
+
+/* j as JSON: every figure, null where unknown, and "findings".  NULL only
+   when out of memory. */
+json_t *health_judge_json (const health_judgement_t *j);
+
+#endif
