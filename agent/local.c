@@ -10,6 +10,8 @@
 #define _GNU_SOURCE
 #include "local.h"
 #include "fio_json.h"
+#include "health_judge.h"
+#include "health_probe.h"
 #include "job.h"
 #include "jobfile.h"
 #include "jobspec.h"
@@ -285,6 +287,76 @@ report_entries (const jobfile_t *jf, int ran, result_t *res, result_t *merged, f
    them) to their end, as one step (step.c, as a fleet run does), filling
    res[first..last) job by job.  Returns 0, or -1 with the failing job's
    errmsg set. */
+/* Each target's drive health before the step (health_probe.h), into
+   probes and before (nt each; a probe left NULL when out of memory), and
+   how long it took (ns).  Can't fail. */
+static uint64_t
+health_before (step_t *step, int nt, health_probe_t **probes, health_t *before)
+{
+    uint64_t t0 = clock_mono_ns ();
+    for (int t = 0; t < nt; t++) {
+        probes[t] = health_probe_new (step_target_path (step, t), "/sys", "/dev");
+        if (probes[t])
+            health_probe_read (probes[t], &before[t]);
+        else
+            health_unavailable (&before[t], "out of memory");
+    }
+    return clock_mono_ns () - t0;
+}
+
+/* Each target's health after the step, judged against before (health_judge.h)
+   and logged, a line a target; the probes freed.  Can't fail. */
+static void
+health_after (step_t *step, int nt, health_probe_t **probes, const health_t *before,
+              uint64_t before_ns)
+{
+    uint64_t t0 = clock_mono_ns ();
+    health_t *after = calloc ((size_t) nt, sizeof *after);
+    for (int t = 0; after && t < nt; t++) {
+        if (probes[t])
+            health_probe_read (probes[t], &after[t]);
+        else
+            health_unavailable (&after[t], "out of memory");
+    }
+    double ms = (double) (before_ns + clock_mono_ns () - t0) / 1e6;
+    int navail = 0;
+    /* On standard error, beside fio's output: a drive that reports its
+       health gets a line; one that does not is only logged (--verbose). */
+    for (int t = 0; after && t < nt; t++) {
+        health_judgement_t j;
+        health_judge (&before[t], &after[t], NULL, NULL, NULL, 0, &j);
+        if (!j.available) {
+            log_info ("health %s: unavailable: %s", step_target_path (step, t), j.reason);
+            continue;
+        }
+        char lines[8][160], text[900] = "";
+        int n = health_judge_findings (&j, lines, 8);
+        size_t off = 0;
+        for (int k = 0; k < n && off < sizeof text; k++)
+            off += (size_t) snprintf (text + off, sizeof text - off, "; %s", lines[k]);
+        char temp[48] = "no temperature";
+        if (health_has (&after[t], HF_TEMPERATURE_C))
+            snprintf (temp, sizeof temp, "%lld C at the end",
+                      (long long) after[t].v[HF_TEMPERATURE_C]);
+        char media[48] = "media errors not counted";
+        if (j.media_errors >= 0)
+            snprintf (media, sizeof media, "%lld new media error(s)", (long long) j.media_errors);
+        char sensor[48] = "";
+        int32_t mc;
+        if (probes[t] && health_probe_temp (probes[t], &mc))
+            snprintf (sensor, sizeof sensor, " (sensor %.1f C)", mc / 1000.0);
+        fprintf (stderr, "iofleet-agent: health %s: %s, %s%s, %s%s\n", step_target_path (step, t),
+                 after[t].source, temp, sensor, media, text);
+        navail++;
+    }
+    if (navail)
+        fprintf (stderr, "iofleet-agent: health of %d drive(s) before and after the step read "
+                 "in %.1f ms\n", nt, ms);
+    for (int t = 0; t < nt; t++)
+        health_probe_destroy (&probes[t]);
+    free (after);
+}
+
 static int
 run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, bool histograms,
            result_t *res)
@@ -308,6 +380,8 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
     jobspec_t *js = calloc ((size_t) n, sizeof *js);
     const Iofleet__JobSpec **specs = calloc ((size_t) n, sizeof *specs);
     struct rusage ru0, ru1;
+    health_probe_t **hprobes = NULL;     /* each target's drive health, before and after */
+    health_t *hbefore = NULL;
     char err[1024];
     if (!iv || !ended || !js || !specs) {
         snprintf (res[first].errmsg, sizeof res[first].errmsg, "out of memory");
@@ -361,6 +435,10 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
         for (int d = 0; d < DIR_COUNT; d++)
             dir_stats_reset (&r->dir[d]);
     }
+    int nt = step_ntargets (step);
+    hprobes = calloc ((size_t) nt, sizeof *hprobes);
+    hbefore = calloc ((size_t) nt, sizeof *hbefore);
+    uint64_t health_ns = hprobes && hbefore ? health_before (step, nt, hprobes, hbefore) : 0;
     getrusage (RUSAGE_SELF, &ru0);
     uint64_t t_begin = clock_mono_ns ();
     rc = step_start (step, t_begin + 10 * NS_PER_MS, &failed);
@@ -428,6 +506,8 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
     if (tty)
         fprintf (stderr, "\r\033[K");
     getrusage (RUSAGE_SELF, &ru1);
+    if (hprobes && hbefore)
+        health_after (step, nt, hprobes, hbefore, health_ns);
     for (int i = 0; i < n; i++) {
         result_t *r = &res[first + i];
         const iojob_t *job = step_job (step, i);
@@ -459,6 +539,8 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
         }
     }
 out:
+    free (hprobes);
+    free (hbefore);
     step_destroy (&step);
     free (specs);
     free (js);

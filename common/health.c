@@ -616,8 +616,10 @@ s_smartctl_scsi (health_t *h, const json_t *root)
         health_set (h, HF_UNCORRECTABLE_SECTORS, sum);
         found++;
     }
-    if (!s_get (json_object_get (root, "temperature"), "drive_trip", &v)
-        || !s_get (json_object_get (root, "scsi_temperature"), "drive_trip", &v)) {
+    /* 0: the device has no temperature log page (smartctl 7.3 writes 0
+       for QEMU's scsi-hd, where its text says "<not available>"). */
+    if ((!s_get (json_object_get (root, "temperature"), "drive_trip", &v)
+         || !s_get (json_object_get (root, "scsi_temperature"), "drive_trip", &v)) && v != 0) {
         health_set (h, HF_CRITICAL_TEMP_C, v);
         found++;
     }
@@ -659,7 +661,11 @@ health_from_smartctl (const char *text, health_t *h, char *err, size_t errlen)
                     sizeof s_smartctl_nvme_thresholds / sizeof s_smartctl_nvme_thresholds[0]);
     json_t *temp = json_object_get (root, "temperature");
     int64_t v;
-    if (!health_has (h, HF_TEMPERATURE_C) && !s_get (temp, "current", &v)) {
+    /* A current temperature of 0 from an ATA or SCSI device is none: a
+       device without the temperature log page (smartctl 7.3 writes 0 for
+       QEMU's scsi-hd, tests/fixtures/health/smartctl-qemu-scsi.json). */
+    if (!health_has (h, HF_TEMPERATURE_C) && !s_get (temp, "current", &v)
+        && (v != 0 || strcmp (protocol, "nvme") == 0)) {
         health_set (h, HF_TEMPERATURE_C, v);
         found++;
     }

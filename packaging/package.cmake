@@ -140,6 +140,9 @@ user 'iofleet' under a hardened systemd unit.  Talk to it with the
 
 set(CPACK_DEBIAN_AGENT_PACKAGE_NAME iofleet-agent)
 set(CPACK_DEBIAN_AGENT_PACKAGE_DEPENDS "init-system-helpers")
+# Drive health: smartctl for SATA and SAS (NVMe needs neither: the admin
+# ioctl), nvme-cli where the ioctl is refused.
+set(CPACK_DEBIAN_AGENT_PACKAGE_RECOMMENDS "smartmontools, nvme-cli")
 set(CPACK_DEBIAN_AGENT_PACKAGE_SUGGESTS "iofleet-cli")
 set(CPACK_DEBIAN_AGENT_DESCRIPTION
 "iofleet agent: runs storage workloads for an iofleet controller

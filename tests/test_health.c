@@ -412,6 +412,31 @@ test_smartctl_fixtures (void)
                              "device type\",\"source\":\"smartctl\"}"), "%s", s ? s : "(null)");
     free (s);
     json_decref (j);
+
+    /*  A real capture: smartctl 7.3 (Debian 12) on QEMU's scsi-hd, in the
+        VM of tests/vm/test_format.sh.  It answers INQUIRY and nothing of
+        health, and smartctl writes a temperature and a trip point of 0
+        for the log page it lacks: unavailable, no field, not 0 C. */
+    text = fixture ("smartctl-qemu-scsi.json");
+    CHECK (text && health_from_smartctl (text, &h, err, sizeof err) == 0);
+    free (text);
+    CHECK_MSG (!h.available && h.have == 0, "available %d have %llx", h.available,
+               (unsigned long long) h.have);
+    CHECK_MSG (strstr (h.reason, "no health data (exit status 4)") != NULL, "%s", h.reason);
+    CHECK (!strcmp (h.protocol, "scsi"));
+
+    /*  A real capture: nvme-cli 2.3 on QEMU's NVMe drive (counters as
+        strings, temperature in Kelvin). */
+    text = fixture ("nvme-cli-2.3-qemu.json");
+    CHECK (text && health_from_nvme_cli (text, &h, err, sizeof err) == 0);
+    free (text);
+    CHECK (h.available && !strcmp (h.source, "nvme-cli"));
+    CHECK (health_has (&h, HF_TEMPERATURE_C) && h.v[HF_TEMPERATURE_C] == 50);   /* 323 K */
+    CHECK (health_has (&h, HF_HOST_BYTES_READ) && h.v[HF_HOST_BYTES_READ] == 134 * 512000LL);
+    CHECK (health_has (&h, HF_HOST_READ_COMMANDS) && h.v[HF_HOST_READ_COMMANDS] == 242);
+    CHECK (health_has (&h, HF_MEDIA_ERRORS) && h.v[HF_MEDIA_ERRORS] == 0);
+    CHECK (health_has (&h, HF_THROTTLE1_TRANSITIONS) && h.v[HF_THROTTLE1_TRANSITIONS] == 0);
+    check_round_trip (&h, "nvme-cli-2.3-qemu");
 }
 
 //  One smartctl document, checked against w (and available).
