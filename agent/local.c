@@ -351,7 +351,7 @@ health_after (step_t *step, int nt, health_probe_t **probes, const health_t *bef
     }
     if (navail)
         fprintf (stderr, "iofleet-agent: health of %d drive(s) before and after the step read "
-                 "in %.1f ms\n", nt, ms);
+                 "in %.3f ms\n", nt, ms);
     for (int t = 0; t < nt; t++)
         health_probe_destroy (&probes[t]);
     free (after);

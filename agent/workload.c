@@ -186,12 +186,12 @@ free_lists (char ***lists, const int *nlists, int n)
 }
 
 /* Each target's drive health now into self->health (READY's before the
-   step, DONE's after), logging what it cost.  Returns the count of
-   records (0 when out of memory: none is sent).  Can't fail. */
+   step, DONE's after), logging what it cost since t0 (monotonic ns: the
+   probes' setup counts at the first edge).  Returns the count of records
+   (0 when out of memory: none is sent).  Can't fail. */
 static size_t
-read_health (workload_t *self, const char *when)
+read_health (workload_t *self, const char *when, uint64_t t0)
 {
-    uint64_t t0 = clock_mono_ns ();
     int navail = 0;
     for (int i = 0; i < self->nprobes; i++) {
         health_t h;
@@ -204,7 +204,7 @@ read_health (workload_t *self, const char *when)
         if (!self->health[i])
             return 0;
     }
-    log_info ("health %s the step: %d of %d drive(s) report it, read in %.1f ms", when, navail,
+    log_info ("health %s the step: %d of %d drive(s) report it, read in %.3f ms", when, navail,
               self->nprobes, (double) (clock_mono_ns () - t0) / 1e6);
     return (size_t) self->nprobes;
 }
@@ -273,6 +273,7 @@ prepare (void *arg, link_t *link, const Iofleet__Prepare *p, Iofleet__Ready *rea
     ready->n_planned_bytes = (size_t) nt;
     /* Each drive's health before the step. */
     char dev[PATH_MAX];
+    uint64_t t0 = clock_mono_ns ();
     dev_root (self->sysfs_root, dev, sizeof dev);
     for (int i = 0; i < nt; i++) {
         self->probes[i] = health_probe_new (self->paths[i], self->sysfs_root, dev);
@@ -281,7 +282,7 @@ prepare (void *arg, link_t *link, const Iofleet__Prepare *p, Iofleet__Ready *rea
         self->nprobes = i + 1;
     }
     ready->health = self->health;
-    ready->n_health = self->nprobes == nt ? read_health (self, "before") : 0;
+    ready->n_health = self->nprobes == nt ? read_health (self, "before", t0) : 0;
     /* Refreshed now: a firmware upgrade since HELLO shows in this run. */
     if (self->ready_inventory && strlen (self->ready_inventory) <= MSG_INVENTORY_MAX)
         ready->inventory_json = self->ready_inventory;
@@ -373,7 +374,7 @@ send_done (workload_t *self, link_t *link)
     d.n_latency_depth = (size_t) step_latency_depths (self->job, depths);
     d.latency_depth = depths;
     d.health = self->health;
-    d.n_health = self->nprobes == nt ? read_health (self, "after") : 0;
+    d.n_health = self->nprobes == nt ? read_health (self, "after", clock_mono_ns ()) : 0;
     link_send_done (link, &d);
     log_info ("run %llu step %u done: %u snapshots%s%s", (unsigned long long) d.run, d.step,
               d.snapshots, d.error[0] ? ", error: " : "", d.error);

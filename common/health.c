@@ -172,7 +172,10 @@ health_set (health_t *h, health_field_t f, int64_t v)
 static void
 s_text_copy (char *dst, size_t cap, const char *src, size_t len)
 {
-    len = strnlen (src, len);
+    size_t slen = 0;            /* strnlen, which -O2 refuses a bound of SIZE_MAX */
+    while (slen < len && src[slen])
+        slen++;
+    len = slen;
     size_t n = len < cap - 1 ? len : cap - 1;
     if (n < len)
         while (n > 0 && ((unsigned char) src[n] & 0xc0) == 0x80)

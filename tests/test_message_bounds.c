@@ -8,6 +8,7 @@
 */
 #include "message_fx.h"
 #include "jobfile.h"
+#include "health.h"
 #include "testutil.h"
 
 #include <stdint.h>
@@ -359,9 +360,53 @@ done_depths (size_t n, uint32_t depth)
     fx.done.n_latency_depth = n;
 }
 
+/* ready.health / done.health: n records for the message's 2 targets,
+   each `rec`. */
+static char *health_buf[MSG_TARGETS_MAX + 1];
+
+static void
+ready_health (size_t n, char *rec)
+{
+    for (size_t i = 0; i < n; i++)
+        health_buf[i] = rec;
+    fx.ready.health = health_buf;
+    fx.ready.n_health = n;
+}
+
+static void
+done_health (size_t n, char *rec)
+{
+    for (size_t i = 0; i < n; i++)
+        health_buf[i] = rec;
+    fx.done.health = health_buf;
+    fx.done.n_health = n;
+}
+
 static void
 test_bounds_ready_snapshot_done (void)
 {
+    /* Drive health: one record per target (or none, an older agent),
+       each bounded and UTF-8; its fields are the controller's to check
+       (step_health.c, health_from_json). */
+    ACCEPT (fx_ready, ready_health (0, NULL));
+    ACCEPT (fx_ready, ready_health (2, "{\"available\":true}"));
+    ACCEPT (fx_ready, ready_health (2, strn (HEALTH_JSON_MAX, 'x')));
+    REJECT (fx_ready, ready_health (2, strn (HEALTH_JSON_MAX + 1, 'x')), "ready.health[0]");
+    REJECT (fx_ready, ready_health (1, "{}"), "ready.health has 1 entries for 2 targets");
+    REJECT (fx_ready, ready_health (3, "{}"), "ready.health has 3 entries");
+    REJECT (fx_ready, ready_health (2, "{\"reason\":\"\xff\"}"), "ready.health[0] is not valid UTF-8");
+    ACCEPT (fx_done, done_health (2, "{\"available\":false,\"reason\":\"loop\"}"));
+    REJECT (fx_done, done_health (1, "{}"), "done.health has 1 entries for 2 targets");
+    REJECT (fx_done, done_health (2, strn (HEALTH_JSON_MAX + 1, 'x')), "done.health[0]");
+    /* A temperature: what a sensor can say. */
+    ACCEPT (fx_snapshot, fx.ts[0].has_temperature = true; fx.ts[0].temperature_mc = MSG_TEMP_MIN_MC);
+    ACCEPT (fx_snapshot, fx.ts[0].has_temperature = true; fx.ts[0].temperature_mc = MSG_TEMP_MAX_MC);
+    REJECT (fx_snapshot, fx.ts[1].has_temperature = true; fx.ts[1].temperature_mc = MSG_TEMP_MAX_MC + 1,
+            "snapshot.targets[1].temperature_mc");
+    REJECT (fx_snapshot, fx.ts[0].has_temperature = true; fx.ts[0].temperature_mc = MSG_TEMP_MIN_MC - 1,
+            "snapshot.targets[0].temperature_mc");
+    ACCEPT (fx_snapshot, fx.ts[0].has_temperature = false; fx.ts[0].temperature_mc = INT32_MIN);
+
     REJECT (fx_ready, fx.ready.run = 0, "ready.run");
     REJECT (fx_ready, ready_n (0), "ready.targets");
     ACCEPT (fx_ready, ready_n (MSG_TARGETS_MAX));
