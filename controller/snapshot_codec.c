@@ -573,3 +573,52 @@ snapcodec_decode (snapcodec_t *self, int64_t dict_id, const void *data, size_t l
         return NULL;
     return unpack (raw, n, self->scratch, err, errlen);
 }
+
+int
+snapcodec_temps (snapcodec_t *self, int64_t dict_id, const void *data, size_t len,
+                 uint64_t *span_ns, snapcodec_temp_fn *fn, void *arg, char *err, size_t errlen)
+{
+#define BAD(why) do { snprintf (err, errlen, "block: %s", why); return -1; } while (0)
+    const uint8_t *raw;
+    size_t n;
+    if (snapcodec_raw (self, dict_id, data, len, &raw, &n, err, errlen))
+        return -1;
+    rd_t hdr = { raw, raw + n };
+    if (n < 1 || *hdr.p++ != BLOCK_FORMAT)
+        BAD ("unknown format");
+    uint64_t lens[S_N];
+    for (int i = 0; i < S_N; i++)
+        if (get_u (&hdr, &lens[i]))
+            BAD ("truncated stream lengths");
+    /* S_FIELDS is the first stream: nothing else is read. */
+    if (lens[S_FIELDS] > (uint64_t) (hdr.end - hdr.p))
+        BAD ("a stream runs past the end");
+    rd_t f = { hdr.p, hdr.p + lens[S_FIELDS] };
+    uint64_t t_start, t_end, nt;
+    if (get_u (&f, &t_start) || get_u (&f, &t_end) || get_u (&f, &nt) || t_end < t_start)
+        BAD ("bad header");
+    *span_ns = t_end - t_start;
+    for (uint64_t i = 0; i < nt; i++) {
+        uint64_t target, dmask, z, skip;
+        if (get_u (&f, &target) || get_u (&f, &dmask) || target > UINT32_MAX || dmask > 15)
+            BAD ("bad target");
+        if (dmask & 8) {
+            if (get_u (&f, &z) || z > 2u * 1000000 + 1)
+                BAD ("bad temperature");
+            fn (arg, (uint32_t) target, z & 1 ? -(int32_t) ((z + 1) / 2) : (int32_t) (z / 2));
+        }
+        for (int k = 0; k < 3; k++) {
+            if (!(dmask & (1u << k)))
+                continue;
+            uint64_t hmask;
+            if (get_u (&f, &skip) || get_u (&f, &skip) || get_u (&f, &skip)
+                || get_u (&f, &hmask) || hmask > 7)
+                BAD ("bad direction");
+            for (int b = 0; b < 3; b++)
+                if ((hmask & (1u << b)) && get_u (&f, &skip))
+                    BAD ("bad histogram kind");
+        }
+    }
+    return 0;
+#undef BAD
+}

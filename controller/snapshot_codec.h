@@ -50,6 +50,16 @@ Iofleet__Snapshot *snapcodec_decode (snapcodec_t *self, int64_t dict_id, const v
                                      size_t len, char *err, size_t errlen);
 void snapcodec_release (Iofleet__Snapshot *m);
 
+/* The drives' temperatures of a stored block without decoding the rest
+   of it (its histograms are not rebuilt): fn (arg, target, milli-degrees)
+   for each target that has one, and the interval's span into *span_ns.
+   Returns 0, or -1 with err (the bytes do not decode, or the dictionary
+   is missing). */
+typedef void snapcodec_temp_fn (void *arg, uint32_t target, int32_t temperature_mc);
+int snapcodec_temps (snapcodec_t *self, int64_t dict_id, const void *data, size_t len,
+                     uint64_t *span_ns, snapcodec_temp_fn *fn, void *arg, char *err,
+                     size_t errlen);
+
 /* The uncompressed bytes of a block (snapcodec_pack's), for training a
    dictionary on them; a buffer of the codec's valid until the next call.
    Returns 0, or -1 with err. */

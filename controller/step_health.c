@@ -1,5 +1,6 @@
 /*  step_health.c: the drive health of a step, see step_health.h. */
 #include "step_health.h"
+#include "snapshot_codec.h"
 #include "health.h"
 #include "health_judge.h"
 #include "health_rule.h"
@@ -183,17 +184,41 @@ index_agents (drives_t *ds)
     return 0;
 }
 
-/* The drive of agent_id's target, or NULL.  Can't fail. */
-static drive_t *
-find_drive (drives_t *ds, int64_t agent_id, int64_t target)
+/* What snapcodec_temps calls back with: one agent's block. */
+typedef struct {
+    drives_t *ds;
+    const agent_at_t *agent;
+    int64_t seq;
+    uint64_t span;
+    bool failed;
+} temps_at_t;
+
+/* snapcodec_temps's callback: target's reading at the block's interval. */
+static void
+temp_of (void *arg, uint32_t target, int32_t mc)
 {
-    agent_at_t key = { .id = agent_id };
-    const agent_at_t *a = bsearch (&key, ds->agents, ds->nagents, sizeof key, by_id);
-    return a && target >= 0 && (size_t) target < a->n ? &ds->d[a->base + (size_t) target] : NULL;
+    temps_at_t *at = arg;
+    if (at->failed || !at->agent || target >= at->agent->n)
+        return;
+    drive_t *d = &at->ds->d[at->agent->base + target];
+    if (!d->temps) {
+        d->temps = calloc (at->ds->nint, sizeof *d->temps);
+        d->has = calloc (at->ds->nint, sizeof *d->has);
+        d->spans = calloc (at->ds->nint, sizeof *d->spans);
+        if (!d->temps || !d->has || !d->spans) {
+            at->failed = true;
+            return;
+        }
+    }
+    d->temps[at->seq] = mc;
+    d->spans[at->seq] = at->span;
+    d->has[at->seq] = true;
 }
 
-/* Every drive's temperature each interval, from the snapshots.  Returns
-   0, or -1 (database error, logged; out of memory). */
+/* Every drive's temperature each interval, from the step's blocks (only
+   their fields: snapcodec_temps rebuilds no histogram).  Returns 0, or
+   -1 (database error or a block that does not decode, logged; out of
+   memory). */
 static int
 load_temps (store_t *store, int64_t run, int step, drives_t *ds)
 {
@@ -210,32 +235,37 @@ load_temps (store_t *store, int64_t run, int step, drives_t *ds)
     if (nint <= 0 || nint > 100 * 1000 * 1000)
         return 0;
     ds->nint = (uint32_t) nint;
-    st = store_stmt (store, "SELECT agent_id, target, seq, t_end - t_start, temperature_mc "
-                     "FROM snapshots WHERE run_id = ? AND step_idx = ? "
-                     "AND temperature_mc IS NOT NULL");
+    snapcodec_t *codec = snapcodec_new (store_db (store));
+    if (!codec)
+        return -1;
+    st = store_stmt (store, "SELECT agent_id, seq, dict_id, data FROM snapshot_blocks "
+                     "WHERE run_id = ? AND step_idx = ?");
     sqlite3_bind_int64 (st, 1, run);
     sqlite3_bind_int (st, 2, step);
     int rc;
+    temps_at_t at = { .ds = ds };
     while ((rc = store_row (store, st, "read the step's temperatures")) == 1) {
-        int64_t agent = sqlite3_column_int64 (st, 0), target = sqlite3_column_int64 (st, 1);
-        int64_t seq = sqlite3_column_int64 (st, 2);
-        drive_t *d = find_drive (ds, agent, target);
-        if (!d || seq < 0 || seq >= nint)
+        agent_at_t key = { .id = sqlite3_column_int64 (st, 0) };
+        at.agent = bsearch (&key, ds->agents, ds->nagents, sizeof key, by_id);
+        at.seq = sqlite3_column_int64 (st, 1);
+        if (!at.agent || at.seq < 0 || at.seq >= nint)
             continue;
-        if (!d->temps) {
-            d->temps = calloc ((size_t) nint, sizeof *d->temps);
-            d->has = calloc ((size_t) nint, sizeof *d->has);
-            d->spans = calloc ((size_t) nint, sizeof *d->spans);
-            if (!d->temps || !d->has || !d->spans) {
-                sqlite3_reset (st);
-                return -1;
-            }
+        char err[256];
+        if (snapcodec_temps (codec, sqlite3_column_int64 (st, 2), sqlite3_column_blob (st, 3),
+                             (size_t) sqlite3_column_bytes (st, 3), &at.span, temp_of, &at, err,
+                             sizeof err)) {
+            log_err ("run %lld step %d: agent %lld interval %lld: %s", (long long) run, step + 1,
+                     (long long) key.id, (long long) at.seq, err);
+            rc = -1;
+            break;
         }
-        d->temps[seq] = (int32_t) sqlite3_column_int64 (st, 4);
-        d->spans[seq] = (uint64_t) sqlite3_column_int64 (st, 3);
-        d->has[seq] = true;
+        if (at.failed) {
+            rc = -1;
+            break;
+        }
     }
     sqlite3_reset (st);
+    snapcodec_free (&codec);
     return rc < 0 ? -1 : 0;
 }
 

@@ -122,7 +122,7 @@ main (void)
        temperature: NULL), agent 2's too. */
     static const int hot[4] = { 55000, 71000, 78500, 76000 };
     for (int k = 0; k < 4; k++) {
-        snapshot (store, 1, 0, k, 40000 + 250 * k);
+        snapshot (store, 1, 0, k, k == 0 ? -500 : 40000 + 250 * k);    /* below 0 C once */
         snapshot (store, 1, 1, k, hot[k]);
     }
     CHECK (store_fx_exec (store, "INSERT INTO snapshots (run_id, step_idx, agent_id, target, seq, "
@@ -158,7 +158,8 @@ main (void)
     json_t *t = json_object_get (h, "temperature");
     CHECK (json_array_size (json_object_get (t, "max_c")) == 4);
     CHECK (json_real_value (json_array_get (json_object_get (t, "max_c"), 2)) == 78.5);
-    CHECK (json_real_value (json_array_get (json_object_get (t, "mean_c"), 0)) == 47.5);
+    CHECK (json_real_value (json_array_get (json_object_get (t, "mean_c"), 0)) == 27.3);
+    CHECK (json_real_value (json_array_get (json_object_get (t, "mean_c"), 1)) == 55.6);
     CHECK (json_real_value (json_object_get (t, "interval_s")) == 1.0);
     json_t *named = json_object_get (t, "drives");
     CHECK (json_array_size (named) == 1
