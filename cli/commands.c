@@ -12,7 +12,8 @@
 /* The key language of --agents, --by, --where, --a and --b (common/match.c). */
 #define KEYS "agent, host, host.FIELD, transport, drive.FIELD (model, firmware, transport, " \
              "serial, ...), hba.FIELD (model, firmware, driver, ...), label.KEY (or a bare " \
-             "KEY) or run.KEY (the run's --label)"
+             "KEY), run.KEY (the run's --label) or health.FIELD (the drive's health before " \
+             "the step, in buckets: temperature_c, percentage_used, media_errors, ...)"
 #define OPT_BY     { "--by", NULL, "KEY", NULL, "group by KEY: " KEYS }
 #define OPT_WHERE  { "--where", NULL, "KEY=GLOB", NULL, "keep the targets whose KEY (as for " \
                      "--by) matches GLOB, and compute every figure of them only; repeatable" }

@@ -833,3 +833,25 @@ health_from_json (const json_t *j, health_t *h, char *err, size_t errlen)
     *h = r;
     return 0;
 }
+
+void
+health_bucket (health_field_t f, int64_t v, char *out, size_t cap)
+{
+    bool temp = f == HF_TEMPERATURE_C || f == HF_WARNING_TEMP_C || f == HF_CRITICAL_TEMP_C;
+    bool pct = f == HF_AVAILABLE_SPARE_PCT || f == HF_SPARE_THRESHOLD_PCT
+               || f == HF_PERCENTAGE_USED;
+    if (temp) {
+        int64_t lo = v >= 0 ? v / 5 * 5 : -((-v + 4) / 5 * 5);
+        snprintf (out, cap, "%lld-%lld C", (long long) lo, (long long) lo + 4);
+    } else if (pct) {
+        int64_t lo = v / 10 * 10;
+        snprintf (out, cap, "%lld-%lld%%", (long long) lo, (long long) lo + 9);
+    } else if (v <= 0)
+        snprintf (out, cap, "0");
+    else {
+        long long lo = 1;
+        while (lo <= v / 10)
+            lo *= 10;
+        snprintf (out, cap, "%lld-%lld", lo, lo * 10 - 1);
+    }
+}

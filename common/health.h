@@ -112,6 +112,13 @@ int health_from_nvme_cli (const char *text, health_t *h, char *err, size_t errle
    err (not JSON, not smartctl's). */
 int health_from_smartctl (const char *text, health_t *h, char *err, size_t errlen);
 
+/* The bucket value v of field f falls in, as text into out: 5 degrees for
+   temperatures ("40-44 C"), 10 points for percentages ("0-9%"), powers
+   of ten for counters ("0", "1-9", "10-99", ...): how reports and
+   history group drives by a health field (match.h's health.FIELD).
+   Can't fail. */
+void health_bucket (health_field_t f, int64_t v, char *out, size_t cap);
+
 /* h as JSON (the layout above).  NULL only when out of memory. */
 json_t *health_to_json (const health_t *h);
 

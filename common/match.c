@@ -1,5 +1,6 @@
 /*  match.c: see match.h. */
 #include "match.h"
+#include "health.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -22,7 +23,7 @@ static const char *const s_host_fields[] = {
 };
 
 #define KEYS_TEXT "agent, host, host.FIELD, transport, drive.FIELD, hba.FIELD, label.KEY " \
-                  "(or a bare KEY), run.KEY"
+                  "(or a bare KEY), run.KEY, health.FIELD"
 
 static bool
 in_list (const char *const *list, const char *s)
@@ -81,7 +82,20 @@ match_key_parse (const char *flag, const char *text, match_key_t *key, char *err
         key->kind = MATCH_HBA, fields = s_hba_fields, what = "hba";
     else if (strncmp (text, "host.", 5) == 0)
         key->kind = MATCH_HOST, fields = s_host_fields, what = "host";
-    else if (strncmp (text, "label.", 6) == 0 || strncmp (text, "run.", 4) == 0) {
+    else if (strncmp (text, "health.", 7) == 0) {
+        if (health_field_by_name (text + 7) < 0) {
+            char names[1024];
+            size_t off = 0;
+            for (int f = 0; f < HF_N && off < sizeof names; f++)
+                off += (size_t) snprintf (names + off, sizeof names - off, "%s%s", f ? ", " : "",
+                                          health_field_name ((health_field_t) f));
+            snprintf (err, errlen, "%s: unknown key '%s': health fields are %s", flag, text,
+                      names);
+            return -1;
+        }
+        key->kind = MATCH_HEALTH;
+        snprintf (key->field, sizeof key->field, "%s", text + 7);
+    } else if (strncmp (text, "label.", 6) == 0 || strncmp (text, "run.", 4) == 0) {
         bool run = text[0] == 'r';
         key->kind = run ? MATCH_RUN : MATCH_LABEL;
         const char *name = text + (run ? 4 : 6);
@@ -244,6 +258,16 @@ own_value (const match_key_t *k, const match_subject_t *s, char *out, size_t cap
                     return true;
             return false;
         }
+    case MATCH_HEALTH: {
+        health_t h;
+        char err[256];
+        int f = health_field_by_name (k->field);
+        if (!s->target || !s->health || f < 0 || health_from_json (s->health, &h, err, sizeof err)
+            || !health_has (&h, (health_field_t) f))
+            return false;
+        health_bucket ((health_field_t) f, h.v[f], out, cap);
+        return true;
+    }
     case MATCH_HBA:
         if (s->target) {
             const char *pci = json_string_value (json_object_get (full_drive (s), "controller"));
@@ -311,6 +335,12 @@ bool
 match_needs_labels (const match_key_t *key)
 {
     return key->kind == MATCH_LABEL;
+}
+
+bool
+match_needs_health (const match_key_t *key)
+{
+    return key->kind == MATCH_HEALTH;
 }
 
 bool

@@ -16,6 +16,11 @@
       run.KEY          the run's label KEY (runs.labels: iofleet run
                        --label, iofleet import --label); a run without it
                        matches nothing
+      health.FIELD     a field of the target's drive health record from
+                       before the step (common/health.h), in buckets
+                       (health_bucket: "40-44 C", "0-9%", "10-99"); a
+                       drive without it, and an agent as a whole, has
+                       none
 
     A condition is KEY=GLOB (fnmatch); a list of them "K=G,K=G" must all
     hold.  Errors name the flag they came from ("--where: unknown key
@@ -40,6 +45,7 @@ typedef enum {
     MATCH_HBA,          /* hba.FIELD */
     MATCH_LABEL,        /* label.KEY or a bare KEY */
     MATCH_RUN,          /* run.KEY */
+    MATCH_HEALTH,       /* health.FIELD */
 } match_kind_t;
 
 typedef struct {
@@ -66,6 +72,8 @@ typedef struct {
     json_t *drive;              /* the target's drive (its "name" finds the
                                    rest of it in inventory) */
     json_t *run_labels;         /* the run's labels {KEY: VALUE} */
+    json_t *health;             /* the target's health record before the step
+                                   (health.h's JSON), NULL: none */
 } match_subject_t;
 
 /* Parses a key.  flag names the option it came from ("--by") for err.
@@ -91,5 +99,6 @@ bool match_all (const match_cond_t *conds, int n, const match_subject_t *s);
    (a caller loads only what is needed).  Can't fail. */
 bool match_needs_labels (const match_key_t *key);
 bool match_needs_inventory (const match_key_t *key);
+bool match_needs_health (const match_key_t *key);
 
 #endif

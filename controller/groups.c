@@ -42,6 +42,37 @@ agent_labels (store_t *store, const char *agent, bool *failed)
     return l;
 }
 
+/* An agent's drive health records before step of run, by target label
+   ({label: record}), or NULL: none (an agent before them), or a database
+   error (logged, *failed set). */
+static json_t *
+agent_health (store_t *store, int64_t run, int step, const char *agent, bool *failed)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT sa.targets, sa.health_before FROM step_agents sa JOIN agents a "
+        "ON a.id = sa.agent_id WHERE sa.run_id = ? AND sa.step_idx = ? AND a.name = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    sqlite3_bind_text (st, 3, agent, -1, SQLITE_TRANSIENT);
+    json_t *by_label = NULL;
+    int rc = store_row (store, st, "read the agent's drive health");
+    if (rc == 1 && sqlite3_column_type (st, 1) == SQLITE_TEXT) {
+        json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 0), 0, NULL);
+        json_t *recs = json_loads ((const char *) sqlite3_column_text (st, 1), 0, NULL);
+        by_label = json_object ();
+        size_t i;
+        json_t *l;
+        json_array_foreach (labels, i, l)
+            if (json_is_string (l) && json_array_get (recs, i))
+                json_object_set (by_label, json_string_value (l), json_array_get (recs, i));
+        json_decref (labels);
+        json_decref (recs);
+    }
+    sqlite3_reset (st);
+    *failed |= rc < 0;
+    return by_label;
+}
+
 /* The run's labels, or NULL: none, or a database error (logged, *failed
    set). */
 static json_t *
@@ -76,8 +107,8 @@ typedef struct {
     int64_t run;
     int step;
     json_t *run_labels;         /* owned, NULL: none */
-    json_t *agents;             /* name -> {"labels", "inventory"} */
-    bool labels, inventory;
+    json_t *agents;             /* name -> {"labels", "inventory", "health"} */
+    bool labels, inventory, health;
     bool failed;                /* a read failed: what was read is incomplete */
 } members_t;
 
@@ -97,6 +128,7 @@ members_need (members_t *m, const match_key_t *key)
 {
     m->labels |= match_needs_labels (key);
     m->inventory |= match_needs_inventory (key);
+    m->health |= match_needs_health (key);
 }
 
 static void
@@ -119,6 +151,9 @@ subject_of (members_t *m, json_t *aj, json_t *tj, match_subject_t *s)
         if (m->inventory)
             json_object_set_new (c, "inventory", inventory_at_step (m->store, NULL, m->run, m->step, name,
                                                                  &m->failed));
+        if (m->health)
+            json_object_set_new (c, "health", agent_health (m->store, m->run, m->step, name,
+                                                            &m->failed));
         json_object_set_new (m->agents, name, c);
     }
     memset (s, 0, sizeof *s);
@@ -129,6 +164,8 @@ subject_of (members_t *m, json_t *aj, json_t *tj, match_subject_t *s)
     s->target = tj != NULL;
     s->drive = json_object_get (tj, "drive");
     s->run_labels = m->run_labels;
+    s->health = json_object_get (json_object_get (c, "health"),
+                                 json_string_value (json_object_get (tj, "target")));
 }
 
 struct groups_sel {

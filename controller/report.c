@@ -632,6 +632,8 @@ report_step (report_ctx_t *c, json_t *s, char *err, size_t errlen)
         return -2;
     }
     step_sla_t *sla = step_sla_new (job);
+    /* --where: the drives whose health the step reports ("agent\x1ftarget"). */
+    json_t *hkeep = c->nconds ? json_object () : NULL;
     json_t *agents = c->text ? NULL : json_array ();
     json_t *brief = json_array ();          /* {agent, status, message, snapshots} */
     json_t *lint = json_array ();
@@ -649,6 +651,16 @@ report_step (report_ctx_t *c, json_t *s, char *err, size_t errlen)
             continue;
         }
         size_t nt = json_array_size (json_object_get (a, "targets"));
+        if (hkeep) {
+            size_t hi;
+            json_t *ht;
+            json_array_foreach (json_object_get (a, "targets"), hi, ht) {
+                char key[MSG_NAME_MAX + MSG_PATH_MAX + 2];
+                snprintf (key, sizeof key, "%s\x1f%s", json_string_value (json_object_get (a, "agent")),
+                          json_string_value (json_object_get (ht, "target")));
+                json_object_set_new (hkeep, key, json_true ());
+            }
+        }
         with_targets += nt > 0;
         targets += (int) nt;
         lint_agent (lint, a);
@@ -706,8 +718,10 @@ report_step (report_ctx_t *c, json_t *s, char *err, size_t errlen)
         rc = -2;
     /* After the outliers: their health causes are named on them. */
     bool health_judged = false, health_failed = false;
-    if (rc == 0 && step_health_add (store, run, idx, job, s, &health_judged, &health_failed))
+    if (rc == 0 && step_health_add (store, run, idx, job, hkeep, s, &health_judged,
+                                    &health_failed))
         rc = -1;
+    json_decref (hkeep);
     c->any_health |= health_judged;
     c->health_failed += health_failed;
     if (rc == 0 && c->histograms && step_histograms (store, run, s))

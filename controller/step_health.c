@@ -71,6 +71,7 @@ typedef struct {
     bool *has;
     uint64_t *spans;
     health_judgement_t j;
+    bool skip;                          /* left out by a --where */
 } drive_t;
 
 /* An agent's drives: d[base .. base + n). */
@@ -282,7 +283,7 @@ series_json (drives_t *ds)
         int n = 0;
         for (size_t i = 0; i < ds->n; i++) {
             const drive_t *d = &ds->d[i];
-            if (!d->temps || !d->has[k])
+            if (d->skip || !d->temps || !d->has[k])
                 continue;
             double c = d->temps[k] / 1000.0;
             sum += c;
@@ -306,7 +307,7 @@ series_json (drives_t *ds)
     for (int m = 0; taken && m < SERIES_DRIVES_MAX; m++) {
         size_t best = ds->n;
         for (size_t i = 0; i < ds->n; i++)
-            if (!taken[i] && ds->d[i].temps && health_judge_hot (&ds->d[i].j)
+            if (!taken[i] && !ds->d[i].skip && ds->d[i].temps && health_judge_hot (&ds->d[i].j)
                 && (best == ds->n || ds->d[i].j.temp_max_c > ds->d[best].j.temp_max_c))
                 best = i;
         if (best == ds->n)
@@ -336,6 +337,8 @@ rule_json (drives_t *ds, const char *text, bool *failed)
     json_t *fails = json_array ();
     int not_judged = 0;
     for (size_t i = 0; i < ds->n; i++) {
+        if (ds->d[i].skip)
+            continue;
         bool skipped = false;
         for (int c = 0; c < rule.n; c++) {
             char why[160];
@@ -354,8 +357,8 @@ rule_json (drives_t *ds, const char *text, bool *failed)
 }
 
 int
-step_health_add (store_t *store, int64_t run, int step, json_t *job, json_t *s, bool *judged,
-                 bool *failed)
+step_health_add (store_t *store, int64_t run, int step, json_t *job, json_t *keep, json_t *s,
+                 bool *judged, bool *failed)
 {
     drives_t ds = { 0 };
     *failed = false;
@@ -367,10 +370,20 @@ step_health_add (store_t *store, int64_t run, int step, json_t *job, json_t *s, 
         return -1;
     }
     json_t *unavailable = json_object (), *list = json_array (), *causes = json_object ();
-    int reporting = 0, not_sent = 0;
-    bool all = ds.n <= STEP_HEALTH_LIST_ALL;
+    int reporting = 0, not_sent = 0, total = 0;
+    for (size_t i = 0; keep && i < ds.n; i++) {
+        char key[1024];
+        snprintf (key, sizeof key, "%s\x1f%s", json_string_value (ds.d[i].agent),
+                  json_string_value (ds.d[i].target));
+        ds.d[i].skip = !json_object_get (keep, key);
+    }
+    for (size_t i = 0; i < ds.n; i++)
+        total += !ds.d[i].skip;
+    bool all = total <= STEP_HEALTH_LIST_ALL;
     for (size_t i = 0; i < ds.n; i++) {
         drive_t *d = &ds.d[i];
+        if (d->skip)
+            continue;
         health_judge (d->has_before ? &d->before : NULL, d->has_after ? &d->after : NULL,
                       d->temps, d->has, d->spans, d->temps ? (int) ds.nint : 0, &d->j);
         if (d->j.available)
@@ -406,7 +419,7 @@ step_health_add (store_t *store, int64_t run, int step, json_t *job, json_t *s, 
             json_object_set (e, "after", d->after_j);
         json_array_append_new (list, e);
     }
-    json_t *h = json_pack ("{s:i, s:i, s:i, s:o, s:s, s:o}", "drives_total", (int) ds.n,
+    json_t *h = json_pack ("{s:i, s:i, s:i, s:o, s:s, s:o}", "drives_total", total,
                            "reporting", reporting, "not_sent", not_sent, "unavailable",
                            unavailable, "listed", all ? "all" : "with findings", "drives", list);
     json_t *series = series_json (&ds);
@@ -475,28 +488,6 @@ step_health_by_check (const char *by, char *err, size_t errlen)
     return -1;
 }
 
-/* The bucket of a health field's value: 5 degrees for temperatures, 10
-   points for percentages, powers of ten for counters.  Can't fail. */
-static void
-bucket (health_field_t f, int64_t v, char *buf, size_t cap)
-{
-    const char *name = health_field_name (f);
-    if (strstr (name, "temp_c") || strcmp (name, "temperature_c") == 0) {
-        int64_t lo = v >= 0 ? v / 5 * 5 : -((-v + 4) / 5 * 5);
-        snprintf (buf, cap, "%lld-%lld C", (long long) lo, (long long) lo + 4);
-    } else if (strstr (name, "pct") || strcmp (name, "percentage_used") == 0) {
-        int64_t lo = v / 10 * 10;
-        snprintf (buf, cap, "%lld-%lld%%", (long long) lo, (long long) lo + 9);
-    } else if (v <= 0)
-        snprintf (buf, cap, "0");
-    else {
-        long long lo = 1;
-        while (lo <= v / 10)
-            lo *= 10;
-        snprintf (buf, cap, "%lld-%lld", lo, lo * 10 - 1);
-    }
-}
-
 /* The group drive d is in for by.  Can't fail. */
 static void
 group_of (const drive_t *d, const char *by, char *buf, size_t cap)
@@ -513,7 +504,7 @@ group_of (const drive_t *d, const char *by, char *buf, size_t cap)
     else {
         int f = health_field_by_name (by + 7);
         if (f >= 0 && d->has_before && health_has (&d->before, (health_field_t) f)) {
-            bucket ((health_field_t) f, d->before.v[f], buf, cap);
+            health_bucket ((health_field_t) f, d->before.v[f], buf, cap);
             return;
         }
         v = d->has_before ? "(not reported)" : "(unavailable)";

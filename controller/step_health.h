@@ -33,11 +33,13 @@ void step_health_save (store_t *store, int64_t run, int step, int64_t agent, boo
 /* Adds "health" to step s of a report (run, index step, its job's JSON
    for the rule): every drive's judgement, the temperature series, the
    rule's verdict; names a health cause on each of s's "outliers" that
-   has one (its "health_cause").  *failed is set when the rule failed on
-   a drive, *judged when the step has a rule.  Returns 0, or -1 on a
-   database error (logged). */
-int step_health_add (store_t *store, int64_t run, int step, json_t *job, json_t *s, bool *judged,
-                     bool *failed);
+   has one (its "health_cause").  keep (NULL: every drive) holds the
+   drives a --where kept, as "AGENT\x1fTARGET" keys: the others are left
+   out of every figure.  *failed is set when the rule failed on a drive,
+   *judged when the step has a rule.  Returns 0, or -1 on a database
+   error (logged). */
+int step_health_add (store_t *store, int64_t run, int step, json_t *job, json_t *keep, json_t *s,
+                     bool *judged, bool *failed);
 
 /* History's health metrics: temperature.max, temperature.mean,
    media_errors.delta, error_log_entries.delta, throttle.transitions and

@@ -109,6 +109,35 @@ main (void)
     CHECK (!holds ("--where", "transport=*", &file));
     CHECK (holds ("--where", "agent=fio:*", &file));
 
+    /* health.FIELD: the target's record before the step, in buckets; an
+       unavailable record, a field it lacks, and an agent as a whole have
+       none. */
+    json_t *rec = json_pack ("{s:b, s:s, s:i, s:i, s:i}", "available", 1, "source", "nvme-ioctl",
+                             "temperature_c", 43, "percentage_used", 17, "media_errors", 250);
+    match_subject_t hot = t;
+    hot.health = rec;
+    CHECK (match_key_parse ("--by", "health.temperature_c", &k, err, sizeof err) == 0);
+    CHECK (match_value (&k, &hot, v, sizeof v) && strcmp (v, "40-44 C") == 0);
+    CHECK (match_key_parse ("--by", "health.percentage_used", &k, err, sizeof err) == 0);
+    CHECK (match_value (&k, &hot, v, sizeof v) && strcmp (v, "10-19%") == 0);
+    CHECK (match_key_parse ("--by", "health.media_errors", &k, err, sizeof err) == 0);
+    CHECK (match_value (&k, &hot, v, sizeof v) && strcmp (v, "100-999") == 0);
+    CHECK (holds ("--where", "health.media_errors=100-999", &hot));
+    CHECK (match_key_parse ("--by", "health.grown_defects", &k, err, sizeof err) == 0);
+    CHECK (!match_value (&k, &hot, v, sizeof v) && strcmp (v, "unknown") == 0);
+    CHECK (!match_value (&k, &t, v, sizeof v));                 /* no record */
+    match_subject_t whole = agent;
+    whole.health = rec;
+    CHECK (match_key_parse ("--by", "health.temperature_c", &k, err, sizeof err) == 0);
+    CHECK (!match_value (&k, &whole, v, sizeof v));             /* an agent, not a drive */
+    json_t *un = json_pack ("{s:b, s:s}", "available", 0, "reason", "loop device");
+    hot.health = un;
+    CHECK (!match_value (&k, &hot, v, sizeof v));
+    CHECK (match_key_parse ("--by", "health.nope", &k, err, sizeof err) == -1);
+    CHECK (strstr (err, "unknown key 'health.nope': health fields are temperature_c,") != NULL);
+    json_decref (un);
+    json_decref (rec);
+
     json_decref (imp);
     json_decref (sda);
     json_decref (runl);

@@ -136,7 +136,7 @@ main (void)
                            "value", 100.0);
     json_t *job = json_pack ("{s:s}", "health", "no_new_media_errors,max_temp<75");
     bool judged = false, failed = false;
-    CHECK (step_health_add (store, RUN, STEP, job, s, &judged, &failed) == 0);
+    CHECK (step_health_add (store, RUN, STEP, job, NULL, s, &judged, &failed) == 0);
     CHECK (judged && failed);
     json_t *h = json_object_get (s, "health");
     CHECK (json_integer_value (json_object_get (h, "drives_total")) == 5);
@@ -178,8 +178,23 @@ main (void)
     /* No rule: judged stays false, the verdict is not touched. */
     s = json_pack ("{s:i}", "index", STEP);
     json_t *nojob = json_object ();
-    CHECK (step_health_add (store, RUN, STEP, nojob, s, &judged, &failed) == 0);
+    CHECK (step_health_add (store, RUN, STEP, nojob, NULL, s, &judged, &failed) == 0);
     CHECK (!judged && !failed && !json_object_get (json_object_get (s, "health"), "rule"));
+    json_decref (s);
+
+    /* A --where that kept agent 1's cool drive: only it is reported, the
+       rule passes on it, the series is its own. */
+    s = json_pack ("{s:i}", "index", STEP);
+    json_t *keep = json_pack ("{s:b}", "a1\x1f/dev/nvme0n1", 1);
+    CHECK (step_health_add (store, RUN, STEP, job, keep, s, &judged, &failed) == 0);
+    h = json_object_get (s, "health");
+    CHECK (judged && !failed);
+    CHECK (json_integer_value (json_object_get (h, "drives_total")) == 1
+           && json_array_size (json_object_get (h, "drives")) == 1
+           && json_object_size (json_object_get (h, "unavailable")) == 0);
+    CHECK (json_real_value (json_array_get (json_object_get (json_object_get (h, "temperature"),
+                                                             "max_c"), 2)) == 40.5);
+    json_decref (keep);
     json_decref (s);
     json_decref (nojob);
     json_decref (job);

@@ -116,6 +116,17 @@ err=$("$BIN/iofleet" history --metric waf --by host.kernel 2>&1) && fail "--by h
 grep -q "with a health metric: use agent" <<<"$err" || fail "history --by error: $err"
 ok "history: temperature.max 78 C, media_errors.delta by agent, waf by temperature bucket"
 
+# Performance grouped by a health field (match.h's health.FIELD: the
+# record before the step, in buckets): every drive in one bucket or another.
+"$BIN/iofleet" report "$run" --by health.temperature_c --format json >"$T/byh.json" || true
+jq -e '.steps[0].groups | length >= 1 and (map(.targets) | add) == 24
+       and all(.value | test("^[0-9]+-[0-9]+ C$"))' "$T/byh.json" >/dev/null \
+  || fail "report --by health.temperature_c: $(jq -c '[.steps[0].groups[] | {value, targets}]' "$T/byh.json")"
+h=$("$BIN/iofleet" history --metric iops --by health.percentage_used --json)
+jq -e '[.rows[] | select(.run == '"$run"')] | length >= 1 and all(.group == "0-9%")' <<<"$h" >/dev/null \
+  || fail "history --metric iops --by health.percentage_used: $h"
+ok "report --by health.temperature_c: $(jq -c '[.steps[0].groups[] | "\(.value): \(.targets)"]' "$T/byh.json"); history iops by wear bucket"
+
 # Real agents: a file on this machine's disk, and a loop device as root.
 start_agent real
 wait_agents 7
