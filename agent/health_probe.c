@@ -1,6 +1,7 @@
 /*  health_probe.c: a target's drive health, see health_probe.h. */
 #define _GNU_SOURCE
 #include "health_probe.h"
+#include "message.h"
 #include "sysfs.h"
 #include "util.h"
 
@@ -30,6 +31,9 @@ struct health_probe {
     char node[PATH_MAX];                /* its device node */
     char hwmon[PATH_MAX];               /* its hwmon directory, "" none */
     int temp_fd;                        /* hwmon temp1_input, -1 none */
+    uint64_t temp_at;                   /* when it was last read (monotonic ns), 0 never */
+    int32_t temp_mc;                    /* ... and what it said */
+    bool temp_ok;
 };
 
 /* The hwmon directory of the device at dir (NVMe: device/hwmonN; drivetemp:
@@ -138,7 +142,8 @@ health_probe_new (const char *path, const char *sysfs_root, const char *dev_root
         health_probe_t *self = probe_alloc ();
         if (self)
             snprintf (self->why, sizeof self->why, "the target is on a filesystem without a "
-                      "block device (tmpfs, overlay, NFS): no drive to ask");
+                      "single block device (tmpfs, overlay, NFS, btrfs, ZFS): no one drive to "
+                      "ask");
         return self;
     }
     /* The device's sysfs directory; a partition's disk is its parent. */
@@ -186,6 +191,13 @@ health_probe_temp (health_probe_t *self, int32_t *mc)
 {
     if (self->temp_fd < 0)
         return false;
+    uint64_t now = clock_mono_ns ();
+    if (self->temp_at && now - self->temp_at < HEALTH_TEMP_PERIOD_NS) {
+        *mc = self->temp_mc;
+        return self->temp_ok;
+    }
+    self->temp_at = now;
+    self->temp_ok = false;
     char buf[32];
     ssize_t n = pread (self->temp_fd, buf, sizeof buf - 1, 0);
     if (n <= 0)
@@ -194,10 +206,10 @@ health_probe_temp (health_probe_t *self, int32_t *mc)
     char *end;
     errno = 0;
     long v = strtol (buf, &end, 10);
-    if (errno || end == buf || v < -273150 || v > 1000000)
+    if (errno || end == buf || v < MSG_TEMP_MIN_MC || v > MSG_TEMP_MAX_MC)
         return false;
-    *mc = (int32_t) v;
-    return true;
+    *mc = self->temp_mc = (int32_t) v;
+    return self->temp_ok = true;
 }
 
 /* Reads an hwmon attribute (milli-degrees) rounded to whole degrees into
@@ -258,7 +270,10 @@ run_tool (char *const argv[], char **out, char *why, size_t whylen)
         long left = HEALTH_TOOL_TIMEOUT_MS - (long) ((t.tv_sec - t0.tv_sec) * 1000
                                                      + (t.tv_nsec - t0.tv_nsec) / 1000000);
         struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-        if (left <= 0 || poll (&p, 1, (int) left) == 0) {
+        int pr = left > 0 ? poll (&p, 1, (int) left) : 0;
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr <= 0) {
             timed_out = true;
             break;
         }

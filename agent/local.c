@@ -324,7 +324,7 @@ health_after (step_t *step, int nt, health_probe_t **probes, const health_t *bef
        health gets a line; one that does not is only logged (--verbose). */
     for (int t = 0; after && t < nt; t++) {
         health_judgement_t j;
-        health_judge (&before[t], &after[t], NULL, NULL, NULL, 0, &j);
+        health_judge (&before[t], &after[t], NULL, &j);
         if (!j.available) {
             log_info ("health %s: unavailable: %s", step_target_path (step, t), j.reason);
             continue;

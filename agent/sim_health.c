@@ -96,10 +96,12 @@ sim_health_interval (sim_health_kind_t k, int agent, int drive, double f, uint64
                      sim_drive_health_t *d)
 {
     int32_t mc = sim_health_temp_mc (k, agent, drive, f);
-    if (mc >= SIM_HEALTH_THROTTLE_C * 1000) {
+    bool throttled = mc >= SIM_HEALTH_THROTTLE_C * 1000;
+    if (throttled && !d->throttled)
         d->throttle_transitions++;
+    if (throttled)
         d->throttle_ns += dur_ns;
-    }
+    d->throttled = throttled;
     if (mc >= SIM_HEALTH_WARNING_C * 1000)
         d->warning_ns += dur_ns;
 }

@@ -11,9 +11,11 @@
                 middle of each step; at SIM_HEALTH_THROTTLE_C and above it
                 throttles (thermal management temperature 1): its IOPS
                 drop to SIM_HEALTH_THROTTLE_SHARE of the others', and each
-                interval there is one transition and its time.  Above the
-                warning threshold its critical warning's temperature bit
-                is set.
+                entry into throttling counts one transition, its time
+                the seconds (as NVMe counts them: not per interval).
+                Above the warning threshold its critical warning's
+                temperature bit is set.  An interval's temperature and
+                IOPS are both taken at its middle.
       erroring  gains SIM_HEALTH_MEDIA_ERRORS media errors (and error-log
                 entries) each step.
     Any KIND:A/D implies "ok" for every other drive.  Without --health a
@@ -54,6 +56,7 @@ typedef struct {
     uint64_t host_read, host_written, nand_written;
     uint64_t media_errors;
     uint64_t throttle_transitions, throttle_ns, warning_ns;
+    bool throttled;                 /* at the last interval: a transition is an entry */
 } sim_drive_health_t;
 
 /* Parses SPEC into cfg.  Returns 0, or -1 with err naming the part and
@@ -71,7 +74,8 @@ int32_t sim_health_temp_mc (sim_health_kind_t k, int agent, int drive, double f)
    Can't fail. */
 double sim_health_iops_share (sim_health_kind_t k, int agent, int drive, double f);
 
-/* Counts an interval of dur_ns ending at fraction f into d.  Can't fail. */
+/* Counts an interval of dur_ns whose middle is at fraction f into d.
+   Can't fail. */
 void sim_health_interval (sim_health_kind_t k, int agent, int drive, double f, uint64_t dur_ns,
                           sim_drive_health_t *d);
 

@@ -469,14 +469,15 @@ send_snapshot (sim_t *s, sim_agent_t *a, link_t *link)
                       s->hist_bufs + ((size_t) t * 2 + (size_t) d) * HIST_WIRE_MAX);
         ts->read = &s->dirs[t * 2];
         ts->write = &s->dirs[t * 2 + 1];
-        /* --health: the drive's temperature at the interval's end. */
+        /* --health: the drive's temperature, at the interval's middle
+           as its throttling (fill_dir). */
         const sim_target_t *st = &a->targets[t];
         if (st->health != SIM_HEALTH_NONE) {
-            double f = (double) (seq + 1) / a->nintervals;
+            double f = (seq + 0.5) / a->nintervals;
             ts->has_temperature = true;
             ts->temperature_mc = sim_health_temp_mc (st->health, a->idx + 1, st->drive, f);
-            sim_health_interval (st->health, a->idx + 1, st->drive, (seq + 0.5) / a->nintervals,
-                                 t1 - t0, &a->drives[st->drive]);
+            sim_health_interval (st->health, a->idx + 1, st->drive, f, t1 - t0,
+                                 &a->drives[st->drive]);
         }
         s->sample_ptrs[t] = ts;
     }

@@ -17,6 +17,10 @@
 #include <string.h>
 
 #define COLLECT_NS  (10 * NS_PER_MS)    /* a running step's intervals looked for this often */
+/* The most a step's edge spends on its drives' health records: a tool can
+   take HEALTH_TOOL_TIMEOUT_MS a drive, and 24 slow ones would miss the
+   controller's deadlines for READY and DONE. */
+#define HEALTH_EDGE_BUDGET_NS (20 * NS_PER_SEC)
 
 struct workload {
     target_policy_t policy;
@@ -195,7 +199,15 @@ read_health (workload_t *self, const char *when, uint64_t t0)
     int navail = 0;
     for (int i = 0; i < self->nprobes; i++) {
         health_t h;
-        health_probe_read (self->probes[i], &h);
+        uint64_t spent = clock_mono_ns () - t0;
+        /* The controller's deadlines come first (READY within its
+           --prepare-timeout, DONE within its grace after the step). */
+        if (spent > HEALTH_EDGE_BUDGET_NS)
+            health_unavailable (&h, "not read: this step's health reads took %.1f s, past the "
+                                "agent's budget of %llu s a step's edge", (double) spent / 1e9,
+                                (unsigned long long) (HEALTH_EDGE_BUDGET_NS / NS_PER_SEC));
+        else
+            health_probe_read (self->probes[i], &h);
         navail += h.available;
         json_t *j = health_to_json (&h);
         free (self->health[i]);

@@ -99,8 +99,8 @@ typedef struct {
     int64_t lo, hi;
 } field_def_t;
 
-#define TEMP_LO     (-273)
-#define TEMP_HI     1000
+#define TEMP_LO     HEALTH_TEMP_MIN_C
+#define TEMP_HI     HEALTH_TEMP_MAX_C
 #define COUNT       0, INT64_MAX
 
 static const field_def_t s_fields[] = {
@@ -850,8 +850,11 @@ health_bucket (health_field_t f, int64_t v, char *out, size_t cap)
         snprintf (out, cap, "0");
     else {
         long long lo = 1;
-        while (lo <= v / 10)
+        while (lo <= v / 10 && lo < 1000000000000000000LL)
             lo *= 10;
-        snprintf (out, cap, "%lld-%lld", lo, lo * 10 - 1);
+        if (lo == 1000000000000000000LL)
+            snprintf (out, cap, "%lld-", lo);
+        else
+            snprintf (out, cap, "%lld-%lld", lo, lo * 10 - 1);
     }
 }

@@ -57,6 +57,11 @@ typedef enum {
     HF_N
 } health_field_t;
 
+/* What a temperature can be, in degrees C: what a sensor can say, not
+   what a drive survives (message.h's per-interval bounds are these). */
+#define HEALTH_TEMP_MIN_C (-273)
+#define HEALTH_TEMP_MAX_C 1000
+
 /* Longest reason and source, in bytes (without the NUL). */
 #define HEALTH_REASON_MAX 200
 #define HEALTH_SOURCE_MAX 32

@@ -15,17 +15,43 @@ delta (const health_t *b, const health_t *a, health_field_t f)
     return a->v[f] - b->v[f];
 }
 
+/* a + b, at most INT64_MAX (both >= 0). */
+static int64_t
+add_sat (int64_t a, int64_t b)
+{
+    return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 /* The sum of two deltas, -1 when neither is known. */
 static int64_t
 delta2 (const health_t *b, const health_t *a, health_field_t f, health_field_t g)
 {
     int64_t x = delta (b, a, f), y = delta (b, a, g);
-    return x < 0 && y < 0 ? -1 : (x > 0 ? x : 0) + (y > 0 ? y : 0);
+    return x < 0 && y < 0 ? -1 : add_sat (x > 0 ? x : 0, y > 0 ? y : 0);
 }
 
 void
-health_judge (const health_t *before, const health_t *after, const int32_t *temps_mc,
-              const bool *has, const uint64_t *spans_ns, int n, health_judgement_t *j)
+health_temps_add (health_temps_t *t, int32_t mc, uint64_t span_ns, int64_t warning_c)
+{
+    double c = mc / 1000.0;
+    if (t->n == 0 || c > t->max_c)
+        t->max_c = c;
+    t->n++;
+    t->sum_c += c;
+    if (warning_c >= 0 && c >= (double) warning_c)
+        t->above_warning_s += (double) span_ns / 1e9;
+}
+
+int64_t
+health_warning_c (const health_t *before, const health_t *after)
+{
+    return after && health_has (after, HF_WARNING_TEMP_C) ? after->v[HF_WARNING_TEMP_C]
+         : before && health_has (before, HF_WARNING_TEMP_C) ? before->v[HF_WARNING_TEMP_C] : -1;
+}
+
+void
+health_judge (const health_t *before, const health_t *after, const health_temps_t *temps,
+              health_judgement_t *j)
 {
     memset (j, 0, sizeof *j);
     const health_t *b = before && before->available ? before : NULL;
@@ -37,31 +63,20 @@ health_judge (const health_t *before, const health_t *after, const int32_t *temp
                   : after && !after->available ? after->reason
                   : !before ? "the agent sent no health record before the step"
                   : "the agent sent no health record after the step");
-    j->warning_c = a && health_has (a, HF_WARNING_TEMP_C) ? a->v[HF_WARNING_TEMP_C]
-                 : b && health_has (b, HF_WARNING_TEMP_C) ? b->v[HF_WARNING_TEMP_C] : -1;
-    double sum = 0;
-    j->temp_max_c = -INFINITY;
-    for (int i = 0; i < n; i++) {
-        if (!has[i])
-            continue;
-        double c = temps_mc[i] / 1000.0;
-        j->nsamples++;
-        sum += c;
-        if (c > j->temp_max_c)
-            j->temp_max_c = c;
-        if (j->warning_c >= 0 && c >= (double) j->warning_c)
-            j->above_warning_s += (double) spans_ns[i] / 1e9;
-    }
-    j->temp_mean_c = j->nsamples ? sum / j->nsamples : NAN;
-    /* The records' readings count toward the highest (not the mean). */
+    j->warning_c = health_warning_c (b, a);
+    j->nsamples = temps ? temps->n : 0;
+    j->have_temp = j->nsamples > 0;
+    j->temp_max_c = j->have_temp ? temps->max_c : NAN;
+    j->temp_mean_c = j->have_temp ? temps->sum_c / temps->n : NAN;
+    j->above_warning_s = j->have_temp ? temps->above_warning_s : 0;
+    /* No series: the records' readings are all there is. */
     const health_t *rec[2] = { b, a };
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2 && !j->nsamples; k++)
         if (rec[k] && health_has (rec[k], HF_TEMPERATURE_C)
-            && (double) rec[k]->v[HF_TEMPERATURE_C] > j->temp_max_c)
+            && (!j->have_temp || (double) rec[k]->v[HF_TEMPERATURE_C] > j->temp_max_c)) {
             j->temp_max_c = (double) rec[k]->v[HF_TEMPERATURE_C];
-    j->have_temp = j->temp_max_c > -INFINITY;
-    if (!j->have_temp)
-        j->temp_max_c = NAN;
+            j->have_temp = true;
+        }
     j->throttle_transitions = delta2 (b, a, HF_THROTTLE1_TRANSITIONS, HF_THROTTLE2_TRANSITIONS);
     j->throttle_seconds = delta2 (b, a, HF_THROTTLE1_SECONDS, HF_THROTTLE2_SECONDS);
     j->media_errors = delta (b, a, HF_MEDIA_ERRORS);

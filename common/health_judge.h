@@ -27,6 +27,23 @@
 /* What "hot" is when a drive reports no warning threshold (degrees C). */
 #define HEALTH_HOT_DEFAULT_C 70
 
+/* A drive's temperatures over a step, summed as they are read (a report
+   holds no drive's whole series: a long step of a big fleet would not
+   fit). */
+typedef struct {
+    int n;                          /* readings */
+    double sum_c, max_c;
+    double above_warning_s;         /* at or above the warning threshold given */
+} health_temps_t;
+
+/* Adds a reading of mc milli-degrees over an interval of span_ns, against
+   the drive's threshold warning_c (-1: none).  Can't fail. */
+void health_temps_add (health_temps_t *t, int32_t mc, uint64_t span_ns, int64_t warning_c);
+
+/* The drive's warning threshold from its records (after's, else
+   before's; either may be NULL), or -1.  Can't fail. */
+int64_t health_warning_c (const health_t *before, const health_t *after);
+
 typedef struct {
     bool available;                 /* both records are */
     char reason[HEALTH_REASON_MAX + 1];   /* why not ("" when available) */
@@ -44,10 +61,13 @@ typedef struct {
 } health_judgement_t;
 
 /* Judges a step: the records before and after (either may be NULL: not
-   sent), and n intervals' temperatures (milli-degrees C) and spans (ns),
-   some without a reading (has[i] false).  Can't fail. */
-void health_judge (const health_t *before, const health_t *after, const int32_t *temps_mc,
-                   const bool *has, const uint64_t *spans_ns, int n, health_judgement_t *j);
+   sent), and the temperatures read during it (NULL: none; summed with
+   health_warning_c's threshold).  The highest temperature is the
+   series', or the records' where there is no series (a record read
+   before the step says how the last one left the drive, not this one).
+   Can't fail. */
+void health_judge (const health_t *before, const health_t *after, const health_temps_t *temps,
+                   health_judgement_t *j);
 
 /* Whether the step ran it hot: at or above its warning threshold (else
    HEALTH_HOT_DEFAULT_C), or throttled.  Can't fail. */

@@ -109,7 +109,7 @@ health_rule_check (const health_cond_t *c, const health_judgement_t *j, char *wh
         for (int i = 0; i < 4; i++)
             if (v[i] >= 0) {
                 any = true;
-                sum += v[i];
+                sum = sum > INT64_MAX - v[i] ? INT64_MAX : sum + v[i];
             }
         return any ? no_growth (sum, "defects (sectors reallocated, pending, uncorrectable, "
                                 "grown)", why, whylen) : -1;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "health.h"
 #include "iofleet.pb-c.h"
 
 #define IOF_PROTOCOL_VERSION   2      /* 2: Ack.upto counts, Ack.seqs, Hello.job_* */
@@ -38,10 +39,10 @@
 #define MSG_JOBS_MAX           64         /* jobs running together in a step */
 #define MSG_PATH_MAX           4096
 #define MSG_INVENTORY_MAX      (4u << 20) /* inventory JSON text */
-/* A drive's temperature in a snapshot (milli-degrees C): what a sensor
-   can say, not what a drive survives. */
-#define MSG_TEMP_MIN_MC        (-273150)
-#define MSG_TEMP_MAX_MC        1000000
+/* A drive's temperature in a snapshot (milli-degrees C): health.h's
+   bounds (0 K is -273.15 C). */
+#define MSG_TEMP_MIN_MC        (HEALTH_TEMP_MIN_C * 1000 - 150)
+#define MSG_TEMP_MAX_MC        (HEALTH_TEMP_MAX_C * 1000)
 #define MSG_INTERVAL_MIN_NS    (10ull * 1000000)
 #define MSG_INTERVAL_MAX_NS    (60ull * 1000000000)
 

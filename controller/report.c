@@ -655,9 +655,10 @@ report_step (report_ctx_t *c, json_t *s, char *err, size_t errlen)
             size_t hi;
             json_t *ht;
             json_array_foreach (json_object_get (a, "targets"), hi, ht) {
-                char key[MSG_NAME_MAX + MSG_PATH_MAX + 2];
-                snprintf (key, sizeof key, "%s\x1f%s", json_string_value (json_object_get (a, "agent")),
-                          json_string_value (json_object_get (ht, "target")));
+                char key[STEP_HEALTH_KEY_MAX];
+                step_health_key (json_string_value (json_object_get (a, "agent")),
+                                 json_string_value (json_object_get (ht, "target")), key,
+                                 sizeof key);
                 json_object_set_new (hkeep, key, json_true ());
             }
         }

@@ -1,6 +1,7 @@
 /*  snapshot_codec.c: see snapshot_codec.h. */
 #include "snapshot_codec.h"
 #include "histogram.h"
+#include "message.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -12,7 +13,14 @@
    life (one today), so a short list. */
 #define DICTS_MAX 8
 
+/* A block's first byte: 1, or 2 when a target of it carries a
+   temperature (bit 3 of its direction mask), so that a release before
+   temperatures refuses such a block as a format it does not know rather
+   than as a bad target; blocks without one stay readable by it. */
 #define BLOCK_FORMAT 1
+#define BLOCK_FORMAT_TEMP 2
+/* A temperature's zigzag varint, at most (message.h's bounds). */
+#define TEMP_ZIGZAG_MAX ((uint64_t) 2 * MSG_TEMP_MAX_MC)
 enum { S_FIELDS, S_HEAD0, S_GAPS = S_HEAD0 + HIST_WIRE_HEAD, S_COUNTS, S_WHOLE, S_N };
 
 typedef struct {
@@ -294,7 +302,10 @@ snapcodec_pack (snapcodec_t *self, const Iofleet__Snapshot *s, const uint8_t **o
         need += st[i].len;
     if (rc == 0 && grow (&self->raw, &self->rawcap, need) == 0) {
         sbuf_t o = { self->raw, 0, self->rawcap };
-        o.b[o.len++] = BLOCK_FORMAT;
+        bool temps = false;
+        for (size_t i = 0; i < s->n_targets; i++)
+            temps |= s->targets[i]->has_temperature;
+        o.b[o.len++] = temps ? BLOCK_FORMAT_TEMP : BLOCK_FORMAT;
         for (int i = 0; i < S_N; i++)
             put_u (&o, st[i].len);
         for (int i = 0; i < S_N; i++) {
@@ -446,8 +457,9 @@ unpack (const uint8_t *raw, size_t n, uint64_t *gaps, char *err, size_t errlen)
     rd_t s[S_N], hdr = { raw, raw + n };
     decoded_t *d = NULL;
     sbuf_t blobs = { 0 };
-    if (n < 1 || *hdr.p++ != BLOCK_FORMAT)
+    if (n < 1 || (*hdr.p != BLOCK_FORMAT && *hdr.p != BLOCK_FORMAT_TEMP))
         BAD ("unknown format");
+    uint64_t dmask_max = *hdr.p++ == BLOCK_FORMAT_TEMP ? 15 : 7;
     uint64_t lens[S_N], at = 0;
     for (int i = 0; i < S_N; i++)
         if (get_u (&hdr, &lens[i]))
@@ -484,15 +496,17 @@ unpack (const uint8_t *raw, size_t n, uint64_t *gaps, char *err, size_t errlen)
         tp[i] = t;
         uint64_t target, dmask;
         if (get_u (&s[S_FIELDS], &target) || get_u (&s[S_FIELDS], &dmask) || target > UINT32_MAX
-            || dmask > 15)
+            || dmask > dmask_max)
             BAD ("bad target");
         t->target = (uint32_t) target;
         if (dmask & 8) {
             uint64_t z;
-            if (get_u (&s[S_FIELDS], &z) || z > 2u * 1000000 + 1)
+            if (get_u (&s[S_FIELDS], &z) || z > TEMP_ZIGZAG_MAX)
                 BAD ("bad temperature");
             t->has_temperature = true;
             t->temperature_mc = z & 1 ? -(int32_t) ((z + 1) / 2) : (int32_t) (z / 2);
+            if (t->temperature_mc < MSG_TEMP_MIN_MC)
+                BAD ("bad temperature");
         }
         for (int k = 0; k < 3; k++) {
             if (!(dmask & (1u << k)))
@@ -584,8 +598,9 @@ snapcodec_temps (snapcodec_t *self, int64_t dict_id, const void *data, size_t le
     if (snapcodec_raw (self, dict_id, data, len, &raw, &n, err, errlen))
         return -1;
     rd_t hdr = { raw, raw + n };
-    if (n < 1 || *hdr.p++ != BLOCK_FORMAT)
+    if (n < 1 || (*hdr.p != BLOCK_FORMAT && *hdr.p != BLOCK_FORMAT_TEMP))
         BAD ("unknown format");
+    uint64_t dmask_max = *hdr.p++ == BLOCK_FORMAT_TEMP ? 15 : 7;
     uint64_t lens[S_N];
     for (int i = 0; i < S_N; i++)
         if (get_u (&hdr, &lens[i]))
@@ -600,12 +615,16 @@ snapcodec_temps (snapcodec_t *self, int64_t dict_id, const void *data, size_t le
     *span_ns = t_end - t_start;
     for (uint64_t i = 0; i < nt; i++) {
         uint64_t target, dmask, z, skip;
-        if (get_u (&f, &target) || get_u (&f, &dmask) || target > UINT32_MAX || dmask > 15)
+        if (get_u (&f, &target) || get_u (&f, &dmask) || target > UINT32_MAX
+            || dmask > dmask_max)
             BAD ("bad target");
         if (dmask & 8) {
-            if (get_u (&f, &z) || z > 2u * 1000000 + 1)
+            if (get_u (&f, &z) || z > TEMP_ZIGZAG_MAX)
                 BAD ("bad temperature");
-            fn (arg, (uint32_t) target, z & 1 ? -(int32_t) ((z + 1) / 2) : (int32_t) (z / 2));
+            int32_t mc = z & 1 ? -(int32_t) ((z + 1) / 2) : (int32_t) (z / 2);
+            if (mc < MSG_TEMP_MIN_MC)
+                BAD ("bad temperature");
+            fn (arg, (uint32_t) target, mc);
         }
         for (int k = 0; k < 3; k++) {
             if (!(dmask & (1u << k)))

@@ -67,9 +67,8 @@ typedef struct {
     json_t *before_j, *after_j;         /* its records as stored, or NULL */
     health_t before, after;
     bool has_before, has_after;
-    int32_t *temps;                     /* nint, or NULL: none */
-    bool *has;
-    uint64_t *spans;
+    int64_t warning_c;                  /* its threshold, -1 none (health_warning_c) */
+    health_temps_t temps;               /* summed over the step */
     health_judgement_t j;
     bool skip;                          /* left out by a --where */
 } drive_t;
@@ -86,17 +85,20 @@ typedef struct {
     agent_at_t *agents;                 /* nagents, by id */
     size_t nagents;
     json_t *rows;                       /* holds what the drives reference */
+    /* The fleet's series (the kept drives), intervals 0 .. nint - 1 (at
+       most STEP_HEALTH_SERIES_MAX): highest, sum and count each. */
     uint32_t nint;
+    double *smax, *ssum;
+    uint32_t *scount;
+    uint64_t span;                      /* the longest interval seen */
 } drives_t;
 
 static void
 drives_free (drives_t *ds)
 {
-    for (size_t i = 0; i < ds->n; i++) {
-        free (ds->d[i].temps);
-        free (ds->d[i].has);
-        free (ds->d[i].spans);
-    }
+    free (ds->smax);
+    free (ds->ssum);
+    free (ds->scount);
     free (ds->d);
     free (ds->agents);
     json_decref (ds->rows);
@@ -154,6 +156,8 @@ load_drives (store_t *store, int64_t run, int step, drives_t *ds)
             d->after_j = json_array_get (json_array_get (row, 4), i);
             d->has_before = record_of (d->before_j, &d->before);
             d->has_after = record_of (d->after_j, &d->after);
+            d->warning_c = health_warning_c (d->has_before ? &d->before : NULL,
+                                             d->has_after ? &d->after : NULL);
         }
     }
     sqlite3_reset (st);
@@ -185,44 +189,106 @@ index_agents (drives_t *ds)
     return 0;
 }
 
-/* What snapcodec_temps calls back with: one agent's block. */
+/* What snapcodec_temps calls back with: one agent's block, and in the
+   second pass the one drive whose series is drawn (else NULL). */
 typedef struct {
     drives_t *ds;
     const agent_at_t *agent;
     int64_t seq;
     uint64_t span;
-    bool failed;
+    const drive_t *only;
+    json_t *series;                     /* the second pass: only's readings */
 } temps_at_t;
 
-/* snapcodec_temps's callback: target's reading at the block's interval. */
+/* snapcodec_temps's callback, first pass: the reading goes into its
+   drive's sums and the fleet's series. */
 static void
 temp_of (void *arg, uint32_t target, int32_t mc)
 {
     temps_at_t *at = arg;
-    if (at->failed || !at->agent || target >= at->agent->n)
+    drives_t *ds = at->ds;
+    if (!at->agent || target >= at->agent->n)
         return;
-    drive_t *d = &at->ds->d[at->agent->base + target];
-    if (!d->temps) {
-        d->temps = calloc (at->ds->nint, sizeof *d->temps);
-        d->has = calloc (at->ds->nint, sizeof *d->has);
-        d->spans = calloc (at->ds->nint, sizeof *d->spans);
-        if (!d->temps || !d->has || !d->spans) {
-            at->failed = true;
-            return;
-        }
-    }
-    d->temps[at->seq] = mc;
-    d->spans[at->seq] = at->span;
-    d->has[at->seq] = true;
+    drive_t *d = &ds->d[at->agent->base + target];
+    if (d->skip)
+        return;
+    health_temps_add (&d->temps, mc, at->span, d->warning_c);
+    if (at->seq >= ds->nint)
+        return;
+    double c = mc / 1000.0;
+    if (!ds->scount[at->seq] || c > ds->smax[at->seq])
+        ds->smax[at->seq] = c;
+    ds->ssum[at->seq] += c;
+    ds->scount[at->seq]++;
+    if (at->span > ds->span)
+        ds->span = at->span;
 }
 
-/* Every drive's temperature each interval, from the step's blocks (only
-   their fields: snapcodec_temps rebuilds no histogram).  Returns 0, or
-   -1 (database error or a block that does not decode, logged; out of
-   memory). */
+/* snapcodec_temps's callback, second pass: one drive's own readings. */
+static void
+temp_of_one (void *arg, uint32_t target, int32_t mc)
+{
+    temps_at_t *at = arg;
+    if (!at->agent || target >= at->agent->n || at->seq >= at->ds->nint
+        || &at->ds->d[at->agent->base + target] != at->only)
+        return;
+    json_array_set_new (at->series, (size_t) at->seq, json_real (round (mc / 100.0) / 10));
+}
+
+/* One pass over the step's blocks (of agent only_agent, when > 0),
+   calling fn for each reading.  Returns 0, or -1 (database error or a
+   block that does not decode, logged). */
+static int
+scan_blocks (store_t *store, int64_t run, int step, int64_t only_agent, temps_at_t *at,
+             snapcodec_temp_fn *fn)
+{
+    snapcodec_t *codec = snapcodec_new (store_db (store));
+    if (!codec)
+        return -1;
+    sqlite3_stmt *st = only_agent > 0
+        ? store_stmt (store, "SELECT agent_id, seq, dict_id, data FROM snapshot_blocks "
+                      "WHERE run_id = ? AND step_idx = ? AND agent_id = ?")
+        : store_stmt (store, "SELECT agent_id, seq, dict_id, data FROM snapshot_blocks "
+                      "WHERE run_id = ? AND step_idx = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    if (only_agent > 0)
+        sqlite3_bind_int64 (st, 3, only_agent);
+    int rc;
+    while ((rc = store_row (store, st, "read the step's temperatures")) == 1) {
+        agent_at_t key = { .id = sqlite3_column_int64 (st, 0) };
+        at->agent = bsearch (&key, at->ds->agents, at->ds->nagents, sizeof key, by_id);
+        at->seq = sqlite3_column_int64 (st, 1);
+        if (!at->agent || at->seq < 0)
+            continue;
+        char err[256];
+        if (snapcodec_temps (codec, sqlite3_column_int64 (st, 2), sqlite3_column_blob (st, 3),
+                             (size_t) sqlite3_column_bytes (st, 3), &at->span, fn, at, err,
+                             sizeof err)) {
+            log_err ("run %lld step %d: agent %lld interval %lld: %s", (long long) run, step + 1,
+                     (long long) key.id, (long long) at->seq, err);
+            rc = -1;
+            break;
+        }
+    }
+    sqlite3_reset (st);
+    snapcodec_free (&codec);
+    return rc < 0 ? -1 : 0;
+}
+
+/* Every kept drive's temperatures summed, and the fleet's series, from
+   the step's blocks (their fields only: snapcodec_temps rebuilds no
+   histogram).  Skipped when no agent of the step sent health (a release
+   before it: no temperature either).  Returns 0, or -1 (database error
+   or a block that does not decode, logged; out of memory). */
 static int
 load_temps (store_t *store, int64_t run, int step, drives_t *ds)
 {
+    bool any = false;
+    for (size_t i = 0; i < ds->n && !any; i++)
+        any = ds->d[i].before_j || ds->d[i].after_j;
+    if (!any)
+        return 0;
     sqlite3_stmt *st = store_stmt (store, "SELECT COALESCE(MAX(seq) + 1, 0) FROM snapshot_blocks "
                                    "WHERE run_id = ? AND step_idx = ?");
     sqlite3_bind_int64 (st, 1, run);
@@ -233,81 +299,47 @@ load_temps (store_t *store, int64_t run, int step, drives_t *ds)
     }
     int64_t nint = sqlite3_column_int64 (st, 0);
     sqlite3_reset (st);
-    if (nint <= 0 || nint > 100 * 1000 * 1000)
+    if (nint <= 0)
         return 0;
-    ds->nint = (uint32_t) nint;
-    snapcodec_t *codec = snapcodec_new (store_db (store));
-    if (!codec)
+    /* A series past its bound (a seq an agent made up, or a step of days
+       at short intervals) keeps its first STEP_HEALTH_SERIES_MAX
+       intervals; the drives' figures count every reading. */
+    ds->nint = (uint32_t) (nint < STEP_HEALTH_SERIES_MAX ? nint : STEP_HEALTH_SERIES_MAX);
+    ds->smax = calloc (ds->nint, sizeof *ds->smax);
+    ds->ssum = calloc (ds->nint, sizeof *ds->ssum);
+    ds->scount = calloc (ds->nint, sizeof *ds->scount);
+    if (!ds->smax || !ds->ssum || !ds->scount)
         return -1;
-    st = store_stmt (store, "SELECT agent_id, seq, dict_id, data FROM snapshot_blocks "
-                     "WHERE run_id = ? AND step_idx = ?");
-    sqlite3_bind_int64 (st, 1, run);
-    sqlite3_bind_int (st, 2, step);
-    int rc;
     temps_at_t at = { .ds = ds };
-    while ((rc = store_row (store, st, "read the step's temperatures")) == 1) {
-        agent_at_t key = { .id = sqlite3_column_int64 (st, 0) };
-        at.agent = bsearch (&key, ds->agents, ds->nagents, sizeof key, by_id);
-        at.seq = sqlite3_column_int64 (st, 1);
-        if (!at.agent || at.seq < 0 || at.seq >= nint)
-            continue;
-        char err[256];
-        if (snapcodec_temps (codec, sqlite3_column_int64 (st, 2), sqlite3_column_blob (st, 3),
-                             (size_t) sqlite3_column_bytes (st, 3), &at.span, temp_of, &at, err,
-                             sizeof err)) {
-            log_err ("run %lld step %d: agent %lld interval %lld: %s", (long long) run, step + 1,
-                     (long long) key.id, (long long) at.seq, err);
-            rc = -1;
-            break;
-        }
-        if (at.failed) {
-            rc = -1;
-            break;
-        }
-    }
-    sqlite3_reset (st);
-    snapcodec_free (&codec);
-    return rc < 0 ? -1 : 0;
+    return scan_blocks (store, run, step, 0, &at, temp_of);
 }
 
 /* The step's temperature series: the fleet's highest and mean each
-   interval, and the hottest drives' own.  NULL when no drive had one. */
+   interval, and the hottest drives' own (a second pass over their
+   agents' blocks).  NULL when no drive had one; *rc -1 on an error. */
 static json_t *
-series_json (drives_t *ds)
+series_json (store_t *store, int64_t run, int step, drives_t *ds, int *rc)
 {
-    json_t *mx = json_array (), *mean = json_array ();
+    *rc = 0;
     bool any = false;
-    uint64_t span = 0;
-    for (uint32_t k = 0; k < ds->nint; k++) {
-        double sum = 0, top = -INFINITY;
-        int n = 0;
-        for (size_t i = 0; i < ds->n; i++) {
-            const drive_t *d = &ds->d[i];
-            if (d->skip || !d->temps || !d->has[k])
-                continue;
-            double c = d->temps[k] / 1000.0;
-            sum += c;
-            top = c > top ? c : top;
-            n++;
-            if (d->spans[k] > span)
-                span = d->spans[k];
-        }
-        any |= n > 0;
-        json_array_append_new (mx, n ? json_real (round (top * 10) / 10) : json_null ());
-        json_array_append_new (mean, n ? json_real (round (sum / n * 10) / 10) : json_null ());
-    }
-    if (!any) {
-        json_decref (mx);
-        json_decref (mean);
+    for (uint32_t k = 0; k < ds->nint && !any; k++)
+        any = ds->scount[k] > 0;
+    if (!any)
         return NULL;
+    json_t *mx = json_array (), *mean = json_array ();
+    for (uint32_t k = 0; k < ds->nint; k++) {
+        uint32_t n = ds->scount[k];
+        json_array_append_new (mx, n ? json_real (round (ds->smax[k] * 10) / 10) : json_null ());
+        json_array_append_new (mean, n ? json_real (round (ds->ssum[k] / n * 10) / 10)
+                                       : json_null ());
     }
     /* The hottest drives first, the hot ones only. */
     json_t *named = json_array ();
     bool *taken = calloc (ds->n ? ds->n : 1, sizeof *taken);
-    for (int m = 0; taken && m < SERIES_DRIVES_MAX; m++) {
+    for (int m = 0; taken && m < SERIES_DRIVES_MAX && *rc == 0; m++) {
         size_t best = ds->n;
         for (size_t i = 0; i < ds->n; i++)
-            if (!taken[i] && !ds->d[i].skip && ds->d[i].temps && health_judge_hot (&ds->d[i].j)
+            if (!taken[i] && !ds->d[i].skip && ds->d[i].temps.n && health_judge_hot (&ds->d[i].j)
                 && (best == ds->n || ds->d[i].j.temp_max_c > ds->d[best].j.temp_max_c))
                 best = i;
         if (best == ds->n)
@@ -316,13 +348,14 @@ series_json (drives_t *ds)
         const drive_t *d = &ds->d[best];
         json_t *c = json_array ();
         for (uint32_t k = 0; k < ds->nint; k++)
-            json_array_append_new (c, d->has[k] ? json_real (round (d->temps[k] / 100.0) / 10)
-                                                : json_null ());
+            json_array_append_new (c, json_null ());
+        temps_at_t at = { .ds = ds, .only = d, .series = c };
+        *rc = scan_blocks (store, run, step, d->agent_id, &at, temp_of_one);
         json_array_append_new (named, json_pack ("{s:O, s:O, s:o}", "agent", d->agent, "target",
                                                  d->target, "c", c));
     }
     free (taken);
-    return json_pack ("{s:f, s:o, s:o, s:o}", "interval_s", (double) span / 1e9, "max_c", mx,
+    return json_pack ("{s:f, s:o, s:o, s:o}", "interval_s", (double) ds->span / 1e9, "max_c", mx,
                       "mean_c", mean, "drives", named);
 }
 
@@ -364,19 +397,23 @@ step_health_add (store_t *store, int64_t run, int step, json_t *job, json_t *kee
     *failed = false;
     const char *rule_text = json_string_value (json_object_get (job, "health"));
     *judged = rule_text != NULL;
-    if (load_drives (store, run, step, &ds) || index_agents (&ds)
-        || load_temps (store, run, step, &ds)) {
+    if (load_drives (store, run, step, &ds) || index_agents (&ds)) {
+        drives_free (&ds);
+        return -1;
+    }
+    /* The --where first: the fleet's series is of the kept drives. */
+    for (size_t i = 0; keep && i < ds.n; i++) {
+        char key[STEP_HEALTH_KEY_MAX];
+        step_health_key (json_string_value (ds.d[i].agent), json_string_value (ds.d[i].target),
+                         key, sizeof key);
+        ds.d[i].skip = !json_object_get (keep, key);
+    }
+    if (load_temps (store, run, step, &ds)) {
         drives_free (&ds);
         return -1;
     }
     json_t *unavailable = json_object (), *list = json_array (), *causes = json_object ();
     int reporting = 0, not_sent = 0, total = 0;
-    for (size_t i = 0; keep && i < ds.n; i++) {
-        char key[1024];
-        snprintf (key, sizeof key, "%s\x1f%s", json_string_value (ds.d[i].agent),
-                  json_string_value (ds.d[i].target));
-        ds.d[i].skip = !json_object_get (keep, key);
-    }
     for (size_t i = 0; i < ds.n; i++)
         total += !ds.d[i].skip;
     bool all = total <= STEP_HEALTH_LIST_ALL;
@@ -385,7 +422,7 @@ step_health_add (store_t *store, int64_t run, int step, json_t *job, json_t *kee
         if (d->skip)
             continue;
         health_judge (d->has_before ? &d->before : NULL, d->has_after ? &d->after : NULL,
-                      d->temps, d->has, d->spans, d->temps ? (int) ds.nint : 0, &d->j);
+                      &d->temps, &d->j);
         if (d->j.available)
             reporting++;
         else if (!d->before_j && !d->after_j)
@@ -398,9 +435,9 @@ step_health_add (store_t *store, int64_t run, int step, json_t *job, json_t *kee
         json_t *jj = health_judge_json (&d->j);
         json_t *findings = json_object_get (jj, "findings");
         if (json_array_size (findings)) {
-            char key[1024];
-            snprintf (key, sizeof key, "%s\x1f%s", json_string_value (d->agent),
-                      json_string_value (d->target));
+            char key[STEP_HEALTH_KEY_MAX];
+            step_health_key (json_string_value (d->agent), json_string_value (d->target), key,
+                             sizeof key);
             json_object_set (causes, key, json_array_get (findings, 0));
         }
         if (!all && !json_array_size (findings)) {
@@ -422,7 +459,8 @@ step_health_add (store_t *store, int64_t run, int step, json_t *job, json_t *kee
     json_t *h = json_pack ("{s:i, s:i, s:i, s:o, s:s, s:o}", "drives_total", total,
                            "reporting", reporting, "not_sent", not_sent, "unavailable",
                            unavailable, "listed", all ? "all" : "with findings", "drives", list);
-    json_t *series = series_json (&ds);
+    int src;
+    json_t *series = series_json (store, run, step, &ds, &src);
     json_object_set_new (h, "temperature", series ? series : json_null ());
     json_t *rule = rule_json (&ds, rule_text, failed);
     if (rule)
@@ -432,16 +470,25 @@ step_health_add (store_t *store, int64_t run, int step, json_t *job, json_t *kee
     size_t oi;
     json_t *o;
     json_array_foreach (json_object_get (s, "outliers"), oi, o) {
-        char key[1024];
-        snprintf (key, sizeof key, "%s\x1f%s", json_string_value (json_object_get (o, "agent")),
-                  json_string_value (json_object_get (o, "target")));
+        /* A host's outlier (its target null) has no drive to blame. */
+        if (!json_is_string (json_object_get (o, "target")))
+            continue;
+        char key[STEP_HEALTH_KEY_MAX];
+        step_health_key (json_string_value (json_object_get (o, "agent")),
+                         json_string_value (json_object_get (o, "target")), key, sizeof key);
         json_t *cause = json_object_get (causes, key);
         if (cause)
             json_object_set (o, "health_cause", cause);
     }
     json_decref (causes);
     drives_free (&ds);
-    return 0;
+    return src;
+}
+
+void
+step_health_key (const char *agent, const char *target, char *out, size_t cap)
+{
+    snprintf (out, cap, "%s\x1f%s", agent ? agent : "", target ? target : "");
 }
 
 /* ---- history (history.c): a health figure of a step's drives, by group ---- */
@@ -526,9 +573,14 @@ step_health_history (store_t *store, int64_t run, int step, const char *metric, 
     for (size_t i = 0; i < ds.n; i++) {
         drive_t *d = &ds.d[i];
         health_judge (d->has_before ? &d->before : NULL, d->has_after ? &d->after : NULL,
-                      d->temps, d->has, d->spans, d->temps ? (int) ds.nint : 0, &d->j);
+                      &d->temps, &d->j);
         char g[256];
         group_of (d, by, g, sizeof g);
+        /* Cut where snprintf may have split a character: jansson takes
+           only UTF-8 keys. */
+        long bad = utf8_invalid_at (g, strlen (g));
+        if (bad >= 0)
+            g[bad] = '\0';
         json_t *acc = json_object_get (groups, g);
         if (!acc) {
             acc = json_pack ("{s:f, s:f, s:f, s:i, s:i}", "max", -DBL_MAX, "sum", 0.0, "sum2",

@@ -14,12 +14,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jobfile.h"
+#include "message.h"
 #include "store.h"
 
 /* A report lists every drive of a step with this many drives or fewer;
    of a bigger step, the drives with a finding, unavailable ones counted
    by reason. */
 #define STEP_HEALTH_LIST_ALL 256
+
+/* A temperature series holds this many intervals at most (a week at 6 s
+   intervals); a drive's figures count every reading. */
+#define STEP_HEALTH_SERIES_MAX 100000
+
+/* The key of an agent's target in step_health_add's keep and its own
+   maps: "AGENT\x1fTARGET", in a buffer of STEP_HEALTH_KEY_MAX (a name, a
+   job's name and a path).  Can't fail. */
+#define STEP_HEALTH_KEY_MAX (MSG_NAME_MAX + JOB_NAME_MAX + MSG_PATH_MAX + 3)
+void step_health_key (const char *agent, const char *target, char *out, size_t cap);
 
 /* The health records of an agent's targets (READY's: after false; DONE's:
    true), n of them for ntargets targets, checked (health_from_json) and

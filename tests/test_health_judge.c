@@ -25,6 +25,21 @@ nvme (health_t *h, int temp, int64_t media, int64_t thm1, int64_t host_w, int64_
     health_set (h, HF_NAND_BYTES_WRITTEN, nand_w);
 }
 
+/* The readings temps_mc[i] over spans[i] where has[i], summed against
+   the records' threshold, as a report sums a drive's. */
+static const health_temps_t *
+sum_temps (const health_t *b, const health_t *a, const int32_t *temps_mc, const bool *has,
+           const uint64_t *spans, int n)
+{
+    static health_temps_t t;
+    memset (&t, 0, sizeof t);
+    int64_t warn = health_warning_c (b && b->available ? b : NULL, a && a->available ? a : NULL);
+    for (int i = 0; i < n; i++)
+        if (has[i])
+            health_temps_add (&t, temps_mc[i], spans[i], warn);
+    return &t;
+}
+
 static void
 test_judge (void)
 {
@@ -38,7 +53,7 @@ test_judge (void)
        the temperature bit appeared, 1 GB written for 1.25 GB of NAND. */
     nvme (&b, 40, 7, 100, 1000000000, 3000000000, 0);
     nvme (&a, 77, 10, 112, 2000000000, 4250000000, 0x02);
-    health_judge (&b, &a, temps, has, spans, 6, &j);
+    health_judge (&b, &a, sum_temps (&b, &a, temps, has, spans, 6), &j);
     CHECK (j.available);
     CHECK (j.nsamples == 5);
     CHECK (fabs (j.temp_max_c - 78.4) < 1e-9);
@@ -86,7 +101,7 @@ test_judge (void)
     nvme (&a, 43, 7, 100, 1000000000, 3000000000, 0);
     int32_t cool[2] = { 41000, 42000 };
     bool h2[2] = { true, true };
-    health_judge (&b, &a, cool, h2, spans, 2, &j);
+    health_judge (&b, &a, sum_temps (&b, &a, cool, h2, spans, 2), &j);
     CHECK (!health_judge_hot (&j));
     CHECK (health_judge_findings (&j, lines, 8) == 0);
     CHECK (j.above_warning_s == 0);
@@ -98,22 +113,50 @@ test_judge (void)
        else known. */
     health_unavailable (&b, "loop device: the file behind it has no SMART");
     health_unavailable (&a, "loop device: the file behind it has no SMART");
-    health_judge (&b, &a, cool, h2, spans, 2, &j);
+    health_judge (&b, &a, sum_temps (&b, &a, cool, h2, spans, 2), &j);
     CHECK (!j.available);
     CHECK (strcmp (j.reason, "loop device: the file behind it has no SMART") == 0);
     CHECK (j.have_temp && j.temp_max_c == 42);
     CHECK (j.media_errors == -1 && j.throttle_transitions == -1 && j.new_critical_bits == -1);
     CHECK (health_rule_check (&r.c[0], &j, why, sizeof why) == -1);
     CHECK (health_rule_check (&r.c[1], &j, why, sizeof why) == 1);
-    health_judge (NULL, NULL, NULL, NULL, NULL, 0, &j);
+    health_judge (NULL, NULL, NULL, &j);
     CHECK (!j.available && !j.have_temp && isnan (j.temp_max_c));
     CHECK (strstr (j.reason, "no health record before") != NULL);
+
+    /* A record read before the step can be hotter than the step was (the
+       last step left the drive warm): with a series, the series says. */
+    nvme (&b, 90, 7, 100, 1, 1, 0);
+    nvme (&a, 45, 7, 100, 1, 1, 0);
+    health_judge (&b, &a, sum_temps (&b, &a, cool, h2, spans, 2), &j);
+    CHECK (j.temp_max_c == 42 && !health_judge_hot (&j));
+    health_judge (&b, &a, NULL, &j);                    /* no series: the records */
+    CHECK (j.temp_max_c == 90 && health_judge_hot (&j));
+
+    /* Counters near the top saturate, never wrap. */
+    health_init (&b, "nvme-ioctl", "nvme");
+    health_init (&a, "nvme-ioctl", "nvme");
+    health_set (&b, HF_THROTTLE1_TRANSITIONS, 0);
+    health_set (&b, HF_THROTTLE2_TRANSITIONS, 0);
+    health_set (&a, HF_THROTTLE1_TRANSITIONS, INT64_MAX);
+    health_set (&a, HF_THROTTLE2_TRANSITIONS, INT64_MAX);
+    health_judge (&b, &a, NULL, &j);
+    CHECK (j.throttle_transitions == INT64_MAX);
+    char bucket[64];
+    health_bucket (HF_MEDIA_ERRORS, INT64_MAX, bucket, sizeof bucket);
+    CHECK (strcmp (bucket, "1000000000000000000-") == 0);
+    health_bucket (HF_MEDIA_ERRORS, 0, bucket, sizeof bucket);
+    CHECK (strcmp (bucket, "0") == 0);
+    health_bucket (HF_MEDIA_ERRORS, 9, bucket, sizeof bucket);
+    CHECK (strcmp (bucket, "1-9") == 0);
+    health_bucket (HF_TEMPERATURE_C, 44, bucket, sizeof bucket);
+    CHECK (strcmp (bucket, "40-44 C") == 0);
 
     /* A counter that went down (a drive swapped or reset) is unknown, not
        negative. */
     nvme (&b, 40, 9, 100, 1, 1, 0);
     nvme (&a, 40, 2, 100, 1, 1, 0);
-    health_judge (&b, &a, NULL, NULL, NULL, 0, &j);
+    health_judge (&b, &a, NULL, &j);
     CHECK (j.media_errors == -1);
 }
 
@@ -177,20 +220,23 @@ test_sim (void)
     int throttled = 0;
     for (int k = 0; k < 10; k++) {
         sim_health_interval (SIM_HEALTH_HOT, 3, 5, (k + 0.5) / 10, 1000000000, &d);
-        temps[k] = sim_health_temp_mc (SIM_HEALTH_HOT, 3, 5, (k + 1) / 10.0);
+        temps[k] = sim_health_temp_mc (SIM_HEALTH_HOT, 3, 5, (k + 0.5) / 10);
         has[k] = true;
         spans[k] = 1000000000;
         throttled += sim_health_iops_share (SIM_HEALTH_HOT, 3, 5, (k + 0.5) / 10) < 1;
     }
-    CHECK (throttled >= 5 && d.throttle_transitions == (uint64_t) throttled);
+    /* One entry into throttling, held to the end: one transition, and
+       the seconds of every throttled interval. */
+    CHECK (throttled >= 5 && d.throttle_transitions == 1);
+    CHECK (d.throttle_ns == (uint64_t) throttled * 1000000000);
     sim_health_step_end (SIM_HEALTH_HOT, 4096000, 8000000, &d);
     sim_health_record (SIM_HEALTH_HOT, 3, 5, 1, &d, &a);
     CHECK (strcmp (a.source, "simulated") == 0);
     health_judgement_t j;
-    health_judge (&b, &a, temps, has, spans, 10, &j);
+    health_judge (&b, &a, sum_temps (&b, &a, temps, has, spans, 10), &j);
     CHECK (j.available && health_judge_hot (&j));
     CHECK (j.temp_max_c == SIM_HEALTH_HOT_C);
-    CHECK (j.throttle_transitions == throttled);
+    CHECK (j.throttle_transitions == 1 && j.throttle_seconds == throttled);
     CHECK (fabs (j.waf - SIM_HEALTH_WAF) < 1e-9);
     CHECK (j.new_critical_bits == 0x02);
     CHECK (j.media_errors == 0);
@@ -200,7 +246,7 @@ test_sim (void)
     sim_health_record (SIM_HEALTH_ERRORING, 1, 0, 0, &e, &b);
     sim_health_step_end (SIM_HEALTH_ERRORING, 0, 4096, &e);
     sim_health_record (SIM_HEALTH_ERRORING, 1, 0, 1, &e, &a);
-    health_judge (&b, &a, NULL, NULL, NULL, 0, &j);
+    health_judge (&b, &a, NULL, &j);
     CHECK (j.media_errors == SIM_HEALTH_MEDIA_ERRORS);
     CHECK (!health_judge_hot (&j));
 

@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int
 main (int argc, char **argv)
@@ -22,6 +23,30 @@ main (int argc, char **argv)
     health_probe_t *p = health_probe_new_dev ("nvme0n1", sys, dev);
     CHECK (p && strcmp (health_probe_device (p), "nvme0n1") == 0);
     CHECK (health_probe_temp (p, &mc) && mc == 41850);
+    /* The next read within HEALTH_TEMP_PERIOD_NS is the last reading:
+       the drive is not asked again.  A tree of our own, whose sensor
+       changes between two reads. */
+    char tmp[] = "/tmp/iofleet-hwmon.XXXXXX", cmd[512], tpath[PATH_MAX];
+    CHECK (mkdtemp (tmp) != NULL);
+    snprintf (cmd, sizeof cmd, "mkdir -p %s/sys/block/nvme7n1/device/hwmon4 && echo 40000 > "
+              "%s/sys/block/nvme7n1/device/hwmon4/temp1_input", tmp, tmp);
+    CHECK (system (cmd) == 0);
+    snprintf (sys, sizeof sys, "%s/sys", tmp);
+    snprintf (tpath, sizeof tpath, "%s/sys/block/nvme7n1/device/hwmon4/temp1_input", tmp);
+    health_probe_t *p2 = health_probe_new_dev ("nvme7n1", sys, "/nonexistent");
+    int32_t mc2;
+    CHECK (health_probe_temp (p2, &mc2) && mc2 == 40000);
+    FILE *tf = fopen (tpath, "w");
+    CHECK (tf && fputs ("77000\n", tf) >= 0);
+    if (tf)
+        fclose (tf);
+    CHECK (health_probe_temp (p2, &mc2) && mc2 == 40000);      /* not read again */
+    health_probe_destroy (&p2);
+    p2 = health_probe_new_dev ("nvme7n1", sys, "/nonexistent");   /* a new probe reads */
+    CHECK (health_probe_temp (p2, &mc2) && mc2 == 77000);
+    health_probe_destroy (&p2);
+    snprintf (cmd, sizeof cmd, "rm -rf %s", tmp);
+    CHECK (system (cmd) == 0);
     health_probe_read (p, &h);
     CHECK (!h.available);
     CHECK_STR_CONTAINS (h.reason, "nvme0n1: no device node");
@@ -68,7 +93,7 @@ main (int argc, char **argv)
     p = health_probe_new ("/dev/shm", "/sys", "/dev");
     health_probe_read (p, &h);
     CHECK (!h.available);
-    CHECK_STR_CONTAINS (h.reason, "filesystem without a block device");
+    CHECK_STR_CONTAINS (h.reason, "filesystem without a single block device");
     health_probe_destroy (&p);
     return TEST_DONE ();
 }
