@@ -198,6 +198,20 @@ read_health (workload_t *self, const char *when, uint64_t t0)
 {
     int navail = 0;
     for (int i = 0; i < self->nprobes; i++) {
+        /* Targets on one drive (files of one file system, partitions,
+           jobs sharing a target): the drive is asked once. */
+        const char *dev = health_probe_device (self->probes[i]);
+        int same = -1;
+        for (int k = 0; dev[0] && k < i && same < 0; k++)
+            if (strcmp (health_probe_device (self->probes[k]), dev) == 0)
+                same = k;
+        if (same >= 0) {
+            free (self->health[i]);
+            self->health[i] = self->health[same] ? strdup (self->health[same]) : NULL;
+            if (!self->health[i])
+                return 0;
+            continue;
+        }
         health_t h;
         uint64_t spent = clock_mono_ns () - t0;
         /* The controller's deadlines come first (READY within its
@@ -226,8 +240,11 @@ read_health (workload_t *self, const char *when, uint64_t t0)
 static void
 dev_root (const char *sysfs_root, char *out, size_t cap)
 {
-    const char *slash = strrchr (sysfs_root, '/');
-    if (strcmp (sysfs_root, "/sys") == 0 || !slash)
+    size_t n = strlen (sysfs_root);
+    while (n > 1 && sysfs_root[n - 1] == '/')       /* "/sys/" is "/sys" */
+        n--;
+    const char *slash = memrchr (sysfs_root, '/', n);
+    if ((n == 4 && strncmp (sysfs_root, "/sys", 4) == 0) || !slash)
         snprintf (out, cap, "/dev");
     else
         snprintf (out, cap, "%.*s/dev", (int) (slash - sysfs_root), sysfs_root);

@@ -52,9 +52,8 @@ history_json (store_t *store, json_t *req, char *err, size_t errlen)
     bool health = step_health_is_metric (metric);
     if (!known && !health) {
         snprintf (err, errlen, "--metric '%.32s': use iops, bw, ops, errors, p50, p90, p95, p99, "
-                  "p99.9, p99.99, mean, min, max or stddev, or a drive health figure: "
-                  "temperature.max, temperature.mean, media_errors.delta, "
-                  "error_log_entries.delta, throttle.transitions or waf", metric);
+                  "p99.9, p99.99, mean, min, max or stddev, or a drive health figure: %s",
+                  metric, step_health_metrics_text ());
         return NULL;
     }
     if (health && (json_array_size (where) || dir_only)) {

@@ -498,6 +498,19 @@ static const char *const s_metrics[] = {
     "throttle.transitions", "waf",
 };
 
+const char *
+step_health_metrics_text (void)
+{
+    static char text[256];
+    if (!text[0]) {
+        size_t off = 0, n = sizeof s_metrics / sizeof *s_metrics;
+        for (size_t i = 0; i < n; i++)
+            off += (size_t) snprintf (text + off, sizeof text - off, "%s%s", i == 0 ? ""
+                                      : i + 1 == n ? " or " : ", ", s_metrics[i]);
+    }
+    return text;
+}
+
 bool
 step_health_is_metric (const char *metric)
 {
@@ -529,8 +542,8 @@ step_health_by_check (const char *by, char *err, size_t errlen)
     if (strncmp (by, "health.", 7) == 0 && health_field_by_name (by + 7) >= 0)
         return 0;
     snprintf (err, errlen, "--by '%.64s' with a health metric: use agent, transport, "
-              "drive.model, drive.firmware, drive.transport, drive.serial, drive.controller or "
-              "health.FIELD (a field of the drive's record before the step, e.g. "
+              "drive.model, drive.firmware, drive.transport, drive.serial, drive.controller, "
+              "drive.name or health.FIELD (a field of the drive's record before the step, e.g. "
               "health.percentage_used, in buckets)", by);
     return -1;
 }

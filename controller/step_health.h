@@ -58,6 +58,9 @@ int step_health_add (store_t *store, int64_t run, int step, json_t *job, json_t 
    waf, of each group of a step's drives.  Whether metric is one, and
    its unit ("C", "count", "ratio").  Can't fail. */
 bool step_health_is_metric (const char *metric);
+/* The metrics' names as a list for a message ("temperature.max, ... or
+   waf").  Can't fail. */
+const char *step_health_metrics_text (void);
 const char *step_health_metric_unit (const char *metric);
 /* Checks a --by for a health metric: agent, transport, drive.FIELD, or
    health.FIELD (the record before the step, in buckets).  Returns 0, or
