@@ -90,7 +90,9 @@ health_judge (const health_t *before, const health_t *after, const health_temps_
                            ? a->v[HF_CRITICAL_WARNING] & ~b->v[HF_CRITICAL_WARNING] : -1;
     j->host_written = delta (b, a, HF_HOST_BYTES_WRITTEN);
     j->nand_written = delta (b, a, HF_NAND_BYTES_WRITTEN);
-    j->waf = j->host_written > 0 && j->nand_written >= 0
+    bool coarse = a && strcmp (a->protocol, "ata") == 0
+                  && j->host_written < HEALTH_WAF_ATA_MIN_BYTES;
+    j->waf = j->host_written > 0 && j->nand_written >= 0 && !coarse
              ? (double) j->nand_written / (double) j->host_written : NAN;
 }
 

@@ -10,7 +10,8 @@
       pending, uncorrectable sectors and grown defects that grew;
     - critical warning bits set after and not before;
     - write amplification: the NAND bytes over the host bytes the drive
-      counted during the step, where it counts both.
+      counted during the step, where it counts both (a SATA drive: from
+      HEALTH_WAF_ATA_MIN_BYTES written).
     A figure the drive does not report is unknown (-1, or NAN for the
     write amplification), never 0.  The controller judges; reports and
     the CLI print what it judged.
@@ -23,6 +24,13 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+/* The least a SATA drive must have written in a step for its write
+   amplification: its counters are in 1 GiB or 32 MiB units (NAND_Writes_1GiB,
+   Host_Writes_32MiB) and many drives update them lazily, so a step that
+   wrote 2 GiB would read 0.5, 1.0 or 1.5.  NVMe counts in 512,000-byte
+   units and has no such floor. */
+#define HEALTH_WAF_ATA_MIN_BYTES (100ll << 30)
 
 /* What "hot" is when a drive reports no warning threshold (degrees C). */
 #define HEALTH_HOT_DEFAULT_C 70

@@ -133,6 +133,21 @@ test_judge (void)
     health_judge (&b, &a, NULL, &j);                    /* no series: the records */
     CHECK (j.temp_max_c == 90 && health_judge_hot (&j));
 
+    /* A SATA drive's coarse counters: no write amplification below
+       HEALTH_WAF_ATA_MIN_BYTES written, one above. */
+    health_init (&b, "smartctl", "ata");
+    health_init (&a, "smartctl", "ata");
+    health_set (&b, HF_HOST_BYTES_WRITTEN, 0);
+    health_set (&b, HF_NAND_BYTES_WRITTEN, 0);
+    health_set (&a, HF_HOST_BYTES_WRITTEN, 2ll << 30);
+    health_set (&a, HF_NAND_BYTES_WRITTEN, 3ll << 30);
+    health_judge (&b, &a, NULL, &j);
+    CHECK (isnan (j.waf) && j.host_written == 2ll << 30);
+    health_set (&a, HF_HOST_BYTES_WRITTEN, HEALTH_WAF_ATA_MIN_BYTES);
+    health_set (&a, HF_NAND_BYTES_WRITTEN, HEALTH_WAF_ATA_MIN_BYTES / 2 * 3);
+    health_judge (&b, &a, NULL, &j);
+    CHECK (j.waf == 1.5);
+
     /* Counters near the top saturate, never wrap. */
     health_init (&b, "nvme-ioctl", "nvme");
     health_init (&a, "nvme-ioctl", "nvme");
