@@ -640,6 +640,19 @@ CASES = [
         "checks": [("exact", None), ("counted", None), ("json", ["io_bytes", "total_ios"])],
     },
     {
+        "name": "health",
+        "fleet_only": True,
+        "why": "[iofleet] health= (an iofleet extension, judged by a controller): the agent "
+               "reads each drive's health before and after the step and its temperature "
+               "while it runs, on its link loop, never on the target: the step issues what "
+               "fio issues for the plan's job, and nothing more reaches the device",
+        "file": "[iofleet]\nhealth=no_new_media_errors,max_temp<70\n[global]\nioengine=libaio\n"
+                "direct=1\nfilename=@DEV@\n[reads]\nrw=read\nbs=64k\nsize=512k\niodepth=2\n",
+        "fio_file": "[global]\nioengine=libaio\ndirect=1\nfilename=@DEV@\n[reads]\nrw=read\n"
+                    "bs=64k\nsize=512k\niodepth=2\n",
+        "checks": [("exact", None), ("counted", None), ("json", ["io_bytes", "total_ios"])],
+    },
+    {
         "name": "entries-per-copy",
         "why": "without group_reporting one JSON entry per job copy; stonewall and "
                "new_group each start a reporting group (groupid)",
