@@ -39,7 +39,7 @@ typedef struct {
 typedef struct ctl ctl_t;         /* below; fleet.h names it too */
 typedef struct runner runner_t;
 typedef struct auth auth_t;
-typedef struct sched sched_t;
+typedef struct scheduler scheduler_t;
 typedef struct hook hook_t;
 typedef struct retention retention_t;
 typedef struct history_index history_index_t;
@@ -52,7 +52,7 @@ struct ctl {
     zsock_t *admin;             /* the CLI's ROUTER (admin.h) */
     fleet_t *fleet;             /* the agents (fleet.h) */
     runner_t *runner;
-    sched_t *sched;
+    scheduler_t *sched;
     auth_t *auth;               /* NULL: no CURVE (loopback and ipc only) */
     uint64_t interval_ns;       /* snapshot interval sent to agents */
     uint64_t prepare_timeout_ns;
@@ -106,32 +106,32 @@ bool runner_agent_preparing (ctl_t *ctl, uint64_t agent_id);
 /* run.c: the steps' transitions. */
 /* Starts the next queued run, moves the run in hand on (timeouts, lost
    agents, step ends).  Can't fail (errors are logged). */
-void runner_tick (ctl_t *ctl);
+void steps_tick (ctl_t *ctl);
 /* READY, REFUSED, SNAPSHOT or DONE from a connected agent (prep: a
    SNAPSHOT's checks and block, made off the loop, or NULL).  Can't
    fail. */
-void runner_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env,
+void steps_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env,
                         snapshot_prep_t *prep);
 /* The agent said HELLO (old_pid: of its previous HELLO, 0 if unknown).  If
    it no longer holds the step in hand it was part of, it restarted: its
    part is lost (what its spool resends is still stored). */
-void runner_agent_hello (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid,
+void steps_agent_hello (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid,
                          const Iofleet__Hello *h);
 
 /* job_json.c */
 /* The parsed job as JSON (plans.steps, steps.spec).  Can't fail. */
-json_t *job_to_json (const job_t *j);
+json_t *job_json (const job_t *j);
 
 /* recover.c */
 /* Picks up the run a previous controller process left 'running' (the
    newest; older ones are marked failed). */
-void runner_recover (ctl_t *ctl);
+void recover_run (ctl_t *ctl);
 
 /* acks.c */
 /* Sends the acknowledgements of this tick if everything written in it is
    stored (store_failures unchanged), else takes back what it marked
    stored.  The event loop calls it after each tick's commit. */
-void runner_after_commit (ctl_t *ctl);
+void acks_after_commit (ctl_t *ctl);
 
 /* select.c */
 /* Queues a run of plan (latest version) on the named agents ("all" or a
@@ -140,12 +140,12 @@ void runner_after_commit (ctl_t *ctl);
    agent is not.  commit: make it durable now (else the caller's
    transaction, or the tick's, does).  Returns a JSON result or NULL with
    err filled. */
-json_t *runner_submit (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
+json_t *submit_run (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
                        bool require_all, bool commit, char *err, size_t errlen);
 /* How many agents the controller has ever seen (connected or not) the
    selector agents ("all", names, or KEY=GLOB conditions) picks: "all" is
    1; 0 with err naming the selector when none, or an unknown name. */
-int runner_agents_known (ctl_t *ctl, const char *agents, char *err, size_t errlen);
+int submit_agents_known (ctl_t *ctl, const char *agents, char *err, size_t errlen);
 /* Whether a run is queued or running (the oldest in *run, else 0).
    Can't fail: false on a database error. */
 bool runner_busy (ctl_t *ctl, int64_t *run);
@@ -168,7 +168,7 @@ bool idle_turn (ctl_t *ctl, idle_turn_t *t, bool working);
 /* status.c */
 /* A run's status, with the live figures of its step in hand while it
    runs.  NULL with err filled for an unknown run. */
-json_t *runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen);
+json_t *status_run (ctl_t *ctl, int64_t run, char *err, size_t errlen);
 
 /* cancel.c */
 /* Cancels a queued or running run (by: who asked, USER@HOST): the run in
@@ -176,7 +176,7 @@ json_t *runner_status (ctl_t *ctl, int64_t run, char *err, size_t errlen);
    they delivered; the run ends 'cancelled', recording by and when.
    Returns a JSON result, or NULL with err filled: an unknown run, one that
    has ended, or a database that cannot be written now. */
-json_t *runner_cancel (ctl_t *ctl, int64_t run, const char *by, char *err, size_t errlen);
+json_t *cancel_run (ctl_t *ctl, int64_t run, const char *by, char *err, size_t errlen);
 
 /* plans.c: the admin requests plan_add, plan_list, plan_show and plan_rm.
    Each returns its JSON result or NULL with err filled. */
@@ -199,12 +199,12 @@ json_t *runs_list (ctl_t *ctl, char *err, size_t errlen);
    there; otherwise st is reset and err says "no run RUN" (0) or that the
    database failed (-1, logged).  The one wording of both, for every
    command that takes a run. */
-int run_row (store_t *store, sqlite3_stmt *st, int64_t run, char *err, size_t errlen);
+int runs_row (store_t *store, sqlite3_stmt *st, int64_t run, char *err, size_t errlen);
 /* Checks a run's labels (a JSON object of KEY: text, or NULL) and note
    (or NULL).  Returns 0, or -1 with err naming the label and the limit. */
-int run_labels_check (json_t *labels, const char *note, char *err, size_t errlen);
+int runs_labels_check (json_t *labels, const char *note, char *err, size_t errlen);
 /* Sets a run's labels and note in the open transaction.  Returns 0 or -1. */
-int run_annotate (ctl_t *ctl, int64_t run, json_t *labels, const char *note);
+int runs_annotate (ctl_t *ctl, int64_t run, json_t *labels, const char *note);
 /* Removes a run that has ended and every row of it (each table with a
    run_id column); refused for a queued or running run, or one a schedule
    uses as its baseline.  dry: only counts the rows. */
@@ -214,11 +214,11 @@ json_t *runs_rm (ctl_t *ctl, int64_t run, bool dry, char *err, size_t errlen);
 /* Stores an agent's inventory JSON text (if it is one) unless the same is
    stored already, and makes it the agent's current one.  Returns its id,
    or 0 when text is empty or not an inventory (counted, logged). */
-int64_t inventory_store (ctl_t *ctl, uint64_t agent_id, const char *text);
+int64_t inventories_store (ctl_t *ctl, uint64_t agent_id, const char *text);
 /* {"agent", "hash", "first_seen", "inventory"} of an agent's current
    inventory, or NULL with err filled. */
-json_t *inventory_of (ctl_t *ctl, const char *agent, char *err, size_t errlen);
-/* {agent: as inventory_of} of the inventories run's agents came with
+json_t *inventories_of (ctl_t *ctl, const char *agent, char *err, size_t errlen);
+/* {agent: as inventories_of} of the inventories run's agents came with
    (each one's at the first step it took part in; every agent of the run,
    whatever a report's --where kept), at most
    RUN_INVENTORIES_MAX agents; NULL on a database error (logged) or out of
@@ -229,7 +229,7 @@ json_t *inventories_of_run (store_t *store, int64_t run);
    a new reference, or NULL: none, or a database error (logged, *failed
    set).  cache, when not NULL, is an object the caller owns that keeps
    each inventory parsed once (by its id). */
-json_t *inventory_at_step (store_t *store, json_t *cache, int64_t run, int step,
+json_t *inventories_at_step (store_t *store, json_t *cache, int64_t run, int step,
                            const char *agent, bool *failed);
 
 /* Latency kinds, in the order of the snapshot columns: clat (the
@@ -250,16 +250,16 @@ json_t *import_fio (ctl_t *ctl, json_t *req, char *err, size_t errlen);
 #define SCHED_NAME_MAX 64           /* a schedule's name, bytes */
 /* hook: --on-regression CMD or NULL; test_clock: --test-clock EPOCH, or 0
    for the real clock.  NULL when out of memory. */
-sched_t *sched_new (const char *hook, int64_t test_clock);
-void sched_destroy (sched_t **self_p);
+scheduler_t *scheduler_new (const char *hook, int64_t test_clock);
+void scheduler_destroy (scheduler_t **self_p);
 /* The scheduler's clock, Unix seconds. */
-int64_t sched_now (ctl_t *ctl);
+int64_t scheduler_now (ctl_t *ctl);
 /* Fires what is due (a missed fire runs once, if catch-up is on), and
    starts and reaps the hook.  Can't fail (errors are logged). */
-void sched_tick (ctl_t *ctl);
+void scheduler_tick (ctl_t *ctl);
 /* Admin commands schedule_add, schedule_list, schedule_rm,
    schedule_run_now, regressions, gc, test_clock.  NULL with err filled. */
-json_t *sched_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t errlen);
+json_t *scheduler_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t errlen);
 
 /* verdict.c */
 /* A run ended: if a schedule queued it, its verdict against the baseline
@@ -289,12 +289,12 @@ void hook_interrupted (store_t *store);
    (a schedule's pinned one, or its last pass) are never marked.  In the
    loop's transaction.  Returns the runs marked, or -1 on a database
    error. */
-int intervals_expire (ctl_t *ctl, int64_t keep_s, int64_t keep_runs);
+int gc_expire (ctl_t *ctl, int64_t keep_s, int64_t keep_runs);
 /* Deletes one bounded batch of the snapshots of the oldest marked run
    that still has some; *run is that run (0: none).  In the loop's
    transaction.  Returns the rows deleted (0: nothing left to drop), or -1
    on a database error. */
-int64_t intervals_drop (ctl_t *ctl, int64_t *run);
+int64_t gc_drop (ctl_t *ctl, int64_t *run);
 /* Admin "gc" {keep_intervals_s}: drops per-interval snapshots of runs
    ended more than that ago.  NULL with err filled (a run queued or
    running, a database error). */
@@ -351,17 +351,17 @@ json_t *history_index_json (const history_index_t *self);
    together with others, "JOB:" (its targets' labels).  Returns 0, or -1
    on a database error or out of memory (the caller's transaction is not
    to be committed). */
-int rounds_track (store_t *store, int64_t run, int step_idx, const char *prefix, int round,
+int rounds_steady_track (store_t *store, int64_t run, int step_idx, const char *prefix, int round,
                   const rounds_rule_t *rule);
 /* The drives with a figure in round that are not steady, or -1 on a
    database error (logged). */
-int rounds_unsteady (store_t *store, int64_t run, int round);
+int rounds_steady_unsteady (store_t *store, int64_t run, int round);
 /* The report's "rounds" of run: {rounds_max, rounds_run, steady_state
    (the rule), drives [{agent, target, figures, steady, steady_round,
    window | last_window}], steady, not_steady}; JSON null for a run
    without rounds; NULL with err on a database error.  *unsteady: some
    drive is not steady. */
-json_t *rounds_report (store_t *store, int64_t run, bool *unsteady, char *err, size_t errlen);
+json_t *rounds_steady_report (store_t *store, int64_t run, bool *unsteady, char *err, size_t errlen);
 
 /* groups.c */
 /* Is by a grouping key (common/match.h)?  Returns 0, or -1 with err

@@ -8,7 +8,7 @@
 #include "decode_pool.h"
 #include "http.h"
 #include "metrics.h"
-#include "runstate.h"
+#include "runner.h"
 #include "series.h"
 #include "controller.h"
 #include "config.h"
@@ -543,14 +543,14 @@ static void
 on_agent_message (void *arg, peer_t *peer, const envelope_t *env,
                   snapshot_prep_t *prep)
 {
-    runner_on_message (arg, peer, env, prep);
+    steps_on_message (arg, peer, env, prep);
 }
 
 /* fleet_hello_fn: an agent back may have lost the step it was running. */
 static void
 on_agent_hello (void *arg, peer_t *peer, uint64_t old_pid, const Iofleet__Hello *h)
 {
-    runner_agent_hello (arg, peer->id, old_pid, h);
+    steps_agent_hello (arg, peer->id, old_pid, h);
 }
 
 /* fleet_excused_fn: an agent preparing a step may be silent. */
@@ -757,7 +757,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     ctl->fleet = fleet_new (ctl);
     ctl->runner = runner_new (ctl);
     ctl->on_regression = set->hook;
-    ctl->sched = sched_new (set->hook, set->test_clock);
+    ctl->sched = scheduler_new (set->hook, set->test_clock);
     ctl->retention = retention_new (set->retain_s, set->retain_runs);
     ctl->history_index = history_index_new ();
     ctl->snapdict = snapdict_new ();
@@ -782,7 +782,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
             return 1;
         }
     }
-    runner_recover (ctl);
+    recover_run (ctl);
     if (http) {
         series_keep_total (ctl->runner->series, set->http_targets != METRICS_TARGETS_OFF);
         char url[300];
@@ -845,8 +845,8 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
                 admin_slice (ctl, admin_ep, n + 1);
             }
         fleet_tick (ctl->fleet);
-        runner_tick (ctl);
-        sched_tick (ctl);
+        steps_tick (ctl);
+        scheduler_tick (ctl);
         retention_tick (ctl);
         history_index_tick (ctl);
         snapdict_tick (ctl);
@@ -856,7 +856,7 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
             histogram_record (&ctl->stats->commit, clock_mono_ns () - t0);
             ctl->stats->commits++;
         }
-        runner_after_commit (ctl);
+        acks_after_commit (ctl);
         /* /metrics: the figures copied here, where they live, for a
            scrape that waits; written out on its thread. */
         if (http && http_wanted (http))
@@ -875,13 +875,13 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
     sd_notify (0, "STOPPING=1");
     log_info ("iofleet-controller stopping");
     store_commit (ctl->store);
-    runner_after_commit (ctl);
+    acks_after_commit (ctl);
     zpoller_destroy (&poller);
     decode_pool_destroy (&ctl->decode);
     http_stop (&http);
     admin_destroy (&admin_ep);
     runner_destroy (&ctl->runner);
-    sched_destroy (&ctl->sched);
+    scheduler_destroy (&ctl->sched);
     fleet_destroy (&ctl->fleet);
     zsock_destroy (&ctl->router);
     zsock_destroy (&ctl->admin);

@@ -5,11 +5,11 @@
     over.  A controller stopped then (runner destroyed: SIGTERM) has
     stored none of them, and the step still 'running': recovery makes
     them again.  What it stores equals what the synchronous path
-    (report_finalize_step) stores from the same snapshots.  A cancel then
+    (step_results_finalize) stores from the same snapshots.  A cancel then
     takes the results first and cancels what follows. */
 #include "ctltest.h"
 #include "histogram.h"
-#include "runstate.h"
+#include "runner.h"
 
 #include <time.h>
 
@@ -21,7 +21,7 @@ static void
 on_agent_message (void *arg, peer_t *peer, const envelope_t *env,
                   snapshot_prep_t *prep)
 {
-    runner_on_message (arg, peer, env, prep);
+    steps_on_message (arg, peer, env, prep);
 }
 
 static const char *
@@ -117,9 +117,9 @@ static double
 tick (ctl_t *ctl)
 {
     uint64_t t0 = clock_mono_ns ();
-    runner_tick (ctl);
+    steps_tick (ctl);
     store_commit (ctl->store);
-    runner_after_commit (ctl);
+    acks_after_commit (ctl);
     return (double) (clock_mono_ns () - t0) / 1e6;
 }
 
@@ -245,7 +245,7 @@ drive_step (ctltest_t *t, zsock_t **a, int64_t run, uint32_t step)
     }
     CHECK (ctltest_pump (t, NAGENTS * (NSNAPS + 1)) == NAGENTS * (NSNAPS + 1));
     store_commit (ctl->store);
-    runner_after_commit (ctl);
+    acks_after_commit (ctl);
 
 }
 
@@ -278,7 +278,7 @@ main (void)
         a[i] = ctltest_agent (&t);
         CHECK (a[i] && ctltest_hello (&t, a[i], name, 100 + (uint64_t) i) > 0);
     }
-    res = runner_submit (ctl, "p", "a1,a2", 0, false, true, err, sizeof err);
+    res = submit_run (ctl, "p", "a1,a2", 0, false, true, err, sizeof err);
     CHECK_MSG (res, "%s", err);
     int64_t run = res ? json_integer_value (json_object_get (res, "run")) : 0;
     json_decref (res);
@@ -302,7 +302,7 @@ main (void)
     ctl->runner = runner_new (ctl);
     CHECK (ctl->runner);
     finalizer_set_delay (ctl->runner->finalizer, 1500 * NS_PER_MS);
-    runner_recover (ctl);
+    recover_run (ctl);
     CHECK (ctl->runner->phase == R_RECOVER);
     for (int i = 0; i < 10 && ctl->runner->phase != R_RESULTS; i++)
         tick (ctl);
@@ -344,7 +344,7 @@ main (void)
             CHECK (sqlite3_step (st) == SQLITE_DONE);
             sqlite3_finalize (st);
         }
-    CHECK (report_finalize_step (ctl->store, run, 0, ctl->interval_ns, NULL, NULL) == 0);
+    CHECK (step_results_finalize (ctl->store, run, 0, ctl->interval_ns, NULL, NULL) == 0);
     CHECK (store_commit (ctl->store) == 0);
     char *sync = dump (ctl, run, &n_sync);
     CHECK (n_sync == n_async);
@@ -362,7 +362,7 @@ main (void)
     CHECK_MSG (res, "%s", err);
     json_decref (res);
     json_decref (req);
-    res = runner_submit (ctl, "p2", "a1,a2", 0, false, true, err, sizeof err);
+    res = submit_run (ctl, "p2", "a1,a2", 0, false, true, err, sizeof err);
     CHECK_MSG (res, "%s", err);
     int64_t run2 = res ? json_integer_value (json_object_get (res, "run")) : 0;
     json_decref (res);
@@ -370,7 +370,7 @@ main (void)
     finalizer_set_delay (ctl->runner->finalizer, 500 * NS_PER_MS);
     tick (ctl);
     CHECK_MSG (ctl->runner->phase == R_RESULTS, "phase %d", (int) ctl->runner->phase);
-    res = runner_cancel (ctl, run2, "tester@host", err, sizeof err);
+    res = cancel_run (ctl, run2, "tester@host", err, sizeof err);
     CHECK_MSG (res, "%s", err);
     json_decref (res);
     CHECK (ctl->runner->phase == R_IDLE);

@@ -1,6 +1,6 @@
 /*  test_lint.c: the tuning checklist on the fixture inventories. */
 #include "inventory.h"
-#include "lint.h"
+#include "tuning.h"
 #include "testutil.h"
 
 #include <limits.h>

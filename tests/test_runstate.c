@@ -44,7 +44,7 @@ static void
 on_agent_message (void *arg, peer_t *peer, const envelope_t *env,
                   snapshot_prep_t *prep)
 {
-    runner_on_message (arg, peer, env, prep);
+    steps_on_message (arg, peer, env, prep);
 }
 
 static const char *
@@ -63,7 +63,7 @@ static int64_t
 submit (ctl_t *ctl)
 {
     char err[512] = "";
-    json_t *res = runner_submit (ctl, "p", "a1", 0, false, true, err, sizeof err);
+    json_t *res = submit_run (ctl, "p", "a1", 0, false, true, err, sizeof err);
     CHECK_MSG (res, "%s", err);
     int64_t run = res ? json_integer_value (json_object_get (res, "run")) : 0;
     json_decref (res);
@@ -98,7 +98,7 @@ main (void)
     /* A queued run cancelled: both hear it, first then second. */
     int64_t run1 = submit (ctl);
     CHECK (ends.n == 0);
-    res = runner_cancel (ctl, run1, "tester@host", err, sizeof err);
+    res = cancel_run (ctl, run1, "tester@host", err, sizeof err);
     CHECK_MSG (res, "%s", err);
     json_decref (res);
     CHECK (ends.n == 2);
@@ -109,7 +109,7 @@ main (void)
     /* A run driven to its end: started (no end yet), PREPARE sent, the
        agent refuses, the step and the run fail: heard once each. */
     int64_t run2 = submit (ctl);
-    runner_tick (ctl);
+    steps_tick (ctl);
     store_commit (ctl->store);
     CHECK (strcmp (run_status (ctl, run2), "running") == 0);
     CHECK (ends.n == 2);
@@ -128,16 +128,16 @@ main (void)
     CHECK (ctltest_send (a, &env) == 0);
     CHECK (ctltest_pump (&t, 1) == 1);
     CHECK (!runner_agent_preparing (ctl, fleet_find_name (ctl->fleet, "a1")->id));
-    runner_tick (ctl);
+    steps_tick (ctl);
     store_commit (ctl->store);
-    runner_after_commit (ctl);
+    acks_after_commit (ctl);
     CHECK_MSG (strcmp (run_status (ctl, run2), "failed") == 0, "run 2 is %s",
                run_status (ctl, run2));
     CHECK (ends.n == 4);
     CHECK (ends.order[2] == 1 && ends.order[3] == 2);
     CHECK (ends.run[2] == run2 && ends.run[3] == run2);
     CHECK (strcmp (ends.status[2], "failed") == 0 && strcmp (ends.status[3], "failed") == 0);
-    runner_tick (ctl);
+    steps_tick (ctl);
     CHECK (ends.n == 4);
 
     zsock_destroy (&a);

@@ -68,10 +68,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
             histogram_t h[LK_N];
             json_t *pct = NULL;
             for (int d = 0; d < DIR_COUNT; d++) {
-                if (!import_has_direction (e->entry, d))
+                if (!import_check_has_direction (e->entry, d))
                     continue;
                 const char *dir = dir_name (d);
-                if (import_direction (json_object_get (e->entry, dir), e, dir, h, &pct, err,
+                if (import_check_direction (json_object_get (e->entry, dir), e, dir, h, &pct, err,
                                       sizeof err) != 0)
                     fail ("an accepted entry is refused the second time", err);
                 //  import.c stores them encoded; reports decode them.

@@ -1,0 +1,304 @@
+/*  fio_export.c: a run in fio's JSON (json+ with bins), see fio_export.h.
+
+    One fio job entry per step and agent, as fio's client mode reports each
+    server's jobs; the figures come from the stored snapshots.
+*/
+#include "controller.h"
+#include "fio_json.h"
+#include "histogram.h"
+#include "report.h"
+#include "series.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One fio job entry per step and agent, as fio's client mode reports each
+   server's jobs: histograms and per-interval samples from the stored
+   snapshots, merged over the agent's targets and workers. */
+typedef struct {
+    char agent[MSG_NAME_MAX + 1];
+    histogram_t hist[DIR_COUNT][LK_N];
+    uint64_t ops[DIR_COUNT], bytes[DIR_COUNT], errors[DIR_COUNT];
+    uint64_t window_ns;
+    double *samples[DIR_COUNT][2];  /* [dir][iops, bw] */
+    int nsamples;
+} fio_acc_t;
+
+static void
+fio_acc_free (fio_acc_t *a)
+{
+    for (int d = 0; d < DIR_COUNT; d++)
+        for (int k = 0; k < 2; k++)
+            free (a->samples[d][k]);
+}
+
+/* sel (report_selection_keys of the step; NULL: all): only the selected targets
+   of the agent count.  Returns 0, -1 on a database error (logged), -2
+   when out of memory. */
+static int
+fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, json_t *sel, fio_acc_t *a)
+{
+    for (int d = 0; d < DIR_COUNT; d++)
+        for (int k = 0; k < LK_N; k++)
+            histogram_reset (&a->hist[d][k]);
+    /* Six columns a direction from 3, as step_results_finalize reads them. */
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT seq, t_start, t_end, read_ops, read_bytes, read_errors, read_hist, "
+        " read_slat_hist, read_lat_hist, write_ops, write_bytes, write_errors, write_hist, "
+        " write_slat_hist, write_lat_hist, trim_ops, trim_bytes, trim_errors, trim_hist, "
+        " trim_slat_hist, trim_lat_hist, target FROM snapshots "
+        "WHERE run_id = ? AND step_idx = ? AND agent_id = ? ORDER BY seq, target");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    sqlite3_bind_int64 (st, 3, agent);
+    int cap = 0, last_seq = -1;
+    int rc;
+    while ((rc = store_row (store, st, "read the agent's snapshots")) == 1) {
+        if (sel) {
+            char key[MSG_NAME_MAX + 40];
+            snprintf (key, sizeof key, "%s\x1f#%d", a->agent, sqlite3_column_int (st, 21));
+            if (!json_object_get (sel, key))
+                continue;
+        }
+        int seq = sqlite3_column_int (st, 0);
+        uint64_t span = (uint64_t) (sqlite3_column_int64 (st, 2) - sqlite3_column_int64 (st, 1));
+        if (seq != last_seq) {
+            if (a->nsamples == cap) {
+                cap = cap ? cap * 2 : 64;
+                for (int d = 0; d < DIR_COUNT; d++)
+                    for (int k = 0; k < 2; k++) {
+                        double *p = realloc (a->samples[d][k], (size_t) cap * sizeof *p);
+                        if (!p) {
+                            sqlite3_reset (st);
+                            return -2;
+                        }
+                        a->samples[d][k] = p;
+                    }
+            }
+            for (int d = 0; d < DIR_COUNT; d++)
+                a->samples[d][0][a->nsamples] = a->samples[d][1][a->nsamples] = 0;
+            a->nsamples++;
+            a->window_ns += span;
+            last_seq = seq;
+        }
+        double secs = (double) span / 1e9;
+        for (int d = 0; d < DIR_COUNT; d++) {
+            int c = 3 + d * 6;
+            uint64_t ops = (uint64_t) sqlite3_column_int64 (st, c);
+            uint64_t bytes = (uint64_t) sqlite3_column_int64 (st, c + 1);
+            a->ops[d] += ops;
+            a->bytes[d] += bytes;
+            a->errors[d] += (uint64_t) sqlite3_column_int64 (st, c + 2);
+            if (secs > 0) {
+                a->samples[d][0][a->nsamples - 1] += (double) ops / secs;
+                a->samples[d][1][a->nsamples - 1] += (double) bytes / secs;
+            }
+            for (int k = 0; k < LK_N; k++)
+                series_blob_add (&a->hist[d][k], sqlite3_column_blob (st, c + 3 + k),
+                          sqlite3_column_bytes (st, c + 3 + k));
+        }
+    }
+    sqlite3_reset (st);
+    return rc < 0 ? -1 : 0;
+}
+
+json_t *
+fio_export_json (store_t *store, int64_t run, bool plus, json_t *where, const char *where_flag,
+                 char *err, size_t errlen)
+{
+    match_cond_t conds[MATCH_CONDS_MAX];
+    int nconds = 0;
+    if (!where_flag)
+        where_flag = "--where";
+    if (report_where_parse (where, where_flag, conds, &nconds, err, errlen))
+        return NULL;
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT p.name, p.text, r.started_at, r.intervals_dropped_at FROM runs r "
+        "JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    if (runs_row (store, st, run, err, errlen) != 1)
+        return NULL;
+    if (sqlite3_column_type (st, 3) != SQLITE_NULL) {
+        sqlite3_reset (st);
+        snprintf (err, errlen, "run %lld: its per-interval data was removed by the retention "
+                  "policy or iofleet gc, and fio's format is made from it; use --format json "
+                  "or text", (long long) run);
+        return NULL;
+    }
+    char plan_err[512];
+    jobfile_t *jf = jobfile_parse ((const char *) sqlite3_column_text (st, 0),
+                                   (const char *) sqlite3_column_text (st, 1), plan_err,
+                                   sizeof plan_err);
+    uint64_t started = (uint64_t) sqlite3_column_int64 (st, 2);
+    sqlite3_reset (st);
+    if (!jf) {
+        snprintf (err, errlen, "the stored plan of run %lld no longer parses: %s", (long long) run,
+                  plan_err);
+        return NULL;
+    }
+    /* (step, agent) pairs with their agent names. */
+    int cap = 0, n = 0, rc;
+    fio_acc_t *accs = NULL;
+    int *steps = NULL, *groups = NULL;
+    st = store_stmt (store,
+        "SELECT sa.step_idx, sa.agent_id, a.name, COALESCE(s.plan_step, sa.step_idx) "
+        "FROM step_agents sa JOIN agents a ON a.id = sa.agent_id "
+        "LEFT JOIN steps s ON s.run_id = sa.run_id AND s.idx = sa.step_idx "
+        "WHERE sa.run_id = ? ORDER BY sa.step_idx, a.name");
+    sqlite3_bind_int64 (st, 1, run);
+    json_t *doc = NULL;
+    int64_t *agents = NULL;
+    while ((rc = store_row (store, st, "read the run's agents")) == 1) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            fio_acc_t *a = realloc (accs, (size_t) cap * sizeof *a);
+            int *s2 = realloc (steps, (size_t) cap * sizeof *s2);
+            int64_t *ag = realloc (agents, (size_t) cap * sizeof *ag);
+            int *gr = realloc (groups, (size_t) cap * sizeof *gr);
+            if (gr)
+                groups = gr;
+            if (a)
+                accs = a;
+            if (s2)
+                steps = s2;
+            if (ag)
+                agents = ag;
+            if (!a || !s2 || !ag || !gr) {
+                sqlite3_reset (st);
+                snprintf (err, errlen, "out of memory");
+                goto out;
+            }
+        }
+        memset (&accs[n], 0, sizeof accs[n]);
+        steps[n] = sqlite3_column_int (st, 0);
+        groups[n] = sqlite3_column_int (st, 3);     /* a round's step: its plan step */
+        agents[n] = sqlite3_column_int64 (st, 1);
+        str_copy (accs[n].agent, sizeof accs[n].agent, (const char *) sqlite3_column_text (st, 2));
+        n++;
+    }
+    sqlite3_reset (st);
+    if (rc < 0)
+        goto db_error;
+    static _Thread_local int first[JOB_MAX_STEPS + 1];
+    int ngroups = jobfile_group (jf, first);
+    /* --where: each step's selected targets (pairs come sorted by step). */
+    json_t *sels = json_object (), *values = json_object ();
+    int kept = 0;
+    for (int i = 0; nconds && i < n; i++) {
+        char key[16];
+        snprintf (key, sizeof key, "%d", steps[i]);
+        if (json_object_get (sels, key))
+            continue;
+        json_t *sa = report_agents_step (store, run, steps[i], NULL, NULL, 0);
+        json_t *sj = sa ? json_pack ("{s:o}", "agents", sa) : NULL;
+        int k = sj ? groups_select (store, run, steps[i], sj, conds, nconds, values) : -1;
+        json_t *sel = k >= 0 ? report_selection_keys (store, run, steps[i], sj) : NULL;
+        json_decref (sj);
+        if (!sel) {
+            json_decref (sels);
+            json_decref (values);
+            goto db_error;
+        }
+        kept += k;
+        json_object_set_new (sels, key, sel);
+    }
+    if (nconds && !kept) {
+        report_where_nothing (where, where_flag, run, &conds[0], values, err, errlen);
+        json_decref (sels);
+        json_decref (values);
+        goto out;
+    }
+    json_decref (values);
+    fio_job_t *jobs = calloc ((size_t) (n ? n : 1), sizeof *jobs);
+    if (!jobs) {
+        snprintf (err, errlen, "out of memory");
+        json_decref (sels);
+        goto out;
+    }
+    int nj = 0;
+    for (int i = 0; i < n; i++) {
+        char key[16];
+        snprintf (key, sizeof key, "%d", steps[i]);
+        json_t *sel = nconds ? json_object_get (sels, key) : NULL;
+        if (groups[i] >= ngroups)
+            continue;
+        rc = fio_acc_load (store, run, steps[i], agents[i], sel, &accs[i]);
+        if (rc) {
+            free (jobs);
+            json_decref (sels);
+            if (rc == -1)
+                goto db_error;
+            snprintf (err, errlen, "out of memory");
+            goto out;
+        }
+        if (accs[i].nsamples == 0)
+            continue;       /* refused or lost before measuring: nothing to report */
+        /* A step of jobs run together is one entry, named and optioned
+           after its first job (its targets are merged). */
+        const job_t *jd = &jf->steps[first[groups[i]]];
+        fio_job_t *f = &jobs[nj++];
+        f->jobname = jd->name;
+        f->hostname = accs[i].agent;
+        f->groupid = steps[i];
+        f->job = jd;
+        f->job_runtime_ms = accs[i].window_ns / NS_PER_MS;
+        f->percentiles = jd->npercentiles ? jd->percentile_list : NULL;
+        f->npercentiles = jd->npercentiles;
+        /* latency_target: the depth the agent's search found for that
+           first job (0, none stored: fio_json prints the job's iodepth). */
+        if (jd->latency_target_ns) {
+            sqlite3_stmt *ls = store_stmt (store, "SELECT depth FROM latency_depths "
+                "WHERE run_id = ? AND step_idx = ? AND agent_id = ? AND job_idx = 0");
+            sqlite3_bind_int64 (ls, 1, run);
+            sqlite3_bind_int (ls, 2, steps[i]);
+            sqlite3_bind_int64 (ls, 3, agents[i]);
+            rc = store_row (store, ls, "read the agent's latency depth");
+            if (rc == 1)
+                f->latency_depth = (uint32_t) sqlite3_column_int64 (ls, 0);
+            sqlite3_reset (ls);
+            if (rc < 0) {
+                free (jobs);
+                json_decref (sels);
+                goto db_error;
+            }
+        }
+        /* fio prints all three directions; one not reported (no trims)
+           stays all zero (jobs is calloc'd), as fio prints it. */
+        for (int d = 0; d < DIR_COUNT; d++) {
+            if (!dir_reported (d, accs[i].ops[d], accs[i].errors[d]))
+                continue;
+            fio_dir_t *fd = &f->dir[d];
+            fd->ops = accs[i].ops[d];
+            fd->bytes = accs[i].bytes[d];
+            fd->errors = accs[i].errors[d];
+            fd->runtime_ns = fd->ops ? accs[i].window_ns : 0;
+            fd->slat = &accs[i].hist[d][LK_SLAT];
+            fd->clat = &accs[i].hist[d][LK_CLAT];
+            fd->lat = &accs[i].hist[d][LK_LAT];
+            fd->iops_samples = accs[i].samples[d][0];
+            fd->bw_samples = accs[i].samples[d][1];
+            fd->nsamples = accs[i].nsamples;
+        }
+    }
+    char version[64];
+    snprintf (version, sizeof version, "iofleet-%s", IOF_VERSION);
+    doc = fio_json_report (jobs, nj, plus, version, started / NS_PER_MS);
+    if (!doc)
+        snprintf (err, errlen, "out of memory");
+    free (jobs);
+    json_decref (sels);
+    goto out;
+db_error:
+    snprintf (err, errlen, "database error reading run %lld; see the controller's log",
+              (long long) run);
+out:
+    for (int i = 0; i < n; i++)
+        fio_acc_free (&accs[i]);
+    free (accs);
+    free (steps);
+    free (groups);
+    free (agents);
+    jobfile_destroy (&jf);
+    return doc;
+}

@@ -1,0 +1,130 @@
+/*  cancel.c: cancelling a queued or running run (iofleet cancel): the run
+    in hand has its agents told to stop and its step's results made from
+    what they delivered.
+*/
+#include "runner.h"
+#include "log.h"
+#include "util.h"
+
+#include <string.h>
+#include <time.h>
+
+/* Ends the step in hand of the run in hand, cancelled (why says by whom):
+   its agents are told to stop (ABORT: a layout, the workers), what they
+   delivered so far is committed and acknowledged, and the step's results
+   are made from it; the steps not begun are cancelled.  The names of the
+   agents stopped go into stopped.  Returns 0, or -1 with err filled when
+   the database could not store it (nothing was sent then). */
+static int
+cancel_in_hand (ctl_t *ctl, const char *why, json_t *stopped, char *err, size_t errlen)
+{
+    runner_t *r = ctl->runner;
+    /* What came in so far is stored (and acknowledged) before anything
+       is stopped, so a failure leaves the run as it was. */
+    if (store_commit (ctl->store) != 0 || store_failing (ctl->store)) {
+        snprintf (err, errlen, "the controller's database cannot be written now (see its "
+                  "log); run %lld goes on: cancel it again once the database can be written",
+                  (long long) r->run);
+        return -1;
+    }
+    acks_after_commit (ctl);
+    bool measured = r->phase == R_RUNNING || (r->phase == R_RECOVER && r->recover_running);
+    for (int i = 0; i < r->nparts; i++) {
+        part_t *p = &r->parts[i];
+        /* Every agent of the run hears it (one that holds nothing of the
+           run ignores it): a lost one may still be running the step. */
+        bool told = runner_abort (ctl, p->agent_id, why) == 0;
+        bool active = p->st == P_PREPARING || p->st == P_READY || p->st == P_RUNNING
+                      || p->st == P_DONE_WAIT;
+        if (!active)
+            continue;
+        if (told)
+            json_array_append_new (stopped, json_string (p->name));
+        /* Intervals stored in order are what it delivered. */
+        if (p->st != P_DONE_WAIT)
+            p->done_snapshots = p->contig;
+        p->st = P_CANCELLED;
+        snprintf (p->msg, sizeof p->msg, "%s", why);
+        runner_save_agent (ctl, p, NULL);
+    }
+    if (measured)
+        step_results_finalize (ctl->store, r->run, r->cur, ctl->interval_ns, NULL, NULL);
+    runner_set_step (ctl, "cancelled");
+    sqlite3_stmt *st = store_stmt (ctl->store,
+        "UPDATE steps SET status = 'cancelled' WHERE run_id = ? AND idx > ? AND status = 'pending'");
+    sqlite3_bind_int64 (st, 1, r->run);
+    sqlite3_bind_int (st, 2, r->cur);
+    store_step_done (ctl->store, st, "cancel the steps not begun");
+    return 0;
+}
+
+json_t *
+cancel_run (ctl_t *ctl, int64_t run, const char *by, char *err, size_t errlen)
+{
+    runner_t *r = ctl->runner;
+    /* The step in hand has ended and its results are being made: they
+       are taken first, as they would be at the next tick, and what is
+       cancelled is what follows (the next step, or nothing). */
+    if (r->phase == R_RESULTS && r->run == run)
+        steps_results_wait (ctl);
+    sqlite3_stmt *st = store_stmt (ctl->store, "SELECT status FROM runs WHERE id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    char was[32] = "";
+    if (runs_row (ctl->store, st, run, err, errlen) != 1)
+        return NULL;
+    str_copy (was, sizeof was, (const char *) sqlite3_column_text (st, 0));
+    sqlite3_reset (st);
+    if (strcmp (was, "queued") != 0 && strcmp (was, "running") != 0) {
+        snprintf (err, errlen, "run %lld has already ended (%s): only a queued or running run "
+                  "can be cancelled", (long long) run, was);
+        return NULL;
+    }
+    if (store_failing (ctl->store)) {
+        snprintf (err, errlen, "the controller's database cannot be written now (see its log); "
+                  "run %lld goes on: cancel it again once the database can be written",
+                  (long long) run);
+        return NULL;
+    }
+    uint64_t now = clock_real_ns ();
+    time_t secs = (time_t) (now / NS_PER_SEC);
+    struct tm tm;
+    char when[32];
+    gmtime_r (&secs, &tm);
+    strftime (when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    char why[MSG_TEXT_MAX + 1];
+    snprintf (why, sizeof why, "cancelled by %s at %s", by, when);
+    json_t *stopped = json_array ();
+    bool in_hand = r->phase != R_IDLE && r->run == run;
+    int step = in_hand ? r->cur : -1, nsteps = in_hand ? r->nsteps : 0;
+    char name[512] = "";
+    if (in_hand) {
+        runner_step_name (r, r->cur, name, sizeof name);
+        if (cancel_in_hand (ctl, why, stopped, err, errlen)) {
+            json_decref (stopped);
+            return NULL;
+        }
+    }
+    store_begin (ctl->store);
+    st = store_stmt (ctl->store, "UPDATE runs SET cancelled_by = ?, cancelled_at = ? WHERE id = ?");
+    sqlite3_bind_text (st, 1, by, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 2, (sqlite3_int64) now);
+    sqlite3_bind_int64 (st, 3, run);
+    store_step_done (ctl->store, st, "record who cancelled");
+    runner_set_status (ctl, run, "cancelled", why);
+    store_commit (ctl->store);
+    if (in_hand) {
+        runner_clear (r);
+        log_warn ("run %lld %s, at step %d/%d '%s'; %zu agent(s) told to stop", (long long) run,
+                  why, step + 1, nsteps, name, json_array_size (stopped));
+    } else
+        log_warn ("run %lld %s (it was %s)", (long long) run, why, was);
+    json_t *o = json_pack ("{s:I, s:s, s:s, s:s, s:I, s:s, s:o}", "run", (json_int_t) run,
+                           "status", "cancelled", "was", was, "cancelled_by", by,
+                           "cancelled_at", (json_int_t) now, "message", why, "stopped", stopped);
+    if (in_hand) {
+        json_object_set_new (o, "step", json_integer (step));
+        json_object_set_new (o, "steps", json_integer (nsteps));
+        json_object_set_new (o, "step_name", json_string (name));
+    }
+    return o;
+}

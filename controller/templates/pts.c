@@ -1,0 +1,458 @@
+/*  pts.c: a run's SNIA PTS report, see pts.h. */
+#include "controller.h"
+#include "pts.h"
+#include "histogram.h"
+#include "rounds.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One drive's figures in one cell, summed over its window's rounds. */
+typedef struct {
+    int plan_step;
+    int rounds;                     /* rounds of the window that had figures */
+    double iops, bw;                /* sums over those rounds */
+    double lat_ops, ops;            /* sum of mean x ops, and of ops */
+} cell_t;
+
+typedef struct {
+    int64_t agent;
+    char agent_name[MSG_NAME_MAX + 1];
+    char target[MSG_PATH_MAX + JOB_NAME_MAX + 2];
+    bool steady;
+    int lo, hi;                     /* the window's rounds */
+    cell_t *cells;                  /* by plan_step, ncells */
+} drive_t;
+
+/* The drive (agent, target) of d[0..n), or NULL. */
+static drive_t *
+find_drive (drive_t *d, size_t n, int64_t agent, const char *target)
+{
+    for (size_t i = n; i-- > 0;)
+        if (d[i].agent == agent && strcmp (d[i].target, target) == 0)
+            return &d[i];
+    return NULL;
+}
+
+static void
+free_drives (drive_t *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free (d[i].cells);
+    free (d);
+}
+
+/* The run's plan and status into q.  Can't fail (a read error leaves
+   them out, logged). */
+static void
+run_head (store_t *store, int64_t run, json_t *q)
+{
+    sqlite3_stmt *st = store_stmt (store, "SELECT p.name, r.status FROM runs r "
+                                          "JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    if (store_row (store, st, "read the run") == 1) {
+        json_object_set_new (q, "plan", json_string ((const char *) sqlite3_column_text (st, 0)));
+        json_object_set_new (q, "status", json_string ((const char *) sqlite3_column_text (st, 1)));
+    }
+    sqlite3_reset (st);
+}
+
+bool
+pts_is_wsat (json_t *job)
+{
+    const char *rw = json_string_value (json_object_get (job, "rw"));
+    return rw && strcmp (rw, "randwrite") == 0
+           && !json_is_true (json_object_get (job, "time_based"));
+}
+
+/* The write-saturation curves of run: for each size-bound random-write
+   step, per interval of the fleet's series (fleet_intervals) the IOPS per
+   drive, the p99 and mean of the writes, and the bytes written per drive
+   so far; and the first and last minute's mean IOPS per drive, and the
+   change between them.  An empty array when the run has no such step;
+   NULL on a database error (err set). */
+static json_t *
+wsat_json (store_t *store, int64_t run, char *err, size_t errlen)
+{
+    static _Thread_local histogram_t h;
+    json_t *out = json_array ();
+    typedef struct { int idx; char name[128]; } wstep_t;
+    wstep_t ws[JOB_MAX_STEPS];
+    int nws = 0, rc;
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT idx, name, spec FROM steps WHERE run_id = ? ORDER BY idx");
+    sqlite3_bind_int64 (st, 1, run);
+    while ((rc = store_row (store, st, "read the run's steps")) == 1 && nws < JOB_MAX_STEPS) {
+        json_t *spec = json_loads ((const char *) sqlite3_column_text (st, 2), 0, NULL);
+        if (pts_is_wsat (spec)) {
+            ws[nws].idx = sqlite3_column_int (st, 0);
+            str_copy (ws[nws].name, sizeof ws[nws].name, (const char *) sqlite3_column_text (st, 1));
+            nws++;
+        }
+        json_decref (spec);
+    }
+    sqlite3_reset (st);
+    for (int k = 0; k < nws && rc >= 0; k++) {
+        st = store_stmt (store, "SELECT COUNT(*) FROM (SELECT DISTINCT agent_id, target FROM "
+                                "results WHERE run_id = ? AND step_idx = ?)");
+        sqlite3_bind_int64 (st, 1, run);
+        sqlite3_bind_int (st, 2, ws[k].idx);
+        double drives = store_row (store, st, "count the step's drives") == 1
+                        ? sqlite3_column_double (st, 0) : 0;
+        sqlite3_reset (st);
+        if (drives <= 0)
+            continue;
+        json_t *pts = json_array ();
+        st = store_stmt (store,
+            "SELECT seq, agents, t_start, span_ns, write_ops, write_bytes, write_hist "
+            "FROM fleet_intervals WHERE run_id = ? AND step_idx = ? ORDER BY seq");
+        sqlite3_bind_int64 (st, 1, run);
+        sqlite3_bind_int (st, 2, ws[k].idx);
+        double written = 0, t0 = -1, first_sum = 0, last_sum = 0;
+        int first_n = 0;
+        double tail[60];
+        int ntail = 0;
+        while ((rc = store_row (store, st, "read the step's series")) == 1) {
+            double agents = sqlite3_column_double (st, 1), span = sqlite3_column_double (st, 3);
+            double t = sqlite3_column_double (st, 2) / 1e9;
+            if (t0 < 0)
+                t0 = t;
+            double secs = agents > 0 ? span / agents / 1e9 : 0;
+            double ops = sqlite3_column_double (st, 4);
+            written += sqlite3_column_double (st, 5) / drives;
+            double iops = secs > 0 ? ops / secs / drives : 0;
+            json_t *p = json_pack ("{s:i, s:f, s:f, s:f}", "seq", sqlite3_column_int (st, 0),
+                                   "t_s", t - t0, "iops_per_drive", iops,
+                                   "written_per_drive", written);
+            const void *blob = sqlite3_column_blob (st, 6);
+            if (blob && histogram_decode (&h, blob, (size_t) sqlite3_column_bytes (st, 6)) == 0
+                && h.count) {
+                json_object_set_new (p, "p99", json_integer ((json_int_t) histogram_percentile (&h,
+                                                                                        99)));
+                json_object_set_new (p, "mean", json_real (histogram_mean (&h)));
+            }
+            json_array_append_new (pts, p);
+            if (t - t0 < 60) {
+                first_sum += iops;
+                first_n++;
+            }
+            tail[ntail++ % 60] = iops;
+        }
+        sqlite3_reset (st);
+        int nlast = ntail < 60 ? ntail : 60;
+        for (int i = 0; i < nlast; i++)
+            last_sum += tail[i];
+        double first = first_n ? first_sum / first_n : NAN, last = nlast ? last_sum / nlast : NAN;
+        json_t *w = json_pack ("{s:s, s:i, s:f, s:o}", "step", ws[k].name, "step_index",
+                               ws[k].idx, "drives", drives, "intervals", pts);
+        if (isfinite (first) && isfinite (last) && first > 0) {
+            json_object_set_new (w, "first_minute_iops", json_real (first));
+            json_object_set_new (w, "last_minute_iops", json_real (last));
+            json_object_set_new (w, "change_pct", json_real (100 * (last / first - 1)));
+        }
+        json_array_append_new (out, w);
+    }
+    if (rc < 0) {
+        json_decref (out);
+        snprintf (err, errlen, "database error reading run %lld's series; see the controller's "
+                  "log", (long long) run);
+        return NULL;
+    }
+    return out;
+}
+
+/* The PTS's steady-state verification of drive x over its window, from
+   the tracked figures the run's rounds stored (ro: rounds_steady_report's): the
+   window's figures, their mean, the least-squares line's ends, the
+   bands the PTS draws (the mean +- half the range limit: its "110% and
+   90% of the average"; the mean +- half the slope limit, which the line's
+   ends stay within exactly when the slope rule holds), and each rule's
+   verdict (rounds.h).  NULL without a steady_state= rule or figures. */
+static json_t *
+verification (json_t *ro, const drive_t *x)
+{
+    json_t *rule = json_object_get (ro, "steady_state"), *dr = NULL, *e;
+    size_t i;
+    json_array_foreach (json_object_get (ro, "drives"), i, e)
+        if (json_integer_value (json_object_get (e, "agent_id")) == x->agent
+            && strcmp (json_string_value (json_object_get (e, "target")), x->target) == 0)
+            dr = e;
+    int w = x->hi - x->lo + 1;
+    json_t *fig = json_object_get (dr, "figures");
+    if (!rule || !dr || w < 2 || w > ROUNDS_MAX || (size_t) x->hi > json_array_size (fig))
+        return NULL;
+    rounds_rule_t r = { .window = w,
+                        .range_pct = json_number_value (json_object_get (rule, "range_pct")),
+                        .slope_pct = json_number_value (json_object_get (rule, "slope_pct")) };
+    double y[ROUNDS_MAX];
+    json_t *rounds = json_array (), *values = json_array ();
+    for (int k = 0; k < w; k++) {
+        json_t *v = json_array_get (fig, (size_t) (x->lo - 1 + k));
+        if (!json_is_number (v)) {
+            json_decref (rounds);
+            json_decref (values);
+            return NULL;            /* a round without the figure: no line to draw */
+        }
+        y[k] = json_number_value (v);
+        json_array_append_new (rounds, json_integer (x->lo + k));
+        json_array_append_new (values, json_real (y[k]));
+    }
+    rounds_window_t j;
+    rounds_judge (&r, y, w, &j);
+    double half = j.slope * (w - 1) / 2;
+    return json_pack ("{s:s, s:o, s:o, s:f, s:f, s:f, s:f, s:[f, f], s:[f, f], s:[f, f], s:b, "
+                      "s:b}", "metric", json_string_value (json_object_get (rule, "metric")),
+                      "rounds", rounds, "values", values, "mean", j.mean,
+                      "range_pct", j.range_pct, "slope", j.slope, "excursion_pct",
+                      j.excursion_pct, "fit", j.mean - half, j.mean + half, "range_band",
+                      j.mean * (1 - r.range_pct / 200), j.mean * (1 + r.range_pct / 200),
+                      "slope_band", j.mean * (1 - r.slope_pct / 200),
+                      j.mean * (1 + r.slope_pct / 200), "range_ok", j.range_ok, "slope_ok",
+                      j.slope_ok);
+}
+
+json_t *
+pts_json (store_t *store, int64_t run, char *err, size_t errlen)
+{
+    bool unsteady;
+    json_t *ro = rounds_steady_report (store, run, &unsteady, err, errlen);
+    if (!ro)
+        return NULL;
+    json_t *wsat = wsat_json (store, run, err, errlen);
+    if (!wsat) {
+        json_decref (ro);
+        return NULL;
+    }
+    if (json_is_null (ro) && json_array_size (wsat)) {
+        /* A write-saturation run (plans/pts-wsat.fio): its curves alone. */
+        json_t *q = json_pack ("{s:s, s:I, s:o, s:o}", "template", "pts", "run", (json_int_t) run,
+                               "rounds", ro, "write_saturation", wsat);
+        run_head (store, run, q);
+        return q;
+    }
+    if (json_is_null (ro)) {
+        json_decref (wsat);
+        snprintf (err, errlen, "run %lld has no rounds and no write saturation step: --template "
+                  "pts reports a plan with [iofleet] rounds= (and steady_state=), such as "
+                  "plans/pts-iops.fio, or a size-bound random-write step, such as "
+                  "plans/pts-wsat.fio; use iofleet report %lld for this run", (long long) run,
+                  (long long) run);
+        return NULL;
+    }
+    int rounds_run = (int) json_integer_value (json_object_get (ro, "rounds_run"));
+    json_t *rule = json_object_get (ro, "steady_state");
+    int window = rule ? (int) json_integer_value (json_object_get (rule, "window")) : rounds_run;
+    if (window < 1)
+        window = 1;
+
+    /* The plan's steps that ran as rounds: their names and jobs. */
+    json_t *cells = json_array ();
+    int maxstep = -1;
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT plan_step, name, spec FROM steps WHERE run_id = ? AND round = 1 ORDER BY idx");
+    sqlite3_bind_int64 (st, 1, run);
+    int rc;
+    while ((rc = store_row (store, st, "read the run's round steps")) == 1) {
+        json_t *spec = json_loads ((const char *) sqlite3_column_text (st, 2), 0, NULL);
+        int ps = sqlite3_column_int (st, 0);
+        json_t *cell = json_pack ("{s:i, s:s, s:O, s:O, s:O}", "plan_step", ps,
+            "step", (const char *) sqlite3_column_text (st, 1), "rw",
+            json_object_get (spec, "rw") ? json_object_get (spec, "rw") : json_null (),
+            "rwmixread", json_object_get (spec, "rwmixread") ? json_object_get (spec, "rwmixread")
+                                                             : json_null (),
+            "bs", json_object_get (spec, "bs") ? json_object_get (spec, "bs") : json_null ());
+        json_decref (spec);
+        /* Its column of the matrix: the read/write mix ("R65/W35"), or
+           the rw; its row is its block size. */
+        const char *rw = json_string_value (json_object_get (cell, "rw"));
+        double mix = json_number_value (json_object_get (cell, "rwmixread"));
+        json_object_set_new (cell, "column", rw && (!strcmp (rw, "randrw") || !strcmp (rw, "rw"))
+                             ? json_sprintf ("R%.0f/W%.0f", mix, 100 - mix)
+                             : json_string (rw ? rw : "?"));
+        json_array_append_new (cells, cell);
+        maxstep = ps > maxstep ? ps : maxstep;
+    }
+    sqlite3_reset (st);
+    if (rc < 0)
+        goto db_error;
+
+    /* Each drive's window, from what rounds.c stored (or, without a rule,
+       every round run). */
+    drive_t *d = NULL;
+    size_t nd = 0, capd = 0;
+    st = store_stmt (store,
+        "SELECT DISTINCT r.agent_id, a.name, r.target FROM results r "
+        "JOIN steps s ON s.run_id = r.run_id AND s.idx = r.step_idx "
+        "LEFT JOIN agents a ON a.id = r.agent_id "
+        "WHERE r.run_id = ? AND s.round IS NOT NULL ORDER BY a.name, r.target");
+    sqlite3_bind_int64 (st, 1, run);
+    while ((rc = store_row (store, st, "read the run's drives")) == 1) {
+        if (nd == capd) {
+            capd = capd ? capd * 2 : 16;
+            drive_t *bigger = realloc (d, capd * sizeof *d);
+            if (!bigger) {
+                rc = -2;
+                break;
+            }
+            d = bigger;
+        }
+        drive_t *x = &d[nd];
+        memset (x, 0, sizeof *x);
+        x->cells = calloc ((size_t) maxstep + 1, sizeof *x->cells);
+        if (!x->cells) {
+            rc = -2;
+            break;
+        }
+        nd++;
+        x->agent = sqlite3_column_int64 (st, 0);
+        str_copy (x->agent_name, sizeof x->agent_name, sqlite3_column_text (st, 1)
+                  ? (const char *) sqlite3_column_text (st, 1) : "");
+        str_copy (x->target, sizeof x->target, (const char *) sqlite3_column_text (st, 2));
+        x->lo = rounds_run - window + 1 > 1 ? rounds_run - window + 1 : 1;
+        x->hi = rounds_run;
+    }
+    sqlite3_reset (st);
+    if (rc < 0)
+        goto drives_error;
+    size_t i;
+    json_t *dj;
+    json_array_foreach (json_object_get (ro, "drives"), i, dj) {
+        /* The tracked step's targets: with jobs run together "JOB:PATH". */
+        drive_t *x = find_drive (d, nd, json_integer_value (json_object_get (dj, "agent_id")),
+                                 json_string_value (json_object_get (dj, "target")));
+        if (x && json_is_true (json_object_get (dj, "steady"))) {
+            x->steady = true;
+            x->hi = (int) json_integer_value (json_object_get (dj, "steady_round"));
+            x->lo = x->hi - window + 1;
+        }
+    }
+
+    st = store_stmt (store,
+        "SELECT s.plan_step, s.round, r.agent_id, r.target, SUM(r.iops), SUM(r.bw), "
+        " SUM(r.lat_mean * r.ops), SUM(r.ops) FROM results r "
+        "JOIN steps s ON s.run_id = r.run_id AND s.idx = r.step_idx "
+        "WHERE r.run_id = ? AND s.round IS NOT NULL "
+        "GROUP BY s.idx, r.agent_id, r.target");
+    sqlite3_bind_int64 (st, 1, run);
+    while ((rc = store_row (store, st, "read the rounds' results")) == 1) {
+        int ps = sqlite3_column_int (st, 0), round = sqlite3_column_int (st, 1);
+        drive_t *x = find_drive (d, nd, sqlite3_column_int64 (st, 2),
+                                 (const char *) sqlite3_column_text (st, 3));
+        if (!x || ps < 0 || ps > maxstep || round < x->lo || round > x->hi)
+            continue;
+        cell_t *c = &x->cells[ps];
+        c->rounds++;
+        c->iops += sqlite3_column_double (st, 4);
+        c->bw += sqlite3_column_double (st, 5);
+        c->lat_ops += sqlite3_column_double (st, 6);
+        c->ops += sqlite3_column_double (st, 7);
+    }
+    sqlite3_reset (st);
+    if (rc < 0)
+        goto drives_error;
+
+    json_t *q = json_pack ("{s:s, s:I}", "template", "pts", "run", (json_int_t) run);
+    run_head (store, run, q);
+    json_object_set_new (q, "rounds", ro);
+    json_t *drives = json_array ();
+    int nsteady = 0;
+    for (size_t k = 0; k < nd; k++)
+        nsteady += d[k].steady;
+    /* The fleet's cells: the mean per drive, over the steady drives when
+       some are. */
+    size_t ncells = json_array_size (cells);
+    double *fi = calloc (ncells + 1, sizeof *fi), *fb = calloc (ncells + 1, sizeof *fb);
+    double *fl = calloc (ncells + 1, sizeof *fl);
+    int *fn = calloc (ncells + 1, sizeof *fn);
+    for (size_t k = 0; k < nd; k++) {
+        drive_t *x = &d[k];
+        json_t *xc = json_array ();
+        json_t *c;
+        json_array_foreach (cells, i, c) {
+            int ps = (int) json_integer_value (json_object_get (c, "plan_step"));
+            cell_t *v = &x->cells[ps];
+            json_t *o = json_deep_copy (c);
+            json_object_set_new (o, "rounds", json_integer (v->rounds));
+            if (v->rounds) {
+                double iops = v->iops / v->rounds, bw = v->bw / v->rounds;
+                double mean = v->ops > 0 ? v->lat_ops / v->ops : NAN;
+                json_object_set_new (o, "iops", json_real (iops));
+                json_object_set_new (o, "bw", json_real (bw));
+                json_object_set_new (o, "mean", isfinite (mean) ? json_real (mean) : json_null ());
+                if (fi && fb && fl && fn && (x->steady || !nsteady) && isfinite (mean)) {
+                    fi[i] += iops;
+                    fb[i] += bw;
+                    fl[i] += mean;
+                    fn[i]++;
+                }
+            }
+            json_array_append_new (xc, o);
+        }
+        json_t *dj = json_pack ("{s:s, s:I, s:s, s:b, s:[i, i], s:o}",
+            "agent", x->agent_name, "agent_id", (json_int_t) x->agent, "target", x->target,
+            "steady", x->steady, "window", x->lo, x->hi, "cells", xc);
+        json_t *ver = verification (ro, x);
+        if (ver)
+            json_object_set_new (dj, "verification", ver);
+        json_array_append_new (drives, dj);
+    }
+    json_t *fleet = json_array ();
+    json_t *c;
+    json_array_foreach (cells, i, c) {
+        json_t *o = json_deep_copy (c);
+        json_object_set_new (o, "drives", json_integer (fn ? fn[i] : 0));
+        if (fn && fn[i]) {
+            json_object_set_new (o, "iops", json_real (fi[i] / fn[i]));
+            json_object_set_new (o, "bw", json_real (fb[i] / fn[i]));
+            json_object_set_new (o, "mean", json_real (fl[i] / fn[i]));
+        }
+        json_array_append_new (fleet, o);
+    }
+    free (fi);
+    free (fb);
+    free (fl);
+    free (fn);
+    json_object_set_new (q, "write_saturation", wsat);
+    json_object_set_new (q, "drives", drives);
+    /* The matrix's rows (block sizes) and columns (mixes), each in the
+       order of the plan. */
+    json_t *mrows = json_array (), *mcols = json_array ();
+    json_array_foreach (cells, i, c) {
+        json_t *bs = json_object_get (c, "bs"), *col = json_object_get (c, "column");
+        bool have = false;
+        size_t k;
+        json_t *x;
+        json_array_foreach (mrows, k, x)
+            have |= json_equal (x, bs);
+        if (!have)
+            json_array_append (mrows, bs);
+        have = false;
+        json_array_foreach (mcols, k, x)
+            have |= json_equal (x, col);
+        if (!have)
+            json_array_append (mcols, col);
+    }
+    json_object_set_new (q, "matrix", json_pack ("{s:o, s:o}", "rows", mrows, "columns", mcols));
+    json_object_set_new (q, "fleet", json_pack ("{s:s, s:o}", "of", nsteady
+        ? "the steady drives: the mean per drive over each one's steady window"
+        : "every drive (none is steady): the mean per drive over each one's last window",
+        "cells", fleet));
+    json_decref (cells);
+    free_drives (d, nd);
+    return q;
+
+drives_error:
+    free_drives (d, nd);
+db_error:
+    json_decref (cells);
+    json_decref (ro);
+    json_decref (wsat);
+    if (rc == -2)
+        snprintf (err, errlen, "out of memory");
+    else
+        snprintf (err, errlen, "database error reading the rounds of run %lld; see the "
+                  "controller's log", (long long) run);
+    return NULL;
+}
