@@ -17,6 +17,19 @@
 #include "log.h"
 #include "units.h"
 #include "util.h"
+#include "acks.h"
+#include "auth.h"
+#include "history_index.h"
+#include "hook.h"
+#include "recover.h"
+#include "retention.h"
+#include "scheduler.h"
+#include "snapdict.h"
+#include "steps.h"
+#include "verdict.h"
+#include "fleet.h"
+#include "snapshot_prep.h"
+#include "store.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -538,28 +551,6 @@ check_config (const settings_t *set, const config_t *cfg)
     return config_verdict (cfg, bad, value_of, (void *) set, stdout);
 }
 
-/* fleet_message_fn: what the agents report of a run goes to the runner. */
-static void
-on_agent_message (void *arg, peer_t *peer, const envelope_t *env,
-                  snapshot_prep_t *prep)
-{
-    steps_on_message (arg, peer, env, prep);
-}
-
-/* fleet_hello_fn: an agent back may have lost the step it was running. */
-static void
-on_agent_hello (void *arg, peer_t *peer, uint64_t old_pid, const Iofleet__Hello *h)
-{
-    steps_agent_hello (arg, peer->id, old_pid, h);
-}
-
-/* fleet_excused_fn: an agent preparing a step may be silent. */
-static bool
-on_agent_excused (void *arg, uint64_t agent_id)
-{
-    return runner_agent_preparing (arg, agent_id);
-}
-
 /* runner_end_fn: a scheduled run's verdict against its baseline. */
 static void
 on_run_end (void *arg, int64_t run, const char *status)
@@ -576,14 +567,7 @@ on_run_end (void *arg, int64_t run, const char *status)
 static void
 wire (ctl_t *ctl)
 {
-    static const int run_kinds[] = {
-        IOFLEET__ENVELOPE__BODY_READY, IOFLEET__ENVELOPE__BODY_REFUSED,
-        IOFLEET__ENVELOPE__BODY_SNAPSHOT, IOFLEET__ENVELOPE__BODY_DONE,
-    };
-    for (size_t i = 0; i < sizeof run_kinds / sizeof *run_kinds; i++)
-        fleet_on (ctl->fleet, run_kinds[i], on_agent_message, ctl);
-    fleet_on_hello (ctl->fleet, on_agent_hello, ctl);
-    fleet_on_excused (ctl->fleet, on_agent_excused, ctl);
+    steps_listen (ctl);
     runner_on_end (ctl->runner, on_run_end, ctl);
 }
 
@@ -849,7 +833,8 @@ run (ctl_t *ctl, const settings_t *set, const config_t *cfg)
         scheduler_tick (ctl);
         retention_tick (ctl);
         history_index_tick (ctl);
-        snapdict_tick (ctl);
+        if (snapdict_tick (ctl))
+            decode_pool_reload (ctl->decode);
         if (store_in_tx (ctl->store)) {
             uint64_t t0 = clock_mono_ns ();
             store_commit (ctl->store);

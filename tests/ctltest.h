@@ -8,6 +8,8 @@
 #include "log.h"
 #include "testutil.h"
 #include "util.h"
+#include "fleet.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,6 +16,10 @@
 #include "histogram.h"
 #include "message.h"
 #include "snapshot_store.h"
+#include "fleet.h"
+#include "snapcodec.h"
+#include "snapshot_prep.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>

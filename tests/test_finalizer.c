@@ -10,6 +10,17 @@
 #include "ctltest.h"
 #include "histogram.h"
 #include "runner.h"
+#include "acks.h"
+#include "cancel.h"
+#include "plans.h"
+#include "recover.h"
+#include "steps.h"
+#include "submit.h"
+#include "finalizer.h"
+#include "fleet.h"
+#include "snapshot_prep.h"
+#include "step_results.h"
+#include "store.h"
 
 #include <time.h>
 

@@ -4,6 +4,9 @@
     (none: counted as bad), PING answered by the fleet, a peer that never
     said HELLO asked to, and silence excused only as the handler says. */
 #include "ctltest.h"
+#include "fleet.h"
+#include "snapshot_prep.h"
+#include "store.h"
 
 typedef struct {
     int calls;

@@ -16,6 +16,10 @@
 #include "report.h"
 #include "testutil.h"
 #include "store_fx.h"
+#include "plans.h"
+#include "runs.h"
+#include "fleet.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,6 +14,7 @@
 #include "report.h"
 #include "testutil.h"
 #include "store_fx.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>

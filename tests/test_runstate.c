@@ -4,6 +4,15 @@
     to its end (PREPARE to the agent, its REFUSED through the fleet's
     handler, the step and the run failed), wired as main.c wires them. */
 #include "ctltest.h"
+#include "acks.h"
+#include "cancel.h"
+#include "plans.h"
+#include "runner.h"
+#include "steps.h"
+#include "submit.h"
+#include "fleet.h"
+#include "snapshot_prep.h"
+#include "store.h"
 
 #define NSEEN 8
 

@@ -14,6 +14,7 @@
 #include "series.h"
 #include "testutil.h"
 #include "store_fx.h"
+#include "store.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -14,6 +14,8 @@
 #include "store_fx.h"
 #include "histogram.h"
 #include "snapshot_store.h"
+#include "snapcodec.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,6 +11,7 @@
 #include "step_health.h"
 #include "testutil.h"
 #include "store_fx.h"
+#include "store.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -18,6 +18,8 @@
 #include "curve.h"
 #include "log.h"
 #include "util.h"
+#include "auth.h"
+#include "store.h"
 
 #include <string.h>
 

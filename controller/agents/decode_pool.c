@@ -13,6 +13,9 @@
 #include "log.h"
 #include "store.h"
 #include "util.h"
+#include "fleet.h"
+#include "snapcodec.h"
+#include "snapshot_prep.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -5,6 +5,13 @@
 #include "controller.h"
 #include "log.h"
 #include "util.h"
+#include "auth.h"
+#include "import.h"
+#include "inventories.h"
+#include "snapcodec.h"
+#include "snapshot_prep.h"
+#include "store.h"
+#include "import_check.h"
 
 #include <string.h>
 

@@ -17,6 +17,8 @@
 
 #include "message.h"
 #include "snapshot_prep.h"
+#include "snapcodec.h"
+#include "store.h"
 
 #define PEER_RID_MAX 256          /* ZeroMQ routing ids are at most 255 bytes */
 

@@ -4,6 +4,8 @@
 #include "direction.h"
 #include "histogram.h"
 #include "message.h"
+#include "snapcodec.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

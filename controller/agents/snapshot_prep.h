@@ -8,6 +8,7 @@
 #pragma once
 
 #include "snapcodec.h"
+#include "store.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,6 +6,7 @@
 #include "controller.h"
 #include "figures.h"
 #include "histogram.h"
+#include "snapshot_store.h"
 
 #include <string.h>
 

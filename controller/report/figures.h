@@ -9,6 +9,7 @@
 
 #include "histogram.h"
 #include "controller.h"        /* LK_N */
+#include "snapshot_store.h"
 
 /* The latency figures of histograms h (clat, slat, lat) into o: "lat_ns"
    and "percentiles" are clat's (the default figure, as fio's), "latency"

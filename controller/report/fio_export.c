@@ -9,6 +9,12 @@
 #include "report.h"
 #include "series.h"
 #include "util.h"
+#include "groups.h"
+#include "runs.h"
+#include "snapshot_store.h"
+#include "fio_export.h"
+#include "store.h"
+#include "report_agents.h"
 
 #include <stdlib.h>
 #include <string.h>

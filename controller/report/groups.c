@@ -8,6 +8,9 @@
 #include "outliers.h"
 #include "series.h"
 #include "util.h"
+#include "groups.h"
+#include "inventories.h"
+#include "store.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -12,6 +12,10 @@
 #include "history.h"
 #include "log.h"
 #include "util.h"
+#include "history_index.h"
+#include "idle.h"
+#include "store.h"
+#include "history_sets.h"
 
 #include <string.h>
 
@@ -152,7 +156,7 @@ void
 history_index_tick (ctl_t *ctl)
 {
     history_index_t *self = ctl->history_index;
-    if (!self || !idle_turn (ctl, &self->turn, self->working))
+    if (!self || !idle_turn (ctl->store, &self->turn, self->working))
         return;
     if (!store_in_tx (ctl->store))
         store_begin (ctl->store);

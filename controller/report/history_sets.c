@@ -6,6 +6,10 @@
 #include "controller.h"
 #include "history.h"
 #include "report.h"
+#include "groups.h"
+#include "store.h"
+#include "history_sets.h"
+#include "report_agents.h"
 
 json_t *
 history_sets_step_agents (store_t *store, int64_t run, int idx)

@@ -18,6 +18,12 @@
 #include "step_sla.h"
 #include "sweeps.h"
 #include "util.h"
+#include "groups.h"
+#include "rounds_steady.h"
+#include "runs.h"
+#include "snapshot_store.h"
+#include "store.h"
+#include "report_agents.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,6 +6,8 @@
 #include "controller.h"
 #include "figures.h"
 #include "report.h"
+#include "store.h"
+#include "report_agents.h"
 
 #include <string.h>
 

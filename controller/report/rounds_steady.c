@@ -11,6 +11,8 @@
 #include "rounds.h"
 #include "log.h"
 #include "util.h"
+#include "rounds_steady.h"
+#include "store.h"
 
 #include <math.h>
 #include <stdlib.h>

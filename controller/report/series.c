@@ -22,6 +22,8 @@
 #include "histogram.h"
 #include "log.h"
 #include "util.h"
+#include "buckets.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>

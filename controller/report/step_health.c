@@ -6,6 +6,7 @@
 #include "health_rule.h"
 #include "log.h"
 #include "util.h"
+#include "store.h"
 
 #include <float.h>
 #include <math.h>

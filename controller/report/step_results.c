@@ -12,6 +12,9 @@
 #include "log.h"
 #include "series.h"
 #include "util.h"
+#include "snapshot_store.h"
+#include "step_results.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>

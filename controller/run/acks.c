@@ -6,6 +6,10 @@
 #include "runner.h"
 #include "log.h"
 #include "util.h"
+#include "acks.h"
+#include "fleet.h"
+#include "series.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>

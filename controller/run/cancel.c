@@ -5,6 +5,11 @@
 #include "runner.h"
 #include "log.h"
 #include "util.h"
+#include "acks.h"
+#include "cancel.h"
+#include "runs.h"
+#include "step_results.h"
+#include "store.h"
 
 #include <string.h>
 #include <time.h>

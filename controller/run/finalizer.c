@@ -13,6 +13,7 @@
 #include "log.h"
 #include "snapshot_table.h"
 #include "util.h"
+#include "step_results.h"
 
 #include <pthread.h>
 #include <malloc.h>

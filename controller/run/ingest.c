@@ -10,6 +10,10 @@
 #include "snapshot_prep.h"
 #include "snapshot_store.h"
 #include "util.h"
+#include "fleet.h"
+#include "series.h"
+#include "store.h"
+#include "ingest.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,10 @@
 #include "runner.h"
 #include "log.h"
 #include "util.h"
+#include "recover.h"
+#include "fleet.h"
+#include "series.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>

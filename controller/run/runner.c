@@ -6,6 +6,11 @@
 #include "tuning.h"
 #include "log.h"
 #include "util.h"
+#include "finalizer.h"
+#include "fleet.h"
+#include "series.h"
+#include "snapshot_prep.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>

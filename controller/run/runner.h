@@ -14,6 +14,27 @@
 #include "controller.h"
 #include "finalizer.h"
 #include "snapshot_prep.h"
+#include "fleet.h"
+#include "series.h"
+#include "store.h"
+
+/* The run state machine: this header is its shared state, each file below
+   one concern of it.  Nothing here calls the scheduler: it subscribes to
+   the run-end event (runner_on_end). */
+
+runner_t *runner_new (ctl_t *ctl);
+void runner_destroy (runner_t **self_p);
+/* A run ended (status: complete, partial, failed or cancelled), in the
+   transaction that records it. */
+typedef void (runner_end_fn) (void *arg, int64_t run, const char *status);
+#define RUNNER_END_MAX 4
+/* Calls fn at every run's end, after those subscribed before it.  At most
+   RUNNER_END_MAX subscribers (asserted). */
+void runner_on_end (runner_t *self, runner_end_fn *fn, void *arg);
+/* True while the agent is preparing a step: it may be laying out a large
+   file, and is allowed to stay silent up to --prepare-timeout. */
+bool runner_agent_preparing (ctl_t *ctl, uint64_t agent_id);
+
 
 #define STEP_GRACE_NS         (60 * NS_PER_SEC)   /* past the planned end */
 
@@ -209,25 +230,12 @@ void acks_queue_seq (runner_t *r, const part_t *p, uint32_t seq);
    Returns 0, or -1 when out of memory (then it is not marked). */
 int acks_note_mark (runner_t *r, const part_t *p, const Iofleet__Snapshot *s);
 
-/* ingest.c: snapshots in. */
-/* Stores snapshot s of p (one row for its targets), after checking every
-   histogram in it, so a snapshot is stored whole or not at all.  prep:
-   its checks and block made off the loop (decode_pool.h), or NULL.
-   Can't fail: what is not stored is not acknowledged, and comes again. */
-void ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s, snapshot_prep_t *prep);
-/* p said DONE and every snapshot it counted is stored: it is done.  Can't
-   fail. */
-void ingest_maybe_done (ctl_t *ctl, part_t *p);
-/* A SNAPSHOT or DONE of run's step, which is not the step in hand: one
-   stored already is acknowledged, a late one counted and acknowledged
-   (its step's results are made).  Other kinds are ignored.  Can't fail. */
-void ingest_stale (ctl_t *ctl, peer_t *peer, const envelope_t *env, uint64_t run, uint32_t step);
-
 /* recover.c */
 /* R_RECOVER: whether the step in hand goes on.  Returns true when it was
    preparing before the restart: its agents were told to drop it, and the
    caller prepares it again; false otherwise (the runner resumed running,
    or still waits).  Can't fail. */
 bool recover_tick (ctl_t *ctl, uint64_t now);
+
 
 #endif

@@ -6,6 +6,10 @@
 #include "histogram.h"
 #include "outliers.h"
 #include "util.h"
+#include "runs.h"
+#include "status.h"
+#include "series.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,6 +17,18 @@
 #include "jobspec.h"
 #include "log.h"
 #include "util.h"
+#include "acks.h"
+#include "inventories.h"
+#include "job_json.h"
+#include "rounds_steady.h"
+#include "steps.h"
+#include "finalizer.h"
+#include "fleet.h"
+#include "series.h"
+#include "snapshot_prep.h"
+#include "step_results.h"
+#include "store.h"
+#include "ingest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -830,4 +842,38 @@ steps_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env, snapshot_prep
     default:
         break;
     }
+}
+
+/* fleet_message_fn: what the agents report of a run. */
+static void
+s_on_message (void *arg, peer_t *peer, const envelope_t *env, snapshot_prep_t *prep)
+{
+    steps_on_message (arg, peer, env, prep);
+}
+
+/* fleet_hello_fn: an agent back may have lost the step it was running. */
+static void
+s_on_hello (void *arg, peer_t *peer, uint64_t old_pid, const Iofleet__Hello *h)
+{
+    steps_agent_hello (arg, peer->id, old_pid, h);
+}
+
+/* fleet_excused_fn: an agent preparing a step may be silent. */
+static bool
+s_on_excused (void *arg, uint64_t agent_id)
+{
+    return runner_agent_preparing (arg, agent_id);
+}
+
+void
+steps_listen (ctl_t *ctl)
+{
+    static const int kinds[] = {
+        IOFLEET__ENVELOPE__BODY_READY, IOFLEET__ENVELOPE__BODY_REFUSED,
+        IOFLEET__ENVELOPE__BODY_SNAPSHOT, IOFLEET__ENVELOPE__BODY_DONE,
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        fleet_on (ctl->fleet, kinds[i], s_on_message, ctl);
+    fleet_on_hello (ctl->fleet, s_on_hello, ctl);
+    fleet_on_excused (ctl->fleet, s_on_excused, ctl);
 }

@@ -5,11 +5,13 @@
 #include "controller.h"
 #include "log.h"
 #include "util.h"
+#include "submit.h"
+#include "fleet.h"
+#include "store.h"
 
 #include <string.h>
 
 /* How often an idle controller looks for idle work (idle_turn). */
-#define IDLE_LOOK_NS  (60ull * NS_PER_SEC)
 
 /* Agents selected by "KEY=GLOB[,KEY=GLOB...]" (common/match.h; all must
    hold): the connected ones, or with known every agent the controller has
@@ -195,28 +197,3 @@ submit_run (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
                       "status", "queued", "agents", names);
 }
 
-bool
-idle_turn (ctl_t *ctl, idle_turn_t *t, bool working)
-{
-    uint64_t now = clock_mono_ns ();
-    int64_t busy;
-    if ((!working && now < t->next_ns) || runner_busy (ctl, &busy))
-        return false;
-    if (!working)
-        t->next_ns = now + IDLE_LOOK_NS;
-    return true;
-}
-
-bool
-runner_busy (ctl_t *ctl, int64_t *run)
-{
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT id FROM runs WHERE status IN ('queued', 'running') ORDER BY id LIMIT 1");
-    /* A read error (logged) counts as busy: nothing starts on a guess. */
-    int rc = store_row (ctl->store, st, "find a queued or running run");
-    bool busy = rc != 0;
-    *run = rc == 1 ? sqlite3_column_int64 (st, 0) : 0;
-    if (st)
-        sqlite3_reset (st);
-    return busy;
-}

@@ -8,6 +8,8 @@
 #include "controller.h"
 #include "log.h"
 #include "util.h"
+#include "hook.h"
+#include "store.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,6 +11,14 @@
 #include "cron.h"
 #include "log.h"
 #include "util.h"
+#include "gc.h"
+#include "groups.h"
+#include "hook.h"
+#include "scheduler.h"
+#include "submit.h"
+#include "verdict.h"
+#include "runs.h"
+#include "store.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -148,7 +156,7 @@ fire (ctl_t *ctl, const char *name, int64_t due, const char *kind, int64_t next,
        a schedule slower than its period does not pile runs up. */
     if (waiting)
         snprintf (skipped, sizeof skipped, "its run %lld is still queued", (long long) waiting);
-    else if (strcmp (overlap, "skip") == 0 && runner_busy (ctl, &busy_run))
+    else if (strcmp (overlap, "skip") == 0 && runs_busy (ctl->store, &busy_run))
         snprintf (skipped, sizeof skipped, "run %lld was queued or running (overlap skip)",
                   (long long) busy_run);
     else {

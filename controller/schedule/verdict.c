@@ -8,6 +8,10 @@
 #include "controller.h"
 #include "log.h"
 #include "util.h"
+#include "scheduler.h"
+#include "verdict.h"
+#include "report.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,8 @@
 #include "log.h"
 #include "metrics.h"
 #include "report.h"
+#include "scheduler.h"
+#include "store.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

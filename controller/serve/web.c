@@ -3,6 +3,7 @@
 #include "web.h"
 #include "html_report.h"
 #include "html_web.h"
+#include "plans.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,6 +7,9 @@
 #include "controller.h"
 #include "log.h"
 #include "util.h"
+#include "gc.h"
+#include "runs.h"
+#include "store.h"
 
 /* Blocks (agent-intervals) one gc_drop deletes at most: about
    24,000 target-intervals at 24 drives, a few ms of the loop. */
@@ -119,7 +122,7 @@ gc_run (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         return NULL;
     }
     int64_t busy;
-    if (runner_busy (ctl, &busy)) {
+    if (runs_busy (ctl->store, &busy)) {
         snprintf (err, errlen, "run %lld is queued or running; gc pauses the controller while it "
                   "compacts the database: run it between runs", (long long) busy);
         return NULL;

@@ -23,6 +23,11 @@
 #include "jobfile.h"
 #include "log.h"
 #include "util.h"
+#include "runs.h"
+#include "snapshot_store.h"
+#include "fleet.h"
+#include "store.h"
+#include "import_check.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,6 +3,8 @@
 #include "import.h"
 #include "jobfile.h"
 #include "util.h"
+#include "snapshot_store.h"
+#include "import_check.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
 #include "log.h"
 #include "inventory_hash.h"
 #include "util.h"
+#include "inventories.h"
+#include "store.h"
 
 #include <string.h>
 

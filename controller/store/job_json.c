@@ -2,6 +2,7 @@
     steps.spec): what a plan's step is, and what an agent was asked to run.
 */
 #include "controller.h"
+#include "job_json.h"
 
 json_t *
 job_json (const job_t *j)

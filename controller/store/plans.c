@@ -11,6 +11,9 @@
 #include "jobfile.h"
 #include "log.h"
 #include "util.h"
+#include "job_json.h"
+#include "plans.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <string.h>

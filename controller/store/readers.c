@@ -2,6 +2,7 @@
 #include "readers.h"
 #include "log.h"
 #include "util.h"
+#include "store.h"
 
 #include <errno.h>
 #include <sys/resource.h>

@@ -10,6 +10,10 @@
 #include "controller.h"
 #include "log.h"
 #include "util.h"
+#include "gc.h"
+#include "retention.h"
+#include "idle.h"
+#include "store.h"
 
 #include <stdlib.h>
 
@@ -66,7 +70,7 @@ void
 retention_tick (ctl_t *ctl)
 {
     retention_t *self = ctl->retention;
-    if (!self || !idle_turn (ctl, &self->turn, self->run != 0))
+    if (!self || !idle_turn (ctl->store, &self->turn, self->run != 0))
         return;                 /* never beside a run's writes */
     if (!self->run) {
         int marked = gc_expire (ctl, self->keep_s, self->keep_runs);

@@ -5,6 +5,8 @@
 #include "log.h"
 #include "message.h"
 #include "util.h"
+#include "runs.h"
+#include "store.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -288,4 +290,18 @@ db_error:
     snprintf (err, errlen, "database error reading run %lld; see the controller's log",
               (long long) run);
     return NULL;
+}
+
+bool
+runs_busy (store_t *store, int64_t *run)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT id FROM runs WHERE status IN ('queued', 'running') ORDER BY id LIMIT 1");
+    /* A read error (logged) counts as busy: nothing starts on a guess. */
+    int rc = store_row (store, st, "find a queued or running run");
+    bool busy = rc != 0;
+    *run = rc == 1 ? sqlite3_column_int64 (st, 0) : 0;
+    if (st)
+        sqlite3_reset (st);
+    return busy;
 }

@@ -2,6 +2,7 @@
 #include "snapcodec.h"
 #include "histogram.h"
 #include "message.h"
+#include "store.h"
 
 #include <stdint.h>
 #include <stdio.h>

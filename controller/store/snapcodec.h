@@ -13,6 +13,7 @@
 
 #include "sqlite_api.h"
 #include "iofleet.pb-c.h"
+#include "store.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -9,10 +9,12 @@
     conversion.
 */
 #include "controller.h"
-#include "decode_pool.h"
 #include "log.h"
 #include "snapshot_store.h"
 #include "util.h"
+#include "snapdict.h"
+#include "idle.h"
+#include "store.h"
 
 #include <stdlib.h>
 
@@ -47,24 +49,24 @@ snapdict_soon (snapdict_t *self)
         idle_soon (&self->turn);
 }
 
-void
+bool
 snapdict_tick (ctl_t *ctl)
 {
     snapdict_t *self = ctl->snapdict;
-    if (!self || self->have || !idle_turn (ctl, &self->turn, false))
-        return;
+    if (!self || self->have || !idle_turn (ctl->store, &self->turn, false))
+        return false;
     sqlite3_stmt *st = store_stmt (ctl->store, "SELECT 1 FROM snapshot_dicts LIMIT 1");
     int rc = store_row (ctl->store, st, "look for a snapshot dictionary");
     if (st)
         sqlite3_reset (st);
     if (rc != 0) {
         self->have = rc == 1;
-        return;
+        return false;
     }
     /* Its own transaction: the codec writes with the dictionary from now
        on, so it must be in the database first. */
     if (store_in_tx (ctl->store) && store_commit (ctl->store))
-        return;
+        return false;
     uint64_t t0 = clock_mono_ns ();
     char err[256];
     size_t bytes = 0;
@@ -75,17 +77,17 @@ snapdict_tick (ctl_t *ctl)
     if (rc < 0) {
         log_warn ("snapshots: training a compression dictionary failed: %s (blocks stay "
                   "compressed without one; tried again in a minute)", err);
-        return;
+        return false;
     }
     if (rc == 0)
-        return;                 /* too few blocks yet */
+        return false;                 /* too few blocks yet */
     self->have = true;
-    decode_pool_reload (ctl->decode);
     self->samples = samples;
     self->bytes = (int64_t) bytes;
     self->ms = (int64_t) ((clock_mono_ns () - t0) / 1000000);
     log_info ("snapshots: a compression dictionary of %zu bytes trained on %d blocks in %lld "
               "ms; blocks from now on use it", bytes, samples, (long long) self->ms);
+    return true;
 }
 
 json_t *

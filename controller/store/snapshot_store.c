@@ -1,5 +1,7 @@
 /*  snapshot_store.c: see snapshot_store.h. */
 #include "snapshot_store.h"
+#include "snapcodec.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "snapcodec.h"
+#include "store.h"
 
 #include <stdbool.h>
 
@@ -61,3 +62,7 @@ typedef void snapshot_store_progress_fn (void *arg, int64_t done, int64_t total)
 int64_t snapshot_store_convert (sqlite3 *db, snapcodec_t *codec, const char *from, int64_t now_ns,
                             snapshot_store_progress_fn *progress, void *arg, char *err,
                             size_t errlen);
+
+/* Latency kinds, in the order of the snapshot columns: clat (the
+   default figure), slat, lat. */
+enum { LK_CLAT = 0, LK_SLAT, LK_LAT, LK_N };

@@ -2,6 +2,8 @@
 #include "snapshot_table.h"
 #include "snapshot_store.h"
 #include "message.h"
+#include "snapcodec.h"
+#include "store.h"
 
 #ifdef IOFLEET_SQLITE_EXTENSION
 SQLITE_EXTENSION_INIT1

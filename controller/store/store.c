@@ -5,6 +5,7 @@
 #include "snapshot_store.h"
 #include "snapshot_table.h"
 #include "util.h"
+#include "snapcodec.h"
 
 #include <assert.h>
 #include <czmq.h>

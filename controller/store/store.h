@@ -12,6 +12,7 @@
 #define IOF_STORE_H
 
 #include "lockfile.h"
+#include "snapcodec.h"
 
 #include <jansson.h>
 #include <sqlite3.h>

@@ -4,6 +4,8 @@
 #include "tuning.h"
 #define JSON_GET_SHORT     /* num () and str () */
 #include "json_get.h"
+#include "inventories.h"
+#include "store.h"
 
 #include <math.h>
 #include <stdio.h>

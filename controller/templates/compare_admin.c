@@ -8,6 +8,8 @@
 #include "compare.h"
 #include "ab.h"
 #include "controller.h"
+#include "report.h"
+#include "store.h"
 
 #include <math.h>
 #include <stdio.h>

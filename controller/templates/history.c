@@ -4,6 +4,9 @@
 #include "history.h"
 #include "report.h"
 #include "step_health.h"
+#include "groups.h"
+#include "store.h"
+#include "history_sets.h"
 
 #include <fnmatch.h>
 #include <string.h>

@@ -4,6 +4,8 @@
 #include "histogram.h"
 #include "rounds.h"
 #include "util.h"
+#include "rounds_steady.h"
+#include "store.h"
 
 #include <math.h>
 #include <stdlib.h>

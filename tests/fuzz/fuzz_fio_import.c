@@ -11,6 +11,8 @@
     that does not decode).
 */
 #include "import.h"
+#include "snapshot_store.h"
+#include "import_check.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -1,0 +1,17 @@
+/*  plans.h: the plans table: add, list, show, remove.  */
+#ifndef IOF_PLANS_H
+#define IOF_PLANS_H
+
+#include "controller.h"
+
+/* plans.c: the admin requests plan_add, plan_list, plan_show and plan_rm.
+   Each returns its JSON result or NULL with err filled. */
+json_t *plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen);
+json_t *plan_list (ctl_t *ctl, char *err, size_t errlen);
+json_t *plan_show (ctl_t *ctl, json_t *req, char *err, size_t errlen);
+/* {name, dry_run?}: deletes the versions no run points at and hides the
+   name; refused while a schedule names it or a run of it is queued or
+   running.  dry_run: only says what would go. */
+json_t *plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen);
+
+#endif
