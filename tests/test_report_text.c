@@ -1,11 +1,11 @@
 /*  test_report_text.c: a report written one agent at a time
-    (report_text, what `iofleet report` gets) says exactly what the tree
+    (report_json_text, what `iofleet report` gets) says exactly what the tree
     of report_json says, with and without --by, --where, an SLA, histograms,
     a refused agent and drives with lint; "verdict" is its first key; and
     its errors are report_json's.  Also json_text itself, plain and
     turning gzip past GZ_AFTER (a reply), read back by gz_inflate.
 
-    report_text frees each agent once written: the groups, outliers, SLA,
+    report_json_text frees each agent once written: the groups, outliers, SLA,
     lint and missing intervals it adds are taken from each agent as it
     passes, not from the step's agents afterwards.
 */
@@ -80,21 +80,21 @@ store_run (store_t *store)
         " (1, 1, 'write', 2, 4220, 17285120, 0, 2110, 8642560, X'');") == SQLITE_OK);
 }
 
-/* report_text's report, parsed; NULL (err filled) when it failed. */
+/* report_json_text's report, parsed; NULL (err filled) when it failed. */
 static json_t *
 text_report (store_t *store, const char *by, json_t *where, bool histograms, char *err,
              size_t errlen, char **raw)
 {
     json_text_t out;
     json_text_init (&out);
-    int rc = report_text (store, 1, by, where, NULL, histograms, &out, err, errlen);
+    int rc = report_json_text (store, 1, by, where, NULL, histograms, &out, err, errlen);
     size_t len;
     char *text = json_text_take (&out, &len);
     json_t *rep = NULL;
     if (rc == 0 && text) {
         json_error_t jerr;
         rep = json_loads (text, 0, &jerr);
-        CHECK_MSG (rep != NULL, "report_text wrote no JSON: %s", jerr.text);
+        CHECK_MSG (rep != NULL, "report_json_text wrote no JSON: %s", jerr.text);
     }
     if (raw)
         *raw = text;
@@ -103,7 +103,7 @@ text_report (store_t *store, const char *by, json_t *where, bool histograms, cha
     return rc == 0 ? rep : NULL;
 }
 
-/* report_text and report_json agree on run 1 reported with by and where. */
+/* report_json_text and report_json agree on run 1 reported with by and where. */
 static void
 same_report (store_t *store, const char *by, const char *where_text, bool histograms)
 {
@@ -116,8 +116,8 @@ same_report (store_t *store, const char *by, const char *where_text, bool histog
         CHECK (report_add_histograms (store, 1, tree) == 0);
     char *raw = NULL;
     json_t *text = text_report (store, by, where, histograms, err2, sizeof err2, &raw);
-    CHECK_MSG (text != NULL, "report_text by %s: %s", by ? by : "-", err2);
-    CHECK_MSG (json_equal (tree, text), "report_text differs from report_json (by %s, where %s)",
+    CHECK_MSG (text != NULL, "report_json_text by %s: %s", by ? by : "-", err2);
+    CHECK_MSG (json_equal (tree, text), "report_json_text differs from report_json (by %s, where %s)",
                by ? by : "-", where_text ? where_text : "-");
     CHECK_MSG (raw && strncmp (raw, "{\"verdict\":", 11) == 0, "verdict not first: %.40s",
                raw ? raw : "(none)");
@@ -262,7 +262,7 @@ report_gz_short (store_t *store)
     size_t len;
     json_text_init_gz (&out);
     CHECK (json_text_str (&out, "{\"ok\":true,\"result\":") == 0);
-    CHECK_MSG (report_text (store, 1, NULL, NULL, NULL, false, &out, err, sizeof err) == 0, "%s",
+    CHECK_MSG (report_json_text (store, 1, NULL, NULL, NULL, false, &out, err, sizeof err) == 0, "%s",
                err);
     CHECK (json_text_str (&out, "}") == 0);
     char *s = json_text_take (&out, &len);

@@ -915,7 +915,7 @@ report_json (store_t *store, int64_t run, const char *by, json_t *where, const c
 }
 
 int
-report_text (store_t *store, int64_t run, const char *by, json_t *where, const char *where_flag,
+report_json_text (store_t *store, int64_t run, const char *by, json_t *where, const char *where_flag,
              bool histograms, json_text_t *out, char *err, size_t errlen)
 {
     json_text_t steps;          /* a reply's steps become gzip as out would */

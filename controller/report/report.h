@@ -32,7 +32,7 @@ json_t *report_step_intervals (store_t *store, int64_t run, int step, char *err,
    report_add_histograms.  An out made by json_text_init_gz (a reply)
    turns gzip past GZ_AFTER bytes.  Returns 0, or -1 with err filled (as
    report_json's, or out of memory; out then holds part of a report). */
-int report_text (store_t *store, int64_t run, const char *by, json_t *where,
+int report_json_text (store_t *store, int64_t run, const char *by, json_t *where,
                  const char *where_flag, bool histograms, json_text_t *out, char *err,
                  size_t errlen);
 /* Adds to each step's fleet read and write its merged completion-latency

@@ -254,7 +254,7 @@ cmd_status (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     return run ? status_run (ctl, run, err, errlen) : NULL;
 }
 
-/* A report: written one agent at a time (report_text), but for the HTML
+/* A report: written one agent at a time (report_json_text), but for the HTML
    report, whose figures (html_figures_add) are drawn from the whole tree. */
 static int
 cmd_report (ctl_t *ctl, json_t *req, json_text_t *out, char *err, size_t errlen)
@@ -314,7 +314,7 @@ cmd_report (ctl_t *ctl, json_t *req, json_text_t *out, char *err, size_t errlen)
         json_object_set_new (rep, "checklist", checklist);
     } else if (!format || strcmp (format, "json") == 0) {
         if (!json_is_true (json_object_get (req, "html_figures")))
-            return report_text (ctl->store, run, by, where, flag, histograms, out, err, errlen);
+            return report_json_text (ctl->store, run, by, where, flag, histograms, out, err, errlen);
         rep = report_json (ctl->store, run, by, where, flag, err, errlen);
         if (rep && histograms)
             report_add_histograms (ctl->store, run, rep);
