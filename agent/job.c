@@ -144,25 +144,16 @@ plan_sizes (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
     return 0;
 }
 
-iojob_t *
-job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target_policy_t *pol,
-          char *err, size_t errlen)
+/* The engine and how it issues: depth, batches, direct, timing.  Returns
+   -1 (err filled) when the engine is not built in. */
+static int
+s_plan_engine (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
 {
-    iojob_t *j = calloc (1, sizeof *j);
-    if (!j) {
-        snprintf (err, errlen, "out of memory");
-        return NULL;
-    }
-    j->run = run;
-    j->step = step;
-    j->histograms = true;
-    str_copy (j->name, sizeof j->name, spec->name);
     j->ops = engine_find (spec->ioengine);
     if (!j->ops) {
         snprintf (err, errlen, "ioengine '%s' is not built into this agent (it has: %s)",
                   spec->ioengine, engine_names ());
-        free (j);
-        return NULL;
+        return -1;
     }
     j->diskless = j->ops->diskless;
     j->rw = spec->rw;
@@ -188,6 +179,14 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
     j->startdelay_ns = spec->startdelay_ns;
     j->interval_ns = spec->interval_ns;
     j->thinktime_ns = spec->thinktime_ns;
+    return 0;
+}
+
+/* Where and what it writes: the seed, offsets' mode and distribution, and
+   the buffers' contents.  Can't fail. */
+static void
+s_plan_pattern (iojob_t *j, const Iofleet__JobSpec *spec)
+{
     /* fio: randrepeat=1 (default) gives the same sequence every run. */
     j->seed = spec->randseed_set ? spec->randseed
             : spec->randrepeat ? 0x89ull : clock_real_ns () ^ ((uint64_t) getpid () << 32);
@@ -211,12 +210,17 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
     j->zero_buffers = spec->zero_buffers;
     j->refill = spec->refill_buffers && !j->zero_buffers;
     j->scramble = !spec->no_scramble;
+}
+
+/* cpus_allowed into j->cpus.  Returns -1 (err filled) on a bad list. */
+static int
+s_plan_cpus (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
+{
     if (spec->cpus_allowed && spec->cpus_allowed[0]) {
         uint64_t bits[JOB_CPUS_MAX / 64];
         if (job_parse_cpus (spec->cpus_allowed, bits) != 0) {
             snprintf (err, errlen, "cpus_allowed '%s' is not a CPU list", spec->cpus_allowed);
-            free (j);
-            return NULL;
+            return -1;
         }
         CPU_ZERO (&j->cpus);
         int ncpu = 0;
@@ -227,19 +231,24 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
             }
         j->have_cpus = ncpu > 0;
     }
-    /* read_iolog: the log decides what is issued, and where. */
+    return 0;
+}
+
+/* read_iolog: the log decides what is issued, and where; else rw does.
+   Returns -1 (err filled) when the log cannot be had. */
+static int
+s_plan_replay (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol, char *err,
+               size_t errlen)
+{
     if (spec->read_iolog && spec->read_iolog[0]) {
         target_t lt;
         char why[1024];
         if (target_resolve (pol, spec->read_iolog, &lt, why, sizeof why)) {
             snprintf (err, errlen, "read_iolog: %s", why);
-            free (j);
-            return NULL;
+            return -1;
         }
-        if (!(j->replay = replay_load (lt.path, err, errlen))) {
-            free (j);
-            return NULL;
-        }
+        if (!(j->replay = replay_load (lt.path, err, errlen)))
+            return -1;
         j->replay_redirect = spec->replay_redirect && spec->replay_redirect[0];
         j->replay_no_stall = spec->replay_no_stall;
         j->replay_time_scale = spec->replay_time_scale ? spec->replay_time_scale
@@ -252,10 +261,14 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
     else
         for (int d = 0; d < DIR_COUNT; d++)
             j->issues[d] = iogen_rw_has (j->rw, j->rwmixread, (io_dir_t) d);
-    if (plan_sizes (j, spec, err, errlen)) {
-        job_destroy (&j);
-        return NULL;
-    }
+    return 0;
+}
+
+/* Rates, their floors and the mix of sequential runs.  Returns -1 (err
+   filled) for a poisson rate under one I/O a second. */
+static int
+s_plan_rates (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
+{
     /* fio's __setup_rate: rate= in bytes a second, or else rate_iops x the
        direction's smallest block size; with a bssplit, rate_iops is a
        period per I/O instead. */
@@ -281,8 +294,7 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
             snprintf (err, errlen, "rate_process=poisson with %s at %llu bytes a second, under "
                       "one %u-byte I/O a second (fio 3.33 stops with SIGFPE): raise the rate",
                       d ? "writes" : "reads", (unsigned long long) j->rate_bps[d], j->min_bs[d]);
-            job_destroy (&j);
-            return NULL;
+            return -1;
         }
         j->poisson_us[d] = 1000000 / iops;
     }
@@ -301,6 +313,14 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
     j->perc_random[IO_TRIM] = j->perc_random[IO_WRITE];
     j->seq_mix = iogen_rw_is_random (j->rw)
               && (j->seq_nr || j->perc_random[IO_READ] < 100 || j->perc_random[IO_WRITE] < 100);
+    return 0;
+}
+
+/* Latency targets and steady state.  Returns -1 (err filled) when
+   ss_dur covers fewer than 2 intervals. */
+static int
+s_plan_latency (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
+{
     j->lat_target_ns = spec->latency_target_ns;
     j->lat_window_ns = spec->latency_window_ns;
     j->lat_pct = spec->latency_percentile > 0 ? spec->latency_percentile
@@ -313,10 +333,17 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
                                  nramp);
         if (!j->ss) {
             snprintf (err, errlen, "steadystate: ss_dur must cover at least 2 intervals");
-            job_destroy (&j);
-            return NULL;
+            return -1;
         }
     }
+    return 0;
+}
+
+/* Targets and workers: how many, their arrays, loops, verify.  Returns -1
+   (err filled) when files_per_worker does not divide, or out of memory. */
+static int
+s_plan_workers (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errlen)
+{
     j->ntargets = (int) spec->n_filenames;
     j->nworkers = (int) spec->numjobs;
     j->files_per_worker = spec->files_per_worker;
@@ -332,8 +359,7 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
         && (uint64_t) j->ntargets != (uint64_t) j->nworkers * j->files_per_worker) {
         snprintf (err, errlen, "files_per_worker %u with %d files for %d workers",
                   j->files_per_worker, j->ntargets, j->nworkers);
-        job_destroy (&j);
-        return NULL;
+        return -1;
     }
     j->targets = calloc ((size_t) j->ntargets, sizeof *j->targets);
     j->region_start = calloc ((size_t) j->ntargets, sizeof *j->region_start);
@@ -354,17 +380,19 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
     j->workers = calloc ((size_t) j->nworkers, sizeof *j->workers);
     if (!j->targets || !j->region_start || !j->region_units || !j->workers) {
         snprintf (err, errlen, "out of memory");
-        job_destroy (&j);
-        return NULL;
+        return -1;
     }
     for (int t = 0; t < j->ntargets; t++)
         j->targets[t].fd = -1;
+    j->names = names;
+    return 0;
+}
 
-    /* A trim destroys data as a write does: the write guard judges both. */
-    bool trims = j->issues[IO_TRIM];
-    j->writes = j->issues[IO_WRITE] || trims;
-    if (job_trimwrite_of (j) && j->number_ios)
-        j->number_ios *= 2;         /* fio counts the trims and the writes */
+/* What each target must hold (need_each) and the options that ask for it
+   (need_what), as the job file says them.  Can't fail. */
+static void
+s_plan_need (iojob_t *j, const Iofleet__JobSpec *spec)
+{
     uint64_t share = job_file_share (j, spec);
     if (share)
         j->need_each = spec->offset + (uint64_t) (j->nworkers - 1) * j->offset_increment + share;
@@ -380,25 +408,73 @@ job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const targe
     if (j->offset_increment && j->nworkers > 1 && nw < sizeof j->need_what)
         snprintf (j->need_what + nw, sizeof j->need_what - nw, ", offset_increment=%s, numjobs=%d",
                   fmt_size_option (j->offset_increment, v, sizeof v), j->nworkers);
-    j->names = names;
+}
+
+/* Resolves each target (a diskless engine's is a name) and checks it
+   against trims and purges.  Returns -1 (err filled) on the first that
+   fails. */
+static int
+s_plan_targets (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol, char *err,
+                size_t errlen)
+{
+    bool trims = j->issues[IO_TRIM];
     for (int t = 0; t < j->ntargets; t++) {
         if (j->diskless) {
             /* A diskless engine (fio's null) touches nothing: the "target" is a name. */
-            str_copy (j->targets[t].path, sizeof j->targets[t].path, names[t]);
+            str_copy (j->targets[t].path, sizeof j->targets[t].path, j->names[t]);
             j->targets[t].size = j->need_each;
             if (!j->need_each) {
                 snprintf (err, errlen, "ioengine=%s needs size= (there is no file to size it)",
                           j->ops->name);
-                job_destroy (&j);
-                return NULL;
+                return -1;
             }
-        } else if (target_resolve (pol, names[t], &j->targets[t], err, errlen)
+        } else if (target_resolve (pol, j->names[t], &j->targets[t], err, errlen)
                    || (trims && trim_target_check (j, spec->purge, &j->targets[t], err,
                                                    errlen))
                    || (spec->purge && target_check_purge (&j->targets[t], err, errlen))) {
-            job_destroy (&j);
-            return NULL;
+            return -1;
         }
+    }
+    return 0;
+}
+
+iojob_t *
+job_plan (const Iofleet__JobSpec *spec, uint64_t run, uint32_t step, const target_policy_t *pol,
+          char *err, size_t errlen)
+{
+    iojob_t *j = calloc (1, sizeof *j);
+    if (!j) {
+        snprintf (err, errlen, "out of memory");
+        return NULL;
+    }
+    j->run = run;
+    j->step = step;
+    j->histograms = true;
+    str_copy (j->name, sizeof j->name, spec->name);
+    if (s_plan_engine (j, spec, err, errlen)) {
+        free (j);
+        return NULL;
+    }
+    s_plan_pattern (j, spec);
+    /* Nothing is owned yet (a failed replay_load leaves j->replay NULL):
+       a plain free undoes these. */
+    if (s_plan_cpus (j, spec, err, errlen) || s_plan_replay (j, spec, pol, err, errlen)) {
+        free (j);
+        return NULL;
+    }
+    if (plan_sizes (j, spec, err, errlen) || s_plan_rates (j, spec, err, errlen)
+        || s_plan_latency (j, spec, err, errlen) || s_plan_workers (j, spec, err, errlen)) {
+        job_destroy (&j);
+        return NULL;
+    }
+    /* A trim destroys data as a write does: the write guard judges both. */
+    j->writes = j->issues[IO_WRITE] || j->issues[IO_TRIM];
+    if (job_trimwrite_of (j) && j->number_ios)
+        j->number_ios *= 2;         /* fio counts the trims and the writes */
+    s_plan_need (j, spec);
+    if (s_plan_targets (j, spec, pol, err, errlen)) {
+        job_destroy (&j);
+        return NULL;
     }
     return j;
 }

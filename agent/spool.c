@@ -7,7 +7,6 @@
 #include "log.h"
 #include "util.h"
 
-#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -683,7 +682,7 @@ ack_rec (spool_t *self, rec_t *r, bool by_controller)
     self->st.unacked--;
     if (!r->mem) {
         seg_t *s = find_seg (self, r->seg);
-        assert (s && s->unacked > 0);
+        IOF_ASSERT (s && s->unacked > 0);
         s->unacked--;
     }
 }
@@ -777,7 +776,7 @@ spool_resend (spool_t *self, uint64_t now, uint64_t after_ns, spool_send_fn *sen
                 self->capscratch = r->len;
             }
             seg_t *s = find_seg (self, r->seg);
-            assert (s);
+            IOF_ASSERT (s);
             if (pread (s->fd, self->scratch, r->len, (off_t) r->off) != (ssize_t) r->len) {
                 if (log_ratelimit (&self->read_logged_at, 60 * NS_PER_SEC))
                     log_warn ("spool %s: cannot read back seq %u of run %llu step %u: %s; "

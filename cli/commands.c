@@ -3,7 +3,6 @@
 #include "commands.h"
 #include "util.h"
 
-#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -511,7 +510,7 @@ sub_names (const char *name, char *buf, size_t cap)
 commands_verdict_t
 commands_check (int argc, char **argv, const command_t **cmd)
 {
-    assert (argc >= 1 && cmd);
+    IOF_ASSERT (argc >= 1 && cmd);
     char full[128], subs[256];
     const command_t *c = commands_find (argv[0], NULL);
     *cmd = NULL;

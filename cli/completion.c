@@ -3,15 +3,15 @@
     subcommand and option the help does. */
 #include "cli.h"
 #include "commands.h"
+#include "util.h"
 
-#include <assert.h>
 #include <string.h>
 
 /* Words go into the script between single quotes. */
 static void
 quoted (FILE *f, const char *s)
 {
-    assert (!strchr (s, '\''));
+    IOF_ASSERT (!strchr (s, '\''));
     fprintf (f, "'%s'", s);
 }
 

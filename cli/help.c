@@ -3,7 +3,6 @@
 #include "help.h"
 #include "util.h"
 
-#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -152,7 +151,7 @@ named_items (FILE *f, const char *text)
         size_t n = strcspn (p, "\n");
         snprintf (line, sizeof line, "%.*s", (int) n, p);
         char *colon = strstr (line, ": ");
-        assert (colon);
+        IOF_ASSERT (colon);
         *colon = '\0';
         bool endpoint = strcmp (line, "IOFLEET_CONTROLLER") == 0;
         snprintf (more, sizeof more, "%s%s%s%s", colon + 2, endpoint ? " Here: " : "",
@@ -273,7 +272,7 @@ roff_named_items (FILE *f, const char *text)
     for (const char *p = text; *p;) {
         size_t n = strcspn (p, "\n");
         const char *colon = strstr (p, ": ");
-        assert (colon && (size_t) (colon - p) < n);
+        IOF_ASSERT (colon && (size_t) (colon - p) < n);
         fputs (".TP\n\\fB", f);
         roff (f, p, (size_t) (colon - p));
         fputs ("\\fR\n", f);

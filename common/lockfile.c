@@ -3,7 +3,6 @@
 #include "lockfile.h"
 #include "util.h"
 
-#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,7 +24,7 @@ struct lockfile {
 void
 lockfile_set (lockfile_info_t *info, const char *key, const char *value)
 {
-    assert (info && key && value);
+    IOF_ASSERT (info && key && value);
     if (info->n == LOCKFILE_FIELDS)
         return;
     str_copy (info->key[info->n], LOCKFILE_KEY_MAX, key);
@@ -117,7 +116,7 @@ write_text (lockfile_t *self, const lockfile_info_t *info)
 lockfile_t *
 lockfile_take (const char *path, const lockfile_info_t *info, lockfile_info_t *holder, int *rc)
 {
-    assert (path && rc);
+    IOF_ASSERT (path && rc);
     *rc = 0;
     if (holder)
         memset (holder, 0, sizeof *holder);
@@ -181,14 +180,14 @@ lockfile_take (const char *path, const lockfile_info_t *info, lockfile_info_t *h
 int
 lockfile_describe (lockfile_t *self, const lockfile_info_t *info)
 {
-    assert (self);
+    IOF_ASSERT (self);
     return write_text (self, info);
 }
 
 void
 lockfile_destroy (lockfile_t **self_p)
 {
-    assert (self_p);
+    IOF_ASSERT (self_p);
     lockfile_t *self = *self_p;
     if (!self)
         return;
@@ -215,7 +214,7 @@ lockfile_held_by_mainpid (const lockfile_info_t *holder)
 int
 lockfile_holder (const char *path, lockfile_info_t *holder)
 {
-    assert (path && holder);
+    IOF_ASSERT (path && holder);
     memset (holder, 0, sizeof *holder);
     int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0)

@@ -1,7 +1,7 @@
 /*  svg.c: small inline-SVG charts (why SVG written by hand: see svg.h). */
 #include "svg.h"
+#include "util.h"
 
-#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -121,7 +121,7 @@ void
 svg_chart_axis (svg_chart_t *self, char axis, svg_scale_t scale, const char *label,
                 svg_fmt_t *fmt)
 {
-    assert (axis == 'x' || axis == 'y');
+    IOF_ASSERT (axis == 'x' || axis == 'y');
     axis_t *a = &self->ax[axis == 'y'];
     a->scale = scale;
     free (a->label);

@@ -399,8 +399,9 @@ static const char *const lat_keys[] = { "min", "max", "mean", "stddev", "N", "pe
     "bins" };
 #define NKEYS(a) (sizeof (a) / sizeof (a)[0])
 
+/* The keys of the report, its jobs and their directions. */
 static void
-check_report (json_t *root, fixture_t *fx, bool plus)
+check_report_keys (json_t *root, bool plus)
 {
     static const char *const top_keys[] = { "fio version", "timestamp", "timestamp_ms",
         "time", "global options", "jobs", "disk_util" };
@@ -421,8 +422,12 @@ check_report (json_t *root, fixture_t *fx, bool plus)
             check_keys (json_object_get (o, "lat_ns"), lat_keys, 5, what);
         }
     }
+}
 
-    const char *mode = plus ? "json+" : "json";
+/* The report's top level and the jobs' header fields. */
+static void
+check_report_header (json_t *root)
+{
     CHECK (json_is_object (root));
     CHECK (json_is_string (json_object_get (root, "fio version"))
            && !strcmp (json_string_value (json_object_get (root, "fio version")), "iofleet-0.1.0"));
@@ -467,7 +472,13 @@ check_report (json_t *root, fixture_t *fx, bool plus)
            && is_real (path (a, "iodepth_level", ">=64", NULL), 0, 0)
            && is_real (path (a, "iodepth_submit", "0", NULL), 0, 0)
            && is_real (path (a, "iodepth_complete", "64", NULL), 0, 0));
+}
 
+/* Job A's reads: rates, latencies, percentiles, bins, samples. */
+static void
+check_report_a_read (json_t *root, fixture_t *fx, bool plus)
+{
+    json_t *a = json_array_get (json_object_get (root, "jobs"), 0);
     //  Job A read.
     json_t *ar = json_object_get (a, "read");
     check_rates (ar, &fx->jobs[0].dir[0], "A read");
@@ -517,7 +528,13 @@ check_report (json_t *root, fixture_t *fx, bool plus)
            && is_real (json_object_get (ar, "iops_mean"), 100, 1e-12)
            && is_real (json_object_get (ar, "iops_stddev"), 10, 1e-12)
            && is_int (json_object_get (ar, "iops_samples"), 3));
+}
 
+/* Job A's writes and trims (zero) and its latency ranges. */
+static void
+check_report_a_rest (json_t *root, fixture_t *fx)
+{
+    json_t *a = json_array_get (json_object_get (root, "jobs"), 0);
     //  Job A write, and trim: present and zero, no percentiles or bins.
     const char *const zdirs[2] = { "write", "trim" };
     for (int z = 0; z < 2; z++) {
@@ -564,7 +581,15 @@ check_report (json_t *root, fixture_t *fx, bool plus)
     CHECK (NEAR (total, 100.0, 1e-9));
     CHECK (is_real (path (a, "latency_ns", "250", NULL), 10000.0 / 111, 1e-12)
            && is_real (path (a, "latency_ms", ">=2000", NULL), 200.0 / 111, 1e-12));
+}
 
+/* Job B, and fio's key order in a job object. */
+static void
+check_report_b (json_t *root, fixture_t *fx, bool plus)
+{
+    const char *mode = plus ? "json+" : "json";
+    json_t *a = json_array_get (json_object_get (root, "jobs"), 0);
+    json_t *b = json_array_get (json_object_get (root, "jobs"), 1);
     //  Job B.
     json_t *br = json_object_get (b, "read"), *bwr = json_object_get (b, "write");
     check_rates (br, &fx->jobs[1].dir[0], "B read");
@@ -600,6 +625,16 @@ check_report (json_t *root, fixture_t *fx, bool plus)
         "latency_ns", "latency_us", "latency_ms", "latency_depth", "latency_target",
         "latency_percentile", "latency_window", "hostname" };
     check_keys (b, order, NKEYS (order), mode);
+}
+
+static void
+check_report (json_t *root, fixture_t *fx, bool plus)
+{
+    check_report_keys (root, plus);
+    check_report_header (root);
+    check_report_a_read (root, fx, plus);
+    check_report_a_rest (root, fx);
+    check_report_b (root, fx, plus);
 }
 
 //  Runs cmd through the shell; returns its exit status, -1 if it did not

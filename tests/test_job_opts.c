@@ -307,8 +307,9 @@ test_key_errors (void)
 
 }
 
+/* randrepeat, randseed, norandommap. */
 static void
-test_random_options (void)
+test_random_seed_options (void)
 {
     job_t j;
     if (CHECK_OK (fx_one_job ("[job]\nrandrepeat=0\n", &j)))
@@ -339,7 +340,13 @@ test_random_options (void)
         CHECK (!j.norandommap);
     EXPECT_ERR ("[job]\nnorandommap=yes\n",
                 "t.fio:2: norandommap='yes' is not a boolean (allowed: 0 or 1)");
+}
 
+/* blockalign, rate_process, gtod_reduce, trims. */
+static void
+test_align_rate_trim_options (void)
+{
+    job_t j;
     /* blockalign (ba): per direction as bs, 1 byte..64 MiB. */
     if (CHECK_OK (fx_one_job ("[job]\nblockalign=4k\n", &j)))
         CHECK (j.blockalign[0] == 4096 && j.blockalign[1] == 4096);
@@ -371,6 +378,13 @@ test_random_options (void)
     EXPECT_ERR ("[a]\nfilename=x\nrw=trimwrite\nverify=md5\n", "t.fio:4: verify=md5 on job "
                 "'a': reading back what trims left (fio's trim_verify_zero, trim_backlog) is "
                 "not supported by iofleet yet");
+}
+
+/* read_iolog and its replay options, exitall, io_submit_mode. */
+static void
+test_replay_exit_options (void)
+{
+    job_t j;
     /* read_iolog and its replay options. */
     if (CHECK_OK (fx_one_job ("[job]\nread_iolog=r.log\nreplay_no_stall=1\nreplay_time_scale=200\n"
                              "replay_align=4k\nreplay_scale=2\n", &j)))
@@ -400,6 +414,14 @@ test_random_options (void)
     CHECK_OK (fx_one_job ("[job]\nio_submit_mode=inline\n", &j));
     EXPECT_ERR ("[job]\nio_submit_mode=offload\n", "t.fio:2: io_submit_mode=offload: offloaded "
                 "submission is not supported by iofleet yet (inline is)");
+}
+
+/* latency_target, logs, rw:N, caching, percentage_random, rate floors,
+   the sync engines. */
+static void
+test_latency_log_options (void)
+{
+    job_t j;
     /* latency_target: fio's units (bare = microseconds), a window needed. */
     if (CHECK_OK (fx_one_job ("[job]\nlatency_target=2200\nlatency_window=200ms\n"
                              "latency_percentile=99.5\nlatency_run=1\n", &j)))
@@ -453,6 +475,13 @@ test_random_options (void)
         if (CHECK_OK (fx_one_job (text, &j)))
             CHECK (strcmp (j.ioengine, syncs[k]) == 0);
     }
+}
+
+/* random_distribution: zipf, pareto, normal, zoned. */
+static void
+test_distribution_options (void)
+{
+    job_t j;
     if (CHECK_OK (fx_one_job ("[job]\nrandom_distribution=zipf:1.2\n", &j)))
         CHECK (j.dist.kind == JOB_DIST_ZIPF && j.dist.param == 1.2);
     if (CHECK_OK (fx_one_job ("[job]\nrandom_distribution=zipf\n", &j)))
@@ -535,6 +564,16 @@ test_random_options (void)
     EXPECT_ERR ("[job]\nrandom_distribution=zipf:1.2,zipf:1.1\n", "t.fio:2: "
                 "random_distribution=zipf:1.2,zipf:1.1: separate read/write distributions are "
                 "not supported (fio 3.33 refuses them too: its parser cuts the name at the ',')");
+}
+
+static void
+test_random_options (void)
+{
+    test_random_seed_options ();
+    test_align_rate_trim_options ();
+    test_replay_exit_options ();
+    test_latency_log_options ();
+    test_distribution_options ();
 }
 
 static void

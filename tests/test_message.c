@@ -62,8 +62,9 @@ dir_equal (const Iofleet__DirStats *a, const Iofleet__DirStats *b)
                || memcmp (a->histogram.data, b->histogram.data, a->histogram.len) == 0);
 }
 
+/* Round trips of the session's messages: hello, welcome, reject, ping, pong. */
 static void
-test_round_trip (void)
+test_round_trip_session (void)
 {
     envelope_t *e;
 
@@ -112,7 +113,13 @@ test_round_trip (void)
         CHECK (e->pong->t2 == fx.pong.t2);
     }
     message_free (e);
+}
 
+/* Round trips of a step's start: prepare, ready, refused, start. */
+static void
+test_round_trip_step (void)
+{
+    envelope_t *e;
     fx_prepare ();
     if ((e = round_trip ())) {
         CHECK (e->prepare->run == fx.prepare.run);
@@ -169,7 +176,13 @@ test_round_trip (void)
         CHECK (e->start->start_at == fx.start.start_at);
     }
     message_free (e);
+}
 
+/* Round trips of a step's results: snapshot, ack, done. */
+static void
+test_round_trip_results (void)
+{
+    envelope_t *e;
     fx_snapshot ();
     if ((e = round_trip ())) {
         const Iofleet__Snapshot *s = e->snapshot;
@@ -220,10 +233,17 @@ test_round_trip (void)
         }
     }
     message_free (e);
+}
 
+/* Round trips of done's extras, error and abort. */
+static void
+test_round_trip_ends (void)
+{
+    envelope_t *e;
     //  latency_target: the depth per job of the step, in order.
     fx_done ();
-    uint32_t depths[3] = { 3, 0, 17 };
+    /* static: fx keeps the pointer after this returns. */
+    static uint32_t depths[3] = { 3, 0, 17 };
     fx.done.latency_depth = depths;
     fx.done.n_latency_depth = 3;
     if ((e = round_trip ()))
@@ -250,7 +270,12 @@ test_round_trip (void)
         CHECK (STREQ (e->abort->reason, "user cancel"));
     }
     message_free (e);
+}
 
+/* message_kind of every kind. */
+static void
+test_round_trip_kinds (void)
+{
     //  message_kind names every kind, and "none" without a body.
     int bad = 0;
     for (size_t k = 0; k < NKINDS; k++) {
@@ -265,6 +290,16 @@ test_round_trip (void)
     fx_reset ();
     CHECK (STREQ (message_kind (&fx.env), "none"));
     message_free (NULL);        // no-op
+}
+
+static void
+test_round_trip (void)
+{
+    test_round_trip_session ();
+    test_round_trip_step ();
+    test_round_trip_results ();
+    test_round_trip_ends ();
+    test_round_trip_kinds ();
 }
 
 //  ---------------------------------------------------------------------

@@ -31,9 +31,10 @@ s_names_are (const jobfile_t *jf, int n, const char *const *want)
     return true;
 }
 
-/* Sweeps: rw=, bs= (3+ sizes) and iodepth= lists expand a section. */
+/* One list: rw=, iodepth=, and bs= (two sizes are reads,writes; three or
+   more a sweep). */
 static void
-test_sweeps (void)
+test_sweeps_1d (void)
 {
     /* 1-D. */
     jobfile_t *jf = fx_parse ("[q]\niodepth=1,32\n");
@@ -88,7 +89,13 @@ test_sweeps (void)
     if (CHECK_OK (s_names_are (jf, 5, bsz)))
         CHECK (BS_IS (&jf->steps[0], JOB_MAX_BS) && BS_IS (&jf->steps[2], 1536));
     jobfile_destroy (&jf);
+}
 
+/* Two and three lists, and name=. */
+static void
+test_sweeps_nd (void)
+{
+    jobfile_t *jf;
     /* 2-D: the README's example, then a 3x2 sweep (iodepth fastest). */
     jf = fx_parse ("[q]\nrw=randread,randwrite\niodepth=1,32\n");
     static const char *const q4[] = { "q-randread-qd1", "q-randread-qd32",
@@ -138,7 +145,14 @@ test_sweeps (void)
     if (CHECK_OK (s_names_are (jf, 2, named)))
         CHECK (strcmp (jf->steps[0].sweep_of, "lat") == 0);
     jobfile_destroy (&jf);
+}
 
+/* Lists inherited from [global], and replaced. */
+static void
+test_sweeps_global (void)
+{
+    jobfile_t *jf;
+    job_t j;
     /* Inherited from [global]: each job below expands. */
     jf = fx_parse ("[global]\nrw=randread,randwrite\ndirect=1\n[a]\n[b]\niodepth=1,2\n");
     static const char *const g[] = { "a-randread", "a-randwrite", "b-randread-qd1",
@@ -177,7 +191,13 @@ test_sweeps (void)
     EXPECT_ERR ("[a]\nbs=4k,8k,16k\nbs=2k,\n", "t.fio:3: bs=2k, sets only reads, but the bs "
                 "sweep of line 2 sets both directions (give both, bs=READS,WRITES, to replace "
                 "the sweep)");
+}
 
+/* Repeated and invalid values, and the end-of-section checks on each step. */
+static void
+test_sweeps_bad (void)
+{
+    jobfile_t *jf;
     /* Repeated values. */
     EXPECT_ERR ("[q]\niodepth=1,2,1\n", "t.fio:2: iodepth=1,2,1: '1' repeats an earlier value "
                 "(the values of a sweep must all differ)");
@@ -228,7 +248,13 @@ test_sweeps (void)
     if (CHECK_OK (jf && jf->nsteps == 2))
         CHECK (jf->steps[0].iodepth_batch_submit == 4 && jf->steps[1].iodepth_batch_submit == 8);
     jobfile_destroy (&jf);
+}
 
+/* The limits on steps and values. */
+static void
+test_sweeps_limits (void)
+{
+    jobfile_t *jf;
     /* Too many steps: 16 x 16 is the limit, 17 x 16 is not. */
     char text[2048];
     const char *bs16 = "bs=1k,2k,3k,4k,5k,6k,7k,8k,9k,10k,11k,12k,13k,14k,15k,16k\n";
@@ -263,7 +289,14 @@ test_sweeps (void)
     CHECK_MSG (strncmp (e, "t.fio:2: iodepth=1,2,3,4,", 25) == 0, "got: %s", e);
     CHECK_MSG (strstr (e, ": a sweep has more than 256 values"), "got: %s", e);
     free (big);
+}
 
+/* The limit on a step name's length. */
+static void
+test_sweeps_names (void)
+{
+    jobfile_t *jf;
+    char text[2048];
     /* Too long names: 63 characters is fine, 64 is not. */
     char name[64];
     memset (name, 'n', sizeof name);
@@ -290,6 +323,18 @@ test_sweeps (void)
     snprintf (want, sizeof want, "t.fio:1: section '%s': the sweep step name '%s-qd32' is 64 "
               "characters long (the limit is 63); shorten the section name", name, name);
     EXPECT_ERR (text, want);
+}
+
+/* Sweeps: rw=, bs= (3+ sizes) and iodepth= lists expand a section. */
+static void
+test_sweeps (void)
+{
+    test_sweeps_1d ();
+    test_sweeps_nd ();
+    test_sweeps_global ();
+    test_sweeps_bad ();
+    test_sweeps_limits ();
+    test_sweeps_names ();
 }
 
 /* tests/fixtures/jobs/sweep.fio: a QD x bs sweep. */
