@@ -398,6 +398,7 @@ const command_t commands[] = {
       (const command_opt_t[]) {
           { "--list", NULL, NULL, NULL, NULL },     /* every entry, one a line (tests) */
           { "--man", NULL, NULL, NULL, NULL },      /* the manual page (the build) */
+          { "--markdown", NULL, NULL, NULL, NULL }, /* docs/reference/cli.md */
           OPT_END }, COMMAND_NAMES },
 
     { "completion", NULL, NULL, "shell completion",
