@@ -89,7 +89,7 @@ test_sweeps (void)
         CHECK (BS_IS (&jf->steps[0], JOB_MAX_BS) && BS_IS (&jf->steps[2], 1536));
     jobfile_destroy (&jf);
 
-    /* 2-D: the README's example, then a 3x2 sweep (iodepth fastest). */
+    /* 2-D: docs/guide/02-plans.md's example, then a 3x2 sweep (iodepth fastest). */
     jf = fx_parse ("[q]\nrw=randread,randwrite\niodepth=1,32\n");
     static const char *const q4[] = { "q-randread-qd1", "q-randread-qd32",
                                       "q-randwrite-qd1", "q-randwrite-qd32" };
