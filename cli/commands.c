@@ -76,8 +76,8 @@ const command_t commands[] = {
       "targets COUNT times with 128 KiB sequential writes, as the SNIA PTS preconditions), "
       "rounds=MAX (the steps run again as rounds, at most MAX) and "
       "steady_state=STEP:METRIC[,window=N,range=P%,slope=P%] (the rounds end when METRIC of "
-      "STEP is steady on every drive by the SNIA PTS rule; see README \"Rounds and steady "
-      "state\").",
+      "STEP is steady on every drive by the SNIA PTS rule; see docs/guide/02-plans.md, "
+      "\"Rounds and steady state\").",
       NULL, COMMAND_FILES },
     { "plan", "list", "[--json]", "stored plans (latest versions)",
       "Each plan's name, latest version, number of steps and the file it was added from.",
@@ -236,7 +236,8 @@ const command_t commands[] = {
             "the knee, a mix's penalty against pure reads, SLA classes and capacity advice; "
             "pts: a run with rounds= as the SNIA PTS reports it (text, json or html): each drive's "
             "steady state and the test matrix (block size x mix) over the measurement windows; "
-            "see README \"The qualification report\" and \"The PTS report\"" },
+            "see docs/guide/03-reports-and-templates.md, \"The qualification report\" and \"The PTS "
+            "report\"" },
           { "--target-iops", NULL, "N", NULL, "with --template qualification: the IOPS the "
             "capacity advice sizes for (default 200000)" },
           { "--headroom", NULL, "PCT", NULL, "with --template qualification: the p99 headroom "
@@ -397,6 +398,7 @@ const command_t commands[] = {
       (const command_opt_t[]) {
           { "--list", NULL, NULL, NULL, NULL },     /* every entry, one a line (tests) */
           { "--man", NULL, NULL, NULL, NULL },      /* the manual page (the build) */
+          { "--markdown", NULL, NULL, NULL, NULL }, /* docs/reference/cli.md */
           OPT_END }, COMMAND_NAMES },
 
     { "completion", NULL, NULL, "shell completion",

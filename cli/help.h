@@ -15,7 +15,8 @@ void help_list (FILE *f);
 void help_command (FILE *f, const command_t *c);
 
 /* iofleet help [COMMAND [SUBCOMMAND]] (also --list: every entry, one a
-   line; --man: the manual page, roff).  Returns 0, or 2 for an unknown
+   line; --man: the manual page, roff; --markdown: the reference page,
+   docs/reference/cli.md).  Returns 0, or 2 for an unknown
    command (printed). */
 int cmd_help (int argc, char **argv);
 

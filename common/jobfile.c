@@ -286,7 +286,7 @@ s_finish_job (parser_t *p, job_opts_t *o)
     /* fio's HOWTO: "If it is set to 0 the iodepth value will be used." */
     if (job->iodepth_batch_submit == 0)
         job->iodepth_batch_submit = job->iodepth;
-    /* fio's 0 polls; iofleet never busy-polls and waits for one (README).
+    /* fio's 0 polls; iofleet never busy-polls and waits for one (docs/guide/02-plans.md).
        Both defaults are set here only; jobspec.c and job.c assert them. */
     if (job->iodepth_batch_complete_min == 0)
         job->iodepth_batch_complete_min = 1;

@@ -6,7 +6,7 @@
     (60, 60s, 2m, 500ms, 1h; a bare number is seconds).  Each job section,
     with [global] applied beneath it, becomes one step.
 
-    Sweeps (an iofleet extension; see README "Sweeps"): a list in rw=
+    Sweeps (an iofleet extension; see docs/guide/02-plans.md, "Sweeps"): a list in rw=
     (rw=randread,randwrite), iodepth= (iodepth=1,4,32) or bs= with three or
     more sizes (bs=4k,64k,1m; bs=R,W keeps fio's reads,writes meaning)
     expands the section into one step per combination: rw outermost, then

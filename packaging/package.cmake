@@ -101,6 +101,9 @@ install(FILES ${CMAKE_SOURCE_DIR}/docs/deploy.md DESTINATION ${_doc}/iofleet-age
 
 install(TARGETS iofleet RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${_doc}/iofleet-cli COMPONENT cli)
+# The README's links: the user guide and the command reference, beside it.
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/guide ${CMAKE_SOURCE_DIR}/docs/reference
+        DESTINATION ${_doc}/iofleet-cli/docs COMPONENT cli FILES_MATCHING PATTERN "*.md")
 
 # --- CPack: three .deb files ------------------------------------------------
 set(CPACK_GENERATOR DEB)

@@ -96,7 +96,7 @@ static void
 test_sweeps_nd (void)
 {
     jobfile_t *jf;
-    /* 2-D: the README's example, then a 3x2 sweep (iodepth fastest). */
+    /* 2-D: docs/guide/02-plans.md's example, then a 3x2 sweep (iodepth fastest). */
     jf = fx_parse ("[q]\nrw=randread,randwrite\niodepth=1,32\n");
     static const char *const q4[] = { "q-randread-qd1", "q-randread-qd32",
                                       "q-randwrite-qd1", "q-randwrite-qd32" };

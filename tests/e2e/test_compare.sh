@@ -24,7 +24,7 @@ jq -e '.a.run == '"$a"' and .b.run == '"$b"' and .a.plan == "base" and .b.plan_v
 # The gate on two equal runs: throughput never trips it.  Latency at this
 # light load may (each run steady, the two 25-45% apart in p50 under ASan on
 # a loaded 2-core machine: run-to-run spread that one pair of runs cannot
-# estimate; README "Comparing runs"), so the exit status must agree with
+# estimate; docs/guide/03-reports-and-templates.md, "Comparing runs"), so the exit status must agree with
 # the rows it judged rather than be 0.
 rc=0
 "$BIN/iofleet" compare "$a" "$b" --format json --fail-on-regression 20 >"$T/abg.json" 2>"$T/abg.err" || rc=$?
