@@ -378,7 +378,7 @@ md_named_items (FILE *f, const char *text)
     for (const char *p = text; *p;) {
         size_t n = strcspn (p, "\n");
         const char *colon = strstr (p, ": ");
-        assert (colon && (size_t) (colon - p) < n);
+        IOF_ASSERT (colon && (size_t) (colon - p) < n);
         fprintf (f, "- `%.*s`: ", (int) (colon - p), p);
         md_text (f, colon + 2, n - (size_t) (colon - p) - 2);
         fputc ('\n', f);
