@@ -395,7 +395,7 @@ value_of (void *arg, int code, char *buf, size_t len)
         break;
     case 'j': snprintf (buf, len, "%d", s->decode_threads); break;
     case 'v': snprintf (buf, len, "%s", s->verbose ? "yes" : "no"); break;
-    default: assert (!"an option without a value_of case"); break;
+    default: IOF_ASSERT (!"an option without a value_of case"); break;
     }
 }
 

@@ -26,7 +26,7 @@ db_bytes (ctl_t *ctl)
 int
 gc_expire (ctl_t *ctl, int64_t keep_s, int64_t keep_runs)
 {
-    assert (keep_s >= 0 || keep_runs >= 0);
+    IOF_ASSERT (keep_s >= 0 || keep_runs >= 0);
     if (!store_in_tx (ctl->store))
         store_begin (ctl->store);
     /* A run keeps its intervals while it is within every limit given:
