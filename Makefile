@@ -11,9 +11,9 @@ all: build
 deps:
 	@scripts/install-deps
 
+# Quiet: a progress line; the compiler's output in $(BUILD)/build.log.
 build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS)
+	@JOBS=$(JOBS) scripts/build $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
 demo: build
 	$(BUILD)/bin/iofleet demo
@@ -25,23 +25,22 @@ PREFIX ?=
 install: build
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
 
-# The suite runs twice: the normal build, then again under AddressSanitizer
-# and UndefinedBehaviorSanitizer (all but the root-only rack and write-guard
-# tests, label "fleet": the same daemons in namespaces and on loop devices,
-# whose code the e2e tests already run under the sanitizers; and label
-# "asan-skip", an e2e test whose code others run under them): keeps CI
-# under 20 minutes.  Both passes run two tests at a time (the e2e tests
-# mostly wait on their steps: the sanitizer pass took 249 and 251 s
-# against 418 s one at a time; the normal pass 539 s against 700 s);
-# the tests that judge latencies, IOPS or rates against a baseline, a cap
-# or fio (e2e_latdepth, e2e_schedule, e2e_rounds, e2e_ab, conformance, the
-# rack and package tests) run alone (RUN_SERIAL, tests/CMakeLists.txt).
-test: build test-asan
-	cd $(BUILD) && ctest -j 2 --output-on-failure --timeout 300
+# The suite runs twice (scripts/test): the normal build first, then
+# again under AddressSanitizer and UndefinedBehaviorSanitizer (all but the
+# root-only rack and write-guard tests, label "fleet": the same daemons in
+# namespaces and on loop devices, whose code the e2e tests already run
+# under the sanitizers; and label "asan-skip", e2e tests whose code others
+# run under them).  Each pass prints its summary line, and the command
+# fails if either failed.  Both run two tests at a time (the e2e tests
+# mostly wait on their steps); the tests that judge latencies, IOPS or
+# rates against a baseline, a cap or fio run alone (RUN_SERIAL,
+# tests/CMakeLists.txt).
+test: build
+	@BUILD=$(BUILD) BUILD_ASAN=$(BUILD_ASAN) JOBS=$(JOBS) scripts/test
 
+# The sanitizer pass alone.
 test-asan: deps
-	@cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DIOFLEET_SANITIZE=ON >/dev/null
-	@cmake --build $(BUILD_ASAN) -j $(JOBS)
+	@JOBS=$(JOBS) scripts/build $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DIOFLEET_SANITIZE=ON
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest -j 2 --output-on-failure --timeout 300 -LE 'fleet|package|asan-skip'
 

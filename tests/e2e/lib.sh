@@ -4,6 +4,9 @@
 set -euo pipefail
 
 BIN=${IOFLEET_BIN:?IOFLEET_BIN must point at the bin directory of a build}
+# The test programs and tools (hostile_peer, admin_peer, trim_peer) are
+# built beside the tests, not with the three programs a user runs.
+TOOLS=${IOFLEET_TOOLS:-$BIN/../tests/bin}
 FIXTURES=${IOFLEET_FIXTURES:?IOFLEET_FIXTURES must point at tests/fixtures}
 # The sqlite3 shell reads the snapshots table (one row per target and
 # interval, decoded from snapshot_blocks) through iofleet's extension.

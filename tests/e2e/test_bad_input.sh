@@ -31,7 +31,7 @@ PATTERN="no agent is connected" expect_error bash -c "
 ok "port in use, unknown plan, unknown run, no agents"
 
 # A hostile agent: garbage, truncation, wrong version, control characters.
-"$BIN/hostile_peer" agent "$AGENT_EP" || fail "controller misbehaved against a hostile agent"
+"$TOOLS/hostile_peer" agent "$AGENT_EP" || fail "controller misbehaved against a hostile agent"
 kill -0 "$CTL_PID" || fail "controller died"
 n=$(sqlite3 "$T/iofleet.db" "SELECT value FROM counters WHERE name = 'bad_agent_messages'")
 [ "${n:-0}" -ge 200 ] || fail "bad messages counted: ${n:-0}, expected >= 200"
@@ -47,7 +47,7 @@ for th in 0 3; do
   start_controller --decode-threads "$th"
   [ "$("$BIN/iofleet" stats --json | jq -r .ingest.decode_threads)" = "$th" ] \
     || fail "stats: decode_threads is not $th"
-  "$BIN/hostile_peer" agent "$AGENT_EP" || fail "controller (--decode-threads $th) misbehaved"
+  "$TOOLS/hostile_peer" agent "$AGENT_EP" || fail "controller (--decode-threads $th) misbehaved"
   kill -0 "$CTL_PID" || fail "controller (--decode-threads $th) died"
   m=$(sqlite3 "$T/iofleet.db" "SELECT value FROM counters WHERE name = 'bad_agent_messages'")
   [ "${m:-0}" -ge $((n + 200)) ] || fail "--decode-threads $th: bad messages ${m:-0}, were $n"
@@ -59,7 +59,7 @@ ok "with 0 and 3 decode threads: survived and counted each; 17 refused"
 
 # A hostile controller: the agent drops garbage, refuses a write outside its allowlist.
 port_ep="ipc://$T/fake-controller.sock"
-"$BIN/hostile_peer" controller "$port_ep" /etc/iofleet-must-not-exist &
+"$TOOLS/hostile_peer" controller "$port_ep" /etc/iofleet-must-not-exist &
 HP=$!
 PIDS+=("$HP")
 "$BIN/iofleet-agent" --controller "$port_ep" --name victim --workdir "$T" --spool-dir "$T/victim.spool" >"$T/victim.log" 2>&1 &

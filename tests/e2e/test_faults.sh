@@ -85,7 +85,7 @@ before=$(sqlite3 "$T/iofleet.db" "SELECT COALESCE((SELECT value FROM counters WH
 probe_plan p4b 4
 run=$("$I" run p4b) || fail "run p4b"
 sleep 1
-"$BIN/hostile_peer" agent "$AGENT_EP" >/dev/null || fail "controller misbehaved against the flood"
+"$TOOLS/hostile_peer" agent "$AGENT_EP" >/dev/null || fail "controller misbehaved against the flood"
 [ "$(wait_run "$run")" = complete ] || fail "the run under a garbage flood did not complete"
 after=$(sqlite3 "$T/iofleet.db" "SELECT value FROM counters WHERE name = 'bad_agent_messages'")
 [ $((after - before)) -ge 200 ] || fail "bad messages counted during the flood: $((after - before))"

@@ -100,7 +100,7 @@ PIDS+=("$W")
 # moved), never back to nothing.
 restarted=0 before=0
 for _ in $(seq 300); do
-  s=$("$BIN/admin_peer" "$IOFLEET_CONTROLLER" "{\"cmd\":\"status\",\"run\":$run}" 2>/dev/null || true)
+  s=$("$TOOLS/admin_peer" "$IOFLEET_CONTROLLER" "{\"cmd\":\"status\",\"run\":$run}" 2>/dev/null || true)
   line=$(jq -r '.result | select(.step == 0) | .drives_progress // empty
          | "\(.drives) \(.done) \(.planned_bytes) \(.moved_bytes) \(.slowest.agent) \(.slowest.target)"' \
     <<<"$s" 2>/dev/null || true)

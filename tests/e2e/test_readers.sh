@@ -13,7 +13,7 @@ start_controller --test-clock 1800000000
 start_agent agent-1
 wait_agents 1
 I="$BIN/iofleet"
-P="$BIN/admin_peer"
+P="$TOOLS/admin_peer"
 probe_plan probe 1
 run=$("$I" run probe --json | jq -r .run) || fail "run probe"
 [ "$(wait_run "$run")" = complete ] || fail "run $run did not complete"

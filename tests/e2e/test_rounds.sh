@@ -62,7 +62,7 @@ run=$("$I" run rounds) || fail "run rounds"
 (
   last=""
   while :; do
-    s=$("$BIN/admin_peer" "$IOFLEET_CONTROLLER" "{\"cmd\":\"status\",\"run\":$run}" 2>/dev/null || true)
+    s=$("$TOOLS/admin_peer" "$IOFLEET_CONTROLLER" "{\"cmd\":\"status\",\"run\":$run}" 2>/dev/null || true)
     st=$(jq -r '.result.status // empty' <<<"$s" 2>/dev/null || true)
     case "$st" in complete|partial|failed|cancelled) break ;; esac
     r=$(jq -r '.result.round // empty' <<<"$s" 2>/dev/null || true)

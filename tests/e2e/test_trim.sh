@@ -22,7 +22,7 @@ start_controller
 I="$BIN/iofleet"
 DB="$T/iofleet.db"
 for a in trim-a trim-b; do
-  "$BIN/trim_peer" "$AGENT_EP" "$a" >>"$T/$a.log" 2>&1 &
+  "$TOOLS/trim_peer" "$AGENT_EP" "$a" >>"$T/$a.log" 2>&1 &
   PIDS+=("$!")
 done
 wait_agents 2
