@@ -614,7 +614,7 @@ local_run (int argc, char **argv)
     }
     if (jf->rounds) {
         /* Rounds are judged across the fleet's stored results
-           (controller/rounds.c); a run on its own has no store. */
+           (controller/report/rounds_steady.c); a run on its own has no store. */
         fprintf (stderr, "iofleet-agent run: %s: [iofleet] rounds= and steady_state= run only "
                  "through a controller (iofleet run PLAN), which stores each round and judges "
                  "its steady state; take them out of the file to run its steps once here\n",

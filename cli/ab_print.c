@@ -1,5 +1,5 @@
 /*  ab_print.c: iofleet compare ... --template ab as text: the controller's
-    A/B tests (controller/ab.h): per test the change of B against A of
+    A/B tests (controller/templates/ab.h): per test the change of B against A of
     IOPS, bandwidth, p50 and p99 in percent ('*': significant), and the
     conclusions.  Every figure and judgement is the controller's. */
 #include "cli.h"

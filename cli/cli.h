@@ -23,11 +23,11 @@ char *client_call_text (const char *endpoint, json_t *req, int timeout_ms, char 
 void text_report (FILE *f, json_t *report);
 
 /* qualification_print.c: iofleet report --template qualification as text
-   (the controller's qualification report, controller/qualification.h). */
+   (the controller's qualification report, controller/templates/qualification.h). */
 void qualification_print (FILE *f, json_t *q);
-/* ab_print.c: iofleet compare --template ab as text (controller/ab.h). */
+/* ab_print.c: iofleet compare --template ab as text (controller/templates/ab.h). */
 void ab_print (FILE *f, json_t *res);
-/* pts_print.c: iofleet report --template pts as text (controller/pts.h). */
+/* pts_print.c: iofleet report --template pts as text (controller/templates/pts.h). */
 void pts_print (FILE *f, json_t *q);
 
 /* Prints one line per step: the fleet figures (the --wait summary). */
@@ -45,7 +45,7 @@ const char *wait_run (const char *endpoint, long long run, volatile sig_atomic_t
    report of; 2 for a usage error or sides that are not alike. */
 int cmd_compare (const char *endpoint, int argc, char **argv);
 /* iofleet compare: prints the controller's answer to compare
-   (controller/compare_admin.h): a header naming both sides and the rows
+   (controller/templates/compare_admin.h): a header naming both sides and the rows
    as a text table, the comparison as JSON, or the rows as CSV. */
 void compare_print (FILE *f, json_t *res, const char *format);
 

@@ -1,5 +1,5 @@
 /*  compare_cmd.c: iofleet compare: parses the command line, asks the
-    controller's "compare" command (controller/compare_admin.c), which
+    controller's "compare" command (controller/templates/compare_admin.c), which
     builds both sides, compares and judges them, and renders its answer
     (compare_print.c for text, JSON and CSV; html_compare.c for HTML).
 */

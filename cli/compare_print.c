@@ -1,5 +1,5 @@
 /*  compare_print.c: iofleet compare's output (text table, JSON or CSV) of
-    what the controller's compare answers (controller/compare_admin.c). */
+    what the controller's compare answers (controller/templates/compare_admin.c). */
 #include "cli.h"
 #define JSON_GET_SHORT     /* num () and str () */
 #include "json_get.h"

@@ -858,7 +858,7 @@ cmd_report (int argc, char **argv)
     }
     if (html) {
         /* With the figures only the page shows, inventories included
-           (controller/html_figures.h). */
+           (controller/serve/html_figures.h). */
         json_t *req = json_pack ("{s:s, s:I, s:s, s:b}", "cmd", "report", "run", (json_int_t) run,
                                  "format", "json", "html_figures", 1);
         report_scope (req, by, where);

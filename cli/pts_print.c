@@ -1,5 +1,5 @@
 /*  pts_print.c: iofleet report --template pts as text: the controller's
-    PTS report (controller/pts.h): the steady state of each drive, then
+    PTS report (controller/templates/pts.h): the steady state of each drive, then
     the test matrix (block size x read/write mix) of the fleet's mean per
     drive over the measurement windows: IOPS, mean latency, bandwidth.
     Every figure is the controller's; this file only lays them out. */

@@ -1,5 +1,5 @@
 /*  qualification_print.c: iofleet report --template qualification as text:
-    the controller's qualification report (controller/qualification.h),
+    the controller's qualification report (controller/templates/qualification.h),
     table by table, in the order of the tri-mode HBA report it follows.
     Every figure is the controller's; this file only lays them out. */
 #include "cli.h"
@@ -53,7 +53,7 @@ pct (double v, char *buf, size_t cap)
     return buf;
 }
 
-/* One large-block step against its paths' ceilings (controller/paths.h). */
+/* One large-block step against its paths' ceilings (controller/templates/paths.h). */
 static void
 paths_print (FILE *f, json_t *p)
 {
@@ -81,7 +81,7 @@ paths_print (FILE *f, json_t *p)
                  pct (num (r, "used_pct"), c, sizeof c), str (r, "limited_by"), str (r, "limit"));
 }
 
-/* The tuning checklist (controller/checklist.h). */
+/* The tuning checklist (controller/templates/checklist.h). */
 static void
 checklist_print (FILE *f, json_t *list)
 {

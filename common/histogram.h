@@ -130,7 +130,7 @@ int histogram_encode (const histogram_t *h, uint8_t *buf, size_t cap);
    that many (gap to the previous bucket, count) pairs.  Storing the
    header values, the gaps and the counts of many histograms apart
    compresses better than their encodings end to end
-   (controller/snapshot_codec.c).  histogram_wire_split returns the number
+   (controller/store/snapcodec.c).  histogram_wire_split returns the number
    of pairs, or -1 when histogram_wire_join would not write buf again
    byte for byte (store it whole then); gaps and counts hold
    HIST_NBUCKETS. */

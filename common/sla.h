@@ -3,7 +3,7 @@
     Latency metrics (p50 p90 p95 p99 p99.9 p99.99 mean max) take a time
     (ns, us, ms, s; a bare number is microseconds) and apply to reads and
     to writes, where there was I/O, clat as reported (trims are not
-    offered: controller/report.c, SLA_LAT_DIRS); iops (k, m suffixes:
+    offered: controller/report/report.c, SLA_LAT_DIRS); iops (k, m suffixes:
     powers of 1000) and bw (bytes per second: k, m, g suffixes, powers of
     1024) apply to every direction together (reads, writes and trims). */
 #ifndef IOF_SLA_H

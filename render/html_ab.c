@@ -1,5 +1,5 @@
 /*  html_ab.c: iofleet compare ... --template ab --format html: the
-    controller's A/B report (controller/ab.h) as one self-contained page,
+    controller's A/B report (controller/templates/ab.h) as one self-contained page,
     in the backplane report's order: the tests' deltas in percent with
     their significance and conclusions, throughput against block size
     with A and B side by side, and the write-saturation series of A and B

@@ -150,7 +150,7 @@ html_interval_charts (FILE *f, json_t *s)
 /* Hosts x targets, coloured by each target's p99 against the median p99 of
    its group's targets ("group" on each target, with --by), else against
    the median of all targets of the step: the step's "heatmap" as the
-   controller made it (controller/heatmap.h). */
+   controller made it (controller/serve/html_figures.h). */
 static void
 heatmap (FILE *f, json_t *s)
 {

@@ -1,6 +1,6 @@
 /*  html_compare.c: iofleet compare --format html (html_report.h): the
     two runs side by side, per step the change of each figure as the
-    controller judged it (controller/compare_admin.c), the percentiles and
+    controller judged it (controller/templates/compare_admin.c), the percentiles and
     latency histograms of A and B overlaid.
 */
 #include "html_report.h"

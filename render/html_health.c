@@ -2,7 +2,7 @@
     the temperature over the step (the fleet's highest and mean each
     interval, the hot drives' own, the warning threshold) under its IOPS
     and p99 charts, and a table of every drive the controller listed with
-    what the step did to it (controller/step_health.c judged it).
+    what the step did to it (controller/report/step_health.c judged it).
 */
 #include "html_page.h"
 #include "util.h"

@@ -1,5 +1,5 @@
 /*  html_pts.c: iofleet report --template pts --format html: the
-    controller's PTS report (controller/pts.h) as one self-contained page:
+    controller's PTS report (controller/templates/pts.h) as one self-contained page:
     each drive's steady state and window, its verification chart (the
     window's figures, line and bands), the test matrix (block size x
     mix) of the fleet's mean per drive as tables, and the write-saturation

@@ -1,5 +1,5 @@
 /*  html_qualification.c: iofleet report --template qualification --format
-    html: the controller's qualification report (controller/qualification.h)
+    html: the controller's qualification report (controller/templates/qualification.h)
     as one self-contained page: its tables, the curves of IOPS and p99
     against depth per group with the SLA classes' limits, and each
     large-block step's bandwidth beside its paths' ceilings.  Rendering
@@ -60,7 +60,7 @@ charts (FILE *f, json_t *q)
 
 #define PATHS_CHART_HOSTS 24     /* bars per chart; the table has every host */
 
-/* Large blocks against the path's ceiling (controller/paths.h): per step,
+/* Large blocks against the path's ceiling (controller/templates/paths.h): per step,
    each host's bandwidth beside its ceiling, and the tables. */
 static void
 paths_section (FILE *f, json_t *q)
@@ -149,7 +149,7 @@ paths_section (FILE *f, json_t *q)
     fputs ("</section>\n", f);
 }
 
-/* The tuning checklist (controller/checklist.h). */
+/* The tuning checklist (controller/templates/checklist.h). */
 static void
 checklist_section (FILE *f, json_t *q)
 {

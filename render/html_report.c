@@ -834,7 +834,7 @@ html_figure (const char *metric, double v, char *buf, size_t cap)
     return html_iops (v, buf, cap);
 }
 
-/* The rounds (the report's "rounds", controller/rounds.c): the rule,
+/* The rounds (the report's "rounds", controller/report/rounds_steady.c): the rule,
    the tracked figure of each drive per round as a chart (its steady
    window shaded for the first drive that has one), and a table with
    each drive's steady round and window. */

@@ -9,14 +9,14 @@
 #include <stdio.h>
 
 /* Writes the HTML form of a run report: the controller's report JSON
-   with html_figures (controller/html_figures.h: the figures only the page
+   with html_figures (controller/serve/html_figures.h: the figures only the page
    shows, and "inventories": {agent: {"agent", "hash", "first_seen",
    "inventory"}} of the inventories the agents ran with).  Missing fields
    are shown as missing.  Can't fail (write errors show in ferror). */
 void html_report (FILE *f, json_t *report);
 
 /* Writes the HTML form of iofleet compare: the controller's answer to
-   compare with "reports" (controller/compare_admin.h): both reports, the
+   compare with "reports" (controller/templates/compare_admin.h): both reports, the
    comparison (its sides, rows and skipped steps) and the judgement of
    each row (regressions are highlighted).  Can't fail (write errors show
    in ferror). */
@@ -27,13 +27,13 @@ void html_compare (FILE *f, json_t *res);
 int html_report_write (const char *path, json_t *report, char *err, size_t errlen);
 int html_compare_write (const char *path, json_t *res, char *err, size_t errlen);
 /* iofleet report --template qualification --format html: the controller's
-   qualification report (controller/qualification.h) into the file at path,
+   qualification report (controller/templates/qualification.h) into the file at path,
    as html_report_write (html_qualification.c). */
 int html_qualification_write (const char *path, json_t *q, char *err, size_t errlen);
-/* iofleet report --template pts --format html (controller/pts.h), the same
+/* iofleet report --template pts --format html (controller/templates/pts.h), the same
    way (html_pts.c). */
 int html_pts_write (const char *path, json_t *q, char *err, size_t errlen);
-/* iofleet compare ... --template ab --format html (controller/ab.h), the
+/* iofleet compare ... --template ab --format html (controller/templates/ab.h), the
    same way (html_ab.c); res: the compare reply with its "ab". */
 int html_ab_write (const char *path, json_t *res, char *err, size_t errlen);
 

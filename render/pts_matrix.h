@@ -1,4 +1,4 @@
-/*  pts_matrix.h: the PTS report's matrix (controller/pts.h), looked up the
+/*  pts_matrix.h: the PTS report's matrix (controller/templates/pts.h), looked up the
     same way by its text (cli/pts_print.c) and HTML (html_pts.c) forms. */
 #ifndef IOF_PTS_MATRIX_H
 #define IOF_PTS_MATRIX_H

@@ -1,5 +1,5 @@
 /*  test_decode_pool.c: the agents' messages decoded on threads of their
-    own (controller/decode_pool.c), on a database of its own.
+    own (controller/agents/decode_pool.c), on a database of its own.
 
     What the loop relies on: every message comes back once, in the order
     it was handed over, whatever thread decoded it; each is unpacked (or

@@ -1,5 +1,5 @@
 /*  test_finalizer.c: a step's results made off the event loop
-    (controller/finalizer.c, run.c's R_RESULTS): two agents run a step and
+    (controller/run/finalizer.c, run.c's R_RESULTS): two agents run a step and
     say DONE; while the finalizer's thread (made slow) computes the
     results, the loop still answers a PING at once and the step is not
     over.  A controller stopped then (runner destroyed: SIGTERM) has

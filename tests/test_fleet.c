@@ -1,4 +1,4 @@
-/*  test_fleet.c: fleet_t (controller/fleet.c) on a real ROUTER socket,
+/*  test_fleet.c: fleet_t (controller/agents/fleet.c) on a real ROUTER socket,
     agents being DEALER sockets: HELLO answered with WELCOME and handed to
     the hello handler, each other kind to the handler registered for it
     (none: counted as bad), PING answered by the fleet, a peer that never

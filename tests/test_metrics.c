@@ -1,5 +1,5 @@
 /*  test_metrics.c: the latency histogram in Prometheus's buckets
-    (controller/buckets.c): each bucket counts exactly the samples of at
+    (controller/report/buckets.c): each bucket counts exactly the samples of at
     most its le (an edge of iofleet's own buckets, less 1 ns), cumulative,
     +Inf the count with overflow, _sum and _count exact; every edge 8 per
     power of two from 2^10 to 2^36 ns for the fleet, 1 for a target, and

@@ -1,4 +1,4 @@
-/*  test_runstate.c: the run-end event (runner_on_end, controller/runstate.c)
+/*  test_runstate.c: the run-end event (runner_on_end, controller/run/runner.c)
     heard by its subscribers, in the order they subscribed, exactly once per
     run: for a queued run cancelled, and for a run the state machine drives
     to its end (PREPARE to the agent, its REFUSED through the fleet's

@@ -1,4 +1,4 @@
-/*  test_series.c: controller/series.c, the one place per-interval figures
+/*  test_series.c: controller/report/series.c, the one place per-interval figures
     come from.
 
     An interval's IOPS is its ops over the mean span of the agents that

@@ -1,5 +1,5 @@
 /*  test_snapshot_blocks.c: per-interval data stored one compressed block
-    per agent and interval (controller/snapshot_codec.c, snapshot_store.c,
+    per agent and interval (controller/store/snapcodec.c, snapshot_store.c,
     snapshot_table.c), on a database of its own.
 
     What every reader relies on: the snapshots table gives back exactly the

@@ -1,4 +1,4 @@
-/*  test_step_health.c: controller/step_health.c on a database of its own.
+/*  test_step_health.c: controller/report/step_health.c on a database of its own.
     The write path checks every record an agent sends (a bad one is
     stored as unavailable, saying why, and counted; a list of the wrong
     length is not stored); the read path judges each drive from its two

@@ -1,4 +1,4 @@
-/*  compare.h (controller): two run reports (report JSON, controller/report.c) side by
+/*  compare.h (controller): two run reports (report JSON, controller/report/report.c) side by
     side, per step and group (iofleet compare, and the controller's check
     of a scheduled run against its baseline).
 

@@ -1,5 +1,5 @@
 /*  compare_admin.c: the admin command "compare" (compare_admin.h): both
-    sides' reports built here, compared by common/compare.c, and every
+    sides' reports built here, compared by compare.c, and every
     judgement the CLI shows (regression, better, worse within the limit,
     their counts) made here, so that the CLI's text, CSV, JSON and HTML
     only render it.

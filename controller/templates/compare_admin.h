@@ -1,6 +1,6 @@
 /*  compare_admin.h: the admin command "compare" (iofleet compare): two
     runs, or two groups of one run, compared in the controller
-    (common/compare.c); the CLI only renders what it answers.
+    (templates/compare.c); the CLI only renders what it answers.
 
     Request: {"cmd": "compare", "runs": [A, B]} or {"cmd": "compare",
     "run": R, "a": "KEY=GLOB", "b": "KEY=GLOB"} (two groups of one run),

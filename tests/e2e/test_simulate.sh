@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 K=24                    # targets an agent
 fleet_setup
-# Two decode threads (controller/decode_pool.c; the other tests decode on
+# Two decode threads (controller/agents/decode_pool.c; the other tests decode on
 # the loop, the default): the report must add up exactly all the same.
 start_controller --decode-threads 2
 "$BIN/iofleet-agent" --controller "$AGENT_EP" --simulate 50 --targets "$K" \

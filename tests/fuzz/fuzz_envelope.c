@@ -1,5 +1,5 @@
 /*  fuzz_envelope.c: libFuzzer harness for message_unpack(), the envelope
-    every frame off the agent socket goes through (controller/fleet.c and
+    every frame off the agent socket goes through (controller/agents/fleet.c and
     agent/link.c call it on the raw frame).
 
     Beyond "no crash": a refusal names its reason; an accepted envelope of

@@ -1,6 +1,6 @@
 /*  fuzz_fio_import.c: libFuzzer harness for import_check(), the checks
     `iofleet import` runs on fio's JSON output before anything is stored
-    (controller/import_check.c: pure, no database).
+    (controller/store/import_check.c: pure, no database).
 
     The input is parsed with jansson as the controller parses it; an
     object is wrapped as the admin request {"fio": doc, "host": "h"}.
