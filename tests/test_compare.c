@@ -3,6 +3,7 @@
     against the intervals' own noise, and a few or odd intervals never make
     a large change "not significant" (issue 39, e2e_ab's seq-4k). */
 #include "compare.h"
+#include "ab.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -99,6 +100,34 @@ verdict (const double *a, int na, const double *b, int nb, const char *metric, c
 #define VERDICT(a, b, metric) \
     verdict (a, (int) (sizeof a / sizeof a[0]), b, (int) (sizeof b / sizeof b[0]), metric, \
              buf, sizeof buf)
+
+/* The A/B template's conclusion of one test when A's step had series a
+   and B's b (compare's rows, ab.h). */
+static const char *
+ab_conclusion (const double *a, int na, const double *b, int nb, char *buf, size_t cap)
+{
+    double ma = 0, mb = 0;
+    for (int k = 0; k < na; k++)
+        ma += a[k] / na;
+    for (int k = 0; k < nb; k++)
+        mb += b[k] / nb;
+    json_t *ra = report (7, "p", 1, "complete", json_pack ("[o]", with_intervals (step ("s",
+                         ma, 1, 1, 100), a, na)));
+    json_t *rb = report (8, "p", 1, "complete", json_pack ("[o]", with_intervals (step ("s",
+                         mb, 1, 1, 5000), b, nb)));
+    compare_opts_t none = { 0 };
+    json_t *cmp = compare_run (ra, rb, &none);
+    json_t *ab = ab_json (cmp, AB_THRESHOLD_PCT, ra, rb);
+    json_t *t = json_array_get (json_object_get (ab, "tests"), 0);
+    snprintf (buf, cap, "%s; %s; iops %s", json_string_value (json_object_get (t, "conclusion")),
+              json_string_value (json_object_get (json_object_get (ab, "conclusion"), "summary")),
+              json_string_value (json_object_get (json_object_get (t, "iops"), "judged")));
+    json_decref (ab);
+    json_decref (cmp);
+    json_decref (ra);
+    json_decref (rb);
+    return buf;
+}
 
 static double
 num (json_t *o, const char *key)
@@ -227,6 +256,16 @@ main (void)
     double burst[] = { 70000, 70000, 70000, 700000 };
     v = VERDICT (burst, capped4, "iops");
     CHECK_MSG (strcmp (v, "true") == 0, "A [70000 x3, 700000]: %s", v);
+    /* The A/B template (e2e_ab's shape): the starved series is "B worse";
+       the stalled one, which compare cannot judge, is "not judged", never
+       "no significant difference". */
+    v = ab_conclusion (starved, 2, capped, 2, buf, sizeof buf);
+    CHECK_MSG (strncmp (v, "B worse; B is worse than A beyond 5% in 1 of 1 test(s)", 54) == 0
+               && strstr (v, "iops worse"), "ab, A [70000, 30000]: %s", v);
+    v = ab_conclusion (stalled, 2, capped, 2, buf, sizeof buf);
+    CHECK_MSG (strcmp (v, "not judged; no significant difference beyond 5% in 0 of the 1 "
+                       "test(s); 1 not judged (too few intervals to tell); iops not judged") == 0,
+               "ab, A [70000, 1000]: %s", v);
     /* One interval: no noise estimate. */
     double one[] = { 70000 };
     v = VERDICT (one, capped, "iops");
