@@ -46,11 +46,12 @@ ab_print (FILE *f, json_t *res)
     }
     json_t *c = json_object_get (ab, "conclusion");
     fprintf (f, "\nconclusion at %g%%: %s\n  %lld test(s): B worse %lld, B better %lld, mixed "
-             "%lld, no significant difference %lld\n  rule: %s\n",
+             "%lld, no significant difference %lld, not judged %lld\n  rule: %s\n",
              json_number_value (json_object_get (ab, "threshold_pct")), str (c, "summary"),
              (long long) json_integer_value (json_object_get (c, "tests")),
              (long long) json_integer_value (json_object_get (c, "b_worse")),
              (long long) json_integer_value (json_object_get (c, "b_better")),
              (long long) json_integer_value (json_object_get (c, "mixed")),
-             (long long) json_integer_value (json_object_get (c, "same")), str (ab, "rule"));
+             (long long) json_integer_value (json_object_get (c, "same")),
+             (long long) json_integer_value (json_object_get (c, "not_judged")), str (ab, "rule"));
 }

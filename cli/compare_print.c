@@ -136,5 +136,6 @@ compare_print (FILE *f, json_t *res, const char *format)
                  json_object_get (r, "group") ? " " : "", str (r, "group"), str (r, "reason"));
     if (json_array_size (rows))
         fprintf (f, "\nsignificant: the change stands out of both runs' interval-to-interval "
-                 "noise (n/a: no noise estimate: p99.9, or a step of one interval)\n");
+                 "noise (n/a: not judged: p99.9, a step of one interval, or fewer than 4 "
+                 "intervals a side and no change standing out; --format json says why)\n");
 }

@@ -129,10 +129,11 @@ html_ab (FILE *f, json_t *res)
              num (ab, "threshold_pct"));
     esc (f, str (c, "summary"));
     fprintf (f, "</strong></p>\n<table class=\"qual\"><thead><tr><th>Tests</th><th>B worse</th>"
-             "<th>B better</th><th>Mixed</th><th>No significant difference</th></tr></thead>"
-             "<tbody><tr><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.0f</td></tr>"
-             "</tbody></table>\n<p>", num (c, "tests"), num (c, "b_worse"), num (c, "b_better"),
-             num (c, "mixed"), num (c, "same"));
+             "<th>B better</th><th>Mixed</th><th>No significant difference</th>"
+             "<th>Not judged</th></tr></thead><tbody><tr><td>%.0f</td><td>%.0f</td><td>%.0f</td>"
+             "<td>%.0f</td><td>%.0f</td><td>%.0f</td></tr></tbody></table>\n<p>",
+             num (c, "tests"), num (c, "b_worse"), num (c, "b_better"), num (c, "mixed"),
+             num (c, "same"), num (c, "not_judged"));
     esc (f, str (ab, "rule"));
     fputs (".</p></section>\n", f);
 

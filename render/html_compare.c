@@ -221,9 +221,11 @@ s_summary_counts (FILE *f, const cmp_page_t *p, json_t *steps)
              nsig, nreg ? "fail" : "pass", nreg, plural (nreg, "regression", "regressions"), thr,
              nbetter, plural (nbetter, "improvement", "improvements"));
     fputs ("<p>A change is <i>significant</i> when it stands out of the runs' own "
-           "interval-to-interval noise: |mean B - mean A| over the per-second series exceeds 3 x "
-           "sqrt(var A / n A + var B / n B), and is at least 2%. p99.9, and a step shorter than "
-           "two intervals, have no noise estimate (shown as n/a). In the charts, significant "
+           "interval-to-interval noise: on the ratio scale (the log of each second's figure), "
+           "|mean B - mean A| exceeds 3 x sqrt(var A / n A + var B / n B), and is at least 2%. "
+           "Not significant needs 4 intervals a side: with fewer, a change that does not stand "
+           "out is not judged (n/a), as are p99.9, a step shorter than two intervals and a "
+           "series with an interval that measured nothing. In the charts, significant "
            "changes are solid bars, the others hatched; regressions have a black outline. IOPS "
            "and bandwidth down, or latency up, is worse.</p>\n", f);
     if (!json_array_size (steps))
@@ -275,7 +277,7 @@ s_delta_chart (FILE *f, const cmp_page_t *p, const char *name)
                           metric_value (p->units, metric, num (r, "a"), b1, sizeof b1),
                           metric_value (p->units, metric, num (r, "b"), b2, sizeof b2),
                           html_pct (num (r, "delta_pct"), b3, sizeof b3),
-                          json_is_null (sig) || !sig ? "no noise estimate"
+                          json_is_null (sig) || !sig ? "not judged"
                           : json_is_true (sig) ? "significant" : "not significant");
                 int flags = (json_is_true (sig) ? SVG_PT_STRONG : 0)
                             | (!strcmp (verdict_of (p->judged, j), "regression") ? SVG_PT_ALERT
@@ -349,7 +351,7 @@ s_step_table (FILE *f, const cmp_page_t *p, const char *name)
                  metric_value (p->units, metric, num (r, "b"), b2, sizeof b2),
                  html_pct (num (r, "delta_pct"), b3, sizeof b3),
                  json_is_true (sig) ? "yes" : json_is_false (sig) ? "no"
-                                             : "n/a (no noise estimate)",
+                                             : "n/a (not judged)",
                  reg ? "<span class=\"fail\">REGRESSION</span>"
                      : better ? "better"
                      : !strcmp (verdict_of (p->judged, j), "worse") ? "worse, within the limit" : "",

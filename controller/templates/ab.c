@@ -130,13 +130,20 @@ ab_json (json_t *cmp, double thr, json_t *rep_a, json_t *rep_b)
         }
         double d = json_number_value (json_object_get (r, "delta_pct"));
         bool sig = json_is_true (json_object_get (r, "significant"));
+        /* null: compare could not judge it (too few intervals, say), which
+           is not "same". */
+        bool unjudged = !json_is_boolean (json_object_get (r, "significant"));
         bool lat = compare_is_latency (metric);
         bool worse = sig && fabs (d) >= thr && (lat ? d > 0 : d < 0);
         bool better = sig && fabs (d) >= thr && (lat ? d < 0 : d > 0);
-        json_object_set_new (test, fig, json_pack ("{s:s, s:O, s:O, s:O, s:O, s:s}", "metric",
-            metric, "a", json_object_get (r, "a"), "b", json_object_get (r, "b"), "delta_pct",
-            json_object_get (r, "delta_pct"), "significant", json_object_get (r, "significant"),
-            "judged", worse ? "worse" : better ? "better" : "same"));
+        json_object_set_new (test, fig, json_pack ("{s:s, s:O, s:O, s:O, s:O, s:s, s:O*}",
+            "metric", metric, "a", json_object_get (r, "a"), "b", json_object_get (r, "b"),
+            "delta_pct", json_object_get (r, "delta_pct"), "significant",
+            json_object_get (r, "significant"), "judged", worse ? "worse" : better ? "better"
+            : unjudged ? "not judged" : "same", "significance_note",
+            json_object_get (r, "significance_note")));
+        if (unjudged)
+            json_object_set_new (test, "any_unjudged", json_true ());
         if (worse)
             json_object_set_new (test, "any_worse", json_true ());
         if (better)
@@ -146,38 +153,49 @@ ab_json (json_t *cmp, double thr, json_t *rep_a, json_t *rep_b)
                                                                                "delta_pct")))))
             worst = r;
     }
-    int nworse = 0, nbetter = 0, nmixed = 0, nsame = 0;
+    int nworse = 0, nbetter = 0, nmixed = 0, nsame = 0, nunjudged = 0;
     json_array_foreach (tests, k, t) {
         bool w = json_is_true (json_object_get (t, "any_worse"));
         bool b = json_is_true (json_object_get (t, "any_better"));
+        bool u = json_is_true (json_object_get (t, "any_unjudged"));
         json_object_del (t, "any_worse");
         json_object_del (t, "any_better");
-        const char *c = w && b ? "mixed" : w ? "B worse" : b ? "B better" : "no significant "
-                                                                              "difference";
+        json_object_del (t, "any_unjudged");
+        const char *c = w && b ? "mixed" : w ? "B worse" : b ? "B better" : u ? "not judged"
+                                                                      : "no significant difference";
         nworse += w && !b;
         nbetter += b && !w;
         nmixed += w && b;
-        nsame += !w && !b;
+        nsame += !w && !b && !u;
+        nunjudged += !w && !b && u;
         json_object_set_new (t, "conclusion", json_string (c));
     }
-    char summary[512];
+    char summary[512], unjudged[128] = "";
     size_t n = json_array_size (tests);
+    if (nunjudged)
+        snprintf (unjudged, sizeof unjudged, "; %d not judged (too few intervals to tell)",
+                  nunjudged);
     if (worst)
         snprintf (summary, sizeof summary, "B is worse than A beyond %g%% in %d of %zu test(s)%s; "
-                  "the largest: %s %s %+.1f%%", thr, nworse + nmixed, n,
+                  "the largest: %s %s %+.1f%%%s", thr, nworse + nmixed, n,
                   nbetter ? ", better in some" : "", str (worst, "step"), str (worst, "metric"),
-                  json_number_value (json_object_get (worst, "delta_pct")));
+                  json_number_value (json_object_get (worst, "delta_pct")), unjudged);
     else if (nbetter)
         snprintf (summary, sizeof summary, "B is better than A beyond %g%% in %d of %zu test(s) "
-                  "and worse in none", thr, nbetter, n);
-    else
+                  "and worse in none%s", thr, nbetter, n, unjudged);
+    else if (!nunjudged)
         snprintf (summary, sizeof summary, "no significant difference beyond %g%% in any of "
                   "the %zu test(s)", thr, n);
-    return json_pack ("{s:f, s:o, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:s}, s:s}",
+    else
+        snprintf (summary, sizeof summary, "no significant difference beyond %g%% in %d of "
+                  "the %zu test(s)%s", thr, nsame, n, unjudged);
+    return json_pack ("{s:f, s:o, s:o, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:i, s:s}, s:s}",
         "threshold_pct", thr, "by_bs", by_bs (tests, rep_a), "write_saturation",
         write_saturation (rep_a, rep_b), "tests", tests, "conclusion", "tests", (int) n, "b_worse", nworse, "b_better", nbetter,
-        "mixed", nmixed, "same", nsame, "summary", summary,
+        "mixed", nmixed, "same", nsame, "not_judged", nunjudged, "summary", summary,
         "rule", "per test: 'B worse' when a figure (IOPS, bandwidth down; p50, p99 up) changed "
         "significantly by at least threshold_pct and none for the better, 'B better' the other "
-        "way, 'mixed' both; significance as in iofleet compare");
+        "way, 'mixed' both, 'not judged' when none did and some figure could not be judged "
+        "(significance null: too few intervals; see its significance_note); significance as in "
+        "iofleet compare");
 }

@@ -9,6 +9,8 @@
                   latency up) by at least threshold_pct, none better;
       B better    the other way round;
       mixed       both;
+      not judged  none of those, and some figure compare could not judge
+                  (significance null: too few intervals, see compare.c);
       no significant difference beyond threshold_pct  otherwise.
 
     The overall conclusion counts the tests of each kind and names the

@@ -5,12 +5,33 @@
 
     A change counts as significant when it stands out of the runs' own
     interval-to-interval noise: Welch's comparison of the per-interval
-    series, |mean_B - mean_A| > 3 x sqrt(var_A/n_A + var_B/n_B), and at
-    least 2% (so a very steady pair does not flag a trivial change).  The
-    fleet and each group (--by, and the groups of one run) have their
-    per-interval series; a figure per member divides its series by the
-    member count; p99.9, and a step with fewer than 2 intervals, have no
-    noise estimate and say "significant": null.
+    series on the ratio scale (the log of each interval's figure: IOPS,
+    bandwidth and latency are positive, and both a change and the noise
+    that matters are ratios: a starved agent or a stall takes a share of
+    an interval, not a fixed count), |mean log B - mean log A| >
+    3 x sqrt(var_A/n_A + var_B/n_B), and at least 2% (so a very steady
+    pair does not flag a trivial change).  The fleet and each group (--by,
+    and the groups of one run) have their per-interval series; a figure
+    per member divides its series by the member count.
+
+    "significant": false says the change is within the noise, which needs
+    a noise estimate to trust: at least COMPARE_SAME_MIN (4) intervals a
+    side.  With fewer, a change that stands out anyway is significant and
+    any other is null, "too few intervals to judge": a variance of 2
+    intervals has one degree of freedom.  Measured (e2e_ab's seq-4k, 2
+    intervals a side, issue 39): B capped at 50 IOPS, A ~70,000, a change
+    of -99.93%; A's agent (ASan, 2 busy cores) starved of the CPU in one
+    interval, say [70000, 30000]: on the linear scale se = |x1 - x2| / 2 =
+    20,000 and 3 x se = 60,000 > the difference, 49,950.  With B near 0, 2
+    intervals of A made any drop "not significant" once one interval did
+    under half the other's I/O.  On the ratio scale that series spreads
+    0.85 (se 0.42, 3 x se 1.27) against a difference of 6.8; 2 intervals
+    fail to judge a 1,400-fold drop only when one did under about a 37th
+    of the other's I/O, and then say null.  An interval that measured
+    nothing (no I/O, or none in the latency's direction) has no ratio:
+    null.
+    p99.9, and a step with fewer than 2 intervals, have no noise estimate:
+    null.  A null row carries "significance_note", why.
 
     What is compared must be alike: runs of one plan version (or steps
     mapped by hand), each side measured, and groups per member, so that a
@@ -105,27 +126,57 @@ series (json_t *step, const char *metric, double scale, double *v, int max)
     return n;
 }
 
-/* 1 significant, 0 not, -1 unknown (no series). */
+/* Fewest intervals a side needs for "not significant" (see the top). */
+#define COMPARE_SAME_MIN 4
+
+/* Mean and sample variance of the logs of v[0..n-1] (n >= 2, each > 0). */
+static void
+log_moments (const double *v, int n, double *mean, double *var)
+{
+    double m = 0, s = 0;
+    for (int i = 0; i < n; i++)
+        m += log (v[i]) / n;
+    for (int i = 0; i < n; i++)
+        s += (log (v[i]) - m) * (log (v[i]) - m) / (n - 1);
+    *mean = m;
+    *var = s;
+}
+
+/* 1 significant, 0 not, -1 not judged, with why (see the top). */
 static int
-significant (json_t *sa, json_t *sb, const char *metric, double scale_a, double scale_b)
+significant (json_t *sa, json_t *sb, const char *metric, double scale_a, double scale_b,
+             char *why, size_t cap)
 {
     double a[1024], b[1024];
     int na = sa ? series (sa, metric, scale_a, a, 1024) : 0;
     int nb = sb ? series (sb, metric, scale_b, b, 1024) : 0;
-    if (na < 2 || nb < 2)
+    if (na < 2 || nb < 2) {
+        snprintf (why, cap, "fewer than 2 intervals (A %d, B %d): no noise estimate", na, nb);
         return -1;
-    double ma = 0, mb = 0, va = 0, vb = 0;
-    for (int i = 0; i < na; i++)
-        ma += a[i] / na;
-    for (int i = 0; i < nb; i++)
-        mb += b[i] / nb;
-    for (int i = 0; i < na; i++)
-        va += (a[i] - ma) * (a[i] - ma) / (na - 1);
-    for (int i = 0; i < nb; i++)
-        vb += (b[i] - mb) * (b[i] - mb) / (nb - 1);
+    }
+    for (int k = 0; k < 2; k++) {
+        const double *v = k ? b : a;
+        for (int i = 0; i < (k ? nb : na); i++)
+            if (!(v[i] > 0) || !isfinite (v[i])) {
+                snprintf (why, cap, "interval %d of %s measured nothing (no %s): no noise "
+                          "estimate on the ratio scale", i + 1, k ? "B" : "A", metric);
+                return -1;
+            }
+    }
+    double ma, mb, va, vb;
+    log_moments (a, na, &ma, &va);
+    log_moments (b, nb, &mb, &vb);
     double se = sqrt (va / na + vb / nb);
     double d = fabs (mb - ma);
-    return d > 3 * se && (ma == 0 || d / fabs (ma) >= 0.02);
+    if (d > 3 * se && d >= log (1.02))
+        return 1;
+    if (na < COMPARE_SAME_MIN || nb < COMPARE_SAME_MIN) {
+        snprintf (why, cap, "too few intervals to judge (A %d, B %d): the change does not stand "
+                  "out of their spread, and no difference needs %d a side", na, nb,
+                  COMPARE_SAME_MIN);
+        return -1;
+    }
+    return 0;
 }
 
 static json_t *
@@ -173,11 +224,14 @@ rows_for (json_t *rows, const char *group, const side_t *a, const side_t *b, boo
         const char *metric = metrics[m];
         double va, vb;
         int sig = -1;
+        char why[200] = "no noise estimate";
         if (compare_is_latency (metric)) {
             va = num (json_object_get (busier (a->dirs), "percentiles"), metric);
             vb = num (json_object_get (busier (b->dirs), "percentiles"), metric);
             if (strcmp (metric, "p99.9") != 0)
-                sig = significant (a->series, b->series, metric, 1, 1);
+                sig = significant (a->series, b->series, metric, 1, 1, why, sizeof why);
+            else
+                snprintf (why, sizeof why, "p99.9 has no per-interval series: no noise estimate");
         } else if (per_member) {
             va = num (a->members, metric);
             vb = num (b->members, metric);
@@ -187,11 +241,13 @@ rows_for (json_t *rows, const char *group, const side_t *a, const side_t *b, boo
             double nb = num (b->members, agent ? "agents" : "targets");
             if (na > 0 && nb > 0)
                 sig = significant (a->series, b->series, strncmp (metric, "bw", 2) ? "iops" : "bw",
-                                   1 / na, 1 / nb);
+                                   1 / na, 1 / nb, why, sizeof why);
+            else
+                snprintf (why, sizeof why, "no member count: no figure per member's noise");
         } else {
             va = total (a->dirs, metric);
             vb = total (b->dirs, metric);
-            sig = significant (a->series, b->series, metric, 1, 1);
+            sig = significant (a->series, b->series, metric, 1, 1, why, sizeof why);
         }
         if (isnan (va) || isnan (vb))
             continue;
@@ -210,6 +266,8 @@ rows_for (json_t *rows, const char *group, const side_t *a, const side_t *b, boo
             snprintf (key, sizeof key, "b_%s", counts[k]);
             json_object_set_new (row, key, json_is_integer (v) ? json_incref (v) : json_null ());
         }
+        if (sig < 0)
+            json_object_set_new (row, "significance_note", json_string (why));
         json_array_append_new (rows, row);
     }
 }

@@ -8,7 +8,9 @@
     SIDE: {"run", "plan", "plan_version", "status", "message", "labels",
     "origin", "where"?}.
     ROW: {"step" (A's), "group", "metric", "a", "b", "delta_pct",
-    "significant" (true, false, or null without a noise estimate),
+    "significant" (true, false, or null: not judged, see compare.c),
+    "significance_note" (only when null: why, such as "too few intervals
+    to judge"),
     "a_plan", "a_step", "b_plan", "b_step" ("NAME vN" and the step each
     side's figure is of), "a_agents", "a_targets", "b_agents",
     "b_targets" (the members behind each figure)}.
