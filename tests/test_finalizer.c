@@ -5,7 +5,8 @@
     over.  A controller stopped then (runner destroyed: SIGTERM) has
     stored none of them, and the step still 'running': recovery makes
     them again.  What it stores equals what the synchronous path
-    (step_results_finalize) stores from the same snapshots.  A cancel then
+    (step_results_store, on the loop's connection) stores from the same
+    snapshots.  A cancel then
     takes the results first and cancels what follows. */
 #include "ctltest.h"
 #include "histogram.h"
@@ -355,7 +356,10 @@ main (void)
             CHECK (sqlite3_step (st) == SQLITE_DONE);
             sqlite3_finalize (st);
         }
-    CHECK (step_results_finalize (ctl->store, run, 0, ctl->interval_ns, NULL, NULL) == 0);
+    step_results_t *sr = step_results_store (ctl->store, run, 0);
+    CHECK (sr != NULL);
+    CHECK (sr && !step_results_bad (sr));
+    step_results_destroy (&sr);
     CHECK (store_commit (ctl->store) == 0);
     char *sync = dump (ctl, run, &n_sync);
     CHECK (n_sync == n_async);

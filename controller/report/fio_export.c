@@ -48,7 +48,7 @@ fio_acc_load (store_t *store, int64_t run, int step, int64_t agent, json_t *sel,
     for (int d = 0; d < DIR_COUNT; d++)
         for (int k = 0; k < LK_N; k++)
             histogram_reset (&a->hist[d][k]);
-    /* Six columns a direction from 3, as step_results_finalize reads them. */
+    /* Six columns a direction from 3, as step_results_compute reads them. */
     sqlite3_stmt *st = store_stmt (store,
         "SELECT seq, t_start, t_end, read_ops, read_bytes, read_errors, read_hist, "
         " read_slat_hist, read_lat_hist, write_ops, write_bytes, write_errors, write_hist, "

@@ -417,7 +417,7 @@ report_fleet (store_t *store, int64_t run, int idx, const double *extra, int nex
 
 /* The fleet's figures of a step made of the selected targets only (sel:
    report_selection_keys): their result rows summed and their histograms merged,
-   as step_results_finalize makes fleet_results of all of them.  NULL on a
+   as step_results_compute makes fleet_results of all of them.  NULL on a
    database error (logged). */
 static json_t *
 fleet_json_selected (store_t *store, int64_t run, int idx, json_t *sel, const double *extra,

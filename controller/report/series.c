@@ -234,6 +234,7 @@ static int
 write_slot (series_t *self, store_t *store, slot_t *sl)
 {
     const series_interval_t *iv = &sl->iv;
+    store_begin (store);        /* the loop's transaction (idempotent) */
     sqlite3_stmt *st = store_stmt (store,
         "INSERT OR REPLACE INTO fleet_intervals (run_id, step_idx, seq, agents, t_start, t_end, "
         " span_ns, read_ops, read_bytes, read_hist, write_ops, write_bytes, write_hist, "

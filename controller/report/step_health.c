@@ -49,6 +49,7 @@ step_health_save (store_t *store, int64_t run, int step, int64_t agent, bool aft
     }
     char *text = json_dumps (list, JSON_COMPACT);
     json_decref (list);
+    store_begin (store);        /* the loop's transaction (idempotent) */
     sqlite3_stmt *st = store_stmt (store, after
         ? "UPDATE step_agents SET health_after = ? WHERE run_id = ? AND step_idx = ? AND agent_id = ?"
         : "UPDATE step_agents SET health_before = ? WHERE run_id = ? AND step_idx = ? "

@@ -457,17 +457,3 @@ step_results_store (store_t *store, int64_t run, int step)
     return sr;
 }
 
-int
-step_results_finalize (store_t *store, int64_t run, int step, uint64_t interval_ns,
-                      report_agent_fn *totals, void *arg)
-{
-    (void) interval_ns;
-    step_results_t *sr = step_results_store (store, run, step);
-    if (!sr)
-        return -1;
-    if (totals)
-        step_results_totals (sr, totals, arg);
-    int bad = step_results_bad (sr);
-    step_results_destroy (&sr);
-    return bad ? -1 : 0;
-}

@@ -42,12 +42,5 @@ int step_results_bad (const step_results_t *self);
    store_failures moves) or when out of memory. */
 step_results_t *step_results_store (store_t *store, int64_t run, int step);
 
-/* Computes and stores results and fleet_results of a finished step on
-   the loop's connection, in its open transaction; totals (if not NULL)
-   gets each agent's stored ops and bytes.  A database error fails the
-   transaction (store_failures moves).  Returns 0, or -1 when a stored
-   histogram did not decode (logged) or the database failed. */
-int step_results_finalize (store_t *store, int64_t run, int step, uint64_t interval_ns,
-                          report_agent_fn *totals, void *arg);
 
 #endif

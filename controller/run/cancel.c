@@ -6,6 +6,7 @@
 #include "log.h"
 #include "util.h"
 #include "acks.h"
+#include "finalizer.h"
 #include "cancel.h"
 #include "runs.h"
 #include "step_results.h"
@@ -13,6 +14,34 @@
 
 #include <string.h>
 #include <time.h>
+
+/* The results of the step in hand, cancelled: made as a finished step's
+   are, by the finalizer's thread from what is committed (the agents'
+   rows first), and waited for here, since the cancel's answer says the
+   run has ended.  Can't fail: results that could not be stored are
+   logged, and the step keeps what its agents delivered. */
+static void
+results_of_cancelled (ctl_t *ctl)
+{
+    runner_t *r = ctl->runner;
+    if (store_commit (ctl->store) != 0 || store_failing (ctl->store)) {
+        log_err ("run %lld step %d: cancelled, but its results could not be made: the "
+                 "database cannot be written now", (long long) r->run, r->cur + 1);
+        return;
+    }
+    acks_after_commit (ctl);
+    int rc = finalizer_start (r->finalizer, r->run, r->cur);
+    IOF_ASSERT (rc == 0);       /* the step in hand is not in R_RESULTS (cancel_run waited) */
+    step_results_t *sr = NULL;
+    finalizer_poll (r->finalizer, true, &sr);
+    if (!sr)
+        log_err ("run %lld step %d: cancelled, but its results could not be stored (see "
+                 "above)", (long long) r->run, r->cur + 1);
+    step_results_destroy (&sr);
+    /* The step's and the run's ends are then one transaction (cancel_run
+       commits it). */
+    store_begin (ctl->store);
+}
 
 /* Ends the step in hand of the run in hand, cancelled (why says by whom):
    its agents are told to stop (ABORT: a layout, the workers), what they
@@ -53,7 +82,7 @@ cancel_in_hand (ctl_t *ctl, const char *why, json_t *stopped, char *err, size_t 
         runner_save_agent (ctl, p, NULL);
     }
     if (measured)
-        step_results_finalize (ctl->store, r->run, r->cur, ctl->interval_ns, NULL, NULL);
+        results_of_cancelled (ctl);
     runner_set_step (ctl, "cancelled");
     sqlite3_stmt *st = store_stmt (ctl->store,
         "UPDATE steps SET status = 'cancelled' WHERE run_id = ? AND idx > ? AND status = 'pending'");

@@ -196,7 +196,7 @@ begin_step (ctl_t *ctl)
 }
 
 /* DONE carries the agent's own totals; they must equal the sum of the
-   snapshots stored (p->stored_*, summed by step_results_finalize), or
+   snapshots stored (p->stored_*, summed by step_results_totals), or
    something measured was lost.  Notes it in p->msg. */
 static void
 check_totals (ctl_t *ctl, part_t *p)

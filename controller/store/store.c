@@ -205,6 +205,10 @@ store_step_done (store_t *self, sqlite3_stmt *st, const char *what)
 {
     if (!st)
         return -1;
+    /* The writer's writes are batched: each inside a transaction its
+       caller began (store_begin), committed once per tick, never a commit
+       (and an fsync) of its own. */
+    IOF_ASSERT (!sqlite3_get_autocommit (self->db) || self->reader || sqlite3_stmt_readonly (st));
     if (sqlite3_step (st) != SQLITE_DONE) {
         step_failed (self, st, what);
         return -1;
