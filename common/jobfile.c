@@ -26,11 +26,11 @@
     gets fio's default criterion iops_slope:0.01%.
 
     The parts, each in a file named for it: sizes and times (units.c),
-    fio's names (fio_names.c), the options iofleet implements
-    (option_table.c), one value read and its message (optval.c), a
-    section's lines applied (job_opts.c), and sweeps, iofleet's one
-    extension to the syntax (sweep.c).  This file reads the sections,
-    checks each job when its section ends and makes the steps.
+    fio's names (fio_names.c), the options iofleet implements and their
+    handlers (option_table.c, opt_*.c), one value read and its message
+    (optval.c), a section's lines applied (job_opts.c), and sweeps,
+    iofleet's one extension to the syntax (sweep.c).  This file reads the
+    sections, checks each job when its section ends and makes the steps.
 
     The other extension is the [iofleet] section, for settings of the plan
     rather than of a job, wherever the section stands in the file: sla=
@@ -574,20 +574,33 @@ s_prepend (parser_t *p, jobfile_t **jf_p, int skip, uint32_t count, int line, jo
     return 0;
 }
 
-/* Parses the text (see jobfile.h).  Returns NULL with err set on error. */
-jobfile_t *
-jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
+/* A parse under way: the steps so far, the section being read and the
+   options its lines build on. */
+typedef struct {
+    parser_t p;
+    jobfile_t *jf;
+    int cap;                    /* steps jf has room for */
+    enum { SECTION_NONE, SECTION_GLOBAL, SECTION_JOB, SECTION_IOFLEET } section;
+    job_opts_t *global;         /* the [global]s read so far */
+    job_opts_t *cur;            /* the job section being read */
+    job_opts_t *scratch;        /* working space (sweeps, prepended steps) */
+    iofleet_set_t set;
+    int iofleet_line;           /* 0 until an [iofleet] is read */
+} reading_t;
+
+/* Refuses a text no line of which need be read: none, too big, not
+   UTF-8, or a build whose table of fio's options is out of order.
+   Returns 0, or -1 with the error set. */
+static int
+s_check_text (parser_t *p, const char *text)
 {
-    parser_t p = { name ? name : "(job file)", err, errlen };
-    if (err && errlen)
-        err[0] = '\0';
     if (!text) {
-        optval_error (&p, 0, "no job file text");
-        return NULL;
+        optval_error (p, 0, "no job file text");
+        return -1;
     }
     if (strlen (text) > JOBFILE_MAX_BYTES) {
-        optval_error (&p, 0, "%zu bytes (the limit is %u)", strlen (text), JOBFILE_MAX_BYTES);
-        return NULL;
+        optval_error (p, 0, "%zu bytes (the limit is %u)", strlen (text), JOBFILE_MAX_BYTES);
+        return -1;
     }
     /* Plans are stored and reported as JSON text: UTF-8 only. */
     long bad = utf8_invalid_at (text, strlen (text));
@@ -595,30 +608,141 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         int bad_line = 1;
         for (long i = 0; i < bad; i++)
             bad_line += text[i] == '\n';
-        optval_error (&p, bad_line, "not valid UTF-8 text (byte %ld of the file)", bad + 1);
-        return NULL;
+        optval_error (p, bad_line, "not valid UTF-8 text (byte %ld of the file)", bad + 1);
+        return -1;
     }
     if (!fio_options_sorted ()) {
-        optval_error (&p, 0, "internal error: the table of fio options is not sorted");
-        return NULL;
+        optval_error (p, 0, "internal error: the table of fio options is not sorted");
+        return -1;
     }
-    char *copy = strdup (text);
-    jobfile_t *jf = calloc (1, sizeof (jobfile_t));
-    job_opts_t *global = malloc (sizeof (job_opts_t));
-    job_opts_t *cur = malloc (sizeof (job_opts_t));
-    job_opts_t *scratch = malloc (sizeof (job_opts_t));
-    if (!copy || !jf || !global || !cur || !scratch) {
-        optval_error (&p, 0, "out of memory");
-        goto fail;
-    }
-    job_opts_default (global);
+    return 0;
+}
 
-    enum { NONE, GLOBAL, JOB, IOFLEET } section = NONE;
-    iofleet_set_t set = { .sla = "", .health = "" };
-    int iofleet_line = 0;
-    int cap = 0;
+/* The name of the section header s ("[NAME]", s modified), trimmed, in
+   *name, and whether it is a [global] in *is_global.  Returns 0, or -1
+   with the error set. */
+static int
+s_section_name (parser_t *p, int line, char *s, char **name, bool *is_global)
+{
+    size_t len = strlen (s);
+    if (s[len - 1] != ']') {
+        optval_error (p, line, "section header '%.*s' does not end with ']'", OPTVAL_SHOW, s);
+        return -1;
+    }
+    s[len - 1] = '\0';
+    /* fio does not trim the name, and takes any name starting with
+       "global" as a [global]; refuse every name where that rule and ours
+       (exactly "global" once trimmed) disagree. */
+    bool fio_global = strncmp (s + 1, "global", 6) == 0;
+    char *sname = optval_trim (s + 1);
+    if (optval_name (p, line, "section name", sname))
+        return -1;
+    bool global = strcmp (sname, "global") == 0;
+    if (fio_global && !global) {
+        optval_error (p, line, "fio would treat [%s] as a [global] section (every name "
+                      "starting with 'global' is); rename it", sname);
+        return -1;
+    }
+    if (global && !fio_global) {
+        optval_error (p, line, "fio would treat this as a job named '%s', not as [global]; "
+                      "remove the blanks", s + 1);
+        return -1;
+    }
+    *name = sname;
+    *is_global = global;
+    return 0;
+}
+
+/* Starts the section whose header is s (s modified), ending the job
+   section before it.  Returns 0, or -1 with the error set. */
+static int
+s_section (reading_t *r, int line, char *s)
+{
+    char *sname;
+    bool is_global;
+    if (s_section_name (&r->p, line, s, &sname, &is_global))
+        return -1;
+    if (r->section == SECTION_JOB && s_emit (&r->p, &r->jf, &r->cap, r->cur, r->scratch))
+        return -1;
+    if (strcmp (sname, "iofleet") == 0) {
+        if (r->iofleet_line) {
+            optval_error (&r->p, line, "a second [iofleet] section (the first is at line %d); "
+                          "merge them", r->iofleet_line);
+            return -1;
+        }
+        r->iofleet_line = line;
+        r->section = SECTION_IOFLEET;
+        return 0;
+    }
+    if (is_global) {
+        /* Later [global]s change the defaults of the jobs below them
+           only, building on the earlier ones, like fio. */
+        r->section = SECTION_GLOBAL;
+        return 0;
+    }
+    if (r->jf->nsteps >= JOB_MAX_STEPS) {
+        bool swept = false;
+        for (int i = 0; i < r->jf->nsteps; i++)
+            swept = swept || r->jf->steps[i].sweep_of[0];
+        if (swept)
+            optval_error (&r->p, line, "more than %d steps (the limit is %d; each step of a "
+                          "sweep counts)", JOB_MAX_STEPS, JOB_MAX_STEPS);
+        else
+            optval_error (&r->p, line, "more than %d job sections (the limit is %d)",
+                          JOB_MAX_STEPS, JOB_MAX_STEPS);
+        return -1;
+    }
+    *r->cur = *r->global;
+    strcpy (r->cur->job.name, sname);
+    r->cur->job.line = line;
+    r->section = SECTION_JOB;
+    return 0;
+}
+
+/* Reads one line of the file (s, its newline cut, modified): a comment,
+   a section header, or a line of the section being read.  Returns 0, or
+   -1 with the error set. */
+static int
+s_line (reading_t *r, int line, char *s)
+{
+    if (strlen (s) > JOB_MAX_LINE) {
+        optval_error (&r->p, line, "line of %zu bytes (the limit is %d)", strlen (s),
+                      JOB_MAX_LINE);
+        return -1;
+    }
+    if (line == 1 && strncmp (s, "\xEF\xBB\xBF", 3) == 0) {
+        optval_error (&r->p, line, "file starts with a UTF-8 byte order mark (fio rejects it "
+                      "too); save it without one");
+        return -1;
+    }
+    /* fio cuts every line at the first ';' or '#'. */
+    s[strcspn (s, ";#")] = '\0';
+    s = optval_trim (s);
+    if (*s == '\0')
+        return 0;
+    if (*s == '[')
+        return s_section (r, line, s);
+    if (r->section == SECTION_NONE) {
+        char *eq = strchr (s, '=');
+        if (eq)
+            *eq = '\0';
+        optval_error (&r->p, line, "option '%.*s' outside of a section", OPTVAL_SHOW,
+                      optval_trim (s));
+        return -1;
+    }
+    if (r->section == SECTION_IOFLEET)
+        return s_iofleet_line (&r->p, line, s, &r->set);
+    bool in_global = r->section == SECTION_GLOBAL;
+    return job_opts_line (&r->p, line, in_global, in_global ? r->global : r->cur, s);
+}
+
+/* Reads every line of text (modified) and ends the last job section.
+   Returns 0, or -1 with the error set. */
+static int
+s_read (reading_t *r, char *text)
+{
     int line = 0;
-    char *next = copy;
+    char *next = text;
     while (next) {
         char *s = next;
         char *nl = strchr (s, '\n');
@@ -627,117 +751,30 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
             *nl = '\0';
         if (line < INT32_MAX)
             line++;
-        if (strlen (s) > JOB_MAX_LINE) {
-            optval_error (&p, line, "line of %zu bytes (the limit is %d)", strlen (s),
-                          JOB_MAX_LINE);
-            goto fail;
-        }
+        if (s_line (r, line, s))
+            return -1;
+    }
+    if (r->section == SECTION_JOB && s_emit (&r->p, &r->jf, &r->cap, r->cur, r->scratch))
+        return -1;
+    if (r->jf->nsteps == 0) {
+        optval_error (&r->p, 0, "no job sections (a plan needs at least one [job])");
+        return -1;
+    }
+    return 0;
+}
 
-        if (line == 1 && strncmp (s, "\xEF\xBB\xBF", 3) == 0) {
-            optval_error (&p, line,
-                          "file starts with a UTF-8 byte order mark (fio rejects it too); "
-                          "save it without one");
-            goto fail;
-        }
-        /* fio cuts every line at the first ';' or '#'. */
-        s[strcspn (s, ";#")] = '\0';
-        s = optval_trim (s);
-        if (*s == '\0')
-            continue;
-
-        if (*s == '[') {
-            size_t len = strlen (s);
-            if (s[len - 1] != ']') {
-                optval_error (&p, line, "section header '%.*s' does not end with ']'",
-                              OPTVAL_SHOW, s);
-                goto fail;
-            }
-            s[len - 1] = '\0';
-            /* fio does not trim the name, and takes any name starting
-               with "global" as a [global]; refuse every name where that
-               rule and ours (exactly "global" once trimmed) disagree. */
-            bool fio_global = strncmp (s + 1, "global", 6) == 0;
-            char *sname = optval_trim (s + 1);
-            if (optval_name (&p, line, "section name", sname))
-                goto fail;
-            bool is_global = strcmp (sname, "global") == 0;
-            if (fio_global && !is_global) {
-                optval_error (&p, line, "fio would treat [%s] as a [global] section "
-                              "(every name starting with 'global' is); rename it", sname);
-                goto fail;
-            }
-            if (is_global && !fio_global) {
-                optval_error (&p, line, "fio would treat this as a job named '%s', not as "
-                              "[global]; remove the blanks", s + 1);
-                goto fail;
-            }
-            if (section == JOB) {
-                if (s_emit (&p, &jf, &cap, cur, scratch))
-                    goto fail;
-            }
-            if (strcmp (sname, "iofleet") == 0) {
-                if (iofleet_line) {
-                    optval_error (&p, line, "a second [iofleet] section (the first is at line %d); "
-                                  "merge them", iofleet_line);
-                    goto fail;
-                }
-                iofleet_line = line;
-                section = IOFLEET;
-                continue;
-            }
-            if (is_global) {
-                /* Later [global]s change the defaults of the jobs below
-                   them only, building on the earlier ones, like fio. */
-                section = GLOBAL;
-                continue;
-            }
-            if (jf->nsteps >= JOB_MAX_STEPS) {
-                bool swept = false;
-                for (int i = 0; i < jf->nsteps; i++)
-                    swept = swept || jf->steps[i].sweep_of[0];
-                if (swept)
-                    optval_error (&p, line, "more than %d steps (the limit is %d; each step of "
-                                  "a sweep counts)", JOB_MAX_STEPS, JOB_MAX_STEPS);
-                else
-                    optval_error (&p, line, "more than %d job sections (the limit is %d)",
-                                  JOB_MAX_STEPS, JOB_MAX_STEPS);
-                goto fail;
-            }
-            *cur = *global;
-            strcpy (cur->job.name, sname);
-            cur->job.line = line;
-            section = JOB;
-            continue;
-        }
-        if (section == NONE) {
-            char *eq = strchr (s, '=');
-            if (eq)
-                *eq = '\0';
-            optval_error (&p, line, "option '%.*s' outside of a section", OPTVAL_SHOW,
-                          optval_trim (s));
-            goto fail;
-        }
-        if (section == IOFLEET) {
-            if (s_iofleet_line (&p, line, s, &set))
-                goto fail;
-            continue;
-        }
-        if (job_opts_line (&p, line, section == GLOBAL,
-                           section == GLOBAL ? global : cur, s))
-            goto fail;
-    }
-    if (section == JOB) {
-        if (s_emit (&p, &jf, &cap, cur, scratch))
-            goto fail;
-    }
-    if (jf->nsteps == 0) {
-        optval_error (&p, 0, "no job sections (a plan needs at least one [job])");
-        goto fail;
-    }
+/* What the plan's jobs share once all are read: the [iofleet] settings,
+   fio's run-wide exitall and worker numbers, rounds, and the steps put in
+   front of the jobs.  Returns 0, or -1 with the error set. */
+static int
+s_finish_plan (reading_t *r)
+{
+    jobfile_t *jf = r->jf;
+    const iofleet_set_t *set = &r->set;
     for (int i = 0; i < jf->nsteps; i++) {
         if (!jf->steps[i].sla[0])
-            memcpy (jf->steps[i].sla, set.sla, sizeof set.sla);
-        memcpy (jf->steps[i].health, set.health, sizeof set.health);
+            memcpy (jf->steps[i].sla, set->sla, sizeof set->sla);
+        memcpy (jf->steps[i].health, set->health, sizeof set->health);
     }
     /* fio's exitall is one flag for the whole run (fio 3.33: set on the
        job that ends last, it still stops the others when the first one
@@ -754,36 +791,57 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         jf->steps[i].thread_number = thread_number;
         thread_number += jf->steps[i].numjobs;
     }
-    if (s_rounds (&p, jf, &set))
-        goto fail;
+    if (s_rounds (&r->p, jf, set))
+        return -1;
     /* The precondition step, then the purge step in front of it, each
        over the regions of the plan's own jobs. */
     int before = 0;
-    if (set.precondition) {
-        int n0 = jf->nsteps;
-        if (s_prepend (&p, &jf, 0, set.precondition, set.precondition_line, scratch))
-            goto fail;
-        jf->precondition = set.precondition;
-        before = jf->nsteps - n0;
+    if (set->precondition) {
+        int n0 = r->jf->nsteps;
+        if (s_prepend (&r->p, &r->jf, 0, set->precondition, set->precondition_line,
+                       r->scratch))
+            return -1;
+        r->jf->precondition = set->precondition;
+        before = r->jf->nsteps - n0;
     }
-    if (set.purge) {
-        jf->purge = set.purge;
-        if (s_prepend (&p, &jf, before, 0, set.purge_line, scratch))
-            goto fail;
+    if (set->purge) {
+        r->jf->purge = set->purge;
+        if (s_prepend (&r->p, &r->jf, before, 0, set->purge_line, r->scratch))
+            return -1;
     }
-    free (copy);
-    free (global);
-    free (cur);
-    free (scratch);
-    return jf;
+    return 0;
+}
 
-fail:
+/* Parses the text (see jobfile.h).  Returns NULL with err set on error. */
+jobfile_t *
+jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
+{
+    reading_t r = { .p = { name ? name : "(job file)", err, errlen } };
+    if (err && errlen)
+        err[0] = '\0';
+    if (s_check_text (&r.p, text))
+        return NULL;
+    char *copy = strdup (text);
+    r.jf = calloc (1, sizeof (jobfile_t));
+    r.global = malloc (sizeof (job_opts_t));
+    r.cur = malloc (sizeof (job_opts_t));
+    r.scratch = malloc (sizeof (job_opts_t));
+    int rc = -1;
+    if (!copy || !r.jf || !r.global || !r.cur || !r.scratch)
+        optval_error (&r.p, 0, "out of memory");
+    else {
+        job_opts_default (r.global);
+        rc = s_read (&r, copy) || s_finish_plan (&r) ? -1 : 0;
+    }
     free (copy);
-    free (global);
-    free (cur);
-    free (scratch);
-    free (jf);
-    return NULL;
+    free (r.global);
+    free (r.cur);
+    free (r.scratch);
+    if (rc) {
+        free (r.jf);
+        return NULL;
+    }
+    return r.jf;
 }
 
 /* Reads and parses a file (see jobfile.h).  Returns NULL with err set on
