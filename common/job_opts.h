@@ -1,4 +1,5 @@
-/*  job_opts.h: a job's options as its section's lines set them.
+/*  job_opts.h: a job's options as its section's lines set them, each line
+    applied by its option's handler (option_table.h).
 */
 #ifndef IOF_JOB_OPTS_H
 #define IOF_JOB_OPTS_H
@@ -10,8 +11,9 @@
 /* A job's options plus where the ones that the end-of-section checks
    complain about were set, so the message can point at that line (which
    may be in a [global] section above the job).  Index 0 is reads, 1
-   writes; a line of 0 means "never set" (the default). */
-typedef struct {
+   writes; a line of 0 means "never set" (the default).  (The typedef
+   job_opts_t is in option_table.h, whose handlers take one.) */
+struct job_opts {
     job_t job;
     sweep_t sweep_rw;           /* rw=MODE,MODE[,..] */
     sweep_t sweep_bs;           /* bs=SIZE,SIZE,SIZE[,..] (both directions) */
@@ -34,7 +36,7 @@ typedef struct {
     const char *batch_complete_key;
     int ss_line;
     const char *ss_key;
-} job_opts_t;
+};
 
 /* The defaults of a job with no options (fio's).  Can't fail. */
 void job_opts_default (job_opts_t *o);

@@ -26,10 +26,11 @@
     gets fio's default criterion iops_slope:0.01%.
 
     The parts, each in a file named for it: sizes and times (units.c),
-    fio's names (fio_names.c), the options iofleet implements
-    (option_table.c), one value read and its message (optval.c), a
-    section's lines applied (job_opts.c), and sweeps, iofleet's one
-    extension to the syntax (sweep.c).  This file reads the sections,
+    fio's names (fio_names.c), the options iofleet implements and their
+    handlers (option_table.c, opt_*.c), one value read and its message
+    (optval.c), a section's lines applied (job_opts.c), and sweeps,
+    iofleet's one extension to the syntax (sweep.c), and the checks of a
+    job's final options (job_check.c).  This file reads the sections,
     checks each job when its section ends and makes the steps.
 
     The other extension is the [iofleet] section, for settings of the plan
@@ -44,6 +45,7 @@
     with iofleet_sla=.
 */
 #include "jobfile.h"
+#include "job_check.h"
 #include "job_opts.h"
 #include "precondition.h"
 #include "purge.h"
@@ -60,261 +62,6 @@
 #include <unistd.h>
 
 #define JOBFILE_MAX_BYTES   (1u << 20)      /* jobfile_load refuses more */
-
-static const char *const s_dir_name[2] = { "reads", "writes" };
-
-/* Reports a block size that direct=1 cannot issue: "WHAT SIZE[ (DIR)] is
-   not a multiple of 512, ...", naming the direction only when the two
-   directions differ.  Can't fail. */
-static void
-s_align_error (parser_t *p, int line, const job_opts_t *o, const char *what,
-               uint32_t size, int dir, bool dirs_differ)
-{
-    optval_error (p, line, "%s%u%s%s%s is not a multiple of 512, which direct=1 (line %d) "
-                  "needs (job '%s')", what, size, dirs_differ ? " (" : "",
-                  dirs_differ ? s_dir_name[dir] : "", dirs_differ ? ")" : "",
-                  o->direct_line, o->job.name);
-}
-
-/* With direct=1, every block size the job can issue must be a multiple
-   of 512: bs, both bounds of bsrange and every bssplit size, in both
-   directions.  Returns 0, or -1 with the error set at the line of the
-   option to fix. */
-static int
-s_check_alignment (parser_t *p, const job_opts_t *o)
-{
-    const job_t *job = &o->job;
-    if (!job->direct)
-        return 0;
-    bool bs_differ = job->bs[0] != job->bs[1];
-    bool range_differ = job->bsrange_min[0] != job->bsrange_min[1]
-                     || job->bsrange_max[0] != job->bsrange_max[1];
-    bool split_differ = job->nbssplit[0] != job->nbssplit[1]
-                     || memcmp (job->bssplit[0], job->bssplit[1],
-                                (size_t) job->nbssplit[0] * sizeof (job_bssplit_t)) != 0;
-    for (int d = 0; d < 2; d++) {
-        if (job->bs[d] % 512 != 0) {
-            s_align_error (p, o->bs_line[d], o, "bs=", job->bs[d], d, bs_differ);
-            return -1;
-        }
-    }
-    for (int d = 0; d < 2; d++) {
-        uint32_t bound = job->bsrange_min[d] % 512 ? job->bsrange_min[d]
-                       : job->bsrange_max[d] % 512 ? job->bsrange_max[d] : 0;
-        if (bound) {
-            s_align_error (p, o->bsrange_line[d], o, "bsrange bound ", bound, d,
-                           range_differ);
-            return -1;
-        }
-    }
-    for (int d = 0; d < 2; d++) {
-        for (int i = 0; i < job->nbssplit[d]; i++) {
-            if (job->bssplit[d][i].bs % 512 != 0) {
-                s_align_error (p, o->bssplit_line[d], o, "bssplit size ",
-                               job->bssplit[d][i].bs, d, split_differ);
-                return -1;
-            }
-        }
-    }
-    return 0;
-}
-
-/* verify= on a job iofleet cannot verify as fio does: one that writes
-   nothing, or whose writes may overlap (fio sorts and trims those before it
-   reads them back), or whose directions a rate decides.  Returns 0, or -1
-   with the error set at the verify= line. */
-static int
-s_verify_refused (parser_t *p, const job_opts_t *o)
-{
-    const job_t *job = &o->job;
-    const char *why = NULL;
-    if (job_rw_trims (job->rw))
-        why = "reading back what trims left (fio's trim_verify_zero, trim_backlog) is not "
-              "supported by iofleet yet";
-    else if (job->rw == JOB_RW_READ || job->rw == JOB_RW_RANDREAD
-        || ((job->rw == JOB_RW_RW || job->rw == JOB_RW_RANDRW) && job->rwmixread == 100))
-        why = "the job writes nothing to verify (verify_only=1 on the writing job reads back "
-              "what an earlier run of it wrote)";
-    else if ((job->rw == JOB_RW_RANDWRITE || job->rw == JOB_RW_RANDRW)
-             && (job->norandommap || job->dist.kind != JOB_DIST_RANDOM || job->blockalign[1]
-                 || job->rw_seq_nr > 1 || job->perc_random[1] < 100))
-        why = "with norandommap, blockalign or a non-uniform random_distribution writes overlap, "
-              "which fio "
-              "sorts and trims before reading back and iofleet does not yet";
-    else if ((job->rw == JOB_RW_RW || job->rw == JOB_RW_RANDRW)
-             && (job->rate_iops[0] || job->rate_iops[1] || job->rate[0] || job->rate[1]))
-        why = "rate_iops on a mixed job decides each I/O's direction by the clock, so the "
-              "writes cannot be replayed for reading back";
-    if (!why && job->numjobs > 1 && job->filename[0] && !job->offset_increment)
-        why = "its numjobs copies write the same blocks of the same files, so a copy would "
-              "read back another's data; give offset_increment= (regions of their own), or "
-              "no filename= (files of their own)";
-    /* The header (agent/verify.h) must fit in the smallest write. */
-    uint32_t least = job->bs[1];
-    if (job->bsrange_min[1] && job->bsrange_min[1] < least)
-        least = job->bsrange_min[1];
-    for (int i = 0; i < job->nbssplit[1]; i++)
-        if (job->bssplit[1][i].bs < least)
-            least = job->bssplit[1][i].bs;
-    char small[96];
-    if (!why && least < JOB_VERIFY_HEADER) {
-        snprintf (small, sizeof small, "writes of %u bytes cannot hold its %d-byte header",
-                  least, JOB_VERIFY_HEADER);
-        why = small;
-    }
-    if (!why)
-        return 0;
-    optval_error (p, o->verify_line, "verify=%s on job '%s': %s",
-                  job->verify == JOB_VERIFY_MD5 ? "md5" : "crc32c", job->name, why);
-    return -1;
-}
-
-/* The checks and fio defaults that need a job's final options (direct
-   may come after bs, iodepth after iodepth_batch, and any of them from a
-   [global]).  Returns 0, or -1 with the error set at the line of the
-   option to fix. */
-static int
-s_finish_job (parser_t *p, job_opts_t *o)
-{
-    job_t *job = &o->job;
-    if (job->time_based && job->runtime_ns == 0) {
-        optval_error (p, o->time_based_line, "time_based needs runtime= (job '%s' has none)",
-                      job->name);
-        return -1;
-    }
-    if (s_check_alignment (p, o))
-        return -1;
-    /* Without filename= the target is named after the job (jobspec.c), and
-       a name of nothing but ':'s names no file. */
-    const char *dflt = job->sweep_of[0] ? job->sweep_of : job->name;
-    if (!job->filename[0] && strspn (dflt, ":") == strlen (dflt)) {
-        optval_error (p, job->line, "job '%s' has no filename= and its name names no file; "
-                      "add filename=", dflt);
-        return -1;
-    }
-    /* Without filename= each worker gets a file of its own (jobspec.c), and
-       a job's files go to an agent as its targets. */
-    uint64_t nown = (uint64_t) job->numjobs * job->nrfiles;
-    if (!job->filename[0] && nown > JOB_MAX_OWN_FILES) {
-        optval_error (p, job->nrfiles > 1 && o->nrfiles_line > o->numjobs_line ? o->nrfiles_line
-                                                                          : o->numjobs_line,
-                      "numjobs=%u with nrfiles=%u without filename= makes %llu files, as fio does "
-                      "(%s.0.0, %s.0.1, ...); the limit is %d: give filename=", job->numjobs,
-                      job->nrfiles, (unsigned long long) nown, dflt, dflt, JOB_MAX_OWN_FILES);
-        return -1;
-    }
-    /* fio 3.33 with both: loops=2 io_size=384k size=256k issued 8 64k reads,
-       neither 2 x 6 (io_size a loop) nor 6 (io_size in all). */
-    if (job->loops > 1 && job->io_size) {
-        optval_error (p, o->loops_line, "loops=%u with io_size=: fio's result for the two together "
-                      "matches neither (job '%s'); use one of them", job->loops, job->name);
-        return -1;
-    }
-    /* latency_target: fio's search, one per job copy. */
-    if (job->latency_target_ns) {
-        const char *why = NULL;
-        if (job->numjobs > 1)
-            why = "each numjobs copy would search a depth of its own (and fio 3.33 scales the "
-                  "target of copies after the first by 1000 again); give numjobs=1";
-        else if (!job->latency_window_ns)
-            why = "without latency_window every loop of fio's is a window of one I/O; give "
-                  "latency_window= (like 200ms)";
-        else if (job->verify != JOB_VERIFY_NONE || job->read_iolog[0])
-            why = "a search of depths with verify= or read_iolog= is not supported";
-        if (why) {
-            optval_error (p, job->line, "latency_target (job '%s'): %s", job->name, why);
-            return -1;
-        }
-    }
-    /* read_iolog: the log says where and what; fio ignores filename= and
-       rw=, and each numjobs copy would replay all of it again. */
-    if (job->read_iolog[0]) {
-        const char *why = NULL;
-        if (job->filename[0] && !job->replay_redirect[0])
-            why = "it replays on the files the log names, and fio ignores filename=: remove "
-                  "filename=, or give replay_redirect=PATH to send the whole log to PATH";
-        else if (job->numjobs > 1)
-            why = "each numjobs copy would replay the whole log again; give numjobs=1";
-        else if (job->verify != JOB_VERIFY_NONE)
-            why = "verify= reads back a job's own writes, and a replay writes the log's";
-        else if (job->write_iolog[0] && strcmp (job->write_iolog, job->read_iolog) == 0)
-            why = "write_iolog names the same file: the replay would append to the log it reads";
-        if (why) {
-            optval_error (p, o->read_iolog_line, "read_iolog=%s (job '%s'): %s", job->read_iolog,
-                          job->name, why);
-            return -1;
-        }
-    }
-    /* fio 3.33's copies write one iolog over each other (seen: a truncated
-       log); one log names one worker's I/O. */
-    if (job->write_iolog[0] && job->numjobs > 1) {
-        optval_error (p, o->iolog_line, "write_iolog with numjobs=%u (job '%s'): fio's copies "
-                      "write the one log over each other; give each its own job section, or "
-                      "numjobs=1", job->numjobs, job->name);
-        return -1;
-    }
-    /* fio: "This typically won't work with direct I/O"; here it is refused. */
-    if (job->bs_unaligned && job->direct) {
-        optval_error (p, o->direct_line ? o->direct_line : job->line, "blocksize_unaligned with "
-                      "direct=1 (job '%s'): O_DIRECT takes only multiples of the device's logical "
-                      "block size; give direct=0", job->name);
-        return -1;
-    }
-    /* rw=write:SIZE: holes that keep every I/O on a block of the job's one
-       size, so a pass's length is known (and O_DIRECT stays aligned). */
-    if (job->rw_skip) {
-        bool one = job->nbssplit[0] == 0 && job->nbssplit[1] == 0 && !job->bsrange_min[0]
-                && !job->bsrange_min[1] && job->bs[0] == job->bs[1];
-        if (!one || job->rw_skip % job->bs[0]) {
-            optval_error (p, o->rw_line, "rw=%s:%llu (job '%s'): iofleet skips whole blocks of one "
-                          "size: give bs= alone (no bssplit, bsrange or per-direction sizes) and a "
-                          "skip that is a multiple of it", job_rw_name (job->rw),
-                          (unsigned long long) job->rw_skip, job->name);
-            return -1;
-        }
-    }
-    /* fio's LFSR visits every block once a pass without a random map. */
-    if (job->lfsr)
-        job->norandommap = false;
-    if (job->verify != JOB_VERIFY_NONE && s_verify_refused (p, o))
-        return -1;
-    if (job->verify_only && job->verify == JOB_VERIFY_NONE) {
-        optval_error (p, job->line, "verify_only on job '%s' without verify=: nothing to check "
-                      "(give the verify= its data was written with)", job->name);
-        return -1;
-    }
-    /* fio's HOWTO: "If it is set to 0 the iodepth value will be used." */
-    if (job->iodepth_batch_submit == 0)
-        job->iodepth_batch_submit = job->iodepth;
-    /* fio's 0 polls; iofleet never busy-polls and waits for one (docs/guide/02-plans.md).
-       Both defaults are set here only; jobspec.c and job.c assert them. */
-    if (job->iodepth_batch_complete_min == 0)
-        job->iodepth_batch_complete_min = 1;
-    /* fio would quietly lower these to the iodepth. */
-    if (job->iodepth_batch_submit > job->iodepth) {
-        optval_error (p, o->batch_submit_line, "%s=%u is larger than iodepth=%u (job '%s')",
-                      o->batch_submit_key, job->iodepth_batch_submit, job->iodepth, job->name);
-        return -1;
-    }
-    if (job->iodepth_batch_complete_min > job->iodepth) {
-        optval_error (p, o->batch_complete_line, "%s=%u is larger than iodepth=%u (job '%s')",
-                      o->batch_complete_key, job->iodepth_batch_complete_min, job->iodepth,
-                      job->name);
-        return -1;
-    }
-    if (job->ss != JOB_SS_NONE && job->ss_dur_ns == 0) {
-        optval_error (p, o->ss_line, "%s needs ss_dur= (job '%s' has none)", o->ss_key, job->name);
-        return -1;
-    }
-    if (job->ss == JOB_SS_NONE && job->ss_dur_ns != 0) {
-        /* ss_dur= alone turns steady state on with fio's default
-           criterion, steadystate=iops_slope:0.01%. */
-        job->ss = JOB_SS_IOPS_SLOPE;
-        job->ss_limit = 0.0001;
-        job->ss_pct = true;
-    }
-    return 0;
-}
 
 /* Appends a finished job to *jf, growing it.  Returns 0, or -1 with the
    error set. */
@@ -349,11 +96,11 @@ s_emit (parser_t *p, jobfile_t **jf, int *cap, job_opts_t *o, job_opts_t *scratc
     if (n < 0)
         return -1;
     if (n == 0)
-        return s_finish_job (p, o) || s_append (p, jf, cap, o) ? -1 : 0;
+        return job_check_finish (p, o) || s_append (p, jf, cap, o) ? -1 : 0;
     for (int k = 0; k < n; k++) {
         *scratch = *o;
         if (sweep_step (p, &o->job, sr, sb, sq, k, &scratch->job)
-        ||  s_finish_job (p, scratch) || s_append (p, jf, cap, scratch))
+        ||  job_check_finish (p, scratch) || s_append (p, jf, cap, scratch))
             return -1;
     }
     return 0;
@@ -540,7 +287,7 @@ s_prepend (parser_t *p, jobfile_t **jf_p, int skip, uint32_t count, int line, jo
             continue;
         if ((count ? precondition_job (p, line, &jf->steps[i], count, o)
                    : purge_job (p, line, &jf->steps[i], (purge_t) jf->purge, o))
-            || s_finish_job (p, o)) {
+            || job_check_finish (p, o)) {
             free (pre);
             return -1;
         }
@@ -574,20 +321,33 @@ s_prepend (parser_t *p, jobfile_t **jf_p, int skip, uint32_t count, int line, jo
     return 0;
 }
 
-/* Parses the text (see jobfile.h).  Returns NULL with err set on error. */
-jobfile_t *
-jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
+/* A parse under way: the steps so far, the section being read and the
+   options its lines build on. */
+typedef struct {
+    parser_t p;
+    jobfile_t *jf;
+    int cap;                    /* steps jf has room for */
+    enum { SECTION_NONE, SECTION_GLOBAL, SECTION_JOB, SECTION_IOFLEET } section;
+    job_opts_t *global;         /* the [global]s read so far */
+    job_opts_t *cur;            /* the job section being read */
+    job_opts_t *scratch;        /* working space (sweeps, prepended steps) */
+    iofleet_set_t set;
+    int iofleet_line;           /* 0 until an [iofleet] is read */
+} reading_t;
+
+/* Refuses a text no line of which need be read: none, too big, not
+   UTF-8, or a build whose table of fio's options is out of order.
+   Returns 0, or -1 with the error set. */
+static int
+s_check_text (parser_t *p, const char *text)
 {
-    parser_t p = { name ? name : "(job file)", err, errlen };
-    if (err && errlen)
-        err[0] = '\0';
     if (!text) {
-        optval_error (&p, 0, "no job file text");
-        return NULL;
+        optval_error (p, 0, "no job file text");
+        return -1;
     }
     if (strlen (text) > JOBFILE_MAX_BYTES) {
-        optval_error (&p, 0, "%zu bytes (the limit is %u)", strlen (text), JOBFILE_MAX_BYTES);
-        return NULL;
+        optval_error (p, 0, "%zu bytes (the limit is %u)", strlen (text), JOBFILE_MAX_BYTES);
+        return -1;
     }
     /* Plans are stored and reported as JSON text: UTF-8 only. */
     long bad = utf8_invalid_at (text, strlen (text));
@@ -595,30 +355,141 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         int bad_line = 1;
         for (long i = 0; i < bad; i++)
             bad_line += text[i] == '\n';
-        optval_error (&p, bad_line, "not valid UTF-8 text (byte %ld of the file)", bad + 1);
-        return NULL;
+        optval_error (p, bad_line, "not valid UTF-8 text (byte %ld of the file)", bad + 1);
+        return -1;
     }
     if (!fio_options_sorted ()) {
-        optval_error (&p, 0, "internal error: the table of fio options is not sorted");
-        return NULL;
+        optval_error (p, 0, "internal error: the table of fio options is not sorted");
+        return -1;
     }
-    char *copy = strdup (text);
-    jobfile_t *jf = calloc (1, sizeof (jobfile_t));
-    job_opts_t *global = malloc (sizeof (job_opts_t));
-    job_opts_t *cur = malloc (sizeof (job_opts_t));
-    job_opts_t *scratch = malloc (sizeof (job_opts_t));
-    if (!copy || !jf || !global || !cur || !scratch) {
-        optval_error (&p, 0, "out of memory");
-        goto fail;
-    }
-    job_opts_default (global);
+    return 0;
+}
 
-    enum { NONE, GLOBAL, JOB, IOFLEET } section = NONE;
-    iofleet_set_t set = { .sla = "", .health = "" };
-    int iofleet_line = 0;
-    int cap = 0;
+/* The name of the section header s ("[NAME]", s modified), trimmed, in
+   *name, and whether it is a [global] in *is_global.  Returns 0, or -1
+   with the error set. */
+static int
+s_section_name (parser_t *p, int line, char *s, char **name, bool *is_global)
+{
+    size_t len = strlen (s);
+    if (s[len - 1] != ']') {
+        optval_error (p, line, "section header '%.*s' does not end with ']'", OPTVAL_SHOW, s);
+        return -1;
+    }
+    s[len - 1] = '\0';
+    /* fio does not trim the name, and takes any name starting with
+       "global" as a [global]; refuse every name where that rule and ours
+       (exactly "global" once trimmed) disagree. */
+    bool fio_global = strncmp (s + 1, "global", 6) == 0;
+    char *sname = optval_trim (s + 1);
+    if (optval_name (p, line, "section name", sname))
+        return -1;
+    bool global = strcmp (sname, "global") == 0;
+    if (fio_global && !global) {
+        optval_error (p, line, "fio would treat [%s] as a [global] section (every name "
+                      "starting with 'global' is); rename it", sname);
+        return -1;
+    }
+    if (global && !fio_global) {
+        optval_error (p, line, "fio would treat this as a job named '%s', not as [global]; "
+                      "remove the blanks", s + 1);
+        return -1;
+    }
+    *name = sname;
+    *is_global = global;
+    return 0;
+}
+
+/* Starts the section whose header is s (s modified), ending the job
+   section before it.  Returns 0, or -1 with the error set. */
+static int
+s_section (reading_t *r, int line, char *s)
+{
+    char *sname;
+    bool is_global;
+    if (s_section_name (&r->p, line, s, &sname, &is_global))
+        return -1;
+    if (r->section == SECTION_JOB && s_emit (&r->p, &r->jf, &r->cap, r->cur, r->scratch))
+        return -1;
+    if (strcmp (sname, "iofleet") == 0) {
+        if (r->iofleet_line) {
+            optval_error (&r->p, line, "a second [iofleet] section (the first is at line %d); "
+                          "merge them", r->iofleet_line);
+            return -1;
+        }
+        r->iofleet_line = line;
+        r->section = SECTION_IOFLEET;
+        return 0;
+    }
+    if (is_global) {
+        /* Later [global]s change the defaults of the jobs below them
+           only, building on the earlier ones, like fio. */
+        r->section = SECTION_GLOBAL;
+        return 0;
+    }
+    if (r->jf->nsteps >= JOB_MAX_STEPS) {
+        bool swept = false;
+        for (int i = 0; i < r->jf->nsteps; i++)
+            swept = swept || r->jf->steps[i].sweep_of[0];
+        if (swept)
+            optval_error (&r->p, line, "more than %d steps (the limit is %d; each step of a "
+                          "sweep counts)", JOB_MAX_STEPS, JOB_MAX_STEPS);
+        else
+            optval_error (&r->p, line, "more than %d job sections (the limit is %d)",
+                          JOB_MAX_STEPS, JOB_MAX_STEPS);
+        return -1;
+    }
+    *r->cur = *r->global;
+    strcpy (r->cur->job.name, sname);
+    r->cur->job.line = line;
+    r->section = SECTION_JOB;
+    return 0;
+}
+
+/* Reads one line of the file (s, its newline cut, modified): a comment,
+   a section header, or a line of the section being read.  Returns 0, or
+   -1 with the error set. */
+static int
+s_line (reading_t *r, int line, char *s)
+{
+    if (strlen (s) > JOB_MAX_LINE) {
+        optval_error (&r->p, line, "line of %zu bytes (the limit is %d)", strlen (s),
+                      JOB_MAX_LINE);
+        return -1;
+    }
+    if (line == 1 && strncmp (s, "\xEF\xBB\xBF", 3) == 0) {
+        optval_error (&r->p, line, "file starts with a UTF-8 byte order mark (fio rejects it "
+                      "too); save it without one");
+        return -1;
+    }
+    /* fio cuts every line at the first ';' or '#'. */
+    s[strcspn (s, ";#")] = '\0';
+    s = optval_trim (s);
+    if (*s == '\0')
+        return 0;
+    if (*s == '[')
+        return s_section (r, line, s);
+    if (r->section == SECTION_NONE) {
+        char *eq = strchr (s, '=');
+        if (eq)
+            *eq = '\0';
+        optval_error (&r->p, line, "option '%.*s' outside of a section", OPTVAL_SHOW,
+                      optval_trim (s));
+        return -1;
+    }
+    if (r->section == SECTION_IOFLEET)
+        return s_iofleet_line (&r->p, line, s, &r->set);
+    bool in_global = r->section == SECTION_GLOBAL;
+    return job_opts_line (&r->p, line, in_global, in_global ? r->global : r->cur, s);
+}
+
+/* Reads every line of text (modified) and ends the last job section.
+   Returns 0, or -1 with the error set. */
+static int
+s_read (reading_t *r, char *text)
+{
     int line = 0;
-    char *next = copy;
+    char *next = text;
     while (next) {
         char *s = next;
         char *nl = strchr (s, '\n');
@@ -627,117 +498,30 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
             *nl = '\0';
         if (line < INT32_MAX)
             line++;
-        if (strlen (s) > JOB_MAX_LINE) {
-            optval_error (&p, line, "line of %zu bytes (the limit is %d)", strlen (s),
-                          JOB_MAX_LINE);
-            goto fail;
-        }
+        if (s_line (r, line, s))
+            return -1;
+    }
+    if (r->section == SECTION_JOB && s_emit (&r->p, &r->jf, &r->cap, r->cur, r->scratch))
+        return -1;
+    if (r->jf->nsteps == 0) {
+        optval_error (&r->p, 0, "no job sections (a plan needs at least one [job])");
+        return -1;
+    }
+    return 0;
+}
 
-        if (line == 1 && strncmp (s, "\xEF\xBB\xBF", 3) == 0) {
-            optval_error (&p, line,
-                          "file starts with a UTF-8 byte order mark (fio rejects it too); "
-                          "save it without one");
-            goto fail;
-        }
-        /* fio cuts every line at the first ';' or '#'. */
-        s[strcspn (s, ";#")] = '\0';
-        s = optval_trim (s);
-        if (*s == '\0')
-            continue;
-
-        if (*s == '[') {
-            size_t len = strlen (s);
-            if (s[len - 1] != ']') {
-                optval_error (&p, line, "section header '%.*s' does not end with ']'",
-                              OPTVAL_SHOW, s);
-                goto fail;
-            }
-            s[len - 1] = '\0';
-            /* fio does not trim the name, and takes any name starting
-               with "global" as a [global]; refuse every name where that
-               rule and ours (exactly "global" once trimmed) disagree. */
-            bool fio_global = strncmp (s + 1, "global", 6) == 0;
-            char *sname = optval_trim (s + 1);
-            if (optval_name (&p, line, "section name", sname))
-                goto fail;
-            bool is_global = strcmp (sname, "global") == 0;
-            if (fio_global && !is_global) {
-                optval_error (&p, line, "fio would treat [%s] as a [global] section "
-                              "(every name starting with 'global' is); rename it", sname);
-                goto fail;
-            }
-            if (is_global && !fio_global) {
-                optval_error (&p, line, "fio would treat this as a job named '%s', not as "
-                              "[global]; remove the blanks", s + 1);
-                goto fail;
-            }
-            if (section == JOB) {
-                if (s_emit (&p, &jf, &cap, cur, scratch))
-                    goto fail;
-            }
-            if (strcmp (sname, "iofleet") == 0) {
-                if (iofleet_line) {
-                    optval_error (&p, line, "a second [iofleet] section (the first is at line %d); "
-                                  "merge them", iofleet_line);
-                    goto fail;
-                }
-                iofleet_line = line;
-                section = IOFLEET;
-                continue;
-            }
-            if (is_global) {
-                /* Later [global]s change the defaults of the jobs below
-                   them only, building on the earlier ones, like fio. */
-                section = GLOBAL;
-                continue;
-            }
-            if (jf->nsteps >= JOB_MAX_STEPS) {
-                bool swept = false;
-                for (int i = 0; i < jf->nsteps; i++)
-                    swept = swept || jf->steps[i].sweep_of[0];
-                if (swept)
-                    optval_error (&p, line, "more than %d steps (the limit is %d; each step of "
-                                  "a sweep counts)", JOB_MAX_STEPS, JOB_MAX_STEPS);
-                else
-                    optval_error (&p, line, "more than %d job sections (the limit is %d)",
-                                  JOB_MAX_STEPS, JOB_MAX_STEPS);
-                goto fail;
-            }
-            *cur = *global;
-            strcpy (cur->job.name, sname);
-            cur->job.line = line;
-            section = JOB;
-            continue;
-        }
-        if (section == NONE) {
-            char *eq = strchr (s, '=');
-            if (eq)
-                *eq = '\0';
-            optval_error (&p, line, "option '%.*s' outside of a section", OPTVAL_SHOW,
-                          optval_trim (s));
-            goto fail;
-        }
-        if (section == IOFLEET) {
-            if (s_iofleet_line (&p, line, s, &set))
-                goto fail;
-            continue;
-        }
-        if (job_opts_line (&p, line, section == GLOBAL,
-                           section == GLOBAL ? global : cur, s))
-            goto fail;
-    }
-    if (section == JOB) {
-        if (s_emit (&p, &jf, &cap, cur, scratch))
-            goto fail;
-    }
-    if (jf->nsteps == 0) {
-        optval_error (&p, 0, "no job sections (a plan needs at least one [job])");
-        goto fail;
-    }
+/* What the plan's jobs share once all are read: the [iofleet] settings,
+   fio's run-wide exitall and worker numbers, rounds, and the steps put in
+   front of the jobs.  Returns 0, or -1 with the error set. */
+static int
+s_finish_plan (reading_t *r)
+{
+    jobfile_t *jf = r->jf;
+    const iofleet_set_t *set = &r->set;
     for (int i = 0; i < jf->nsteps; i++) {
         if (!jf->steps[i].sla[0])
-            memcpy (jf->steps[i].sla, set.sla, sizeof set.sla);
-        memcpy (jf->steps[i].health, set.health, sizeof set.health);
+            memcpy (jf->steps[i].sla, set->sla, sizeof set->sla);
+        memcpy (jf->steps[i].health, set->health, sizeof set->health);
     }
     /* fio's exitall is one flag for the whole run (fio 3.33: set on the
        job that ends last, it still stops the others when the first one
@@ -754,36 +538,57 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
         jf->steps[i].thread_number = thread_number;
         thread_number += jf->steps[i].numjobs;
     }
-    if (s_rounds (&p, jf, &set))
-        goto fail;
+    if (s_rounds (&r->p, jf, set))
+        return -1;
     /* The precondition step, then the purge step in front of it, each
        over the regions of the plan's own jobs. */
     int before = 0;
-    if (set.precondition) {
-        int n0 = jf->nsteps;
-        if (s_prepend (&p, &jf, 0, set.precondition, set.precondition_line, scratch))
-            goto fail;
-        jf->precondition = set.precondition;
-        before = jf->nsteps - n0;
+    if (set->precondition) {
+        int n0 = r->jf->nsteps;
+        if (s_prepend (&r->p, &r->jf, 0, set->precondition, set->precondition_line,
+                       r->scratch))
+            return -1;
+        r->jf->precondition = set->precondition;
+        before = r->jf->nsteps - n0;
     }
-    if (set.purge) {
-        jf->purge = set.purge;
-        if (s_prepend (&p, &jf, before, 0, set.purge_line, scratch))
-            goto fail;
+    if (set->purge) {
+        r->jf->purge = set->purge;
+        if (s_prepend (&r->p, &r->jf, before, 0, set->purge_line, r->scratch))
+            return -1;
     }
-    free (copy);
-    free (global);
-    free (cur);
-    free (scratch);
-    return jf;
+    return 0;
+}
 
-fail:
+/* Parses the text (see jobfile.h).  Returns NULL with err set on error. */
+jobfile_t *
+jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
+{
+    reading_t r = { .p = { name ? name : "(job file)", err, errlen } };
+    if (err && errlen)
+        err[0] = '\0';
+    if (s_check_text (&r.p, text))
+        return NULL;
+    char *copy = strdup (text);
+    r.jf = calloc (1, sizeof (jobfile_t));
+    r.global = malloc (sizeof (job_opts_t));
+    r.cur = malloc (sizeof (job_opts_t));
+    r.scratch = malloc (sizeof (job_opts_t));
+    int rc = -1;
+    if (!copy || !r.jf || !r.global || !r.cur || !r.scratch)
+        optval_error (&r.p, 0, "out of memory");
+    else {
+        job_opts_default (r.global);
+        rc = s_read (&r, copy) || s_finish_plan (&r) ? -1 : 0;
+    }
     free (copy);
-    free (global);
-    free (cur);
-    free (scratch);
-    free (jf);
-    return NULL;
+    free (r.global);
+    free (r.cur);
+    free (r.scratch);
+    if (rc) {
+        free (r.jf);
+        return NULL;
+    }
+    return r.jf;
 }
 
 /* Reads and parses a file (see jobfile.h).  Returns NULL with err set on

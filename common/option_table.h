@@ -1,47 +1,53 @@
-/*  option_table.h: the fio options iofleet implements, with fio's aliases
-    (fio's own options that iofleet does not run yet are in fio_names.c).
+/*  option_table.h: the fio options iofleet implements, each with fio's
+    alias and the handler that applies its value to a job, as fio's
+    options.c pairs each option with its callback (fio's own options that
+    iofleet does not run yet are in fio_names.c).
+
+    The handlers live in files named for the rule they share: opt_field.c
+    (one parse rule into the job_t field the table names), opt_dirs.c
+    (fio's READS,WRITES options), opt_io.c (the I/O a job issues) and
+    opt_run.c (how it runs: times, checks, logs, replay).
 */
 #ifndef IOF_OPTION_TABLE_H
 #define IOF_OPTION_TABLE_H
 
-#include <stdbool.h>
+#include "optval.h"
 
-typedef enum {
-    OPT_IOENGINE, OPT_DIRECT, OPT_BUFFERED, OPT_RW, OPT_RWMIXREAD,
-    OPT_RWMIXWRITE, OPT_BS, OPT_BLOCKALIGN, OPT_BSRANGE, OPT_BSSPLIT, OPT_IODEPTH,
-    OPT_BATCH_SUBMIT, OPT_BATCH_COMPLETE, OPT_NUMJOBS, OPT_SIZE, OPT_OFFSET,
-    OPT_FILENAME, OPT_RUNTIME, OPT_TIME_BASED, OPT_RAMP_TIME, OPT_STARTDELAY,
-    OPT_RATE_IOPS, OPT_THINKTIME, OPT_RANDREPEAT, OPT_RANDSEED,
-    OPT_NORANDOMMAP, OPT_RANDOM_DIST, OPT_PERCENTILES, OPT_CPUS,
-    OPT_GROUP_REPORTING, OPT_STONEWALL, OPT_NEW_GROUP, OPT_SS, OPT_SS_DUR,
-    OPT_SS_RAMP, OPT_COMPRESS, OPT_ZERO_BUFFERS, OPT_NAME, OPT_SLA, OPT_LAT_LOG,
-    OPT_DESCRIPTION, OPT_THREAD, OPT_GTOD_REDUCE, OPT_LOG_AVG, OPT_LOG_OFFSET, OPT_BW_LOG,
-    OPT_IOPS_LOG, OPT_INVALIDATE, OPT_FADVISE, OPT_PERC_RANDOM, OPT_BS_UNALIGNED, OPT_RATE_MIN,
-    OPT_RATE_IOPS_MIN, OPT_RATE_CYCLE, OPT_IO_SIZE, OPT_NUMBER_IOS, OPT_LOOPS,
-    OPT_OFFSET_INC, OPT_VERIFY, OPT_DO_VERIFY, OPT_VERIFY_BACKLOG, OPT_VERIFY_FATAL,
-    OPT_VERIFY_ONLY, OPT_RANDOM_GEN, OPT_RATE_PROCESS, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY,
-    OPT_RATE,
-    OPT_WRITE_IOLOG, OPT_READ_IOLOG, OPT_REPLAY_NO_STALL, OPT_REPLAY_REDIRECT,
-    OPT_REPLAY_TIME_SCALE, OPT_REPLAY_ALIGN, OPT_REPLAY_SCALE, OPT_REFILL, OPT_SCRAMBLE,
-    OPT_EXITALL,
-    OPT_EXIT_WHAT, OPT_CREATE_SERIALIZE, OPT_SUBMIT_MODE, OPT_LAT_TARGET, OPT_LAT_WINDOW,
-    OPT_LAT_PCT, OPT_LAT_RUN,
-} opt_id_t;
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct job_opts job_opts_t;     /* job_opts.h */
+typedef struct option_entry option_t;
+
+/* One option line as its handler sees it. */
+typedef struct {
+    parser_t *p;
+    int line;
+    bool in_global;             /* the line is in a [global] section */
+    const option_t *opt;        /* its entry in the table */
+    const char *key;            /* the name the line used (the option's or its
+                                   alias), static: a job may keep it */
+    const char *value;          /* never NULL: a bare "set" option reads "1" */
+} opt_line_t;
+
+/* Applies one line's value to o.  Nothing the line does not set changes.
+   Returns 0, or -1 with the error set. */
+typedef int opt_apply_t (const opt_line_t *l, job_opts_t *o);
 
 /* One option.  `bare` marks fio's "set" options, the only ones fio lets
    you write without '='. */
-typedef struct {
+struct option_entry {
     const char *name;
-    opt_id_t id;
+    const char *alias;          /* fio's other name for it, or NULL */
     bool bare;
-} option_t;
+    opt_apply_t *apply;
+    size_t field;               /* offsetof the job_t field, for the handlers
+                                   of opt_field.h (0 for the others) */
+};
 
-/* Index of the iofleet option called name (case-sensitive, as fio), or
-   -1.  Can't fail. */
-int option_find (const char *name);
-
-/* The option at index idx, from option_find.  Can't fail (asserts the
-   index). */
-const option_t *option_at (int idx);
+/* The iofleet option called name (case-sensitive, as fio), or NULL.  On
+   success *spelling, unless spelling is NULL, is the table's own copy of
+   name (static).  Can't fail. */
+const option_t *option_find (const char *name, const char **spelling);
 
 #endif
