@@ -343,137 +343,178 @@ s_oom (int64_t run, char *err, size_t errlen)
               (long long) run);
 }
 
-/* One step of a report: s holds its row (index, name, status, job,
-   start_at, skew_ns); adds every figure.  Its agents are taken one at a
-   time: each is filtered (--where), looked at by the step's lint, missing
-   intervals, SLA and groups, then put in s's "agents", or, with c->text,
-   written there as the step's first key and freed: a report holds one
-   agent's tree at a time.  Returns 0, -1 on a database error (logged), or
-   -2 with err filled. */
+/* One step of a report while its agents are taken, and what they add up
+   to. */
+typedef struct {
+    report_ctx_t *c;
+    int idx;
+    json_t *job;
+    double extra[JOB_PCT_MAX];      /* the percentiles the step asks for */
+    int nextra;
+    step_missing_t *miss;
+    groups_acc_t *groups;
+    groups_sel_t *select;           /* --where, or NULL */
+    step_sla_t *sla;                /* the job's sla=, or NULL */
+    json_t *hkeep;                  /* --where: the drives whose health the
+                                       step reports ("agent\x1ftarget") */
+    json_t *agents;                 /* NULL with c->text: written there */
+    json_t *brief;                  /* {agent, status, message, snapshots} */
+    json_t *lint;
+    json_t *sel, *names;            /* --where: the selection's keys */
+    int with_targets, targets;
+    bool first;                     /* no agent written yet */
+} step_t;
+
+/* The step's parts: its missing intervals, groups, selection and SLA.
+   Returns 0, -1 on a database error (logged), or -2 with err filled;
+   then nothing is left to free. */
 static int
-s_step (report_ctx_t *c, json_t *s, char *err, size_t errlen)
+s_step_begin (step_t *t, report_ctx_t *c, json_t *s, char *err, size_t errlen)
 {
     store_t *store = c->store;
     int64_t run = c->run;
-    int idx = (int) json_integer_value (json_object_get (s, "index"));
-    json_t *job = json_object_get (s, "job");
-    double extra[JOB_PCT_MAX];
-    int nextra = s_step_percentiles (job, extra, JOB_PCT_MAX);
-    if (json_object_get (job, "sla"))
+    *t = (step_t) { .c = c, .idx = (int) json_integer_value (json_object_get (s, "index")),
+                    .job = json_object_get (s, "job"), .first = true };
+    int idx = t->idx;
+    t->nextra = s_step_percentiles (t->job, t->extra, JOB_PCT_MAX);
+    if (json_object_get (t->job, "sla"))
         c->any_sla = true;
-    step_missing_t *miss = step_missing_new (store, run, idx);
-    if (!miss)
+    t->miss = step_missing_new (store, run, idx);
+    if (!t->miss)
         return -1;
-    groups_acc_t *groups = groups_acc_new (store, run, idx, c->by, c->nconds > 0, err, errlen);
-    if (!groups) {
-        step_missing_destroy (&miss);
+    t->groups = groups_acc_new (store, run, idx, c->by, c->nconds > 0, err, errlen);
+    if (!t->groups) {
+        step_missing_destroy (&t->miss);
         return -2;
     }
-    groups_sel_t *select = c->nconds ? groups_sel_new (store, run, idx, c->conds, c->nconds,
-                                                       c->values) : NULL;
-    if (c->nconds && !select) {
-        step_missing_destroy (&miss);
-        groups_acc_free (groups);
+    t->select = c->nconds ? groups_sel_new (store, run, idx, c->conds, c->nconds, c->values)
+                          : NULL;
+    if (c->nconds && !t->select) {
+        step_missing_destroy (&t->miss);
+        groups_acc_free (t->groups);
         snprintf (err, errlen, "out of memory selecting the targets of run %lld",
                   (long long) run);
         return -2;
     }
-    step_sla_t *sla = step_sla_new (job);
-    /* --where: the drives whose health the step reports ("agent\x1ftarget"). */
-    json_t *hkeep = c->nconds ? json_object () : NULL;
-    json_t *agents = c->text ? NULL : json_array ();
-    json_t *brief = json_array ();          /* {agent, status, message, snapshots} */
-    json_t *lint = json_array ();
-    json_t *sel = c->nconds ? json_object () : NULL, *names = json_object ();
-    int with_targets = 0, targets = 0;
-    bool first = true;
+    t->sla = step_sla_new (t->job);
+    t->hkeep = c->nconds ? json_object () : NULL;
+    t->agents = c->text ? NULL : json_array ();
+    t->brief = json_array ();
+    t->lint = json_array ();
+    t->sel = c->nconds ? json_object () : NULL;
+    t->names = json_object ();
+    return 0;
+}
+
+/* Agent a, kept by the selection: seen by the step's lint, missing
+   intervals, selection, SLA and groups, then kept in t->agents or written
+   into the text and freed.  Can't fail. */
+static void
+s_step_agent (step_t *t, json_t *a)
+{
+    report_ctx_t *c = t->c;
+    size_t nt = json_array_size (json_object_get (a, "targets"));
+    if (t->hkeep) {
+        size_t hi;
+        json_t *ht;
+        json_array_foreach (json_object_get (a, "targets"), hi, ht) {
+            char key[STEP_HEALTH_KEY_MAX];
+            step_health_key (json_string_value (json_object_get (a, "agent")),
+                             json_string_value (json_object_get (ht, "target")), key,
+                             sizeof key);
+            json_object_set_new (t->hkeep, key, json_true ());
+        }
+    }
+    t->with_targets += nt > 0;
+    t->targets += (int) nt;
+    s_lint_agent (t->lint, a);
+    step_missing_agent (t->miss, a);
+    if (t->sel)
+        s_selection_agent (t->sel, t->names, a);
+    json_array_append_new (t->brief, json_pack ("{s:O, s:O, s:O, s:O}",
+        "agent", json_object_get (a, "agent"), "status", json_object_get (a, "status"),
+        "message", json_object_get (a, "message"),
+        "snapshots", json_object_get (a, "snapshots")));
+    if (t->sla)
+        step_sla_agent (t->sla, a);
+    groups_acc_agent (t->groups, a);
+    if (c->text) {
+        if (!t->first)
+            json_text_add (c->text, ",", 1);
+        json_text_dump (c->text, a);
+        json_decref (a);
+    } else
+        json_array_append_new (t->agents, a);
+    t->first = false;
+}
+
+/* The step's agents, one at a time (the text's "agents" list opened).
+   Returns 0, or -1 on a database error (logged). */
+static int
+s_step_agents (step_t *t)
+{
+    report_ctx_t *c = t->c;
     if (c->text)
         json_text_str (c->text, "{\"agents\":[");
     report_agents_t it;
-    report_agents_begin (&it, store, run, idx, job, extra, nextra);
+    report_agents_begin (&it, c->store, c->run, t->idx, t->job, t->extra, t->nextra);
     json_t *a;
     while ((a = report_agents_next (&it))) {
-        if (select && !groups_sel_agent (select, a)) {
+        if (t->select && !groups_sel_agent (t->select, a)) {
             json_decref (a);
             continue;
         }
-        size_t nt = json_array_size (json_object_get (a, "targets"));
-        if (hkeep) {
-            size_t hi;
-            json_t *ht;
-            json_array_foreach (json_object_get (a, "targets"), hi, ht) {
-                char key[STEP_HEALTH_KEY_MAX];
-                step_health_key (json_string_value (json_object_get (a, "agent")),
-                                 json_string_value (json_object_get (ht, "target")), key,
-                                 sizeof key);
-                json_object_set_new (hkeep, key, json_true ());
-            }
-        }
-        with_targets += nt > 0;
-        targets += (int) nt;
-        s_lint_agent (lint, a);
-        step_missing_agent (miss, a);
-        if (sel)
-            s_selection_agent (sel, names, a);
-        json_array_append_new (brief, json_pack ("{s:O, s:O, s:O, s:O}",
-            "agent", json_object_get (a, "agent"), "status", json_object_get (a, "status"),
-            "message", json_object_get (a, "message"),
-            "snapshots", json_object_get (a, "snapshots")));
-        if (sla)
-            step_sla_agent (sla, a);
-        groups_acc_agent (groups, a);
-        if (c->text) {
-            if (!first)
-                json_text_add (c->text, ",", 1);
-            json_text_dump (c->text, a);
-            json_decref (a);
-        } else
-            json_array_append_new (agents, a);
-        first = false;
+        s_step_agent (t, a);
     }
     report_agents_end (&it);
-    int rc = it.failed ? -1 : 0;
-    json_object_set_new (s, "lint", lint);
-    if (select) {
-        int n = groups_sel_end (select, s);
-        if (n < 0 || !(sel = s_selection_finish (store, run, idx, sel, names)))
+    return it.failed ? -1 : 0;
+}
+
+/* The step's lint, selection, window and fleet (of the selected targets
+   with --where), and its members; t's lint, selection and brief are
+   spent.  Returns rc, or -1 on a database error (logged). */
+static int
+s_step_fleet (step_t *t, json_t *s, int rc)
+{
+    report_ctx_t *c = t->c;
+    store_t *store = c->store;
+    int64_t run = c->run;
+    int idx = t->idx;
+    json_object_set_new (s, "lint", t->lint);
+    json_t *sel = t->sel;
+    if (t->select) {
+        int n = groups_sel_end (t->select, s);
+        if (n < 0 || !(sel = s_selection_finish (store, run, idx, sel, t->names)))
             rc = -1;
         else
             c->kept += n;
     }
-    json_decref (names);
+    json_decref (t->names);
     json_t *skew = json_object_get (s, "skew_ns");
     if (skew)
         json_object_set (s, "start_skew_ns", skew);
     json_t *fleet = NULL;
-    if (rc == 0 && step_window_add (store, run, idx, s, brief, sel) == 0)
-        fleet = sel ? s_fleet_selected (store, run, idx, sel, extra, nextra)
-                    : report_fleet (store, run, idx, extra, nextra);
+    if (rc == 0 && step_window_add (store, run, idx, s, t->brief, sel) == 0)
+        fleet = sel ? s_fleet_selected (store, run, idx, sel, t->extra, t->nextra)
+                    : report_fleet (store, run, idx, t->extra, t->nextra);
     json_decref (sel);
-    json_decref (brief);
+    json_decref (t->brief);
     if (!fleet)
         rc = -1;
     else
         json_object_set_new (s, "fleet", fleet);
-    json_object_set_new (s, "members", groups_members_json (with_targets, targets,
+    json_object_set_new (s, "members", groups_members_json (t->with_targets, t->targets,
         step_sla_total (fleet, "iops"), step_sla_total (fleet, "bw")));
-    step_missing_end (&miss, s);
-    if (sla)
-        c->sla_failed += step_sla_end (sla, s);
-    if (rc)
-        groups_acc_free (groups);
-    else if (groups_acc_end (groups, s, err, errlen))
-        rc = -2;
-    /* After the outliers: their health causes are named on them. */
-    bool health_judged = false, health_failed = false;
-    if (rc == 0 && step_health_add (store, run, idx, job, hkeep, s, &health_judged,
-                                    &health_failed))
-        rc = -1;
-    json_decref (hkeep);
-    c->any_health |= health_judged;
-    c->health_failed += health_failed;
-    if (rc == 0 && c->histograms && s_step_histograms (store, run, s))
-        rc = -1;
+    return rc;
+}
+
+/* The step's keys after its agents written into the text (which then
+   holds the whole step), or its agents kept in s.  Returns rc, or -2
+   with err when the text ran out of memory. */
+static int
+s_step_write (step_t *t, json_t *s, int rc, char *err, size_t errlen)
+{
+    report_ctx_t *c = t->c;
     if (c->text) {
         /* The step's other keys after its agents. */
         json_text_str (c->text, "],");
@@ -485,12 +526,48 @@ s_step (report_ctx_t *c, json_t *s, char *err, size_t errlen)
             c->text->failed = true;
         free (rest);
     } else
-        json_object_set_new (s, "agents", agents);
+        json_object_set_new (s, "agents", t->agents);
     if (rc == 0 && c->text && c->text->failed) {
-        s_oom (run, err, errlen);
+        s_oom (c->run, err, errlen);
         rc = -2;
     }
     return rc;
+}
+
+/* One step of a report: s holds its row (index, name, status, job,
+   start_at, skew_ns); adds every figure.  Its agents are taken one at a
+   time: each is filtered (--where), looked at by the step's lint, missing
+   intervals, SLA and groups, then put in s's "agents", or, with c->text,
+   written there as the step's first key and freed: a report holds one
+   agent's tree at a time.  Returns 0, -1 on a database error (logged), or
+   -2 with err filled. */
+static int
+s_step (report_ctx_t *c, json_t *s, char *err, size_t errlen)
+{
+    step_t t;
+    int rc = s_step_begin (&t, c, s, err, errlen);
+    if (rc)
+        return rc;
+    rc = s_step_agents (&t);
+    rc = s_step_fleet (&t, s, rc);
+    step_missing_end (&t.miss, s);
+    if (t.sla)
+        c->sla_failed += step_sla_end (t.sla, s);
+    if (rc)
+        groups_acc_free (t.groups);
+    else if (groups_acc_end (t.groups, s, err, errlen))
+        rc = -2;
+    /* After the outliers: their health causes are named on them. */
+    bool health_judged = false, health_failed = false;
+    if (rc == 0 && step_health_add (c->store, c->run, t.idx, t.job, t.hkeep, s, &health_judged,
+                                    &health_failed))
+        rc = -1;
+    json_decref (t.hkeep);
+    c->any_health |= health_judged;
+    c->health_failed += health_failed;
+    if (rc == 0 && c->histograms && s_step_histograms (c->store, c->run, s))
+        rc = -1;
+    return s_step_write (&t, s, rc, err, errlen);
 }
 
 /* The run's own keys ("verdict" first, "none" until s_verdict), or NULL
