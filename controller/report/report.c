@@ -1,10 +1,13 @@
 /*  report.c: the report of a run (the read path), see report.h.
 
     Every figure comes from the database: the step's results and
-    fleet_results (step_results.c), its intervals (series.c), its groups
-    (groups.c), its SLA verdict (step_sla.c) and its sweeps' curves
-    (sweeps.c).  Fleet figures are merges of histograms, never averages of
-    percentiles.
+    fleet_results (step_results.c), its intervals (series.c) and common
+    window (step_window.c), each agent's missing intervals
+    (step_missing.c), its groups (groups.c), its SLA verdict (step_sla.c)
+    and its sweeps' curves (sweeps.c).  Here: a step assembled from them,
+    its agents one at a time (s_step), and the run around its steps, its
+    verdict, and its text (report_json_text).  Fleet figures are merges of
+    histograms, never averages of percentiles.
 */
 #include "controller.h"
 #include "figures.h"
@@ -15,7 +18,9 @@
 #include "series.h"
 #include "sla.h"
 #include "step_health.h"
+#include "step_missing.h"
 #include "step_sla.h"
+#include "step_window.h"
 #include "sweeps.h"
 #include "util.h"
 #include "groups.h"
@@ -29,9 +34,9 @@
 #include <string.h>
 
 /* The names of agent aj's targets into sel ("AGENT\x1fNAME") and names
-   (agent -> {name: true}), for selection_finish.  Can't fail. */
+   (agent -> {name: true}), for s_selection_finish.  Can't fail. */
 static void
-selection_agent (json_t *sel, json_t *names, json_t *aj)
+s_selection_agent (json_t *sel, json_t *names, json_t *aj)
 {
     const char *an = json_string_value (json_object_get (aj, "agent"));
     if (!an)
@@ -54,7 +59,7 @@ selection_agent (json_t *sel, json_t *names, json_t *aj)
 /* Adds to sel the "AGENT\x1f#INDEX" keys of the targets in names.
    Returns sel, or NULL (sel freed) on a database error (logged). */
 static json_t *
-selection_finish (store_t *store, int64_t run, int step, json_t *sel, json_t *names)
+s_selection_finish (store_t *store, int64_t run, int step, json_t *sel, json_t *names)
 {
     sqlite3_stmt *st = store_stmt (store,
         "SELECT a.name, sa.targets FROM step_agents sa JOIN agents a ON a.id = sa.agent_id "
@@ -92,139 +97,15 @@ report_selection_keys (store_t *store, int64_t run, int step, json_t *s)
     size_t ai;
     json_t *aj;
     json_array_foreach (json_object_get (s, "agents"), ai, aj)
-        selection_agent (sel, names, aj);
-    sel = selection_finish (store, run, step, sel, names);
+        s_selection_agent (sel, names, aj);
+    sel = s_selection_finish (store, run, step, sel, names);
     json_decref (names);
     return sel;
 }
 
-/* The number of agents of a step that delivered a snapshot of a selected
-   target (sel as report_selection_keys makes it), or -1 on a database
-   error (logged). */
-static int
-agents_delivering (store_t *store, int64_t run, int step, json_t *sel)
-{
-    sqlite3_stmt *st = store_stmt (store,
-        "SELECT DISTINCT a.name, s.target FROM snapshots s JOIN agents a ON a.id = s.agent_id "
-        "WHERE s.run_id = ? AND s.step_idx = ?");
-    sqlite3_bind_int64 (st, 1, run);
-    sqlite3_bind_int (st, 2, step);
-    json_t *agents = json_object ();
-    int rc;
-    while ((rc = store_row (store, st, "read the agents that delivered")) == 1) {
-        char key[MSG_NAME_MAX + 40];
-        const char *an = (const char *) sqlite3_column_text (st, 0);
-        snprintf (key, sizeof key, "%s\x1f#%d", an, sqlite3_column_int (st, 1));
-        if (json_object_get (sel, key))
-            json_object_set_new (agents, an, json_true ());
-    }
-    sqlite3_reset (st);
-    int n = (int) json_object_size (agents);
-    json_decref (agents);
-    return rc < 0 ? -1 : n;
-}
-
-/* Whether a stored snapshot row of agent's target is selected (arg: the
-   keys of report_selection_keys): group 0, else -1.  Can't fail. */
-static int
-pick_selected (void *arg, const char *agent, int target)
-{
-    char key[MSG_NAME_MAX + 40];
-    snprintf (key, sizeof key, "%s\x1f#%d", agent, target);
-    return json_object_get ((json_t *) arg, key) ? 0 : -1;
-}
-
-/* The fleet time series of a step: interval k merged over every agent
-   (ops and bytes summed, clat histograms merged), and the common window:
-   the intervals every agent that measured took part in.  Adds "intervals",
-   "window" and "outside_window" to step.  agents: the step's agents
-   ({agent, status, message, snapshots} each).  sel (report_selection_keys;
-   NULL: all): only the selected targets count.  Returns 0, or -1 on a database
-   error (logged) or when out of memory; step then has none of them. */
-static int
-add_intervals (store_t *store, int64_t run, int step, json_t *step_json, json_t *agents,
-               json_t *sel)
-{
-    json_t *intervals = NULL;
-    int nagents_total = 0;
-    if (sel) {
-        nagents_total = agents_delivering (store, run, step, sel);
-        if (series_scan (store, run, step, pick_selected, sel, 1, SERIES_JSON_REPORT, &intervals)
-            || nagents_total < 0) {
-            json_decref (intervals);
-            return -1;
-        }
-    } else {
-        /* The agents that delivered anything (one seek each). */
-        sqlite3_stmt *st = store_stmt (store,
-            "SELECT COUNT(*) FROM step_agents sa WHERE sa.run_id = ? AND sa.step_idx = ? "
-            "AND EXISTS (SELECT 1 FROM snapshot_blocks s WHERE s.run_id = sa.run_id "
-            " AND s.step_idx = sa.step_idx AND s.agent_id = sa.agent_id)");
-        sqlite3_bind_int64 (st, 1, run);
-        sqlite3_bind_int (st, 2, step);
-        int rc = store_row (store, st, "count the agents that delivered");
-        if (rc == 1)
-            nagents_total = sqlite3_column_int (st, 0);
-        sqlite3_reset (st);
-        if (rc < 0)
-            return -1;
-        intervals = json_array ();
-        rc = series_rows (store, run, step, intervals);
-        if (rc == 0) {
-            json_decref (intervals);
-            rc = series_scan (store, run, step, NULL, NULL, 1, SERIES_JSON_REPORT, &intervals);
-        }
-        if (rc < 0) {
-            json_decref (intervals);
-            return -1;
-        }
-    }
-    /* The common window: the intervals every agent that measured took
-       part in, from the first such to the last. */
-    int first_full = -1, last_full = -1;
-    json_int_t win_start = -1, win_end = -1;
-    size_t k;
-    json_t *iv;
-    json_array_foreach (intervals, k, iv) {
-        if (json_integer_value (json_object_get (iv, "agents")) != nagents_total)
-            continue;
-        int seq = (int) json_integer_value (json_object_get (iv, "seq"));
-        if (first_full < 0) {
-            first_full = seq;
-            win_start = json_integer_value (json_object_get (iv, "start_ns"));
-        }
-        last_full = seq;
-        win_end = json_integer_value (json_object_get (iv, "end_ns"));
-    }
-    json_object_set_new (step_json, "intervals", intervals);
-    if (first_full >= 0)
-        json_object_set_new (step_json, "window", json_pack ("{s:I, s:I, s:i, s:i}",
-            "start_ns", win_start, "end_ns", win_end,
-            "first_seq", first_full, "last_seq", last_full));
-    else
-        json_object_set_new (step_json, "window", json_null ());
-    /* Agents of the step that were not measuring through the whole window;
-       one that refused the step is not in it at all (refused_agents). */
-    json_t *outside = json_array ();
-    size_t i;
-    json_t *a;
-    json_array_foreach (agents, i, a) {
-        json_int_t n = json_integer_value (json_object_get (a, "snapshots"));
-        const char *status = json_string_value (json_object_get (a, "status"));
-        if (n == 0 && status && strcmp (status, "refused") == 0)
-            continue;
-        if (first_full < 0 || n < last_full - first_full + 1)
-            json_array_append_new (outside, json_pack ("{s:O, s:O, s:O}",
-                "agent", json_object_get (a, "agent"), "status", json_object_get (a, "status"),
-                "message", json_object_get (a, "message")));
-    }
-    json_object_set_new (step_json, "outside_window", outside);
-    return 0;
-}
-
 /* The step's percentile_list, from its stored spec. */
 static int
-step_percentiles (json_t *job, double *out, int max)
+s_step_percentiles (json_t *job, double *out, int max)
 {
     json_t *list = json_object_get (job, "percentile_list");
     int n = 0;
@@ -242,146 +123,6 @@ step_percentiles (json_t *job, double *out, int max)
             if (sla.c[k].percentile > 0)
                 out[n++] = sla.c[k].percentile;
     return n;
-}
-
-/* Which intervals each agent of a step is missing.  The step's intervals
-   are 0..N-1, N one past the highest seq any agent delivered; an agent
-   that delivered fewer, or was lost or failed, is "incomplete", with its
-   "missing_intervals".  Its delivered intervals stay in every figure (the
-   rule: what was measured counts, what was not is listed), and the
-   step says which agents its figures hold incomplete data of
-   ("incomplete_agents").  An agent that refused the step is neither: it
-   is listed with its reason in "refused_agents".  Each agent is given
-   to missing_agent as the report takes it. */
-typedef struct {
-    int64_t *seq;               /* ascending */
-    size_t n, cap;
-} seqs_t;
-
-typedef struct {
-    json_t *index;              /* agent -> its index in seqs */
-    seqs_t *seqs;
-    size_t nagents, cap;
-    int64_t n;                  /* the step's intervals: one past the highest seq */
-    json_t *incomplete, *refused;
-} missing_t;
-
-static void
-missing_fini (missing_t *m)
-{
-    for (size_t i = 0; i < m->nagents; i++)
-        free (m->seqs[i].seq);
-    free (m->seqs);
-    json_decref (m->index);
-    json_decref (m->incomplete);
-    json_decref (m->refused);
-    memset (m, 0, sizeof *m);
-}
-
-/* Adds seq to the intervals agent delivered (rows come by agent, then
-   seq).  Returns 0, or -1 when out of memory. */
-static int
-missing_add (missing_t *m, const char *agent, int64_t seq)
-{
-    json_t *at = json_object_get (m->index, agent);
-    if (!at) {
-        seqs_t *seqs = array_room (m->seqs, &m->cap, m->nagents, sizeof *seqs, 64);
-        if (!seqs)
-            return -1;
-        m->seqs = seqs;
-        m->seqs[m->nagents] = (seqs_t) { 0 };
-        at = json_integer ((json_int_t) m->nagents++);
-        json_object_set_new (m->index, agent, at);
-    }
-    seqs_t *s = &m->seqs[json_integer_value (at)];
-    int64_t *q = array_room (s->seq, &s->cap, s->n, sizeof *q, 64);
-    if (!q)
-        return -1;
-    s->seq = q;
-    s->seq[s->n++] = seq;
-    return 0;
-}
-
-/* The intervals each agent delivered.  Returns 0, or -1 on a database
-   error (logged) or when out of memory; m then holds nothing. */
-static int
-missing_begin (missing_t *m, store_t *store, int64_t run, int step)
-{
-    memset (m, 0, sizeof *m);
-    sqlite3_stmt *st = store_stmt (store,
-        "SELECT a.name, s.seq FROM snapshot_blocks s JOIN agents a ON a.id = s.agent_id "
-        "WHERE s.run_id = ? AND s.step_idx = ? ORDER BY s.agent_id, s.seq");
-    sqlite3_bind_int64 (st, 1, run);
-    sqlite3_bind_int (st, 2, step);
-    m->index = json_object ();
-    int rc;
-    while ((rc = store_row (store, st, "read the agents' intervals")) == 1) {
-        int64_t seq = sqlite3_column_int64 (st, 1);
-        if (missing_add (m, (const char *) sqlite3_column_text (st, 0), seq)) {
-            log_err ("out of memory reading the intervals of run %lld", (long long) run);
-            rc = -1;
-            break;
-        }
-        m->n = seq + 1 > m->n ? seq + 1 : m->n;
-    }
-    sqlite3_reset (st);
-    if (rc < 0) {
-        missing_fini (m);
-        return -1;
-    }
-    m->incomplete = json_array ();
-    m->refused = json_array ();
-    return 0;
-}
-
-/* Agent a's "intervals_expected", "missing_intervals" and "incomplete".
-   Can't fail. */
-static void
-missing_agent (missing_t *m, json_t *a)
-{
-    const char *name = json_string_value (json_object_get (a, "agent"));
-    const char *status = json_string_value (json_object_get (a, "status"));
-    json_t *at = name ? json_object_get (m->index, name) : NULL;
-    const seqs_t none = { 0 };
-    const seqs_t *got = at ? &m->seqs[json_integer_value (at)] : &none;
-    if (status && strcmp (status, "refused") == 0 && got->n == 0) {
-        /* It never took part: left out with its reason, not missing
-           anything of what the figures hold. */
-        json_object_set_new (a, "intervals_expected", json_integer (0));
-        json_object_set_new (a, "missing_intervals", json_array ());
-        json_object_set_new (a, "incomplete", json_false ());
-        json_array_append_new (m->refused, json_pack ("{s:s?, s:O}", "agent", name,
-                                                      "reason", json_object_get (a, "message")));
-        return;
-    }
-    json_t *missing = json_array ();
-    size_t i = 0;
-    for (int64_t k = 0; k < m->n && json_array_size (missing) < 100000; k++) {
-        while (i < got->n && got->seq[i] < k)
-            i++;
-        if (i == got->n || got->seq[i] != k)
-            json_array_append_new (missing, json_integer (k));
-    }
-    bool lost = status && (strcmp (status, "lost") == 0 || strcmp (status, "failed") == 0);
-    bool inc = json_array_size (missing) > 0 || (lost && got->n > 0);
-    json_object_set_new (a, "intervals_expected", json_integer (m->n));
-    json_object_set_new (a, "missing_intervals", missing);
-    json_object_set_new (a, "incomplete", json_boolean (inc));
-    if (inc && got->n > 0)
-        json_array_append_new (m->incomplete, json_string (name));
-}
-
-/* The step's "incomplete_rule", "incomplete_agents" and "refused_agents";
-   m is spent.  Can't fail. */
-static void
-missing_end (missing_t *m, json_t *s)
-{
-    json_object_set_new (s, "incomplete_rule", json_string (
-        "figures hold every interval that reached the controller; agents with missing "
-        "intervals are included and listed in incomplete_agents"));
-    json_object_set (s, "incomplete_agents", m->incomplete);
-    json_object_set (s, "refused_agents", m->refused);
-    missing_fini (m);
 }
 
 json_t *
@@ -420,7 +161,7 @@ report_fleet (store_t *store, int64_t run, int idx, const double *extra, int nex
    as step_results_compute makes fleet_results of all of them.  NULL on a
    database error (logged). */
 static json_t *
-fleet_json_selected (store_t *store, int64_t run, int idx, json_t *sel, const double *extra,
+s_fleet_selected (store_t *store, int64_t run, int idx, json_t *sel, const double *extra,
                      int nextra)
 {
     static _Thread_local histogram_t h[DIR_COUNT][LK_N];
@@ -570,7 +311,7 @@ typedef struct {
 /* The step's tuning lint of every drive of agent aj, once each.  Can't
    fail. */
 static void
-lint_agent (json_t *lint, json_t *aj)
+s_lint_agent (json_t *lint, json_t *aj)
 {
     size_t ti, li;
     json_t *tj, *lj;
@@ -591,148 +332,189 @@ lint_agent (json_t *lint, json_t *aj)
 
 /* Adds a step's fleet read and write histograms (report_add_histograms).
    Returns 0, or -1 on a database error (logged). */
-static int step_histograms (store_t *store, int64_t run, json_t *s);
+static int s_step_histograms (store_t *store, int64_t run, json_t *s);
 
 /* err: a report ran out of memory, and what to do. */
 static void
-report_oom (int64_t run, char *err, size_t errlen)
+s_oom (int64_t run, char *err, size_t errlen)
 {
     snprintf (err, errlen, "out of memory writing the report of run %lld: report part of the "
               "fleet (--where, e.g. --where label.rack=r1) or give the controller more memory",
               (long long) run);
 }
 
-/* One step of a report: s holds its row (index, name, status, job,
-   start_at, skew_ns); adds every figure.  Its agents are taken one at a
-   time: each is filtered (--where), looked at by the step's lint, missing
-   intervals, SLA and groups, then put in s's "agents", or, with c->text,
-   written there as the step's first key and freed: a report holds one
-   agent's tree at a time.  Returns 0, -1 on a database error (logged), or
-   -2 with err filled. */
+/* One step of a report while its agents are taken, and what they add up
+   to. */
+typedef struct {
+    report_ctx_t *c;
+    int idx;
+    json_t *job;
+    double extra[JOB_PCT_MAX];      /* the percentiles the step asks for */
+    int nextra;
+    step_missing_t *miss;
+    groups_acc_t *groups;
+    groups_sel_t *select;           /* --where, or NULL */
+    step_sla_t *sla;                /* the job's sla=, or NULL */
+    json_t *hkeep;                  /* --where: the drives whose health the
+                                       step reports ("agent\x1ftarget") */
+    json_t *agents;                 /* NULL with c->text: written there */
+    json_t *brief;                  /* {agent, status, message, snapshots} */
+    json_t *lint;
+    json_t *sel, *names;            /* --where: the selection's keys */
+    int with_targets, targets;
+    bool first;                     /* no agent written yet */
+} step_t;
+
+/* The step's parts: its missing intervals, groups, selection and SLA.
+   Returns 0, -1 on a database error (logged), or -2 with err filled;
+   then nothing is left to free. */
 static int
-report_step (report_ctx_t *c, json_t *s, char *err, size_t errlen)
+s_step_begin (step_t *t, report_ctx_t *c, json_t *s, char *err, size_t errlen)
 {
     store_t *store = c->store;
     int64_t run = c->run;
-    int idx = (int) json_integer_value (json_object_get (s, "index"));
-    json_t *job = json_object_get (s, "job");
-    double extra[JOB_PCT_MAX];
-    int nextra = step_percentiles (job, extra, JOB_PCT_MAX);
-    if (json_object_get (job, "sla"))
+    *t = (step_t) { .c = c, .idx = (int) json_integer_value (json_object_get (s, "index")),
+                    .job = json_object_get (s, "job"), .first = true };
+    int idx = t->idx;
+    t->nextra = s_step_percentiles (t->job, t->extra, JOB_PCT_MAX);
+    if (json_object_get (t->job, "sla"))
         c->any_sla = true;
-    missing_t miss;
-    if (missing_begin (&miss, store, run, idx))
+    t->miss = step_missing_new (store, run, idx);
+    if (!t->miss)
         return -1;
-    groups_acc_t *groups = groups_acc_new (store, run, idx, c->by, c->nconds > 0, err, errlen);
-    if (!groups) {
-        missing_fini (&miss);
+    t->groups = groups_acc_new (store, run, idx, c->by, c->nconds > 0, err, errlen);
+    if (!t->groups) {
+        step_missing_destroy (&t->miss);
         return -2;
     }
-    groups_sel_t *select = c->nconds ? groups_sel_new (store, run, idx, c->conds, c->nconds,
-                                                       c->values) : NULL;
-    if (c->nconds && !select) {
-        missing_fini (&miss);
-        groups_acc_free (groups);
+    t->select = c->nconds ? groups_sel_new (store, run, idx, c->conds, c->nconds, c->values)
+                          : NULL;
+    if (c->nconds && !t->select) {
+        step_missing_destroy (&t->miss);
+        groups_acc_free (t->groups);
         snprintf (err, errlen, "out of memory selecting the targets of run %lld",
                   (long long) run);
         return -2;
     }
-    step_sla_t *sla = step_sla_new (job);
-    /* --where: the drives whose health the step reports ("agent\x1ftarget"). */
-    json_t *hkeep = c->nconds ? json_object () : NULL;
-    json_t *agents = c->text ? NULL : json_array ();
-    json_t *brief = json_array ();          /* {agent, status, message, snapshots} */
-    json_t *lint = json_array ();
-    json_t *sel = c->nconds ? json_object () : NULL, *names = json_object ();
-    int with_targets = 0, targets = 0;
-    bool first = true;
+    t->sla = step_sla_new (t->job);
+    t->hkeep = c->nconds ? json_object () : NULL;
+    t->agents = c->text ? NULL : json_array ();
+    t->brief = json_array ();
+    t->lint = json_array ();
+    t->sel = c->nconds ? json_object () : NULL;
+    t->names = json_object ();
+    return 0;
+}
+
+/* Agent a, kept by the selection: seen by the step's lint, missing
+   intervals, selection, SLA and groups, then kept in t->agents or written
+   into the text and freed.  Can't fail. */
+static void
+s_step_agent (step_t *t, json_t *a)
+{
+    report_ctx_t *c = t->c;
+    size_t nt = json_array_size (json_object_get (a, "targets"));
+    if (t->hkeep) {
+        size_t hi;
+        json_t *ht;
+        json_array_foreach (json_object_get (a, "targets"), hi, ht) {
+            char key[STEP_HEALTH_KEY_MAX];
+            step_health_key (json_string_value (json_object_get (a, "agent")),
+                             json_string_value (json_object_get (ht, "target")), key,
+                             sizeof key);
+            json_object_set_new (t->hkeep, key, json_true ());
+        }
+    }
+    t->with_targets += nt > 0;
+    t->targets += (int) nt;
+    s_lint_agent (t->lint, a);
+    step_missing_agent (t->miss, a);
+    if (t->sel)
+        s_selection_agent (t->sel, t->names, a);
+    json_array_append_new (t->brief, json_pack ("{s:O, s:O, s:O, s:O}",
+        "agent", json_object_get (a, "agent"), "status", json_object_get (a, "status"),
+        "message", json_object_get (a, "message"),
+        "snapshots", json_object_get (a, "snapshots")));
+    if (t->sla)
+        step_sla_agent (t->sla, a);
+    groups_acc_agent (t->groups, a);
+    if (c->text) {
+        if (!t->first)
+            json_text_add (c->text, ",", 1);
+        json_text_dump (c->text, a);
+        json_decref (a);
+    } else
+        json_array_append_new (t->agents, a);
+    t->first = false;
+}
+
+/* The step's agents, one at a time (the text's "agents" list opened).
+   Returns 0, or -1 on a database error (logged). */
+static int
+s_step_agents (step_t *t)
+{
+    report_ctx_t *c = t->c;
     if (c->text)
         json_text_str (c->text, "{\"agents\":[");
     report_agents_t it;
-    report_agents_begin (&it, store, run, idx, job, extra, nextra);
+    report_agents_begin (&it, c->store, c->run, t->idx, t->job, t->extra, t->nextra);
     json_t *a;
     while ((a = report_agents_next (&it))) {
-        if (select && !groups_sel_agent (select, a)) {
+        if (t->select && !groups_sel_agent (t->select, a)) {
             json_decref (a);
             continue;
         }
-        size_t nt = json_array_size (json_object_get (a, "targets"));
-        if (hkeep) {
-            size_t hi;
-            json_t *ht;
-            json_array_foreach (json_object_get (a, "targets"), hi, ht) {
-                char key[STEP_HEALTH_KEY_MAX];
-                step_health_key (json_string_value (json_object_get (a, "agent")),
-                                 json_string_value (json_object_get (ht, "target")), key,
-                                 sizeof key);
-                json_object_set_new (hkeep, key, json_true ());
-            }
-        }
-        with_targets += nt > 0;
-        targets += (int) nt;
-        lint_agent (lint, a);
-        missing_agent (&miss, a);
-        if (sel)
-            selection_agent (sel, names, a);
-        json_array_append_new (brief, json_pack ("{s:O, s:O, s:O, s:O}",
-            "agent", json_object_get (a, "agent"), "status", json_object_get (a, "status"),
-            "message", json_object_get (a, "message"),
-            "snapshots", json_object_get (a, "snapshots")));
-        if (sla)
-            step_sla_agent (sla, a);
-        groups_acc_agent (groups, a);
-        if (c->text) {
-            if (!first)
-                json_text_add (c->text, ",", 1);
-            json_text_dump (c->text, a);
-            json_decref (a);
-        } else
-            json_array_append_new (agents, a);
-        first = false;
+        s_step_agent (t, a);
     }
     report_agents_end (&it);
-    int rc = it.failed ? -1 : 0;
-    json_object_set_new (s, "lint", lint);
-    if (select) {
-        int n = groups_sel_end (select, s);
-        if (n < 0 || !(sel = selection_finish (store, run, idx, sel, names)))
+    return it.failed ? -1 : 0;
+}
+
+/* The step's lint, selection, window and fleet (of the selected targets
+   with --where), and its members; t's lint, selection and brief are
+   spent.  Returns rc, or -1 on a database error (logged). */
+static int
+s_step_fleet (step_t *t, json_t *s, int rc)
+{
+    report_ctx_t *c = t->c;
+    store_t *store = c->store;
+    int64_t run = c->run;
+    int idx = t->idx;
+    json_object_set_new (s, "lint", t->lint);
+    json_t *sel = t->sel;
+    if (t->select) {
+        int n = groups_sel_end (t->select, s);
+        if (n < 0 || !(sel = s_selection_finish (store, run, idx, sel, t->names)))
             rc = -1;
         else
             c->kept += n;
     }
-    json_decref (names);
+    json_decref (t->names);
     json_t *skew = json_object_get (s, "skew_ns");
     if (skew)
         json_object_set (s, "start_skew_ns", skew);
     json_t *fleet = NULL;
-    if (rc == 0 && add_intervals (store, run, idx, s, brief, sel) == 0)
-        fleet = sel ? fleet_json_selected (store, run, idx, sel, extra, nextra)
-                    : report_fleet (store, run, idx, extra, nextra);
+    if (rc == 0 && step_window_add (store, run, idx, s, t->brief, sel) == 0)
+        fleet = sel ? s_fleet_selected (store, run, idx, sel, t->extra, t->nextra)
+                    : report_fleet (store, run, idx, t->extra, t->nextra);
     json_decref (sel);
-    json_decref (brief);
+    json_decref (t->brief);
     if (!fleet)
         rc = -1;
     else
         json_object_set_new (s, "fleet", fleet);
-    json_object_set_new (s, "members", groups_members_json (with_targets, targets,
+    json_object_set_new (s, "members", groups_members_json (t->with_targets, t->targets,
         step_sla_total (fleet, "iops"), step_sla_total (fleet, "bw")));
-    missing_end (&miss, s);
-    if (sla)
-        c->sla_failed += step_sla_end (sla, s);
-    if (rc)
-        groups_acc_free (groups);
-    else if (groups_acc_end (groups, s, err, errlen))
-        rc = -2;
-    /* After the outliers: their health causes are named on them. */
-    bool health_judged = false, health_failed = false;
-    if (rc == 0 && step_health_add (store, run, idx, job, hkeep, s, &health_judged,
-                                    &health_failed))
-        rc = -1;
-    json_decref (hkeep);
-    c->any_health |= health_judged;
-    c->health_failed += health_failed;
-    if (rc == 0 && c->histograms && step_histograms (store, run, s))
-        rc = -1;
+    return rc;
+}
+
+/* The step's keys after its agents written into the text (which then
+   holds the whole step), or its agents kept in s.  Returns rc, or -2
+   with err when the text ran out of memory. */
+static int
+s_step_write (step_t *t, json_t *s, int rc, char *err, size_t errlen)
+{
+    report_ctx_t *c = t->c;
     if (c->text) {
         /* The step's other keys after its agents. */
         json_text_str (c->text, "],");
@@ -744,29 +526,55 @@ report_step (report_ctx_t *c, json_t *s, char *err, size_t errlen)
             c->text->failed = true;
         free (rest);
     } else
-        json_object_set_new (s, "agents", agents);
+        json_object_set_new (s, "agents", t->agents);
     if (rc == 0 && c->text && c->text->failed) {
-        report_oom (run, err, errlen);
+        s_oom (c->run, err, errlen);
         rc = -2;
     }
     return rc;
 }
 
-/* The report of run: its tree (text NULL), or, with text, the tree
-   without the steps (for the caller to write before them) and the steps
-   written into text as a JSON list.  NULL with err filled. */
-static json_t *
-report_build (store_t *store, int64_t run, const char *by, json_t *where, const char *where_flag,
-              bool histograms, json_text_t *text, char *err, size_t errlen)
+/* One step of a report: s holds its row (index, name, status, job,
+   start_at, skew_ns); adds every figure.  Its agents are taken one at a
+   time: each is filtered (--where), looked at by the step's lint, missing
+   intervals, SLA and groups, then put in s's "agents", or, with c->text,
+   written there as the step's first key and freed: a report holds one
+   agent's tree at a time.  Returns 0, -1 on a database error (logged), or
+   -2 with err filled. */
+static int
+s_step (report_ctx_t *c, json_t *s, char *err, size_t errlen)
 {
-    report_ctx_t c = { .store = store, .run = run, .by = by, .histograms = histograms,
-                       .text = text };
-    if (!where_flag)
-        where_flag = "--where";
-    if (report_where_parse (where, where_flag, c.conds, &c.nconds, err, errlen))
-        return NULL;
-    if (by && groups_key_check (by, err, errlen))
-        return NULL;
+    step_t t;
+    int rc = s_step_begin (&t, c, s, err, errlen);
+    if (rc)
+        return rc;
+    rc = s_step_agents (&t);
+    rc = s_step_fleet (&t, s, rc);
+    step_missing_end (&t.miss, s);
+    if (t.sla)
+        c->sla_failed += step_sla_end (t.sla, s);
+    if (rc)
+        groups_acc_free (t.groups);
+    else if (groups_acc_end (t.groups, s, err, errlen))
+        rc = -2;
+    /* After the outliers: their health causes are named on them. */
+    bool health_judged = false, health_failed = false;
+    if (rc == 0 && step_health_add (c->store, c->run, t.idx, t.job, t.hkeep, s, &health_judged,
+                                    &health_failed))
+        rc = -1;
+    json_decref (t.hkeep);
+    c->any_health |= health_judged;
+    c->health_failed += health_failed;
+    if (rc == 0 && c->histograms && s_step_histograms (c->store, c->run, s))
+        rc = -1;
+    return s_step_write (&t, s, rc, err, errlen);
+}
+
+/* The run's own keys ("verdict" first, "none" until s_verdict), or NULL
+   with err (no such run, a database error). */
+static json_t *
+s_run_json (store_t *store, int64_t run, char *err, size_t errlen)
+{
     sqlite3_stmt *st = store_stmt (store,
         "SELECT p.name, p.version, r.status, r.message, r.created_at, r.started_at, r.finished_at, "
         " r.origin, r.labels, r.intervals_dropped_at, r.cancelled_by, r.cancelled_at "
@@ -801,13 +609,18 @@ report_build (store_t *store, int64_t run, const char *by, json_t *where, const 
         json_object_set_new (rep, "cancelled_at", json_integer (sqlite3_column_int64 (st, 11)));
     }
     sqlite3_reset (st);
+    return rep;
+}
 
-    json_t *steps = json_array ();
-    st = store_stmt (store, "SELECT idx, name, spec, status, start_at, skew_ns, round FROM steps "
-                            "WHERE run_id = ? ORDER BY idx");
+/* The run's steps' rows into rows (index, name, status, job, start_at,
+   skew_ns, round each), collected first: the nested queries reuse
+   cached statements.  Returns 0, or -1 on a database error (logged). */
+static int
+s_step_rows (store_t *store, int64_t run, json_t *rows)
+{
+    sqlite3_stmt *st = store_stmt (store, "SELECT idx, name, spec, status, start_at, skew_ns, "
+                                          "round FROM steps WHERE run_id = ? ORDER BY idx");
     sqlite3_bind_int64 (st, 1, run);
-    /* Collect the rows first: the nested queries reuse cached statements. */
-    json_t *rows = json_array ();
     int rc;
     while ((rc = store_row (store, st, "read the run's steps")) == 1) {
         json_t *s = json_pack ("{s:i, s:s, s:s}", "index", sqlite3_column_int (st, 0),
@@ -824,67 +637,34 @@ report_build (store_t *store, int64_t run, const char *by, json_t *where, const 
         json_array_append_new (rows, s);
     }
     sqlite3_reset (st);
-    c.values = json_object ();
-    if (rc < 0)
-        goto db_error;
-    if (text)
-        json_text_str (text, "[");
-    size_t i;
-    json_t *s;
-    json_array_foreach (rows, i, s) {
-        if (text && i)
-            json_text_add (text, ",", 1);
-        int src = report_step (&c, s, err, errlen);
-        if (src == -1)
-            goto db_error;
-        if (src) {
-            json_decref (c.values);
-            json_decref (rows);
-            json_decref (steps);
-            json_decref (rep);
-            return NULL;
-        }
-        json_array_append (steps, s);
-    }
-    if (text)
-        json_text_str (text, "]");
-    json_decref (rows);
-    if (c.nconds && !c.kept) {
-        report_where_nothing (where, where_flag, run, &c.conds[0], c.values, err, errlen);
-        json_decref (c.values);
-        json_decref (steps);
-        json_decref (rep);
-        return NULL;
-    }
-    json_decref (c.values);
-    if (c.nconds)
-        json_object_set (rep, "where", where);
-    json_object_set_new (rep, "sweeps", sweeps_json (steps));
-    if (text)
-        json_decref (steps);
-    else
-        json_object_set_new (rep, "steps", steps);
+    return rc < 0 ? -1 : 0;
+}
+
+/* The run's "rounds", "failed_by" and "verdict", from what its steps
+   found (c) and its rounds.  Returns 0, or -1 with err (rep untouched
+   but for them). */
+static int
+s_verdict (const report_ctx_t *c, json_t *rep, char *err, size_t errlen)
+{
     /* The rounds (rounds.c): a drive never steady in a run that ended
        fails the verdict, as an SLA condition failed would. */
     bool unsteady = false;
-    json_t *rounds = rounds_steady_report (store, run, &unsteady, err, errlen);
-    if (!rounds) {
-        json_decref (rep);
-        return NULL;
-    }
+    json_t *rounds = rounds_steady_report (c->store, c->run, &unsteady, err, errlen);
+    if (!rounds)
+        return -1;
     const char *status = json_string_value (json_object_get (rep, "status"));
     bool ended = status && strcmp (status, "running") != 0 && strcmp (status, "queued") != 0;
-    bool judged = c.any_sla || c.any_health || json_object_get (rounds, "steady_state");
-    bool failed = c.sla_failed || c.health_failed || (ended && unsteady);
+    bool judged = c->any_sla || c->any_health || json_object_get (rounds, "steady_state");
+    bool failed = c->sla_failed || c->health_failed || (ended && unsteady);
     if (json_is_null (rounds))
         json_decref (rounds);
     else
         json_object_set_new (rep, "rounds", rounds);
     /* What failed it, for whoever prints the verdict. */
     json_t *failed_by = json_array ();
-    if (c.sla_failed)
+    if (c->sla_failed)
         json_array_append_new (failed_by, json_string ("sla"));
-    if (c.health_failed)
+    if (c->health_failed)
         json_array_append_new (failed_by, json_string ("health rule"));
     if (ended && unsteady)
         json_array_append_new (failed_by, json_string ("steady state"));
@@ -895,23 +675,94 @@ report_build (store_t *store, int64_t run, const char *by, json_t *where, const 
     json_object_set_new (rep, "verdict", json_string (!judged ? "none" : failed ? "fail"
                                                       : !ended && unsteady ? "pending"
                                                                            : "pass"));
-    return rep;
+    return 0;
+}
 
-db_error:
-    json_decref (c.values);
+/* The run's steps, each made by s_step, into steps (and written into
+   c->text as a JSON list when given).  Returns 0, -1 on a database error
+   (logged), or -2 with err filled. */
+static int
+s_steps (report_ctx_t *c, json_t *steps, char *err, size_t errlen)
+{
+    json_t *rows = json_array ();
+    if (s_step_rows (c->store, c->run, rows)) {
+        json_decref (rows);
+        return -1;
+    }
+    json_text_t *text = c->text;
+    if (text)
+        json_text_str (text, "[");
+    size_t i;
+    json_t *s;
+    json_array_foreach (rows, i, s) {
+        if (text && i)
+            json_text_add (text, ",", 1);
+        int src = s_step (c, s, err, errlen);
+        if (src) {
+            json_decref (rows);
+            return src;
+        }
+        json_array_append (steps, s);
+    }
+    if (text)
+        json_text_str (text, "]");
     json_decref (rows);
-    json_decref (steps);
-    json_decref (rep);
-    snprintf (err, errlen, "database error reading run %lld; see the controller's log",
-              (long long) run);
-    return NULL;
+    return 0;
+}
+
+/* The report of run: its tree (text NULL), or, with text, the tree
+   without the steps (for the caller to write before them) and the steps
+   written into text as a JSON list.  NULL with err filled. */
+static json_t *
+s_build (store_t *store, int64_t run, const char *by, json_t *where, const char *where_flag,
+         bool histograms, json_text_t *text, char *err, size_t errlen)
+{
+    report_ctx_t c = { .store = store, .run = run, .by = by, .histograms = histograms,
+                       .text = text };
+    if (!where_flag)
+        where_flag = "--where";
+    if (report_where_parse (where, where_flag, c.conds, &c.nconds, err, errlen))
+        return NULL;
+    if (by && groups_key_check (by, err, errlen))
+        return NULL;
+    json_t *rep = s_run_json (store, run, err, errlen);
+    if (!rep)
+        return NULL;
+    json_t *steps = json_array ();
+    c.values = json_object ();
+    int rc = s_steps (&c, steps, err, errlen);
+    if (rc == 0 && c.nconds && !c.kept) {
+        report_where_nothing (where, where_flag, run, &c.conds[0], c.values, err, errlen);
+        rc = -2;
+    }
+    json_decref (c.values);
+    if (rc) {
+        json_decref (steps);
+        json_decref (rep);
+        if (rc == -1)
+            snprintf (err, errlen, "database error reading run %lld; see the controller's log",
+                      (long long) run);
+        return NULL;
+    }
+    if (c.nconds)
+        json_object_set (rep, "where", where);
+    json_object_set_new (rep, "sweeps", sweeps_json (steps));
+    if (text)
+        json_decref (steps);
+    else
+        json_object_set_new (rep, "steps", steps);
+    if (s_verdict (&c, rep, err, errlen)) {
+        json_decref (rep);
+        return NULL;
+    }
+    return rep;
 }
 
 json_t *
 report_json (store_t *store, int64_t run, const char *by, json_t *where, const char *where_flag,
              char *err, size_t errlen)
 {
-    return report_build (store, run, by, where, where_flag, false, NULL, err, errlen);
+    return s_build (store, run, by, where, where_flag, false, NULL, err, errlen);
 }
 
 int
@@ -923,7 +774,7 @@ report_json_text (store_t *store, int64_t run, const char *by, json_t *where, co
         json_text_init_gz (&steps);
     else
         json_text_init (&steps);
-    json_t *rep = report_build (store, run, by, where, where_flag, histograms, &steps, err,
+    json_t *rep = s_build (store, run, by, where, where_flag, histograms, &steps, err,
                                 errlen);
     if (!rep) {
         json_text_fini (&steps);
@@ -946,14 +797,14 @@ report_json_text (store_t *store, int64_t run, const char *by, json_t *where, co
     json_text_fini (out);
     *out = steps;
     if (failed) {
-        report_oom (run, err, errlen);
+        s_oom (run, err, errlen);
         return -1;
     }
     return 0;
 }
 
 static int
-step_histograms (store_t *store, int64_t run, json_t *s)
+s_step_histograms (store_t *store, int64_t run, json_t *s)
 {
     static _Thread_local histogram_t h;
     json_t *fleet = json_object_get (s, "fleet");
@@ -1000,7 +851,7 @@ report_add_histograms (store_t *store, int64_t run, json_t *rep)
     size_t i;
     json_t *s;
     json_array_foreach (json_object_get (rep, "steps"), i, s)
-        if (step_histograms (store, run, s))
+        if (s_step_histograms (store, run, s))
             return -1;
     return 0;
 }

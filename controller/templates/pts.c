@@ -30,7 +30,7 @@ typedef struct {
 
 /* The drive (agent, target) of d[0..n), or NULL. */
 static drive_t *
-find_drive (drive_t *d, size_t n, int64_t agent, const char *target)
+s_find_drive (drive_t *d, size_t n, int64_t agent, const char *target)
 {
     for (size_t i = n; i-- > 0;)
         if (d[i].agent == agent && strcmp (d[i].target, target) == 0)
@@ -39,7 +39,7 @@ find_drive (drive_t *d, size_t n, int64_t agent, const char *target)
 }
 
 static void
-free_drives (drive_t *d, size_t n)
+s_free_drives (drive_t *d, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         free (d[i].cells);
@@ -49,7 +49,7 @@ free_drives (drive_t *d, size_t n)
 /* The run's plan and status into q.  Can't fail (a read error leaves
    them out, logged). */
 static void
-run_head (store_t *store, int64_t run, json_t *q)
+s_run_head (store_t *store, int64_t run, json_t *q)
 {
     sqlite3_stmt *st = store_stmt (store, "SELECT p.name, r.status FROM runs r "
                                           "JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
@@ -76,7 +76,7 @@ pts_is_wsat (json_t *job)
    change between them.  An empty array when the run has no such step;
    NULL on a database error (err set). */
 static json_t *
-wsat_json (store_t *store, int64_t run, char *err, size_t errlen)
+s_wsat_json (store_t *store, int64_t run, char *err, size_t errlen)
 {
     static _Thread_local histogram_t h;
     json_t *out = json_array ();
@@ -165,7 +165,7 @@ wsat_json (store_t *store, int64_t run, char *err, size_t errlen)
     return out;
 }
 
-/* The PTS's steady-state verification of drive x over its window, from
+/* The PTS's steady-state s_verification of drive x over its window, from
    the tracked figures the run's rounds stored (ro: rounds_steady_report's): the
    window's figures, their mean, the least-squares line's ends, the
    bands the PTS draws (the mean +- half the range limit: its "110% and
@@ -173,7 +173,7 @@ wsat_json (store_t *store, int64_t run, char *err, size_t errlen)
    ends stay within exactly when the slope rule holds), and each rule's
    verdict (rounds.h).  NULL without a steady_state= rule or figures. */
 static json_t *
-verification (json_t *ro, const drive_t *x)
+s_verification (json_t *ro, const drive_t *x)
 {
     json_t *rule = json_object_get (ro, "steady_state"), *dr = NULL, *e;
     size_t i;
@@ -215,43 +215,28 @@ verification (json_t *ro, const drive_t *x)
                       j.slope_ok);
 }
 
-json_t *
-pts_json (store_t *store, int64_t run, char *err, size_t errlen)
-{
-    bool unsteady;
-    json_t *ro = rounds_steady_report (store, run, &unsteady, err, errlen);
-    if (!ro)
-        return NULL;
-    json_t *wsat = wsat_json (store, run, err, errlen);
-    if (!wsat) {
-        json_decref (ro);
-        return NULL;
-    }
-    if (json_is_null (ro) && json_array_size (wsat)) {
-        /* A write-saturation run (plans/pts-wsat.fio): its curves alone. */
-        json_t *q = json_pack ("{s:s, s:I, s:o, s:o}", "template", "pts", "run", (json_int_t) run,
-                               "rounds", ro, "write_saturation", wsat);
-        run_head (store, run, q);
-        return q;
-    }
-    if (json_is_null (ro)) {
-        json_decref (wsat);
-        snprintf (err, errlen, "run %lld has no rounds and no write saturation step: --template "
-                  "pts reports a plan with [iofleet] rounds= (and steady_state=), such as "
-                  "plans/pts-iops.fio, or a size-bound random-write step, such as "
-                  "plans/pts-wsat.fio; use iofleet report %lld for this run", (long long) run,
-                  (long long) run);
-        return NULL;
-    }
-    int rounds_run = (int) json_integer_value (json_object_get (ro, "rounds_run"));
-    json_t *rule = json_object_get (ro, "steady_state");
-    int window = rule ? (int) json_integer_value (json_object_get (rule, "window")) : rounds_run;
-    if (window < 1)
-        window = 1;
+/* The rounds' matrix while it is read: its cells (the plan's steps that
+   ran as rounds) and each drive's figures in them. */
+typedef struct {
+    json_t *cells;
+    int maxstep;                    /* the highest plan_step of a cell */
+    drive_t *d;                     /* d[0..nd) */
+    size_t nd, capd;
+} matrix_t;
 
-    /* The plan's steps that ran as rounds: their names and jobs. */
-    json_t *cells = json_array ();
-    int maxstep = -1;
+/* The fleet's cells being summed: per cell, the drives counted and the
+   sums of their IOPS, bandwidth and mean latency (NULL when out of
+   memory: then no drive is counted). */
+typedef struct {
+    double *iops, *bw, *mean;
+    int *n;
+} fleet_sums_t;
+
+/* The plan's steps that ran as rounds, their names and jobs, into
+   m->cells.  Returns 0, or -1 on a database error (logged). */
+static int
+s_read_cells (store_t *store, int64_t run, matrix_t *m)
+{
     sqlite3_stmt *st = store_stmt (store,
         "SELECT plan_step, name, spec FROM steps WHERE run_id = ? AND round = 1 ORDER BY idx");
     sqlite3_bind_int64 (st, 1, run);
@@ -273,41 +258,54 @@ pts_json (store_t *store, int64_t run, char *err, size_t errlen)
         json_object_set_new (cell, "column", rw && (!strcmp (rw, "randrw") || !strcmp (rw, "rw"))
                              ? json_sprintf ("R%.0f/W%.0f", mix, 100 - mix)
                              : json_string (rw ? rw : "?"));
-        json_array_append_new (cells, cell);
-        maxstep = ps > maxstep ? ps : maxstep;
+        json_array_append_new (m->cells, cell);
+        m->maxstep = ps > m->maxstep ? ps : m->maxstep;
     }
     sqlite3_reset (st);
-    if (rc < 0)
-        goto db_error;
+    return rc < 0 ? rc : 0;
+}
 
-    /* Each drive's window, from what rounds.c stored (or, without a rule,
-       every round run). */
-    drive_t *d = NULL;
-    size_t nd = 0, capd = 0;
-    st = store_stmt (store,
+/* Room for one more drive in m, its cells zeroed: NULL when out of
+   memory. */
+static drive_t *
+s_new_drive (matrix_t *m)
+{
+    if (m->nd == m->capd) {
+        size_t cap = m->capd ? m->capd * 2 : 16;
+        drive_t *bigger = realloc (m->d, cap * sizeof *m->d);
+        if (!bigger)
+            return NULL;
+        m->d = bigger;
+        m->capd = cap;
+    }
+    drive_t *x = &m->d[m->nd];
+    memset (x, 0, sizeof *x);
+    x->cells = calloc ((size_t) m->maxstep + 1, sizeof *x->cells);
+    if (!x->cells)
+        return NULL;
+    m->nd++;
+    return x;
+}
+
+/* The drives that ran rounds, each with the window of the last rounds
+   run (the steady ones' windows are set by s_steady_windows).  Returns
+   0, -1 on a database error (logged), or -2 when out of memory. */
+static int
+s_read_drives (store_t *store, int64_t run, matrix_t *m, int rounds_run, int window)
+{
+    sqlite3_stmt *st = store_stmt (store,
         "SELECT DISTINCT r.agent_id, a.name, r.target FROM results r "
         "JOIN steps s ON s.run_id = r.run_id AND s.idx = r.step_idx "
         "LEFT JOIN agents a ON a.id = r.agent_id "
         "WHERE r.run_id = ? AND s.round IS NOT NULL ORDER BY a.name, r.target");
     sqlite3_bind_int64 (st, 1, run);
+    int rc;
     while ((rc = store_row (store, st, "read the run's drives")) == 1) {
-        if (nd == capd) {
-            capd = capd ? capd * 2 : 16;
-            drive_t *bigger = realloc (d, capd * sizeof *d);
-            if (!bigger) {
-                rc = -2;
-                break;
-            }
-            d = bigger;
-        }
-        drive_t *x = &d[nd];
-        memset (x, 0, sizeof *x);
-        x->cells = calloc ((size_t) maxstep + 1, sizeof *x->cells);
-        if (!x->cells) {
+        drive_t *x = s_new_drive (m);
+        if (!x) {
             rc = -2;
             break;
         }
-        nd++;
         x->agent = sqlite3_column_int64 (st, 0);
         str_copy (x->agent_name, sizeof x->agent_name, sqlite3_column_text (st, 1)
                   ? (const char *) sqlite3_column_text (st, 1) : "");
@@ -316,33 +314,46 @@ pts_json (store_t *store, int64_t run, char *err, size_t errlen)
         x->hi = rounds_run;
     }
     sqlite3_reset (st);
-    if (rc < 0)
-        goto drives_error;
+    return rc < 0 ? rc : 0;
+}
+
+/* Each steady drive's window, from what rounds.c stored (ro's
+   "drives").  Can't fail. */
+static void
+s_steady_windows (json_t *ro, matrix_t *m, int window)
+{
     size_t i;
     json_t *dj;
     json_array_foreach (json_object_get (ro, "drives"), i, dj) {
         /* The tracked step's targets: with jobs run together "JOB:PATH". */
-        drive_t *x = find_drive (d, nd, json_integer_value (json_object_get (dj, "agent_id")),
-                                 json_string_value (json_object_get (dj, "target")));
+        drive_t *x = s_find_drive (m->d, m->nd, json_integer_value (json_object_get (dj, "agent_id")),
+                                   json_string_value (json_object_get (dj, "target")));
         if (x && json_is_true (json_object_get (dj, "steady"))) {
             x->steady = true;
             x->hi = (int) json_integer_value (json_object_get (dj, "steady_round"));
             x->lo = x->hi - window + 1;
         }
     }
+}
 
-    st = store_stmt (store,
+/* Each drive's figures in each cell, summed over its window's rounds.
+   Returns 0, or -1 on a database error (logged). */
+static int
+s_read_figures (store_t *store, int64_t run, matrix_t *m)
+{
+    sqlite3_stmt *st = store_stmt (store,
         "SELECT s.plan_step, s.round, r.agent_id, r.target, SUM(r.iops), SUM(r.bw), "
         " SUM(r.lat_mean * r.ops), SUM(r.ops) FROM results r "
         "JOIN steps s ON s.run_id = r.run_id AND s.idx = r.step_idx "
         "WHERE r.run_id = ? AND s.round IS NOT NULL "
         "GROUP BY s.idx, r.agent_id, r.target");
     sqlite3_bind_int64 (st, 1, run);
+    int rc;
     while ((rc = store_row (store, st, "read the rounds' results")) == 1) {
         int ps = sqlite3_column_int (st, 0), round = sqlite3_column_int (st, 1);
-        drive_t *x = find_drive (d, nd, sqlite3_column_int64 (st, 2),
-                                 (const char *) sqlite3_column_text (st, 3));
-        if (!x || ps < 0 || ps > maxstep || round < x->lo || round > x->hi)
+        drive_t *x = s_find_drive (m->d, m->nd, sqlite3_column_int64 (st, 2),
+                                   (const char *) sqlite3_column_text (st, 3));
+        if (!x || ps < 0 || ps > m->maxstep || round < x->lo || round > x->hi)
             continue;
         cell_t *c = &x->cells[ps];
         c->rounds++;
@@ -352,75 +363,76 @@ pts_json (store_t *store, int64_t run, char *err, size_t errlen)
         c->ops += sqlite3_column_double (st, 7);
     }
     sqlite3_reset (st);
-    if (rc < 0)
-        goto drives_error;
+    return rc < 0 ? rc : 0;
+}
 
-    json_t *q = json_pack ("{s:s, s:I}", "template", "pts", "run", (json_int_t) run);
-    run_head (store, run, q);
-    json_object_set_new (q, "rounds", ro);
-    json_t *drives = json_array ();
-    int nsteady = 0;
-    for (size_t k = 0; k < nd; k++)
-        nsteady += d[k].steady;
-    /* The fleet's cells: the mean per drive, over the steady drives when
-       some are. */
-    size_t ncells = json_array_size (cells);
-    double *fi = calloc (ncells + 1, sizeof *fi), *fb = calloc (ncells + 1, sizeof *fb);
-    double *fl = calloc (ncells + 1, sizeof *fl);
-    int *fn = calloc (ncells + 1, sizeof *fn);
-    for (size_t k = 0; k < nd; k++) {
-        drive_t *x = &d[k];
-        json_t *xc = json_array ();
-        json_t *c;
-        json_array_foreach (cells, i, c) {
-            int ps = (int) json_integer_value (json_object_get (c, "plan_step"));
-            cell_t *v = &x->cells[ps];
-            json_t *o = json_deep_copy (c);
-            json_object_set_new (o, "rounds", json_integer (v->rounds));
-            if (v->rounds) {
-                double iops = v->iops / v->rounds, bw = v->bw / v->rounds;
-                double mean = v->ops > 0 ? v->lat_ops / v->ops : NAN;
-                json_object_set_new (o, "iops", json_real (iops));
-                json_object_set_new (o, "bw", json_real (bw));
-                json_object_set_new (o, "mean", isfinite (mean) ? json_real (mean) : json_null ());
-                if (fi && fb && fl && fn && (x->steady || !nsteady) && isfinite (mean)) {
-                    fi[i] += iops;
-                    fb[i] += bw;
-                    fl[i] += mean;
-                    fn[i]++;
-                }
+/* Drive x's entry of the report: its window and its cells' figures, and
+   its steady-state verification; its cells count in the fleet's sums
+   when it is steady or no drive is.  Can't fail. */
+static json_t *
+s_drive_json (const matrix_t *m, const drive_t *x, json_t *ro, int nsteady, fleet_sums_t *f)
+{
+    json_t *xc = json_array ();
+    size_t i;
+    json_t *c;
+    json_array_foreach (m->cells, i, c) {
+        int ps = (int) json_integer_value (json_object_get (c, "plan_step"));
+        const cell_t *v = &x->cells[ps];
+        json_t *o = json_deep_copy (c);
+        json_object_set_new (o, "rounds", json_integer (v->rounds));
+        if (v->rounds) {
+            double iops = v->iops / v->rounds, bw = v->bw / v->rounds;
+            double mean = v->ops > 0 ? v->lat_ops / v->ops : NAN;
+            json_object_set_new (o, "iops", json_real (iops));
+            json_object_set_new (o, "bw", json_real (bw));
+            json_object_set_new (o, "mean", isfinite (mean) ? json_real (mean) : json_null ());
+            if (f->iops && f->bw && f->mean && f->n && (x->steady || !nsteady)
+                && isfinite (mean)) {
+                f->iops[i] += iops;
+                f->bw[i] += bw;
+                f->mean[i] += mean;
+                f->n[i]++;
             }
-            json_array_append_new (xc, o);
         }
-        json_t *dj = json_pack ("{s:s, s:I, s:s, s:b, s:[i, i], s:o}",
-            "agent", x->agent_name, "agent_id", (json_int_t) x->agent, "target", x->target,
-            "steady", x->steady, "window", x->lo, x->hi, "cells", xc);
-        json_t *ver = verification (ro, x);
-        if (ver)
-            json_object_set_new (dj, "verification", ver);
-        json_array_append_new (drives, dj);
+        json_array_append_new (xc, o);
     }
+    json_t *dj = json_pack ("{s:s, s:I, s:s, s:b, s:[i, i], s:o}",
+        "agent", x->agent_name, "agent_id", (json_int_t) x->agent, "target", x->target,
+        "steady", x->steady, "window", x->lo, x->hi, "cells", xc);
+    json_t *ver = s_verification (ro, x);
+    if (ver)
+        json_object_set_new (dj, "verification", ver);
+    return dj;
+}
+
+/* The fleet's cells: the mean per drive of the sums.  Can't fail. */
+static json_t *
+s_fleet_cells (json_t *cells, const fleet_sums_t *f)
+{
     json_t *fleet = json_array ();
+    size_t i;
     json_t *c;
     json_array_foreach (cells, i, c) {
         json_t *o = json_deep_copy (c);
-        json_object_set_new (o, "drives", json_integer (fn ? fn[i] : 0));
-        if (fn && fn[i]) {
-            json_object_set_new (o, "iops", json_real (fi[i] / fn[i]));
-            json_object_set_new (o, "bw", json_real (fb[i] / fn[i]));
-            json_object_set_new (o, "mean", json_real (fl[i] / fn[i]));
+        json_object_set_new (o, "drives", json_integer (f->n ? f->n[i] : 0));
+        if (f->n && f->n[i]) {
+            json_object_set_new (o, "iops", json_real (f->iops[i] / f->n[i]));
+            json_object_set_new (o, "bw", json_real (f->bw[i] / f->n[i]));
+            json_object_set_new (o, "mean", json_real (f->mean[i] / f->n[i]));
         }
         json_array_append_new (fleet, o);
     }
-    free (fi);
-    free (fb);
-    free (fl);
-    free (fn);
-    json_object_set_new (q, "write_saturation", wsat);
-    json_object_set_new (q, "drives", drives);
-    /* The matrix's rows (block sizes) and columns (mixes), each in the
-       order of the plan. */
+    return fleet;
+}
+
+/* The matrix's rows (block sizes) and columns (mixes), each in the order
+   of the plan.  Can't fail. */
+static json_t *
+s_matrix_json (json_t *cells)
+{
     json_t *mrows = json_array (), *mcols = json_array ();
+    size_t i;
+    json_t *c;
     json_array_foreach (cells, i, c) {
         json_t *bs = json_object_get (c, "bs"), *col = json_object_get (c, "column");
         bool have = false;
@@ -436,19 +448,105 @@ pts_json (store_t *store, int64_t run, char *err, size_t errlen)
         if (!have)
             json_array_append (mcols, col);
     }
-    json_object_set_new (q, "matrix", json_pack ("{s:o, s:o}", "rows", mrows, "columns", mcols));
+    return json_pack ("{s:o, s:o}", "rows", mrows, "columns", mcols);
+}
+
+/* The report of rounds ro (taken) and curves wsat (taken) from the
+   matrix read: the drives, the matrix, the fleet.  Can't fail. */
+static json_t *
+s_rounds_json (store_t *store, int64_t run, const matrix_t *m, json_t *ro, json_t *wsat)
+{
+    json_t *q = json_pack ("{s:s, s:I}", "template", "pts", "run", (json_int_t) run);
+    s_run_head (store, run, q);
+    json_object_set_new (q, "rounds", ro);
+    json_t *drives = json_array ();
+    int nsteady = 0;
+    for (size_t k = 0; k < m->nd; k++)
+        nsteady += m->d[k].steady;
+    /* The fleet's cells: the mean per drive, over the steady drives when
+       some are. */
+    size_t ncells = json_array_size (m->cells);
+    fleet_sums_t f = { .iops = calloc (ncells + 1, sizeof *f.iops),
+                       .bw = calloc (ncells + 1, sizeof *f.bw),
+                       .mean = calloc (ncells + 1, sizeof *f.mean),
+                       .n = calloc (ncells + 1, sizeof *f.n) };
+    for (size_t k = 0; k < m->nd; k++)
+        json_array_append_new (drives, s_drive_json (m, &m->d[k], ro, nsteady, &f));
+    json_t *fleet = s_fleet_cells (m->cells, &f);
+    free (f.iops);
+    free (f.bw);
+    free (f.mean);
+    free (f.n);
+    json_object_set_new (q, "write_saturation", wsat);
+    json_object_set_new (q, "drives", drives);
+    json_object_set_new (q, "matrix", s_matrix_json (m->cells));
     json_object_set_new (q, "fleet", json_pack ("{s:s, s:o}", "of", nsteady
         ? "the steady drives: the mean per drive over each one's steady window"
         : "every drive (none is steady): the mean per drive over each one's last window",
         "cells", fleet));
-    json_decref (cells);
-    free_drives (d, nd);
     return q;
+}
 
-drives_error:
-    free_drives (d, nd);
-db_error:
-    json_decref (cells);
+/* The matrix of a run with rounds ro: its cells, drives, windows and
+   figures.  Returns 0, -1 on a database error (logged), or -2 when out
+   of memory. */
+static int
+s_read_matrix (store_t *store, int64_t run, json_t *ro, matrix_t *m)
+{
+    int rounds_run = (int) json_integer_value (json_object_get (ro, "rounds_run"));
+    json_t *rule = json_object_get (ro, "steady_state");
+    int window = rule ? (int) json_integer_value (json_object_get (rule, "window")) : rounds_run;
+    if (window < 1)
+        window = 1;
+    int rc = s_read_cells (store, run, m);
+    /* Each drive's window, from what rounds.c stored (or, without a rule,
+       every round run). */
+    if (rc == 0)
+        rc = s_read_drives (store, run, m, rounds_run, window);
+    if (rc == 0) {
+        s_steady_windows (ro, m, window);
+        rc = s_read_figures (store, run, m);
+    }
+    return rc;
+}
+
+json_t *
+pts_json (store_t *store, int64_t run, char *err, size_t errlen)
+{
+    bool unsteady;
+    json_t *ro = rounds_steady_report (store, run, &unsteady, err, errlen);
+    if (!ro)
+        return NULL;
+    json_t *wsat = s_wsat_json (store, run, err, errlen);
+    if (!wsat) {
+        json_decref (ro);
+        return NULL;
+    }
+    if (json_is_null (ro) && json_array_size (wsat)) {
+        /* A write-saturation run (plans/pts-wsat.fio): its curves alone. */
+        json_t *q = json_pack ("{s:s, s:I, s:o, s:o}", "template", "pts", "run", (json_int_t) run,
+                               "rounds", ro, "write_saturation", wsat);
+        s_run_head (store, run, q);
+        return q;
+    }
+    if (json_is_null (ro)) {
+        json_decref (wsat);
+        snprintf (err, errlen, "run %lld has no rounds and no write saturation step: --template "
+                  "pts reports a plan with [iofleet] rounds= (and steady_state=), such as "
+                  "plans/pts-iops.fio, or a size-bound random-write step, such as "
+                  "plans/pts-wsat.fio; use iofleet report %lld for this run", (long long) run,
+                  (long long) run);
+        return NULL;
+    }
+    matrix_t m = { .cells = json_array (), .maxstep = -1 };
+    int rc = s_read_matrix (store, run, ro, &m);
+    json_t *q = NULL;
+    if (rc == 0)
+        q = s_rounds_json (store, run, &m, ro, wsat);
+    json_decref (m.cells);
+    s_free_drives (m.d, m.nd);
+    if (q)
+        return q;
     json_decref (ro);
     json_decref (wsat);
     if (rc == -2)
