@@ -10,6 +10,7 @@
 #include "cancel.h"
 #include "runs.h"
 #include "step_results.h"
+#include "step_rows.h"
 #include "store.h"
 
 #include <string.h>
@@ -84,11 +85,7 @@ cancel_in_hand (ctl_t *ctl, const char *why, json_t *stopped, char *err, size_t 
     if (measured)
         results_of_cancelled (ctl);
     runner_set_step (ctl, "cancelled");
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "UPDATE steps SET status = 'cancelled' WHERE run_id = ? AND idx > ? AND status = 'pending'");
-    sqlite3_bind_int64 (st, 1, r->run);
-    sqlite3_bind_int (st, 2, r->cur);
-    store_step_done (ctl->store, st, "cancel the steps not begun");
+    step_rows_cancel_pending (ctl->store, r->run, r->cur);
     return 0;
 }
 
@@ -101,13 +98,9 @@ cancel_run (ctl_t *ctl, int64_t run, const char *by, char *err, size_t errlen)
        cancelled is what follows (the next step, or nothing). */
     if (r->phase == R_RESULTS && r->run == run)
         steps_results_wait (ctl);
-    sqlite3_stmt *st = store_stmt (ctl->store, "SELECT status FROM runs WHERE id = ?");
-    sqlite3_bind_int64 (st, 1, run);
     char was[32] = "";
-    if (runs_row (ctl->store, st, run, err, errlen) != 1)
+    if (runs_status (ctl->store, run, was, sizeof was, err, errlen) != 1)
         return NULL;
-    str_copy (was, sizeof was, (const char *) sqlite3_column_text (st, 0));
-    sqlite3_reset (st);
     if (strcmp (was, "queued") != 0 && strcmp (was, "running") != 0) {
         snprintf (err, errlen, "run %lld has already ended (%s): only a queued or running run "
                   "can be cancelled", (long long) run, was);
@@ -139,11 +132,7 @@ cancel_run (ctl_t *ctl, int64_t run, const char *by, char *err, size_t errlen)
         }
     }
     store_begin (ctl->store);
-    st = store_stmt (ctl->store, "UPDATE runs SET cancelled_by = ?, cancelled_at = ? WHERE id = ?");
-    sqlite3_bind_text (st, 1, by, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64 (st, 2, (sqlite3_int64) now);
-    sqlite3_bind_int64 (st, 3, run);
-    store_step_done (ctl->store, st, "record who cancelled");
+    runs_set_cancelled (ctl->store, run, by, (int64_t) now);
     runner_set_status (ctl, run, "cancelled", why);
     store_commit (ctl->store);
     if (in_hand) {

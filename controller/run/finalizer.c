@@ -11,7 +11,7 @@
 #define _GNU_SOURCE
 #include "finalizer.h"
 #include "log.h"
-#include "snapshot_table.h"
+#include "side_db.h"
 #include "util.h"
 #include "step_results.h"
 
@@ -37,16 +37,7 @@ struct finalizer {
     sqlite3 *db;                /* the thread's */
 };
 
-static int
-exec (sqlite3 *db, const char *sql)
-{
-    char *msg = NULL;
-    int rc = sqlite3_exec (db, sql, NULL, NULL, &msg);
-    if (rc != SQLITE_OK)
-        log_err ("step results: %s: %s", sql, msg ? msg : sqlite3_errstr (rc));
-    sqlite3_free (msg);
-    return rc == SQLITE_OK ? 0 : -1;
-}
+#define WHO "step results"         /* the thread, in the log */
 
 /* Opens the thread's connection if not open.  Returns 0 or -1 (logged). */
 static int
@@ -54,23 +45,11 @@ connect_db (finalizer_t *self)
 {
     if (self->db)
         return 0;
-    if (sqlite3_open_v2 (self->path, &self->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-        log_err ("step results: cannot open database %s: %s", self->path,
-                 self->db ? sqlite3_errmsg (self->db) : "out of memory");
-        sqlite3_close (self->db);
-        self->db = NULL;
-        return -1;
-    }
-    sqlite3_busy_timeout (self->db, FIN_BUSY_MS);
     /* Results are acknowledged by nothing, but the step's end is recorded
-       after them: FULL keeps that order on a power cut. */
-    if (exec (self->db, "PRAGMA synchronous=FULL") || exec (self->db, "PRAGMA foreign_keys=ON")
-        || snapshot_table_register (self->db) != SQLITE_OK) {
-        sqlite3_close (self->db);
-        self->db = NULL;
-        return -1;
-    }
-    return 0;
+       after them: side_db's synchronous=FULL keeps that order on a power
+       cut. */
+    self->db = side_db_open (self->path, FIN_BUSY_MS, WHO);
+    return self->db ? 0 : -1;
 }
 
 /* Sleeps ns, or less when told to stop.  Can't fail. */
@@ -89,10 +68,10 @@ nap (finalizer_t *self, uint64_t ns)
 static step_results_t *
 finalize (finalizer_t *self, int64_t run, int step, uint64_t delay_ns)
 {
-    if (connect_db (self) || exec (self->db, "BEGIN"))
+    if (connect_db (self) || side_db_begin (self->db, false, WHO))
         return NULL;
     step_results_t *sr = step_results_compute (self->db, run, step, &self->stop);
-    exec (self->db, "COMMIT");
+    side_db_commit (self->db, WHO);
     if (!sr)
         return NULL;
     nap (self, delay_ns);
@@ -101,10 +80,10 @@ finalize (finalizer_t *self, int64_t run, int step, uint64_t delay_ns)
         return NULL;
     }
     /* One transaction: a step's results are all stored or none. */
-    if (exec (self->db, "BEGIN IMMEDIATE"))
+    if (side_db_begin (self->db, true, WHO))
         step_results_destroy (&sr);
-    else if (step_results_save (sr, self->db) || exec (self->db, "COMMIT")) {
-        exec (self->db, "ROLLBACK");
+    else if (step_results_save (sr, self->db) || side_db_commit (self->db, WHO)) {
+        side_db_rollback (self->db, WHO);
         step_results_destroy (&sr);
     }
     return sr;
@@ -138,8 +117,7 @@ thread_main (void *arg)
         pthread_cond_broadcast (&self->cv);
     }
     pthread_mutex_unlock (&self->mu);
-    sqlite3_close (self->db);
-    self->db = NULL;
+    side_db_close (&self->db);
     return NULL;
 }
 

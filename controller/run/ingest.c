@@ -12,6 +12,7 @@
 #include "util.h"
 #include "fleet.h"
 #include "series.h"
+#include "step_rows.h"
 #include "store.h"
 #include "ingest.h"
 
@@ -74,14 +75,10 @@ ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s, snapshot_pre
         return;
     }
     store_begin (ctl->store);
-    /* One row for the whole interval, compressed (snapshot_codec.h). */
-    sqlite3_stmt *st = store_stmt (ctl->store, SNAPSHOT_STORE_INSERT ("OR IGNORE"));
-    if (!st)
+    /* One row for the whole interval, compressed (snapcodec.h). */
+    if (snapshot_store_insert (ctl->store, r->run, r->cur, (int64_t) p->agent_id, s->seq,
+                               s->n_targets, prep->dict_id, prep->block, prep->len))
         return;             /* logged; not acked: the agent will send it again */
-    snapshot_store_bind_block (st, r->run, r->cur, (int64_t) p->agent_id, s->seq, s->n_targets,
-                               prep->dict_id, prep->block, prep->len);
-    if (store_step_done (ctl->store, st, "store snapshot"))
-        return;             /* not acked: the agent will send it again */
     if (series_add (r->series, ctl->store, (int) (p - r->parts), s))
         return;             /* the tick rolls back; sent again */
     if (runner_seen_room (p, s->seq))
@@ -109,29 +106,13 @@ ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s, snapshot_pre
 static bool
 stale_is_stored (ctl_t *ctl, const peer_t *peer, const envelope_t *env)
 {
-    sqlite3_stmt *st;
-    if (env->body_case == IOFLEET__ENVELOPE__BODY_DONE) {
-        st = store_stmt (ctl->store, "SELECT 1 FROM step_agents WHERE run_id = ? AND step_idx = ? "
-                                     "AND agent_id = ? AND status = 'done'");
-        if (!st)
-            return false;
-        sqlite3_bind_int64 (st, 1, (sqlite3_int64) env->done->run);
-        sqlite3_bind_int (st, 2, (int) env->done->step);
-    } else {
-        st = store_stmt (ctl->store, "SELECT 1 FROM snapshot_blocks WHERE run_id = ? "
-                                     "AND step_idx = ? AND agent_id = ? AND seq = ?");
-        if (!st)
-            return false;
-        sqlite3_bind_int64 (st, 1, (sqlite3_int64) env->snapshot->run);
-        sqlite3_bind_int (st, 2, (int) env->snapshot->step);
-        sqlite3_bind_int (st, 4, (int) env->snapshot->seq);
-    }
-    sqlite3_bind_int64 (st, 3, (sqlite3_int64) peer->id);
     /* A read error (logged) counts as not stored: the message is then
        handled as new, and storing it is idempotent. */
-    bool stored = store_row (ctl->store, st, "find a resent message") == 1;
-    sqlite3_reset (st);
-    return stored;
+    if (env->body_case == IOFLEET__ENVELOPE__BODY_DONE)
+        return step_rows_agent_done (ctl->store, (int64_t) env->done->run, (int) env->done->step,
+                                     (int64_t) peer->id) == 1;
+    return snapshot_store_has (ctl->store, (int64_t) env->snapshot->run, (int) env->snapshot->step,
+                               (int64_t) peer->id, env->snapshot->seq) == 1;
 }
 
 void

@@ -10,6 +10,9 @@
 #include "recover.h"
 #include "fleet.h"
 #include "series.h"
+#include "runs.h"
+#include "snapshot_store.h"
+#include "step_rows.h"
 #include "store.h"
 
 #include <stdlib.h>
@@ -48,6 +51,18 @@ recover_planned (part_t *p, const char *text)
     json_decref (list);
 }
 
+/* Marks agent's snapshot seq of the step in hand stored (a
+   snapshot_store_seq_fn).  Can't fail (out of memory: not marked). */
+static void
+mark_seen (void *arg, int64_t agent, int64_t seq)
+{
+    part_t *p = runner_find_part (arg, (uint64_t) agent);
+    if (!p || seq < 0 || seq > 10000000)
+        return;
+    if (runner_seen_room (p, (uint32_t) seq) == 0)
+        p->seen[seq] = 1;
+}
+
 /* Picks the run up where the last controller process left it: the steps
    it finished stay as they are; the step in hand goes on once its agents
    are back (R_RECOVER): a running step keeps the snapshots stored so far
@@ -64,15 +79,16 @@ resume_run (ctl_t *ctl, int64_t run)
     r->steps_complete = r->steps_partial = 0;
     r->nsteps = 0;
     r->cur = INT32_MAX;
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT idx, status, start_at FROM steps WHERE run_id = ? ORDER BY idx");
-    sqlite3_bind_int64 (st, 1, run);
+    /* A read error (logged) ends the list: the steps read are taken. */
+    json_t *rows, *row;
+    size_t i;
+    step_rows_list (ctl->store, run, &rows);
     char cur_status[32] = "pending";
     r->start_at = 0;
-    while (store_row (ctl->store, st, "read the run's steps") == 1) {
-        int idx = sqlite3_column_int (st, 0);
+    json_array_foreach (rows, i, row) {
+        int idx = (int) json_integer_value (json_object_get (row, "idx"));
         r->nsteps = idx + 1;    /* a round's rows are added as it begins */
-        const char *status = (const char *) sqlite3_column_text (st, 1);
+        const char *status = json_string_value (json_object_get (row, "status"));
         if (strcmp (status, "complete") == 0)
             r->steps_complete++;
         else if (strcmp (status, "partial") == 0)
@@ -80,10 +96,10 @@ resume_run (ctl_t *ctl, int64_t run)
         else if (strcmp (status, "failed") != 0 && idx < r->cur) {
             r->cur = idx;
             str_copy (cur_status, sizeof cur_status, status);
-            r->start_at = (uint64_t) sqlite3_column_int64 (st, 2);
+            r->start_at = (uint64_t) json_integer_value (json_object_get (row, "start_at"));
         }
     }
-    sqlite3_reset (st);
+    json_decref (rows);
     if (r->cur >= r->nsteps) {
         r->cur = r->nsteps;
         runner_finish (ctl);
@@ -96,26 +112,24 @@ resume_run (ctl_t *ctl, int64_t run)
     series_name_step (r->series, runner_step_name (r, r->cur, name, sizeof name));
     r->recover_running = strcmp (cur_status, "running") == 0;
     if (r->recover_running) {
-        st = store_stmt (ctl->store,
-            "SELECT agent_id, status, message, targets, actual_start, snapshots, spool_dropped, "
-            " restarted, target_planned FROM step_agents WHERE run_id = ? AND step_idx = ?");
-        sqlite3_bind_int64 (st, 1, run);
-        sqlite3_bind_int (st, 2, r->cur);
-        while (store_row (ctl->store, st, "read the step's agents") == 1) {
-            part_t *p = runner_find_part (r, (uint64_t) sqlite3_column_int64 (st, 0));
+        step_rows_agents (ctl->store, run, r->cur, &rows);
+        json_array_foreach (rows, i, row) {
+#define COL(name) json_object_get (row, name)
+            part_t *p = runner_find_part (r, (uint64_t) json_integer_value (COL ("agent_id")));
             if (!p)
                 continue;
-            p->st = pstate_of ((const char *) sqlite3_column_text (st, 1));
-            str_copy (p->msg, sizeof p->msg, (const char *) sqlite3_column_text (st, 2));
-            json_t *tl = json_loads ((const char *) sqlite3_column_text (st, 3), 0, NULL);
+            p->st = pstate_of (json_string_value (COL ("status")));
+            str_copy (p->msg, sizeof p->msg, json_string_value (COL ("message")));
+            json_t *tl = json_loads (json_string_value (COL ("targets")), 0, NULL);
             p->ntargets = (uint32_t) json_array_size (tl);
             series_name_agent (r->series, (int) (p - r->parts), p->name, tl);
             json_decref (tl);
-            p->actual_start = (uint64_t) sqlite3_column_int64 (st, 4);
-            p->done_snapshots = (uint32_t) sqlite3_column_int (st, 5);
-            p->spool_dropped = (uint32_t) sqlite3_column_int (st, 6);
-            p->restarted = sqlite3_column_int (st, 7) != 0;
-            recover_planned (p, (const char *) sqlite3_column_text (st, 8));
+            p->actual_start = (uint64_t) json_integer_value (COL ("actual_start"));
+            p->done_snapshots = (uint32_t) json_integer_value (COL ("snapshots"));
+            p->spool_dropped = (uint32_t) json_integer_value (COL ("spool_dropped"));
+            p->restarted = json_integer_value (COL ("restarted")) != 0;
+            recover_planned (p, json_string_value (COL ("target_planned")));
+#undef COL
             /* Its DONE's totals were checked against nothing yet, and are
                gone: the stored rows are all there is. */
             p->totals_unknown = p->st == P_DONE;
@@ -127,34 +141,19 @@ resume_run (ctl_t *ctl, int64_t run)
                 p->msg[0] = '\0';
             }
         }
-        sqlite3_reset (st);
+        json_decref (rows);
         /* The bytes each target moved so far, for the per-drive progress. */
-        st = store_stmt (ctl->store,
-            "SELECT agent_id, target, SUM(read_bytes + write_bytes + trim_bytes) FROM snapshots "
-            "WHERE run_id = ? AND step_idx = ? GROUP BY agent_id, target");
-        sqlite3_bind_int64 (st, 1, run);
-        sqlite3_bind_int (st, 2, r->cur);
-        while (store_row (ctl->store, st, "read the bytes the step moved") == 1) {
-            part_t *p = runner_find_part (r, (uint64_t) sqlite3_column_int64 (st, 0));
-            int64_t t = sqlite3_column_int64 (st, 1);
+        snapshot_store_step_bytes (ctl->store, run, r->cur, &rows);
+        json_array_foreach (rows, i, row) {
+            json_int_t agent = json_integer_value (json_array_get (row, 0));
+            part_t *p = runner_find_part (r, (uint64_t) agent);
+            int64_t t = json_integer_value (json_array_get (row, 1));
             if (p && p->moved && t >= 0 && t < (int64_t) p->ntargets)
-                p->moved[t] = (uint64_t) sqlite3_column_int64 (st, 2);
+                p->moved[t] = (uint64_t) json_integer_value (json_array_get (row, 2));
         }
-        sqlite3_reset (st);
+        json_decref (rows);
         /* What is stored already: resent copies are acked, not stored twice. */
-        st = store_stmt (ctl->store,
-            "SELECT agent_id, seq FROM snapshot_blocks WHERE run_id = ? AND step_idx = ?");
-        sqlite3_bind_int64 (st, 1, run);
-        sqlite3_bind_int (st, 2, r->cur);
-        while (store_row (ctl->store, st, "read the step's stored snapshots") == 1) {
-            part_t *p = runner_find_part (r, (uint64_t) sqlite3_column_int64 (st, 0));
-            int64_t seq = sqlite3_column_int64 (st, 1);
-            if (!p || seq < 0 || seq > 10000000)
-                continue;
-            if (runner_seen_room (p, (uint32_t) seq) == 0)
-                p->seen[seq] = 1;
-        }
-        sqlite3_reset (st);
+        snapshot_store_seqs (ctl->store, run, r->cur, mark_seen, r);
         for (int i = 0; i < r->nparts; i++) {
             part_t *p = &r->parts[i];
             while (p->contig < p->nseen && p->seen[p->contig])
@@ -174,20 +173,10 @@ recover_run (ctl_t *ctl)
 {
     store_begin (ctl->store);
     int64_t newest = 0;
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT MAX(id) FROM runs WHERE status = 'running'");
-    if (store_row (ctl->store, st, "find the running run") == 1)
-        newest = sqlite3_column_int64 (st, 0);
-    sqlite3_reset (st);
+    runs_running (ctl->store, &newest);
     /* One run runs at a time: any other left 'running' is from an older
        crash and cannot be picked up. */
-    st = store_stmt (ctl->store,
-        "UPDATE runs SET status = 'failed', finished_at = ?1, "
-        "message = 'the controller stopped during this run; snapshots stored until then are kept' "
-        "WHERE status = 'running' AND id != ?2");
-    sqlite3_bind_int64 (st, 1, (sqlite3_int64) clock_real_ns ());
-    sqlite3_bind_int64 (st, 2, newest);
-    store_step_done (ctl->store, st, "recover runs");
+    runs_fail_orphans (ctl->store, newest, (int64_t) clock_real_ns ());
     if (newest)
         resume_run (ctl, newest);
     store_commit (ctl->store);

@@ -1,6 +1,7 @@
-/*  runstate.c: the run in hand: its plan and steps, its agents' parts, the
-    rows that record them (runs, steps, step_agents, latency_depths), and
-    the run-end event its subscribers hear (runner_on_end).
+/*  runner.c: the run in hand: its plan and steps, its agents' parts, what
+    records them (runs, steps, step_agents, latency_depths: written through
+    store/runs.c and store/step_rows.c), and the run-end event its
+    subscribers hear (runner_on_end).
 */
 #include "runner.h"
 #include "tuning.h"
@@ -10,6 +11,8 @@
 #include "fleet.h"
 #include "series.h"
 #include "snapshot_prep.h"
+#include "runs.h"
+#include "step_rows.h"
 #include "store.h"
 
 #include <stdlib.h>
@@ -238,17 +241,7 @@ void
 runner_set_status (ctl_t *ctl, int64_t run, const char *status, const char *message)
 {
     store_begin (ctl->store);
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "UPDATE runs SET status = ?2, message = ?3, "
-        "started_at = CASE WHEN ?2 = 'running' THEN ?4 ELSE started_at END, "
-        "finished_at = CASE WHEN ?2 IN ('complete','partial','failed','cancelled') THEN ?4 "
-        " ELSE finished_at END "
-        "WHERE id = ?1");
-    sqlite3_bind_int64 (st, 1, run);
-    sqlite3_bind_text (st, 2, status, -1, SQLITE_STATIC);
-    sqlite3_bind_text (st, 3, message, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64 (st, 4, (sqlite3_int64) clock_real_ns ());
-    store_step_done (ctl->store, st, "update run status");
+    runs_set_status (ctl->store, run, status, message, (int64_t) clock_real_ns ());
     /* However a run ends, its subscribers hear it (a schedule that
        queued it gets its verdict). */
     runner_t *r = ctl->runner;
@@ -263,32 +256,19 @@ runner_save_agent (ctl_t *ctl, const part_t *p, const char *targets_json)
 {
     runner_t *r = ctl->runner;
     store_begin (ctl->store);
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "INSERT INTO step_agents (run_id, step_idx, agent_id, status, message, targets, "
-        " actual_start, snapshots, clock_offset_ns, clock_delay_ns, spool_dropped, restarted) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, COALESCE(?6, '[]'), ?7, ?8, ?9, ?10, ?11, ?12) "
-        "ON CONFLICT (run_id, step_idx, agent_id) DO UPDATE SET status = excluded.status, "
-        "message = excluded.message, targets = COALESCE(?6, targets), "
-        "actual_start = excluded.actual_start, snapshots = excluded.snapshots, "
-        "clock_offset_ns = excluded.clock_offset_ns, clock_delay_ns = excluded.clock_delay_ns, "
-        "spool_dropped = excluded.spool_dropped, restarted = excluded.restarted");
-    sqlite3_bind_int64 (st, 1, r->run);
-    sqlite3_bind_int (st, 2, r->cur);
-    sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
-    sqlite3_bind_text (st, 4, runner_pstate_names[p->st], -1, SQLITE_STATIC);
-    sqlite3_bind_text (st, 5, p->msg, -1, SQLITE_TRANSIENT);
-    if (targets_json)
-        sqlite3_bind_text (st, 6, targets_json, -1, SQLITE_TRANSIENT);
-    if (p->actual_start)
-        sqlite3_bind_int64 (st, 7, (sqlite3_int64) p->actual_start);
-    sqlite3_bind_int (st, 8, (int) p->done_snapshots);
-    if (p->clock_known) {
-        sqlite3_bind_int64 (st, 9, p->clock_offset);
-        sqlite3_bind_int64 (st, 10, (sqlite3_int64) p->clock_delay);
-    }
-    sqlite3_bind_int64 (st, 11, p->spool_dropped);
-    sqlite3_bind_int (st, 12, p->restarted);
-    store_step_done (ctl->store, st, "store step agent");
+    step_rows_agent_t a = {
+        .agent_id = (int64_t) p->agent_id,
+        .status = runner_pstate_names[p->st],
+        .message = p->msg,
+        .actual_start = (int64_t) p->actual_start,
+        .snapshots = (int) p->done_snapshots,
+        .clock_known = p->clock_known,
+        .clock_offset = p->clock_offset,
+        .clock_delay = (int64_t) p->clock_delay,
+        .spool_dropped = p->spool_dropped,
+        .restarted = p->restarted,
+    };
+    step_rows_save_agent (ctl->store, r->run, r->cur, &a, targets_json);
 }
 
 /* latency_target: the depth each job of the step in hand found, as DONE d
@@ -309,12 +289,7 @@ runner_save_latency_depths (ctl_t *ctl, const part_t *p, const Iofleet__Done *d)
     int njobs = runner_step_njobs (r, r->cur);
     store_begin (ctl->store);
     /* The latest DONE of the agent is the one that counts. */
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "DELETE FROM latency_depths WHERE run_id = ? AND step_idx = ? AND agent_id = ?");
-    sqlite3_bind_int64 (st, 1, r->run);
-    sqlite3_bind_int (st, 2, r->cur);
-    sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
-    store_step_done (ctl->store, st, "clear latency depths");
+    step_rows_clear_depths (ctl->store, r->run, r->cur, (int64_t) p->agent_id);
     if (d->n_latency_depth != (size_t) njobs) {
         store_count (ctl->store, "bad_agent_messages", 1);
         log_warn ("run %lld step %d: agent '%s': DONE's latency_depth has %zu entries, the step "
@@ -335,15 +310,7 @@ runner_save_latency_depths (ctl_t *ctl, const part_t *p, const Iofleet__Done *d)
                                                        : "is above the job's iodepth");
             continue;
         }
-        st = store_stmt (ctl->store,
-            "INSERT OR REPLACE INTO latency_depths (run_id, step_idx, agent_id, job_idx, depth) "
-            "VALUES (?, ?, ?, ?, ?)");
-        sqlite3_bind_int64 (st, 1, r->run);
-        sqlite3_bind_int (st, 2, r->cur);
-        sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
-        sqlite3_bind_int (st, 4, j);
-        sqlite3_bind_int64 (st, 5, depth);
-        store_step_done (ctl->store, st, "store a latency depth");
+        step_rows_add_depth (ctl->store, r->run, r->cur, (int64_t) p->agent_id, j, depth);
     }
 }
 
@@ -361,14 +328,8 @@ runner_save_planned (ctl_t *ctl, const part_t *p)
         json_array_append_new (list, json_integer ((json_int_t) p->planned[i]));
     char *text = json_dumps (list, JSON_COMPACT);
     json_decref (list);
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "UPDATE step_agents SET target_planned = ? WHERE run_id = ? AND step_idx = ? "
-        "AND agent_id = ?");
-    sqlite3_bind_text (st, 1, text ? text : "[]", -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64 (st, 2, r->run);
-    sqlite3_bind_int (st, 3, r->cur);
-    sqlite3_bind_int64 (st, 4, (sqlite3_int64) p->agent_id);
-    store_step_done (ctl->store, st, "store the targets' planned bytes");
+    step_rows_set_planned (ctl->store, r->run, r->cur, (int64_t) p->agent_id,
+                           text ? text : "[]");
     free (text);
 }
 
@@ -410,13 +371,7 @@ runner_save_target_drives (ctl_t *ctl, const part_t *p, const Iofleet__Ready *re
     json_decref (inv);
     char *text = json_dumps (list, JSON_COMPACT);
     json_decref (list);
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "UPDATE step_agents SET target_drives = ? WHERE run_id = ? AND step_idx = ? AND agent_id = ?");
-    sqlite3_bind_text (st, 1, text ? text : "[]", -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64 (st, 2, r->run);
-    sqlite3_bind_int (st, 3, r->cur);
-    sqlite3_bind_int64 (st, 4, (sqlite3_int64) p->agent_id);
-    store_step_done (ctl->store, st, "store target drives");
+    step_rows_set_drives (ctl->store, r->run, r->cur, (int64_t) p->agent_id, text ? text : "[]");
     free (text);
 }
 
@@ -425,18 +380,8 @@ runner_set_step (ctl_t *ctl, const char *status)
 {
     runner_t *r = ctl->runner;
     store_begin (ctl->store);
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "UPDATE steps SET status = ?3, start_at = COALESCE(?4, start_at), "
-        "finished_at = CASE WHEN ?3 IN ('complete','partial','failed','cancelled') THEN ?5 "
-        " ELSE finished_at END "
-        "WHERE run_id = ?1 AND idx = ?2");
-    sqlite3_bind_int64 (st, 1, r->run);
-    sqlite3_bind_int (st, 2, r->cur);
-    sqlite3_bind_text (st, 3, status, -1, SQLITE_STATIC);
-    if (r->start_at)
-        sqlite3_bind_int64 (st, 4, (sqlite3_int64) r->start_at);
-    sqlite3_bind_int64 (st, 5, (sqlite3_int64) clock_real_ns ());
-    store_step_done (ctl->store, st, "update step");
+    step_rows_set_status (ctl->store, r->run, r->cur, status, (int64_t) r->start_at,
+                          (int64_t) clock_real_ns ());
 }
 
 void
@@ -466,55 +411,50 @@ runner_load (ctl_t *ctl, int64_t run)
 {
     runner_t *r = ctl->runner;
     char err[512] = "";
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT p.name, p.text, r.min_agents, r.require_all FROM runs r "
-        "JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
-    sqlite3_bind_int64 (st, 1, run);
-    int found = store_row (ctl->store, st, "read the run's plan");
+    char *text = NULL;
+    int found = runs_plan_of (ctl->store, run, r->plan_name, sizeof r->plan_name, &text,
+                              &r->min_agents, &r->require_all);
     if (found == 1) {
-        r->min_agents = sqlite3_column_int (st, 2);
-        r->require_all = sqlite3_column_int (st, 3) != 0;
         r->policy_failed = false;
         r->policy_msg[0] = '\0';
-        str_copy (r->plan_name, sizeof r->plan_name, (const char *) sqlite3_column_text (st, 0));
-        r->plan = jobfile_parse (r->plan_name, (const char *) sqlite3_column_text (st, 1), err,
-                                 sizeof err);
+        r->plan = jobfile_parse (r->plan_name, text, err, sizeof err);
     } else if (found < 0)
         snprintf (err, sizeof err, "database error reading the plan of run %lld; see the "
                   "controller's log", (long long) run);
     else
         snprintf (err, sizeof err, "plan of run %lld not found", (long long) run);
-    sqlite3_reset (st);
+    free (text);
     if (!r->plan) {
         runner_set_status (ctl, run, "failed", err);
         log_err ("run %lld failed to start: %s", (long long) run, err);
         return -1;
     }
-    st = store_stmt (ctl->store,
-        "SELECT a.id, a.name FROM run_agents ra JOIN agents a ON a.id = ra.agent_id "
-        "WHERE ra.run_id = ? ORDER BY a.name");
-    sqlite3_bind_int64 (st, 1, run);
-    int cap = 0, rc;
-    while ((rc = store_row (ctl->store, st, "list the run's agents")) == 1) {
+    json_t *agents = runs_agents (ctl->store, run);
+    int cap = 0;
+    size_t i;
+    json_t *a;
+    json_array_foreach (agents, i, a) {
         if (r->nparts == cap) {
             int ncap = cap ? cap * 2 : 16;
             part_t *parts = realloc (r->parts, (size_t) ncap * sizeof *r->parts);
-            if (!parts)
-                break;      /* the agents beyond are not in this run; logged below */
+            if (!parts) {
+                /* the agents beyond are not in this run */
+                log_err ("run %lld: out of memory listing its agents; running on the first %d",
+                         (long long) run, r->nparts);
+                break;
+            }
             r->parts = parts;
             cap = ncap;
         }
         part_t *p = &r->parts[r->nparts++];
         memset (p, 0, sizeof *p);
-        p->agent_id = (uint64_t) sqlite3_column_int64 (st, 0);
-        str_copy (p->name, sizeof p->name, (const char *) sqlite3_column_text (st, 1));
+        p->agent_id = (uint64_t) json_integer_value (json_object_get (a, "id"));
+        str_copy (p->name, sizeof p->name, json_string_value (json_object_get (a, "name")));
     }
-    if (rc == 1)
-        log_err ("run %lld: out of memory listing its agents; running on the first %d",
-                 (long long) run, r->nparts);
-    sqlite3_reset (st);
+    bool failed = !agents;
+    json_decref (agents);
     /* Never a run on part of its agents for want of reading the rest. */
-    if (rc < 0) {
+    if (failed) {
         runner_set_status (ctl, run, "failed", "database error listing its agents; see the "
                         "controller's log");
         return -1;

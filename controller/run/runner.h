@@ -1,12 +1,14 @@
-/*  runstate.h: the run in hand, as the files of the run state machine
-    share it: run.c (the steps' transitions), ingest.c (snapshots stored),
-    acks.c (acknowledgements after the commit), recover.c (resume after a
-    restart), cancel.c, status.c.  The other modules use controller.h.
+/*  runner.h: the run in hand, as the files of the run state machine
+    share it: steps.c (the steps' transitions), ingest.c (snapshots
+    stored), acks.c (acknowledgements after the commit), recover.c (resume
+    after a restart), cancel.c, status.c.  The other modules use
+    controller.h.
 
     One run at a time; its plan's job groups are steps, and each selected
-    agent has a part (part_t) in the step in hand.  runstate.c keeps the
-    rows that record them (runs, steps, step_agents) and announces a run's
-    end to its subscribers.
+    agent has a part (part_t) in the step in hand.  runner.c keeps the
+    rows that record them (runs, steps, step_agents, written through
+    store/runs.c and store/step_rows.c: run/ holds no SQL) and announces a
+    run's end to its subscribers.
 */
 #ifndef IOF_RUNSTATE_H
 #define IOF_RUNSTATE_H

@@ -9,6 +9,7 @@
 #include "runs.h"
 #include "status.h"
 #include "series.h"
+#include "step_rows.h"
 #include "store.h"
 
 #include <stdlib.h>
@@ -57,19 +58,11 @@ add_drive_progress (ctl_t *ctl, json_t *o, double elapsed, double planned_s)
         return;
     double frac = (double) moved / (double) planned;
     json_t *slowest = json_pack ("{s:s, s:f}", "agent", sp->name, "fraction", slow);
-    sqlite3_stmt *q = store_stmt (ctl->store,
-        "SELECT targets FROM step_agents WHERE run_id = ? AND step_idx = ? AND agent_id = ?");
-    sqlite3_bind_int64 (q, 1, r->run);
-    sqlite3_bind_int (q, 2, r->cur);
-    sqlite3_bind_int64 (q, 3, (sqlite3_int64) sp->agent_id);
-    if (store_row (ctl->store, q, "read the slowest drive's name") == 1) {
-        json_t *tl = json_loads ((const char *) sqlite3_column_text (q, 0), 0, NULL);
-        json_t *name = json_array_get (tl, st);
-        if (json_is_string (name))
-            json_object_set (slowest, "target", name);
-        json_decref (tl);
-    }
-    sqlite3_reset (q);
+    json_t *tl = step_rows_agent_targets (ctl->store, r->run, r->cur, (int64_t) sp->agent_id);
+    json_t *name = json_array_get (tl, st);
+    if (json_is_string (name))
+        json_object_set (slowest, "target", name);
+    json_decref (tl);
     json_object_set_new (o, "drives_progress", json_pack ("{s:i, s:i, s:I, s:I, s:f, s:o}",
         "drives", ndrives, "done", ndone, "planned_bytes", (json_int_t) planned,
         "moved_bytes", (json_int_t) moved, "fraction", frac, "slowest", slowest));
@@ -150,24 +143,9 @@ json_t *
 status_run (ctl_t *ctl, int64_t run, char *err, size_t errlen)
 {
     runner_t *r = ctl->runner;
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT r.status, r.message, p.name, "
-        " (SELECT COUNT(*) FROM steps s WHERE s.run_id = r.id), r.cancelled_by, r.cancelled_at "
-        "FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
-    sqlite3_bind_int64 (st, 1, run);
-    if (runs_row (ctl->store, st, run, err, errlen) != 1)
+    json_t *o = runs_summary (ctl->store, run, err, errlen);
+    if (!o)
         return NULL;
-    json_t *o = json_pack ("{s:I, s:s, s:s, s:s, s:i}", "run", (json_int_t) run,
-                           "status", (const char *) sqlite3_column_text (st, 0),
-                           "message", (const char *) sqlite3_column_text (st, 1),
-                           "plan", (const char *) sqlite3_column_text (st, 2),
-                           "steps", sqlite3_column_int (st, 3));
-    if (sqlite3_column_type (st, 4) != SQLITE_NULL) {
-        json_object_set_new (o, "cancelled_by",
-                             json_string ((const char *) sqlite3_column_text (st, 4)));
-        json_object_set_new (o, "cancelled_at", json_integer (sqlite3_column_int64 (st, 5)));
-    }
-    sqlite3_reset (st);
     if (r->phase != R_IDLE && r->run == run) {
         char name[512];
         json_object_set_new (o, "step", json_integer (r->cur));

@@ -27,6 +27,9 @@
 #include "series.h"
 #include "snapshot_prep.h"
 #include "step_results.h"
+#include "runs.h"
+#include "snapshot_store.h"
+#include "step_rows.h"
 #include "store.h"
 #include "ingest.h"
 
@@ -75,21 +78,11 @@ preconditioned (ctl_t *ctl, const part_t *p, char *why, size_t whylen)
     runner_t *r = ctl->runner;
     int upto = r->cur < r->npre ? r->cur : r->npre;
     for (int i = 0; i < upto; i++) {
-        sqlite3_stmt *st = store_stmt (ctl->store,
-            "SELECT status, message FROM step_agents WHERE run_id = ? AND step_idx = ? "
-            "AND agent_id = ?");
-        sqlite3_bind_int64 (st, 1, r->run);
-        sqlite3_bind_int (st, 2, i);
-        sqlite3_bind_int64 (st, 3, (sqlite3_int64) p->agent_id);
         bool done = false;
         char status[32] = "missing", msg[200] = "";
-        if (store_row (ctl->store, st, "read the agent's purge or precondition step") == 1) {
-            str_copy (status, sizeof status, (const char *) sqlite3_column_text (st, 0));
-            snprintf (msg, sizeof msg, "%s", sqlite3_column_text (st, 1)
-                                             ? (const char *) sqlite3_column_text (st, 1) : "");
+        if (step_rows_agent_status (ctl->store, r->run, i, (int64_t) p->agent_id, status,
+                                    sizeof status, msg, sizeof msg) == 1)
             done = strcmp (status, runner_pstate_names[P_DONE]) == 0;
-        }
-        sqlite3_reset (st);
         if (done)
             continue;
         const char *name = runner_step_job (r, i)->name;     /* purge or precondition */
@@ -133,19 +126,8 @@ begin_step (ctl_t *ctl)
     runner_set_step (ctl, "preparing");
     /* A step prepared again (after a controller restart) starts afresh:
        rows of an attempt that did not finish would shadow the new ones. */
-    sqlite3_stmt *del = store_stmt (ctl->store,
-        "DELETE FROM snapshot_blocks WHERE run_id = ? AND step_idx = ?");
-    sqlite3_bind_int64 (del, 1, r->run);
-    sqlite3_bind_int (del, 2, r->cur);
-    store_step_done (ctl->store, del, "clear an earlier attempt's snapshots");
-    del = store_stmt (ctl->store, "DELETE FROM fleet_intervals WHERE run_id = ? AND step_idx = ?");
-    sqlite3_bind_int64 (del, 1, r->run);
-    sqlite3_bind_int (del, 2, r->cur);
-    store_step_done (ctl->store, del, "clear an earlier attempt's fleet intervals");
-    del = store_stmt (ctl->store, "DELETE FROM latency_depths WHERE run_id = ? AND step_idx = ?");
-    sqlite3_bind_int64 (del, 1, r->run);
-    sqlite3_bind_int (del, 2, r->cur);
-    store_step_done (ctl->store, del, "clear an earlier attempt's latency depths");
+    snapshot_store_clear_step (ctl->store, r->run, r->cur);
+    step_rows_clear_attempt (ctl->store, r->run, r->cur);
     series_reset (r->series, r->run, r->cur, r->nparts);
     char step_name[512];
     series_name_step (r->series, runner_step_name (r, r->cur, step_name, sizeof step_name));
@@ -312,13 +294,8 @@ results_in (ctl_t *ctl, step_results_t *sr)
     }
     const char *status = nbad == 0 ? "complete" : ndone > 0 ? "partial" : "failed";
     runner_set_step (ctl, status);
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "UPDATE steps SET skew_ns = ?3 WHERE run_id = ?1 AND idx = ?2");
-    sqlite3_bind_int64 (st, 1, r->run);
-    sqlite3_bind_int (st, 2, r->cur);
-    if (smax >= smin && smin != UINT64_MAX)
-        sqlite3_bind_int64 (st, 3, (sqlite3_int64) (smax - smin));
-    store_step_done (ctl->store, st, "store skew");
+    step_rows_set_skew (ctl->store, r->run, r->cur, smax >= smin && smin != UINT64_MAX
+                                                    ? (int64_t) (smax - smin) : -1);
     next_round (ctl);
     if (store_commit (ctl->store) != 0 || store_failures (ctl->store) != failures) {
         log_err ("run %lld step %d: its results could not be stored; done again once the "
@@ -481,18 +458,9 @@ add_steps (ctl_t *ctl, int n)
         char *text = json_dumps (spec, JSON_COMPACT);
         json_decref (spec);
         char name[512];
-        sqlite3_stmt *st = store_stmt (ctl->store,
-            "INSERT OR REPLACE INTO steps (run_id, idx, name, spec, status, round, plan_step) "
-            "VALUES (?, ?, ?, ?, 'pending', ?, ?)");
-        sqlite3_bind_int64 (st, 1, r->run);
-        sqlite3_bind_int (st, 2, i);
-        sqlite3_bind_text (st, 3, runner_step_name (r, i, name, sizeof name), -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text (st, 4, text ? text : "{}", -1, SQLITE_TRANSIENT);
-        if (runner_round (r, i))
-            sqlite3_bind_int (st, 5, runner_round (r, i));
-        sqlite3_bind_int (st, 6, runner_group (r, i));
+        step_rows_add (ctl->store, r->run, i, runner_step_name (r, i, name, sizeof name),
+                       text ? text : "{}", runner_round (r, i), runner_group (r, i));
         free (text);
-        store_step_done (ctl->store, st, "store step");
     }
     r->nsteps += n;
 }
@@ -504,7 +472,6 @@ start_run (ctl_t *ctl, int64_t run)
     char err[512] = "";
     if (runner_load (ctl, run))
         return;
-    sqlite3_stmt *st;
     r->run = run;
     r->cur = 0;
     r->steps_complete = r->steps_partial = 0;
@@ -524,12 +491,7 @@ start_run (ctl_t *ctl, int64_t run)
         char rule[256] = "";
         if (r->plan->steady)
             rounds_rule_text (&r->plan->rule, rule, sizeof rule);
-        st = store_stmt (ctl->store, "UPDATE runs SET rounds = ?, steady_rule = ? WHERE id = ?");
-        sqlite3_bind_int (st, 1, r->max_rounds);
-        if (rule[0])
-            sqlite3_bind_text (st, 2, rule, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int64 (st, 3, run);
-        store_step_done (ctl->store, st, "store the run's rounds");
+        runs_set_rounds (ctl->store, run, r->max_rounds, rule);
     }
     add_steps (ctl, r->ngroups);
     runner_set_status (ctl, run, "running", "");
@@ -553,13 +515,9 @@ steps_tick (ctl_t *ctl)
     runner_t *r = ctl->runner;
     uint64_t now = clock_mono_ns ();
     if (r->phase == R_IDLE) {
-        sqlite3_stmt *st = store_stmt (ctl->store,
-            "SELECT id FROM runs WHERE status = 'queued' ORDER BY id LIMIT 1");
         int64_t run = 0;
         /* A read error (logged) is tried again at the next tick. */
-        if (store_row (ctl->store, st, "find the queued run") == 1)
-            run = sqlite3_column_int64 (st, 0);
-        sqlite3_reset (st);
+        runs_queued (ctl->store, &run);
         if (run)
             start_run (ctl, run);
         return;
@@ -753,16 +711,8 @@ steps_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env, snapshot_prep
         p->clock_known = env->ready->clock_delay_ns > 0;
         /* The hardware as it was for this step of this run. */
         int64_t inv = inventories_store (ctl, p->agent_id, env->ready->inventory_json);
-        if (inv) {
-            sqlite3_stmt *ist = store_stmt (ctl->store,
-                "INSERT OR REPLACE INTO run_inventory (run_id, agent_id, step_idx, inventory_id) "
-                "VALUES (?, ?, ?, ?)");
-            sqlite3_bind_int64 (ist, 1, r->run);
-            sqlite3_bind_int64 (ist, 2, (sqlite3_int64) p->agent_id);
-            sqlite3_bind_int (ist, 3, r->cur);
-            sqlite3_bind_int64 (ist, 4, inv);
-            store_step_done (ctl->store, ist, "store run inventory");
-        }
+        if (inv)
+            step_rows_set_inventory (ctl->store, r->run, r->cur, (int64_t) p->agent_id, inv);
         /* Jobs running together may share a file: label each target with
            its job so every (job, target) keeps rows of its own. */
         json_t *list = json_array ();

@@ -7,6 +7,9 @@
 #include "util.h"
 #include "submit.h"
 #include "fleet.h"
+#include "known_agents.h"
+#include "plans.h"
+#include "runs.h"
 #include "store.h"
 
 #include <string.h>
@@ -36,21 +39,25 @@ select_by_match (ctl_t *ctl, const char *agents, uint64_t *ids, int max, bool kn
     if (match_conds_parse ("--agents", agents, conds, MATCH_CONDS_MAX, &nconds, err, errlen))
         return 0;
     int n = 0;
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT a.id, a.labels, i.json, a.name, a.hostname FROM agents a LEFT JOIN inventories i "
-        "ON i.id = a.inventory_id WHERE a.imported = 0 ORDER BY a.name");
-    while (n < max && store_row (ctl->store, st, "list the agents") == 1) {
-        uint64_t id = (uint64_t) sqlite3_column_int64 (st, 0);
+    /* A read error (logged) ends the list: the agents read are matched. */
+    json_t *rows, *row;
+    size_t i;
+    known_agents_list (ctl->store, &rows);
+    json_array_foreach (rows, i, row) {
+        if (n >= max)
+            break;
+        uint64_t id = (uint64_t) json_integer_value (json_object_get (row, "id"));
         peer_t *p = fleet_find_id (ctl->fleet, id);
         if (!known && (!p || !p->connected))
             continue;
-        json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 1), 0, NULL);
-        json_t *inv = sqlite3_column_type (st, 2) == SQLITE_NULL ? NULL
-                    : json_loads ((const char *) sqlite3_column_text (st, 2), 0, NULL);
+        const char *text = json_string_value (json_object_get (row, "labels"));
+        json_t *labels = text ? json_loads (text, 0, NULL) : NULL;
+        text = json_string_value (json_object_get (row, "inventory"));
+        json_t *inv = text ? json_loads (text, 0, NULL) : NULL;
         /* The run has no labels yet: a run.KEY condition matches no agent. */
         match_subject_t subj = {
-            .agent = (const char *) sqlite3_column_text (st, 3),
-            .hostname = (const char *) sqlite3_column_text (st, 4),
+            .agent = json_string_value (json_object_get (row, "name")),
+            .hostname = json_string_value (json_object_get (row, "hostname")),
             .labels = labels, .inventory = inv, .target = false,
         };
         bool all = match_all (conds, nconds, &subj);
@@ -59,7 +66,7 @@ select_by_match (ctl_t *ctl, const char *agents, uint64_t *ids, int max, bool kn
         if (all)
             ids[n++] = id;
     }
-    sqlite3_reset (st);
+    json_decref (rows);
     if (n == 0)
         snprintf (err, errlen, "no %s agent matches --agents '%s' (keys: agent, host, "
                   "host.FIELD, transport, drive.FIELD, hba.FIELD, label.KEY or a bare KEY; see "
@@ -117,11 +124,7 @@ submit_agents_known (ctl_t *ctl, const char *agents, char *err, size_t errlen)
     str_copy (list, sizeof list, agents);
     for (char *save = NULL, *tok = strtok_r (list, ",", &save); tok;
          tok = strtok_r (NULL, ",", &save), n++) {
-        sqlite3_stmt *st = store_stmt (ctl->store,
-            "SELECT 1 FROM agents WHERE name = ? AND imported = 0");
-        sqlite3_bind_text (st, 1, tok, -1, SQLITE_TRANSIENT);
-        int seen = store_row (ctl->store, st, "find an agent by name");
-        sqlite3_reset (st);
+        int seen = known_agents_has (ctl->store, tok);
         if (seen < 0) {
             snprintf (err, errlen, "--agents: database error looking up '%s'; see the "
                       "controller's log", tok);
@@ -140,16 +143,8 @@ json_t *
 submit_run (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
                bool require_all, bool commit, char *err, size_t errlen)
 {
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT id, version FROM plans WHERE name = ? AND removed_at IS NULL "
-        "ORDER BY version DESC LIMIT 1");
-    sqlite3_bind_text (st, 1, plan, -1, SQLITE_TRANSIENT);
     int64_t plan_id = 0;
-    int rc = store_row (ctl->store, st, "find the plan");
-    if (rc == 1)
-        plan_id = sqlite3_column_int64 (st, 0);
-    sqlite3_reset (st);
-    if (rc < 0) {
+    if (plans_latest (ctl->store, plan, &plan_id) < 0) {
         snprintf (err, errlen, "database error reading plan '%s'; see the controller's log", plan);
         return NULL;
     }
@@ -169,24 +164,15 @@ submit_run (ctl_t *ctl, const char *plan, const char *agents, int min_agents,
         return NULL;
     }
     store_begin (ctl->store);
-    st = store_stmt (ctl->store,
-        "INSERT INTO runs (plan_id, status, created_at, min_agents, require_all) "
-        "VALUES (?, 'queued', ?, ?, ?)");
-    sqlite3_bind_int64 (st, 1, plan_id);
-    sqlite3_bind_int64 (st, 2, (sqlite3_int64) clock_real_ns ());
-    sqlite3_bind_int (st, 3, min_agents);
-    sqlite3_bind_int (st, 4, require_all);
-    if (store_step_done (ctl->store, st, "create run")) {
+    int64_t run = 0;
+    if (runs_create (ctl->store, plan_id, (int64_t) clock_real_ns (), min_agents, require_all,
+                     &run)) {
         snprintf (err, errlen, "database error creating the run; see the controller's log");
         return NULL;
     }
-    int64_t run = sqlite3_last_insert_rowid (store_db (ctl->store));
     json_t *names = json_array ();
     for (int i = 0; i < n; i++) {
-        st = store_stmt (ctl->store, "INSERT INTO run_agents (run_id, agent_id) VALUES (?, ?)");
-        sqlite3_bind_int64 (st, 1, run);
-        sqlite3_bind_int64 (st, 2, (sqlite3_int64) ids[i]);
-        store_step_done (ctl->store, st, "select agent");
+        runs_add_agent (ctl->store, run, (int64_t) ids[i]);
         peer_t *p = fleet_find_id (ctl->fleet, ids[i]);
         json_array_append_new (names, json_string (p ? p->name : "?"));
     }

@@ -314,3 +314,19 @@ db_error:
     snprintf (err, errlen, "database error reading plan '%s'; see the controller's log", name);
     return NULL;
 }
+
+int
+plans_latest (store_t *store, const char *name, int64_t *plan_id)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT id, version FROM plans WHERE name = ? AND removed_at IS NULL "
+        "ORDER BY version DESC LIMIT 1");
+    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
+    *plan_id = 0;
+    int rc = store_row (store, st, "find the plan");
+    if (rc == 1)
+        *plan_id = sqlite3_column_int64 (st, 0);
+    if (st)
+        sqlite3_reset (st);
+    return rc < 0 ? -1 : 0;
+}

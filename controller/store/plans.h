@@ -3,6 +3,7 @@
 #define IOF_PLANS_H
 
 #include "controller.h"
+#include "store.h"
 
 /* plans.c: the admin requests plan_add, plan_list, plan_show and plan_rm.
    Each returns its JSON result or NULL with err filled. */
@@ -13,5 +14,9 @@ json_t *plan_show (ctl_t *ctl, json_t *req, char *err, size_t errlen);
    name; refused while a schedule names it or a run of it is queued or
    running.  dry_run: only says what would go. */
 json_t *plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen);
+
+/* The id of plan name's newest version (not removed) in *plan_id (0:
+   none).  Returns 0, or -1 on a database error (logged; *plan_id 0). */
+int plans_latest (store_t *store, const char *name, int64_t *plan_id);
 
 #endif

@@ -1,5 +1,7 @@
 /*  runs.c: the runs as records: list them, say what a run is of (labels,
-    a note), remove one.  runner.c runs them; report.c reports them.
+    a note), remove one; and the rows of a run's life (runs, run_agents)
+    as the run state machine (run/) queues, starts, cancels and ends it.
+    run/ runs them; report.c reports them.
 */
 #include "controller.h"
 #include "log.h"
@@ -304,4 +306,195 @@ runs_busy (store_t *store, int64_t *run)
     if (st)
         sqlite3_reset (st);
     return busy;
+}
+
+int
+runs_create (store_t *store, int64_t plan_id, int64_t now_ns, int min_agents, bool require_all,
+             int64_t *run)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "INSERT INTO runs (plan_id, status, created_at, min_agents, require_all) "
+        "VALUES (?, 'queued', ?, ?, ?)");
+    sqlite3_bind_int64 (st, 1, plan_id);
+    sqlite3_bind_int64 (st, 2, now_ns);
+    sqlite3_bind_int (st, 3, min_agents);
+    sqlite3_bind_int (st, 4, require_all);
+    if (store_step_done (store, st, "create run"))
+        return -1;
+    *run = sqlite3_last_insert_rowid (store_db (store));
+    return 0;
+}
+
+int
+runs_add_agent (store_t *store, int64_t run, int64_t agent_id)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "INSERT INTO run_agents (run_id, agent_id) VALUES (?, ?)");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int64 (st, 2, agent_id);
+    return store_step_done (store, st, "select agent");
+}
+
+int
+runs_set_status (store_t *store, int64_t run, const char *status, const char *message,
+                 int64_t now_ns)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "UPDATE runs SET status = ?2, message = ?3, "
+        "started_at = CASE WHEN ?2 = 'running' THEN ?4 ELSE started_at END, "
+        "finished_at = CASE WHEN ?2 IN ('complete','partial','failed','cancelled') THEN ?4 "
+        " ELSE finished_at END "
+        "WHERE id = ?1");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_text (st, 2, status, -1, SQLITE_STATIC);
+    sqlite3_bind_text (st, 3, message, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 4, now_ns);
+    return store_step_done (store, st, "update run status");
+}
+
+int
+runs_set_cancelled (store_t *store, int64_t run, const char *by, int64_t now_ns)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "UPDATE runs SET cancelled_by = ?, cancelled_at = ? WHERE id = ?");
+    sqlite3_bind_text (st, 1, by, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 2, now_ns);
+    sqlite3_bind_int64 (st, 3, run);
+    return store_step_done (store, st, "record who cancelled");
+}
+
+int
+runs_set_rounds (store_t *store, int64_t run, int rounds, const char *rule)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "UPDATE runs SET rounds = ?, steady_rule = ? WHERE id = ?");
+    sqlite3_bind_int (st, 1, rounds);
+    if (rule && rule[0])
+        sqlite3_bind_text (st, 2, rule, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64 (st, 3, run);
+    return store_step_done (store, st, "store the run's rounds");
+}
+
+int
+runs_fail_orphans (store_t *store, int64_t keep, int64_t now_ns)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "UPDATE runs SET status = 'failed', finished_at = ?1, "
+        "message = 'the controller stopped during this run; snapshots stored until then are kept' "
+        "WHERE status = 'running' AND id != ?2");
+    sqlite3_bind_int64 (st, 1, now_ns);
+    sqlite3_bind_int64 (st, 2, keep);
+    return store_step_done (store, st, "recover runs");
+}
+
+/* The one id st answers (0 when none, or NULL) in *id.  Returns 0, or -1
+   on a database error (logged with context what; *id 0). */
+static int
+s_one_id (store_t *store, sqlite3_stmt *st, const char *what, int64_t *id)
+{
+    *id = 0;
+    int rc = store_row (store, st, what);
+    if (rc == 1)
+        *id = sqlite3_column_int64 (st, 0);
+    if (st)
+        sqlite3_reset (st);
+    return rc < 0 ? -1 : 0;
+}
+
+int
+runs_running (store_t *store, int64_t *run)
+{
+    sqlite3_stmt *st = store_stmt (store, "SELECT MAX(id) FROM runs WHERE status = 'running'");
+    return s_one_id (store, st, "find the running run", run);
+}
+
+int
+runs_queued (store_t *store, int64_t *run)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT id FROM runs WHERE status = 'queued' ORDER BY id LIMIT 1");
+    return s_one_id (store, st, "find the queued run", run);
+}
+
+int
+runs_status (store_t *store, int64_t run, char *status, size_t cap, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = store_stmt (store, "SELECT status FROM runs WHERE id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    int rc = runs_row (store, st, run, err, errlen);
+    if (rc != 1)
+        return rc;
+    str_copy (status, cap, (const char *) sqlite3_column_text (st, 0));
+    sqlite3_reset (st);
+    return 1;
+}
+
+json_t *
+runs_summary (store_t *store, int64_t run, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT r.status, r.message, p.name, "
+        " (SELECT COUNT(*) FROM steps s WHERE s.run_id = r.id), r.cancelled_by, r.cancelled_at "
+        "FROM runs r JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    if (runs_row (store, st, run, err, errlen) != 1)
+        return NULL;
+    json_t *o = json_pack ("{s:I, s:s, s:s, s:s, s:i}", "run", (json_int_t) run,
+                           "status", (const char *) sqlite3_column_text (st, 0),
+                           "message", (const char *) sqlite3_column_text (st, 1),
+                           "plan", (const char *) sqlite3_column_text (st, 2),
+                           "steps", sqlite3_column_int (st, 3));
+    if (sqlite3_column_type (st, 4) != SQLITE_NULL) {
+        json_object_set_new (o, "cancelled_by",
+                             json_string ((const char *) sqlite3_column_text (st, 4)));
+        json_object_set_new (o, "cancelled_at", json_integer (sqlite3_column_int64 (st, 5)));
+    }
+    sqlite3_reset (st);
+    return o;
+}
+
+int
+runs_plan_of (store_t *store, int64_t run, char *name, size_t namelen, char **text,
+              int *min_agents, bool *require_all)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT p.name, p.text, r.min_agents, r.require_all FROM runs r "
+        "JOIN plans p ON p.id = r.plan_id WHERE r.id = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    int found = store_row (store, st, "read the run's plan");
+    if (found == 1) {
+        *min_agents = sqlite3_column_int (st, 2);
+        *require_all = sqlite3_column_int (st, 3) != 0;
+        str_copy (name, namelen, (const char *) sqlite3_column_text (st, 0));
+        *text = strdup ((const char *) sqlite3_column_text (st, 1));
+        if (!*text) {
+            log_err ("run %lld: out of memory reading its plan", (long long) run);
+            found = -1;
+        }
+    }
+    if (st)
+        sqlite3_reset (st);
+    return found;
+}
+
+json_t *
+runs_agents (store_t *store, int64_t run)
+{
+    json_t *list = json_array ();
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT a.id, a.name FROM run_agents ra JOIN agents a ON a.id = ra.agent_id "
+        "WHERE ra.run_id = ? ORDER BY a.name");
+    sqlite3_bind_int64 (st, 1, run);
+    int rc;
+    while ((rc = store_row (store, st, "list the run's agents")) == 1)
+        json_array_append_new (list, json_pack ("{s:I, s:s}",
+            "id", (json_int_t) sqlite3_column_int64 (st, 0),
+            "name", (const char *) sqlite3_column_text (st, 1)));
+    if (st)
+        sqlite3_reset (st);
+    if (rc < 0 || !list) {
+        json_decref (list);
+        return NULL;
+    }
+    return list;
 }

@@ -42,6 +42,80 @@ snapshot_store_put (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int step
     return 0;
 }
 
+#ifndef IOFLEET_SQLITE_EXTENSION
+int
+snapshot_store_insert (store_t *store, int64_t run, int step, int64_t agent, uint32_t seq,
+                       size_t targets, int64_t dict_id, const void *data, size_t len)
+{
+    /* One row for the whole interval, compressed (snapcodec.h). */
+    sqlite3_stmt *st = store_stmt (store, SNAPSHOT_STORE_INSERT ("OR IGNORE"));
+    if (!st)
+        return -1;
+    snapshot_store_bind_block (st, run, step, agent, seq, targets, dict_id, data, len);
+    return store_step_done (store, st, "store snapshot");
+}
+
+int
+snapshot_store_has (store_t *store, int64_t run, int step, int64_t agent, uint32_t seq)
+{
+    sqlite3_stmt *st = store_stmt (store, "SELECT 1 FROM snapshot_blocks WHERE run_id = ? "
+                                          "AND step_idx = ? AND agent_id = ? AND seq = ?");
+    if (!st)
+        return -1;
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    sqlite3_bind_int64 (st, 3, agent);
+    sqlite3_bind_int (st, 4, (int) seq);
+    int rc = store_row (store, st, "find a resent message");
+    sqlite3_reset (st);
+    return rc;
+}
+
+int
+snapshot_store_clear_step (store_t *store, int64_t run, int step)
+{
+    sqlite3_stmt *del = store_stmt (store,
+        "DELETE FROM snapshot_blocks WHERE run_id = ? AND step_idx = ?");
+    sqlite3_bind_int64 (del, 1, run);
+    sqlite3_bind_int (del, 2, step);
+    return store_step_done (store, del, "clear an earlier attempt's snapshots");
+}
+
+int
+snapshot_store_seqs (store_t *store, int64_t run, int step, snapshot_store_seq_fn *fn, void *arg)
+{
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT agent_id, seq FROM snapshot_blocks WHERE run_id = ? AND step_idx = ?");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    int rc;
+    while ((rc = store_row (store, st, "read the step's stored snapshots")) == 1)
+        fn (arg, sqlite3_column_int64 (st, 0), sqlite3_column_int64 (st, 1));
+    if (st)
+        sqlite3_reset (st);
+    return rc < 0 ? -1 : 0;
+}
+
+int
+snapshot_store_step_bytes (store_t *store, int64_t run, int step, json_t **rows)
+{
+    *rows = json_array ();
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT agent_id, target, SUM(read_bytes + write_bytes + trim_bytes) FROM snapshots "
+        "WHERE run_id = ? AND step_idx = ? GROUP BY agent_id, target");
+    sqlite3_bind_int64 (st, 1, run);
+    sqlite3_bind_int (st, 2, step);
+    int rc;
+    while ((rc = store_row (store, st, "read the bytes the step moved")) == 1)
+        json_array_append_new (*rows, json_pack ("[I, I, I]",
+            (json_int_t) sqlite3_column_int64 (st, 0), (json_int_t) sqlite3_column_int64 (st, 1),
+            (json_int_t) sqlite3_column_int64 (st, 2)));
+    if (st)
+        sqlite3_reset (st);
+    return rc < 0 ? -1 : 0;
+}
+#endif
+
 /* Samples for training: the packed messages laid end to end. */
 typedef struct {
     uint8_t *buf;

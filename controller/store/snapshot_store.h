@@ -29,6 +29,35 @@ void snapshot_store_bind_block (sqlite3_stmt *ins, int64_t run, int step, int64_
 int snapshot_store_put (sqlite3_stmt *ins, snapcodec_t *codec, int64_t run, int step,
                         int64_t agent, const Iofleet__Snapshot *s, char *err, size_t errlen);
 
+#ifndef IOFLEET_SQLITE_EXTENSION
+/* The blocks as the run state machine (run/) stores and finds them, on
+   the controller's writer (store.h: not in the SQLite extension), in the
+   open transaction (the caller's: the loop batches a tick's writes). */
+
+/* Stores a block already encoded (snapshot_prep.h) unless a copy of it
+   is stored already.  Returns 0, or -1 on a database error (logged and
+   counted by the store). */
+int snapshot_store_insert (store_t *store, int64_t run, int step, int64_t agent, uint32_t seq,
+                           size_t targets, int64_t dict_id, const void *data, size_t len);
+/* Whether agent's block seq of run's step is stored.  Returns 1 or 0; -1
+   on a database error (logged). */
+int snapshot_store_has (store_t *store, int64_t run, int step, int64_t agent, uint32_t seq);
+/* Removes every block of run's step (an earlier attempt's).  Returns 0
+   or -1. */
+int snapshot_store_clear_step (store_t *store, int64_t run, int step);
+/* Calls fn(arg, agent, seq) for every block of run's step: a callback,
+   not a list, as a long step of a large fleet has millions.  Returns 0,
+   or -1 on a database error (logged) after the blocks read before it. */
+typedef void (snapshot_store_seq_fn) (void *arg, int64_t agent, int64_t seq);
+int snapshot_store_seqs (store_t *store, int64_t run, int step, snapshot_store_seq_fn *fn,
+                         void *arg);
+/* The bytes each target of each agent moved so far in run's step (the
+   snapshots table's read, write and trim bytes summed), in *rows:
+   [[agent, target, bytes], ...].  Returns 0, or -1 on a database error
+   (logged) with *rows those read before it. */
+int snapshot_store_step_bytes (store_t *store, int64_t run, int step, json_t **rows);
+#endif
+
 /* A target's sample from schema 19's columns: target, then per direction
    (read, write, trim) ops, bytes, errors and the clat, slat and lat
    histograms (18 values in dirs).  A direction with nothing in it is left
