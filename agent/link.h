@@ -4,7 +4,7 @@
     PREPARE/START/ABORT, the acknowledgements and the resends of what the
     controller has not acknowledged (kept in a spool_t), REJECT.
 
-    The real agent (main.c, workload.c) and every simulated one
+    The real agent (agent.c, workload.c) and every simulated one
     (simulate.c) are this client; they differ only in the workload they
     drive, given as a table of operations (as fio's ioengine_ops): the link
     never asks which workload it runs.  A link is driven by its owner's

@@ -1,10 +1,9 @@
-/*  controller.h: state shared by the controller's modules.
-
-    fleet.c owns the agents (peers, fleet.h), run.c and the files beside it
-    the run state machine (runstate.h), admin.c the CLI endpoint, report.c
-    the reports (with step_results.c, series.c, groups.c, sweeps.c,
-    fio_export.c and history.c: their own headers, included at the end).
-    They run on one thread: the event loop in main.c, which creates them and
+/*  controller.h: the event loop's context (struct ctl), which every part
+    of the controller is handed: the store, the sockets, the fleet, the
+    runner, the scheduler, the idle work.  Nothing else lives here: each
+    module declares its own calls in its own header, in the folder of its
+    concern (docs/design.md, "The controller's folders").  They run on one
+    thread: the event loop in controller.c, which creates them and
     registers who hears what.
 */
 #ifndef IOF_CONTROLLER_H

@@ -486,7 +486,7 @@ settings_check_config (const settings_t *set, const config_t *cfg)
         char copy[4096];
         str_copy (copy, sizeof copy, set->admin + 6);
         char *dir = dirname (copy);
-        /* main.c's s_prepare_ipc creates the socket's directory, not its parents;
+        /* controller.c's s_prepare_ipc creates the socket's directory, not its parents;
            under a unit, systemd creates RuntimeDirectory= at start (and
            removes it at stop) */
         const char *rt = getenv ("RUNTIME_DIRECTORY");

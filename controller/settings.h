@@ -1,7 +1,7 @@
 /*  settings.h: the controller's options, from its configuration file and
     command line: their table and defaults, each one parsed and checked
     where it is read, the checks made before anything starts, and
-    --check-config.  main.c starts the controller with what they say.
+    --check-config.  controller.c starts the controller with what they say.
 */
 #ifndef IOF_SETTINGS_H
 #define IOF_SETTINGS_H

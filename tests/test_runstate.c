@@ -2,7 +2,7 @@
     heard by its subscribers, in the order they subscribed, exactly once per
     run: for a queued run cancelled, and for a run the state machine drives
     to its end (PREPARE to the agent, its REFUSED through the fleet's
-    handler, the step and the run failed), wired as main.c wires them. */
+    handler, the step and the run failed), wired as controller.c wires them. */
 #include "ctltest.h"
 #include "acks.h"
 #include "cancel.h"
@@ -88,7 +88,7 @@ main (void)
     ctl_t *ctl = &t.ctl;
     ctl->runner = runner_new (ctl);
     CHECK (ctl->runner);
-    /* The agent's REFUSED reaches the runner as main.c routes it. */
+    /* The agent's REFUSED reaches the runner as fleet.c routes it to run/steps.c. */
     fleet_on (ctl->fleet, IOFLEET__ENVELOPE__BODY_REFUSED, on_agent_message, ctl);
     runner_on_end (ctl->runner, first, NULL);
     runner_on_end (ctl->runner, second, NULL);

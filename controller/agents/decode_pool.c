@@ -6,7 +6,7 @@
     guards the indices; the decoding itself runs outside it.  The loop
     needs no wake-up from the threads: it waits for them only inside a
     burst (decode_pool_wait), and a burst it cut short at BURST_MAX is
-    taken up again at once (main.c polls without a timeout then).
+    taken up again at once (controller.c polls without a timeout then).
 */
 #include "decode_pool.h"
 

@@ -4,7 +4,7 @@
     The fleet knows nothing of runs: every other message an agent sends is
     handed to the handler registered for its kind (fleet_on), and a HELLO,
     once its agent is recorded, to the hello handler (fleet_on_hello).
-    main.c registers them.  A kind without a handler is counted as a bad
+    run/steps.c (steps_listen) registers them.  A kind without a handler is counted as a bad
     message.
 */
 #ifndef IOF_FLEET_H

@@ -1,5 +1,5 @@
 /*  verdict.c: a scheduled run judged against its baseline when it ends
-    (it subscribes to the run-end event, main.c): pass, regressed (each
+    (it subscribes to the run-end event, controller.c): pass, regressed (each
     significant change for the worse recorded in regressions, and the
     --on-regression hook made pending, hook.c), failed, no-baseline or
     unjudged; and the admin command that lists the regressions.
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The run-end subscriber (main.c): judges a scheduled run.  Can't fail
+/* The run-end subscriber (controller.c): judges a scheduled run.  Can't fail
    (what cannot be judged is recorded 'unjudged' and logged). */
 void
 verdict_on_run_end (ctl_t *ctl, int64_t run, const char *status)
