@@ -3,6 +3,7 @@
 #define IOF_PLANS_H
 
 #include "controller.h"
+#include "store.h"
 
 /* plans.c: the admin requests plan_add, plan_list, plan_show and plan_rm.
    Each returns its JSON result or NULL with err filled. */
@@ -13,5 +14,9 @@ json_t *plan_show (ctl_t *ctl, json_t *req, char *err, size_t errlen);
    name; refused while a schedule names it or a run of it is queued or
    running.  dry_run: only says what would go. */
 json_t *plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen);
+
+/* Whether a plan of that name is there (not removed).  Returns 1, 0
+   when not, or -1 on a database error (logged). */
+int plans_exists (store_t *store, const char *name);
 
 #endif

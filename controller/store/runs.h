@@ -32,4 +32,9 @@ json_t *runs_rm (ctl_t *ctl, int64_t run, bool dry, char *err, size_t errlen);
    starts on a guess. */
 bool runs_busy (store_t *store, int64_t *run);
 
+/* Whether run has finished with results (complete or partial): a
+   baseline.  Returns 1, 0 when not (or no such run), or -1 on a database
+   error (logged). */
+int runs_finished (store_t *store, int64_t run);
+
 #endif

@@ -243,6 +243,20 @@ store_count (store_t *self, const char *name, int64_t delta)
     store_step_done (self, st, "count");
 }
 
+int
+store_counters (store_t *self, json_t *into)
+{
+    IOF_ASSERT (self && json_is_object (into));
+    sqlite3_stmt *st = store_stmt (self, "SELECT name, value FROM counters ORDER BY name");
+    int rc;
+    while ((rc = store_row (self, st, "read the counters")) == 1)
+        json_object_set_new (into, (const char *) sqlite3_column_text (st, 0),
+                             json_integer (sqlite3_column_int64 (st, 1)));
+    if (st)
+        sqlite3_reset (st);
+    return rc < 0 ? -1 : 0;
+}
+
 
 
 /* ---- For a second connection's work on the loop's behalf ---------------- */
