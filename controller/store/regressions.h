@@ -22,8 +22,7 @@ typedef struct {
     int64_t now;
 } regressions_row_t;
 
-/* Stores one regression.  Returns 0 or -1 (logged; the commit then rolls
-   the transaction back). */
+/* Stores one regression.  Returns 0 or -1 (logged). */
 int regressions_add (store_t *store, const regressions_row_t *row);
 
 /* Appends fire_id's regressions, oldest first, to the array into:

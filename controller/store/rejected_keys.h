@@ -12,7 +12,7 @@
 
 /* Records one refusal of key (Z85) in domain, from address, at now
    (real-clock ns): a new row, or the key's row with one attempt more.
-   Returns 0 or -1 (logged; the commit then rolls the transaction back). */
+   Returns 0 or -1 (logged). */
 int rejected_keys_add (store_t *store, const char *key, const char *domain,
                        const char *address, uint64_t now);
 

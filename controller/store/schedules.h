@@ -42,8 +42,8 @@ typedef void (schedules_row_fn) (void *arg, const schedules_row_t *row);
    no such schedule, or -1 on a database error (logged). */
 int schedules_fire_row (store_t *store, const char *name, schedules_fire_t *out);
 
-/* Stores next as the schedule's next due time.  Returns 0 or -1 (logged;
-   the commit then rolls the transaction back). */
+/* Stores next as the schedule's next due time.  Returns 0 or -1
+   (logged). */
 int schedules_set_next (store_t *store, const char *name, int64_t next);
 
 /* The schedules due at now (next_fire <= now), earliest first:
