@@ -19,6 +19,7 @@
 #include "log.h"
 #include "util.h"
 #include "auth.h"
+#include "rejected_keys.h"
 #include "store.h"
 
 #include <string.h>
@@ -130,15 +131,7 @@ static void
 record_reject (ctl_t *ctl, const char *key, const char *domain, const char *address)
 {
     store_begin (ctl->store);
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "INSERT INTO rejected_keys (public_key, domain, address, first_seen, last_seen, attempts) "
-        "VALUES (?1, ?2, ?3, ?4, ?4, 1) ON CONFLICT (public_key, domain) DO UPDATE SET "
-        "address = excluded.address, last_seen = excluded.last_seen, attempts = attempts + 1");
-    sqlite3_bind_text (st, 1, key, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 2, domain, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 3, address, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64 (st, 4, (sqlite3_int64) clock_real_ns ());
-    store_step_done (ctl->store, st, "record a rejected key");
+    rejected_keys_add (ctl->store, key, domain, address, clock_real_ns ());
 }
 
 void
@@ -210,23 +203,8 @@ auth_agent_allowed (auth_t *self, const char *key)
 json_t *
 auth_rejected_json (ctl_t *ctl, char *err, size_t errlen)
 {
-    json_t *list = json_array ();
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT public_key, domain, address, first_seen, last_seen, attempts FROM rejected_keys "
-        "ORDER BY last_seen DESC");
-    int rc;
-    while ((rc = store_row (ctl->store, st, "list rejected keys")) == 1)
-        json_array_append_new (list, json_pack ("{s:s, s:s, s:s, s:I, s:I, s:I}",
-            "public_key", (const char *) sqlite3_column_text (st, 0),
-            "domain", (const char *) sqlite3_column_text (st, 1),
-            "address", (const char *) sqlite3_column_text (st, 2),
-            "first_seen", (json_int_t) sqlite3_column_int64 (st, 3),
-            "last_seen", (json_int_t) sqlite3_column_int64 (st, 4),
-            "attempts", (json_int_t) sqlite3_column_int64 (st, 5)));
-    if (st)
-        sqlite3_reset (st);
-    if (rc < 0) {
-        json_decref (list);
+    json_t *list = rejected_keys_list (ctl->store);
+    if (!list) {
         snprintf (err, errlen, "database error listing rejected keys; see the controller's log");
         return NULL;
     }

@@ -12,6 +12,7 @@
 #include "snapshot_prep.h"
 #include "store.h"
 #include "import_check.h"
+#include "agent_rows.h"
 
 #include <string.h>
 
@@ -211,14 +212,8 @@ static int
 check_name_key (fleet_t *self, const uint8_t *rid, size_t rid_len, const char *name,
                 const char *key)
 {
-    sqlite3_stmt *st = store_stmt (self->ctl->store,
-        "SELECT public_key FROM agents WHERE name = ? AND public_key IS NOT NULL");
-    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
     char owner[64] = "";
-    int rc = store_row (self->ctl->store, st, "find the key of a name");
-    if (rc == 1)
-        snprintf (owner, sizeof owner, "%s", (const char *) sqlite3_column_text (st, 0));
-    sqlite3_reset (st);
+    int rc = agent_rows_key_of (self->ctl->store, name, owner, sizeof owner);
     /* Not knowing whose the name is, the agent is not let in on a guess. */
     if (rc < 0) {
         reject (self, rid, rid_len, "controller could not check this agent's name (database "
@@ -301,30 +296,14 @@ on_hello (fleet_t *self, const uint8_t *rid, size_t rid_len, const Iofleet__Hell
     char *labels_text = json_dumps (labels, JSON_SORT_KEYS | JSON_COMPACT);
     json_decref (labels);
     uint64_t now = clock_real_ns ();
-    sqlite3_stmt *st = store_stmt (self->ctl->store,
-        "INSERT INTO agents (name, hostname, kernel, agent_version, labels, first_seen, last_seen, "
-        " public_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT (name) DO UPDATE SET "
-        "hostname = excluded.hostname, kernel = excluded.kernel, "
-        "agent_version = excluded.agent_version, labels = excluded.labels, "
-        "last_seen = excluded.last_seen, public_key = COALESCE (excluded.public_key, public_key)");
-    sqlite3_bind_text (st, 1, h->name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 2, h->hostname, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 3, h->kernel, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 4, h->agent_version, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 5, labels_text ? labels_text : "{}", -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64 (st, 6, (sqlite3_int64) now);
-    if (key && *key)
-        sqlite3_bind_text (st, 7, key, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null (st, 7);
+    agent_rows_t row = {
+        .name = h->name, .hostname = h->hostname, .kernel = h->kernel,
+        .version = h->agent_version, .labels = labels_text ? labels_text : "{}",
+        .public_key = key,
+    };
+    uint64_t id;
+    agent_rows_hello (self->ctl->store, &row, now, &id);
     free (labels_text);
-    int rc = store_step_done (self->ctl->store, st, "store agent");
-    uint64_t id = 0;
-    st = store_stmt (self->ctl->store, "SELECT id FROM agents WHERE name = ?");
-    sqlite3_bind_text (st, 1, h->name, -1, SQLITE_TRANSIENT);
-    if (rc == 0 && store_row (self->ctl->store, st, "find the agent's id") == 1)
-        id = (uint64_t) sqlite3_column_int64 (st, 0);
-    sqlite3_reset (st);
     if (id == 0) {
         reject (self, rid, rid_len, "controller could not record this agent (database error); "
                 "see its log");
@@ -548,47 +527,50 @@ fleet_tick (fleet_t *self)
         }
 }
 
+/* What agent_json adds each agent to. */
+typedef struct {
+    fleet_t *self;
+    json_t *list;
+    uint64_t now;               /* monotonic */
+} listing_t;
+
+/* One agent's row as fleet_agents_json lists it (an agent_rows_each
+   callback). */
+static void
+agent_json (void *arg, const agent_rows_t *row)
+{
+    listing_t *l = arg;
+    peer_t *p = fleet_find_id (l->self, row->id);
+    json_t *labels = json_loads (row->labels, 0, NULL);
+    json_t *a = json_pack ("{s:I, s:s, s:s, s:s, s:s, s:o, s:I, s:I, s:b}",
+        "id", (json_int_t) row->id,
+        "name", row->name,
+        "hostname", row->hostname,
+        "kernel", row->kernel,
+        "version", row->version,
+        "labels", labels ? labels : json_object (),
+        "first_seen", (json_int_t) row->first_seen,
+        "last_seen", (json_int_t) row->last_seen,
+        "connected", p && p->connected);
+    if (row->public_key)
+        json_object_set_new (a, "public_key", json_string (row->public_key));
+    if (row->inventory) {
+        json_t *inv = json_loads (row->inventory, 0, NULL);
+        json_object_set_new (a, "inventory_hash", json_string (row->inventory_hash));
+        json_object_set_new (a, "inventory", inv ? inv : json_object ());
+    }
+    if (p && p->connected) {
+        json_object_set_new (a, "clock_offset_ns", json_integer (p->offset_ns));
+        json_object_set_new (a, "clock_delay_ns", json_integer ((json_int_t) p->delay_ns));
+        json_object_set_new (a, "idle_ms", json_integer ((json_int_t) ((l->now - p->last_seen) / NS_PER_MS)));
+    }
+    json_array_append_new (l->list, a);
+}
+
 json_t *
 fleet_agents_json (fleet_t *self)
 {
-    json_t *list = json_array ();
-    sqlite3_stmt *st = store_stmt (self->ctl->store,
-        "SELECT a.id, a.name, a.hostname, a.kernel, a.agent_version, a.labels, a.first_seen, "
-        " a.last_seen, i.hash, i.json, a.public_key FROM agents a LEFT JOIN inventories i "
-        "ON i.id = a.inventory_id WHERE a.imported = 0 ORDER BY a.name");
-    if (!st)
-        return list;
-    uint64_t now = clock_mono_ns ();
-    while (store_row (self->ctl->store, st, "list the agents") == 1) {
-        uint64_t id = (uint64_t) sqlite3_column_int64 (st, 0);
-        peer_t *p = fleet_find_id (self, id);
-        json_t *labels = json_loads ((const char *) sqlite3_column_text (st, 5), 0, NULL);
-        json_t *a = json_pack ("{s:I, s:s, s:s, s:s, s:s, s:o, s:I, s:I, s:b}",
-            "id", (json_int_t) id,
-            "name", (const char *) sqlite3_column_text (st, 1),
-            "hostname", (const char *) sqlite3_column_text (st, 2),
-            "kernel", (const char *) sqlite3_column_text (st, 3),
-            "version", (const char *) sqlite3_column_text (st, 4),
-            "labels", labels ? labels : json_object (),
-            "first_seen", (json_int_t) sqlite3_column_int64 (st, 6),
-            "last_seen", (json_int_t) sqlite3_column_int64 (st, 7),
-            "connected", p && p->connected);
-        if (sqlite3_column_type (st, 10) != SQLITE_NULL)
-            json_object_set_new (a, "public_key",
-                                 json_string ((const char *) sqlite3_column_text (st, 10)));
-        if (sqlite3_column_type (st, 9) != SQLITE_NULL) {
-            json_t *inv = json_loads ((const char *) sqlite3_column_text (st, 9), 0, NULL);
-            json_object_set_new (a, "inventory_hash",
-                                 json_string ((const char *) sqlite3_column_text (st, 8)));
-            json_object_set_new (a, "inventory", inv ? inv : json_object ());
-        }
-        if (p && p->connected) {
-            json_object_set_new (a, "clock_offset_ns", json_integer (p->offset_ns));
-            json_object_set_new (a, "clock_delay_ns", json_integer ((json_int_t) p->delay_ns));
-            json_object_set_new (a, "idle_ms", json_integer ((json_int_t) ((now - p->last_seen) / NS_PER_MS)));
-        }
-        json_array_append_new (list, a);
-    }
-    sqlite3_reset (st);
-    return list;
+    listing_t l = { .self = self, .list = json_array (), .now = clock_mono_ns () };
+    agent_rows_each (self->ctl->store, agent_json, &l);
+    return l.list;
 }

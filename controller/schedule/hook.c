@@ -9,6 +9,8 @@
 #include "log.h"
 #include "util.h"
 #include "hook.h"
+#include "fires.h"
+#include "regressions.h"
 #include "store.h"
 
 #include <errno.h>
@@ -64,34 +66,13 @@ hook_start (hook_t *self, store_t *store)
 {
     if (self->pid > 0)
         return;
-    sqlite3_stmt *st = store_stmt (store,
-        "SELECT id, schedule, run_id, baseline_run FROM fires WHERE hook_status = 'pending' "
-        "ORDER BY id LIMIT 1");
-    if (store_row (store, st, "find a pending hook") != 1) {
-        if (st)
-            sqlite3_reset (st);
+    json_t *doc;
+    if (fires_hook_pending (store, &doc) != 1)
         return;
-    }
-    int64_t fire_id = sqlite3_column_int64 (st, 0);
-    json_t *doc = json_pack ("{s:I, s:s, s:I, s:I, s:[]}", "fire", (json_int_t) fire_id,
-                             "schedule", (const char *) sqlite3_column_text (st, 1),
-                             "run", (json_int_t) sqlite3_column_int64 (st, 2),
-                             "baseline", (json_int_t) sqlite3_column_int64 (st, 3),
-                             "regressions");
-    sqlite3_reset (st);
-    st = store_stmt (store,
-        "SELECT step, grp, metric, a, b, delta_pct FROM regressions WHERE fire_id = ? "
-        "ORDER BY id");
-    sqlite3_bind_int64 (st, 1, fire_id);
-    int rc;
-    while ((rc = store_row (store, st, "read a fire's regressions")) == 1)
-        json_array_append_new (json_object_get (doc, "regressions"), json_pack (
-            "{s:s, s:s, s:s, s:f, s:f, s:f}", "step", (const char *) sqlite3_column_text (st, 0),
-            "group", (const char *) sqlite3_column_text (st, 1),
-            "metric", (const char *) sqlite3_column_text (st, 2),
-            "a", sqlite3_column_double (st, 3), "b", sqlite3_column_double (st, 4),
-            "delta_pct", sqlite3_column_double (st, 5)));
-    sqlite3_reset (st);
+    int64_t fire_id = json_integer_value (json_object_get (doc, "fire"));
+    json_t *regs = json_array ();
+    json_object_set_new (doc, "regressions", regs);
+    int rc = regressions_of_fire (store, fire_id, false, regs);
     /* Never a hook told part of the regressions: it stays pending, and
        is started at a later tick (logged). */
     if (rc < 0) {
@@ -158,10 +139,7 @@ hook_start (hook_t *self, store_t *store)
                   (int) pid);
     }
     store_begin (store);
-    st = store_stmt (store, "UPDATE fires SET hook_status = ? WHERE id = ?");
-    sqlite3_bind_text (st, 1, status, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64 (st, 2, fire_id);
-    store_step_done (store, st, "record the hook");
+    fires_set_hook (store, fire_id, status);
 }
 
 /* Reaps the hook when it ends; stops it past HOOK_TIMEOUT_NS. */
@@ -202,10 +180,7 @@ hook_poll (hook_t *self, store_t *store)
     else
         log_warn ("fire %lld: --on-regression hook %s", (long long) self->fire, status);
     store_begin (store);
-    sqlite3_stmt *st = store_stmt (store, "UPDATE fires SET hook_status = ? WHERE id = ?");
-    sqlite3_bind_text (st, 1, status, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64 (st, 2, self->fire);
-    store_step_done (store, st, "record the hook");
+    fires_set_hook (store, self->fire, status);
     unlink (self->file);
     self->file[0] = '\0';
     self->pid = 0;
@@ -215,8 +190,5 @@ void
 hook_interrupted (store_t *store)
 {
     store_begin (store);
-    sqlite3_stmt *st = store_stmt (store,
-        "UPDATE fires SET hook_status = 'interrupted: the controller stopped while it ran' "
-        "WHERE hook_status = 'running'");
-    store_step_done (store, st, "close interrupted hooks");
+    fires_hooks_interrupted (store);
 }

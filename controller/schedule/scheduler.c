@@ -17,7 +17,10 @@
 #include "scheduler.h"
 #include "submit.h"
 #include "verdict.h"
+#include "fires.h"
+#include "plans.h"
 #include "runs.h"
+#include "schedules.h"
 #include "store.h"
 
 #include <errno.h>
@@ -27,7 +30,6 @@
 #include <time.h>
 
 #define START_GRACE_NS     (10 * NS_PER_SEC)    /* for agents to reconnect */
-#define AGENTS_MAX_LEN     1024     /* a selector: names, or KEY=GLOB conditions */
 
 struct scheduler {
     bool test_clock;
@@ -122,15 +124,9 @@ static int64_t
 fire (ctl_t *ctl, const char *name, int64_t due, const char *kind, int64_t next,
       int64_t *run_out, char *err, size_t errlen)
 {
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT plan, agents, overlap, "
-        " (SELECT f.run_id FROM fires f JOIN runs r ON r.id = f.run_id "
-        "  WHERE f.schedule = s.name AND r.status = 'queued' LIMIT 1) "
-        "FROM schedules s WHERE name = ?");
-    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-    int rc = store_row (ctl->store, st, "read the schedule");
+    schedules_fire_t sf;
+    int rc = schedules_fire_row (ctl->store, name, &sf);
     if (rc != 1) {
-        sqlite3_reset (st);
         if (rc < 0)
             snprintf (err, errlen, "database error reading schedule '%s'; see the controller's "
                       "log", name);
@@ -138,14 +134,9 @@ fire (ctl_t *ctl, const char *name, int64_t due, const char *kind, int64_t next,
             snprintf (err, errlen, "no schedule named '%s' (see 'iofleet schedule list')", name);
         return -1;
     }
-    char plan[256], agents[AGENTS_MAX_LEN + 1] = "", overlap[8];
-    str_copy (plan, sizeof plan, (const char *) sqlite3_column_text (st, 0));
-    bool has_agents = sqlite3_column_type (st, 1) != SQLITE_NULL;
-    if (has_agents)
-        str_copy (agents, sizeof agents, (const char *) sqlite3_column_text (st, 1));
-    str_copy (overlap, sizeof overlap, (const char *) sqlite3_column_text (st, 2));
-    int64_t waiting = sqlite3_column_int64 (st, 3);
-    sqlite3_reset (st);
+    const char *plan = sf.plan, *agents = sf.agents, *overlap = sf.overlap;
+    bool has_agents = sf.has_agents;
+    int64_t waiting = sf.waiting;
 
     char skipped[512] = "";
     int64_t run = 0, busy_run;
@@ -170,24 +161,10 @@ fire (ctl_t *ctl, const char *name, int64_t due, const char *kind, int64_t next,
         json_decref (res);
     }
     store_begin (ctl->store);
-    st = store_stmt (ctl->store,
-        "INSERT INTO fires (schedule, due_at, fired_at, kind, run_id, skipped) "
-        "VALUES (?, ?, ?, ?, ?, ?)");
-    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64 (st, 2, due);
-    sqlite3_bind_int64 (st, 3, scheduler_now (ctl));
-    sqlite3_bind_text (st, 4, kind, -1, SQLITE_STATIC);
-    if (run)
-        sqlite3_bind_int64 (st, 5, run);
-    sqlite3_bind_text (st, 6, skipped, -1, SQLITE_TRANSIENT);
-    rc = store_step_done (ctl->store, st, "record a fire");
-    int64_t id = sqlite3_last_insert_rowid (store_db (ctl->store));
-    if (next >= 0) {
-        st = store_stmt (ctl->store, "UPDATE schedules SET next_fire = ? WHERE name = ?");
-        sqlite3_bind_int64 (st, 1, next);
-        sqlite3_bind_text (st, 2, name, -1, SQLITE_TRANSIENT);
-        rc |= store_step_done (ctl->store, st, "store the next fire");
-    }
+    int64_t id;
+    rc = fires_add (ctl->store, name, due, scheduler_now (ctl), kind, run, skipped, &id);
+    if (next >= 0)
+        rc |= schedules_set_next (ctl->store, name, next);
     /* The run, its fire and the next due time: all stored, or none. */
     if (rc || store_commit (ctl->store)) {
         snprintf (err, errlen, "could not record the fire (database error; see the log)");
@@ -222,23 +199,9 @@ scheduler_tick (ctl_t *ctl)
         hook_start (s->hook, ctl->store);
     int64_t now = scheduler_now (ctl);
     /* Collected first: firing writes to the table being read. */
-    json_t *due = json_array ();
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT name, cron, tz, next_fire, catch_up FROM schedules WHERE next_fire <= ? "
-        "ORDER BY next_fire, name");
-    if (!st) {
-        json_decref (due);
+    json_t *due = schedules_due (ctl->store, now);
+    if (!due)
         return;
-    }
-    sqlite3_bind_int64 (st, 1, now);
-    while (store_row (ctl->store, st, "list the schedules due") == 1)
-        json_array_append_new (due, json_pack ("{s:s, s:s, s:s, s:I, s:b}",
-            "name", (const char *) sqlite3_column_text (st, 0),
-            "cron", (const char *) sqlite3_column_text (st, 1),
-            "tz", (const char *) sqlite3_column_text (st, 2),
-            "next", (json_int_t) sqlite3_column_int64 (st, 3),
-            "catch_up", sqlite3_column_int (st, 4)));
-    sqlite3_reset (st);
     size_t i;
     json_t *d;
     json_array_foreach (due, i, d) {
@@ -270,11 +233,7 @@ scheduler_tick (ctl_t *ctl)
                       "catch-up is off; waiting for the next", name,
                       fmt_when (due_at, when, sizeof when));
             store_begin (ctl->store);
-            sqlite3_stmt *up = store_stmt (ctl->store,
-                "UPDATE schedules SET next_fire = ? WHERE name = ?");
-            sqlite3_bind_int64 (up, 1, next);
-            sqlite3_bind_text (up, 2, name, -1, SQLITE_TRANSIENT);
-            store_step_done (ctl->store, up, "store the next fire");
+            schedules_set_next (ctl->store, name, next);
             continue;
         }
         if (fire (ctl, name, due_at, missed ? "catch-up" : "scheduled", next, &run, err,
@@ -333,9 +292,9 @@ schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     }
     if (by && groups_key_check (by, err, errlen))
         return NULL;
-    if (agents && strlen (agents) > AGENTS_MAX_LEN) {
+    if (agents && strlen (agents) > SCHED_AGENTS_MAX) {
         snprintf (err, errlen, "--agents: %zu characters, limit %d (use KEY=GLOB conditions such "
-                  "as rack=r12)", strlen (agents), AGENTS_MAX_LEN);
+                  "as rack=r12)", strlen (agents), SCHED_AGENTS_MAX);
         return NULL;
     }
     /* Its keys, and that it picks somebody, are checked now, not at 2 a.m.
@@ -343,11 +302,7 @@ schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     if (agents && !submit_agents_known (ctl, agents, err, errlen))
         return NULL;
     if (strcmp (baseline, "last-pass") != 0) {
-        sqlite3_stmt *q = store_stmt (ctl->store,
-            "SELECT status FROM runs WHERE id = ? AND status IN ('complete', 'partial')");
-        sqlite3_bind_int64 (q, 1, strtoll (baseline, NULL, 10));
-        int found = store_row (ctl->store, q, "find the baseline run");
-        sqlite3_reset (q);
+        int found = runs_finished (ctl->store, strtoll (baseline, NULL, 10));
         if (found < 0) {
             snprintf (err, errlen, "--baseline %s: database error; see the controller's log",
                       baseline);
@@ -377,11 +332,7 @@ schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
     int64_t next;
     if (next_due (expr, tz, scheduler_now (ctl), &next, err, errlen))
         return NULL;
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT 1 FROM plans WHERE name = ? AND removed_at IS NULL LIMIT 1");
-    sqlite3_bind_text (st, 1, plan, -1, SQLITE_TRANSIENT);
-    int known = store_row (ctl->store, st, "find the plan");
-    sqlite3_reset (st);
+    int known = plans_exists (ctl->store, plan);
     if (known < 0) {
         snprintf (err, errlen, "database error reading plan '%s'; see the controller's log", plan);
         return NULL;
@@ -392,36 +343,23 @@ schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         return NULL;
     }
     store_begin (ctl->store);
-    st = store_stmt (ctl->store,
-        "INSERT INTO schedules (name, cron, tz, plan, agents, baseline, fail_on_regression, "
-        " by_key, overlap, catch_up, created_at, next_fire) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 2, expr, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 3, tz, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 4, plan, -1, SQLITE_TRANSIENT);
-    if (agents)
-        sqlite3_bind_text (st, 5, agents, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 6, baseline, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_double (st, 7, fail_pct);
-    if (by)
-        sqlite3_bind_text (st, 8, by, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text (st, 9, overlap, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int (st, 10, !json_is_false (json_object_get (req, "catch_up")));
-    sqlite3_bind_int64 (st, 11, real_s ());
-    sqlite3_bind_int64 (st, 12, next);
-    if (sqlite3_step (st) != SQLITE_DONE) {
-        int rc = sqlite3_extended_errcode (store_db (ctl->store));
-        sqlite3_reset (st);
-        if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
-            snprintf (err, errlen, "a schedule named '%s' exists; remove it first (iofleet "
-                      "schedule rm %s)", name, name);
-        else
-            snprintf (err, errlen, "could not store the schedule: %s",
-                      sqlite3_errmsg (store_db (ctl->store)));
+    schedules_def_t def = {
+        .name = name, .cron = expr, .tz = tz, .plan = plan, .agents = agents,
+        .baseline = baseline, .by = by, .overlap = overlap, .fail_on_regression = fail_pct,
+        .catch_up = !json_is_false (json_object_get (req, "catch_up")),
+        .created_at = real_s (), .next_fire = next,
+    };
+    char why[512] = "";
+    int rc = schedules_add (ctl->store, &def, why, sizeof why);
+    if (rc == -EEXIST) {
+        snprintf (err, errlen, "a schedule named '%s' exists; remove it first (iofleet "
+                  "schedule rm %s)", name, name);
         return NULL;
     }
-    sqlite3_reset (st);
+    if (rc) {
+        snprintf (err, errlen, "could not store the schedule: %s", why);
+        return NULL;
+    }
     if (store_commit (ctl->store)) {
         snprintf (err, errlen, "could not store the schedule (database error; see the log)");
         return NULL;
@@ -437,46 +375,8 @@ schedule_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
 static json_t *
 schedule_list (ctl_t *ctl, char *err, size_t errlen)
 {
-    json_t *list = json_array ();
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT s.name, s.cron, s.tz, s.plan, s.agents, s.baseline, s.fail_on_regression, "
-        " s.by_key, s.overlap, s.catch_up, s.next_fire, "
-        " (SELECT f.due_at FROM fires f WHERE f.schedule = s.name ORDER BY f.id DESC LIMIT 1), "
-        " (SELECT f.run_id FROM fires f WHERE f.schedule = s.name ORDER BY f.id DESC LIMIT 1), "
-        " (SELECT f.verdict FROM fires f WHERE f.schedule = s.name ORDER BY f.id DESC LIMIT 1), "
-        " (SELECT f.skipped FROM fires f WHERE f.schedule = s.name ORDER BY f.id DESC LIMIT 1) "
-        "FROM schedules s ORDER BY s.name");
-    int rc;
-    while ((rc = store_row (ctl->store, st, "list the schedules")) == 1) {
-        json_t *o = json_pack ("{s:s, s:s, s:s, s:s, s:s, s:f, s:s, s:b, s:I}",
-            "name", (const char *) sqlite3_column_text (st, 0),
-            "cron", (const char *) sqlite3_column_text (st, 1),
-            "tz", (const char *) sqlite3_column_text (st, 2),
-            "plan", (const char *) sqlite3_column_text (st, 3),
-            "baseline", (const char *) sqlite3_column_text (st, 5),
-            "fail_on_regression", sqlite3_column_double (st, 6),
-            "overlap", (const char *) sqlite3_column_text (st, 8),
-            "catch_up", sqlite3_column_int (st, 9),
-            "next_fire", (json_int_t) sqlite3_column_int64 (st, 10));
-        if (sqlite3_column_type (st, 4) != SQLITE_NULL)
-            json_object_set_new (o, "agents", json_string ((const char *) sqlite3_column_text (st, 4)));
-        if (sqlite3_column_type (st, 7) != SQLITE_NULL)
-            json_object_set_new (o, "by", json_string ((const char *) sqlite3_column_text (st, 7)));
-        if (sqlite3_column_type (st, 11) != SQLITE_NULL) {
-            json_t *last = json_pack ("{s:I, s:s, s:s}",
-                "due_at", (json_int_t) sqlite3_column_int64 (st, 11),
-                "verdict", (const char *) sqlite3_column_text (st, 13),
-                "skipped", (const char *) sqlite3_column_text (st, 14));
-            if (sqlite3_column_type (st, 12) != SQLITE_NULL)
-                json_object_set_new (last, "run", json_integer (sqlite3_column_int64 (st, 12)));
-            json_object_set_new (o, "last_fire", last);
-        }
-        json_array_append_new (list, o);
-    }
-    if (st)
-        sqlite3_reset (st);
-    if (rc < 0) {
-        json_decref (list);
+    json_t *list = schedules_list (ctl->store);
+    if (!list) {
         snprintf (err, errlen, "database error listing the schedules; see the controller's log");
         return NULL;
     }
@@ -487,13 +387,12 @@ static json_t *
 schedule_rm (ctl_t *ctl, const char *name, char *err, size_t errlen)
 {
     store_begin (ctl->store);
-    sqlite3_stmt *st = store_stmt (ctl->store, "DELETE FROM schedules WHERE name = ?");
-    sqlite3_bind_text (st, 1, name ? name : "", -1, SQLITE_TRANSIENT);
-    if (store_step_done (ctl->store, st, "remove a schedule")) {
+    int removed;
+    if (schedules_remove (ctl->store, name ? name : "", &removed)) {
         snprintf (err, errlen, "could not remove it (database error; see the log)");
         return NULL;
     }
-    if (sqlite3_changes (store_db (ctl->store)) == 0) {
+    if (removed == 0) {
         snprintf (err, errlen, "no schedule named '%s' (see 'iofleet schedule list')",
                   name ? name : "");
         return NULL;
@@ -518,14 +417,9 @@ scheduler_admin (ctl_t *ctl, const char *cmd, json_t *req, char *err, size_t err
         if (id < 0)
             return NULL;
         if (!run) {
-            sqlite3_stmt *st = store_stmt (ctl->store, "SELECT skipped FROM fires WHERE id = ?");
-            sqlite3_bind_int64 (st, 1, id);
-            if (store_row (ctl->store, st, "read why the fire was skipped") == 1)
-                snprintf (err, errlen, "%s", (const char *) sqlite3_column_text (st, 0));
-            else
+            if (fires_skipped (ctl->store, id, err, errlen) != 1)
                 snprintf (err, errlen, "no run was queued (database error reading why; see the "
                           "controller's log)");
-            sqlite3_reset (st);
             return NULL;
         }
         return json_pack ("{s:I, s:I}", "fire", (json_int_t) id, "run", (json_int_t) run);

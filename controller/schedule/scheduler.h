@@ -3,10 +3,10 @@
 #define IOF_SCHEDULER_H
 
 #include "controller.h"
+#include "schedules.h"             /* SCHED_NAME_MAX */
 
 /* schedule.c: cron schedules that queue runs, and the admin commands of
    the schedule family. */
-#define SCHED_NAME_MAX 64           /* a schedule's name, bytes */
 /* hook: --on-regression CMD or NULL; test_clock: --test-clock EPOCH, or 0
    for the real clock.  NULL when out of memory. */
 scheduler_t *scheduler_new (const char *hook, int64_t test_clock);

@@ -11,6 +11,8 @@
 #include "scheduler.h"
 #include "verdict.h"
 #include "report.h"
+#include "fires.h"
+#include "regressions.h"
 #include "store.h"
 
 #include <stdlib.h>
@@ -21,42 +23,18 @@
 void
 verdict_on_run_end (ctl_t *ctl, int64_t run, const char *status)
 {
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT f.id, f.schedule, s.baseline, s.fail_on_regression, s.by_key, s.plan FROM fires f "
-        "LEFT JOIN schedules s ON s.name = f.schedule WHERE f.run_id = ?");
-    sqlite3_bind_int64 (st, 1, run);
-    if (store_row (ctl->store, st, "find the run's schedule") != 1) {
-        sqlite3_reset (st);
+    fires_judge_t fj;
+    if (fires_of_run (ctl->store, run, &fj) != 1)
         return;         /* not a scheduled run, or a read error (logged) */
-    }
-    int64_t fire_id = sqlite3_column_int64 (st, 0);
-    char name[SCHED_NAME_MAX + 1], baseline[32] = "", by[64] = "", plan[256] = "";
-    str_copy (name, sizeof name, (const char *) sqlite3_column_text (st, 1));
-    bool removed = sqlite3_column_type (st, 2) == SQLITE_NULL;     /* schedule rm since */
-    if (!removed) {
-        str_copy (baseline, sizeof baseline, (const char *) sqlite3_column_text (st, 2));
-        str_copy (plan, sizeof plan, (const char *) sqlite3_column_text (st, 5));
-    }
-    double fail_pct = sqlite3_column_double (st, 3);
-    if (sqlite3_column_type (st, 4) != SQLITE_NULL)
-        str_copy (by, sizeof by, (const char *) sqlite3_column_text (st, 4));
-    sqlite3_reset (st);
+    int64_t fire_id = fj.id;
+    const char *name = fj.schedule, *baseline = fj.baseline, *by = fj.by, *plan = fj.plan;
+    bool removed = fj.removed;
+    double fail_pct = fj.fail_pct;
 
     int64_t base = 0;
-    if (strcmp (baseline, "last-pass") == 0) {
-        /* Of this plan: a schedule removed and added again under the same
-           name for another plan does not compare across plans. */
-        st = store_stmt (ctl->store,
-            "SELECT f.run_id FROM fires f JOIN runs r ON r.id = f.run_id "
-            "JOIN plans p ON p.id = r.plan_id WHERE f.schedule = ? AND f.id < ? "
-            "AND f.verdict IN ('pass', 'no-baseline') AND p.name = ? ORDER BY f.id DESC LIMIT 1");
-        sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int64 (st, 2, fire_id);
-        sqlite3_bind_text (st, 3, plan, -1, SQLITE_TRANSIENT);
-        if (store_row (ctl->store, st, "find the baseline run") == 1)
-            base = sqlite3_column_int64 (st, 0);
-        sqlite3_reset (st);
-    } else
+    if (strcmp (baseline, "last-pass") == 0)
+        fires_last_pass (ctl->store, name, fire_id, plan, &base);
+    else
         base = strtoll (baseline, NULL, 10);
 
     const char *verdict;
@@ -101,25 +79,16 @@ verdict_on_run_end (ctl_t *ctl, int64_t run, const char *status)
                 if (!compare_is_regression (row, fail_pct))
                     continue;
                 nreg++;
-                sqlite3_stmt *ins = store_stmt (ctl->store,
-                    "INSERT INTO regressions (fire_id, schedule, run_id, baseline_run, step, "
-                    " grp, metric, a, b, delta_pct, significant, recorded_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)");
-                sqlite3_bind_int64 (ins, 1, fire_id);
-                sqlite3_bind_text (ins, 2, name, -1, SQLITE_TRANSIENT);
-                sqlite3_bind_int64 (ins, 3, run);
-                sqlite3_bind_int64 (ins, 4, base);
-                sqlite3_bind_text (ins, 5, json_string_value (json_object_get (row, "step")), -1,
-                                   SQLITE_TRANSIENT);
-                sqlite3_bind_text (ins, 6, json_string_value (json_object_get (row, "group")), -1,
-                                   SQLITE_TRANSIENT);
-                sqlite3_bind_text (ins, 7, json_string_value (json_object_get (row, "metric")), -1,
-                                   SQLITE_TRANSIENT);
-                sqlite3_bind_double (ins, 8, json_number_value (json_object_get (row, "a")));
-                sqlite3_bind_double (ins, 9, json_number_value (json_object_get (row, "b")));
-                sqlite3_bind_double (ins, 10, json_number_value (json_object_get (row, "delta_pct")));
-                sqlite3_bind_int64 (ins, 11, now);
-                store_step_done (ctl->store, ins, "record a regression");
+                regressions_add (ctl->store, &(regressions_row_t) {
+                    .fire_id = fire_id, .schedule = name, .run = run, .baseline = base,
+                    .step = json_string_value (json_object_get (row, "step")),
+                    .group = json_string_value (json_object_get (row, "group")),
+                    .metric = json_string_value (json_object_get (row, "metric")),
+                    .a = json_number_value (json_object_get (row, "a")),
+                    .b = json_number_value (json_object_get (row, "b")),
+                    .delta_pct = json_number_value (json_object_get (row, "delta_pct")),
+                    .now = now,
+                });
             }
             json_decref (rows);
             /* No row with a noise estimate (steps of one interval, no step
@@ -134,14 +103,8 @@ verdict_on_run_end (ctl_t *ctl, int64_t run, const char *status)
         json_decref (rb);
     }
     store_begin (ctl->store);
-    st = store_stmt (ctl->store,
-        "UPDATE fires SET verdict = ?, baseline_run = ?, hook_status = ? WHERE id = ?");
-    sqlite3_bind_text (st, 1, verdict, -1, SQLITE_STATIC);
-    if (base)
-        sqlite3_bind_int64 (st, 2, base);
-    sqlite3_bind_text (st, 3, nreg && ctl->on_regression ? "pending" : "", -1, SQLITE_STATIC);
-    sqlite3_bind_int64 (st, 4, fire_id);
-    store_step_done (ctl->store, st, "record the verdict");
+    fires_set_verdict (ctl->store, fire_id, verdict, base,
+                       nreg && ctl->on_regression ? "pending" : "");
     if (nreg)
         log_warn ("schedule '%s': run %lld regressed against run %lld: %d significant change(s) "
                   "for the worse beyond %.1f%% (iofleet regressions)", name, (long long) run,
@@ -159,29 +122,6 @@ verdict_regressions (ctl_t *ctl, json_t *req)
 {
     json_t *since = json_object_get (req, "since");     /* Unix seconds */
     const char *sched = json_string_value (json_object_get (req, "schedule"));
-    json_t *list = json_array ();
-    sqlite3_stmt *st = store_stmt (ctl->store,
-        "SELECT r.schedule, r.run_id, r.baseline_run, r.step, r.grp, r.metric, r.a, r.b, "
-        " r.delta_pct, r.recorded_at, f.hook_status FROM regressions r "
-        "JOIN fires f ON f.id = r.fire_id WHERE r.recorded_at >= ? "
-        "AND (?2 IS NULL OR r.schedule = ?2) ORDER BY r.id DESC");
-    sqlite3_bind_int64 (st, 1, json_is_integer (since) ? json_integer_value (since) : 0);
-    if (sched)
-        sqlite3_bind_text (st, 2, sched, -1, SQLITE_TRANSIENT);
-    while (store_row (ctl->store, st, "list the regressions") == 1)
-        json_array_append_new (list, json_pack (
-            "{s:s, s:I, s:I, s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:s}",
-            "schedule", (const char *) sqlite3_column_text (st, 0),
-            "run", (json_int_t) sqlite3_column_int64 (st, 1),
-            "baseline", (json_int_t) sqlite3_column_int64 (st, 2),
-            "step", (const char *) sqlite3_column_text (st, 3),
-            "group", (const char *) sqlite3_column_text (st, 4),
-            "metric", (const char *) sqlite3_column_text (st, 5),
-            "a", sqlite3_column_double (st, 6), "b", sqlite3_column_double (st, 7),
-            "delta_pct", sqlite3_column_double (st, 8),
-            "recorded_at", (json_int_t) sqlite3_column_int64 (st, 9),
-            "hook", (const char *) sqlite3_column_text (st, 10)));
-    if (st)
-        sqlite3_reset (st);
-    return list;
+    return regressions_list (ctl->store,
+                             json_is_integer (since) ? json_integer_value (since) : 0, sched);
 }

@@ -109,12 +109,7 @@ stats_json (ctl_t *ctl)
     int64_t pages = 0, page_size = 0;
     store_size (ctl->store, &pages, &page_size);
     json_t *counters = json_object ();
-    sqlite3_stmt *st = store_stmt (ctl->store, "SELECT name, value FROM counters ORDER BY name");
-    while (store_row (ctl->store, st, "read the counters") == 1)
-        json_object_set_new (counters, (const char *) sqlite3_column_text (st, 0),
-                             json_integer (sqlite3_column_int64 (st, 1)));
-    if (st)
-        sqlite3_reset (st);
+    store_counters (ctl->store, counters);      /* those read before an error (logged) */
     uint64_t ck[4];
     store_checkpoints (ctl->store, &ck[0], &ck[1], &ck[2], &ck[3]);
     json_object_set_new (counters, "checkpoints", json_integer ((json_int_t) ck[0]));

@@ -6,6 +6,9 @@
 #include "metrics.h"
 #include "report.h"
 #include "scheduler.h"
+#include "fires.h"
+#include "regressions.h"
+#include "schedules.h"
 #include "store.h"
 
 #include <inttypes.h>
@@ -217,6 +220,70 @@ kept_for (metrics_sched_t *self, store_t *reader, const char *schedule, const ch
     return k;
 }
 
+/* What schedule_lines writes with, and how it went. */
+typedef struct {
+    metrics_sched_t *self;
+    store_t *reader;
+    FILE **ff;
+    int rc;
+} writing_t;
+
+/* One schedule's lines of each family (a schedules_each callback). */
+static void
+schedule_lines (void *arg, const schedules_row_t *row)
+{
+    writing_t *w = arg;
+    FILE **ff = w->ff;
+    char *head = labels_text (row->name, row->plan, 0);
+    if (!head) {
+        w->rc = -1;
+        return;
+    }
+    fprintf (ff[F_NEXT], "%s{%s} %lld\n", s_fam[F_NEXT].name, head, (long long) row->next_fire);
+    int64_t due_at;
+    bool skipped;
+    if (fires_latest (w->reader, row->name, &due_at, &skipped) == 1) {
+        fprintf (ff[F_LAST], "%s{%s} %lld\n", s_fam[F_LAST].name, head, (long long) due_at);
+        fprintf (ff[F_SKIPPED], "%s{%s} %d\n", s_fam[F_SKIPPED].name, head, skipped);
+    }
+    int64_t fire, run;
+    char verdict[32];
+    bool complete;
+    if (fires_latest_judged (w->reader, row->name, &fire, &run, verdict, sizeof verdict,
+                             &complete) == 1) {
+        for (size_t v = 0; v < sizeof s_verdicts / sizeof *s_verdicts; v++)
+            fprintf (ff[F_VERDICT], "%s{%s,run=\"%" PRId64 "\",verdict=\"%s\"} %d\n",
+                     s_fam[F_VERDICT].name, head, run, s_verdicts[v],
+                     strcmp (verdict, s_verdicts[v]) == 0);
+        /* The rows read before an error (logged) are written. */
+        json_t *regs = json_array ();
+        regressions_of_fire (w->reader, fire, true, regs);
+        size_t i;
+        json_t *r;
+        json_array_foreach (regs, i, r) {
+            fprintf (ff[F_REGRESSION], "%s{%s,run=\"%" PRId64 "\"", s_fam[F_REGRESSION].name,
+                     head, run);
+            label (ff[F_REGRESSION], "step", json_string_value (json_object_get (r, "step")),
+                   true);
+            label (ff[F_REGRESSION], "group", json_string_value (json_object_get (r, "group")),
+                   true);
+            label (ff[F_REGRESSION], "metric", json_string_value (json_object_get (r, "metric")),
+                   true);
+            fprintf (ff[F_REGRESSION], "} %.17g\n",
+                     json_number_value (json_object_get (r, "delta_pct")));
+        }
+        json_decref (regs);
+        /* A failed run has no figures to show. */
+        const kept_t *k = complete ? kept_for (w->self, w->reader, row->name, row->plan, run,
+                                               row->by)
+                                   : NULL;
+        for (int i = F_SLA; k && i < F_N; i++)
+            if (k->lines[i])
+                fputs (k->lines[i], ff[i]);
+    }
+    free (head);
+}
+
 int
 metrics_sched_write (metrics_sched_t *self, store_t *reader, FILE *f)
 {
@@ -231,73 +298,10 @@ metrics_sched_write (metrics_sched_t *self, store_t *reader, FILE *f)
             }
             return -1;
         }
-    int rc = 0;
-    sqlite3_stmt *st = store_stmt (reader,
-        "SELECT name, plan, next_fire, COALESCE(by_key, '') FROM schedules ORDER BY name");
-    sqlite3_stmt *last = store_stmt (reader,
-        "SELECT due_at, run_id IS NULL FROM fires WHERE schedule = ? ORDER BY id DESC LIMIT 1");
-    sqlite3_stmt *judged = store_stmt (reader,
-        "SELECT f.id, f.run_id, f.verdict, r.status FROM fires f JOIN runs r ON r.id = f.run_id "
-        "WHERE f.schedule = ? AND f.verdict != '' ORDER BY f.id DESC LIMIT 1");
-    sqlite3_stmt *reg = store_stmt (reader,
-        "SELECT step, grp, metric, delta_pct FROM regressions WHERE fire_id = ? "
-        "AND significant ORDER BY id");
-    int row;
-    while ((row = store_row (reader, st, "read the schedules")) == 1) {
-        const char *name = (const char *) sqlite3_column_text (st, 0);
-        const char *plan = (const char *) sqlite3_column_text (st, 1);
-        char *head = labels_text (name, plan, 0);
-        if (!head) {
-            rc = -1;
-            continue;
-        }
-        fprintf (ff[F_NEXT], "%s{%s} %lld\n", s_fam[F_NEXT].name, head,
-                 (long long) sqlite3_column_int64 (st, 2));
-        sqlite3_bind_text (last, 1, name, -1, SQLITE_TRANSIENT);
-        if (store_row (reader, last, "read a schedule's latest fire") == 1) {
-            fprintf (ff[F_LAST], "%s{%s} %lld\n", s_fam[F_LAST].name, head,
-                     (long long) sqlite3_column_int64 (last, 0));
-            fprintf (ff[F_SKIPPED], "%s{%s} %d\n", s_fam[F_SKIPPED].name, head,
-                     sqlite3_column_int (last, 1));
-        }
-        sqlite3_reset (last);
-        sqlite3_bind_text (judged, 1, name, -1, SQLITE_TRANSIENT);
-        if (store_row (reader, judged, "read a schedule's latest judged run") == 1) {
-            int64_t fire = sqlite3_column_int64 (judged, 0);
-            int64_t run = sqlite3_column_int64 (judged, 1);
-            char verdict[32];
-            snprintf (verdict, sizeof verdict, "%s", (const char *) sqlite3_column_text (judged, 2));
-            bool complete = strcmp ((const char *) sqlite3_column_text (judged, 3), "complete") == 0;
-            sqlite3_reset (judged);
-            for (size_t v = 0; v < sizeof s_verdicts / sizeof *s_verdicts; v++)
-                fprintf (ff[F_VERDICT], "%s{%s,run=\"%" PRId64 "\",verdict=\"%s\"} %d\n",
-                         s_fam[F_VERDICT].name, head, run, s_verdicts[v],
-                         strcmp (verdict, s_verdicts[v]) == 0);
-            sqlite3_bind_int64 (reg, 1, fire);
-            while (store_row (reader, reg, "read a run's regressions") == 1) {
-                fprintf (ff[F_REGRESSION], "%s{%s,run=\"%" PRId64 "\"", s_fam[F_REGRESSION].name,
-                         head, run);
-                label (ff[F_REGRESSION], "step", (const char *) sqlite3_column_text (reg, 0), true);
-                label (ff[F_REGRESSION], "group", (const char *) sqlite3_column_text (reg, 1), true);
-                label (ff[F_REGRESSION], "metric", (const char *) sqlite3_column_text (reg, 2),
-                       true);
-                fprintf (ff[F_REGRESSION], "} %.17g\n", sqlite3_column_double (reg, 3));
-            }
-            sqlite3_reset (reg);
-            /* A failed run has no figures to show. */
-            const kept_t *k = complete ? kept_for (self, reader, name, plan, run,
-                                                   (const char *) sqlite3_column_text (st, 3))
-                                       : NULL;
-            for (int i = F_SLA; k && i < F_N; i++)
-                if (k->lines[i])
-                    fputs (k->lines[i], ff[i]);
-        } else
-            sqlite3_reset (judged);
-        free (head);
-    }
-    if (row < 0)
-        rc = -1;
-    sqlite3_reset (st);
+    writing_t w = { .self = self, .reader = reader, .ff = ff, .rc = 0 };
+    if (schedules_each (reader, schedule_lines, &w))
+        w.rc = -1;
+    int rc = w.rc;
     for (int i = 0; i < F_N; i++) {
         if (fclose (ff[i]) != 0)
             rc = -1;

@@ -330,3 +330,16 @@ plans_latest (store_t *store, const char *name, int64_t *plan_id)
         sqlite3_reset (st);
     return rc < 0 ? -1 : 0;
 }
+
+int
+plans_exists (store_t *store, const char *name)
+{
+    IOF_ASSERT (store && name);
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT 1 FROM plans WHERE name = ? AND removed_at IS NULL LIMIT 1");
+    sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
+    int rc = store_row (store, st, "find the plan");
+    if (st)
+        sqlite3_reset (st);
+    return rc;
+}

@@ -19,4 +19,8 @@ json_t *plan_rm (ctl_t *ctl, json_t *req, char *err, size_t errlen);
    none).  Returns 0, or -1 on a database error (logged; *plan_id 0). */
 int plans_latest (store_t *store, const char *name, int64_t *plan_id);
 
+/* Whether a plan of that name is there (not removed).  Returns 1, 0
+   when not, or -1 on a database error (logged). */
+int plans_exists (store_t *store, const char *name);
+
 #endif

@@ -498,3 +498,16 @@ runs_agents (store_t *store, int64_t run)
     }
     return list;
 }
+
+int
+runs_finished (store_t *store, int64_t run)
+{
+    IOF_ASSERT (store);
+    sqlite3_stmt *st = store_stmt (store,
+        "SELECT status FROM runs WHERE id = ? AND status IN ('complete', 'partial')");
+    sqlite3_bind_int64 (st, 1, run);
+    int rc = store_row (store, st, "find the baseline run");
+    if (st)
+        sqlite3_reset (st);
+    return rc;
+}

@@ -36,8 +36,8 @@ bool runs_busy (store_t *store, int64_t *run);
 /* A run's life as the run state machine records it (run/): each writes
    in the open transaction (the caller's: the loop batches a tick's
    writes), each takes the store and plain values.  Writes return 0, or
-   -1 on a database error (logged and counted by the store: the commit
-   rolls the tick back). */
+   -1 on a database error (logged; a lost write is counted by the store
+   and holds the run, store_failing). */
 
 /* Queues a run of plan_id (created_at now_ns) and its id in *run.
    Returns 0, or -1 (logged; *run untouched). */
@@ -83,5 +83,10 @@ int runs_plan_of (store_t *store, int64_t run, char *name, size_t namelen, char 
 /* run's agents, by name: [{"id", "name"}, ...].  NULL on a database error
    (logged) or out of memory. */
 json_t *runs_agents (store_t *store, int64_t run);
+
+/* Whether run has finished with results (complete or partial): a
+   baseline.  Returns 1, 0 when not (or no such run), or -1 on a database
+   error (logged). */
+int runs_finished (store_t *store, int64_t run);
 
 #endif

@@ -3,8 +3,8 @@
     latency_depths, run_inventory, and the fleet intervals of a step
     prepared again.  Each takes the store and plain values; writes go into
     the open transaction (the caller's: the loop batches a tick's writes)
-    and return 0, or -1 on a database error (logged and counted by the
-    store: the commit rolls the tick back).
+    and return 0, or -1 on a database error (logged; a lost write is
+    counted by the store and holds the run, store_failing).
 */
 #ifndef IOF_STEP_ROWS_H
 #define IOF_STEP_ROWS_H

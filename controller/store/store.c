@@ -207,8 +207,12 @@ store_step_done (store_t *self, sqlite3_stmt *st, const char *what)
         return -1;
     /* The writer's writes are batched: each inside a transaction its
        caller began (store_begin), committed once per tick, never a commit
-       (and an fsync) of its own. */
-    IOF_ASSERT (!sqlite3_get_autocommit (self->db) || self->reader || sqlite3_stmt_readonly (st));
+       (and an fsync) of its own.  While the database is failing (a BEGIN
+       that failed, or a full disk or an I/O error that rolled the tick's
+       transaction back) the writes that follow run on their own and fail
+       or not: the store counts them, it does not stop the controller. */
+    IOF_ASSERT (!sqlite3_get_autocommit (self->db) || self->reader || self->failing
+                || sqlite3_stmt_readonly (st));
     if (sqlite3_step (st) != SQLITE_DONE) {
         step_failed (self, st, what);
         return -1;
@@ -245,6 +249,20 @@ store_count (store_t *self, const char *name, int64_t delta)
     sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64 (st, 2, delta);
     store_step_done (self, st, "count");
+}
+
+int
+store_counters (store_t *self, json_t *into)
+{
+    IOF_ASSERT (self && json_is_object (into));
+    sqlite3_stmt *st = store_stmt (self, "SELECT name, value FROM counters ORDER BY name");
+    int rc;
+    while ((rc = store_row (self, st, "read the counters")) == 1)
+        json_object_set_new (into, (const char *) sqlite3_column_text (st, 0),
+                             json_integer (sqlite3_column_int64 (st, 1)));
+    if (st)
+        sqlite3_reset (st);
+    return rc < 0 ? -1 : 0;
 }
 
 

@@ -169,5 +169,9 @@ void store_note_failure (store_t *self, const char *what);
 
 /* Adds delta to the named counter (bad messages and the like). */
 void store_count (store_t *self, const char *name, int64_t delta);
+/* Sets each counter as a member of the object into (name: value).
+   Returns 0, or -1 on a database error (logged) with the counters read
+   before it set. */
+int store_counters (store_t *self, json_t *into);
 
 #endif
