@@ -167,7 +167,15 @@ expect_files iofleet-controller /usr/bin/iofleet-controller:$X \
 expect_files iofleet-agent /usr/bin/iofleet-agent:$X \
   $UNITDIR/iofleet-agent.service:$R /etc/iofleet/agent.conf:$R \
   /usr/share/doc/iofleet-agent/deploy.md:$R /usr/share/man/man8/iofleet-agent.8.gz:$R
+# The user guide and the generated reference beside the README, under
+# the paths its links name (docs/guide/..., docs/reference/cli.md).
+guide=()
+for g in 01-operating-a-fleet 02-plans 03-reports-and-templates 04-nightly-and-history \
+         05-deployment 06-security; do
+  guide+=("/usr/share/doc/iofleet-cli/docs/guide/$g.md:$R")
+done
 expect_files iofleet-cli /usr/bin/iofleet:$X /usr/share/doc/iofleet-cli/README.md:$R \
+  "${guide[@]}" /usr/share/doc/iofleet-cli/docs/reference/cli.md:$R \
   /usr/share/man/man1/iofleet.1.gz:$R /usr/share/bash-completion/completions/iofleet:$R
 # The manual pages are the programs' own help, with the files they use.
 for m in man8/iofleet-controller.8:--check-config:/etc/iofleet/controller.conf \
