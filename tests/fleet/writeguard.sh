@@ -81,9 +81,13 @@ cleanup () {
   if [ $rc -ne 0 ] && [ $rc -ne 77 ] && [ -n "$T" ]; then
     for f in "$T"/*.log; do [ -s "$f" ] && { echo "--- $f"; tail -n 30 "$f"; }; done >&2
   fi
-  # Nothing of ours may remain.
+  # Nothing of ours may remain.  A loop device that udev is still probing
+  # (blkid opens each new one) is detached when that probe closes it: on
+  # a loaded machine that took longer than the 2 s this once waited, so
+  # udev is let settle and the device given 10 s to go.
   if [ -n "$T" ]; then
-    for _ in $(seq 20); do
+    command -v udevadm >/dev/null && udevadm settle --timeout=10 2>/dev/null
+    for _ in $(seq 100); do
       left=""
       grep -qF " $T/" /proc/self/mountinfo && left+=" mounts"
       losetup -a 2>/dev/null | grep -qF "$T/" && left+=" loop-devices"
