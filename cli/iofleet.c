@@ -228,7 +228,8 @@ cmd_plan (int argc, char **argv)
         }
         /* Read and checked as iofleet-agent run reads and checks it (the
            same reader and parser, the same messages), before anything is
-           sent: the text goes whole, with its length. */
+           sent: the text goes whole, with its length (at most 1 MiB, so
+           an int). */
         size_t len;
         char err[1024];
         char *text = jobfile_read (argv[3], &len, err, sizeof err);
@@ -240,7 +241,7 @@ cmd_plan (int argc, char **argv)
         }
         jobfile_destroy (&jf);
         json_t *r = call (json_pack ("{s:s, s:s, s:s, s:s#}", "cmd", "plan_add", "name", argv[2],
-                                     "source", argv[3], "text", text, len), CALL_TIMEOUT_MS);
+                                     "source", argv[3], "text", text, (int) len), CALL_TIMEOUT_MS);
         free (text);
         if (!r)
             return 1;
