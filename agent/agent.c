@@ -161,11 +161,6 @@ serve (agent_options_t *o)
     if (options_check_curve (o) != 0)
         return 2;
     if (o->sim_agents) {
-        if (o->name_given && strlen (o->name) > MSG_NAME_MAX - 6) {
-            fprintf (stderr, "iofleet-agent: --name prefix for --simulate: at most %d "
-                     "characters\n", MSG_NAME_MAX - 6);
-            return 2;
-        }
         sim_config_t cfg = { .endpoint = o->endpoint, .cert = o->cert,
                              .controller_key = o->controller_key,
                              .prefix = o->name_given ? o->name : "sim",

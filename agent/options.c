@@ -6,6 +6,7 @@
 #include "curve.h"
 #include "jobfile.h"
 #include "log.h"
+#include "names.h"
 #include "lockfile.h"
 #include "spool.h"
 #include "util.h"
@@ -52,7 +53,8 @@ usage (FILE *f)
 "  --controller-key FILE  CURVE: the controller's public certificate to pin\n"
 "                         (KEYDIR/controller.cert); with --cert, required for\n"
 "                         any controller not on this host\n"
-"  --name NAME            agent name, unique in the fleet (default: hostname)\n"
+"  --name NAME            agent name, unique in the fleet (default: hostname):\n"
+"                         1..64 letters, digits, '-', '_' or '.', not '.' or '..'\n"
 "  --label KEY=VALUE      label for selecting agents (repeatable), e.g. rack=r12\n"
 "  --allow GLOB           allow targets whose resolved path matches GLOB\n"
 "                         (fnmatch, repeatable), e.g. '/dev/nvme*n1'\n"
@@ -198,15 +200,20 @@ apply_option (void *arg, int c, const char *v, const char *where, bool from_cli)
     }
     case 1001: o->cert = v; break;
     case 1002: o->controller_key = v; break;
-    case 'n':
-        if (strlen (v) == 0 || strlen (v) > MSG_NAME_MAX) {
-            fprintf (stderr, "iofleet-agent: %s '%s': 1..%d characters\n", where, v,
-                     MSG_NAME_MAX);
+    case 'n': {
+        /* Checked before anything is made of it: the default spool
+           directory is named after it. */
+        char err[512];
+        if (names_check (where, v, err, sizeof err)) {
+            fprintf (stderr, "iofleet-agent: %s; it names this agent in the fleet and its "
+                     "spool directory: pick one that keeps the rule (e.g. --name "
+                     "rack12-host3)\n", err);
             return 2;
         }
         str_copy (o->name, sizeof o->name, v);
         o->name_given = true;
         break;
+    }
     case 'l': {
         const char *eq = strchr (v, '=');
         if (!eq || eq == v || o->nlabels == MSG_LABELS_MAX || eq - v > MSG_NAME_MAX
@@ -349,7 +356,26 @@ options_parse (agent_options_t *o, config_t *cfg, int argc, char **argv)
         char host[256] = "agent";
         gethostname (host, sizeof host - 1);
         host[MSG_NAME_MAX] = '\0';
+        char err[512];
+        /* Simulated agents are named after --name or "sim", never this host. */
+        if (!o->sim_agents
+            && names_check ("this host's name, the default --name,", host, err, sizeof err)) {
+            fprintf (stderr, "iofleet-agent: %s; name the agent with --name (or name = in "
+                     "%s)\n", err, config_file (cfg)[0] ? config_file (cfg) : DEFAULT_CONFIG);
+            return 2;
+        }
         str_copy (o->name, sizeof o->name, host);
+    }
+    if (o->sim_agents) {
+        /* The simulated agents are PREFIX-00001.. (simulate.c): the last
+           one's name must keep the rule too. */
+        char last[2 * NAMES_MAX], err[512];
+        snprintf (last, sizeof last, "%s-%05d", o->name_given ? o->name : "sim", o->sim_agents);
+        if (names_check ("the last simulated agent's name", last, err, sizeof err)) {
+            fprintf (stderr, "iofleet-agent: %s; --name is their prefix with --simulate %d: "
+                     "shorten it\n", err, o->sim_agents);
+            return 2;
+        }
     }
     log_init ("iofleet-agent", o->verbose ? LL_DEBUG : LL_INFO);
     return 0;

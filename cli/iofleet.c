@@ -226,24 +226,22 @@ cmd_plan (int argc, char **argv)
                      "plans/qualify.fio\n");
             return 2;
         }
+        /* Read and checked as iofleet-agent run reads and checks it (the
+           same reader and parser, the same messages), before anything is
+           sent: the text goes whole, with its length (at most 1 MiB, so
+           an int). */
         size_t len;
-        char *text = file_read_all (argv[3], 1 << 20, &len);
-        if (!text) {
-            fprintf (stderr, "iofleet plan add: cannot read '%s': %s\n", argv[3],
-                     errno == EFBIG ? "larger than 1 MiB" : strerror (errno));
-            return 1;
-        }
-        /* Check locally first: the same parser, and the error names the file. */
         char err[1024];
-        jobfile_t *jf = jobfile_parse (argv[3], text, err, sizeof err);
+        char *text = jobfile_read (argv[3], &len, err, sizeof err);
+        jobfile_t *jf = text ? jobfile_parse (argv[3], text, err, sizeof err) : NULL;
         if (!jf) {
             fprintf (stderr, "%s\n", err);
             free (text);
             return 1;
         }
         jobfile_destroy (&jf);
-        json_t *r = call (json_pack ("{s:s, s:s, s:s, s:s}", "cmd", "plan_add", "name", argv[2],
-                                     "source", argv[3], "text", text), CALL_TIMEOUT_MS);
+        json_t *r = call (json_pack ("{s:s, s:s, s:s, s:s#}", "cmd", "plan_add", "name", argv[2],
+                                     "source", argv[3], "text", text, (int) len), CALL_TIMEOUT_MS);
         free (text);
         if (!r)
             return 1;

@@ -10,6 +10,7 @@
 */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "names.h"
 
 #include <czmq.h>
 #include <errno.h>
@@ -66,13 +67,6 @@ make_cert (const char *dir, const char *name, const char *role, char *pub, size_
     return 0;
 }
 
-static int
-valid_name (const char *name)
-{
-    size_t n = strlen (name);
-    return n > 0 && n <= 64 && strspn (name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                             "0123456789-_.") == n && name[0] != '.';
-}
 
 int
 cmd_keys (int argc, char **argv)
@@ -101,9 +95,15 @@ cmd_keys (int argc, char **argv)
     }
     if (argc == 4 && strcmp (argv[1], "agent") == 0) {
         const char *name = argv[2], *dir = argv[3];
-        if (!valid_name (name)) {
-            fprintf (stderr, "iofleet keys agent: name '%s': use 1..64 letters, digits, '-', '_' "
-                     "or '.'\n", name);
+        char err[512];
+        if (names_check ("name", name, err, sizeof err)) {
+            fprintf (stderr, "iofleet keys agent: %s\n", err);
+            return 2;
+        }
+        /* NAME.cert is a file of DIR: not a hidden one. */
+        if (name[0] == '.') {
+            fprintf (stderr, "iofleet keys agent: name '%s' starts with '.': its certificate "
+                     "would be a hidden file; pick a name that does not\n", name);
             return 2;
         }
         if (make_dir (dir, 0700) || make_cert (dir, name, "agent", pub, sizeof pub))

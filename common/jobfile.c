@@ -56,6 +56,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -591,10 +592,39 @@ jobfile_parse (const char *name, const char *text, char *err, size_t errlen)
     return r.jf;
 }
 
-/* Reads and parses a file (see jobfile.h).  Returns NULL with err set on
-   error. */
+/* Refuses a text of len bytes that holds a NUL: it would silently end the
+   text early (a C string), so that the rest were never read.  Returns 0,
+   or -1 with the error set, naming the NUL's line. */
+static int
+s_check_nul (parser_t *p, const char *text, size_t len)
+{
+    const char *nul = memchr (text, '\0', len);
+    if (!nul)
+        return 0;
+    int line = 1;
+    for (const char *c = text; c < nul; c++)
+        line += *c == '\n';
+    optval_error (p, line, "NUL byte in the file: not a text job file");
+    return -1;
+}
+
+/* Parses len bytes of text (see jobfile.h).  Returns NULL with err set
+   on error. */
 jobfile_t *
-jobfile_load (const char *path, char *err, size_t errlen)
+jobfile_parse_n (const char *name, const char *text, size_t len, char *err, size_t errlen)
+{
+    parser_t p = { name ? name : "(job file)", err, errlen };
+    if (err && errlen)
+        err[0] = '\0';
+    if (text && s_check_nul (&p, text, len))
+        return NULL;
+    return jobfile_parse (name, text, err, errlen);
+}
+
+/* Reads a job file's text (see jobfile.h).  Returns NULL with err set on
+   error. */
+char *
+jobfile_read (const char *path, size_t *len_out, char *err, size_t errlen)
 {
     parser_t p = { path ? path : "(null)", err, errlen };
     if (err && errlen)
@@ -606,7 +636,16 @@ jobfile_load (const char *path, char *err, size_t errlen)
     int fd = open (path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         if (err && errlen)
-            snprintf (err, errlen, "cannot read %s: %s", path, strerror (errno));
+            snprintf (err, errlen, "cannot read '%s': %s", path, strerror (errno));
+        return NULL;
+    }
+    /* A directory opens; its read would say only EISDIR (or EIO through
+       stdio). */
+    struct stat sb;
+    if (fstat (fd, &sb) == 0 && S_ISDIR (sb.st_mode)) {
+        close (fd);
+        optval_error (&p, 0, "is a directory, not a job file: give the path of a file "
+                      "(e.g. %s/NAME.fio)", path);
         return NULL;
     }
     /* One byte over the limit tells "too big" from "exactly the limit";
@@ -625,7 +664,7 @@ jobfile_load (const char *path, char *err, size_t errlen)
             continue;
         if (n < 0) {
             if (err && errlen)
-                snprintf (err, errlen, "cannot read %s: %s", path, strerror (errno));
+                snprintf (err, errlen, "cannot read '%s': %s", path, strerror (errno));
             close (fd);
             free (buf);
             return NULL;
@@ -642,18 +681,25 @@ jobfile_load (const char *path, char *err, size_t errlen)
         return NULL;
     }
     buf[len] = '\0';
-    /* A NUL would silently end the text early. */
-    const char *nul = memchr (buf, '\0', len);
-    if (nul) {
-        int line = 1;
-        for (const char *c = buf; c < nul; c++)
-            line += *c == '\n';
-        optval_error (&p, line, "NUL byte in the file: not a text job file");
+    if (s_check_nul (&p, buf, len)) {
         free (buf);
         return NULL;
     }
-    jobfile_t *jf = jobfile_parse (path, buf, err, errlen);
-    free (buf);
+    if (len_out)
+        *len_out = len;
+    return buf;
+}
+
+/* Reads and parses a file (see jobfile.h).  Returns NULL with err set on
+   error. */
+jobfile_t *
+jobfile_load (const char *path, char *err, size_t errlen)
+{
+    char *text = jobfile_read (path, NULL, err, errlen);
+    if (!text)
+        return NULL;
+    jobfile_t *jf = jobfile_parse (path, text, err, errlen);
+    free (text);
     return jf;
 }
 

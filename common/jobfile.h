@@ -249,8 +249,24 @@ typedef struct {
    "NAME:LINE: what is wrong" in err (capacity errlen). */
 jobfile_t *jobfile_parse (const char *name, const char *text, char *err, size_t errlen);
 
-/* Reads and parses a file; a missing or unreadable file is an error
-   naming the path.  Returns NULL with err filled on error. */
+/* jobfile_parse of a text len bytes long that may hold a NUL (a JSON
+   string, \u0000): a NUL is refused naming its line, as jobfile_read
+   refuses it in a file, for the text would end there.  Returns NULL with
+   err filled on error. */
+jobfile_t *jobfile_parse_n (const char *name, const char *text, size_t len, char *err,
+                            size_t errlen);
+
+/* Reads a job file's text, the one reader of job files (the agent's run
+   and the CLI's plan add): a missing or unreadable file, a directory, a
+   file over 1 MiB or one holding a NUL byte ("PATH:LINE: NUL byte in the
+   file") is an error naming the path.  Returns the text (free()), NUL
+   terminated, its length in *len (len may be NULL), or NULL with err
+   filled.  The text is not parsed: jobfile_parse checks the rest (UTF-8
+   included). */
+char *jobfile_read (const char *path, size_t *len, char *err, size_t errlen);
+
+/* jobfile_read and jobfile_parse.  Returns NULL with err filled on
+   error. */
 jobfile_t *jobfile_load (const char *path, char *err, size_t errlen);
 
 /* Groups the jobs into steps as fio groups them: a job with stonewall

@@ -558,6 +558,20 @@ message_free (envelope_t *env)
         iofleet__envelope__free_unpacked (env, NULL);
 }
 
+/* The body case of buf (see message.h).  Can't fail. */
+int
+message_body_case (const uint8_t *buf, size_t len)
+{
+    if (!buf || len == 0 || len > MSG_MAX_BYTES)
+        return 0;
+    envelope_t *e = iofleet__envelope__unpack (NULL, len, buf);
+    if (!e)
+        return 0;
+    int kind = (int) e->body_case;
+    iofleet__envelope__free_unpacked (e, NULL);
+    return kind;
+}
+
 const char *
 message_kind (const envelope_t *e)
 {

@@ -68,6 +68,12 @@ envelope_t *message_unpack (const uint8_t *buf, size_t len, int *version_mismatc
 
 void message_free (envelope_t *env);
 
+/* The body case of len bytes that parse as an envelope, whatever their
+   fields hold (0: they do not parse): for a message message_unpack
+   refused, whether it was a HELLO, which is answered with REJECT naming
+   the bound it broke rather than dropped.  Can't fail. */
+int message_body_case (const uint8_t *buf, size_t len);
+
 /* Name of the body case ("hello", "snapshot", ...), for logs. */
 const char *message_kind (const envelope_t *env);
 

@@ -82,6 +82,91 @@ send_kind (zsock_t *s, int kind)
     CHECK (ctltest_send (s, &env) == 0);
 }
 
+/* Says HELLO from s as name with nlabels labels, has the fleet take it,
+   and returns the REJECT's reason (malloc'd), or NULL when the answer
+   was no REJECT. */
+static char *
+hello_rejected (ctltest_t *t, zsock_t *s, const char *name, size_t nlabels)
+{
+    Iofleet__Hello h = IOFLEET__HELLO__INIT;
+    h.name = (char *) name;
+    h.hostname = "testhost";
+    h.kernel = "6.1";
+    h.agent_version = IOF_VERSION;
+    h.pid = 7;
+    Iofleet__Label *lv = calloc (nlabels ? nlabels : 1, sizeof *lv);
+    Iofleet__Label **lp = calloc (nlabels ? nlabels : 1, sizeof *lp);
+    for (size_t i = 0; i < nlabels; i++) {
+        iofleet__label__init (&lv[i]);
+        lv[i].key = "k";
+        lv[i].value = "v";
+        lp[i] = &lv[i];
+    }
+    h.labels = lp;
+    h.n_labels = nlabels;
+    envelope_t env = IOFLEET__ENVELOPE__INIT;
+    env.body_case = IOFLEET__ENVELOPE__BODY_HELLO;
+    env.hello = &h;
+    char *reason = NULL;
+    if (ctltest_send (s, &env) == 0 && ctltest_pump (t, 1) == 1) {
+        envelope_t *r = ctltest_recv (s);
+        if (r && r->body_case == IOFLEET__ENVELOPE__BODY_REJECT)
+            reason = strdup (r->reject->reason);
+        if (r)
+            message_free (r);
+    }
+    free (lv);
+    free (lp);
+    return reason;
+}
+
+/* Names that become paths or markup are refused at HELLO with a REJECT
+   naming the rule, and a HELLO over a bound with one naming the bound:
+   nothing recorded, the peer told why (it used to be dropped, and the
+   agent said hello again forever). */
+static void
+test_refused_hellos (ctltest_t *t)
+{
+    zsock_t *s = ctltest_agent (t);
+    CHECK (s);
+    int64_t rejected = counter (&t->ctl, "rejected_hellos");
+    static const struct { const char *name, *want; } names[] = {
+        { "../../../x/escaped", "the agent name '../../../x/escaped' has '/' (byte 3): a name "
+          "is 1..64 letters, digits, '-', '_' or '.', and not '.' or '..'; start the agent "
+          "with another --name" },
+        { "<script>alert(7)</script>", "the agent name '<script>alert(7)</script>' has '<'" },
+        { "..", "the agent name '..' is not a name" },
+        { "a b", "has byte 0x20 (byte 2)" },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char *reason = hello_rejected (t, s, names[i].name, 0);
+        CHECK_MSG (reason && strstr (reason, names[i].want), "%s: got %s", names[i].name,
+                   reason ? reason : "no REJECT");
+        CHECK (fleet_find_name (t->ctl.fleet, names[i].name) == NULL);
+        free (reason);
+    }
+    /* A name of a megabyte, and 10,000 labels. */
+    char *big = malloc ((1u << 20) + 1);
+    memset (big, 'a', 1u << 20);
+    big[1u << 20] = '\0';
+    char *reason = hello_rejected (t, s, big, 0);
+    CHECK_MSG (reason && strstr (reason, "its HELLO breaks a limit: hello.name is 1048576 "
+                                 "bytes, limit 64"), "1 MB name: got %s",
+               reason ? reason : "no REJECT");
+    free (reason);
+    free (big);
+    reason = hello_rejected (t, s, "many", 10000);
+    CHECK_MSG (reason && strstr (reason, "hello.labels has 10000 entries, limit 32"),
+               "10,000 labels: got %s", reason ? reason : "no REJECT");
+    CHECK (fleet_find_name (t->ctl.fleet, "many") == NULL);
+    free (reason);
+    CHECK (counter (&t->ctl, "rejected_hellos") == rejected + 6);
+    /* The longest name the rule allows, of every allowed character, is in. */
+    CHECK (ctltest_hello (t, s, "Az09-_.zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz",
+                          8) > 0);
+    zsock_destroy (&s);
+}
+
 int
 main (void)
 {
@@ -174,6 +259,7 @@ main (void)
 
     zsock_destroy (&a);
     zsock_destroy (&b);
+    test_refused_hellos (&t);
     ctltest_close (&t);
     printf ("test_fleet: %d checks, %d failed\n", test_checks, test_failures);
     return test_failures ? 1 : 0;

@@ -155,12 +155,13 @@ test_load_errors (void)
     jobfile_t *jf;
 
     jf = jobfile_load (fx_path (path, sizeof path, "no-such-plan.fio"), err, sizeof err);
-    snprintf (want, sizeof want, "cannot read %s: No such file or directory", path);
+    snprintf (want, sizeof want, "cannot read '%s': No such file or directory", path);
     CHECK (jf == NULL);
     CHECK_MSG (strcmp (err, want) == 0, "got '%s'", err);
 
     jf = jobfile_load (fx_dir, err, sizeof err);
-    snprintf (want, sizeof want, "cannot read %s: Is a directory", fx_dir);
+    snprintf (want, sizeof want, "%s: is a directory, not a job file: give the path of a "
+              "file (e.g. %s/NAME.fio)", fx_dir, fx_dir);
     CHECK (jf == NULL);
     CHECK_MSG (strcmp (err, want) == 0, "got '%s'", err);
 
@@ -195,6 +196,27 @@ test_load_errors (void)
     snprintf (want, sizeof want, "%s:2: NUL byte in the file: not a text job file", tmp);
     CHECK (jf == NULL);
     CHECK_MSG (strcmp (err, want) == 0, "got '%s'", err);
+    /* The reader the CLI's plan add uses says the same, and so does the
+       controller's check of a text that came with its length (a JSON
+       string with \u0000 in it). */
+    size_t len = 99;
+    char *text = jobfile_read (tmp, &len, err, sizeof err);
+    CHECK (text == NULL && len == 99);
+    CHECK_MSG (strcmp (err, want) == 0, "jobfile_read: got '%s'", err);
+    jf = jobfile_parse_n (tmp, "[job]\nbs=4k\0\nbs=oops\n", 21, err, sizeof err);
+    CHECK (jf == NULL);
+    CHECK_MSG (strcmp (err, want) == 0, "jobfile_parse_n: got '%s'", err);
+    jf = jobfile_parse_n (tmp, "[job]\nbs=4k\n", 12, err, sizeof err);
+    CHECK_MSG (jf && jf->nsteps == 1, "jobfile_parse_n of a whole text: %s", err);
+    jobfile_destroy (&jf);
+    CHECK (ftruncate (fd, 0) == 0);
+    CHECK (pwrite (fd, "[job]\nbs=4k\n", 12, 0) == 12);
+    text = jobfile_read (tmp, &len, err, sizeof err);
+    CHECK_MSG (text && len == 12 && strcmp (text, "[job]\nbs=4k\n") == 0, "jobfile_read: %s",
+               err);
+    free (text);
+    text = jobfile_read (fx_dir, &len, err, sizeof err);
+    CHECK (text == NULL && strstr (err, "is a directory, not a job file"));
     close (fd);
     unlink (tmp);
     free (big);

@@ -101,6 +101,25 @@ main (void)
     CHECK_MSG (res, "%s", err);
     json_decref (res);
     json_decref (req);
+    /* plan add's text travels whole: one whose JSON string holds a NUL
+       (\u0000) is refused naming the NUL's line, as the agent refuses the
+       file, and nothing is stored (it used to be cut at the NUL). */
+    static const char nul_text[] = "[j]\nioengine=null\nrw=read\nsize=1m\nfilename=/dev/null\n"
+                                   "\0\n[k]\nrw=write\n";
+    req = json_pack ("{s:s, s:s, s:o}", "name", "cut", "source", "cut.fio", "text",
+                     json_stringn (nul_text, sizeof nul_text - 1));
+    res = plan_add (ctl, req, err, sizeof err);
+    CHECK_MSG (!res && strcmp (err, "cut.fio:6: NUL byte in the file: not a text job file") == 0,
+               "got %s", err);
+    CHECK (plans_exists (ctl->store, "cut") == 0);
+    json_decref (res);
+    json_decref (req);
+    /* A plan's name is held to the rule an agent's is (names.h). */
+    req = json_pack ("{s:s, s:s}", "name", "..", "text", "[j]\nrw=read\n");
+    res = plan_add (ctl, req, err, sizeof err);
+    CHECK_MSG (!res && strstr (err, "plan name '..' is not a name"), "got %s", err);
+    json_decref (res);
+    json_decref (req);
     zsock_t *a = ctltest_agent (&t);
     CHECK (a && ctltest_hello (&t, a, "a1", 100) > 0);
 

@@ -4,6 +4,7 @@
 #include "fleet.h"
 #include "controller.h"
 #include "log.h"
+#include "names.h"
 #include "util.h"
 #include "auth.h"
 #include "import.h"
@@ -276,6 +277,21 @@ check_name_free (fleet_t *self, const uint8_t *rid, size_t rid_len, const Ioflee
     return -1;
 }
 
+/* A HELLO message_unpack refused (a name of a megabyte, 10,000 labels, a
+   control character): the agent is told which bound it broke rather than
+   left saying hello to no answer.  why is message_unpack's reason, which
+   names the field and its limit, never the field's text.  Can't fail. */
+static void
+reject_bad_hello (fleet_t *self, const uint8_t *rid, size_t rid_len, const char *why)
+{
+    char reason[MSG_TEXT_MAX + 1];
+    snprintf (reason, sizeof reason, "its HELLO breaks a limit: %.256s (a name is %d bytes at "
+              "most, labels %d at most, each key %d bytes and value %d; see iofleet-agent "
+              "--help)", why, MSG_NAME_MAX, MSG_LABELS_MAX, MSG_NAME_MAX, MSG_LABEL_VALUE_MAX);
+    reject (self, rid, rid_len, reason);
+    store_count (self->ctl->store, "rejected_hellos", 1);
+}
+
 static void
 on_hello (fleet_t *self, const uint8_t *rid, size_t rid_len, const Iofleet__Hello *h,
           const char *key)
@@ -284,6 +300,19 @@ on_hello (fleet_t *self, const uint8_t *rid, size_t rid_len, const Iofleet__Hell
     if (strncmp (h->name, IMPORT_AGENT_PREFIX, strlen (IMPORT_AGENT_PREFIX)) == 0) {
         reject (self, rid, rid_len, "agent names starting with 'fio:' are kept for imported "
                 "fio results; start the agent with another --name");
+        store_count (self->ctl->store, "rejected_hellos", 1);
+        return;
+    }
+    /* The name becomes a directory or a page's text wherever it is shown:
+       held to the rule the agent checks its --name by (names.h). */
+    char why[512];
+    if (names_check ("the agent name", h->name, why, sizeof why)) {
+        char reason[MSG_TEXT_MAX + 1];
+        snprintf (reason, sizeof reason, "%s; start the agent with another --name (or name = "
+                  "in its agent.conf)", why);
+        log_warn ("refused an agent from host %.200s (pid %llu): %s", h->hostname,
+                  (unsigned long long) h->pid, why);
+        reject (self, rid, rid_len, reason);
         store_count (self->ctl->store, "rejected_hellos", 1);
         return;
     }
@@ -407,6 +436,7 @@ fleet_decode (zmsg_t **msg_p, snapcodec_t *codec, agent_msg_t *out)
     *msg_p = NULL;
     out->env = NULL;
     out->mismatch = 0;
+    out->bad_hello = false;
     out->err[0] = '\0';
     out->prep.done = false;
     out->rid = zmsg_pop (msg);
@@ -419,6 +449,11 @@ fleet_decode (zmsg_t **msg_p, snapcodec_t *codec, agent_msg_t *out)
     }
     out->env = message_unpack (zframe_data (out->body), zframe_size (out->body), &out->mismatch,
                                out->err, sizeof out->err);
+    /* Parsed a second time only when refused: the decode threads' work,
+       and rare. */
+    out->bad_hello = !out->env && message_body_case (zframe_data (out->body),
+                                                     zframe_size (out->body))
+                                  == IOFLEET__ENVELOPE__BODY_HELLO;
     if (out->env && !out->mismatch && codec
         && out->env->body_case == IOFLEET__ENVELOPE__BODY_SNAPSHOT)
         snapshot_prep (&out->prep, codec, out->env->snapshot);
@@ -451,6 +486,8 @@ fleet_handle (fleet_t *self, agent_msg_t *m)
     peer_t *p = rid ? fleet_find_rid (self, zframe_data (rid), zframe_size (rid)) : NULL;
     if (!env) {
         count_bad (self, p, m->err);
+        if (m->bad_hello && rid)
+            reject_bad_hello (self, zframe_data (rid), zframe_size (rid), m->err);
         return;
     }
     if (m->mismatch) {

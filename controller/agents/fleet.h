@@ -86,6 +86,7 @@ typedef struct {
     zframe_t *rid, *body;       /* its frames; NULL when it had not two */
     envelope_t *env;            /* NULL: err says why */
     int mismatch;               /* another protocol version */
+    bool bad_hello;             /* env NULL: a HELLO that broke a bound */
     char err[256];
     snapshot_prep_t prep;       /* a SNAPSHOT's checks and block (done: made) */
 } agent_msg_t;

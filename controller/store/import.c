@@ -22,6 +22,7 @@
 #include "import.h"
 #include "jobfile.h"
 #include "log.h"
+#include "names.h"
 #include "util.h"
 #include "runs.h"
 #include "snapshot_store.h"
@@ -144,14 +145,7 @@ s_request (json_t *req, import_t *im, char *err, size_t errlen)
         im->source = "fio.json";
     if (!im->plan)
         im->plan = "fio-import";
-    const char *plan = im->plan;
-    size_t pl = strlen (plan);
-    if (pl == 0 || pl > 64 || strspn (plan, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                            "0123456789-_.") != pl) {
-        snprintf (err, errlen, "--plan '%.64s': use 1..64 letters, digits, '-', '_' or '.'", plan);
-        return -1;
-    }
-    return 0;
+    return names_check ("--plan", im->plan, err, errlen);
 }
 
 /* Whether the document (im->hash) was imported already: 1 or -1 (a

@@ -10,6 +10,7 @@
 #include "controller.h"
 #include "jobfile.h"
 #include "log.h"
+#include "names.h"
 #include "util.h"
 #include "job_json.h"
 #include "plans.h"
@@ -50,15 +51,14 @@ plan_add (ctl_t *ctl, json_t *req, char *err, size_t errlen)
         snprintf (err, errlen, "plan_add needs 'name' and 'text'");
         return NULL;
     }
-    size_t n = strlen (name);
-    if (n == 0 || n > 64 || strspn (name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                          "0123456789-_.") != n) {
-        snprintf (err, errlen, "plan name '%s': use 1..64 letters, digits, '-', '_' or '.'", name);
+    if (names_check ("plan name", name, err, errlen))
         return NULL;
-    }
     if (!source)
         source = name;
-    jobfile_t *jf = jobfile_parse (source, text, err, errlen);
+    /* The text as the request holds it: a NUL inside (\u0000) would end
+       it early, so the parser checks its whole length. */
+    jobfile_t *jf = jobfile_parse_n (source, text, json_string_length (json_object_get (req,
+                                     "text")), err, errlen);
     if (!jf)
         return NULL;
     for (int k = 0; k < jf->nsteps; k++) {

@@ -30,6 +30,45 @@ PATTERN="no agent is connected" expect_error bash -c "
   '$BIN/iofleet' plan add ok '$FIXTURES/jobs/e2e-two-steps.fio' >/dev/null && exec '$BIN/iofleet' run ok"
 ok "port in use, unknown plan, unknown run, no agents"
 
+# A plan is read and checked once, by one reader and parser: plan add
+# refuses what iofleet-agent run refuses, with the same line-numbered
+# message, and stores nothing (a NUL once cut the stored text short and
+# said "1 step"; a directory said "Input/output error").
+cd "$T"
+printf '[j]\nrw=randread\nfilename=x.dat\nsize=1m\nruntime=1\n\x00\nrw=randwrite\niodepht=8\n[k]\nrw=write\n' > nul.fio
+printf '[j]\nrw=randread\n# caf\xe9 au lait\nsize=1m\n' > latin1.fio
+mkdir -p plans.d
+for f in nul.fio latin1.fio plans.d; do
+  rc=0; "$BIN/iofleet" plan add "bad-$f" "$f" >"$T/add.out" 2>"$T/add.err" || rc=$?
+  arc=0; "$BIN/iofleet-agent" run "$f" >/dev/null 2>"$T/run.err" || arc=$?
+  [ "$rc" = 1 ] && [ "$arc" = 1 ] || fail "$f: plan add exited $rc, iofleet-agent run $arc"
+  [ -s "$T/add.err" ] && cmp -s "$T/add.err" "$T/run.err" \
+    || fail "$f: plan add says '$(cat "$T/add.err")', iofleet-agent run '$(cat "$T/run.err")'"
+  [ ! -s "$T/add.out" ] || fail "$f: plan add printed $(cat "$T/add.out")"
+  echo "  $f: $(cat "$T/add.err")"
+done
+while IFS='|' read -r f want; do
+  got=$("$BIN/iofleet" plan add bad "$f" 2>&1) || true
+  [ "$got" = "$want" ] || fail "plan add bad $f: '$got', not '$want'"
+done <<EOF2
+nul.fio|nul.fio:6: NUL byte in the file: not a text job file
+latin1.fio|latin1.fio:3: not valid UTF-8 text (byte 22 of the file)
+plans.d|plans.d: is a directory, not a job file: give the path of a file (e.g. plans.d/NAME.fio)
+EOF2
+# A request built by hand cannot carry the NUL either: the text goes
+# whole or not at all.
+"$TOOLS/admin_peer" "$IOFLEET_CONTROLLER" \
+  '{"cmd":"plan_add","name":"handmade","source":"h.fio","text":"[j]\nrw=read\nsize=1m\nfilename=x\n\u0000\n[k]\nrw=write\n"}' \
+  >"$T/hand.out" 2>&1 || true
+grep -q '"ok":false' "$T/hand.out" && grep -qi 'NUL' "$T/hand.out" \
+  || fail "a plan_add with \\u0000 was not refused naming the NUL: $(cat "$T/hand.out")"
+[ "$("$BIN/iofleet" plan list --json | jq '[.[] | select(.name | test("^bad|^handmade"))] | length')" = 0 ] \
+  || fail "a refused plan was stored: $("$BIN/iofleet" plan list)"
+[ "$(sqlite3 "$T/iofleet.db" "SELECT COUNT(*) FROM plans WHERE name LIKE 'bad%' OR name = 'handmade'")" = 0 ] \
+  || fail "a refused plan is in the database"
+cd - >/dev/null
+ok "plan add refuses a NUL, non-UTF-8 and a directory as iofleet-agent run does, word for word; \\u0000 by hand too; nothing stored"
+
 # The bad_agent_messages counter once the controller has handled and
 # committed what a hostile peer sent: the peer's last message can still be
 # queued when it exits (the loop commits once per tick), so the counter is
@@ -60,6 +99,16 @@ n=$(settled_count 200)
 "$BIN/iofleet" agents --json | jq -e '.[] | select(.name == "hostile")' >/dev/null \
   || fail "controller stopped answering after the garbage"
 ok "controller survived and counted $n bad messages"
+# hostile_peer asserted a REJECT naming the rule or the bound for each bad
+# HELLO (a name with '/' or '<', a 1 MB name, 10,000 labels); none of them
+# is an agent now, and the controller says whom it refused.
+[ "$("$BIN/iofleet" agents --json | jq '[.[] | select(.name != "hostile")] | length')" = 0 ] \
+  || fail "a refused HELLO made an agent: $("$BIN/iofleet" agents --json | jq -c '[.[].name]')"
+grep -qF "refused an agent from host nowhere (pid 0): the agent name '../../../x/escaped' has '/' (byte 3)" \
+  "$T/controller.log" || fail "the controller did not log the refused name: $(grep refused "$T/controller.log" | head -3)"
+r=$(sqlite3 "$T/iofleet.db" "SELECT value FROM counters WHERE name = 'rejected_hellos'")
+[ "${r:-0}" -ge 5 ] || fail "rejected_hellos is ${r:-0}, expected >= 5"
+ok "bad HELLOs (path, markup, 1 MB name, 10,000 labels): REJECT naming the rule or limit, none stored ($r counted)"
 
 # The same hostile agent against a controller decoding on its loop alone
 # (--decode-threads 0) and with three decode threads: each message is

@@ -92,3 +92,43 @@ for _ in $(seq 150); do grep -qF "$want" "$T/deaf.log" && break; sleep 0.1; done
 grep -qF "$want" "$T/deaf.log" || fail "no silence line after $(( $(date +%s) - deaf_at )) s: $(cat "$T/deaf.log")"
 kill -0 "$DEAF" || fail "the agent dialing nowhere exited"
 ok "an agent dialing a port nobody listens on: '$want' after $(( $(date +%s) - deaf_at )) s"
+
+# --- names that would be paths or markup -----------------------------------------
+# An agent name is a plan name's kind of name (names.h): refused at start,
+# exit 2, naming the option, the rule and what to do, before any directory
+# is made (without --spool-dir the default spool directory is named after
+# it: '../../../x/escaped' once made x/escaped/instance above it).
+mkdir -p "$T/cwd"
+touch "$T/badname.out"      # the only file the loop below may make
+before=$(cd "$T" && find . | sort)
+while IFS='|' read -r name want; do
+  rc=0
+  (cd "$T/cwd" && env -u STATE_DIRECTORY "$BIN/iofleet-agent" --no-config --controller "$AGENT_EP" \
+     --name "$name" >"$T/badname.out" 2>&1) || rc=$?
+  [ "$rc" = 2 ] || fail "--name '$name' exited $rc: $(cat "$T/badname.out")"
+  grep -qF "iofleet-agent: --name $want: a name is 1..64 letters, digits, '-', '_' or '.', and not '.' or '..'; it names this agent in the fleet and its spool directory: pick one that keeps the rule (e.g. --name rack12-host3)" "$T/badname.out" \
+    || fail "--name '$name': $(cat "$T/badname.out")"
+  echo "  $(cat "$T/badname.out")"
+done <<NAMES
+../../../x/escaped|'../../../x/escaped' has '/' (byte 3)
+<script>alert(7)</script>|'<script>alert(7)</script>' has '<' (byte 1)
+..|'..' is not a name (it means a directory)
+$(printf 'n%.0s' $(seq 65))|'$(printf 'n%.0s' $(seq 64))...' is 65 bytes long
+NAMES
+[ "$(cd "$T" && find . | sort)" = "$before" ] || fail "a refused name made something: $(diff <(echo "$before") <(cd "$T" && find . | sort))"
+[ ! -e /x/escaped ] && [ ! -e /var/lib/x ] || fail "a directory was made for '../../../x/escaped'"
+# The same from the configuration file, and under --check-config.
+printf 'controller = %s\nname = ../evil\n' "$AGENT_EP" >"$T/bad-name.conf"
+rc=0
+"$BIN/iofleet-agent" --config "$T/bad-name.conf" --check-config >"$T/badconf.out" 2>&1 || rc=$?
+[ "$rc" = 2 ] && grep -qF "'../evil' has '/' (byte 3): a name is 1..64 letters" "$T/badconf.out" \
+  && grep -qF "bad-name.conf" "$T/badconf.out" || fail "name = ../evil in a file: exit $rc, $(cat "$T/badconf.out")"
+# Simulated agents are PREFIX-00001..: the last one's name keeps the rule too.
+rc=0
+"$BIN/iofleet-agent" --no-config --controller "$AGENT_EP" --simulate 3 --name "$(printf 's%.0s' $(seq 60))" \
+  >"$T/badsim.out" 2>&1 || rc=$?
+[ "$rc" = 2 ] && grep -qF "the last simulated agent's name '$(printf 's%.0s' $(seq 60))-000...' is 66 bytes long" "$T/badsim.out" \
+  || fail "a --simulate prefix too long: exit $rc, $(cat "$T/badsim.out")"
+"$I" agents --json | jq -e '[.[] | select(.name | test("[/<]"))] | length == 0' >/dev/null \
+  || fail "an agent with '/' or '<' is listed"
+ok "agent names with '/', '<', '..', 65 bytes; in a file; a --simulate prefix: exit 2 naming the rule, nothing made"

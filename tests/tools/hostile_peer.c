@@ -147,11 +147,6 @@ as_agent (const char *endpoint)
 
     send_garbage (s, NULL, &hello);
 
-    /* A hello whose name holds a control character: dropped, no welcome. */
-    h.name = "bad\x01name";
-    send_env (s, NULL, &hello, IOF_PROTOCOL_VERSION);
-    h.name = "hostile";
-
     /* A snapshot from a peer that never said hello: told to say hello. */
     Iofleet__Snapshot snap = IOFLEET__SNAPSHOT__INIT;
     snap.run = 1;
@@ -173,6 +168,59 @@ as_agent (const char *endpoint)
             "version 99 not rejected with both versions named (got: %s)",
             e ? e->reject->reason : "nothing");
     message_free (e);
+
+    /* HELLOs the controller refuses: each answered with a REJECT naming
+       the rule or the bound it broke (not dropped, which left an agent
+       saying hello forever), never a WELCOME.  A control character, names
+       that would be paths or markup, a name of a megabyte, 10,000 labels. */
+    char *big = malloc ((1u << 20) + 1);
+    memset (big, 'x', 1u << 20);
+    big[1u << 20] = '\0';
+    static Iofleet__Label label = IOFLEET__LABEL__INIT;
+    label.key = "rack";
+    label.value = "r1";
+    Iofleet__Label **labels = malloc (10000 * sizeof *labels);
+    for (int i = 0; i < 10000; i++)
+        labels[i] = &label;
+    const struct { const char *name; size_t nlabels; const char *want; } bad[] = {
+        { "bad\x01name", 0, "its HELLO breaks a limit: hello.name holds control character 0x01" },
+        { "../../../x/escaped", 0, "the agent name '../../../x/escaped' has '/' (byte 3): a "
+          "name is 1..64 letters, digits, '-', '_' or '.', and not '.' or '..'; start the agent "
+          "with another --name" },
+        { "<script>alert(7)</script>", 0, "the agent name '<script>alert(7)</script>' has '<' "
+          "(byte 1): a name is 1..64 letters" },
+        { big, 0, "its HELLO breaks a limit: hello.name is 1048576 bytes, limit 64" },
+        { "labelled", 10000, "its HELLO breaks a limit: hello.labels has 10000 entries, "
+          "limit 32" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        h.name = (char *) bad[i].name;
+        h.labels = labels;
+        h.n_labels = bad[i].nlabels;
+        send_env (s, NULL, &hello, IOF_PROTOCOL_VERSION);
+        /* The garbage's truncated HELLOs were refused too: their REJECTs
+           may come first. */
+        envelope_t *r = NULL;
+        uint64_t end = clock_mono_ns () + 5 * NS_PER_SEC;
+        while (clock_mono_ns () < end) {
+            r = recv_kind (s, false, IOFLEET__ENVELOPE__BODY_REJECT, 1000, NULL);
+            if (r && strstr (r->reject->reason, bad[i].want))
+                break;
+            message_free (r);
+            r = NULL;
+        }
+        EXPECT (r, "HELLO %zu: no REJECT saying '%s'", i, bad[i].want);
+        if (r)
+            printf ("hostile_peer: HELLO %zu (%.40s%s, %zu labels): REJECT: %s\n", i,
+                    i ? bad[i].name : "a control character", strlen (bad[i].name) > 40
+                    ? "..." : "", bad[i].nlabels, r->reject->reason);
+        message_free (r);
+    }
+    h.name = "hostile";
+    h.labels = NULL;
+    h.n_labels = 0;
+    free (labels);
+    free (big);
 
     /* After all that, a proper hello is still welcomed. */
     send_env (s, NULL, &hello, IOF_PROTOCOL_VERSION);
