@@ -553,8 +553,11 @@ wait_run (const char *endpoint, long long run, volatile sig_atomic_t *interrupte
         json_decref (req);
         if (!st) {
             /* A busy controller may miss one poll; three in a row is an outage. */
-            if (++failures >= 3)
+            if (++failures >= 3) {
+                if (tty)
+                    fprintf (stderr, "\r\033[K");
                 return NULL;
+            }
             continue;
         }
         failures = 0;
@@ -592,6 +595,8 @@ wait_run (const char *endpoint, long long run, volatile sig_atomic_t *interrupte
         json_decref (st);
         usleep (500 * 1000);
     }
+    if (tty)
+        fprintf (stderr, "\r\033[K");       /* the message goes on a line of its own */
     snprintf (err, errlen, "interrupted");
     return NULL;
 }
