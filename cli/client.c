@@ -27,8 +27,10 @@ client_set_curve (const char *secret_file, const char *server_cert)
 static zsock_t *
 s_monitor (zsock_t *s, char *err, size_t errlen)
 {
+    /* A name of its own: a socket's address may be the last one's. */
+    static unsigned nmonitors;
     char ep[64];
-    snprintf (ep, sizeof ep, "inproc://iofleet-admin-%p", (void *) s);
+    snprintf (ep, sizeof ep, "inproc://iofleet-admin-monitor-%u", nmonitors++);
     int events = ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_DISCONNECTED
                | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH;
     zsock_t *mon = NULL;
