@@ -8,7 +8,10 @@
 #include <czmq.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #define REPLY_MAX ((size_t) 256 << 20)  /* a reply's bytes, also once uncompressed */
 
@@ -32,7 +35,7 @@ s_monitor (zsock_t *s, char *err, size_t errlen)
     char ep[64];
     snprintf (ep, sizeof ep, "inproc://iofleet-admin-monitor-%u", nmonitors++);
     int events = ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_DISCONNECTED
-               | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH;
+               | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH | ZMQ_EVENT_CONNECT_RETRIED;
     zsock_t *mon = NULL;
     if (zmq_socket_monitor (zsock_resolve (s), ep, events) != 0
         || !(mon = zsock_new (ZMQ_PAIR)) || zsock_connect (mon, "%s", ep) != 0) {
@@ -60,10 +63,30 @@ s_event (zsock_t *mon)
     return event;
 }
 
+/* Whether nothing listens on the ipc socket at path: a socket file left
+   by a controller that was killed (one that stops removes it).  libzmq
+   only says it will retry; a plain connect says why.  Can't fail. */
+static bool
+s_ipc_refused (const char *path)
+{
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    if (strlen (path) >= sizeof a.sun_path)
+        return false;
+    memcpy (a.sun_path, path, strlen (path) + 1);
+    /* Non-blocking: a live controller's full backlog is EAGAIN, not a wait. */
+    int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return false;
+    bool refused = connect (fd, (struct sockaddr *) &a, sizeof a) != 0 && errno == ECONNREFUSED;
+    close (fd);
+    return refused;
+}
+
 /* The reply to the request sent on s, waited for at most timeout_ms.  A
    wait ends early when the controller goes away (its connection closed
    after the handshake: it stopped or died, or its host stopped answering
-   PINGs), when it refuses this CLI's key, or at an interrupt (a
+   PINGs), when nothing listens on its ipc socket any more, when it
+   refuses this CLI's key, or at an interrupt (a
    handshake cut short is retried by libzmq: a controller starting); a
    slow controller is waited for (its I/O thread answers the PINGs while
    it computes).  NULL with err filled. */
@@ -109,6 +132,12 @@ s_wait_reply (zsock_t *s, zsock_t *mon, const char *endpoint, int timeout_ms, ch
             snprintf (err, errlen, "the controller at %s went away before answering (it stopped "
                       "or crashed, or its host stopped answering): see its log (journalctl -u "
                       "iofleet-controller), start it again, then retry", endpoint);
+            return NULL;
+        } else if (event == ZMQ_EVENT_CONNECT_RETRIED && !up
+                   && strncmp (endpoint, "ipc://", 6) == 0 && s_ipc_refused (endpoint + 6)) {
+            snprintf (err, errlen, "no controller listens at %s (its socket is left from one "
+                      "that was killed): see its log, start iofleet-controller again, or point "
+                      "--controller / IOFLEET_CONTROLLER at the one you run", endpoint);
             return NULL;
         } else if (event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) {
             snprintf (err, errlen, "the controller at %s refused this CLI's key: put NAME.cert "

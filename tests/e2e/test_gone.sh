@@ -9,6 +9,8 @@
 #    killed with -9 says "the controller at ENDPOINT went away" well before
 #    the 60 s timeout (asserted < 10 s, measured and printed), over ipc://
 #    and tcp://;
+#  - `run --wait` polling meanwhile says so too (after its three polls),
+#    and a request to the socket file left behind says nothing listens;
 #  - SIGINT to `run --wait` and to `watch`: each names its own command,
 #    says the run goes on and how to stop it (iofleet cancel N), exits 130,
 #    and the run does go on;
@@ -147,11 +149,34 @@ gone () {
   [ "$el" -lt 10000 ] || fail "$what: the CLI took $el ms to see its controller gone"
   ok "$what: controller killed -9 during a report: the CLI said so $el ms after the kill: $(cat "$T/gone.err")"
 }
+# run --wait polls meanwhile: it says the same when its polls fail.
+"$I" run long --wait >/dev/null 2>"$T/rwgone.err" &
+RW=$!
+PIDS+=("$RW")
+for _ in $(seq 300); do grep -q "running" "$T/rwgone.err" 2>/dev/null && break; sleep 0.1; done
+grep -q running "$T/rwgone.err" || fail "run long --wait: $(cat "$T/rwgone.err")"
 hold_readers "$T/hold2"
 "$I" report "$run" --format html -o "$T/r.html" 2>"$T/gone.err" &
 W=$!
 PIDS+=("$W")
 gone "$W" "$IOFLEET_CONTROLLER" "ipc"
+t0=$(date +%s%N)
+"$I" runs 2>"$T/stale.err" && fail "runs answered by a killed controller"
+el=$(since "$t0")
+grep -qF "no controller listens at $IOFLEET_CONTROLLER (its socket is left from one that was killed)" \
+  "$T/stale.err" || fail "runs, its controller killed: $(cat "$T/stale.err")"
+[ "$el" -lt 5000 ] || fail "runs took $el ms to find nothing listening"
+ok "a request after the kill: said in $el ms: $(cat "$T/stale.err")"
+t0=$(date +%s%N)
+set +e; wait "$RW"; rc=$?; set -e
+el=$(since "$t0")
+[ "$rc" = 1 ] || fail "run --wait exited $rc when its controller was killed: $(tail -2 "$T/rwgone.err")"
+# Its poll in flight at the kill, or the next one, which finds the socket
+# file left and nothing listening.
+grep -qE "^iofleet run: (the controller at $IOFLEET_CONTROLLER went away before answering|no controller listens at $IOFLEET_CONTROLLER \(its socket is left from one that was killed\)).*\(run [0-9]+: iofleet watch [0-9]+ follows it again once the controller answers\)$" \
+  "$T/rwgone.err" || fail "run --wait, its controller killed: $(tail -2 "$T/rwgone.err")"
+[ "$el" -lt 10000 ] || fail "run --wait took $el ms more to see its controller gone"
+ok "run --wait, its controller killed: exit 1, $el ms after the report's CLI (three polls): $(tail -1 "$T/rwgone.err")"
 
 # The same over TCP (127.0.0.1: no CURVE needed), a controller of its own.
 DB="$T/tcp.db"
