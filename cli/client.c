@@ -86,10 +86,10 @@ s_ipc_refused (const char *path)
    wait ends early when the controller goes away (its connection closed
    after the handshake: it stopped or died, or its host stopped answering
    PINGs), when nothing listens on its ipc socket any more, when it
-   refuses this CLI's key, or at an interrupt (a
-   handshake cut short is retried by libzmq: a controller starting); a
-   slow controller is waited for (its I/O thread answers the PINGs while
-   it computes).  NULL with err filled. */
+   refuses this CLI's key, or at an interrupt.  A slow controller is
+   waited for (its I/O thread answers the PINGs while it computes), and
+   so is a handshake cut short (libzmq retries it: a controller starting).
+   NULL with err filled. */
 static zframe_t *
 s_wait_reply (zsock_t *s, zsock_t *mon, const char *endpoint, int timeout_ms, char *err,
               size_t errlen)
