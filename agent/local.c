@@ -31,7 +31,7 @@
 
 #define LOCAL_INTERVAL_NS NS_PER_SEC
 
-static volatile sig_atomic_t s_interrupted;
+static volatile sig_atomic_t s_interrupted;     /* the signal's number */
 /* --allow-write-formatted: devices written despite a signature. */
 static const char *s_formatted[TARGET_ALLOW_MAX];
 static int s_nformatted;
@@ -42,8 +42,16 @@ static int s_npurge;
 static void
 on_signal (int sig)
 {
-    (void) sig;
-    s_interrupted = 1;
+    s_interrupted = sig;
+}
+
+/* "interrupted (SIGINT)", or NULL while no signal came.  Can't fail. */
+static const char *
+s_interruption (void)
+{
+    if (!s_interrupted)
+        return NULL;
+    return s_interrupted == SIGINT ? "interrupted (SIGINT)" : "interrupted (SIGTERM)";
 }
 
 /* target_hooks_t: a layout stops at SIGINT or SIGTERM, and says how far
@@ -52,7 +60,7 @@ static const char *
 layout_stop (void *arg)
 {
     (void) arg;
-    return s_interrupted ? "interrupted (SIGINT or SIGTERM)" : NULL;
+    return s_interruption ();
 }
 
 static void
@@ -78,7 +86,9 @@ usage (FILE *f)
 "you are running it yourself, as with fio.  Writing a block device still\n"
 "passes the write guard: one that is mounted (or a partition of it), swap,\n"
 "the root or boot disk, held by dm/md/LVM, or that carries a partition table\n"
-"or file-system signature is refused, naming the rule.\n"
+"or file-system signature is refused, naming the rule.  SIGINT or SIGTERM stops\n"
+"it: what was measured is printed, the jobs cut short with err=4 (EINTR), and\n"
+"it exits 130 (SIGINT) or 143 (SIGTERM).\n"
 "\n"
 "options:\n"
 "  --output-format FMT   text (default), json, or json+ (json with the\n"
@@ -400,14 +410,14 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
         result_t *r = &res[first + failed];
         snprintf (r->errmsg, sizeof r->errmsg, "job '%s': %s", jf->steps[first + failed].name,
                   err);
-        r->error = EINVAL;
+        r->error = s_interrupted ? EINTR : EINVAL;
         status = -1;
         goto out;
     }
     if (rc) {
         snprintf (res[first].errmsg, sizeof res[first].errmsg, "job '%s'%s: %s",
                   jf->steps[first].name, n > 1 ? " (and the jobs with it)" : "", err);
-        res[first].error = -rc;
+        res[first].error = s_interrupted ? EINTR : -rc;
         status = -1;
         goto out;
     }
@@ -460,9 +470,13 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
         for (int i = 0; i < n; i++) {
             if (ended[i])
                 continue;
-            if (s_interrupted)
-                job_stop (step_job (step, i));
             result_t *r = &res[first + i];
+            if (s_interrupted) {
+                job_stop (step_job (step, i));
+                /* Cut short: its figures are partial, and its entry says so
+                   (fio's err, EINTR). */
+                r->error = EINTR;
+            }
             int nd = job_ntargets (step_job (step, i)) * DIR_COUNT;
             uint32_t seq;
             uint64_t t0, t1;
@@ -536,6 +550,8 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
             rc->sys_cpu = r->sys_cpu / r->ncopies;
             rc->ctx = r->ctx / (uint64_t) r->ncopies;
             rc->error = error_code (job_worker_error (job, c));
+            if (!rc->error && r->error == EINTR)
+                rc->error = EINTR;
         }
     }
 out:
@@ -635,10 +651,11 @@ local_run (int argc, char **argv)
         return 1;
     }
     uint64_t started = clock_real_ns ();
-    int status = 0, ran = 0;
+    int status = 0, ran = 0, cut = -1;   /* cut: the step an interrupt ended */
     static int first[JOB_MAX_STEPS + 1];
     int ngroups = jobfile_group (jf, first);
     for (int g = 0; g < ngroups && !s_interrupted; g++) {
+        cut = g;
         if (run_group (jf, first[g], first[g + 1], g, ngroups, histograms, res) != 0) {
             for (int i = first[g]; i < first[g + 1]; i++)
                 if (res[i].errmsg[0])
@@ -686,8 +703,14 @@ local_run (int argc, char **argv)
         json_decref (doc);
     } else
         fio_text_report (stdout, fj, nentries, version);
-    if (s_interrupted && status == 0)
-        status = 1;
+    /* After the figures, the last thing read: they are partial.  Exit as a
+       shell says of a program the signal ended (130 for SIGINT). */
+    if (s_interrupted) {
+        fprintf (stderr, "iofleet-agent run: %s: %s during step %d/%d: the results are partial "
+                 "(a job cut short shows err=4, EINTR; the steps after it did not run)\n", path,
+                 s_interruption (), cut + 1, ngroups);
+        status = 128 + s_interrupted;
+    }
     for (int i = 0; i < jf->nsteps; i++) {
         result_free (&res[i]);
         result_free (&merged[i]);

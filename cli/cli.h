@@ -103,8 +103,10 @@ const char *cli_utc (int64_t ns, char *buf, size_t cap);
    what: the command). */
 int cli_label_arg (json_t *labels, const char *what, const char *kv);
 
-/* interrupt.c: set by SIGINT/SIGTERM once cli_catch_interrupts ran, so
-   that a wait stops cleanly (what runs on the controller goes on). */
+/* interrupt.c: the signal's number, set by SIGINT/SIGTERM once
+   cli_catch_interrupts ran, so that a wait stops cleanly (what runs on the
+   controller goes on); a command it ends exits 128 + that number, as a
+   shell says of a program a signal killed. */
 extern volatile sig_atomic_t g_interrupted;
 /* Catches SIGINT and SIGTERM into g_interrupted.  Can't fail. */
 void cli_catch_interrupts (void);

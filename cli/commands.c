@@ -165,7 +165,7 @@ const command_t commands[] = {
       "time left, the last interval's fleet IOPS and p99, the agents by state, and the agents "
       "whose IOPS stand out (plain lines every 5 s when stderr is not a terminal); then its "
       "summary. The exit status is that of run --wait: 0 only for a complete run that meets "
-      "its SLA. Interrupting watch leaves the run going.",
+      "its SLA. Interrupting watch leaves the run going (iofleet cancel RUN stops it).",
       (const command_opt_t[]) {
           { "--json", NULL, NULL, NULL, "print the run's status and report as JSON at the "
             "end" },
@@ -436,7 +436,9 @@ const char commands_exit_status[] =
     "comparison found a regression (--fail-on-regression); the database is damaged (db "
     "check).\n"
     "2: a usage error, found on the command line before anything was done: an unknown "
-    "command, subcommand or option, a missing or malformed argument.";
+    "command, subcommand or option, a missing or malformed argument.\n"
+    "130 (143): run --wait or watch stopped by SIGINT (SIGTERM); the run goes on in the "
+    "controller.";
 
 const char commands_environment[] =
     "IOFLEET_CONTROLLER: the controller's admin endpoint when --controller is not given; "

@@ -9,8 +9,7 @@ volatile sig_atomic_t g_interrupted;
 static void
 on_signal (int sig)
 {
-    (void) sig;
-    g_interrupted = 1;
+    g_interrupted = sig;
 }
 
 void

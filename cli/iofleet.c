@@ -340,7 +340,7 @@ report_to (FILE *f, long long run, const char *format, const char *by, json_t *w
     return rc;
 }
 
-static int watch (long long run, bool json);
+static int watch (const char *cmd, long long run, bool json);
 
 static int
 cmd_run (int argc, char **argv)
@@ -408,19 +408,27 @@ cmd_run (int argc, char **argv)
     fprintf (stderr, "run %lld queued on %zu %s\n", run, nagents,
              plural ((long long) nagents, "agent", "agents"));
     json_decref (r);
-    return watch (run, json);
+    return watch ("run", run, json);
 }
 
-/* Shows a run's progress until it ends, then its summary.  Exit 0 only
-   for a complete run that meets its SLA. */
+/* Shows a run's progress until it ends, then its summary (cmd: the
+   command that waits, for its messages).  Exit 0 only for a complete run
+   that meets its SLA; 128 + the signal when interrupted. */
 static int
-watch (long long run, bool json)
+watch (const char *cmd, long long run, bool json)
 {
     char err[1024];
     const char *status = wait_run (s_endpoint, run, &g_interrupted, err, sizeof err);
+    if (!status && g_interrupted) {
+        /* Only the wait stops: say so, and how to stop the run itself. */
+        fprintf (stderr, "iofleet %s: interrupted: run %lld goes on in the controller (iofleet "
+                 "watch %lld follows it again; iofleet cancel %lld stops it)\n", cmd, run, run,
+                 run);
+        return 128 + g_interrupted;
+    }
     if (!status) {
-        fprintf (stderr, "iofleet run: %s (run %lld goes on in the controller; see iofleet "
-                 "report %lld)\n", err, run, run);
+        fprintf (stderr, "iofleet %s: %s (run %lld: iofleet watch %lld follows it again once "
+                 "the controller answers)\n", cmd, err, run, run);
         return 1;
     }
     json_t *rep = call (json_pack ("{s:s, s:I}", "cmd", "report", "run", (json_int_t) run),
@@ -474,7 +482,7 @@ cmd_watch (int argc, char **argv)
         fprintf (stderr, "usage: iofleet watch RUN [--json]\n");
         return 2;
     }
-    return watch (run, json);
+    return watch ("watch", run, json);
 }
 
 /* iofleet db usage: a line per table, biggest first. */

@@ -547,14 +547,24 @@ wait_run (const char *endpoint, long long run, volatile sig_atomic_t *interrupte
     char last_phase[32] = "";
     uint64_t last_print = 0;
     int failures = 0;
+    char first_err[1024] = "";
     while (!*interrupted) {
         json_t *req = json_pack ("{s:s, s:I}", "cmd", "status", "run", (json_int_t) run);
         json_t *st = client_call (endpoint, req, 5000, err, errlen);
         json_decref (req);
         if (!st) {
-            /* A busy controller may miss one poll; three in a row is an outage. */
-            if (++failures >= 3)
+            /* A busy controller may miss one poll; three in a row is an
+               outage, said as its first poll found it (a controller that
+               went away, not the timeouts of the polls after it). */
+            if (failures == 0)
+                snprintf (first_err, sizeof first_err, "%s", err);
+            if (++failures >= 3) {
+                if (tty)
+                    fprintf (stderr, "\r\033[K");
+                snprintf (err, errlen, "%s", first_err);
                 return NULL;
+            }
+            usleep (500 * 1000);        /* a failure said at once is not a poll sooner */
             continue;
         }
         failures = 0;
@@ -592,6 +602,8 @@ wait_run (const char *endpoint, long long run, volatile sig_atomic_t *interrupte
         json_decref (st);
         usleep (500 * 1000);
     }
+    if (tty)
+        fprintf (stderr, "\r\033[K");       /* the message goes on a line of its own */
     snprintf (err, errlen, "interrupted");
     return NULL;
 }

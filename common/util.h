@@ -74,6 +74,18 @@ char *file_read_all (const char *path, size_t max, size_t *len_out);
    into buf.  Can't fail. */
 const char *default_admin_endpoint (char *buf, size_t cap, bool service);
 
+/* ZMTP heartbeats on an admin connection, set at both ends (the CLI's
+   REQ, the controller's admin ROUTER): a PING each ADMIN_PING_MS, and a
+   peer that sends nothing for ADMIN_PING_TIMEOUT_MS after one is gone (a
+   host that vanished: a process that died is seen at once, its kernel
+   closes the connection).  libzmq 4.3 counts only a whole message as a
+   sign of life (libzmq#2709): the PONG waits behind a reply in transit,
+   so the timeout must outlast the largest reply's transfer (a 38 MB
+   report goes gzip'd, about 5 MB: 5 s holds down to 8 Mbit/s).  A
+   controller busy computing still answers PINGs (libzmq's I/O thread). */
+#define ADMIN_PING_MS         1000
+#define ADMIN_PING_TIMEOUT_MS 5000
+
 /* one for n == 1, else many: a count's noun in a message ("1 agent",
    "3 agents").  Can't fail. */
 const char *plural (long long n, const char *one, const char *many);

@@ -275,6 +275,9 @@ s_make_sockets (ctl_t *ctl, const settings_t *set)
     zsock_set_heartbeat_timeout (ctl->router, MSG_ZMTP_CTL_TIMEOUT_MS);
     zsock_set_linger (ctl->router, 0);
     zsock_set_linger (ctl->admin, 0);
+    /* A CLI whose host vanished is dropped, its reply with it (util.h). */
+    zsock_set_heartbeat_ivl (ctl->admin, ADMIN_PING_MS);
+    zsock_set_heartbeat_timeout (ctl->admin, ADMIN_PING_TIMEOUT_MS);
     zsock_set_sndhwm (ctl->router, 100000);
     zsock_set_rcvhwm (ctl->router, 100000);
     return 0;

@@ -172,7 +172,7 @@ exits_within () {
   fail "pid $1 still running $2 ms on"
 }
 printf '[lay]\nrw=randread\nbs=4k\nsize=%s\nfilename=%s/local-lay.dat\nruntime=5\n' "$big" "$T" >"$T/local-lay.fio"
-"$AGENT" run "$T/local-lay.fio" >/dev/null 2>"$T/term.err" &
+"$AGENT" run "$T/local-lay.fio" >"$T/term.out" 2>"$T/term.err" &
 L=$!
 PIDS+=("$L")
 wait_grows "$T/local-lay.dat"
@@ -181,10 +181,13 @@ kill -TERM "$L"
 exits_within "$L" 15000       # 15 s, as for the fleet's layout above
 el=$(since "$t0")
 set +e; wait "$L"; rc=$?; set -e
-[ "$rc" = 1 ] || fail "iofleet-agent run exited $rc on SIGTERM"
-grep -q "stopped at .*: interrupted (SIGINT or SIGTERM)" "$T/term.err" || fail "SIGTERM: $(cat "$T/term.err")"
+# 143 = 128 + SIGTERM, as a shell says of a program the signal ended.
+[ "$rc" = 143 ] || fail "iofleet-agent run exited $rc on SIGTERM"
+grep -q "stopped at .*: interrupted (SIGTERM)" "$T/term.err" || fail "SIGTERM: $(cat "$T/term.err")"
+grep -q "^lay: .*err= 4 (Interrupted system call)" "$T/term.out" \
+  || fail "SIGTERM during a layout: the job's entry: $(head -3 "$T/term.out")"
 [ -e "$T/local-lay.dat" ] && fail "local-lay.dat left behind"
-ok "SIGTERM during a layout: exit 1 in $el ms: $(grep -o "laying out .*stopped at [^:]*" "$T/term.err")"
+ok "SIGTERM during a layout: exit 143 in $el ms: $(grep -o "laying out .*stopped at [^:]*" "$T/term.err")"
 
 "$AGENT" run "$T/local-lay.fio" >/dev/null 2>"$T/unlink.err" &
 L=$!

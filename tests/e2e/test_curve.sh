@@ -104,3 +104,14 @@ done
   >"$T/tcpadmin.json" || fail "CLI over CURVE TCP admin: $(cat "$T/tcpadmin.log")"
 jq -e 'type == "array"' "$T/tcpadmin.json" >/dev/null || fail "TCP admin reply: $(cat "$T/tcpadmin.json")"
 ok "the CLI over a TCP admin endpoint with CURVE (key in admins/)"
+# A key not in admins/ is refused at the handshake: said at once, not after
+# the call's 10 s timeout.
+"$I" keys agent rogue "$T/rogue" >/dev/null || fail "keys agent rogue"
+t0=$(date +%s%N)
+"$I" --controller "$ep" --cert "$T/rogue/rogue.cert_secret" --controller-key "$K/controller.cert" \
+  plan list 2>"$T/rogue.err" && fail "a key not in admins/ was answered"
+el=$(( ($(date +%s%N) - t0) / 1000000 ))
+grep -qF "the controller at $ep refused this CLI's key: put NAME.cert" "$T/rogue.err" \
+  || fail "a refused admin key: $(cat "$T/rogue.err")"
+[ "$el" -lt 5000 ] || fail "a refused admin key took $el ms to be said"
+ok "an admin key not in admins/: refused in $el ms: $(cat "$T/rogue.err")"
