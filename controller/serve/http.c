@@ -717,16 +717,17 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
         return MHD_NO;
     if (!rq->started) {         /* the headers: answer once the body (if any) is in */
         rq->started = true;
-        /* A whole request: not evicted while answered, and kept alive
-           HTTP_KEEP_S after. */
-        http_pool_busy (self->pool, s_conn (c));
-        MHD_set_connection_option (c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned) HTTP_KEEP_S);
         return MHD_YES;
     }
     if (*upload_len) {
         *upload_len = 0;        /* a body is read and dropped: nothing is written */
         return MHD_YES;
     }
+    /* The whole request, body included (one trickled stays on its
+       deadline): not evicted while answered, kept alive HTTP_KEEP_S
+       after. */
+    http_pool_busy (self->pool, s_conn (c));
+    MHD_set_connection_option (c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned) HTTP_KEEP_S);
     if (self->token && !authorized (self, c)) {
         static const char denied[] = "401: give the token of --http-token-file as "
                                      "'Authorization: Bearer TOKEN'\n";

@@ -128,6 +128,33 @@ echo "large pool: accepted $acc, closed slow $slow, evicted $(counter 'iofleet_h
 [ "$slow" -gt 0 ] || fail "no connection closed as slow: the trickling ones were kept past 5 s"
 ok "a pool of $limit: /metrics answers under $N idle and slow connections; $slow slow ones closed"
 
+# A request whose headers are in but whose body trickles, a byte a second,
+# is not a whole request: closed on its 5 s deadline (swept as the next
+# connection comes, one a second here), not kept as one being answered.
+python3 - "$(echo "$URL" | sed -E 's|.*:([0-9]+)/metrics|\1|')" >"$T/trickle.txt" <<'EOF' \
+  || fail "a POST trickling its body: $(cat "$T/trickle.txt")"
+import socket, sys, time
+port = int(sys.argv[1])
+s = socket.create_connection(("127.0.0.1", port))
+s.sendall(b"POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+s.settimeout(1)
+t0 = time.monotonic()
+while time.monotonic() - t0 < 20:
+    try:
+        s.send(b"a")
+        if not s.recv(4096):
+            break
+    except socket.timeout:
+        pass
+    except OSError:
+        break
+    socket.create_connection(("127.0.0.1", port)).close()
+else:
+    print("still open after 20 s"); sys.exit(1)
+print("closed after %.1f s" % (time.monotonic() - t0))
+EOF
+ok "a body trickled a byte a second: $(cat "$T/trickle.txt") (deadline 5 s)"
+
 # 2. A pool smaller than the flood: the controller's open-file limit 1024.
 stop_controller
 : >"$T/controller.log"
