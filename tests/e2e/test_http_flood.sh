@@ -195,6 +195,23 @@ curl -sf -o /dev/null "${URL%/metrics}/runs/1/live" || fail "/runs/1/live itself
 expect_400 '/runs/1%00/live' "'/runs/1%00/live': a NUL byte"
 expect_400 '/api/runs/1%00' "'/api/runs/1%00': a NUL byte"
 expect_400 '/runs/1?by=agent%00x' "'/runs/1?by=agent%00x': a NUL byte"
+# A raw NUL byte in the request line (no client sends one; a socket can).
+python3 - "$(echo "$URL" | sed -E 's|.*:([0-9]+)/metrics|\1|')" >"$T/rawnul.txt" <<'EOF'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"GET /runs/1\x00/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+s.settimeout(10)
+d = b""
+while True:
+    c = s.recv(4096)
+    if not c:
+        break
+    d += c
+sys.stdout.write(d.decode("latin-1"))
+EOF
+head -1 "$T/rawnul.txt" | grep -q '^HTTP/1.1 400' || fail "GET /runs/1<NUL>/live: $(head -1 "$T/rawnul.txt")"
+grep -q "'/runs/1' then a NUL byte" "$T/rawnul.txt" || fail "GET /runs/1<NUL>/live: $(tail -1 "$T/rawnul.txt")"
+echo "GET /runs/1<NUL>/live -> $(tail -1 "$T/rawnul.txt")"
 expect_400 '/api/runs/9223372036854775808' "run id '9223372036854775808' does not fit in 64 bits"
 expect_400 '/runs/99999999999999999999/live' "run id '99999999999999999999' does not fit"
 expect_400 '/api/compare?a=1&b=9223372036854775808' "run id '9223372036854775808' does not fit"
@@ -213,5 +230,5 @@ grep -q '<script' "$T/xss.html" && fail "the by= key written into the page as ma
 grep -q '&lt;script&gt;alert(7)' "$T/xss.html" || fail "the by= key not on the page, escaped"
 curl -sf "$URL" -o "$T/m4.txt" || fail "a scrape after the 400s"
 bad=$(counter iofleet_http_bad_requests_total "$T/m4.txt")
-[ "$bad" = 3 ] || fail "iofleet_http_bad_requests_total $bad, want 3 (the NULs)"
+[ "$bad" = 4 ] || fail "iofleet_http_bad_requests_total $bad, want 4 (the NULs)"
 ok "a NUL in the path or query, a run id past int64, a by= key the CLI refuses: 400 naming it"
