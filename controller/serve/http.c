@@ -16,6 +16,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -88,6 +89,9 @@ struct http {
     bool answer_failed;
     uint64_t hits[HTTP_PATHS];  /* requests by path (iofleet_http_requests_total) */
     http_pool_t *pool;          /* the connections */
+    pthread_mutex_t loglock;    /* libmicrohttpd's messages, rate-limited: */
+    time_t log_next;            /* none logged before */
+    uint64_t log_quiet;         /* left out since the last one logged */
     uint64_t bad;               /* requests refused 400 before any page (a NUL, ...) */
 };
 
@@ -637,6 +641,36 @@ s_now (void)
     return (double) clock_mono_ns () / 1e9;
 }
 
+/* libmicrohttpd's messages (MHD_OPTION_EXTERNAL_LOGGER): at most one a
+   minute into the log, with the count of those left out.  It says one
+   for each connection a client drops: a flood would write a line per
+   connection (37,599 in 14 s). */
+static void
+s_mhd_log (void *cls, const char *fmt, va_list ap)
+{
+    http_t *self = cls;
+    time_t now = time (NULL);
+    pthread_mutex_lock (&self->loglock);
+    bool say = now >= self->log_next;
+    uint64_t quiet = self->log_quiet;
+    if (say) {
+        self->log_next = now + 60;
+        self->log_quiet = 0;
+    } else
+        self->log_quiet++;
+    pthread_mutex_unlock (&self->loglock);
+    if (!say)
+        return;
+    char msg[512];
+    vsnprintf (msg, sizeof msg, fmt, ap);
+    msg[strcspn (msg, "\n")] = '\0';
+    if (quiet)
+        log_warn ("--http: %s (and %" PRIu64 " more such messages of libmicrohttpd in the "
+                  "minute before, left out)", msg, quiet);
+    else
+        log_warn ("--http: %s", msg);
+}
+
 /* The pool's record of c (NULL: none kept). */
 static http_conn_t *
 s_conn (struct MHD_Connection *c)
@@ -843,6 +877,11 @@ http_start (const http_opts_t *o, char *err, size_t errlen)
                   ? (long) rl.rlim_cur : 4L * HTTP_POOL_MAX;
     unsigned pool = (unsigned) (nofile / 4 < HTTP_POOL_MIN ? HTTP_POOL_MIN
                                 : nofile / 4 > HTTP_POOL_MAX ? HTTP_POOL_MAX : nofile / 4);
+    pthread_mutex_init (&self->lock, NULL);
+    pthread_mutex_init (&self->loglock, NULL);
+    pthread_mutex_init (&self->scrape, NULL);
+    pthread_mutex_init (&self->asker, NULL);
+    pthread_cond_init (&self->fresh, NULL);
     self->pool = http_pool_new (pool, HTTP_REQUEST_S, HTTP_KEEP_S);
     if (!self->pool) {
         http_unload (cert, key, NULL);
@@ -850,10 +889,6 @@ http_start (const http_opts_t *o, char *err, size_t errlen)
         http_stop (&self);
         return NULL;
     }
-    pthread_mutex_init (&self->lock, NULL);
-    pthread_mutex_init (&self->scrape, NULL);
-    pthread_mutex_init (&self->asker, NULL);
-    pthread_cond_init (&self->fresh, NULL);
     /* epoll, not select: the controller holds a socket per agent, past
        FD_SETSIZE for a fleet of a thousand.  A pool of HTTP_THREADS. */
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG
@@ -865,6 +900,9 @@ http_start (const http_opts_t *o, char *err, size_t errlen)
         { MHD_OPTION_END, 0, NULL },
     };
     self->d = MHD_start_daemon (flags, 0, NULL, NULL, on_request, self,
+                                /* First: its messages of the options below
+                                   go there too. */
+                                MHD_OPTION_EXTERNAL_LOGGER, s_mhd_log, self,
                                 MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &ss,
                                 /* Above the pool's: the connections it shut
                                    count here until their threads close them. */
@@ -963,6 +1001,7 @@ http_stop (http_t **self_p)
         MHD_stop_daemon (self->d);
     http_pool_destroy (&self->pool);
     pthread_mutex_destroy (&self->lock);
+    pthread_mutex_destroy (&self->loglock);
     pthread_mutex_destroy (&self->scrape);
     pthread_mutex_destroy (&self->asker);
     pthread_cond_destroy (&self->fresh);
