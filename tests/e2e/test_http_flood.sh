@@ -176,7 +176,7 @@ echo "small pool: accepted $(counter iofleet_http_connections_accepted_total "$T
 [ "$ev" -gt 0 ] || fail "a pool of $limit under $N connections evicted none"
 ok "a pool of $limit: the connections idle longest evicted ($ev), /metrics answers"
 # libmicrohttpd says a line per connection a client drops: at most one a
-# minute reaches the log (before: a line per evicted connection).
+# minute reaches the log (before: a line per dropped connection).
 said=$(grep -c -- ' --http: ' "$T/controller.log" || true)
 [ "$said" -le 2 ] || fail "$said lines of libmicrohttpd's in the controller's log under the flood"
 
