@@ -801,8 +801,6 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
     if (strcmp (method, "GET") != 0 && strcmp (method, "HEAD") != 0)
         return reply (c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", not_allowed,
                       sizeof not_allowed - 1, false);
-    /* libmicrohttpd decodes %00 into a NUL that ends the path or the
-       argument there: /runs/1%00/live would be /runs/1. */
     if (s_raw_nul (rq, version)) {
         __atomic_add_fetch (&self->bad, 1, __ATOMIC_RELAXED);
         char msg[600];
@@ -812,6 +810,8 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
         return reply (c, MHD_HTTP_BAD_REQUEST, "text/plain", msg,
                       n < (int) sizeof msg ? (size_t) n : sizeof msg - 1, true);
     }
+    /* libmicrohttpd decodes %00 into a NUL that ends the path or the
+       argument there: /runs/1%00/live would be /runs/1. */
     if (rq->uri && strstr (rq->uri, "%00")) {
         __atomic_add_fetch (&self->bad, 1, __ATOMIC_RELAXED);
         char msg[600];
