@@ -235,6 +235,9 @@ utf8_invalid_at (const char *str, size_t len)
     return -1;
 }
 
+/* The soft limit before fd_limit_raise first raised it (0: not raised). */
+static rlim_t s_fd_soft_before;
+
 long
 fd_limit_raise (long want)
 {
@@ -242,14 +245,31 @@ fd_limit_raise (long want)
     if (getrlimit (RLIMIT_NOFILE, &rl) != 0)
         return -1;
     if (rl.rlim_cur != RLIM_INFINITY && (long) rl.rlim_cur < want) {
+        rlim_t before = rl.rlim_cur;
         rlim_t to = (rlim_t) want;
         if (rl.rlim_max != RLIM_INFINITY && to > rl.rlim_max)
             to = rl.rlim_max;
         rl.rlim_cur = to;
-        setrlimit (RLIMIT_NOFILE, &rl);
+        /* A hard limit of "unlimited" is still capped by fs.nr_open. */
+        if (setrlimit (RLIMIT_NOFILE, &rl) != 0 && to > FD_LIMIT_NR_OPEN) {
+            rl.rlim_cur = FD_LIMIT_NR_OPEN;
+            setrlimit (RLIMIT_NOFILE, &rl);
+        }
         getrlimit (RLIMIT_NOFILE, &rl);
+        if (!s_fd_soft_before && rl.rlim_cur != before)
+            s_fd_soft_before = before;
     }
     return rl.rlim_cur == RLIM_INFINITY ? want : (long) rl.rlim_cur;
+}
+
+void
+fd_limit_restore (void)
+{
+    struct rlimit rl;
+    if (s_fd_soft_before && getrlimit (RLIMIT_NOFILE, &rl) == 0) {
+        rl.rlim_cur = s_fd_soft_before;
+        setrlimit (RLIMIT_NOFILE, &rl);
+    }
 }
 
 bool

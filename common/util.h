@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 
 #define NS_PER_SEC  1000000000ull
@@ -18,9 +19,16 @@ uint64_t clock_real_ns (void);
 uint64_t clock_mono_ns (void);
 
 /* Raises this process's open-file limit to at least want (up to the hard
-   limit): a controller holds a socket per agent.  Returns the soft limit
-   now in force. */
+   limit; FD_LIMIT_HARD: to the hard limit, as systemd's LimitNOFILE= would
+   set it): a controller holds a socket per agent and --http's pool.
+   Returns the soft limit now in force, or -1 when it cannot be read. */
+#define FD_LIMIT_NR_OPEN (1L << 20)     /* Linux's default fs.nr_open */
+#define FD_LIMIT_HARD    LONG_MAX
 long fd_limit_raise (long want);
+/* Puts the soft limit back as it was before fd_limit_raise, for a child
+   about to exec (programs using select(2) expect 1024).  Only a system
+   call: safe between fork and exec.  Can't fail. */
+void fd_limit_restore (void);
 
 /* splitmix64: advances *state and returns the next of its well-mixed
    64-bit numbers (seeding generators, keyed draws).  Can't fail. */

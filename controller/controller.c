@@ -187,6 +187,10 @@ s_process_setup (const settings_t *set)
     if (mallopt (M_ARENA_MAX, MALLOC_ARENAS) != 1)
         log_warn ("cannot limit malloc's arenas to %d: memory may grow with threads",
                   MALLOC_ARENAS);
+    /* The open-file limit to the hard one, as the unit's LimitNOFILE=
+       sets it: a socket per agent and --http's pool (sized from it, in
+       http_start) need it.  The hook's child gets the old one back. */
+    fd_limit_raise (FD_LIMIT_HARD);
     return 0;
 }
 
@@ -290,7 +294,8 @@ s_bind (daemon_t *d)
 {
     ctl_t *ctl = d->ctl;
     const char *listen = d->set->listen, *admin = d->set->admin;
-    /* A socket per connected agent, plus the database's files. */
+    /* A socket per connected agent, plus the database's files (the limit
+       was raised to the hard one at start). */
     long fds = fd_limit_raise (CTL_FDS_WANTED);
     if (fds < 4096)
         log_warn ("open-file limit %ld (hard limit): about %ld agents can connect; raise it "

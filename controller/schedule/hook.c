@@ -114,6 +114,7 @@ hook_start (hook_t *self, store_t *store)
     if (pid == 0) {
         /* Its own process group, so a timeout stops its children too. */
         setpgid (0, 0);
+        fd_limit_restore ();
         dup2 (fd, STDIN_FILENO);
         close (fd);
         execve ("/bin/sh", argv, envp);

@@ -1,6 +1,7 @@
 /*  http.c: the controller's HTTP endpoint, see http.h. */
 #define _GNU_SOURCE     /* fopencookie, gettid */
 #include "http.h"
+#include "http_pool.h"
 #include "admin.h"
 #include "web.h"
 #include "gz.h"
@@ -15,7 +16,9 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +48,18 @@ static const char *const s_path_label[HTTP_PATHS] = {
    one, does not hold up a scrape on another. */
 #define HTTP_THREADS    4
 
+/* The connection pool (http_pool.h): a quarter of the open-file limit
+   (raised to the hard one at start), the rest for the agents' sockets
+   and the database; at least HTTP_POOL_MIN, at most HTTP_POOL_MAX (each
+   connection holds up to 32 KiB of libmicrohttpd's buffers). */
+#define HTTP_POOL_MIN   64
+#define HTTP_POOL_MAX   8192
+/* Seconds a connection has to send its whole request from its accept
+   (and libmicrohttpd's inactivity timeout until it has); seconds a
+   kept-alive one waits for its next. */
+#define HTTP_REQUEST_S  5
+#define HTTP_KEEP_S     30
+
 struct http {
     struct MHD_Daemon *d;
     pthread_mutex_t lock;
@@ -73,7 +88,24 @@ struct http {
     size_t answer_len;
     bool answer_failed;
     uint64_t hits[HTTP_PATHS];  /* requests by path (iofleet_http_requests_total) */
+    http_pool_t *pool;          /* the connections */
+    pthread_mutex_t loglock;    /* libmicrohttpd's messages, rate-limited: */
+    time_t log_next;            /* none logged before */
+    uint64_t log_quiet;         /* left out since the last one logged */
+    uint64_t bad;               /* requests refused 400 before any page (a NUL, ...) */
 };
+
+/* A request's state (libmicrohttpd's *con_cls): its URI as sent, before
+   any %-decoding, which cuts a path at an encoded NUL. */
+typedef struct {
+    char *uri;
+    uintptr_t at;               /* where libmicrohttpd had the URI (never read) */
+    size_t len;                 /* its length as a string */
+    bool started;               /* on_request has seen its headers */
+} req_t;
+
+/* Longest request line looked at for a raw NUL: libmicrohttpd's buffer. */
+#define HTTP_LINE_MAX   (32 * 1024)
 
 /* addr split into a socket address.  Returns 0 (a loopback address), 1
    (any other), or -1 with err. */
@@ -379,6 +411,28 @@ serve_metrics (http_t *self, struct MHD_Connection *c)
                  "another.\n# TYPE iofleet_http_denied_total counter\n"
                  "iofleet_http_denied_total %" PRIu64 "\n",
                  __atomic_load_n (&self->denied, __ATOMIC_RELAXED));
+        http_pool_stats_t ps = http_pool_stats (self->pool);
+        fprintf (f, "# HELP iofleet_http_bad_requests_total Requests refused 400 before any "
+                 "page: a NUL byte (%%00 or raw) in the path or query.\n"
+                 "# TYPE iofleet_http_bad_requests_total counter\n"
+                 "iofleet_http_bad_requests_total %" PRIu64 "\n"
+                 "# HELP iofleet_http_connections Connections open to --http.\n"
+                 "# TYPE iofleet_http_connections gauge\n"
+                 "iofleet_http_connections %u\n"
+                 "# HELP iofleet_http_connections_limit Connections --http holds at most.\n"
+                 "# TYPE iofleet_http_connections_limit gauge\n"
+                 "iofleet_http_connections_limit %u\n"
+                 "# HELP iofleet_http_connections_accepted_total Connections accepted.\n"
+                 "# TYPE iofleet_http_connections_accepted_total counter\n"
+                 "iofleet_http_connections_accepted_total %" PRIu64 "\n"
+                 "# HELP iofleet_http_connections_closed_total Connections closed by the "
+                 "controller: slow (no whole request in time), evicted (the idle longest, "
+                 "the pool full).\n"
+                 "# TYPE iofleet_http_connections_closed_total counter\n"
+                 "iofleet_http_connections_closed_total{why=\"slow\"} %" PRIu64 "\n"
+                 "iofleet_http_connections_closed_total{why=\"evicted\"} %" PRIu64 "\n",
+                 __atomic_load_n (&self->bad, __ATOMIC_RELAXED), ps.open, ps.size,
+                 ps.accepted, ps.slow, ps.evicted);
         fputs ("# HELP iofleet_http_requests_total Requests answered, by path.\n"
                "# TYPE iofleet_http_requests_total counter\n", f);
         for (int i = 0; i < HTTP_PATHS; i++)
@@ -581,11 +635,128 @@ count (http_t *self, int path)
     __atomic_add_fetch (&self->hits[path], 1, __ATOMIC_RELAXED);
 }
 
+static double
+s_now (void)
+{
+    return (double) clock_mono_ns () / 1e9;
+}
+
+/* libmicrohttpd's messages (MHD_OPTION_EXTERNAL_LOGGER): at most one a
+   minute into the log, with the count of those left out.  It says one
+   for each connection a client drops: a flood would write a line per
+   connection (37,599 in 14 s). */
+static void
+s_mhd_log (void *cls, const char *fmt, va_list ap)
+{
+    http_t *self = cls;
+    time_t now = time (NULL);
+    pthread_mutex_lock (&self->loglock);
+    bool say = now >= self->log_next;
+    uint64_t quiet = self->log_quiet;
+    if (say) {
+        self->log_next = now + 60;
+        self->log_quiet = 0;
+    } else
+        self->log_quiet++;
+    pthread_mutex_unlock (&self->loglock);
+    if (!say)
+        return;
+    char msg[512];
+    vsnprintf (msg, sizeof msg, fmt, ap);
+    msg[strcspn (msg, "\n")] = '\0';
+    if (quiet)
+        log_warn ("--http: %s (and %" PRIu64 " more such messages of libmicrohttpd in the "
+                  "minute before, left out)", msg, quiet);
+    else
+        log_warn ("--http: %s", msg);
+}
+
+/* The pool's record of c (NULL: none kept). */
+static http_conn_t *
+s_conn (struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *i = MHD_get_connection_info (c,
+                                                                 MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return i ? i->socket_context : NULL;
+}
+
+/* libmicrohttpd's MHD_OPTION_NOTIFY_CONNECTION: a connection accepted
+   (into the pool, which makes room) or closed (out of it, before its
+   descriptor is). */
+static void
+s_on_connection (void *cls, struct MHD_Connection *c, void **socket_context,
+                 enum MHD_ConnectionNotificationCode toe)
+{
+    http_t *self = cls;
+    if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+        http_pool_close (self->pool, (http_conn_t **) socket_context);
+        return;
+    }
+    const union MHD_ConnectionInfo *fi = MHD_get_connection_info (c,
+                                                                  MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *ai = MHD_get_connection_info (c,
+                                                                  MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!fi || !ai || !ai->client_addr)
+        return;
+    socklen_t len = ai->client_addr->sa_family == AF_INET6 ? sizeof (struct sockaddr_in6)
+                                                           : sizeof (struct sockaddr_in);
+    *socket_context = http_pool_open (self->pool, fi->connect_fd, ai->client_addr, len,
+                                      s_now ());
+}
+
+/* libmicrohttpd's MHD_OPTION_URI_LOG_CALLBACK: the request's state, with
+   its URI as sent (NULL out of memory: on_request refuses it). */
+static void *
+s_uri_log (void *cls, const char *uri, struct MHD_Connection *c)
+{
+    (void) cls;
+    (void) c;
+    req_t *rq = calloc (1, sizeof *rq);
+    if (rq) {
+        rq->at = (uintptr_t) uri;
+        rq->len = uri ? strlen (uri) : 0;
+    }
+    if (rq && !(rq->uri = strdup (uri ? uri : ""))) {
+        free (rq);
+        rq = NULL;
+    }
+    return rq;
+}
+
+/* libmicrohttpd's MHD_OPTION_NOTIFY_COMPLETED: answered (or given up),
+   the connection idle again. */
+static void
+s_on_completed (void *cls, struct MHD_Connection *c, void **con_cls,
+                enum MHD_RequestTerminationCode toe)
+{
+    (void) toe;
+    http_t *self = cls;
+    req_t *rq = *con_cls;
+    if (rq) {
+        free (rq->uri);
+        free (rq);
+        *con_cls = NULL;
+    }
+    http_pool_idle (self->pool, s_conn (c), s_now ());
+}
+
+/* Whether the request line held a raw NUL byte (not %00): libmicrohttpd
+   0.9.75 parses the line in place, the version's text right after the
+   URI's bytes and a space, so a URI string that ends short of it was cut
+   by one (GET /runs/1<NUL>/live would be /runs/1).  Compares addresses
+   only; test_http_flood.sh sends such a line. */
+static bool
+s_raw_nul (const req_t *rq, const char *version)
+{
+    uintptr_t v = (uintptr_t) version;
+    return version && *version && rq->at && v > rq->at + rq->len + 1
+           && v - rq->at <= HTTP_LINE_MAX;
+}
+
 static enum MHD_Result
 on_request (void *cls, struct MHD_Connection *c, const char *url, const char *method,
             const char *version, const char *upload, size_t *upload_len, void **state)
 {
-    (void) version;
     (void) upload;
     http_t *self = cls;
     /* This thread yields to the event loop: under a fleet's load a scrape
@@ -597,14 +768,22 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
             log_warn ("--http: cannot lower its thread's priority: %s", strerror (errno));
         niced = true;
     }
-    if (!*state) {              /* the headers: answer once the body (if any) is in */
-        *state = self;
+    req_t *rq = *state;
+    if (!rq)                    /* out of memory in s_uri_log */
+        return MHD_NO;
+    if (!rq->started) {         /* the headers: answer once the body (if any) is in */
+        rq->started = true;
         return MHD_YES;
     }
     if (*upload_len) {
         *upload_len = 0;        /* a body is read and dropped: nothing is written */
         return MHD_YES;
     }
+    /* The whole request, body included (one trickled stays on its
+       deadline): not evicted while answered, kept alive HTTP_KEEP_S
+       after. */
+    http_pool_busy (self->pool, s_conn (c));
+    MHD_set_connection_option (c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned) HTTP_KEEP_S);
     if (self->token && !authorized (self, c)) {
         static const char denied[] = "401: give the token of --http-token-file as "
                                      "'Authorization: Bearer TOKEN'\n";
@@ -622,6 +801,26 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
     if (strcmp (method, "GET") != 0 && strcmp (method, "HEAD") != 0)
         return reply (c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", not_allowed,
                       sizeof not_allowed - 1, false);
+    if (s_raw_nul (rq, version)) {
+        __atomic_add_fetch (&self->bad, 1, __ATOMIC_RELAXED);
+        char msg[600];
+        int n = snprintf (msg, sizeof msg, "400: '%.512s' then a NUL byte: the request line "
+                          "holds one; no path or argument of iofleet-controller does\n",
+                          rq->uri);
+        return reply (c, MHD_HTTP_BAD_REQUEST, "text/plain", msg,
+                      n < (int) sizeof msg ? (size_t) n : sizeof msg - 1, true);
+    }
+    /* libmicrohttpd decodes %00 into a NUL that ends the path or the
+       argument there: /runs/1%00/live would be /runs/1. */
+    if (rq->uri && strstr (rq->uri, "%00")) {
+        __atomic_add_fetch (&self->bad, 1, __ATOMIC_RELAXED);
+        char msg[600];
+        int n = snprintf (msg, sizeof msg, "400: '%.512s': a NUL byte (%%00) in the path or "
+                          "query; no path or argument of iofleet-controller holds one\n",
+                          rq->uri);
+        return reply (c, MHD_HTTP_BAD_REQUEST, "text/plain", msg,
+                      n < (int) sizeof msg ? (size_t) n : sizeof msg - 1, true);
+    }
     if (strcmp (url, "/metrics") == 0) {
         count (self, P_METRICS);
         return serve_metrics (self, c);
@@ -673,10 +872,23 @@ http_start (const http_opts_t *o, char *err, size_t errlen)
         snprintf (self->host, sizeof self->host, "127.0.0.1");
     self->db = o->db ? strdup (o->db) : NULL;
     self->sched = metrics_sched_new ();
+    struct rlimit rl;
+    long nofile = getrlimit (RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+                  ? (long) rl.rlim_cur : 4L * HTTP_POOL_MAX;
+    unsigned pool = (unsigned) (nofile / 4 < HTTP_POOL_MIN ? HTTP_POOL_MIN
+                                : nofile / 4 > HTTP_POOL_MAX ? HTTP_POOL_MAX : nofile / 4);
     pthread_mutex_init (&self->lock, NULL);
+    pthread_mutex_init (&self->loglock, NULL);
     pthread_mutex_init (&self->scrape, NULL);
     pthread_mutex_init (&self->asker, NULL);
     pthread_cond_init (&self->fresh, NULL);
+    self->pool = http_pool_new (pool, HTTP_REQUEST_S, HTTP_KEEP_S);
+    if (!self->pool) {
+        http_unload (cert, key, NULL);
+        snprintf (err, errlen, "out of memory");
+        http_stop (&self);
+        return NULL;
+    }
     /* epoll, not select: the controller holds a socket per agent, past
        FD_SETSIZE for a fleet of a thousand.  A pool of HTTP_THREADS. */
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG
@@ -688,10 +900,18 @@ http_start (const http_opts_t *o, char *err, size_t errlen)
         { MHD_OPTION_END, 0, NULL },
     };
     self->d = MHD_start_daemon (flags, 0, NULL, NULL, on_request, self,
+                                /* First: its messages of the options below
+                                   go there too. */
+                                MHD_OPTION_EXTERNAL_LOGGER, s_mhd_log, self,
                                 MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &ss,
-                                MHD_OPTION_CONNECTION_LIMIT, (unsigned) 64,
+                                /* Above the pool's: the connections it shut
+                                   count here until their threads close them. */
+                                MHD_OPTION_CONNECTION_LIMIT, pool + pool / 4 + 4 * HTTP_THREADS,
                                 MHD_OPTION_THREAD_POOL_SIZE, (unsigned) HTTP_THREADS,
-                                MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) 10,
+                                MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) HTTP_REQUEST_S,
+                                MHD_OPTION_NOTIFY_CONNECTION, s_on_connection, self,
+                                MHD_OPTION_NOTIFY_COMPLETED, s_on_completed, self,
+                                MHD_OPTION_URI_LOG_CALLBACK, s_uri_log, self,
                                 MHD_OPTION_ARRAY, self->tls ? tls : tls + 2, MHD_OPTION_END);
     /* The certificate and key are the daemon's now (it parsed them). */
     http_unload (cert, key, NULL);
@@ -779,7 +999,9 @@ http_stop (http_t **self_p)
         return;
     if (self->d)
         MHD_stop_daemon (self->d);
+    http_pool_destroy (&self->pool);
     pthread_mutex_destroy (&self->lock);
+    pthread_mutex_destroy (&self->loglock);
     pthread_mutex_destroy (&self->scrape);
     pthread_mutex_destroy (&self->asker);
     pthread_cond_destroy (&self->fresh);

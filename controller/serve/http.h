@@ -15,7 +15,10 @@
     (404), nothing is written.  On loopback, plain HTTP without a token;
     on any other address only HTTPS (--http-tls-cert, --http-tls-key) with
     a bearer token (--http-token-file): a request without it, or with
-    another, gets 401 and is counted (iofleet_http_denied_total). */
+    another, gets 401 and is counted (iofleet_http_denied_total).
+    Connections are kept in a pool (http_pool.h) sized from the open-file
+    limit, where idle and slow ones cannot lock a scrape out; a path or
+    query with a NUL byte (%00) is refused 400 before any page. */
 #ifndef IOF_HTTP_H
 #define IOF_HTTP_H
 

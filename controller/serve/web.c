@@ -4,7 +4,10 @@
 #include "html_report.h"
 #include "html_web.h"
 #include "plans.h"
+#include "match.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +17,28 @@
 static const char *const s_history_keys[] = { "plan", "step", "metric", "by", "direction" };
 #define HISTORY_KEYS (sizeof s_history_keys / sizeof *s_history_keys)
 
-/* A run id in text: its value, or 0. */
+/* A run id in text: its value; 0 when s is not one; -1 when its digits
+   do not fit in int64 (strtoll would clamp them to another run's id). */
 static long long
 run_id (const char *s, const char **end)
 {
     char *e = NULL;
+    errno = 0;
     long long v = s && *s >= '1' && *s <= '9' ? strtoll (s, &e, 10) : 0;
     if (end)
         *end = e;
+    if (v == LLONG_MAX && errno == ERANGE)
+        return -1;
     return v > 0 && e != s ? v : 0;
+}
+
+/* err: the run id that does not fit, as given (its digits, from s). */
+static void
+too_large (const char *what, const char *s, char *err, size_t errlen)
+{
+    snprintf (err, errlen, "%s: run id '%.*s' does not fit in 64 bits (the largest is "
+              "%lld): see iofleet runs", what, (int) strspn (s, "0123456789") > 64 ? 64
+              : (int) strspn (s, "0123456789"), s, LLONG_MAX);
 }
 
 /* A run id argument of /compare: its value, or 0 with err. */
@@ -31,12 +47,29 @@ run_arg (const web_src_t *src, const char *key, char *err, size_t errlen)
 {
     const char *v = src->arg (src->cls, key), *end;
     long long run = run_id (v, &end);
+    if (run < 0) {
+        char what[32];
+        snprintf (what, sizeof what, "/compare: %s", key);
+        too_large (what, v, err, errlen);
+        return 0;
+    }
     if (!run || *end) {
         snprintf (err, errlen, "/compare: %s='%.64s' is not a run id: give /compare?a=RUN&b=RUN "
                   "(iofleet runs lists them)", key, v ? v : "");
         return 0;
     }
     return run;
+}
+
+/* The by argument checked by the rule of the command line's --by
+   (match.h's keys): an HTML page groups by it.  Returns 0, or -1 with
+   err naming the argument. */
+static int
+by_check (const web_src_t *src, char *err, size_t errlen)
+{
+    const char *v = src->arg (src->cls, "by");
+    match_key_t key;
+    return v && *v ? match_key_parse ("by", v, &key, err, errlen) : 0;
 }
 
 static void
@@ -64,11 +97,13 @@ web_request (const char *path, const web_src_t *src, bool page, char *err, size_
         return json_pack ("{s:s, s:s}", "cmd", "inventory", "agent", path + 11);
     if (!strncmp (path, "/runs/", 6)) {
         long long run = run_id (path + 6, &end);
-        if (!run)
+        if (run < 0)
+            too_large (path, path + 6, err, errlen);
+        if (run <= 0)
             return NULL;
         if (!strcmp (end, "/live"))
             return json_pack ("{s:s, s:I}", "cmd", "status", "run", (json_int_t) run);
-        if (*end)
+        if (*end || by_check (src, err, errlen))
             return NULL;
         json_t *req = json_pack ("{s:s, s:I, s:s}", "cmd", "report", "run", (json_int_t) run,
                                  "format", "json");
@@ -80,7 +115,7 @@ web_request (const char *path, const web_src_t *src, bool page, char *err, size_
     if (!strcmp (path, "/compare")) {
         long long ra = run_arg (src, "a", err, errlen);
         long long rb = ra ? run_arg (src, "b", err, errlen) : 0;
-        if (!rb)
+        if (!rb || by_check (src, err, errlen))
             return NULL;
         json_t *req = json_pack ("{s:s, s:b, s:b, s:b, s:[I, I]}", "cmd", "compare", "sum", 0,
                                  "force", 0, "reports", page, "runs", (json_int_t) ra,
@@ -89,6 +124,8 @@ web_request (const char *path, const web_src_t *src, bool page, char *err, size_
         return req;
     }
     if (!strcmp (path, "/history")) {
+        if (by_check (src, err, errlen))
+            return NULL;
         json_t *req = json_pack ("{s:s, s:[]}", "cmd", "history", "where");
         for (size_t i = 0; i < HISTORY_KEYS; i++)
             copy_arg (src, req, s_history_keys[i]);
