@@ -96,7 +96,20 @@ int cmd_runs_rm (const char *endpoint, int argc, char **argv);
 /* One admin call; on failure says so on stderr as "iofleet WHAT: ..." and
    returns NULL.  Takes req. */
 json_t *cli_call (const char *endpoint, json_t *req, int timeout_ms, const char *what);
+/* How long a command waits for its answer: most commands, and a report
+   (or a database's usage, check and backup: ten of those). */
+#define CALL_TIMEOUT_MS   10000
+#define REPORT_TIMEOUT_MS 60000
+/* The same, saying "iofleet: ..." (the commands of iofleet.c and
+   cmd_db.c).  Takes req. */
+json_t *cli_ask (const char *endpoint, json_t *req, int timeout_ms);
+/* Parses the options every listing command shares (argv[first..]: only
+   --json).  Returns 0, or 2 with the argument named on stderr. */
+int cli_flag_json (int argc, char **argv, int first, bool *json);
 void cli_print_json (json_t *j);
+/* iofleet db usage|check|backup and iofleet stats (cmd_db.c). */
+int cmd_db (const char *endpoint, int argc, char **argv);
+int cmd_stats (const char *endpoint, int argc, char **argv);
 /* ns since the epoch as "YYYY-MM-DD HH:MM:SS UTC" ("-" for none). */
 const char *cli_utc (int64_t ns, char *buf, size_t cap);
 /* Adds --label's KEY=VALUE to labels.  Returns 0, or 2 (said, naming

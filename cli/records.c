@@ -27,6 +27,32 @@ cli_call (const char *endpoint, json_t *req, int timeout_ms, const char *what)
     return r;
 }
 
+json_t *
+cli_ask (const char *endpoint, json_t *req, int timeout_ms)
+{
+    char err[1024];
+    json_t *r = client_call (endpoint, req, timeout_ms, err, sizeof err);
+    json_decref (req);
+    if (!r)
+        fprintf (stderr, "iofleet: %s\n", err);
+    return r;
+}
+
+int
+cli_flag_json (int argc, char **argv, int first, bool *json)
+{
+    for (int i = first; i < argc; i++) {
+        if (strcmp (argv[i], "--json") == 0)
+            *json = true;
+        else {
+            fprintf (stderr, "iofleet %s: unexpected argument '%s' (see iofleet --help)\n",
+                     argv[0], argv[i]);
+            return 2;
+        }
+    }
+    return 0;
+}
+
 void
 cli_print_json (json_t *j)
 {

@@ -425,7 +425,7 @@ settings_check_http (const settings_t *set)
         return 0;
     }
     http_opts_t o = settings_http_opts (set);
-    if (http_check (&o, err, sizeof err)) {
+    if (http_opts_check (&o, err, sizeof err)) {
         fprintf (stderr, "iofleet-controller: %s\n", err);
         return -1;
     }

@@ -29,30 +29,13 @@
 
 #include <jansson.h>
 
+#include "http_opts.h"
+
 typedef struct http http_t;
 
-/* Largest certificate, key or token file read. */
-#define HTTP_FILE_MAX   (1 << 20)
-/* Shortest token taken. */
-#define HTTP_TOKEN_MIN  16
 
-typedef struct {
-    const char *addr;           /* --http ADDR:PORT */
-    const char *db;             /* the database, for the schedules' series (NULL: none) */
-    const char *cert, *key;     /* --http-tls-cert, --http-tls-key: PEM files, or NULL */
-    const char *token_file;     /* --http-token-file: a bearer token, or NULL */
-} http_opts_t;
-
-/* Checks o without starting anything: addr ("127.0.0.1:9464",
-   "[::1]:9464", "localhost:9464", "0.0.0.0:9464"; port 0: any free one),
-   an address off this host only with TLS and a token, the certificate
-   and key PEM and readable, the token file readable by its owner alone,
-   its first line (trimmed) at least HTTP_TOKEN_MIN characters.  Returns
-   0, or -1 with err naming the option, the file and what to do. */
-int http_check (const http_opts_t *o, char *err, size_t errlen);
-
-/* Starts serving as o says (http_check first).  Returns NULL with err
-   filled (what http_check says, the port taken, a key that does not
+/* Starts serving as o says (http_opts_check first).  Returns NULL with err
+   filled (what http_opts_check says, the port taken, a key that does not
    match its certificate). */
 http_t *http_start (const http_opts_t *o, char *err, size_t errlen);
 
