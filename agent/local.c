@@ -87,8 +87,9 @@ usage (FILE *f)
 "passes the write guard: one that is mounted (or a partition of it), swap,\n"
 "the root or boot disk, held by dm/md/LVM, or that carries a partition table\n"
 "or file-system signature is refused, naming the rule.  SIGINT or SIGTERM stops\n"
-"it: what was measured is printed, the jobs cut short with err=4 (EINTR), and\n"
-"it exits 130 (SIGINT) or 143 (SIGTERM).\n"
+"it as it stops fio: what was measured is printed (a job stopped during its\n"
+"I/O keeps err=0, as fio's does; one stopped while laying out its file shows\n"
+"err=4, EINTR), and it exits 128, as fio does.\n"
 "\n"
 "options:\n"
 "  --output-format FMT   text (default), json, or json+ (json with the\n"
@@ -471,12 +472,11 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
             if (ended[i])
                 continue;
             result_t *r = &res[first + i];
-            if (s_interrupted) {
+            /* Cut short: as fio's sig_int, the job is stopped and its
+               figures are what it did (fio keeps err=0; the stderr line
+               after the results says they are partial). */
+            if (s_interrupted)
                 job_stop (step_job (step, i));
-                /* Cut short: its figures are partial, and its entry says so
-                   (fio's err, EINTR). */
-                r->error = EINTR;
-            }
             int nd = job_ntargets (step_job (step, i)) * DIR_COUNT;
             uint32_t seq;
             uint64_t t0, t1;
@@ -550,8 +550,6 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
             rc->sys_cpu = r->sys_cpu / r->ncopies;
             rc->ctx = r->ctx / (uint64_t) r->ncopies;
             rc->error = error_code (job_worker_error (job, c));
-            if (!rc->error && r->error == EINTR)
-                rc->error = EINTR;
         }
     }
 out:
@@ -703,13 +701,14 @@ local_run (int argc, char **argv)
         json_decref (doc);
     } else
         fio_text_report (stdout, fj, nentries, version);
-    /* After the figures, the last thing read: they are partial.  Exit as a
-       shell says of a program the signal ended (130 for SIGINT). */
+    /* After the figures, the last thing read: they are partial.  Exit as
+       fio does when a signal stops it (its exit_value, 128, whatever the
+       signal). */
     if (s_interrupted) {
         fprintf (stderr, "iofleet-agent run: %s: %s during step %d/%d: the results are partial "
-                 "(a job cut short shows err=4, EINTR; the steps after it did not run)\n", path,
+                 "(the jobs stopped there; the steps after it did not run)\n", path,
                  s_interruption (), cut + 1, ngroups);
-        status = 128 + s_interrupted;
+        status = 128;
     }
     for (int i = 0; i < jf->nsteps; i++) {
         result_free (&res[i]);
