@@ -15,6 +15,7 @@
 #include "options.h"
 #include "simulate.h"
 #include "spool.h"
+#include "stall.h"
 #include "util.h"
 #include "workload.h"
 
@@ -203,8 +204,13 @@ serve (agent_options_t *o)
     /* Ready: configured, spool open, dialing (ZeroMQ keeps redialing a
        controller that is not up yet). */
     sd_notifyf (0, "READY=1\nSTATUS=agent '%s', controller %s", o->name, o->endpoint);
+    if (stall_init () != 0)
+        log_warn ("cannot watch for SIGCONT: a stopped agent's intervals will not say so");
     while (!zsys_interrupted && !link_rejected (link)) {
         uint64_t now = clock_mono_ns ();
+        if (stall_alive (now))
+            log_warn ("this process was stopped and continued: the intervals it missed are "
+                      "marked stalled");
         uint64_t next = link_tick (link, now);
         uint64_t now2 = clock_mono_ns ();
         long timeout = next > now2 ? (long) ((next - now2) / NS_PER_MS) + 1 : 0;

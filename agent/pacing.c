@@ -167,3 +167,30 @@ pace_min_rate_check (worker_t *w)
         w->mr_time[d] = w->now;
     }
 }
+
+bool
+pace_above (const iojob_t *j, const uint64_t ops[DIR_COUNT], const uint64_t bytes[DIR_COUNT],
+            uint64_t len_ns)
+{
+    double secs = (double) len_ns / 1e9, n = j->nworkers > 0 ? j->nworkers : 1;
+    for (int d = 0; d < DIR_COUNT; d++) {
+        if (!j->rate_bps[d])
+            continue;
+        if (j->poisson_us[d]) {
+            /* random gaps of poisson_us on average, one I/O each */
+            double allowed = n * secs * 1e6 / (double) j->poisson_us[d];
+            if ((double) ops[d] > 2.0 * allowed + 4 * n)
+                return true;
+        } else if (j->rate_period[d]) {
+            /* rate_iops with a bssplit: one I/O a period, whatever its size */
+            double allowed = n * secs * 1e9 / (double) j->rate_period[d];
+            if ((double) ops[d] > 1.25 * allowed + n)
+                return true;
+        } else {
+            double allowed = n * secs * (double) j->rate_bps[d];
+            if ((double) bytes[d] > 1.25 * allowed + n * j->max_bs)
+                return true;
+        }
+    }
+    return false;
+}

@@ -33,4 +33,12 @@ void pace_replay_delay (worker_t *w, uint64_t delay_ns);
    fails the job, naming both figures.  Can't fail. */
 void pace_min_rate_check (worker_t *w);
 
+/* Whether job j issued above its pace in an interval of len_ns in which
+   it did ops[d] I/Os of bytes[d] per direction (its targets summed): more
+   than 1.25x what its rate_iops or rate allow all its workers, or 2x under
+   rate_process=poisson (whose gaps are random), with one largest block per
+   worker of slack.  A job without a rate has no pace.  Can't fail. */
+bool pace_above (const iojob_t *j, const uint64_t ops[DIR_COUNT],
+                 const uint64_t bytes[DIR_COUNT], uint64_t len_ns);
+
 #endif

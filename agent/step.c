@@ -1,6 +1,7 @@
 /*  step.c: see step.h. */
 #include "step.h"
 #include "direction.h"
+#include "pacing.h"
 #include "util.h"
 
 #include <errno.h>
@@ -240,4 +241,21 @@ step_latency_depths (const step_t *self, uint32_t *out)
         any |= out[j] != 0;
     }
     return any ? self->njobs : 0;
+}
+
+bool
+step_above_pace (const step_t *self, const dir_stats_t *interval, uint64_t len_ns)
+{
+    for (int j = 0; j < self->njobs; j++) {
+        int end = j + 1 < self->njobs ? self->jobs[j + 1].toff : self->ntargets;
+        uint64_t ops[DIR_COUNT] = { 0 }, bytes[DIR_COUNT] = { 0 };
+        for (int t = self->jobs[j].toff; t < end; t++)
+            for (int d = 0; d < DIR_COUNT; d++) {
+                ops[d] += interval[t * DIR_COUNT + d].ops;
+                bytes[d] += interval[t * DIR_COUNT + d].bytes;
+            }
+        if (pace_above (self->jobs[j].job, ops, bytes, len_ns))
+            return true;
+    }
+    return false;
 }

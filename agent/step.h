@@ -71,4 +71,9 @@ const char *step_error (const step_t *self);
    the step has a target.  out holds MSG_JOBS_MAX.  Can't fail. */
 int step_latency_depths (const step_t *self, uint32_t *out);
 
+/* Whether some rate-limited job of the step issued above its pace in the
+   interval just collected (interval: step_collect's out; len_ns: its
+   length): pacing.h's pace_above, per job.  Can't fail. */
+bool step_above_pace (const step_t *self, const dir_stats_t *interval, uint64_t len_ns);
+
 #endif

@@ -8,6 +8,7 @@
 #include "job.h"
 #include "log.h"
 #include "selector.h"
+#include "stall.h"
 #include "step.h"
 #include "util.h"
 
@@ -441,6 +442,8 @@ collect (void *arg, link_t *link, uint64_t now)
         s.t_end = link_ctrl_time (link, t1);
         s.targets = self->sample_ptrs;
         s.n_targets = (size_t) nt;
+        s.stalled_ns = stall_within (t0, t1);
+        s.above_pace = step_above_pace (self->job, self->interval, t1 - t0);
         if (link_send_snapshot (link, &s))
             self->nsnapshots++;
     }

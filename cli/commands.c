@@ -102,7 +102,7 @@ const command_t commands[] = {
           OPT_JSON, OPT_END }, 0 },
 
     { "run", NULL, "PLAN [--agents SELECTOR] [--min-agents N | --require-all] [--wait] [--json]\n"
-      "PLAN ... [--label KEY=VALUE]... [--note TEXT]",
+      "PLAN ... [--label KEY=VALUE]... [--note TEXT] [--tolerate-gaps]",
       "run a plan on the selected agents",
       "Queues a run of plan PLAN (its latest version) on the agents SELECTOR picks, and prints "
       "the run id. Runs queue: one runs at a time, its steps one after another, and every "
@@ -128,6 +128,9 @@ const command_t commands[] = {
           { "--label", NULL, "KEY=VALUE", NULL, "a label kept on the run (repeatable): the "
             "firmware under test, a ticket; shown by runs, matched by run.KEY" },
           { "--note", NULL, "TEXT", NULL, "a note kept on the run (at most 1024 bytes)" },
+          { "--tolerate-gaps", NULL, NULL, NULL, "a step whose agents all finished is complete "
+            "even when one was stopped (SIGSTOP) for a while meanwhile: its gap and the catch-up "
+            "after it are still named in the report (without: the step is partial)" },
           OPT_END }, 0 },
 
     { "runs", NULL, "[--json]", "runs: when, plan and version, status, labels and note",

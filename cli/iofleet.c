@@ -323,7 +323,7 @@ static int
 cmd_run (int argc, char **argv)
 {
     const char *plan = NULL, *agents = "all", *note = "";
-    bool wait = false, json = false, require_all = false;
+    bool wait = false, json = false, require_all = false, tolerate_gaps = false;
     uint64_t min_agents = 0;
     json_t *labels = json_object ();
     for (int i = 1; i < argc; i++) {
@@ -338,6 +338,8 @@ cmd_run (int argc, char **argv)
             note = argv[++i];
         else if (strcmp (argv[i], "--require-all") == 0)
             require_all = true;
+        else if (strcmp (argv[i], "--tolerate-gaps") == 0)
+            tolerate_gaps = true;
         else if (strcmp (argv[i], "--min-agents") == 0 && i + 1 < argc) {
             if (parse_u64 (argv[++i], 1, 100000, &min_agents)) {
                 fprintf (stderr, "iofleet run: --min-agents '%s': a number 1..100000\n", argv[i]);
@@ -366,9 +368,11 @@ cmd_run (int argc, char **argv)
         json_decref (labels);
         return 2;
     }
-    json_t *r = call (json_pack ("{s:s, s:s, s:s, s:I, s:b, s:o, s:s}", "cmd", "run", "plan", plan,
-                                 "agents", agents, "min_agents", (json_int_t) min_agents,
-                                 "require_all", require_all, "labels", labels, "note", note),
+    json_t *r = call (json_pack ("{s:s, s:s, s:s, s:I, s:b, s:o, s:s, s:b}", "cmd", "run",
+                                 "plan", plan, "agents", agents,
+                                 "min_agents", (json_int_t) min_agents,
+                                 "require_all", require_all, "labels", labels, "note", note,
+                                 "tolerate_gaps", tolerate_gaps),
                       CALL_TIMEOUT_MS);
     if (!r)
         return 1;

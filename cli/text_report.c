@@ -68,6 +68,26 @@ fmt_opt_ns (double ns, char *buf, size_t cap)
     return buf;
 }
 
+/* Agent a's gaps (the report's "gaps": stopped, silent, lost, restarted,
+   above its pace), a line each, and the window its figures cover. */
+static void
+gap_lines (FILE *f, json_t *a)
+{
+    size_t i;
+    json_t *g;
+    json_array_foreach (json_object_get (a, "gaps"), i, g) {
+        fprintf (f, "    %-16s GAP %s, intervals %.0f-%.0f", str (a, "agent"), str (g, "cause"),
+                 num (g, "from_interval"), num (g, "to_interval"));
+        if (json_object_get (g, "seconds"))
+            fprintf (f, " (%.1f s)", num (g, "seconds"));
+        fprintf (f, "%s: %s\n", json_is_true (json_object_get (g, "partial")) ? ", partial" : "",
+                 str (g, "io"));
+    }
+    json_t *w = json_object_get (a, "measured_window");
+    if (w)
+        fprintf (f, "    %-16s window: %s\n", str (a, "agent"), str (w, "note"));
+}
+
 /* latency_target: a line per job with a target, the depth agent a's
    search found under it (from the report's "latency_target"). */
 static void
@@ -329,6 +349,7 @@ text_report (FILE *f, json_t *rep)
                          "its --spool-max holds); any that never arrived are missing\n",
                          str (a, "agent"), num (a, "spool_dropped"),
                          plural ((long long) num (a, "spool_dropped"), "snapshot", "snapshots"));
+            gap_lines (f, a);
             latency_lines (f, a, json_is_array (json_object_get (json_object_get (s, "job"),
                                                                  "jobs")));
             json_array_foreach (json_object_get (a, "targets"), k, t) {

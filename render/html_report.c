@@ -11,6 +11,7 @@
     that says it has no data: never as "nan".
 */
 #include "html_report.h"
+#include "html_gaps.h"
 #include "html_page.h"
 #include "outliers.h"
 #include "direction.h"
@@ -89,7 +90,7 @@ step_problems (FILE *f, json_t *s)
         fputs ("</b> is outside the measured window (refused, lost or late)</li>\n", f);
         n++;
     }
-    return n;
+    return n + html_gaps_problems (f, s);
 }
 
 static void

@@ -17,7 +17,9 @@
 #include "report.h"
 #include "series.h"
 #include "sla.h"
+#include "step_gaps.h"
 #include "step_health.h"
+#include "gap_report.h"
 #include "step_missing.h"
 #include "step_sla.h"
 #include "step_window.h"
@@ -352,6 +354,7 @@ typedef struct {
     double extra[JOB_PCT_MAX];      /* the percentiles the step asks for */
     int nextra;
     step_missing_t *miss;
+    gap_report_t *gaps;
     groups_acc_t *groups;
     groups_sel_t *select;           /* --where, or NULL */
     step_sla_t *sla;                /* the job's sla=, or NULL */
@@ -382,15 +385,22 @@ s_step_begin (step_t *t, report_ctx_t *c, json_t *s, char *err, size_t errlen)
     t->miss = step_missing_new (store, run, idx);
     if (!t->miss)
         return -1;
+    t->gaps = gap_report_new (store, run, idx, t->miss);
+    if (!t->gaps) {
+        step_missing_destroy (&t->miss);
+        return -1;
+    }
     t->groups = groups_acc_new (store, run, idx, c->by, c->nconds > 0, err, errlen);
     if (!t->groups) {
         step_missing_destroy (&t->miss);
+        gap_report_destroy (&t->gaps);
         return -2;
     }
     t->select = c->nconds ? groups_sel_new (store, run, idx, c->conds, c->nconds, c->values)
                           : NULL;
     if (c->nconds && !t->select) {
         step_missing_destroy (&t->miss);
+        gap_report_destroy (&t->gaps);
         groups_acc_free (t->groups);
         snprintf (err, errlen, "out of memory selecting the targets of run %lld",
                   (long long) run);
@@ -429,6 +439,7 @@ s_step_agent (step_t *t, json_t *a)
     t->targets += (int) nt;
     s_lint_agent (t->lint, a);
     step_missing_agent (t->miss, a);
+    gap_report_agent (t->gaps, a);
     if (t->sel)
         s_selection_agent (t->sel, t->names, a);
     json_array_append_new (t->brief, json_pack ("{s:O, s:O, s:O, s:O}",
@@ -550,6 +561,7 @@ s_step (report_ctx_t *c, json_t *s, char *err, size_t errlen)
         return rc;
     rc = s_step_agents (&t);
     rc = s_step_fleet (&t, s, rc);
+    gap_report_end (&t.gaps, s);
     step_missing_end (&t.miss, s);
     if (t.sla)
         c->sla_failed += step_sla_end (t.sla, s);
@@ -609,6 +621,9 @@ s_run_json (store_t *store, int64_t run, char *err, size_t errlen)
         json_object_set_new (rep, "cancelled_at", json_integer (sqlite3_column_int64 (st, 11)));
     }
     sqlite3_reset (st);
+    /* iofleet run --tolerate-gaps (022_gaps.sql): a stall did not make
+       a step partial. */
+    json_object_set_new (rep, "tolerate_gaps", json_boolean (step_gaps_tolerate (store, run) == 1));
     return rep;
 }
 

@@ -145,3 +145,24 @@ step_missing_end (step_missing_t **self_p, json_t *s)
     json_object_set (s, "refused_agents", m->refused);
     step_missing_destroy (self_p);
 }
+
+int64_t
+step_missing_n (const step_missing_t *m)
+{
+    return m->n;
+}
+
+int64_t
+step_missing_absent (const step_missing_t *m, const char *agent, int64_t from, int64_t to)
+{
+    if (to < from)
+        return 0;
+    json_t *at = json_object_get (m->index, agent);
+    if (!at)
+        return to - from + 1;
+    const seqs_t *got = &m->seqs[json_integer_value (at)];
+    int64_t have = 0;
+    for (size_t i = 0; i < got->n; i++)
+        have += got->seq[i] >= from && got->seq[i] <= to;
+    return to - from + 1 - have;
+}

@@ -25,6 +25,12 @@ step_missing_t *step_missing_new (store_t *store, int64_t run, int step);
 /* Agent a's "intervals_expected", "missing_intervals" and "incomplete".
    Can't fail. */
 void step_missing_agent (step_missing_t *self, json_t *a);
+/* The step's intervals (one past the highest seq delivered), and how
+   many of from..to agent did not deliver (all when it is unknown).
+   Can't fail. */
+int64_t step_missing_n (const step_missing_t *self);
+int64_t step_missing_absent (const step_missing_t *self, const char *agent, int64_t from,
+                             int64_t to);
 /* The step's "incomplete_rule", "incomplete_agents" and "refused_agents"
    into s; *self_p is destroyed.  Can't fail. */
 void step_missing_end (step_missing_t **self_p, json_t *s);

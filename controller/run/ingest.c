@@ -12,6 +12,7 @@
 #include "util.h"
 #include "fleet.h"
 #include "series.h"
+#include "step_gaps.h"
 #include "step_rows.h"
 #include "store.h"
 #include "ingest.h"
@@ -81,6 +82,14 @@ ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s, snapshot_pre
         return;             /* logged; not acked: the agent will send it again */
     if (series_add (r->series, ctl->store, (int) (p - r->parts), s))
         return;             /* the tick rolls back; sent again */
+    /* What the agent says of the interval: its process stopped, or a
+       rate quota catching up (step_gaps, for the report). */
+    if (s->stalled_ns && step_gaps_note (ctl->store, r->run, r->cur, (int64_t) p->agent_id,
+                                         "stalled", s->seq, s->stalled_ns))
+        return;
+    if (s->above_pace && step_gaps_note (ctl->store, r->run, r->cur, (int64_t) p->agent_id,
+                                         "above_pace", s->seq, 0))
+        return;
     if (runner_seen_room (p, s->seq))
         return;
     if (acks_note_mark (r, p, s))

@@ -63,6 +63,9 @@ typedef struct {
     uint64_t done_at;                   /* monotonic */
     bool started;                       /* was sent START for this step */
     int revived;                        /* times it came back after being lost */
+    uint64_t lost_since;                /* lost while running: its last message
+                                           (monotonic), and the first interval */
+    int64_t lost_from;                  /* not in hand then (step_gaps 'lost') */
     bool restarted;                     /* its process restarted during the step */
     bool waited_out;                    /* DONE_WAIT ran out: msg says so */
     bool totals_unknown;                /* resumed done: DONE's totals not kept */

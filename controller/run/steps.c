@@ -29,6 +29,7 @@
 #include "step_results.h"
 #include "runs.h"
 #include "snapshot_store.h"
+#include "step_gaps.h"
 #include "step_rows.h"
 #include "store.h"
 #include "ingest.h"
@@ -251,6 +252,27 @@ next_round (ctl_t *ctl)
     add_steps (ctl, r->round_steps);
 }
 
+/* A done agent whose process was stopped during the step issued nothing
+   meanwhile, and its figures hold the empty intervals and the catch-up
+   after them: not the drive's.  Its part is then a shortfall (the step
+   partial; iofleet run --tolerate-gaps accepts it), with the stall named
+   in its message; the report lists the span (step_gaps).  Can't fail. */
+static void
+check_stalls (ctl_t *ctl, part_t *p)
+{
+    runner_t *r = ctl->runner;
+    uint64_t ns = 0;
+    int64_t from = -1, to = -1;
+    if (step_gaps_stalled (ctl->store, r->run, r->cur, (int64_t) p->agent_id, &ns, &from,
+                           &to) <= 0)
+        return;
+    snprintf (p->msg, sizeof p->msg, "its process was stopped for %.1f s during the step "
+              "(intervals %lld-%lld): it issued no I/O then (see gaps; iofleet run "
+              "--tolerate-gaps accepts this)", (double) ns / 1e9, (long long) from,
+              (long long) to);
+    log_warn ("run %lld step %d: agent '%s' %s", (long long) r->run, r->cur + 1, p->name, p->msg);
+}
+
 /* The finalizer's answer for the step in hand: sr, its results stored,
    or NULL (then they are made again in a second).  Checks each agent's
    totals against them, records the step's end, and begins the next step
@@ -275,11 +297,14 @@ results_in (ctl_t *ctl, step_results_t *sr)
     step_results_destroy (&sr);
     uint64_t failures = store_failures (ctl->store);
     int ndone = 0, nbad = 0;
+    int tolerate = step_gaps_tolerate (ctl->store, r->run);
     uint64_t smin = UINT64_MAX, smax = 0;
     for (int i = 0; i < r->nparts; i++) {
         part_t *p = &r->parts[i];
         if (p->st == P_DONE && !p->msg[0] && !p->totals_unknown)
             check_totals (ctl, p);
+        if (p->st == P_DONE && !p->msg[0] && tolerate != 1)
+            check_stalls (ctl, p);
         if (p->st == P_DONE && !p->msg[0])
             ndone++;
         else
@@ -577,6 +602,14 @@ steps_tick (ctl_t *ctl)
             continue;
         peer_t *peer = fleet_find_id (ctl->fleet, p->agent_id);
         if (!peer || !peer->connected) {
+            if (p->st == P_RUNNING && p->started) {
+                /* Named in the report (step_gaps): from the first interval
+                   not in hand, to the step's end unless it comes back. */
+                p->lost_since = peer ? peer->last_seen : now;
+                p->lost_from = p->contig;
+                step_gaps_span (ctl->store, r->run, r->cur, (int64_t) p->agent_id, "lost",
+                                p->lost_from, -1, 0);
+            }
             p->st = P_LOST;
             snprintf (p->msg, sizeof p->msg, "agent disconnected during the step");
             log_warn ("run %lld: agent '%s' lost during step %d", (long long) r->run, p->name,
@@ -646,6 +679,11 @@ steps_agent_hello (ctl_t *ctl, uint64_t agent_id, uint64_t old_pid, const Ioflee
     if (old_pid && old_pid != h->pid)
         snprintf (why, sizeof why, " (pid %llu, then %llu)", (unsigned long long) old_pid,
                   (unsigned long long) h->pid);
+    if (p->started) {
+        step_gaps_clear (ctl->store, r->run, r->cur, (int64_t) p->agent_id, "lost");
+        step_gaps_span (ctl->store, r->run, r->cur, (int64_t) p->agent_id, "restarted",
+                        p->contig, -1, 0);
+    }
     p->st = P_LOST;
     p->restarted = true;
     p->done_at = clock_mono_ns ();
@@ -688,6 +726,15 @@ steps_on_message (ctl_t *ctl, peer_t *peer, const envelope_t *env, snapshot_prep
         p->st = P_RUNNING;
         p->revived++;
         p->msg[0] = '\0';     /* a message on a done agent means a shortfall */
+        /* Not lost after all: silent from its last message to now, which
+           the report names (step_gaps 'silent'); what it measured
+           meanwhile comes from its spool. */
+        uint64_t now = clock_mono_ns (), quiet = p->lost_since && now > p->lost_since
+                                                 ? now - p->lost_since : 0;
+        step_gaps_clear (ctl->store, r->run, r->cur, (int64_t) p->agent_id, "lost");
+        step_gaps_span (ctl->store, r->run, r->cur, (int64_t) p->agent_id, "silent",
+                        p->lost_from, p->lost_from + (int64_t) (quiet / spec_interval (ctl)),
+                        quiet);
         log_warn ("run %lld: agent '%s' came back during step %d; resuming it", (long long) r->run,
                   p->name, r->cur + 1);
         runner_save_agent (ctl, p, NULL);

@@ -31,6 +31,7 @@
 #include "runs.h"
 #include "scheduler.h"
 #include "snapdict.h"
+#include "step_gaps.h"
 #include "status.h"
 #include "submit.h"
 #include "fio_export.h"
@@ -224,8 +225,11 @@ cmd_run (ctl_t *ctl, json_t *req, char *err, size_t errlen)
                                  min ? (int) json_integer_value (min) : 0,
                                  json_is_true (json_object_get (req, "require_all")), false,
                                  err, errlen);
-    if (res && runs_annotate (ctl, json_integer_value (json_object_get (res, "run")), labels,
-                             note)) {
+    if (res && (runs_annotate (ctl, json_integer_value (json_object_get (res, "run")), labels,
+                               note)
+                || step_gaps_set_tolerate (ctl->store,
+                                           json_integer_value (json_object_get (res, "run")),
+                                           json_is_true (json_object_get (req, "tolerate_gaps"))))) {
         json_decref (res);
         snprintf (err, errlen, "database error labelling the run; see the controller's log");
         return NULL;

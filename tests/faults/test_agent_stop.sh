@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Fault: an agent's process stopped (SIGSTOP) mid-step past --lost-after,
+# then continued (SIGCONT).  A stopped agent issues nothing; its intervals
+# go on, empty, and a rate-limited job then catches up its quota above
+# pace (fio's rate does the same: measured, fio 3.33 stopped 6 s under
+# rate_iops=2000 logs 14,039 IOPS in the second after).  Asserts:
+#  - nothing measured is lost: every interval of every agent stored once,
+#    and the stopped agent's I/O adds up to its rate over the whole step;
+#  - the report names it where the figures are: the step's "gaps" hold a
+#    stalled span for the agent (its seconds, "none issued", the catch-up
+#    after it) and the silence the controller saw; the agent's row its
+#    message, gaps and measured window; the series' intervals list it in
+#    stalled_agents and above_pace_agents; the text report says it;
+#  - the run's status follows: partial; with --tolerate-gaps complete, the
+#    gap still named.
+. "$(dirname "$0")/../e2e/lib.sh"
+fleet_setup
+start_controller --lost-after 3s
+declare -A APID
+for k in 1 2 3; do start_agent "agent-$k"; APID[agent-$k]=${PIDS[-1]}; done
+wait_agents 3
+I="$BIN/iofleet"
+RATE=500 SECS=14
+
+intervals () {   # RUN: agent|distinct seqs|duplicates
+  sqlite3 "$T/iofleet.db" "SELECT a.name, COUNT(DISTINCT s.seq), COUNT(*) - COUNT(DISTINCT s.seq || '/' || s.target)
+    FROM snapshots s JOIN agents a ON a.id = s.agent_id WHERE s.run_id = $1 GROUP BY a.name ORDER BY a.name"
+}
+
+# stall RUN: stops agent-3 two seconds into the run's step until the
+# controller has marked it lost, and 2 s more, then continues it.
+stall () {
+  local pid=${APID[agent-3]} n0
+  n0=$(grep -c "agent 'agent-3' lost during step" "$T/controller.log" || true)
+  for _ in $(seq 100); do
+    "$I" report "$1" --format json 2>/dev/null | jq -e '.steps[0].status == "running"' >/dev/null && break
+    sleep 0.1
+  done
+  sleep 2
+  kill -STOP "$pid"
+  AT_EXIT+=("kill -CONT $pid 2>/dev/null")
+  for _ in $(seq 100); do
+    [ "$(grep -c "agent 'agent-3' lost during step" "$T/controller.log" || true)" -gt "$n0" ] && break
+    sleep 0.1
+  done
+  [ "$(grep -c "agent 'agent-3' lost during step" "$T/controller.log" || true)" -gt "$n0" ] \
+    || { kill -CONT "$pid"; fail "a stopped agent was not marked lost"; }
+  sleep 2
+  kill -CONT "$pid"
+}
+
+# checks RUN STATUS: what every run with a stall must show.
+checks () {
+  local run=$1 want=$2 got
+  got=$(wait_run "$run")
+  "$I" report "$run" --format json >"$T/r$run.json"
+  [ "$got" = "$want" ] || fail "run $run: $got, not $want: $(jq -c '[.steps[0].agents[] | {agent, status, message}]' "$T/r$run.json")"
+  intervals "$run" >"$T/i$run"
+  awk -F'|' '$3 != 0 { exit 1 }' "$T/i$run" || fail "duplicate rows: $(cat "$T/i$run")"
+  for a in agent-1 agent-2 agent-3; do
+    want=$(jq --arg a "$a" '.steps[0].agents[] | select(.agent == $a) | .snapshots_reported' "$T/r$run.json")
+    got=$(awk -F'|' -v a="$a" '$1 == a { print $2 }' "$T/i$run")
+    [ "$got" = "$want" ] && [ "$got" -ge $((SECS - 1)) ] || fail "$a: $got intervals stored, it reported $want"
+  done
+  # Nothing lost: the stopped agent's quota was caught up (within 2%).
+  jq -e --argjson want $((RATE * SECS)) '.steps[0].agents[] | select(.agent == "agent-3")
+      | [.targets[].read.ops] | add | . >= $want * 0.98 and . <= $want * 1.02' "$T/r$run.json" >/dev/null \
+    || fail "agent-3's reads: $(jq -c '[.steps[0].agents[] | select(.agent == "agent-3") | .targets[].read.ops]' "$T/r$run.json"), not ~$((RATE * SECS))"
+  jq -e '.steps[0] as $s
+    | ($s.gaps | map(select(.agent == "agent-3" and .cause == "stalled")) | length == 1)
+    and ($s.gaps[] | select(.cause == "stalled")
+         | .seconds >= 3 and .seconds <= 12 and (.io | test("none issued"))
+           and .to_interval >= .from_interval and .from_interval >= 1 and (.caught_up.from_interval >= .to_interval))
+    and ($s.gaps | map(select(.agent == "agent-3" and .cause == "silent")) | length == 1)
+    and ($s.gaps | map(select(.agent != "agent-3")) == [])
+    and ($s.agents[] | select(.agent == "agent-3") | .status == "done" and (.gaps | length) >= 1
+         and .measured_window.stalled_intervals >= 3 and .measured_window.above_pace_intervals >= 1)
+    and ([$s.intervals[] | select((.stalled_agents // []) | index("agent-3"))] | length >= 3)
+    and ([$s.intervals[] | select((.above_pace_agents // []) | index("agent-3"))] | length >= 1)
+    and ([$s.intervals[] | select(((.stalled_agents // []) + (.above_pace_agents // [])) | map(select(. != "agent-3")) | length > 0)] == [])' \
+    "$T/r$run.json" >/dev/null || fail "run $run's gaps: $(jq -c '.steps[0] | {gaps, a3: (.agents[] | select(.agent == "agent-3") | {status, message, measured_window})}' "$T/r$run.json")"
+  "$I" report "$run" >"$T/r$run.txt"
+  grep -q "agent-3.*stalled" "$T/r$run.txt" || fail "the text report of run $run does not name the stall: $(cat "$T/r$run.txt")"
+}
+
+probe_plan stall "$SECS" "rate_iops=$RATE"
+run=$("$I" run stall) || fail "run stall"
+stall "$run"
+checks "$run" partial
+jq -e '.steps[0].agents[] | select(.agent == "agent-3") | .message | test("stopped for")' "$T/r$run.json" >/dev/null \
+  || fail "agent-3's message: $(jq -c '.steps[0].agents[] | select(.agent == "agent-3") | .message' "$T/r$run.json")"
+ok "agent-3 stopped past --lost-after and continued: run partial; $(jq -r '.steps[0].gaps[] | select(.cause == "stalled") | "stalled intervals \(.from_interval)-\(.to_interval) (\(.seconds | . * 10 | round / 10) s), caught up in \(.caught_up.from_interval)-\(.caught_up.to_interval)"' "$T/r$run.json"); intervals stored $(awk -F'|' '{printf "%s %s, ", $1, $2}' "$T/i$run")0 duplicates"
+
+run=$("$I" run stall --tolerate-gaps) || fail "run stall --tolerate-gaps"
+stall "$run"
+checks "$run" complete
+jq -e '.tolerate_gaps == true' "$T/r$run.json" >/dev/null || fail "the report does not say --tolerate-gaps"
+ok "the same with --tolerate-gaps: run complete, the gap still named"
