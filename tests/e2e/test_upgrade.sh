@@ -137,6 +137,15 @@ if isinstance(old, dict) and isinstance(new, dict) and "verdict" in old:
             if (h["not_sent"] != h["drives_total"] or h["reporting"] != 0
                     or h["temperature"] is not None or "rule" in h):
                 sys.exit("step %s: health of a run before health records: %r" % (sn.get("index"), h))
+# Added with the gaps (issue 40): a run from before them had none named,
+# and no --tolerate-gaps: the report says so and nothing else changes.
+if isinstance(old, dict) and isinstance(new, dict) and "verdict" in old:
+    if "tolerate_gaps" not in old and new.pop("tolerate_gaps", None) is not False:
+        sys.exit("tolerate_gaps of a run before --tolerate-gaps is not false")
+    for so, sn in zip(old.get("steps", []), new.get("steps", [])):
+        if "gaps" not in so:
+            if sn.pop("gaps", None) != [] or not isinstance(sn.pop("gap_rule", None), str):
+                sys.exit("step %s: gaps of a run before gaps were kept" % sn.get("index"))
 a = json.dumps(old, sort_keys=True, indent=1).splitlines()
 b = json.dumps(new, sort_keys=True, indent=1).splitlines()
 d = list(difflib.unified_diff(a, b, "old", "new", lineterm="", n=2))
