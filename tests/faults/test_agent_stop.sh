@@ -13,6 +13,8 @@
 #    stalled_agents and above_pace_agents; the text report says it;
 #  - the run's status follows: partial; with --tolerate-gaps complete, the
 #    gap still named.
+# (The other agents may show an above_pace span of their own: a worker
+# starved of CPU on a loaded host catches up too, and that is reported.)
 . "$(dirname "$0")/../e2e/lib.sh"
 fleet_setup
 start_controller --lost-after 3s
@@ -72,12 +74,12 @@ checks () {
          | .seconds >= 3 and .seconds <= 12 and (.io | test("none issued"))
            and .to_interval >= .from_interval and .from_interval >= 1 and (.caught_up.from_interval >= .to_interval))
     and ($s.gaps | map(select(.agent == "agent-3" and .cause == "silent")) | length == 1)
-    and ($s.gaps | map(select(.agent != "agent-3")) == [])
+    and ($s.gaps | map(select(.agent != "agent-3" and .cause != "above_pace")) == [])
     and ($s.agents[] | select(.agent == "agent-3") | .status == "done" and (.gaps | length) >= 1
          and .measured_window.stalled_intervals >= 3 and .measured_window.above_pace_intervals >= 1)
     and ([$s.intervals[] | select((.stalled_agents // []) | index("agent-3"))] | length >= 3)
     and ([$s.intervals[] | select((.above_pace_agents // []) | index("agent-3"))] | length >= 1)
-    and ([$s.intervals[] | select(((.stalled_agents // []) + (.above_pace_agents // [])) | map(select(. != "agent-3")) | length > 0)] == [])' \
+    and ([$s.intervals[] | select((.stalled_agents // []) | map(select(. != "agent-3")) | length > 0)] == [])' \
     "$T/r$run.json" >/dev/null || fail "run $run's gaps: $(jq -c '.steps[0] | {gaps, a3: (.agents[] | select(.agent == "agent-3") | {status, message, measured_window})}' "$T/r$run.json")"
   "$I" report "$run" >"$T/r$run.txt"
   grep -q "agent-3.*stalled" "$T/r$run.txt" || fail "the text report of run $run does not name the stall: $(cat "$T/r$run.txt")"
