@@ -10,7 +10,7 @@
 #    stalled span for the agent (its seconds, "none issued", the catch-up
 #    after it) and the silence the controller saw; the agent's row its
 #    message, gaps and measured window; the series' intervals list it in
-#    stalled_agents and above_pace_agents; the text report says it;
+#    stalled_agents and above_pace_agents; the text and HTML reports say it;
 #  - the run's status follows: partial; with --tolerate-gaps complete, the
 #    gap still named.
 # (The other agents may show an above_pace span of their own: a worker
@@ -82,7 +82,12 @@ checks () {
     and ([$s.intervals[] | select((.stalled_agents // []) | map(select(. != "agent-3")) | length > 0)] == [])' \
     "$T/r$run.json" >/dev/null || fail "run $run's gaps: $(jq -c '.steps[0] | {gaps, a3: (.agents[] | select(.agent == "agent-3") | {status, message, measured_window})}' "$T/r$run.json")"
   "$I" report "$run" >"$T/r$run.txt"
-  grep -q "agent-3.*stalled" "$T/r$run.txt" || fail "the text report of run $run does not name the stall: $(cat "$T/r$run.txt")"
+  grep -q "agent-3 .*GAP stalled, intervals" "$T/r$run.txt" || fail "the text report of run $run does not name the stall: $(cat "$T/r$run.txt")"
+  "$I" report "$run" --format html -o "$T/r$run.html" || fail "report $run --format html"
+  python3 "$(dirname "$0")/../html_check.py" report "$T/r$run.html" "$T/r$run.json" >/dev/null \
+    || fail "the HTML report of run $run does not match its JSON"
+  grep -q "<b>agent-3</b> gap, stalled, intervals" "$T/r$run.html" \
+    || fail "the HTML report of run $run does not name the stall"
 }
 
 probe_plan stall "$SECS" "rate_iops=$RATE"
