@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the fault tests (tests/faults/README.md): the end-to-end
 # tests' lib.sh (fleet_setup, start_controller, start_agent, wait_agents,
 # wait_run, fail, ok, the exit trap), plus what several faults check.
@@ -16,7 +17,7 @@ intervals () {
 # reported (snapshots_reported) are stored, each exactly once, and the
 # report's count (snapshots) is the stored count.  Prints a summary.
 nothing_lost () {
-  local run=$1 r=$2 step n a want got dup sum=""
+  local run=$1 r=$2 step n a want got sum=""
   n=$(jq '.steps | length' "$r")
   for step in $(seq 0 $((n - 1))); do
     intervals "$run" "$step" >"$T/nl.$step"

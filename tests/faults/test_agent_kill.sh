@@ -91,7 +91,7 @@ done
 seqs=$(sqlite3 "$T/iofleet.db" "SELECT MIN(s.seq), MAX(s.seq), COUNT(DISTINCT s.seq) FROM snapshots s JOIN agents a ON a.id = s.agent_id
   WHERE s.run_id = $run AND a.name = 'agent-2'")
 IFS='|' read -r lo hi n <<<"$seqs"
-[ "$n" -ge 2 ] && [ $((hi - lo + 1)) = "$n" ] || fail "agent-2's stored intervals before the kill have holes: seq $lo..$hi, $n stored"
+[ "$lo" = 0 ] && [ "$n" -ge 2 ] && [ $((hi - lo + 1)) = "$n" ] || fail "agent-2's stored intervals before the kill have holes: seq $lo..$hi, $n stored"
 missing=$(jq -c '.steps[0].agents[] | select(.agent == "agent-2") | .missing_intervals' "$T/r2.json")
 jq -e --argjson hi "$hi" 'all(.steps[0].agents[] | select(.agent == "agent-2") | .missing_intervals[]; . > $hi)' "$T/r2.json" >/dev/null \
   || fail "agent-2's missing intervals $missing are not all after its last stored one ($hi)"
