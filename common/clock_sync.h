@@ -8,7 +8,9 @@
     queueing only ever adds delay: so the estimate is the offset of the
     minimum-delay sample among the last CLOCK_SYNC_N, and its uncertainty is
     that sample's delay / 2.  Refreshed with every exchange, it follows
-    drift (~10 ppm: 0.6 ms per minute) within the window.
+    drift (~10 ppm: 0.6 ms per minute) within the window; a sample that
+    cannot agree with the estimate (their ranges apart: a clock stepped)
+    starts the window again from itself.
 */
 #ifndef IOF_CLOCK_SYNC_H
 #define IOF_CLOCK_SYNC_H

@@ -85,6 +85,25 @@ main (void)
     CHECK_MSG (clock_sync_delay (&c) == 200, "old best sample still used: delay %llu",
                (unsigned long long) clock_sync_delay (&c));
 
+    /* The agent's clock stepped 2 s ahead (NTP, date -s): the very next
+       exchange, slower than every sample before, gives the new offset;
+       the window starts again from it (it once kept the old offset, with
+       its 10 us uncertainty, for CLOCK_SYNC_N exchanges). */
+    clock_sync_init (&c);
+    uint64_t t = 1700000000000000000ull;
+    for (int i = 0; i < CLOCK_SYNC_N; i++, t += 1000000000)
+        exchange (&c, t, 0, 10000, 1000, 10000);
+    CHECK (clock_sync_offset (&c) == 0);
+    t += 2000000000;                    /* the step: agent time +2 s */
+    exchange (&c, t, -2000000000, 400000, 1000, 400000);
+    CHECK_MSG (absdiff (clock_sync_offset (&c), -2000000000) <= clock_sync_uncertainty (&c),
+               "after a 2 s step: offset %lld, uncertainty %llu", (long long) clock_sync_offset (&c),
+               (unsigned long long) clock_sync_uncertainty (&c));
+    CHECK (clock_sync_delay (&c) == 800000);
+    /* A drift within the samples' ranges keeps the window (no restart). */
+    exchange (&c, t + 1000000000, -2000000000 + 300000, 400000, 1000, 400000);
+    CHECK (c.nsamples == 2);
+
     /* Impossible timestamps are refused and change nothing. */
     int64_t before = clock_sync_offset (&c);
     CHECK (clock_sync_add (&c, 100, 50, 60, 90) == -EINVAL);     /* t3 < t0 */

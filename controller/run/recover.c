@@ -165,7 +165,9 @@ resume_run (ctl_t *ctl, int64_t run)
     log_warn ("run %lld: resuming at step %d/%d (%s when the controller stopped); waiting up to "
               "%.0f s for its %d agent(s) to come back", (long long) run, r->cur + 1, r->nsteps,
               cur_status, (double) RECOVER_WAIT_NS / 1e9, r->nparts);
-    runner_set_status (ctl, run, "running", "resumed after a controller restart");
+    snprintf (r->resumed, sizeof r->resumed, "resumed at step %d/%d after a controller restart",
+              r->cur + 1, r->nsteps);
+    runner_set_status (ctl, run, "running", r->resumed);
 }
 
 void

@@ -399,8 +399,15 @@ runner_finish (ctl_t *ctl)
         snprintf (msg, sizeof msg, "%d of %d step(s) complete on every agent, %d partial; "
                   "see the report for each agent's reason", r->steps_complete, n,
                   r->steps_partial);
+    /* A run a controller restart interrupted says so whatever its end,
+       so that its report names what happened. */
+    if (r->resumed[0]) {
+        size_t len = strlen (msg);
+        snprintf (msg + len, sizeof msg - len, "%s%s", len ? "; " : "", r->resumed);
+    }
     runner_set_status (ctl, r->run, status, msg);
     log_info ("run %lld %s%s%s", (long long) r->run, status, msg[0] ? ": " : "", msg);
+    r->resumed[0] = '\0';
     runner_clear (r);
 }
 
@@ -412,6 +419,7 @@ runner_load (ctl_t *ctl, int64_t run)
     runner_t *r = ctl->runner;
     char err[512] = "";
     char *text = NULL;
+    r->resumed[0] = '\0';
     int found = runs_plan_of (ctl->store, run, r->plan_name, sizeof r->plan_name, &text,
                               &r->min_agents, &r->require_all);
     if (found == 1) {

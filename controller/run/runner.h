@@ -146,6 +146,8 @@ struct runner {
     bool policy_failed;
     char policy_msg[256];
     bool recover_running;               /* R_RECOVER: the step was running */
+    char resumed[96];                   /* "resumed at step N/M after a controller restart",
+                                           said in the run's final message; or "" */
     series_t *series;                   /* the step's fleet time series */
     finalizer_t *finalizer;             /* makes a step's results off the loop */
     phase_t results_from;               /* R_RESULTS: the phase the step ended in */

@@ -15,7 +15,7 @@
 #    gap still named.
 # (The other agents may show an above_pace span of their own: a worker
 # starved of CPU on a loaded host catches up too, and that is reported.)
-. "$(dirname "$0")/../e2e/lib.sh"
+. "$(dirname "$0")/lib.sh"
 fleet_setup
 start_controller --lost-after 3s
 declare -A APID
@@ -23,11 +23,6 @@ for k in 1 2 3; do start_agent "agent-$k"; APID[agent-$k]=${PIDS[-1]}; done
 wait_agents 3
 I="$BIN/iofleet"
 RATE=500 SECS=14
-
-intervals () {   # RUN: agent|distinct seqs|duplicates
-  sqlite3 "$T/iofleet.db" "SELECT a.name, COUNT(DISTINCT s.seq), COUNT(*) - COUNT(DISTINCT s.seq || '/' || s.target)
-    FROM snapshots s JOIN agents a ON a.id = s.agent_id WHERE s.run_id = $1 GROUP BY a.name ORDER BY a.name"
-}
 
 # stall RUN: stops agent-3 two seconds into the run's step until the
 # controller has marked it lost, and 2 s more, then continues it.

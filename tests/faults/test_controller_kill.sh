@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # kill -9 the controller in the middle of a 3-step run and start it again
-# on the same database and port: the run is resumed and completes, and
-# every (agent, step, target, interval) each agent reported is stored
-# exactly once: zero lost, zero duplicated.
+# on the same database and port (moved from tests/e2e/test_restart.sh): the
+# run is resumed and completes, every (agent, step, target, interval) each
+# agent reported is stored exactly once, what the agents spooled while it
+# was down included: zero lost, zero duplicated; and the run's message, in
+# `iofleet runs`, the JSON report and the text report, names the restart:
+# "resumed at step 2/3 after a controller restart".
 . "$(dirname "$0")/lib.sh"
 fleet_setup
 # An ipc endpoint: the restarted controller must find it free, and no other
@@ -65,3 +68,13 @@ for k in 1 2 3; do
   [ "$n" -le 1 ] || fail "agent-$k said hello again $n times after one restart: $(grep "hello first" "$T/agent-$k.log")"
 done
 ok "after the restart: at most one 'send hello first' line per agent"
+# The run names what happened, wherever it is read.
+want="resumed at step 2/3 after a controller restart"
+got=$("$I" runs --json | jq -r --argjson r "$run" '.[] | select(.id == $r) | .message')
+[ "$got" = "$want" ] || fail "iofleet runs: run $run's message '$got', want '$want'"
+"$I" report "$run" --format json >"$T/r.json"
+jq -e --arg m "$want" '.status == "complete" and .message == $m' "$T/r.json" >/dev/null \
+  || fail "the JSON report: $(jq -c '{status, message}' "$T/r.json")"
+"$I" report "$run" >"$T/r.txt"
+sed -n 2p "$T/r.txt" | grep -qxF "  $want" || fail "the text report's head: $(head -3 "$T/r.txt")"
+ok "run $run: complete, its message in runs, the JSON and the text report: $want"
