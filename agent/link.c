@@ -81,7 +81,13 @@ struct link {
     uint64_t run;
     uint32_t step;
     char prep_stop[MSG_TEXT_MAX + 1];   /* why a preparation is to stop; "" = go on */
-    uint64_t mono_ref, real_ref;        /* one instant on both clocks, taken at START */
+    /* One instant on both clocks, taken at START: this host's monotonic
+       clock and the controller's (local realtime + offset then).  A
+       step's times count from it on the monotonic clock, so a step of
+       this host's wall clock mid-step moves none of them (the offset
+       estimate follows the step within a second, clock_sync.h). */
+    uint64_t mono_ref;
+    int64_t ctrl_ref;
 };
 
 /* Logs a line of this connection.  A routine one of a quiet link goes at
@@ -304,9 +310,10 @@ on_start (link_t *self, const Iofleet__Start *s)
     if (self->state != STEP_PREPARED || self->run != s->run || self->step != s->step)
         return;
     self->mono_ref = clock_mono_ns ();
-    self->real_ref = local_real (self);
+    int64_t real_ref = (int64_t) local_real (self);
+    self->ctrl_ref = real_ref + self->offset;
     int64_t local_start = (int64_t) s->start_at - self->offset;
-    int64_t wait = local_start - (int64_t) self->real_ref;
+    int64_t wait = local_start - real_ref;
     if (wait < 0) {
         say (self, true, LL_WARN, "run %llu step %u: start time already passed by %.3f ms; "
              "starting now (clock offset %+.3f ms)", (unsigned long long) s->run, s->step,
@@ -672,7 +679,7 @@ link_send_done (link_t *self, Iofleet__Done *d)
 uint64_t
 link_ctrl_time (const link_t *self, uint64_t mono)
 {
-    return (uint64_t) ((int64_t) (mono - self->mono_ref + self->real_ref) + self->offset);
+    return (uint64_t) (self->ctrl_ref + (int64_t) (mono - self->mono_ref));
 }
 
 bool link_welcomed (const link_t *self) { return self->welcomed; }

@@ -114,8 +114,10 @@ size_t link_send_snapshot (link_t *self, Iofleet__Snapshot *s);
    has no step in hand afterwards.  Can't fail (logged). */
 void link_send_done (link_t *self, Iofleet__Done *d);
 
-/* A monotonic time of this host in controller time (the clock offset of
-   the link's PINGs).  Can't fail. */
+/* A monotonic time of this host in controller time: counted on the
+   monotonic clock from the step's START, when the controller's time was
+   this host's realtime plus the clock offset of the link's PINGs (so a
+   step of the wall clock during the step moves nothing).  Can't fail. */
 uint64_t link_ctrl_time (const link_t *self, uint64_t mono);
 
 bool link_welcomed (const link_t *self);

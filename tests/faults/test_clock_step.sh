@@ -54,29 +54,19 @@ jq -e '.steps[0] | .status == "complete" and .incomplete_agents == [] and .outsi
 stored=$(nothing_lost "$run" "$T/r.json")
 aligned "$run" 0 2
 ok "c2's wall clock stepped +2 s 3 s into run $run: complete; intervals stored (each once) $stored; every fleet interval holds both agents; window $(jq -c '.steps[0].window | [.first_seq, .last_seq]' "$T/r.json")"
-# The times c2 gave its intervals and its start, in the controller's clock:
-# they should run on across the step (the step's I/O was timed on the
-# monotonic clock), each interval's start within 0.5 s of c1's.
-# KNOWN BUG, strict expected failure: agent/link.c's link_ctrl_time adds
-# the offset estimated NOW to the local realtime taken at START, so once
-# c2's clock estimate follows the step (common/clock_sync.c, the next
-# exchange) its later intervals and its DONE's actual_start are 2 s early:
-# its seqs after the step repeat earlier times, and the report's start
-# skew is 2 s though both started together.  The fix belongs in
-# agent/link.c (take the controller's time at START, real_ref + offset,
-# and count from it); when it lands this block fails as XPASS: make it
-# plain assertions then.
+# The times c2 gave its intervals and its start, in the controller's clock,
+# run on across the step (the step's I/O is timed on the monotonic clock,
+# and agent/link.c counts a step's times from its START on it): each
+# interval's start within 0.5 s of c1's, and the start skew under 0.5 s.
+# (Before that fix, once c2's clock estimate followed the step its later
+# intervals and its DONE's actual_start were 2 s early.)
 gaps=$(sqlite3 "$T/iofleet.db" "SELECT COUNT(*) FROM snapshots a JOIN snapshots b ON b.run_id = a.run_id
   AND b.step_idx = a.step_idx AND b.seq = a.seq AND b.target = a.target AND b.agent_id != a.agent_id
   WHERE a.run_id = $run AND ABS(a.t_start - b.t_start) > 500000000")
 skew=$(jq '.steps[0].start_skew_ns // .steps[0].skew_ns' "$T/r.json")
-if [ "$gaps" = 0 ] && [ "$skew" -lt 500000000 ]; then
-  fail "XPASS: c2's interval times and start follow its clock step now (start skew $skew ns): make the KNOWN BUG block of $0 plain assertions"
-elif [ "$gaps" != 0 ] && [ "$skew" -ge 1500000000 ]; then
-  echo "XFAIL (known bug, agent/link.c link_ctrl_time): after c2's clock step its intervals' times are 2 s early ($((gaps / 2)) intervals > 0.5 s from c1's) and the report's start skew is $skew ns"
-else
-  fail "c2's interval times after its clock step: $((gaps / 2)) intervals > 0.5 s from c1's, start skew $skew ns: neither the known bug nor its fix"
-fi
+[ "$gaps" = 0 ] && [ "$skew" -lt 500000000 ] \
+  || fail "c2's interval times after its clock step: $((gaps / 2)) intervals > 0.5 s from c1's, start skew $skew ns"
+ok "c2's interval times run on across its clock step: none > 0.5 s from c1's, start skew $skew ns"
 
 # A run after the step: the agent's clock is 2 s ahead from the start.
 run2=$("$I" run tick) || fail "run tick (2)"
