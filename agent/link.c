@@ -88,6 +88,8 @@ struct link {
        estimate follows the step within a second, clock_sync.h). */
     uint64_t mono_ref;
     int64_t ctrl_ref;
+    int64_t clock_stepped;              /* the wall clock's steps seen in the step,
+                                           not yet in a snapshot (clock_step_ns) */
 };
 
 /* Logs a line of this connection.  A routine one of a quiet link goes at
@@ -206,8 +208,19 @@ on_pong (link_t *self, const Iofleet__Pong *p)
 {
     if (clock_sync_add (&self->sync, p->t0, p->t1, p->t2, local_real (self)) != 0)
         return;     /* impossible timestamps: not a sample */
+    int64_t before = self->offset;
     self->offset = clock_sync_offset (&self->sync);
     self->delay = clock_sync_delay (&self->sync);
+    /* This host's wall clock stepped (NTP, date -s) during a step: the
+       step's times do not move (link_ctrl_time), but the report says so. */
+    int64_t moved = before - self->offset;
+    if (self->state == STEP_RUNNING
+        && (moved > (int64_t) CLOCK_STEP_NS || moved < -(int64_t) CLOCK_STEP_NS)) {
+        self->clock_stepped += moved;
+        say (self, true, LL_WARN, "this host's wall clock stepped by %+.3f s during run %llu step "
+             "%u; the step's times keep to the monotonic clock", (double) moved / 1e9,
+             (unsigned long long) self->run, self->step);
+    }
 }
 
 /* Keeps a packed message until the controller acknowledges it, then sends
@@ -310,6 +323,7 @@ on_start (link_t *self, const Iofleet__Start *s)
     if (self->state != STEP_PREPARED || self->run != s->run || self->step != s->step)
         return;
     self->mono_ref = clock_mono_ns ();
+    self->clock_stepped = 0;
     int64_t real_ref = (int64_t) local_real (self);
     self->ctrl_ref = real_ref + self->offset;
     int64_t local_start = (int64_t) s->start_at - self->offset;
@@ -656,6 +670,8 @@ link_send_snapshot (link_t *self, Iofleet__Snapshot *s)
 {
     IOF_ASSERT (self->state == STEP_RUNNING && s->seq != SPOOL_SEQ_DONE);
     s->spool_dropped = spool_dropped (self->spool, s->run, s->step);
+    s->clock_step_ns = self->clock_stepped;
+    self->clock_stepped = 0;
     envelope_t env = IOFLEET__ENVELOPE__INIT;
     env.body_case = IOFLEET__ENVELOPE__BODY_SNAPSHOT;
     env.snapshot = s;

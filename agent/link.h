@@ -22,6 +22,7 @@
 /* The protocol's timing on the agent's side, one home for the real agent
    and every simulated one. */
 #define LINK_PING_NS          (1000 * NS_PER_MS)  /* a PING this often */
+#define CLOCK_STEP_NS         (500 * NS_PER_MS)   /* an offset moved this much at once: a step */
 #define LINK_HELLO_RETRY_NS   (1000 * NS_PER_MS)  /* HELLO again, doubling up to the max */
 #define LINK_HELLO_RETRY_MAX_NS (8000 * NS_PER_MS)
 #define LINK_SILENCE_NS       (5000 * NS_PER_MS)  /* nothing heard: HELLO again */

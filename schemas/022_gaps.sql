@@ -9,13 +9,16 @@
 --               and heard from it again in the step; ns: how long
 --   lost        marked lost and not heard from again in the step
 --   restarted   its process restarted: the step's workload ended there
+--   clock       the agent's wall clock stepped (ns: by how much, signed);
+--               the step's times keep to its monotonic clock
 -- Written by run/ (ingest.c, steps.c) through store/step_gaps.c and read
 -- by report/step_gaps_report.c.
 CREATE TABLE step_gaps (
     run_id    INTEGER NOT NULL REFERENCES runs(id),
     step_idx  INTEGER NOT NULL,
     agent_id  INTEGER NOT NULL REFERENCES agents(id),
-    cause     TEXT NOT NULL CHECK (cause IN ('stalled','above_pace','silent','lost','restarted')),
+    cause     TEXT NOT NULL CHECK (cause IN ('stalled','above_pace','silent','lost','restarted',
+                                        'clock')),
     from_seq  INTEGER NOT NULL,
     to_seq    INTEGER NOT NULL,
     ns        INTEGER NOT NULL DEFAULT 0,

@@ -131,9 +131,11 @@ test_report (store_t *store, int64_t run)
     json_decref (a);
     json_decref (c);
 
-    /* A lost agent's gap runs to the step's end; a restart says so. */
+    /* A lost agent's gap runs to the step's end; a wall clock stepped
+       back 2 s is named, signed, and is no shortfall. */
     CHECK (store_begin (store) == 0);
     CHECK (step_gaps_span (store, run, 1, 2, "lost", 3, -1, 0) == 0);
+    CHECK (step_gaps_note (store, run, 1, 1, "clock", 6, (uint64_t) -2000000000LL) == 0);
     CHECK (store_commit (store) == 0);
     g = gap_report_new (store, run, 1, miss);
     s = json_object ();
@@ -141,6 +143,10 @@ test_report (store_t *store, int64_t run)
     json_t *lo = entry (json_object_get (s, "gaps"), "b", "lost");
     CHECK (lo && ival (lo, "from_interval") == 3 && ival (lo, "to_interval") == 9);
     CHECK (lo && json_is_true (json_object_get (lo, "partial")));
+    json_t *ck = entry (json_object_get (s, "gaps"), "a", "clock");
+    CHECK (ck && ival (ck, "from_interval") == 6 && !json_is_true (json_object_get (ck, "partial")));
+    CHECK (ck && json_real_value (json_object_get (ck, "seconds")) == -2.0);
+    CHECK (ck && strstr (json_string_value (json_object_get (ck, "io")), "-2.000 s"));
     json_decref (s);
     step_missing_destroy (&miss);
 

@@ -131,6 +131,11 @@ s_entry (gap_report_t *g, json_t *rows, json_t *r, const step_missing_t *miss)
     } else if (strcmp (cause, "lost") == 0) {
         snprintf (io, sizeof io, "unknown: nothing arrived from interval %lld on; the agent "
                   "was not heard from again in the step", (long long) from);
+    } else if (strcmp (cause, "clock") == 0) {
+        partial = false;
+        snprintf (io, sizeof io, "measured as asked: the agent's wall clock stepped by %+.3f s "
+                  "(NTP, date -s), and the step's I/O and interval times keep to its monotonic "
+                  "clock", secs);
     } else if (strcmp (cause, "restarted") == 0) {
         snprintf (io, sizeof io, "none measured from interval %lld on: the agent's process "
                   "restarted and the step's workload ended with the old one", (long long) from);
@@ -146,7 +151,8 @@ s_entry (gap_report_t *g, json_t *rows, json_t *r, const step_missing_t *miss)
     json_t *e = json_pack ("{s:s, s:s, s:I, s:I, s:s, s:b}", "agent", agent, "cause", cause,
                            "from_interval", (json_int_t) from, "to_interval", (json_int_t) to,
                            "io", io, "partial", partial);
-    if (strcmp (cause, "stalled") == 0 || strcmp (cause, "silent") == 0)
+    if (strcmp (cause, "stalled") == 0 || strcmp (cause, "silent") == 0
+        || strcmp (cause, "clock") == 0)
         json_object_set_new (e, "seconds", json_real (secs));
     if (caught)
         json_object_set_new (e, "caught_up", caught);
@@ -262,7 +268,8 @@ gap_report_end (gap_report_t **self_p, json_t *s)
     gap_report_t *g = *self_p;
     json_object_set_new (s, "gap_rule", json_string (
         "a gap is a span of intervals in which an agent's process was stopped, it was not "
-        "heard from, was lost or restarted; stalled, lost and restarted gaps make the step "
+        "heard from, was lost or restarted, or its wall clock stepped (clock: nothing "
+        "measured moves); stalled, lost and restarted gaps make the step "
         "partial (iofleet run --tolerate-gaps accepts a stall); the intervals of a stall and "
         "of the catch-up after it list the agent in stalled_agents and above_pace_agents"));
     json_object_set (s, "gaps", g->gaps);

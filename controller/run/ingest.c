@@ -90,6 +90,9 @@ ingest_snapshot (ctl_t *ctl, part_t *p, const Iofleet__Snapshot *s, snapshot_pre
     if (s->above_pace && step_gaps_note (ctl->store, r->run, r->cur, (int64_t) p->agent_id,
                                          "above_pace", s->seq, 0))
         return;
+    if (s->clock_step_ns && step_gaps_note (ctl->store, r->run, r->cur, (int64_t) p->agent_id,
+                                            "clock", s->seq, (uint64_t) s->clock_step_ns))
+        return;
     if (runner_seen_room (p, s->seq))
         return;
     if (acks_note_mark (r, p, s))

@@ -67,6 +67,13 @@ skew=$(jq '.steps[0].start_skew_ns // .steps[0].skew_ns' "$T/r.json")
 [ "$gaps" = 0 ] && [ "$skew" -lt 500000000 ] \
   || fail "c2's interval times after its clock step: $((gaps / 2)) intervals > 0.5 s from c1's, start skew $skew ns"
 ok "c2's interval times run on across its clock step: none > 0.5 s from c1's, start skew $skew ns"
+# The report names the step where the figures are: a clock gap of c2's,
+# +2 s, not partial; the text report's GAP line.
+jq -e '.steps[0].gaps | length == 1 and (.[0] | .agent == "c2" and .cause == "clock"
+       and .seconds > 1.9 and .seconds < 2.1 and .partial == false and .from_interval >= 2)' "$T/r.json" >/dev/null \
+  || fail "the report's gaps for c2's clock step: $(jq -c '.steps[0].gaps' "$T/r.json")"
+grep -q "c2 .*GAP clock, intervals" "$T/r.txt" || fail "the text report does not name c2's clock step"
+ok "the report names it: $(jq -c '.steps[0].gaps[0] | {cause, from_interval, seconds}' "$T/r.json")"
 
 # A run after the step: the agent's clock is 2 s ahead from the start.
 run2=$("$I" run tick) || fail "run tick (2)"
