@@ -273,6 +273,18 @@ check_stalls (ctl_t *ctl, part_t *p)
     log_warn ("run %lld step %d: agent '%s' %s", (long long) r->run, r->cur + 1, p->name, p->msg);
 }
 
+/* A lost or restarted agent's gap, as it ends the step: from its first
+   interval not stored (what a restarted agent's old process spooled has
+   come meanwhile) to the step's end.  Can't fail. */
+static void
+gap_to_end (ctl_t *ctl, part_t *p)
+{
+    runner_t *r = ctl->runner;
+    const char *cause = p->restarted ? "restarted" : "lost";
+    step_gaps_clear (ctl->store, r->run, r->cur, (int64_t) p->agent_id, cause);
+    step_gaps_span (ctl->store, r->run, r->cur, (int64_t) p->agent_id, cause, p->contig, -1, 0);
+}
+
 /* The finalizer's answer for the step in hand: sr, its results stored,
    or NULL (then they are made again in a second).  Checks each agent's
    totals against them, records the step's end, and begins the next step
@@ -305,6 +317,8 @@ results_in (ctl_t *ctl, step_results_t *sr)
             check_totals (ctl, p);
         if (p->st == P_DONE && !p->msg[0] && tolerate != 1)
             check_stalls (ctl, p);
+        if (p->st == P_LOST && p->started)
+            gap_to_end (ctl, p);
         if (p->st == P_DONE && !p->msg[0])
             ndone++;
         else

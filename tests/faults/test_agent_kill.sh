@@ -38,8 +38,15 @@ jq -e '.steps[0] as $s | $s.status == "partial"
        and .snapshots + (.missing_intervals | length) == .intervals_expected)
   and $s.incomplete_agents == ["agent-2"]' "$T/r1.json" >/dev/null \
   || fail "killed agent: $(jq -c '.steps[0] | {status, a: [.agents[] | {agent, status, snapshots, incomplete, missing_intervals}], inc: .incomplete_agents}' "$T/r1.json")"
+# The gap: agent-2 lost from its first missing interval to the step's end.
+jq -e '.steps[0] as $s | ($s.agents[] | select(.agent == "agent-2")) as $a
+  | $s.gaps | length == 1 and (.[0] | .agent == "agent-2" and .cause == "lost" and .partial
+                               and .from_interval == ($a.missing_intervals | min)
+                               and .to_interval == $a.intervals_expected - 1)' "$T/r1.json" >/dev/null \
+  || fail "killed agent's gap: $(jq -c '.steps[0] | {gaps, m: (.agents[] | select(.agent == "agent-2") | .missing_intervals)}' "$T/r1.json")"
 "$I" report "$run" >"$T/r1.txt"
 grep -Eq "agent-2 .*INCOMPLETE: missing intervals? " "$T/r1.txt" || fail "text report lacks the INCOMPLETE line"
+grep -q "agent-2 .*GAP lost, intervals" "$T/r1.txt" || fail "text report lacks the GAP line"
 intervals "$run" >"$T/i1"
 awk -F'|' '$3 != 0 { exit 1 }' "$T/i1" || fail "duplicate rows: $(cat "$T/i1")"
 for a in agent-1 agent-3; do
@@ -95,4 +102,9 @@ IFS='|' read -r lo hi n <<<"$seqs"
 missing=$(jq -c '.steps[0].agents[] | select(.agent == "agent-2") | .missing_intervals' "$T/r2.json")
 jq -e --argjson hi "$hi" 'all(.steps[0].agents[] | select(.agent == "agent-2") | .missing_intervals[]; . > $hi)' "$T/r2.json" >/dev/null \
   || fail "agent-2's missing intervals $missing are not all after its last stored one ($hi)"
+jq -e --argjson hi "$hi" '.steps[0] as $s | ($s.agents[] | select(.agent == "agent-2")) as $a
+  | $s.gaps | length == 1 and (.[0] | .agent == "agent-2" and .cause == "restarted" and .partial
+                               and .from_interval == $hi + 1 and .to_interval == $a.intervals_expected - 1)' "$T/r2.json" >/dev/null \
+  || fail "restarted agent's gap (stored up to $hi): $(jq -c '.steps[0].gaps' "$T/r2.json")"
+grep -q "agent-2 .*GAP restarted, intervals" "$T/r2.txt" || fail "text report lacks the GAP line"
 ok "kill -9 agent-2 3 s into an 8 s step, restarted: run partial; agent-2 lost 'restarted (pid $old, then $new)', seq $lo..$hi stored without a hole, missing $missing; others complete ($(awk -F'|' '{printf "%s %s; ", $1, $2}' "$T/i2")0 duplicates)"
