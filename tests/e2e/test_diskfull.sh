@@ -82,6 +82,7 @@ grep -qxE "$HELD_RE" "$T/stats.txt" || fail "iofleet stats does not say why: $(g
 curl -sf "$W/runs/$run/live" | sed "s/&#39;/'/g" >"$T/live.html" || fail "GET /runs/$run/live while full"
 grep -qE "<dd id=\"held\">$HELD_RE</dd>" "$T/live.html" \
   || fail "the live page does not say why: $(grep -o '<dl class="kv" id="live">.*</dl>' "$T/live.html")"
+curl -sf "$W/metrics" | grep -qx "iofleet_store_held 1" || fail "/metrics: iofleet_store_held is not 1 while full"
 ok "held, said by run --wait, watch, stats and the live page: $(jq -r .held.message "$T/live.json") (needed_bytes $need, free_bytes $free, df $df_free)"
 
 rm -f "$T/dbfs/fill"
@@ -124,4 +125,5 @@ done
 grep -q "held:" "$T/stats.txt" && fail "iofleet stats still says held: $(grep held: "$T/stats.txt")"
 curl -sf "$W/runs/$run/live" >"$T/live-end.html" || fail "GET /runs/$run/live after"
 grep -q 'id="held"' "$T/live-end.html" && fail "the live page still says held"
-ok "held said no more once writable: run --wait and watch exit 0, stats and the live page without it"
+curl -sf "$W/metrics" | grep -qx "iofleet_store_held 0" || fail "/metrics: iofleet_store_held is not 0 once writable"
+ok "held said no more once writable: run --wait and watch exit 0; stats, the live page and /metrics without it"
