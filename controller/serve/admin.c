@@ -116,8 +116,8 @@ stats_json (ctl_t *ctl)
     json_object_set_new (counters, "checkpoints_busy", json_integer ((json_int_t) ck[1]));
     json_object_set_new (counters, "checkpoints_failed", json_integer ((json_int_t) ck[2]));
     json_object_set_new (counters, "wal_pages", json_integer ((json_int_t) ck[3]));
-    json_t *o = json_pack ("{s:s, s:f, s:{s:i, s:i}, s:{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:i, s:I}, "
-                      "s:{s:I, s:I, s:f, s:f}, s:{s:I, s:I}, s:o, s:o, s:o, s:o}",
+    json_t *o = json_pack ("{s:s, s:f, s:{s:i, s:i}, s:{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:i, "
+                           "s:I}, s:{s:I, s:I, s:f, s:f}, s:{s:I, s:I}, s:o, s:o, s:o, s:o}",
         "version", IOF_VERSION,
         "uptime_s", (double) (clock_mono_ns () - is->started) / 1e9,
         "agents", "known", known, "connected", connected,
