@@ -150,6 +150,10 @@ cmd_stats (const char *endpoint, int argc, char **argv)
     printf ("database: %.1f MiB, %.1f MiB of it free (reused before the file grows)\n",
             (double) I (json_object_get (r, "database"), "bytes") / 1048576.0,
             (double) I (json_object_get (r, "database"), "free_bytes") / 1048576.0);
+    const char *held = json_string_value (json_object_get (json_object_get (json_object_get (r,
+                                          "database"), "held"), "message"));
+    if (held)
+        printf ("%s\n", held);
     json_t *ret = json_object_get (r, "retention");
     if (!json_is_true (json_object_get (ret, "policy")))
         printf ("retention: none (per-interval data kept for ever; see --retain-intervals and "

@@ -502,10 +502,14 @@ progress_line (json_t *st, long long run, bool bar, char *line, size_t cap)
 {
     int step = (int) num (st, "step");
     double el = num (st, "elapsed_s"), plan = num (st, "planned_s");
-    size_t off = (size_t) snprintf (line, cap, "run %lld step %d/%d %s: %s", run, step + 1,
-                                    (int) num (st, "steps"), str (st, "step_name"),
-                                    str (st, "phase"));
+    size_t off = (size_t) snprintf (line, cap, "run %lld step %d/%d %s: ", run, step + 1,
+                                    (int) num (st, "steps"), str (st, "step_name"));
 #define ADD(...) do { if (off < cap) off += (size_t) snprintf (line + off, cap - off, __VA_ARGS__); } while (0)
+    /* First, before a terminal's width cuts the line: why nothing moves. */
+    const char *held = str (json_object_get (st, "held"), "message");
+    if (held[0])
+        ADD ("%s | ", held);
+    ADD ("%s", str (st, "phase"));
     if (json_object_get (st, "round"))
         ADD (" (round %d of at most %d)", (int) num (st, "round"), (int) num (st, "rounds_max"));
     if (json_object_get (st, "progress")) {
@@ -566,6 +570,7 @@ wait_run (const char *endpoint, long long run, volatile sig_atomic_t *interrupte
     bool tty = isatty (STDERR_FILENO);
     int last_step = -1;
     char last_phase[32] = "";
+    bool last_held = false;
     uint64_t last_print = 0;
     int failures = 0;
     char first_err[1024] = "";
@@ -599,9 +604,10 @@ wait_run (const char *endpoint, long long run, volatile sig_atomic_t *interrupte
         }
         int step = json_object_get (st, "step") ? (int) num (st, "step") : -1;
         const char *phase = str (st, "phase");
+        const char *held = str (json_object_get (st, "held"), "message");
         char line[512];
         if (step < 0)
-            snprintf (line, sizeof line, "run %lld %s", run, s);
+            snprintf (line, sizeof line, "run %lld %s%s%s", run, s, held[0] ? ": " : "", held);
         else
             progress_line (st, run, tty, line, sizeof line);
         /* Not a terminal (a log, CI): plain lines, at each change of step or
@@ -614,11 +620,12 @@ wait_run (const char *endpoint, long long run, volatile sig_atomic_t *interrupte
                 line[cols - 1] = '\0';
             fprintf (stderr, "\r\033[K%s", line);
         } else if (step != last_step || strcmp (phase, last_phase) != 0
-                   || now - last_print > 5 * NS_PER_SEC) {
+                   || (held[0] != 0) != last_held || now - last_print > 5 * NS_PER_SEC) {
             fprintf (stderr, "%s\n", line);
             last_print = now;
         }
         last_step = step;
+        last_held = held[0] != 0;
         snprintf (last_phase, sizeof last_phase, "%s", phase);
         json_decref (st);
         usleep (500 * 1000);

@@ -165,6 +165,13 @@ html_live_page (FILE *f, json_t *status, json_t *step)
         esc (f, str (status, "message"));
     }
     fputs ("</dd>", f);
+    /* Why the run does not move, while the database cannot be written. */
+    const char *held = str (json_object_get (status, "held"), "message");
+    if (held[0]) {
+        fputs ("<dt>database</dt><dd id=\"held\">", f);
+        esc (f, held);
+        fputs ("</dd>", f);
+    }
     if (live && isfinite (num (status, "steps"))) {
         fprintf (f, "<dt>step</dt><dd id=\"step\">%.0f of %.0f: ", Z (num (status, "step")) + 1,
                  Z (num (status, "steps")));

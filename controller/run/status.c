@@ -185,5 +185,12 @@ status_run (ctl_t *ctl, int64_t run, char *err, size_t errlen)
         if (r->phase == R_RUNNING)
             add_live (ctl, o);
     }
+    /* While the database cannot be written the run in hand holds (and a
+       queued one waits behind it): said with what it needs. */
+    const char *st = json_string_value (json_object_get (o, "status"));
+    json_t *held = st && (!strcmp (st, "running") || !strcmp (st, "queued"))
+                   ? store_held_json (ctl->store) : NULL;
+    if (held)
+        json_object_set_new (o, "held", held);
     return o;
 }

@@ -117,8 +117,8 @@ stats_json (ctl_t *ctl)
     json_object_set_new (counters, "checkpoints_busy", json_integer ((json_int_t) ck[1]));
     json_object_set_new (counters, "checkpoints_failed", json_integer ((json_int_t) ck[2]));
     json_object_set_new (counters, "wal_pages", json_integer ((json_int_t) ck[3]));
-    return json_pack ("{s:s, s:f, s:{s:i, s:i}, s:{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:i, s:I}, "
-                      "s:{s:I, s:I, s:f, s:f}, s:{s:I, s:I}, s:o, s:o, s:o, s:o}",
+    json_t *o = json_pack ("{s:s, s:f, s:{s:i, s:i}, s:{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:i, "
+                           "s:I}, s:{s:I, s:I, s:f, s:f}, s:{s:I, s:I}, s:o, s:o, s:o, s:o}",
         "version", IOF_VERSION,
         "uptime_s", (double) (clock_mono_ns () - is->started) / 1e9,
         "agents", "known", known, "connected", connected,
@@ -137,6 +137,13 @@ stats_json (ctl_t *ctl)
         "history_index", history_index_json (ctl->history_index),
         "snapshot_dict", snapdict_json (ctl->snapdict),
         "counters", counters);
+    /* While the database cannot be written: why, and what it needs. */
+    json_t *held = store_held_json (ctl->store);
+    if (o && held)
+        json_object_set_new (json_object_get (o, "database"), "held", held);
+    else
+        json_decref (held);
+    return o;
 }
 
 /* The commands.  Each takes the request and returns its result, or NULL

@@ -1,5 +1,6 @@
 /*  metrics.c: the controller's figures for Prometheus, see metrics.h. */
 #include "metrics.h"
+#include "store.h"
 #include "buckets.h"
 #include "direction.h"
 #include "fleet.h"
@@ -89,6 +90,11 @@ write_head (ctl_t *ctl, FILE *f)
     fputs ("# HELP iofleet_commit_seconds One tick's database commit.\n"
            "# TYPE iofleet_commit_seconds histogram\n", f);
     fleet_histogram (f, "iofleet_commit_seconds", "", &is->commit);
+
+    /* store_failing only: the figures of store_held read the file system. */
+    fprintf (f, "# HELP iofleet_store_held 1 while the database cannot be written and runs "
+             "hold (iofleet stats says why).\n# TYPE iofleet_store_held gauge\n"
+             "iofleet_store_held %d\n", store_failing (ctl->store) ? 1 : 0);
 
     runner_t *r = ctl->runner;
     fputs ("# HELP iofleet_run_active The run in hand.\n# TYPE iofleet_run_active gauge\n", f);

@@ -50,6 +50,7 @@ void
 store_failed_rc (store_t *self, const char *what, int rc)
 {
     self->failures++;
+    self->fail_rc = rc;
     uint64_t now = clock_mono_ns ();
     if (!self->failing) {
         self->failing = true;
@@ -108,6 +109,18 @@ store_schema_version (store_t *self)
 }
 
 
+/* Pages written to the WAL since the last call: cleared after BEGIN, the
+   transaction's size after a COMMIT that succeeded (kept for store_held:
+   what a held transaction needs).  Can't fail. */
+static void
+s_tx_pages (store_t *self, bool committed)
+{
+    int cur = 0, hi = 0;
+    if (sqlite3_db_status (self->db, SQLITE_DBSTATUS_CACHE_WRITE, &cur, &hi, 1) == SQLITE_OK
+        && committed && cur > 0)
+        self->tx_pages = (uint64_t) cur;
+}
+
 int
 store_begin (store_t *self)
 {
@@ -120,6 +133,7 @@ store_begin (store_t *self)
     }
     self->in_tx = true;
     self->failures_at_begin = self->failures;
+    s_tx_pages (self, false);
     return 0;
 }
 
@@ -144,6 +158,7 @@ store_commit (store_t *self)
         store_exec (self, "ROLLBACK", why, sizeof why);
         return -1;
     }
+    s_tx_pages (self, true);
     if (self->failing) {
         self->failing = false;
         log_info ("database %s: writable again after %.0f s; held results are being stored",

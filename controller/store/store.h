@@ -160,6 +160,38 @@ uint64_t store_failures (store_t *self);
 /* True from a failed write until the next commit that succeeds. */
 bool store_failing (store_t *self);
 
+/* Why the writer is held (store_failing), in figures (store_held.c). */
+typedef struct {
+    bool disk_full;             /* the last failed write was SQLITE_FULL */
+    int rc;                     /* its SQLite result code */
+    /* Bytes the held writes need, at the least: what the database file
+       must grow by before the WAL can be copied into it (the pages it
+       holds past the file's end), plus the frames of one transaction as
+       large as the last one stored (the held tick's own).  What the rest
+       of the run adds comes on top. */
+    uint64_t needed_bytes;
+    uint64_t free_bytes;        /* statvfs of the database's folder: f_bavail */
+    bool free_known;            /* false: statvfs failed, free_bytes is 0 */
+    double since_s;             /* since the first failed write */
+} store_held_t;
+
+/* Is the writer held (store_failing)?  When it is, fills h and returns
+   true; else returns false, h untouched.  Reads the database's size and
+   its file system's (a size that cannot be read counts as 0).  Can't
+   fail. */
+bool store_held (store_t *self, store_held_t *h);
+/* The line that says why a held run is held, into buf (truncated to
+   cap): "held: the database's disk is full (N MiB needed, M MiB free)",
+   N rounded up and M down to a tenth; any other failure "held: the
+   database cannot be written (SQLite's words; M MiB free)".  Can't
+   fail. */
+void store_held_text (const store_held_t *h, char *buf, size_t cap);
+/* {"reason": "disk_full" | "write_error", "error", "needed_bytes",
+   "free_bytes" (absent when unknown), "since_s", "message":
+   store_held_text} while the writer is held; NULL when it is not (or out
+   of memory). */
+json_t *store_held_json (store_t *self);
+
 /* The database's path, as store_open was given it.  Can't fail. */
 const char *store_path (store_t *self);
 /* Counts a write of the open transaction, made on store_db's handle

@@ -34,6 +34,8 @@ struct store {
     uint64_t failures_at_begin; /* a write failed in this transaction if different */
     uint64_t failing_since;     /* monotonic ns */
     uint64_t fail_logged_at;
+    int fail_rc;                /* the last failed write's SQLite result code */
+    uint64_t tx_pages;          /* WAL pages the last transaction stored wrote (store_held) */
     int nstmts;
     struct { const char *sql; sqlite3_stmt *st; } stmts[STMT_CACHE];
     void (*on_commit) (void *arg);
