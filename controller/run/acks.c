@@ -55,6 +55,7 @@ ack_for (runner_t *r, const part_t *p)
     a->step = (uint32_t) r->cur;
     a->upto = 0;
     a->nseqs = 0;
+    a->resend = false;
     return a;
 }
 
@@ -66,6 +67,17 @@ acks_queue (runner_t *r, const part_t *p, uint32_t upto)
     ack_t *a = ack_for (r, p);
     if (a && upto > a->upto)
         a->upto = upto;
+}
+
+void
+acks_queue_resend (runner_t *r, const part_t *p, uint32_t upto)
+{
+    ack_t *a = ack_for (r, p);
+    if (!a)
+        return;
+    if (upto > a->upto)
+        a->upto = upto;
+    a->resend = true;
 }
 
 /* ... and seq on its own (stored past a gap, or refused for good).
@@ -133,7 +145,7 @@ acks_after_commit (ctl_t *ctl)
             peer_t *peer = fleet_find_id (ctl->fleet, r->acks[i].agent_id);
             if (peer && peer->connected)
                 acks_send (ctl, peer, r->acks[i].run, r->acks[i].step, r->acks[i].upto,
-                          r->acks[i].seqs, r->acks[i].nseqs, false);
+                          r->acks[i].seqs, r->acks[i].nseqs, r->acks[i].resend);
         }
     } else {
         /* Some write of this tick is not stored: take back every mark of

@@ -63,6 +63,8 @@ typedef struct {
     uint64_t done_at;                   /* monotonic */
     bool started;                       /* was sent START for this step */
     int revived;                        /* times it came back after being lost */
+    bool asked;                         /* DONE_WAIT: asked to resend (contig then) */
+    uint32_t asked_contig;
     uint64_t lost_since;                /* lost while running: its last message
                                            (monotonic), and the first interval */
     int64_t lost_from;                  /* not in hand then (step_gaps 'lost') */
@@ -97,6 +99,7 @@ typedef struct {
     uint32_t step, upto;                /* seqs < upto stored; UINT32_MAX: all */
     uint32_t *seqs;                     /* and these, past a gap */
     size_t nseqs, capseqs;              /* the buffer outlives the tick */
+    bool resend;                        /* and: send the rest now (Ack.resend) */
 } ack_t;
 
 /* A snapshot marked stored in this tick, unmarked if the commit fails. */
@@ -230,6 +233,10 @@ void acks_send (ctl_t *ctl, peer_t *peer, int64_t run, uint32_t step, uint32_t u
 /* Acknowledges p's snapshots with seq < upto (UINT32_MAX: all, DONE too)
    once this tick's commit has stored them.  Can't fail. */
 void acks_queue (runner_t *r, const part_t *p, uint32_t upto);
+/* The same, asking p to send every unacknowledged message of the step now
+   rather than at its next backed-off resend (up to a minute after a long
+   database failure).  Can't fail. */
+void acks_queue_resend (runner_t *r, const part_t *p, uint32_t upto);
 /* ... and seq on its own (stored past a gap, or refused for good).
    Can't fail: beyond MSG_ACK_SEQS_MAX a tick, the agent sends it again. */
 void acks_queue_seq (runner_t *r, const part_t *p, uint32_t seq);

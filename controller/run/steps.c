@@ -588,9 +588,8 @@ steps_tick (ctl_t *ctl)
                 p->done_at = now;
             /* What failed to be stored comes again now, not after the
                agents' backed-off resend timers. */
-            peer_t *peer = fleet_find_id (ctl->fleet, p->agent_id);
-            if (peer && peer->connected && p->st != P_LOST && p->st != P_REFUSED)
-                acks_send (ctl, peer, r->run, (uint32_t) r->cur, p->contig, NULL, 0, true);
+            if (p->st != P_LOST && p->st != P_REFUSED)
+                acks_queue_resend (r, p, p->contig);    /* after this tick's commit */
         }
         log_info ("run %lld: database writable again after %.0f s; step %d goes on",
                   (long long) r->run, (double) held / 1e9, r->cur + 1);
@@ -648,7 +647,16 @@ steps_tick (ctl_t *ctl)
                       (double) STEP_GRACE_NS / 1e9);
             runner_save_agent (ctl, p, NULL);
         }
-        if (p->st == P_DONE_WAIT && now - p->done_at > DONE_WAIT_NS) {
+        if (p->st == P_DONE_WAIT && now - p->done_at > DONE_WAIT_NS
+            && (!p->asked || p->contig != p->asked_contig)) {
+            /* Its resends may be backed off far longer (a minute after a
+               database that failed for long): asked for now, and given up
+               only when an ask brings nothing in DONE_WAIT_NS. */
+            p->asked = true;
+            p->asked_contig = p->contig;
+            p->done_at = now;
+            acks_queue_resend (r, p, p->contig);
+        } else if (p->st == P_DONE_WAIT && now - p->done_at > DONE_WAIT_NS) {
             p->st = P_DONE;
             p->waited_out = true;
             snprintf (p->msg, sizeof p->msg, "reported %u snapshots, only %u stored in order; "
