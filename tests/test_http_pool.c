@@ -107,6 +107,29 @@ main (void)
     http_pool_destroy (&pool);
     CHECK (pool == NULL);
     http_pool_destroy (&pool);  /* NULL: a no-op */
+
+    /* A request waiting unread (a real client amid a flood) is passed
+       over: the full pool evicts the younger one that sent nothing. */
+    pool = http_pool_new (2, 5, 30);
+    int fc[3], fs[3];
+    struct sockaddr_in fp[3];
+    http_conn_t *f[3] = { 0 };
+    for (int i = 0; i < 3; i++)
+        CHECK ((fs[i] = pair (&fc[i], &fp[i])) >= 0);
+    CHECK (write (fc[0], "GET /metrics HTTP/1.1\r\n", 23) == 23);
+    f[0] = http_pool_open (pool, fs[0], (struct sockaddr *) &fp[0], sizeof fp[0], 300);
+    f[1] = http_pool_open (pool, fs[1], (struct sockaddr *) &fp[1], sizeof fp[1], 301);
+    f[2] = http_pool_open (pool, fs[2], (struct sockaddr *) &fp[2], sizeof fp[2], 302);
+    CHECK (!shut (fc[0]));
+    CHECK (shut (fc[1]));
+    CHECK (!shut (fc[2]));
+    CHECK (http_pool_stats (pool).evicted == 1);
+    for (int i = 0; i < 3; i++) {
+        http_pool_close (pool, &f[i]);
+        close (fc[i]);
+        close (fs[i]);
+    }
+    http_pool_destroy (&pool);
     for (int i = 0; i < N; i++) {
         close (cli[i]);
         close (srv[i]);

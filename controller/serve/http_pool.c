@@ -6,7 +6,10 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+
+#define EVICT_LOOK 64
 
 struct http_conn {
     http_conn_t *prev, *next;   /* in the idle list, oldest first (when idle) */
@@ -107,6 +110,15 @@ s_shut (http_pool_t *self, http_conn_t *c)
         shutdown (c->fd, SHUT_RDWR);
 }
 
+/* Whether bytes of a request wait unread in c's socket.  Can't fail (an
+   error counts as none). */
+static bool
+s_has_request (const http_conn_t *c)
+{
+    int n = 0;
+    return ioctl (c->fd, FIONREAD, &n) == 0 && n > 0;
+}
+
 /* Deadlines passed are shut; then, while the pool is full, the idle
    longest (never keep, the newcomer). */
 static void
@@ -124,9 +136,25 @@ s_sweep (http_pool_t *self, double now, const http_conn_t *keep)
         }
     }
     /* The ones shut are as good as gone: they close at their thread's
-       next turn. */
-    while (self->open - self->shutting > self->size && self->head && self->head != keep) {
-        s_shut (self, self->head);
+       next turn.  A connection whose request waits unread in its socket
+       (a real client a moment after it connected) is passed over for one
+       that has sent nothing: under a flood of connections that send
+       nothing and come back as soon as they are shut, the oldest would
+       otherwise be a real client's tens of milliseconds after it
+       connected.  At most EVICT_LOOK are looked at. */
+    while (self->open - self->shutting > self->size) {
+        http_conn_t *victim = NULL;
+        int looked = 0;
+        for (http_conn_t *c = self->head; c && looked < EVICT_LOOK; c = c->next, looked++)
+            if (c != keep && !s_has_request (c)) {
+                victim = c;
+                break;
+            }
+        if (!victim && self->head != keep)
+            victim = self->head;
+        if (!victim)
+            break;
+        s_shut (self, victim);
         self->evicted++;
     }
 }

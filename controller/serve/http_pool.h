@@ -10,7 +10,10 @@
       trickling a byte a second gets no more time than a silent one;
     - when the pool holds size connections, the one idle longest (no
       request in hand) is closed for the newcomer: whoever floods the
-      pool evicts itself, and a scrape, newest, gets in.
+      pool evicts itself, and a scrape, newest, gets in; one whose
+      request waits unread in its socket is passed over for one that
+      sent nothing (a scrape a moment after it connected, amid a flood
+      that reconnects as fast as it is shut).
 
     No per-address limit: an attacker on the controller's own host shares
     127.0.0.1 with a Prometheus there, and a limit would lock it out.
