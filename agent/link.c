@@ -88,6 +88,7 @@ struct link {
        estimate follows the step within a second, clock_sync.h). */
     uint64_t mono_ref;
     int64_t ctrl_ref;
+    bool ever_welcomed;                 /* by any controller, since start */
     int64_t clock_stepped;              /* the wall clock's steps seen in the step,
                                            not yet in a snapshot (clock_step_ns) */
 };
@@ -441,6 +442,7 @@ on_frame (link_t *self, const uint8_t *data, size_t len)
                                                    : "before 0.2.0",
                  IOF_VERSION, message_protocol ());
         self->welcomed = true;
+        self->ever_welcomed = true;
         self->hello_backoff = LINK_HELLO_RETRY_NS;
         self->agent_id = env->welcome->agent_id;
         send_ping (self);
@@ -602,11 +604,20 @@ link_tick (link_t *self, uint64_t now)
        connection now and then until it welcomes us. */
     if (!self->welcomed && (self->cfg.cert || self->cfg.controller_key)
         && since (now, self->opened_at) > LINK_CURVE_REOPEN_NS) {
-        if (log_ratelimit (&self->reopen_logged_at, 60 * NS_PER_SEC))
-            say (self, true, LL_WARN, "no welcome from %s over CURVE after %.0f s: is this "
-                 "agent's key (%s) in the controller's KEYDIR/agents/, and --controller-key "
-                 "its controller.cert? retrying", self->cfg.endpoint,
-                 (double) since (now, self->opened_at) / 1e9, self->cfg.cert);
+        /* The keys are the likely cause only before a first welcome:
+           one that welcomed this agent before has the keys, and the
+           network or the controller is away. */
+        if (log_ratelimit (&self->reopen_logged_at, 60 * NS_PER_SEC)) {
+            if (self->ever_welcomed)
+                say (self, true, LL_WARN, "no welcome from %s over CURVE after %.0f s (it "
+                     "welcomed this agent before: the network or the controller is away); "
+                     "retrying", self->cfg.endpoint, (double) since (now, self->opened_at) / 1e9);
+            else
+                say (self, true, LL_WARN, "no welcome from %s over CURVE after %.0f s: is this "
+                     "agent's key (%s) in the controller's KEYDIR/agents/, and "
+                     "--controller-key its controller.cert? retrying", self->cfg.endpoint,
+                     (double) since (now, self->opened_at) / 1e9, self->cfg.cert);
+        }
         char err[1024];
         if (reopen (self, err, sizeof err) == 0)
             send_hello (self);

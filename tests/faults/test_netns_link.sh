@@ -42,4 +42,6 @@ aligned "$run" 0 2
 # What f1 made of it (not asserted: whether it gave up on the connection
 # before the link came back is a matter of milliseconds).
 seen=$(grep -c "no answer from the controller" "$T/f1.log" || true)
+# Welcomed before, f1 does not blame its keys for the network.
+grep -q "KEYDIR/agents" "$T/f1.log" && fail "f1 blamed its keys after a partition: $(grep "KEYDIR/agents" "$T/f1.log" | head -1)"
 ok "f1's link down ${down_ms} ms mid-step: run $run complete; intervals stored (each once) $stored; every fleet interval holds both agents; f1 said hello again $seen time(s)"
