@@ -212,6 +212,13 @@ lat_log_open (iojob_t *j, worker_t *w, const Iofleet__JobSpec *spec, const targe
         return -1;
     }
     w->lat_log = l;
+    if (spec->shared_logs && j->nworkers > 1) {
+        /* fio appends every job's lines to the one file; iofleet's
+           workers write theirs as they go, and would interleave. */
+        snprintf (err, errlen, "per_job_logs=0 with %d workers (numjobs): not supported yet "
+                  "(fio puts them all in one file): give per_job_logs=1", j->nworkers);
+        return -1;
+    }
     uint32_t n = (spec->thread_number ? spec->thread_number : 1) + (uint32_t) w->id;
     const char *prefix[LOG_KINDS] = { spec->write_lat_log, spec->write_lat_log,
                                       spec->write_lat_log, spec->write_bw_log,
@@ -223,7 +230,10 @@ lat_log_open (iojob_t *j, worker_t *w, const Iofleet__JobSpec *spec, const targe
         if (!prefix[k] || !prefix[k][0])
             continue;
         char name[JOB_LATLOG_MAX + 32], why[1024];
-        snprintf (name, sizeof name, "%s_%s.%u.log", prefix[k], s_log_kind[k], n);
+        if (spec->shared_logs)
+            snprintf (name, sizeof name, "%s_%s.log", prefix[k], s_log_kind[k]);
+        else
+            snprintf (name, sizeof name, "%s_%s.%u.log", prefix[k], s_log_kind[k], n);
         target_t t;
         if (log_resolve (j, pol, name, s_log_option[k], "prefix", &t, err, errlen))
             return -1;

@@ -54,7 +54,7 @@ static const char *const s_fio_only[] = {
     "merge_blktrace_file", "merge_blktrace_iters", "merge_blktrace_scalars",
     "mss", "namenode", "nfs_url", "nice", "nodelay", "nonvectored", "nowait",
     "numa_cpu_nodes", "numa_mem_policy", "object_class", "offset_align", "opendir",
-    "openfiles", "overwrite", "per_job_logs", "pingpong",
+    "openfiles", "overwrite", "pingpong",
     "pool", "port", "pre_read", "prio", "prioclass", "profile", "program",
     "proto", "protocol",
     "rate_ignore_thinktime",

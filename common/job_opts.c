@@ -127,7 +127,7 @@ job_opts_line (parser_t *p, int line, bool in_global, job_opts_t *o, char *s)
     if (s_check_value (p, line, opt, key, value))
         return -1;
     /* Only fio's "set" options get here bare (s_check_value). */
-    opt_line_t l = { p, line, in_global, opt, spelling, value ? value : "1" };
+    opt_line_t l = { p, line, in_global, opt, spelling, value ? value : "1", !value };
     return opt->apply (&l, o);
 }
 

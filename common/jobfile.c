@@ -533,11 +533,17 @@ s_finish_plan (reading_t *r)
     for (int i = 0; i < jf->nsteps; i++)
         jf->steps[i].exitall = exitall;
     /* fio numbers the workers of a file 1, 2, ... over all its jobs, so
-       jobs that share a write_lat_log prefix never share a log file. */
+       jobs that share a write_lat_log prefix never share a log file.  A
+       write_*_log given alone is named after its job. */
     uint32_t thread_number = 1;
     for (int i = 0; i < jf->nsteps; i++) {
-        jf->steps[i].thread_number = thread_number;
-        thread_number += jf->steps[i].numjobs;
+        job_t *j = &jf->steps[i];
+        j->thread_number = thread_number;
+        thread_number += j->numjobs;
+        char *logs[] = { j->write_lat_log, j->write_bw_log, j->write_iops_log };
+        for (size_t k = 0; k < sizeof logs / sizeof logs[0]; k++)
+            if (strcmp (logs[k], JOB_LOG_JOBNAME) == 0)
+                snprintf (logs[k], JOB_LATLOG_MAX, "%s", j->name);
     }
     if (s_rounds (&r->p, jf, set))
         return -1;

@@ -67,6 +67,7 @@
 #define JOB_BSSPLIT_MAX   64
 #define JOB_PCT_MAX       64        /* percentile_list entries */
 #define JOB_LATLOG_MAX    1024      /* write_lat_log prefix, with its NUL */
+#define JOB_LOG_JOBNAME   "\x01"    /* a write_*_log given alone: the job's name, later */
 /* fio numbers every worker (thread) of a job file from 1 across all its
    jobs; the largest number a plan can reach. */
 #define JOB_THREADS_MAX   (JOB_MAX_STEPS * JOB_MAX_NUMJOBS)
@@ -122,6 +123,7 @@ typedef struct {
     bool rate_poisson;              /* rate_process=poisson */
     bool log_offset;                /* log_offset=1: latency logs hold each I/O's offset */
     bool no_invalidate;             /* invalidate=0: the page cache is kept */
+    bool shared_logs;               /* per_job_logs=0: PREFIX_bw.log, no job index */
     bool bs_unaligned;              /* blocksize_unaligned: bsrange sizes to the byte */
     uint64_t rate_min[2];           /* rate_min=R[,W] (ratemin): bytes a second the job
                                        must keep, or it fails; 0 = none */

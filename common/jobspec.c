@@ -182,6 +182,7 @@ jobspec_from_job (jobspec_t *out, const job_t *j, uint64_t interval_ns)
     s->zero_buffers = j->zero_buffers;
     s->write_lat_log = (char *) j->write_lat_log;
     s->no_invalidate = j->no_invalidate;
+    s->shared_logs = j->shared_logs;
     s->fadvise = (uint32_t) j->fadvise;
     s->write_bw_log = (char *) j->write_bw_log;
     s->write_iops_log = (char *) j->write_iops_log;

@@ -5,6 +5,8 @@
 #include "job_opts.h"
 #include "util.h"
 
+#include <string.h>
+
 /* The job_t field the table names for l's option, of size bytes.  Can't
    fail (asserts that it lies inside job_t). */
 static void *
@@ -26,7 +28,13 @@ int
 opt_field_log (const opt_line_t *l, job_opts_t *o)
 {
     /* Only the write_*_log prefixes share this rule; the iolog paths
-       note their lines too (opt_run.c). */
+       note their lines too (opt_run.c).  Given alone, the prefix is the
+       job's name, as fio's (JOB_LOG_JOBNAME until the job is known). */
+    if (l->bare) {
+        char *f = s_field (l, o, JOB_LATLOG_MAX);
+        memcpy (f, JOB_LOG_JOBNAME, sizeof JOB_LOG_JOBNAME);
+        return 0;
+    }
     return optval_log_path (l->p, l->line, l->key, l->value, "prefix", "the logs",
                             s_field (l, o, JOB_LATLOG_MAX));
 }

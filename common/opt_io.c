@@ -68,6 +68,19 @@ opt_io_invalidate (const opt_line_t *l, job_opts_t *o)
     return 0;
 }
 
+/* per_job_logs=0: the logs named PREFIX_bw.log, without the job's index
+   (fio's default 1 names them PREFIX_bw.N.log).  Returns 0, or -1 with the
+   error set. */
+int
+opt_io_per_job_logs (const opt_line_t *l, job_opts_t *o)
+{
+    bool b;
+    if (optval_bool (l->p, l->line, l->key, l->value, &b))
+        return -1;
+    o->job.shared_logs = !b;
+    return 0;
+}
+
 /* Returns 0, or -1 with the error set. */
 int
 opt_io_fadvise (const opt_line_t *l, job_opts_t *o)

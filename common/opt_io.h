@@ -10,6 +10,7 @@ opt_apply_t opt_io_ioengine;
 opt_apply_t opt_io_direct;
 opt_apply_t opt_io_buffered;
 opt_apply_t opt_io_invalidate;
+opt_apply_t opt_io_per_job_logs;
 opt_apply_t opt_io_fadvise;
 opt_apply_t opt_io_submit_mode;
 opt_apply_t opt_io_rw;

@@ -28,6 +28,7 @@ typedef struct {
     const char *key;            /* the name the line used (the option's or its
                                    alias), static: a job may keep it */
     const char *value;          /* never NULL: a bare "set" option reads "1" */
+    bool bare;                  /* the line is the key alone */
 } opt_line_t;
 
 /* Applies one line's value to o.  Nothing the line does not set changes.

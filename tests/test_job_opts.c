@@ -634,7 +634,21 @@ test_lat_log (void)
     if (CHECK_OK (fx_one_job ("[job]\nwrite_lat_log=logs/a..b/..raw\n", &j)))
         CHECK (strcmp (j.write_lat_log, "logs/a..b/..raw") == 0);
     EXPECT_ERR ("[job]\nwrite_lat_log=\n", "t.fio:2: option 'write_lat_log' needs a value");
-    EXPECT_ERR ("[job]\nwrite_lat_log\n", "t.fio:2: option 'write_lat_log' needs a value");
+    /* Given alone, as fio: the prefix is the job's name (each job's, when
+       it comes from [global]); per_job_logs=0 drops the index. */
+    if (CHECK_OK (fx_one_job ("[job]\nwrite_lat_log\n", &j)))
+        CHECK (strcmp (j.write_lat_log, "job") == 0 && !j.shared_logs);
+    jobfile_t *bare = fx_parse ("[global]\nwrite_bw_log\nper_job_logs=0\n[a]\n[b]\n"
+                                "write_iops_log\n");
+    CHECK (bare && bare->nsteps == 2);
+    if (bare && bare->nsteps == 2) {
+        CHECK (strcmp (bare->steps[0].write_bw_log, "a") == 0);
+        CHECK (strcmp (bare->steps[1].write_bw_log, "b") == 0);
+        CHECK (strcmp (bare->steps[1].write_iops_log, "b") == 0);
+        CHECK (bare->steps[0].write_iops_log[0] == '\0');
+        CHECK (bare->steps[0].shared_logs && bare->steps[1].shared_logs);
+    }
+    jobfile_destroy (&bare);
     EXPECT_ERR ("[job]\nwrite_lat_log=../raw\n",
                 "t.fio:2: write_lat_log=../raw: a relative prefix may not contain '..' (agents "
                 "write the logs inside their --workdir); use an absolute path");

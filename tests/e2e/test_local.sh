@@ -323,3 +323,14 @@ for v in "refill_buffers|64" "scramble_buffers=0|1"; do
     || fail "$opt: a written block is not random data"
 done
 ok "refill_buffers: 64 blocks of 64 with data of their own; scramble_buffers=0: one buffer written 64 times"
+
+# write_bw_log given alone and per_job_logs=0, as fio: the job's name as the
+# prefix and no index (bw.fio -> bw_bw.log, one line per I/O); with two
+# workers refused, naming it (fio appends both to one file).
+printf '[bw]\nioengine=null\nfilesize=64k\nwrite_bw_log\nper_job_logs=0\nlog_offset=1\n' >bw.fio
+"$AGENT" run bw.fio >/dev/null 2>bw.err || fail "write_bw_log alone: $(cat bw.err)"
+[ -f bw_bw.log ] && [ "$(wc -l <bw_bw.log)" = 16 ] || fail "write_bw_log alone, per_job_logs=0: $(ls ./*.log)"
+printf '[bw2]\nioengine=null\nfilesize=64k\nnumjobs=2\nwrite_bw_log=two\nper_job_logs=0\n' >bw2.fio
+"$AGENT" run bw2.fio >/dev/null 2>bw2.err && fail "per_job_logs=0 with two workers ran"
+grep -q "per_job_logs=0 with 2 workers (numjobs): not supported yet" bw2.err || fail "per_job_logs=0, numjobs=2: $(cat bw2.err)"
+ok "write_bw_log alone and per_job_logs=0: bw_bw.log, 16 lines; with numjobs=2 refused, named"
