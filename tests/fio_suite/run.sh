@@ -48,8 +48,9 @@ fi
 ROOT=$SRC/fio-$ver
 
 # Sized for a CI machine (the suite's jobs write up to 4 GiB); the same
-# caps for fio in --table.
-export FIO_SUITE_CAPS="t0002-:size=1G>256m;t0006-:size=4g>512m;t0009-:runtime=1m>10s"
+# caps for fio in --table.  (t0009's minute is kept: its check is that the
+# job ran at least 60 s.)
+export FIO_SUITE_CAPS="t0002-:size=1G>256m;t0006-:size=4g>512m"
 export IOFLEET_BIN=$BIN
 # t0010 and t0013 hang in fio 3.33 itself (io_submit_mode=offload).
 TESTS=$(seq 1 26 | grep -vxE '10|13' | tr '\n' ' ')
