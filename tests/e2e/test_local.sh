@@ -334,3 +334,28 @@ printf '[nv]\nioengine=null\nrw=write\nsize=64m\nverify=crc32c\n' >nv.fio
 [ "$(jq -c '.jobs[0] | [.read.total_ios, .write.total_ios, .read.io_bytes, .error]' nv.json)" = "[16384,16384,67108864,0]" ] \
   || fail "verify on null: $(jq -c '.jobs[0] | [.read.total_ios, .write.total_ios, .read.io_bytes, .error]' nv.json)"
 ok "verify=crc32c on null: 16384 writes read back and not checked, err 0, as fio"
+
+# The null engine's latency as fio 3.33 accounts it: at iodepth=1 it is a
+# synchronous engine (no slat, lat a little above clat); deeper its I/Os are
+# queued and the commit stamps their issue time, so slat is recorded and
+# lat = slat + clat per I/O (fio at iodepth=8: slat 55, clat 287, lat 342 ns
+# means). Both tools are held to that shape on the same job.
+for qd in 1 8; do
+  printf '[nl]\nioengine=null\nrw=randread\nsize=256m\niodepth=%s\n' "$qd" >nl$qd.fio
+  "$AGENT" run --output-format json nl$qd.fio >nl$qd.json 2>nl$qd.err || fail "null iodepth=$qd: $(cat nl$qd.err)"
+  fio --output-format=json nl$qd.fio >nl$qd.fio.json 2>/dev/null || fail "null iodepth=$qd: fio exited non-zero"
+  for f in nl$qd.json nl$qd.fio.json; do
+    shape=$(jq -r '.jobs[0].read | [.total_ios, .slat_ns.N, .clat_ns.N, .lat_ns.N,
+                   (.lat_ns.mean - .slat_ns.mean - .clat_ns.mean)] | @tsv' "$f")
+    read -r ios sn cn ln gap <<<"$shape"
+    [ "$ios" = 65536 ] && [ "$cn" = "$ios" ] && [ "$ln" = "$ios" ] || fail "$f: $shape"
+    if [ "$qd" = 1 ]; then
+      [ "$sn" = 0 ] || fail "$f: iodepth=1 recorded slat ($shape): fio's null is synchronous there"
+      between "$gap" 0 100000 || fail "$f: iodepth=1: lat below clat ($shape)"
+    else
+      [ "$sn" = "$ios" ] || fail "$f: iodepth=8: slat N $sn of $ios I/Os ($shape)"
+      between "$gap" -1 1 || fail "$f: iodepth=8: lat - slat - clat = $gap ns ($shape)"
+    fi
+  done
+done
+ok "null: no slat at iodepth=1; at 8 slat on every I/O and lat = slat + clat, as fio: $(jq -c '.jobs[0].read | [.slat_ns.mean, .clat_ns.mean, .lat_ns.mean]' nl8.json) ns"
