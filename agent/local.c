@@ -118,6 +118,12 @@ typedef struct result {
     char errmsg[512];
     struct result *copies;              /* per job copy, when reported apart; or NULL */
     int ncopies;
+    /* A reporting group's merge (group_add): each direction timed over
+       the longest of its members' times for it, and how many job copies
+       it holds. */
+    bool merged;
+    uint64_t dir_runtime_ns[DIR_COUNT];
+    int members;
 } result_t;
 
 static void
@@ -179,8 +185,22 @@ tv_s (struct timeval tv)
     return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
 }
 
+/* How long r, the figures of job jd or of one of its copies, measured
+   direction d: its window; but fio times a direction its rw does not have
+   (a write job's read-backs) only over its read-back phase: 0 with
+   verify_backlog, so bw and iops 0 beside the I/Os counted.  0 without
+   I/O.  Can't fail. */
+static uint64_t
+dir_runtime (const job_t *jd, const result_t *r, int d)
+{
+    if (!r->dir[d].ops)
+        return 0;
+    return d == DIR_READ && !job_rw_reads (jd->rw) ? r->read_back_ns : r->runtime_ns;
+}
+
 /* Fills f, an entry of fio's report, from r, the figures of job jd (or of
-   one of its copies, or of its reporting group).  Can't fail. */
+   one of its copies, or of its reporting group, named after jd, its first
+   job).  Can't fail. */
 static void
 entry_from (fio_job_t *f, const job_t *jd, const result_t *r, int groupid)
 {
@@ -195,17 +215,15 @@ entry_from (fio_job_t *f, const job_t *jd, const result_t *r, int groupid)
     f->latency_depth = r->latency_depth;
     f->percentiles = jd->npercentiles ? jd->percentile_list : NULL;
     f->npercentiles = jd->npercentiles;
+    f->members = r->merged ? r->members : 1;
     for (int d = 0; d < DIR_COUNT; d++) {
         fio_dir_t *fd = &f->dir[d];
         fd->ops = r->dir[d].ops;
         fd->bytes = r->dir[d].bytes;
         fd->errors = r->dir[d].errors;
-        fd->runtime_ns = fd->ops ? r->runtime_ns : 0;
-        /* fio times a direction its rw does not have (a write job's
-           read-backs) only over its read-back phase: 0 with
-           verify_backlog, so bw and iops 0 beside the I/Os counted. */
-        if (d == 0 && !job_rw_reads (jd->rw))
-            fd->runtime_ns = fd->ops ? r->read_back_ns : 0;
+        /* A group's, each direction its members': the head's rw is not
+           the group's (a write job first, a read job after it). */
+        fd->runtime_ns = r->merged ? r->dir_runtime_ns[d] : dir_runtime (jd, r, d);
         fd->slat = &r->dir[d].slat;
         fd->clat = &r->dir[d].clat;
         fd->lat = &r->dir[d].lat;
@@ -215,15 +233,22 @@ entry_from (fio_job_t *f, const job_t *jd, const result_t *r, int groupid)
     }
 }
 
-/* Adds src into dst, a reporting group's figures (fio's group_reporting,
-   measured on fio 3.33: runtime the longest member's, job_runtime and CPU
-   time summed, I/Os and latencies merged; samples added interval by
+/* Adds src, the figures of job jd's ncopies copies, into dst, a reporting
+   group's (fio's group_reporting, measured on fio 3.33: each direction's
+   runtime the longest member's for it, job_runtime and CPU time summed,
+   I/Os and latencies merged, jobs= its copies; samples added interval by
    interval, the members running together).  Returns 0, or -ENOMEM. */
 static int
-group_add (result_t *dst, const result_t *src, int ncopies)
+group_add (result_t *dst, const result_t *src, const job_t *jd, int ncopies)
 {
-    for (int d = 0; d < DIR_COUNT; d++)
+    dst->merged = true;
+    dst->members += ncopies;
+    for (int d = 0; d < DIR_COUNT; d++) {
         dir_stats_merge (&dst->dir[d], &src->dir[d]);
+        uint64_t t = dir_runtime (jd, src, d);
+        if (t > dst->dir_runtime_ns[d])
+            dst->dir_runtime_ns[d] = t;
+    }
     if (src->runtime_ns > dst->runtime_ns)
         dst->runtime_ns = src->runtime_ns;
     if (src->read_back_ns > dst->read_back_ns)
@@ -282,7 +307,7 @@ report_entries (const jobfile_t *jf, int ran, result_t *res, result_t *merged, f
                 for (int d = 0; d < DIR_COUNT; d++)
                     dir_stats_reset (&acc->dir[d]);
             }
-            group_add (acc, &res[i], (int) jd->numjobs);
+            group_add (acc, &res[i], jd, (int) jd->numjobs);
             entry_from (entry, head, acc, groupid);
             continue;
         }

@@ -359,3 +359,20 @@ for qd in 1 8; do
   done
 done
 ok "null: no slat at iodepth=1; at 8 slat on every I/O and lat = slat + clat, as fio: $(jq -c '.jobs[0].read | [.slat_ns.mean, .clat_ns.mean, .lat_ns.mean]' nl8.json) ns"
+
+# group_reporting's text: a group whose first job only writes shows the
+# reads of its second job, and jobs=2, as fio's normal output (fio 3.33:
+# "w: (groupid=0, jobs=2)", a read and a write section, READ and WRITE run
+# status lines); iofleet printed jobs=1 and no read section.
+printf '[global]\nioengine=null\nsize=64m\ngroup_reporting\n[w]\nrw=write\n[r]\nrw=read\n' >gr.fio
+"$AGENT" run gr.fio >gr.txt 2>gr.err || fail "group_reporting text: $(cat gr.err)"
+fio gr.fio >gr.fio.txt 2>/dev/null || fail "group_reporting text: fio exited non-zero"
+shape () { grep -oE '^[a-z]+: \(groupid=[0-9]+, jobs=[0-9]+\)|^  (read|write|trim): IOPS|^ *(READ|WRITE|TRIM): bw' "$1"; }
+[ "$(shape gr.txt)" = "$(shape gr.fio.txt)" ] \
+  || fail "group_reporting text: iofleet's sections $(shape gr.txt | tr '\n' '|'), fio's $(shape gr.fio.txt | tr '\n' '|')"
+grep -q 'issued rwts: total=16384,16384,0,0' gr.txt || fail "group_reporting text: $(grep issued gr.txt)"
+"$AGENT" run --output-format json gr.fio >gr.json 2>/dev/null || fail "group_reporting JSON"
+jq -e '(.jobs | length) == 1 and (.jobs[0] | .read.total_ios == 16384 and .write.total_ios == 16384
+       and .read.bw_bytes > 0 and .read.iops > 0 and .write.iops > 0)' gr.json >/dev/null \
+  || fail "group_reporting JSON: $(jq -c '.jobs[0] | [.read.total_ios, .read.bw_bytes, .read.iops, .write.total_ios]' gr.json)"
+ok "group_reporting text: $(shape gr.txt | tr '\n' '|') as fio's"
