@@ -32,6 +32,11 @@
 #define LOCAL_INTERVAL_NS NS_PER_SEC
 
 static volatile sig_atomic_t s_interrupted;     /* the signal's number */
+/* --output-format text: notes and progress are printed on stdout, where
+   fio prints its own (its layout notice, its notes, its ETA line); with
+   JSON they are not printed, as fio's layout notice is not, so stdout is
+   the document and stderr holds only errors and warnings. */
+static bool s_text = true;
 /* --allow-write-formatted: devices written despite a signature. */
 static const char *s_formatted[TARGET_ALLOW_MAX];
 static int s_nformatted;
@@ -55,7 +60,7 @@ s_interruption (void)
 }
 
 /* target_hooks_t: a layout stops at SIGINT or SIGTERM, and says how far
-   it got on stderr (the log shows warnings only). */
+   it got on stdout, as fio's "Laying out IO file" (text only). */
 static const char *
 layout_stop (void *arg)
 {
@@ -67,10 +72,26 @@ static void
 layout_progress (void *arg, const char *line)
 {
     (void) arg;
-    fprintf (stderr, "iofleet-agent run: %s\n", line);
+    if (!s_text)
+        return;
+    printf ("%s\n", line);
+    fflush (stdout);
 }
 
-static const target_hooks_t s_hooks = { .stop = layout_stop, .progress = layout_progress };
+/* target_hooks_t: a note on a job, printed as fio prints its own
+   ("note: ...", on stdout; text only). */
+static void
+job_note (void *arg, const char *line)
+{
+    (void) arg;
+    if (!s_text)
+        return;
+    printf ("note: %s\n", line);
+    fflush (stdout);
+}
+
+static const target_hooks_t s_hooks = { .stop = layout_stop, .progress = layout_progress,
+                                        .note = job_note };
 
 static void
 usage (FILE *f)
@@ -356,8 +377,9 @@ health_after (step_t *step, int nt, health_probe_t **probes, const health_t *bef
     }
     double ms = (double) (before_ns + clock_mono_ns () - t0) / 1e6;
     int navail = 0;
-    /* On standard error, beside fio's output: a drive that reports its
-       health gets a line; one that does not is only logged (--verbose). */
+    /* Before fio's output, on stdout as fio's notes (text; with JSON only
+       logged, stdout being the document): a drive that reports its health
+       gets a line; one that does not is only logged. */
     for (int t = 0; after && t < nt; t++) {
         health_judgement_t j;
         health_judge (&before[t], &after[t], NULL, &j);
@@ -381,16 +403,43 @@ health_after (step_t *step, int nt, health_probe_t **probes, const health_t *bef
         int32_t mc;
         if (probes[t] && health_probe_temp (probes[t], &mc))
             snprintf (sensor, sizeof sensor, " (sensor %.1f C)", mc / 1000.0);
-        fprintf (stderr, "iofleet-agent: health %s: %s, %s%s, %s%s\n", step_target_path (step, t),
-                 after[t].source, temp, sensor, media, text);
+        if (s_text)
+            printf ("health %s: %s, %s%s, %s%s\n", step_target_path (step, t), after[t].source,
+                    temp, sensor, media, text);
+        else
+            log_info ("health %s: %s, %s%s, %s%s", step_target_path (step, t), after[t].source,
+                      temp, sensor, media, text);
         navail++;
     }
-    if (navail)
-        fprintf (stderr, "iofleet-agent: health of %d drive(s) before and after the step read "
-                 "in %.3f ms\n", nt, ms);
+    if (navail && s_text)
+        printf ("health of %d drive(s) before and after the step read in %.3f ms\n", nt, ms);
     for (int t = 0; t < nt; t++)
         health_probe_destroy (&probes[t]);
     free (after);
+}
+
+/* fio's ETA line for jobs [first, first + n) of the file, the group-th of
+   ngroups, started at t_begin: how long they have run of the longest's
+   plan, and their IOPS of the last interval.  Can't fail. */
+static void
+eta_line (const jobfile_t *jf, const result_t *res, int first, int n, int group, int ngroups,
+          uint64_t t_begin)
+{
+    uint64_t planned_ns = 0;
+    double iops = 0;
+    for (int i = 0; i < n; i++) {
+        const job_t *jd = &jf->steps[first + i];
+        uint64_t t = jd->startdelay_ns + jd->ramp_time_ns + jd->runtime_ns;
+        planned_ns = t > planned_ns ? t : planned_ns;
+        const result_t *r = &res[first + i];
+        if (r->nsamples)
+            for (int d = 0; d < DIR_COUNT; d++)
+                iops += r->iops[d][r->nsamples - 1];
+    }
+    printf ("\rJobs: step %d/%d (%d job%s): %.0f/%.0f s, %.0f IOPS   ", group + 1, ngroups, n,
+            n > 1 ? "s" : "", (double) (clock_mono_ns () - t_begin) / 1e9,
+            (double) planned_ns / 1e9, iops);
+    fflush (stdout);
 }
 
 static int
@@ -484,13 +533,8 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
                   strerror (-rc));
         status = -1;
     }
-    bool tty = isatty (STDERR_FILENO);
-    uint64_t planned_ns = 0;
-    for (int i = 0; i < n; i++) {
-        const job_t *jd = &jf->steps[first + i];
-        uint64_t t = jd->startdelay_ns + jd->ramp_time_ns + jd->runtime_ns;
-        planned_ns = t > planned_ns ? t : planned_ns;
-    }
+    /* fio's ETA line: on stdout, when it is a terminal and the output text. */
+    bool tty = s_text && isatty (STDOUT_FILENO);
     for (int nended = 0; nended < n; ) {
         bool progress = false;
         for (int i = 0; i < n; i++) {
@@ -527,23 +571,15 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
                 add_sample (rc, iv[i] + c * nd, nd, t0, t1);
             }
         }
-        if (tty) {
-            double iops = 0;
-            for (int i = 0; i < n; i++) {
-                result_t *r = &res[first + i];
-                if (r->nsamples)
-                    for (int d = 0; d < DIR_COUNT; d++)
-                        iops += r->iops[d][r->nsamples - 1];
-            }
-            fprintf (stderr, "\rJobs: step %d/%d (%d job%s): %.0f/%.0f s, %.0f IOPS   ", group + 1,
-                     ngroups, n, n > 1 ? "s" : "", (double) (clock_mono_ns () - t_begin) / 1e9,
-                     (double) planned_ns / 1e9, iops);
-        }
+        if (tty)
+            eta_line (jf, res, first, n, group, ngroups, t_begin);
         if (!progress)
             sleep_ns (20 * NS_PER_MS);
     }
-    if (tty)
-        fprintf (stderr, "\r\033[K");
+    if (tty) {
+        printf ("\r\033[K");
+        fflush (stdout);
+    }
     getrusage (RUSAGE_SELF, &ru1);
     if (hprobes && hbefore)
         health_after (step, nt, hprobes, hbefore, health_ns);
@@ -634,6 +670,7 @@ local_run (int argc, char **argv)
         }
     }
     bool json = strcmp (format, "json") == 0, plus = strcmp (format, "json+") == 0;
+    s_text = !json && !plus;
     if (!json && !plus && strcmp (format, "text") != 0) {
         fprintf (stderr, "iofleet-agent run: --output-format '%s': use text, json or json+\n",
                  format);

@@ -376,3 +376,25 @@ jq -e '(.jobs | length) == 1 and (.jobs[0] | .read.total_ios == 16384 and .write
        and .read.bw_bytes > 0 and .read.iops > 0 and .write.iops > 0)' gr.json >/dev/null \
   || fail "group_reporting JSON: $(jq -c '.jobs[0] | [.read.total_ios, .read.bw_bytes, .read.iops, .write.total_ios]' gr.json)"
 ok "group_reporting text: $(shape gr.txt | tr '\n' '|') as fio's"
+
+# What goes where: fio 3.33 laying out a new file prints its notice on
+# stdout ("lay: Laying out IO file (1 file / 16MiB)") and nothing on stderr;
+# with --output-format=json it prints neither. iofleet-agent run prints its
+# layout line on stdout in text, nothing beside the JSON, and stderr stays
+# empty in both (it held the layout's progress and an iodepth hint).
+printf '[lay]\nioengine=psync\nrw=read\nsize=16m\nfilename=lay.dat\n' >lay.fio
+for fmt in normal json; do
+  rm -f lay.dat
+  fio --output-format=$fmt lay.fio >lay.fio.$fmt 2>lay.fio.$fmt.err || fail "fio layout ($fmt)"
+  [ ! -s lay.fio.$fmt.err ] || fail "fio wrote to stderr ($fmt): $(cat lay.fio.$fmt.err)"
+done
+grep -q '^lay: Laying out IO file' lay.fio.normal || fail "fio's layout notice not on stdout: $(head -5 lay.fio.normal)"
+rm -f lay.dat
+"$AGENT" run lay.fio >lay.out 2>lay.err || fail "layout run: $(cat lay.err)"
+[ ! -s lay.err ] || fail "layout run (text): stderr not empty: $(cat lay.err)"
+grep -q "^laying out .*lay.dat: 16.0 MiB" lay.out || fail "layout notice not on stdout: $(head -3 lay.out)"
+rm -f lay.dat
+"$AGENT" run --output-format json lay.fio >lay.json 2>lay.err || fail "layout run json: $(cat lay.err)"
+[ ! -s lay.err ] || fail "layout run (json): stderr not empty: $(cat lay.err)"
+jq -e '.jobs[0].read.total_ios == 4096' lay.json >/dev/null || fail "layout run: stdout is not the JSON alone: $(head -c 200 lay.json)"
+ok "a new file's layout: $(grep '^laying out' lay.out | sed 's|/.*/||') on stdout, as fio's notice; stderr empty"
