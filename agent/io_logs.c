@@ -71,7 +71,7 @@ lat_log_add (worker_t *w, const io_unit_t *u, uint64_t now)
     memcpy (t, ", 0\n", 4);
     t += 4;
     for (int k = 0; k < LOG_KINDS; k++) {
-        if (!l->f[k] || (k == LOG_SLAT && (u->dir == IO_TRIM || w->job->ops->completes_at_commit)))
+        if (!l->f[k] || (k == LOG_SLAT && (u->dir == IO_TRIM || !w->job->slat)))
             continue;
         char line[128];
         char *p = line;

@@ -163,6 +163,8 @@ s_plan_engine (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errle
        (fio behaves so too); deeper would only serialize the queue. */
     if (j->ops->one_at_a_time)
         j->iodepth = 1;
+    j->slat = !j->ops->completes_at_commit
+              || (j->ops->queued_above_depth_1 && j->iodepth > 1);
     /* 1..iodepth, checked on the wire (message.c) and defaulted by the
        parser; a synchronous engine's depth of 1 lowers them with it. */
     IOF_ASSERT (spec->iodepth_batch_submit >= 1 && spec->iodepth_batch_complete_min >= 1);

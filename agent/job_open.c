@@ -12,6 +12,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -25,10 +26,10 @@ job_trimwrite_of (const iojob_t *j)
 }
 
 /* A queue deeper than the blocks a worker's region holds runs without a
-   word otherwise: say so, naming both (the log; stderr in local mode).
-   Can't fail. */
+   word otherwise: say so, naming both (the log, or the policy's note hook:
+   iofleet-agent run prints it as fio prints its notes).  Can't fail. */
 static void
-iodepth_note (const iojob_t *j)
+iodepth_note (const iojob_t *j, const target_policy_t *pol)
 {
     if (j->replay || j->iodepth <= 1 || !j->unit)
         return;
@@ -39,13 +40,18 @@ iodepth_note (const iojob_t *j)
         blocks += j->region_units[t];
     if (blocks >= j->iodepth)
         return;
-    char a[32];
-    log_warn ("job '%s': iodepth=%u is more than the %llu block(s) of %u bytes in %s region "
-              "(%s of %s%s): at most %llu I/O(s) can be on distinct blocks at once; lower "
-              "iodepth= or raise size=", j->name, j->iodepth, (unsigned long long) blocks,
-              j->unit, j->nworkers > 1 ? "each worker's" : "its",
+    char a[32], line[PATH_MAX + 512];
+    snprintf (line, sizeof line, "job '%s': iodepth=%u is more than the %llu block(s) of %u "
+              "bytes in %s region (%s of %s%s): at most %llu I/O(s) can be on distinct blocks "
+              "at once; lower iodepth= or raise size=", j->name, j->iodepth,
+              (unsigned long long) blocks, j->unit, j->nworkers > 1 ? "each worker's" : "its",
               fmt_size (blocks * j->unit, a, sizeof a), j->targets[0].path,
               nfiles > 1 ? " and the other files" : "", (unsigned long long) blocks);
+    const target_hooks_t *h = pol ? pol->hooks : NULL;
+    if (h && h->note)
+        h->note (h->arg, line);
+    else
+        log_warn ("%s", line);
 }
 
 /* Each file's region in bytes when the job says it: filesize=, or size=
@@ -274,6 +280,6 @@ job_open (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol, 
         if (logs && lat_log_open (j, w, spec, pol, err, errlen))
             return -1;
     }
-    iodepth_note (j);
+    iodepth_note (j, pol);
     return 0;
 }

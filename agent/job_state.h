@@ -147,6 +147,10 @@ struct job {
     uint32_t unit;                  /* smallest block size the job issues */
     uint32_t max_bs;
     uint32_t iodepth, batch_submit, batch_complete;
+    /* Its reads and writes have a submission latency (slat): fio records
+       one for an I/O queued and issued later, none for a synchronous
+       engine's (FIO_SYNCIO) nor for a trim. */
+    bool slat;
     bool direct;
     bool time_based;
     bool histograms;

@@ -32,6 +32,11 @@
 #define LOCAL_INTERVAL_NS NS_PER_SEC
 
 static volatile sig_atomic_t s_interrupted;     /* the signal's number */
+/* --output-format text: notes and progress are printed on stdout, where
+   fio prints its own (its layout notice, its notes, its ETA line); with
+   JSON they are not printed, as fio's layout notice is not, so stdout is
+   the document and stderr holds only errors and warnings. */
+static bool s_text = true;
 /* --allow-write-formatted: devices written despite a signature. */
 static const char *s_formatted[TARGET_ALLOW_MAX];
 static int s_nformatted;
@@ -55,7 +60,7 @@ s_interruption (void)
 }
 
 /* target_hooks_t: a layout stops at SIGINT or SIGTERM, and says how far
-   it got on stderr (the log shows warnings only). */
+   it got on stdout, as fio's "Laying out IO file" (text only). */
 static const char *
 layout_stop (void *arg)
 {
@@ -67,10 +72,26 @@ static void
 layout_progress (void *arg, const char *line)
 {
     (void) arg;
-    fprintf (stderr, "iofleet-agent run: %s\n", line);
+    if (!s_text)
+        return;
+    printf ("%s\n", line);
+    fflush (stdout);
 }
 
-static const target_hooks_t s_hooks = { .stop = layout_stop, .progress = layout_progress };
+/* target_hooks_t: a note on a job, printed as fio prints its own
+   ("note: ...", on stdout; text only). */
+static void
+job_note (void *arg, const char *line)
+{
+    (void) arg;
+    if (!s_text)
+        return;
+    printf ("note: %s\n", line);
+    fflush (stdout);
+}
+
+static const target_hooks_t s_hooks = { .stop = layout_stop, .progress = layout_progress,
+                                        .note = job_note };
 
 static void
 usage (FILE *f)
@@ -118,6 +139,12 @@ typedef struct result {
     char errmsg[512];
     struct result *copies;              /* per job copy, when reported apart; or NULL */
     int ncopies;
+    /* A reporting group's merge (group_add): each direction timed over
+       the longest of its members' times for it, and how many job copies
+       it holds. */
+    bool merged;
+    uint64_t dir_runtime_ns[DIR_COUNT];
+    int members;
 } result_t;
 
 static void
@@ -179,8 +206,22 @@ tv_s (struct timeval tv)
     return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
 }
 
+/* How long r, the figures of job jd or of one of its copies, measured
+   direction d: its window; but fio times a direction its rw does not have
+   (a write job's read-backs) only over its read-back phase: 0 with
+   verify_backlog, so bw and iops 0 beside the I/Os counted.  0 without
+   I/O.  Can't fail. */
+static uint64_t
+dir_runtime (const job_t *jd, const result_t *r, int d)
+{
+    if (!r->dir[d].ops)
+        return 0;
+    return d == DIR_READ && !job_rw_reads (jd->rw) ? r->read_back_ns : r->runtime_ns;
+}
+
 /* Fills f, an entry of fio's report, from r, the figures of job jd (or of
-   one of its copies, or of its reporting group).  Can't fail. */
+   one of its copies, or of its reporting group, named after jd, its first
+   job).  Can't fail. */
 static void
 entry_from (fio_job_t *f, const job_t *jd, const result_t *r, int groupid)
 {
@@ -195,17 +236,15 @@ entry_from (fio_job_t *f, const job_t *jd, const result_t *r, int groupid)
     f->latency_depth = r->latency_depth;
     f->percentiles = jd->npercentiles ? jd->percentile_list : NULL;
     f->npercentiles = jd->npercentiles;
+    f->members = r->merged ? r->members : 1;
     for (int d = 0; d < DIR_COUNT; d++) {
         fio_dir_t *fd = &f->dir[d];
         fd->ops = r->dir[d].ops;
         fd->bytes = r->dir[d].bytes;
         fd->errors = r->dir[d].errors;
-        fd->runtime_ns = fd->ops ? r->runtime_ns : 0;
-        /* fio times a direction its rw does not have (a write job's
-           read-backs) only over its read-back phase: 0 with
-           verify_backlog, so bw and iops 0 beside the I/Os counted. */
-        if (d == 0 && !job_rw_reads (jd->rw))
-            fd->runtime_ns = fd->ops ? r->read_back_ns : 0;
+        /* A group's, each direction its members': the head's rw is not
+           the group's (a write job first, a read job after it). */
+        fd->runtime_ns = r->merged ? r->dir_runtime_ns[d] : dir_runtime (jd, r, d);
         fd->slat = &r->dir[d].slat;
         fd->clat = &r->dir[d].clat;
         fd->lat = &r->dir[d].lat;
@@ -215,15 +254,22 @@ entry_from (fio_job_t *f, const job_t *jd, const result_t *r, int groupid)
     }
 }
 
-/* Adds src into dst, a reporting group's figures (fio's group_reporting,
-   measured on fio 3.33: runtime the longest member's, job_runtime and CPU
-   time summed, I/Os and latencies merged; samples added interval by
+/* Adds src, the figures of job jd's ncopies copies, into dst, a reporting
+   group's (fio's group_reporting, measured on fio 3.33: each direction's
+   runtime the longest member's for it, job_runtime and CPU time summed,
+   I/Os and latencies merged, jobs= its copies; samples added interval by
    interval, the members running together).  Returns 0, or -ENOMEM. */
 static int
-group_add (result_t *dst, const result_t *src, int ncopies)
+group_add (result_t *dst, const result_t *src, const job_t *jd, int ncopies)
 {
-    for (int d = 0; d < DIR_COUNT; d++)
+    dst->merged = true;
+    dst->members += ncopies;
+    for (int d = 0; d < DIR_COUNT; d++) {
         dir_stats_merge (&dst->dir[d], &src->dir[d]);
+        uint64_t t = dir_runtime (jd, src, d);
+        if (t > dst->dir_runtime_ns[d])
+            dst->dir_runtime_ns[d] = t;
+    }
     if (src->runtime_ns > dst->runtime_ns)
         dst->runtime_ns = src->runtime_ns;
     if (src->read_back_ns > dst->read_back_ns)
@@ -282,7 +328,7 @@ report_entries (const jobfile_t *jf, int ran, result_t *res, result_t *merged, f
                 for (int d = 0; d < DIR_COUNT; d++)
                     dir_stats_reset (&acc->dir[d]);
             }
-            group_add (acc, &res[i], (int) jd->numjobs);
+            group_add (acc, &res[i], jd, (int) jd->numjobs);
             entry_from (entry, head, acc, groupid);
             continue;
         }
@@ -331,8 +377,9 @@ health_after (step_t *step, int nt, health_probe_t **probes, const health_t *bef
     }
     double ms = (double) (before_ns + clock_mono_ns () - t0) / 1e6;
     int navail = 0;
-    /* On standard error, beside fio's output: a drive that reports its
-       health gets a line; one that does not is only logged (--verbose). */
+    /* Before fio's output, on stdout as fio's notes (text; with JSON only
+       logged, stdout being the document): a drive that reports its health
+       gets a line; one that does not is only logged. */
     for (int t = 0; after && t < nt; t++) {
         health_judgement_t j;
         health_judge (&before[t], &after[t], NULL, &j);
@@ -356,16 +403,43 @@ health_after (step_t *step, int nt, health_probe_t **probes, const health_t *bef
         int32_t mc;
         if (probes[t] && health_probe_temp (probes[t], &mc))
             snprintf (sensor, sizeof sensor, " (sensor %.1f C)", mc / 1000.0);
-        fprintf (stderr, "iofleet-agent: health %s: %s, %s%s, %s%s\n", step_target_path (step, t),
-                 after[t].source, temp, sensor, media, text);
+        if (s_text)
+            printf ("health %s: %s, %s%s, %s%s\n", step_target_path (step, t), after[t].source,
+                    temp, sensor, media, text);
+        else
+            log_info ("health %s: %s, %s%s, %s%s", step_target_path (step, t), after[t].source,
+                      temp, sensor, media, text);
         navail++;
     }
-    if (navail)
-        fprintf (stderr, "iofleet-agent: health of %d drive(s) before and after the step read "
-                 "in %.3f ms\n", nt, ms);
+    if (navail && s_text)
+        printf ("health of %d drive(s) before and after the step read in %.3f ms\n", nt, ms);
     for (int t = 0; t < nt; t++)
         health_probe_destroy (&probes[t]);
     free (after);
+}
+
+/* fio's ETA line for jobs [first, first + n) of the file, the group-th of
+   ngroups, started at t_begin: how long they have run of the longest's
+   plan, and their IOPS of the last interval.  Can't fail. */
+static void
+eta_line (const jobfile_t *jf, const result_t *res, int first, int n, int group, int ngroups,
+          uint64_t t_begin)
+{
+    uint64_t planned_ns = 0;
+    double iops = 0;
+    for (int i = 0; i < n; i++) {
+        const job_t *jd = &jf->steps[first + i];
+        uint64_t t = jd->startdelay_ns + jd->ramp_time_ns + jd->runtime_ns;
+        planned_ns = t > planned_ns ? t : planned_ns;
+        const result_t *r = &res[first + i];
+        if (r->nsamples)
+            for (int d = 0; d < DIR_COUNT; d++)
+                iops += r->iops[d][r->nsamples - 1];
+    }
+    printf ("\rJobs: step %d/%d (%d job%s): %.0f/%.0f s, %.0f IOPS   ", group + 1, ngroups, n,
+            n > 1 ? "s" : "", (double) (clock_mono_ns () - t_begin) / 1e9,
+            (double) planned_ns / 1e9, iops);
+    fflush (stdout);
 }
 
 static int
@@ -459,13 +533,8 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
                   strerror (-rc));
         status = -1;
     }
-    bool tty = isatty (STDERR_FILENO);
-    uint64_t planned_ns = 0;
-    for (int i = 0; i < n; i++) {
-        const job_t *jd = &jf->steps[first + i];
-        uint64_t t = jd->startdelay_ns + jd->ramp_time_ns + jd->runtime_ns;
-        planned_ns = t > planned_ns ? t : planned_ns;
-    }
+    /* fio's ETA line: on stdout, when it is a terminal and the output text. */
+    bool tty = s_text && isatty (STDOUT_FILENO);
     for (int nended = 0; nended < n; ) {
         bool progress = false;
         for (int i = 0; i < n; i++) {
@@ -502,23 +571,15 @@ run_group (const jobfile_t *jf, int first, int last, int group, int ngroups, boo
                 add_sample (rc, iv[i] + c * nd, nd, t0, t1);
             }
         }
-        if (tty) {
-            double iops = 0;
-            for (int i = 0; i < n; i++) {
-                result_t *r = &res[first + i];
-                if (r->nsamples)
-                    for (int d = 0; d < DIR_COUNT; d++)
-                        iops += r->iops[d][r->nsamples - 1];
-            }
-            fprintf (stderr, "\rJobs: step %d/%d (%d job%s): %.0f/%.0f s, %.0f IOPS   ", group + 1,
-                     ngroups, n, n > 1 ? "s" : "", (double) (clock_mono_ns () - t_begin) / 1e9,
-                     (double) planned_ns / 1e9, iops);
-        }
+        if (tty)
+            eta_line (jf, res, first, n, group, ngroups, t_begin);
         if (!progress)
             sleep_ns (20 * NS_PER_MS);
     }
-    if (tty)
-        fprintf (stderr, "\r\033[K");
+    if (tty) {
+        printf ("\r\033[K");
+        fflush (stdout);
+    }
     getrusage (RUSAGE_SELF, &ru1);
     if (hprobes && hbefore)
         health_after (step, nt, hprobes, hbefore, health_ns);
@@ -609,6 +670,7 @@ local_run (int argc, char **argv)
         }
     }
     bool json = strcmp (format, "json") == 0, plus = strcmp (format, "json+") == 0;
+    s_text = !json && !plus;
     if (!json && !plus && strcmp (format, "text") != 0) {
         fprintf (stderr, "iofleet-agent run: --output-format '%s': use text, json or json+\n",
                  format);

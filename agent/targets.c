@@ -519,12 +519,13 @@ target_open (target_t *t, bool direct, bool writes, uint64_t need, char *err, si
         t->size = (uint64_t) st.st_size;
         if (grow) {
             char a[32], b[32];
-            /* Logged; the hooks hear of a layout once it takes a while. */
+            /* As fio's "Laying out IO file" notice: the hooks' progress
+               (iofleet-agent run's stdout), or the log. */
             if (t->size)
-                log_info ("laying out %s: from %s to %s", t->path,
-                          fmt_size (t->size, a, sizeof a), fmt_size (need, b, sizeof b));
+                layout_note (t, "laying out %s: from %s to %s", t->path,
+                             fmt_size (t->size, a, sizeof a), fmt_size (need, b, sizeof b));
             else
-                log_info ("laying out %s: %s", t->path, fmt_size (need, a, sizeof a));
+                layout_note (t, "laying out %s: %s", t->path, fmt_size (need, a, sizeof a));
             int rc = layout (t, t->size, need, err, errlen);
             if (rc) {
                 /* A file this call created holds nothing yet worth keeping:

@@ -30,6 +30,9 @@ typedef struct {
     const char *(*stop) (void *arg);
     /* A progress line ("laying out PATH: ..."); NULL: log_info. */
     void (*progress) (void *arg, const char *line);
+    /* A note on a job that runs but not as its author may think (a queue
+       deeper than its region's blocks); NULL: log_warn. */
+    void (*note) (void *arg, const char *line);
     void *arg;
 } target_hooks_t;
 

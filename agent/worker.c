@@ -183,7 +183,8 @@ reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
                 }
             }
         }
-        if (u->verify)
+        /* An engine that only pretends to read has nothing to check. */
+        if (u->verify && !j->ops->fake_io)
             iogen_check_read_back (w, u, counted ? d : NULL);
         else if (u->dir == IO_WRITE && w->vlog)
             iogen_vlog_add (w, u);
@@ -197,8 +198,8 @@ reap (worker_t *w, unsigned min, unsigned max, uint64_t timeout)
             if (hist) {
                 /* fio records no submission latency for a trim, nor for
                    an I/O that completed as it was submitted (its sync
-                   engines, null: slat N 0). */
-                if (u->dir != IO_TRIM && !j->ops->completes_at_commit)
+                   engines, null at iodepth=1: slat N 0). */
+                if (u->dir != IO_TRIM && j->slat)
                     histogram_record (&d->slat, u->t_issue - u->t_start);
                 histogram_record (&d->clat, done - u->t_issue);
                 histogram_record (&d->lat, done - u->t_start);

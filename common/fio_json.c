@@ -837,8 +837,8 @@ s_show_job (FILE *f, const fio_job_t *jobs, int njobs, const fio_job_t *fj)
     double plist[PCT_MAX];
     int npct = s_plist (fj, plist);
 
-    fprintf (f, "%s: (groupid=%d, jobs=1): err=%2d", fj->jobname ? fj->jobname : "",
-             fj->groupid, fj->error);
+    fprintf (f, "%s: (groupid=%d, jobs=%d): err=%2d", fj->jobname ? fj->jobname : "",
+             fj->groupid, fj->members > 1 ? fj->members : 1, fj->error);
     if (fj->error)
         fprintf (f, " (%s)", strerror (fj->error));
     if (fj->hostname)

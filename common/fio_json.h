@@ -48,6 +48,8 @@ typedef struct {
     uint64_t ctx;                   /* context switches */
     uint64_t job_runtime_ms;        /* wall time of the job */
     uint32_t latency_depth;         /* latency_target: the depth found; 0 = none */
+    int members;                    /* the job copies merged into this entry
+                                       (group_reporting): text's jobs=; 0: 1 */
     const double *percentiles;      /* NULL (or npercentiles 0): fio's
                                        default list */
     int npercentiles;

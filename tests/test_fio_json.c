@@ -765,6 +765,12 @@ check_text (fixture_t *fx)
     CHECK_STR_CONTAINS (t, "  read: IOPS=15.0k, BW=58.6MiB/s (61.4MB/s)(58.6MiB/1000msec)\n");
     CHECK_STR_CONTAINS (t, "Run status group 1 (all jobs):\n   READ: bw=58.6MiB/s (61.4MB/s),");
     free (t);
+
+    //  A reporting group of two jobs (group_reporting): jobs=2, as fio's.
+    more[1].members = 2;
+    t = text_of (more + 1, 1);
+    CHECK_STR_CONTAINS (t, "jobD: (groupid=1, jobs=2): err= 0\n");
+    free (t);
 }
 
 //  A trimwrite job (fio's rw=trimwrite): writes, and trims with clat and

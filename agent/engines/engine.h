@@ -53,6 +53,15 @@ typedef struct {
     /* Does no I/O (fio's FIO_DISKLESSIO: null): no file is opened, laid
        out, discarded or invalidated for it. */
     bool diskless;
+    /* Only pretends to do I/O (fio's FIO_FAKEIO: null): what a read returns
+       is not what was written, so a read-back is issued and counted but its
+       data is not checked, as fio's verify_io_u passes it. */
+    bool fake_io;
+    /* Synchronous at iodepth=1, queued above it, as fio's null engine
+       (FIO_SYNCIO at depth 1; deeper, its commit stamps the batch's issue
+       time): deeper, its I/Os have a submission latency, from being
+       prepared to the commit that issues them, and lat = slat + clat. */
+    bool queued_above_depth_1;
     /* What to tell an operator when init fails with -EPERM or -ENOSYS, the
        engine being off on this host (a sysctl, a seccomp filter), and what
        to use instead; NULL when the errno says it all. */

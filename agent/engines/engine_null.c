@@ -1,6 +1,8 @@
 /*  engine_null.c: no I/O at all, as fio's ioengine=null: every unit
     completes at commit with res = len.  What it measures is the cost of
-    everything else: the worker, the histograms, the engine interface. */
+    everything else: the worker, the histograms, the engine interface.
+    Its flags are fio's: diskless, fake I/O (verify checks nothing it
+    reads), and synchronous only at iodepth=1. */
 #include "engine_sync.h"
 
 static void
@@ -20,6 +22,8 @@ const engine_ops_t engine_null_ops = {
     .name = "null",
     .completes_at_commit = true,
     .diskless = true,
+    .fake_io = true,
+    .queued_above_depth_1 = true,
     .init = sync_init,
     .queue = sync_queue,
     .commit = null_commit,

@@ -119,11 +119,19 @@ grep -qE "size=1000t \(1000\.0 TiB to lay out\) is more than the [0-9.]+ [KMGT]i
 [ -e "$T/local-huge.dat" ] && fail "local-huge.dat was created"
 ok "local mode: $(head -c 200 "$T/local-huge.err")"
 
-# --- iodepth beyond the region's blocks: warned ---------------------------
+# --- iodepth beyond the region's blocks: a note on stdout, as fio prints
+# its notes (and its layout notice: a new file here); stderr stays empty,
+# as fio's does; with JSON, stdout is the document alone.
 printf '[deep]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\nsize=16k\niodepth=32\nfilename=%s/deep.dat\n' "$T" >"$T/deep.fio"
-"$AGENT" run "$T/deep.fio" >/dev/null 2>"$T/deep.err" || fail "deep.fio: $(cat "$T/deep.err")"
-grep -q "iodepth=32 is more than the 4 block(s) of 4096 bytes" "$T/deep.err" || fail "no iodepth warning: $(cat "$T/deep.err")"
-ok "iodepth: $(grep -o "iodepth=32 is more.*" "$T/deep.err" | head -c 160)"
+"$AGENT" run "$T/deep.fio" >"$T/deep.out" 2>"$T/deep.err" || fail "deep.fio: $(cat "$T/deep.err")"
+grep -q "^note: job 'deep': iodepth=32 is more than the 4 block(s) of 4096 bytes" "$T/deep.out" \
+  || fail "no iodepth note on stdout: $(head -3 "$T/deep.out")"
+[ ! -s "$T/deep.err" ] || fail "iodepth note: stderr not empty: $(cat "$T/deep.err")"
+rm -f "$T/deep.dat"
+"$AGENT" run --output-format json "$T/deep.fio" >"$T/deep.json" 2>"$T/deep.err" || fail "deep.fio json: $(cat "$T/deep.err")"
+[ ! -s "$T/deep.err" ] || fail "iodepth note with JSON: stderr not empty: $(cat "$T/deep.err")"
+jq -e '.jobs[0].read.total_ios > 0' "$T/deep.json" >/dev/null || fail "deep.fio: stdout is not the JSON alone: $(head -c 200 "$T/deep.json")"
+ok "iodepth: $(grep -o "iodepth=32 is more.*" "$T/deep.out" | head -c 160) (stdout; stderr empty)"
 
 if [ "$big" -lt $((8 << 30)) ]; then
   echo "skip: layouts (only $((avail >> 30)) GiB free under $T; they need 16)"

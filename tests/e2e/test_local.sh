@@ -334,3 +334,77 @@ printf '[bw2]\nioengine=null\nfilesize=64k\nnumjobs=2\nwrite_bw_log=two\nper_job
 "$AGENT" run bw2.fio >/dev/null 2>bw2.err && fail "per_job_logs=0 with two workers ran"
 grep -q "per_job_logs=0 with 2 workers (numjobs): not supported yet" bw2.err || fail "per_job_logs=0, numjobs=2: $(cat bw2.err)"
 ok "write_bw_log alone and per_job_logs=0: bw_bw.log, 16 lines; with numjobs=2 refused, named"
+# verify= on the null engine, which only pretends to do I/O (fio's
+# FIO_FAKEIO): the writes are read back and counted, their data not
+# checked (fio 3.33: 16,384 writes, 16,384 reads, err 0, exit 0, nothing on
+# stderr); iofleet found ~37.7 million "misdirected" mismatches before.
+printf '[nv]\nioengine=null\nrw=write\nsize=64m\nverify=crc32c\n' >nv.fio
+"$AGENT" run --output-format json nv.fio >nv.json 2>nv.err || fail "verify on null exited non-zero: $(head -c 300 nv.err)"
+[ ! -s nv.err ] || fail "verify on null wrote to stderr: $(head -c 300 nv.err)"
+[ "$(jq -c '.jobs[0] | [.read.total_ios, .write.total_ios, .read.io_bytes, .error]' nv.json)" = "[16384,16384,67108864,0]" ] \
+  || fail "verify on null: $(jq -c '.jobs[0] | [.read.total_ios, .write.total_ios, .read.io_bytes, .error]' nv.json)"
+ok "verify=crc32c on null: 16384 writes read back and not checked, err 0, as fio"
+
+# The null engine's latency as fio 3.33 accounts it: at iodepth=1 it is a
+# synchronous engine (no slat, lat a little above clat); deeper its I/Os are
+# queued and the commit stamps their issue time, so slat is recorded and
+# lat = slat + clat per I/O (fio at iodepth=8: slat 55, clat 287, lat 342 ns
+# means). Both tools are held to that shape on the same job.
+for qd in 1 8; do
+  printf '[nl]\nioengine=null\nrw=randread\nsize=256m\niodepth=%s\n' "$qd" >nl$qd.fio
+  "$AGENT" run --output-format json nl$qd.fio >nl$qd.json 2>nl$qd.err || fail "null iodepth=$qd: $(cat nl$qd.err)"
+  fio --output-format=json nl$qd.fio >nl$qd.fio.json 2>/dev/null || fail "null iodepth=$qd: fio exited non-zero"
+  for f in nl$qd.json nl$qd.fio.json; do
+    shape=$(jq -r '.jobs[0].read | [.total_ios, .slat_ns.N, .clat_ns.N, .lat_ns.N,
+                   (.lat_ns.mean - .slat_ns.mean - .clat_ns.mean)] | @tsv' "$f")
+    read -r ios sn cn ln gap <<<"$shape"
+    [ "$ios" = 65536 ] && [ "$cn" = "$ios" ] && [ "$ln" = "$ios" ] || fail "$f: $shape"
+    if [ "$qd" = 1 ]; then
+      [ "$sn" = 0 ] || fail "$f: iodepth=1 recorded slat ($shape): fio's null is synchronous there"
+      between "$gap" 0 100000 || fail "$f: iodepth=1: lat below clat ($shape)"
+    else
+      [ "$sn" = "$ios" ] || fail "$f: iodepth=8: slat N $sn of $ios I/Os ($shape)"
+      between "$gap" -1 1 || fail "$f: iodepth=8: lat - slat - clat = $gap ns ($shape)"
+    fi
+  done
+done
+ok "null: no slat at iodepth=1; at 8 slat on every I/O and lat = slat + clat, as fio: $(jq -c '.jobs[0].read | [.slat_ns.mean, .clat_ns.mean, .lat_ns.mean]' nl8.json) ns"
+
+# group_reporting's text: a group whose first job only writes shows the
+# reads of its second job, and jobs=2, as fio's normal output (fio 3.33:
+# "w: (groupid=0, jobs=2)", a read and a write section, READ and WRITE run
+# status lines); iofleet printed jobs=1 and no read section.
+printf '[global]\nioengine=null\nsize=64m\ngroup_reporting\n[w]\nrw=write\n[r]\nrw=read\n' >gr.fio
+"$AGENT" run gr.fio >gr.txt 2>gr.err || fail "group_reporting text: $(cat gr.err)"
+fio gr.fio >gr.fio.txt 2>/dev/null || fail "group_reporting text: fio exited non-zero"
+shape () { grep -oE '^[a-z]+: \(groupid=[0-9]+, jobs=[0-9]+\)|^  (read|write|trim): IOPS|^ *(READ|WRITE|TRIM): bw' "$1"; }
+[ "$(shape gr.txt)" = "$(shape gr.fio.txt)" ] \
+  || fail "group_reporting text: iofleet's sections $(shape gr.txt | tr '\n' '|'), fio's $(shape gr.fio.txt | tr '\n' '|')"
+grep -q 'issued rwts: total=16384,16384,0,0' gr.txt || fail "group_reporting text: $(grep issued gr.txt)"
+"$AGENT" run --output-format json gr.fio >gr.json 2>/dev/null || fail "group_reporting JSON"
+jq -e '(.jobs | length) == 1 and (.jobs[0] | .read.total_ios == 16384 and .write.total_ios == 16384
+       and .read.bw_bytes > 0 and .read.iops > 0 and .write.iops > 0)' gr.json >/dev/null \
+  || fail "group_reporting JSON: $(jq -c '.jobs[0] | [.read.total_ios, .read.bw_bytes, .read.iops, .write.total_ios]' gr.json)"
+ok "group_reporting text: $(shape gr.txt | tr '\n' '|') as fio's"
+
+# What goes where: fio 3.33 laying out a new file prints its notice on
+# stdout ("lay: Laying out IO file (1 file / 16MiB)") and nothing on stderr;
+# with --output-format=json it prints neither. iofleet-agent run prints its
+# layout line on stdout in text, nothing beside the JSON, and stderr stays
+# empty in both (it held the layout's progress and an iodepth hint).
+printf '[lay]\nioengine=psync\nrw=read\nsize=16m\nfilename=lay.dat\n' >lay.fio
+for fmt in normal json; do
+  rm -f lay.dat
+  fio --output-format=$fmt lay.fio >lay.fio.$fmt 2>lay.fio.$fmt.err || fail "fio layout ($fmt)"
+  [ ! -s lay.fio.$fmt.err ] || fail "fio wrote to stderr ($fmt): $(cat lay.fio.$fmt.err)"
+done
+grep -q '^lay: Laying out IO file' lay.fio.normal || fail "fio's layout notice not on stdout: $(head -5 lay.fio.normal)"
+rm -f lay.dat
+"$AGENT" run lay.fio >lay.out 2>lay.err || fail "layout run: $(cat lay.err)"
+[ ! -s lay.err ] || fail "layout run (text): stderr not empty: $(cat lay.err)"
+grep -q "^laying out .*lay.dat: 16.0 MiB" lay.out || fail "layout notice not on stdout: $(head -3 lay.out)"
+rm -f lay.dat
+"$AGENT" run --output-format json lay.fio >lay.json 2>lay.err || fail "layout run json: $(cat lay.err)"
+[ ! -s lay.err ] || fail "layout run (json): stderr not empty: $(cat lay.err)"
+jq -e '.jobs[0].read.total_ios == 4096' lay.json >/dev/null || fail "layout run: stdout is not the JSON alone: $(head -c 200 lay.json)"
+ok "a new file's layout: $(grep '^laying out' lay.out | sed 's|/.*/||') on stdout, as fio's notice; stderr empty"

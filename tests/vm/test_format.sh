@@ -113,13 +113,14 @@ cmp -s -n $((64 << 20)) "$T/nvme.img" /dev/zero || fail "the NVMe image still ho
 ok "NVMe: refused without --allow-purge; with it, Format NVM erased all 64 MiB (every byte of the image 0, read from outside), then the plan's reads ran"
 # Drive health (agent/health_probe.h) on a kernel's NVMe driver: the SMART
 # log through the admin ioctl before and after each step, and the
-# temperature of the driver's hwmon sensor.
-hl=$(sed -n '/^IOFLEET-VM-RUN 2 /,/^IOFLEET-VM-RC 2 /p' "$T/console.log" | grep -o 'iofleet-agent: health /dev/nvme0n1: .*' || true)
-grep -qE '^iofleet-agent: health /dev/nvme0n1: nvme-ioctl, -?[0-9]+ C at the end( \(sensor -?[0-9.]+ C\))?, 0 new media error\(s\)' <<<"$hl" \
+# temperature of the driver's hwmon sensor (a line on stdout before the
+# results, in text).
+hl=$(sed -n '/^IOFLEET-VM-RUN 2 /,/^IOFLEET-VM-RC 2 /p' "$T/console.log" | grep -o 'health /dev/nvme0n1: .*' || true)
+grep -qE '^health /dev/nvme0n1: nvme-ioctl, -?[0-9]+ C at the end( \(sensor -?[0-9.]+ C\))?, 0 new media error\(s\)' <<<"$hl" \
   || fail "NVMe health: $(sed -n '/^IOFLEET-VM-RUN 2 /,/^IOFLEET-VM-RC 2 /p' "$T/console.log" | grep -i health | head -5)"
 grep -q 'sensor' <<<"$hl" || echo "note: the VM kernel's NVMe driver registered no hwmon sensor"
-ok "NVMe health through the admin ioctl: $(head -1 <<<"$hl" | sed 's/^iofleet-agent: //'); $(sed -n '/^IOFLEET-VM-RUN 2 /,/^IOFLEET-VM-RC 2 /p' "$T/console.log" | grep -o 'health of .* read in [0-9.]* ms' | head -1)"
-sh=$(sed -n '/^IOFLEET-VM-RUN 3 /,/^IOFLEET-VM-RC 3 /p' "$T/console.log" | grep -o 'iofleet-agent: health /dev/sda.*' || true)
+ok "NVMe health through the admin ioctl: $(head -1 <<<"$hl"); $(sed -n '/^IOFLEET-VM-RUN 2 /,/^IOFLEET-VM-RC 2 /p' "$T/console.log" | grep -o 'health of .* read in [0-9.]* ms' | head -1)"
+sh=$(sed -n '/^IOFLEET-VM-RUN 3 /,/^IOFLEET-VM-RC 3 /p' "$T/console.log" | grep -o 'health /dev/sda.*' || true)
 echo "note: SCSI disk health (smartctl on QEMU's scsi-hd): ${sh:-none reported}"
 # 3. SCSI: FORMAT UNIT as the device answered it.
 if grep -q "^IOFLEET-VM-RC 3 0$" "$T/console.log"; then
