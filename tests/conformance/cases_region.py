@@ -123,7 +123,7 @@ REGION_CASES = [
                "over every block the smallest size fits, then a size that fits before the "
                "end: a quarter of the I/Os start in the last 64k, all end inside the region "
                "(fio 3.33: 0.25; drawing the size first, iofleet started big I/Os only where "
-               "they fit, about 0.15); the share within 0.05",
+               "they fit, 0.137); the share within 0.05",
         "job": "ioengine=psync\ndirect=1\nrw=randread\nnorandommap\nbsrange=4k-64k\n"
                "size=256k\nio_size=64m\n",
         "checks": [("tail_starts", (64 * KIB, 0.05)), ("count", 0.05)],
