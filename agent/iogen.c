@@ -51,30 +51,57 @@ iogen_rw_has (Iofleet__Rw rw, uint32_t rwmixread, io_dir_t dir)
     }
 }
 
+/* The size of an I/O of direction d with room bytes left before the
+   region's end, as fio's get_next_buflen: a fixed bs as it is (fio does
+   not fit it: the last I/O may pass the region's end); a bssplit or
+   bsrange size drawn again until it fits.  Returns 0 when not even the
+   smallest fits: the pass is over.  Can't fail. */
 static uint32_t
-pick_bs (worker_t *w, io_dir_t d)
+pick_bs (worker_t *w, io_dir_t d, uint64_t room)
 {
     iojob_t *j = w->job;
-    if (j->nsplit[d]) {
-        uint32_t r = (uint32_t) (rng_next (w->rng) % 100);
-        for (int i = 0; i < j->nsplit[d]; i++)
-            if (r < j->split_cum[d][i])
-                return j->split_bs[d][i];
-        return j->split_bs[d][j->nsplit[d] - 1];
-    }
-    if (j->bsr_min[d] && j->bsr_min[d] != j->bsr_max[d]) {
-        /* fio's get_next_buflen: min + max x u, u in [0, 1), cut down to a
-           multiple of min (unless blocksize_unaligned), and no more than
-           max: with a max that is a multiple of min, the multiples are
-           equally likely; with another, max itself is one of the sizes. */
-        uint64_t min = j->bsr_min[d], max = j->bsr_max[d];
-        uint64_t len = min + (uint64_t) ((double) max * ((double) (rng_next (w->rng) >> 11)
-                                                         * 0x1p-53));
+    bool split = j->nsplit[d] > 0;
+    if (!split && !(j->bsr_min[d] && j->bsr_min[d] != j->bsr_max[d]))
+        return j->bs[d];
+    if (room < j->min_bs[d])
+        return 0;
+    /* A bound on the draws: a split whose only size that fits has 0% is
+       never drawn (fio would loop). */
+    for (int tries = 0; tries < 100000; tries++) {
+        uint64_t len;
+        if (split) {
+            /* fio: the entry the draw falls in, or the first after it that
+               fits (an entry of 0% never); else the last entry, which the
+               cut below may make fit. */
+            uint32_t r = (uint32_t) (rng_next (w->rng) % 100), cum = 0;
+            len = 0;
+            for (int i = 0; i < j->nsplit[d]; i++) {
+                if (j->split_cum[d][i] == cum)
+                    continue;
+                cum = j->split_cum[d][i];
+                len = j->split_bs[d][i];
+                if (r < cum && len <= room)
+                    break;
+            }
+        } else {
+            /* fio's get_next_buflen: min + max x u, u in [0, 1), cut down
+               to a multiple of min (unless blocksize_unaligned), and no
+               more than max: with a max that is a multiple of min, the
+               multiples are equally likely; with another, max itself is
+               one of the sizes. */
+            len = j->bsr_min[d] + (uint64_t) ((double) j->bsr_max[d]
+                                              * ((double) (rng_next (w->rng) >> 11) * 0x1p-53));
+        }
+        /* fio cuts a split's size too: bssplit=4k/50:10k/50 reads 4k and
+           8k (fio 3.33). */
         if (!j->bs_unaligned)
-            len -= len % min;
-        return (uint32_t) (len < max ? len : max);
+            len -= len % j->min_bs[d];
+        if (!split && len > j->bsr_max[d])
+            len = j->bsr_max[d];
+        if (len <= room)
+            return (uint32_t) len;
     }
-    return j->bs[d];
+    return 0;
 }
 
 /* Marks a write buffer so no two written chunks are equal.  Can't fail. */
@@ -105,15 +132,11 @@ iogen_pick_dir (worker_t *w)
     case IOFLEET__RW__RW_TRIM:
     case IOFLEET__RW__RW_RANDTRIM:
         return IO_TRIM;
-    case IOFLEET__RW__RW_TRIMWRITE: {
-        /* fio's set_rw_ddir: a trim when the file's last write started
-           where its last trim did, else a write; so trim, write, trim...
-           and, with a larger trim, writes until they catch up. */
-        const uint64_t *ls = w->last_start + (size_t) w->next_target * DIR_COUNT;
-        return ls[IO_WRITE] == ls[IO_TRIM] ? IO_TRIM : IO_WRITE;
-    }
+    case IOFLEET__RW__RW_TRIMWRITE:
     case IOFLEET__RW__RW_RANDTRIMWRITE:
-        /* A random trim, then a write of exactly what it trimmed. */
+        /* A trim, then a write of exactly what it trimmed (fio's
+           set_rw_ddir: a trim when the file's last write started where
+           its last trim did, which the write repeating it keeps true). */
         return w->last_trim.len ? IO_WRITE : IO_TRIM;
     default:
         return (rng_next (w->rng) % 100) < j->rwmixread ? IO_READ : IO_WRITE;
@@ -142,16 +165,85 @@ iogen_write_data (worker_t *w, io_unit_t *u)
         verify_stamp (j->verify, u->buf, u->len, u->offset, ++w->wseq, (uint32_t) w->id);
 }
 
+/* Whether a pass that is over (its region used up, or its next I/O not
+   fitting) is followed by another, as fio's keep_running decides: always
+   when time-based; with io_size while at least the largest block is left
+   to issue; otherwise the pass, and with it the job's loop, ends (fio
+   marks the file done).  Can't fail. */
+static bool
+pass_goes_on (const worker_t *w)
+{
+    const iojob_t *j = w->job;
+    if (j->time_based)
+        return true;
+    return j->io_size_set && w->io_limit > w->bytes_issued
+        && w->io_limit - w->bytes_issued >= j->max_bs;
+}
+
+/* Where and how long worker w's next I/O of direction dir on target t
+   from generator o is, fitted to the region as fio's get_next_offset and
+   get_next_buflen: *off_p and *len_p.  Another pass is started when one
+   is over and the job goes on (pass_goes_on).  Returns false when the
+   pass ended instead.  Can't fail. */
+static bool
+gen_place (worker_t *w, offsets_t *o, uint32_t t, io_dir_t dir, uint64_t *off_p,
+           uint32_t *len_p)
+{
+    iojob_t *j = w->job;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass && !pass_goes_on (w))
+            return false;
+        if (pass)
+            offsets_wrap (o);
+        uint64_t room, off = offsets_start (o, rng_next (w->rng), j->min_bs[dir], &room);
+        if (off == OFFSETS_END)
+            continue;
+        /* A fixed size that passes the region's end is issued as it is,
+           unless it passes the target's (fio's "exceeds file size"). */
+        uint32_t len = pick_bs (w, dir, room);
+        if (!len || (!j->diskless && off + len > j->targets[t].size))
+            continue;
+        offsets_take (o, off, &len);
+        *off_p = off;
+        *len_p = len;
+        return true;
+    }
+    return false;
+}
+
+/* rw=randread:N and percentage_random, as fio's get_next_offset and
+   get_next_block: whether worker w's next I/O of direction dir is drawn
+   (a random offset on the first I/O and every N-th after it, each then at
+   random with the direction's percentage) or goes on from where the
+   direction's last I/O on the file ended.  Can't fail. */
+static bool
+seq_mix_draws (worker_t *w, io_dir_t dir)
+{
+    iojob_t *j = w->job;
+    bool hit = true;
+    if (j->seq_nr && --w->seq_left == 0)
+        w->seq_left = j->seq_nr;
+    else if (j->seq_nr)
+        hit = false;
+    if (hit && j->perc_random[dir] < 100)
+        hit = 1 + rng_next (w->srng) % 100 <= j->perc_random[dir];
+    return hit;
+}
+
 /* See iogen.h.  Returns false, with u not filled, when the pass ended
-   instead (a size-bound job whose I/O going on from the last would start
-   past its region, as fio's). */
+   instead (its region used up, or a size-bound job whose I/O going on
+   from the last would start past its region, as fio's). */
 bool
 iogen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
 {
     iojob_t *j = w->job;
-    if (j->rw == IOFLEET__RW__RW_RANDTRIMWRITE && dir == IO_WRITE && w->last_trim.len) {
-        /* fio's get_next_block/get_next_buflen for randtrimwrite: the
-           write goes where the trim went, with its length. */
+    bool trimwrite = j->rw == IOFLEET__RW__RW_RANDTRIMWRITE || j->rw == IOFLEET__RW__RW_TRIMWRITE;
+    if (trimwrite && dir == IO_WRITE && w->last_trim.len) {
+        /* The write goes where the trim went, with its length: fio's
+           get_next_block/get_next_buflen for randtrimwrite; for trimwrite
+           fio draws the write's size from a stream seeded as the trims',
+           so it is the trim's too (fio 3.33, bsrange=512-4k: 448 trims,
+           each followed by a write of its range). */
         u->len = w->last_trim.len;
         u->offset = w->last_trim.offset;
         u->target = w->last_trim.target;
@@ -171,39 +263,32 @@ iogen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
         uint32_t first = (uint32_t) w->id * j->files_per_worker;
         w->next_target = first + (t - first + 1) % j->files_per_worker;
     }
-    u->len = pick_bs (w, dir);
     offsets_t *o = w->offsets[t * DIR_COUNT + (j->offsets_per_dir ? dir : 0)];
-    /* rw=randread:N and percentage_random, as fio's get_next_offset and
-       get_next_block: a random offset on the first I/O and every N-th
-       after it, each then at random with the direction's percentage; the
-       others go on from where the direction's last I/O on the file ended,
-       without marking the random map, unless that would pass the region's
-       end. */
-    uint64_t seq = UINT64_MAX;
-    if (j->seq_mix) {
-        bool hit = true;
-        if (j->seq_nr && --w->seq_left == 0)
-            w->seq_left = j->seq_nr;
-        else if (j->seq_nr)
-            hit = false;
-        if (hit && j->perc_random[dir] < 100)
-            hit = 1 + rng_next (w->srng) % 100 <= j->perc_random[dir];
-        if (!hit) {
-            /* fio's get_next_seq_offset: a time-based job goes back to the
-               region's start; a size-bound one ends there (get_next_offset
-               fails, and fio's job is done). */
-            seq = w->last_end[t * DIR_COUNT + dir];
-            uint64_t start = iogen_region_start (j, w->id, t);
-            uint64_t end = start + j->region_units[t] * j->unit;
-            if (seq + u->len > end && j->time_based)
-                seq = start;
-            else if (seq + u->len > end) {
-                w->seq_done = true;
-                return false;
-            }
+    uint64_t off;
+    uint32_t len;
+    if (j->seq_mix && !seq_mix_draws (w, dir)) {
+        /* Going on from the last I/O, without marking the random map:
+           fio's get_next_seq_offset.  A time-based job goes back to the
+           region's start; a size-bound one ends there (get_next_offset
+           fails, and fio's job is done). */
+        uint64_t start = iogen_region_start (j, w->id, t);
+        uint64_t end = start + j->region_bytes[t];
+        off = w->last_end[t * DIR_COUNT + dir];
+        len = off < end ? pick_bs (w, dir, end - off) : 0;
+        if (!len && j->time_based) {
+            off = start;
+            len = pick_bs (w, dir, end - start);
         }
+        if (!len || (!j->diskless && off + len > j->targets[t].size)) {
+            w->seq_done = true;
+            return false;
+        }
+    } else if (!gen_place (w, o, t, dir, &off, &len)) {
+        w->seq_done = true;
+        return false;
     }
-    u->offset = seq != UINT64_MAX ? seq : offsets_next (o, &u->len, rng_next (w->rng));
+    u->offset = off;
+    u->len = len;
     if (j->seq_mix)
         w->last_end[t * DIR_COUNT + dir] = u->offset + u->len;
     w->bytes_issued += u->len;
@@ -212,9 +297,7 @@ iogen_unit (worker_t *w, io_unit_t *u, io_dir_t dir)
     u->target = t;
     u->dir = dir;
     u->verify = false;
-    if (w->last_start)
-        w->last_start[t * DIR_COUNT + dir] = u->offset;
-    if (dir == IO_TRIM && j->rw == IOFLEET__RW__RW_RANDTRIMWRITE)
+    if (dir == IO_TRIM && trimwrite)
         w->last_trim = *u;
     return true;
 }

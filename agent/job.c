@@ -366,6 +366,7 @@ s_plan_workers (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errl
     j->targets = calloc ((size_t) j->ntargets, sizeof *j->targets);
     j->region_start = calloc ((size_t) j->ntargets, sizeof *j->region_start);
     j->region_units = calloc ((size_t) j->ntargets, sizeof *j->region_units);
+    j->region_bytes = calloc ((size_t) j->ntargets, sizeof *j->region_bytes);
     j->number_ios = spec->number_ios;
     j->loops = spec->loops ? spec->loops : JOB_DEFAULT_LOOPS;
     j->offset_increment = spec->offset_increment;
@@ -380,7 +381,7 @@ s_plan_workers (iojob_t *j, const Iofleet__JobSpec *spec, char *err, size_t errl
     j->verify_fatal = spec->verify_fatal;
     j->verify_only = spec->verify_only && j->verify != VERIFY_NONE;
     j->workers = calloc ((size_t) j->nworkers, sizeof *j->workers);
-    if (!j->targets || !j->region_start || !j->region_units || !j->workers) {
+    if (!j->targets || !j->region_start || !j->region_units || !j->region_bytes || !j->workers) {
         snprintf (err, errlen, "out of memory");
         return -1;
     }
@@ -546,7 +547,6 @@ job_destroy (iojob_t **self_p)
         free (w->slot[0]);
         free (w->slot[1]);
         free (w->trimmed);
-        free (w->last_start);
         free (w->last_end);
     }
     for (int t = 0; t < j->ntargets && j->targets; t++)
@@ -562,6 +562,7 @@ job_destroy (iojob_t **self_p)
     free (j->targets);
     free (j->region_start);
     free (j->region_units);
+    free (j->region_bytes);
     free (j);
     *self_p = NULL;
 }

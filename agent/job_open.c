@@ -84,6 +84,7 @@ plan_region (iojob_t *j, const Iofleet__JobSpec *spec, int t, char *err, size_t 
         len = tsize > off ? tsize - off : 0;
     j->region_start[t] = off;
     j->region_units[t] = len / j->unit;
+    j->region_bytes[t] = len;
     if (len < j->max_bs) {
         snprintf (err, errlen, "'%s' is %llu bytes: no room for one %u-byte block at offset %llu",
                   j->targets[t].path, (unsigned long long) tsize, j->max_bs,
@@ -128,6 +129,7 @@ job_open (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol, 
     /* A size-bound worker issues size= bytes (fio: per job), or else its
        whole region: every target's, or with a file of its own, that one's. */
     uint64_t total = 0;
+    j->io_size_set = spec->io_size != 0;
     for (int t = 0; t < j->ntargets; t++)
         total += j->region_units[t] * j->unit;
 
@@ -181,17 +183,12 @@ job_open (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol, 
         w->units = calloc (w->depth, sizeof *w->units);
         for (int s = 0; s < 2; s++)
             w->slot[s] = calloc ((size_t) j->ntargets * DIR_COUNT, sizeof (dir_stats_t));
-        if (trims) {
+        if (trims)
             w->trimmed = calloc (w->depth, sizeof *w->trimmed);
-            w->last_start = malloc ((size_t) j->ntargets * DIR_COUNT * sizeof *w->last_start);
-        }
-        if (!w->offsets || !w->units || !w->slot[0] || !w->slot[1]
-            || (trims && (!w->trimmed || !w->last_start))) {
+        if (!w->offsets || !w->units || !w->slot[0] || !w->slot[1] || (trims && !w->trimmed)) {
             snprintf (err, errlen, "out of memory for worker %d", i);
             return -1;
         }
-        for (int g = 0; trims && g < j->ntargets * DIR_COUNT; g++)
-            w->last_start[g] = UINT64_MAX;
         if (j->seq_mix) {
             w->seq_left = 1;            /* fio: the first I/O is random */
             iogen_rng_seed (w->srng, j->seed ^ 0x5e9ull ^ ((uint64_t) i << 32));
@@ -240,6 +237,8 @@ job_open (iojob_t *j, const Iofleet__JobSpec *spec, const target_policy_t *pol, 
                                          j->region_units[t] * j->unit / unit, unit, &j->dist);
             if (w->offsets[g] && spec->rw_skip)
                 offsets_set_skip (w->offsets[g], spec->rw_skip / unit);
+            if (w->offsets[g])
+                offsets_set_size (w->offsets[g], j->region_bytes[t]);
             if (!w->offsets[g]) {
                 snprintf (err, errlen, "out of memory for the random map of '%s' (%llu blocks; "
                           "norandommap=1 needs none)", j->targets[t].path,

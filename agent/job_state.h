@@ -95,10 +95,7 @@ typedef struct {
        synchronously), wait here for the next reap. */
     io_unit_t **trimmed;
     unsigned ntrimmed;
-    /* rw=trimwrite: where each target's last trim and write started
-       ([t * DIR_COUNT + dir], UINT64_MAX before the first), as fio's
-       f->last_start; randtrimwrite: the trim the next write repeats. */
-    uint64_t *last_start;
+    /* trimwrite, randtrimwrite: the trim the next write repeats. */
     io_unit_t last_trim;
     /* rw=randread:N: I/Os left before the next random offset, and where
        each target's last I/O of each direction ended ([t * DIR_COUNT + dir]). */
@@ -219,6 +216,10 @@ struct job {
     char need_what[128];            /* the options that ask for them ("size=10t") */
     uint64_t *region_start;         /* per target */
     uint64_t *region_units;         /* per target, in units of `unit` */
+    uint64_t *region_bytes;         /* per target: size= as given, which a sequential
+                                       pass covers to its last byte (fio's io_size) */
+    bool io_size_set;               /* io_size=: a pass that is over is followed by
+                                       another while the budget lasts */
     int nworkers;
     worker_t *workers;
     uint64_t mono_start;

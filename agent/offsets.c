@@ -23,6 +23,8 @@ struct offsets {
     uint64_t start;
     uint64_t nblocks;
     uint32_t unit;
+    uint64_t size;                  /* the region in bytes: nblocks * unit, or more
+                                       when size= is not a multiple of unit */
     uint64_t seqpos;
     uint64_t skip;                  /* OFF_SEQ: blocks left out after each I/O */
     uint64_t passes;
@@ -196,6 +198,7 @@ offsets_new (off_mode_t mode, uint64_t start, uint64_t nblocks, uint32_t unit, c
     o->start = start;
     o->nblocks = nblocks;
     o->unit = unit;
+    o->size = nblocks * unit;
     if (mode == OFF_RANDOM && map_init (&o->map, nblocks) != 0) {
         offsets_destroy (&o);
         return NULL;
@@ -335,48 +338,30 @@ map_isset (const randmap_t *m, uint64_t bit)
 }
 
 uint64_t
-offsets_next (offsets_t *o, uint32_t *len_p, uint64_t rnd)
+offsets_start (offsets_t *o, uint64_t rnd, uint32_t minlen, uint64_t *room_p)
 {
-    uint32_t len = *len_p;
-    /* Where an I/O can start so all of it fits (blockalign can make len
-       not a multiple of unit). */
-    uint64_t cover = (len + o->unit - 1) / o->unit;
+    /* The blocks an I/O of minlen can start at (fio's last_block: the
+       direction's smallest size fits). */
+    uint64_t cover = (minlen + o->unit - 1) / o->unit;
     uint64_t room = o->nblocks >= cover ? o->nblocks - cover + 1 : 1;
     uint64_t b;
     switch (o->mode) {
-    case OFF_SEQ: {
+    case OFF_SEQ:
         /* In bytes, as fio's last_pos: an I/O of a size that is not a
            multiple of unit (bsrange=4k-10k's 10k) is followed right after
-           its end. */
-        uint64_t size = o->nblocks * o->unit, off;
-        if (o->seqpos + len > size) {
-            o->seqpos = 0;
-            o->passes++;
-        }
-        off = o->seqpos;
-        o->seqpos += len + o->skip * o->unit;
-        return o->start + off;
-    }
-    case OFF_RANDOM: {
-        if (o->map.used >= o->nblocks) {
-            map_clear (&o->map);
-            o->passes++;
-        }
+           its end.  fio's get_next_offset ends the pass only once the
+           position is at or past the region's end. */
+        if (o->seqpos >= o->size)
+            return OFFSETS_END;
+        *room_p = o->size - o->seqpos;
+        return o->start + o->seqpos;
+    case OFF_RANDOM:
+        if (o->map.used >= o->nblocks)
+            return OFFSETS_END;
         b = map_find (&o->map, 0, rnd % o->nblocks);
         if (b == UINT64_MAX)
             b = map_find (&o->map, 0, 0);
-        /* fio's mark_random_map: every block the I/O covers is marked, up
-           to the first one already used (or the region's end), and the
-           I/O is trimmed to that free run, so no byte is used twice in a
-           pass.  A length that is not a multiple of unit keeps its tail
-           when its last block is free, as in fio. */
-        uint64_t want = (len + o->unit - 1) / o->unit, n = 0;
-        while (n < want && b + n < o->nblocks && !map_isset (&o->map, b + n))
-            map_set (&o->map, b + n++);
-        if (n * o->unit < len)
-            *len_p = (uint32_t) (n * o->unit);
         break;
-    }
     case OFF_SKEWED:
         b = skewed_block (o, rnd, room);
         break;
@@ -384,7 +369,65 @@ offsets_next (offsets_t *o, uint32_t *len_p, uint64_t rnd)
         b = rnd % room;
         break;
     }
+    *room_p = o->size > b * o->unit ? o->size - b * o->unit : 0;
     return o->start + b * o->unit;
+}
+
+void
+offsets_take (offsets_t *o, uint64_t off, uint32_t *len_p)
+{
+    uint32_t len = *len_p;
+    if (o->mode == OFF_SEQ) {
+        o->seqpos = off - o->start + len + o->skip * o->unit;
+        return;
+    }
+    if (o->mode != OFF_RANDOM)
+        return;
+    /* fio's mark_random_map: every block the I/O covers is marked, up to
+       the first one already used (or the region's end), and the I/O is
+       trimmed to that free run, so no byte is used twice in a pass.  A
+       length that is not a multiple of unit keeps its tail when its last
+       block is free, as in fio. */
+    uint64_t b = (off - o->start) / o->unit;
+    uint64_t want = (len + o->unit - 1) / o->unit, n = 0;
+    while (n < want && b + n < o->nblocks && !map_isset (&o->map, b + n))
+        map_set (&o->map, b + n++);
+    if (n * o->unit < len)
+        *len_p = (uint32_t) (n * o->unit);
+}
+
+void
+offsets_wrap (offsets_t *o)
+{
+    o->seqpos = 0;
+    if (o->mode == OFF_RANDOM)
+        map_clear (&o->map);
+    o->passes++;
+}
+
+uint64_t
+offsets_next (offsets_t *o, uint32_t *len_p, uint64_t rnd)
+{
+    uint64_t room, off = offsets_start (o, rnd, *len_p, &room);
+    if (off == OFFSETS_END) {
+        offsets_wrap (o);
+        off = offsets_start (o, rnd, *len_p, &room);
+    }
+    /* A sequential I/O that would pass the region's end starts it over
+       (the caller that sizes I/Os to fit uses offsets_start). */
+    if (o->mode == OFF_SEQ && *len_p > room) {
+        offsets_wrap (o);
+        off = offsets_start (o, rnd, *len_p, &room);
+    }
+    offsets_take (o, off, len_p);
+    return off;
+}
+
+void
+offsets_set_size (offsets_t *o, uint64_t size)
+{
+    IOF_ASSERT (size >= o->nblocks * o->unit);
+    o->size = size;
 }
 
 void

@@ -290,6 +290,56 @@ test_sequential_skip (void)
     offsets_destroy (&o);
 }
 
+/* The end of a region as fio ends it: the start first, with the room left
+   to size the I/O to; a sequential pass is over once its position is at
+   or past the region's end (an I/O may have run past it), a random one
+   once the map is full; a random draw without the map starts where the
+   smallest size fits. */
+static void
+test_region_end (void)
+{
+    uint64_t room;
+    offsets_t *o = offsets_new (OFF_SEQ, 8192, 4, 4096, NULL);
+    offsets_set_size (o, 4 * 4096 + 2048);
+    uint64_t off = offsets_start (o, rnd (), 4096, &room);
+    CHECK_MSG (off == 8192 && room == 18432, "seq start %llu room %llu",
+               (unsigned long long) off, (unsigned long long) room);
+    uint32_t lens[] = { 8192, 8192, 4096 };
+    uint64_t want[] = { 8192, 16384, 24576 }, rooms[] = { 18432, 10240, 2048 };
+    for (int i = 0; i < 3; i++) {
+        off = offsets_start (o, rnd (), 4096, &room);
+        CHECK_MSG (off == want[i] && room == rooms[i], "seq %d: %llu room %llu", i,
+                   (unsigned long long) off, (unsigned long long) room);
+        offsets_take (o, off, &lens[i]);
+    }
+    /* The 4k at 16k + 8k ran 2k past the end: the pass is over. */
+    CHECK (offsets_start (o, rnd (), 4096, &room) == OFFSETS_END);
+    offsets_wrap (o);
+    CHECK (offsets_start (o, rnd (), 4096, &room) == 8192 && offsets_passes (o) == 1);
+    offsets_destroy (&o);
+
+    o = offsets_new (OFF_RANDOM, 0, 4, 4096, NULL);
+    for (int i = 0; i < 4; i++) {
+        off = offsets_start (o, rnd (), 4096, &room);
+        CHECK (off != OFFSETS_END && room == 4 * 4096 - off);
+        uint32_t len = 4096;
+        offsets_take (o, off, &len);
+        CHECK (len == 4096);
+    }
+    CHECK (offsets_start (o, rnd (), 4096, &room) == OFFSETS_END);
+    offsets_wrap (o);
+    CHECK (offsets_start (o, rnd (), 4096, &room) != OFFSETS_END && offsets_passes (o) == 1);
+    offsets_destroy (&o);
+
+    o = offsets_new (OFF_RANDOM_NOMAP, 0, 16, 4096, NULL);
+    off = offsets_start (o, 15, 4096, &room);
+    CHECK_MSG (off == 15 * 4096 && room == 4096, "nomap last block %llu room %llu",
+               (unsigned long long) off, (unsigned long long) room);
+    off = offsets_start (o, 15, 8192, &room);
+    CHECK_MSG (off == 0, "nomap 8k: %llu", (unsigned long long) off);
+    offsets_destroy (&o);
+}
+
 int
 main (void)
 {
@@ -308,6 +358,7 @@ main (void)
     test_random_map_trim ();
     test_nomap_repeats ();
     test_sequential ();
+    test_region_end ();
     test_skew_as_fio ();
     return TEST_DONE ();
 }

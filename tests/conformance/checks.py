@@ -2,6 +2,7 @@
 reported (check(kind, ...) says how, and its tolerance)."""
 import os
 from cases import KIB
+from checks_region import check_region
 from syscalls import CALLS, TIMES, blocks, flat, iolog_ios, region_bytes, total_ios
 from tools import replay
 
@@ -394,4 +395,7 @@ def check(kind, arg, case, fio_s, iof_s, fio_j, iof_j):
         a, b = aligned(f), aligned(i)
         return a[0] == a[1] > 0, b[0] == b[1] > 0, "writes on %d-byte boundaries: fio %d of %d, iofleet %d of %d" % (
             arg, a[0], a[1], b[0], b[1])
+    res = check_region(kind, arg, case, f, i)
+    if res is not None:
+        return res
     raise ValueError("unknown check " + kind)
