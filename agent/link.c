@@ -63,6 +63,7 @@ struct link {
     uint64_t opened_at;             /* when the socket was (re)opened, mono ns */
     uint64_t reopen_logged_at;
     bool welcomed;
+    bool ever_welcomed;             /* by any controller, since start */
     bool rejected;                  /* the controller refused us: not retried */
     uint64_t agent_id;
     uint64_t last_frame;            /* anything at all from the controller, mono ns */
@@ -88,7 +89,6 @@ struct link {
        estimate follows the step within a second, clock_sync.h). */
     uint64_t mono_ref;
     int64_t ctrl_ref;
-    bool ever_welcomed;                 /* by any controller, since start */
     int64_t clock_stepped;              /* the wall clock's steps seen in the step,
                                            not yet in a snapshot (clock_step_ns) */
 };

@@ -72,12 +72,10 @@ acks_queue (runner_t *r, const part_t *p, uint32_t upto)
 void
 acks_queue_resend (runner_t *r, const part_t *p, uint32_t upto)
 {
+    acks_queue (r, p, upto);
     ack_t *a = ack_for (r, p);
-    if (!a)
-        return;
-    if (upto > a->upto)
-        a->upto = upto;
-    a->resend = true;
+    if (a)
+        a->resend = true;
 }
 
 /* ... and seq on its own (stored past a gap, or refused for good).

@@ -587,6 +587,20 @@ s_raw_nul (const req_t *rq, const char *version)
            && v - rq->at <= HTTP_LINE_MAX;
 }
 
+/* 400 for a request with a NUL byte (fmt: what it holds, of uri), counted
+   with the bad requests. */
+static enum MHD_Result
+s_nul (http_t *self, struct MHD_Connection *c, const char *fmt, const char *uri)
+{
+    __atomic_add_fetch (&self->bad, 1, __ATOMIC_RELAXED);
+    char msg[600] = "400: ";
+    int n = 5 + snprintf (msg + 5, sizeof msg - 6, fmt, uri);
+    if (n > (int) sizeof msg - 2)
+        n = (int) sizeof msg - 2;
+    msg[n++] = '\n';
+    return reply (c, MHD_HTTP_BAD_REQUEST, "text/plain", msg, (size_t) n, true);
+}
+
 static enum MHD_Result
 on_request (void *cls, struct MHD_Connection *c, const char *url, const char *method,
             const char *version, const char *upload, size_t *upload_len, void **state)
@@ -635,26 +649,15 @@ on_request (void *cls, struct MHD_Connection *c, const char *url, const char *me
     if (strcmp (method, "GET") != 0 && strcmp (method, "HEAD") != 0)
         return reply (c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", not_allowed,
                       sizeof not_allowed - 1, false);
-    if (s_raw_nul (rq, version)) {
-        __atomic_add_fetch (&self->bad, 1, __ATOMIC_RELAXED);
-        char msg[600];
-        int n = snprintf (msg, sizeof msg, "400: '%.512s' then a NUL byte: the request line "
-                          "holds one; no path or argument of iofleet-controller does\n",
-                          rq->uri);
-        return reply (c, MHD_HTTP_BAD_REQUEST, "text/plain", msg,
-                      n < (int) sizeof msg ? (size_t) n : sizeof msg - 1, true);
-    }
-    /* libmicrohttpd decodes %00 into a NUL that ends the path or the
-       argument there: /runs/1%00/live would be /runs/1. */
-    if (rq->uri && strstr (rq->uri, "%00")) {
-        __atomic_add_fetch (&self->bad, 1, __ATOMIC_RELAXED);
-        char msg[600];
-        int n = snprintf (msg, sizeof msg, "400: '%.512s': a NUL byte (%%00) in the path or "
-                          "query; no path or argument of iofleet-controller holds one\n",
-                          rq->uri);
-        return reply (c, MHD_HTTP_BAD_REQUEST, "text/plain", msg,
-                      n < (int) sizeof msg ? (size_t) n : sizeof msg - 1, true);
-    }
+    /* A raw NUL in the request line, or %00, which libmicrohttpd decodes
+       into a NUL that ends the path or the argument there: /runs/1%00/live
+       would be /runs/1. */
+    if (s_raw_nul (rq, version))
+        return s_nul (self, c, "'%.512s' then a NUL byte: the request line holds one; no path "
+                      "or argument of iofleet-controller does", rq->uri);
+    if (rq->uri && strstr (rq->uri, "%00"))
+        return s_nul (self, c, "'%.512s': a NUL byte (%%00) in the path or query; no path or "
+                      "argument of iofleet-controller holds one", rq->uri);
     if (strcmp (url, "/metrics") == 0) {
         count (self, P_METRICS);
         return serve_metrics (self, c);

@@ -167,6 +167,18 @@ unslow_agent_after () {
   fi
 }
 
+# connected PID: until process PID holds a socket (its admin connection:
+# libzmq's own signalling is eventfds), then a little more for the
+# handshake and the request.
+connected () {
+  for _ in $(seq 300); do
+    ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'socket:' && { sleep 0.5; return 0; }
+    kill -0 "$1" 2>/dev/null || fail "pid $1 exited before it connected"
+    sleep 0.05
+  done
+  fail "pid $1 did not connect"
+}
+
 # probe_plan NAME RUNTIME [OPTION...]: adds plan NAME, one step "probe" of
 # 4k random reads at QD4 on probe.dat in each agent's workdir, plus OPTIONs.
 # The fleet series kept at ingest (fleet_intervals) equals the sum of the

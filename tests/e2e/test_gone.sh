@@ -47,17 +47,6 @@ hold_readers () {
   done
   fail "the two readers were not both held"
 }
-# connected PID: until process PID holds a socket (its admin connection:
-# libzmq's own signalling is eventfds), then a little more for the
-# handshake and the request.
-connected () {
-  for _ in $(seq 300); do
-    ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'socket:' && { sleep 0.5; return 0; }
-    kill -0 "$1" 2>/dev/null || fail "pid $1 exited before it connected"
-    sleep 0.05
-  done
-  fail "pid $1 did not connect"
-}
 
 # --- slow, not gone: waited for past the PING timeout ---------------------
 hold_readers "$T/hold1"

@@ -21,6 +21,19 @@ start_controller --lost-after 3s
 for k in 1 2 3; do start_agent "agent-$k"; APID[agent-$k]=${PIDS[-1]}; done
 wait_agents 3
 I="$BIN/iofleet"
+# others_stored RUN K: no row stored twice, and agent-1 and agent-3 (not
+# the one killed) stored every interval they reported (report rK.json);
+# the rows per agent in iK.
+others_stored () {
+  local a want got
+  intervals "$1" >"$T/i$2"
+  awk -F'|' '$3 != 0 { exit 1 }' "$T/i$2" || fail "duplicate rows: $(cat "$T/i$2")"
+  for a in agent-1 agent-3; do
+    want=$(jq --arg a "$a" '.steps[0].agents[] | select(.agent == $a) | .snapshots_reported' "$T/r$2.json")
+    got=$(awk -F'|' -v a="$a" '$1 == a { print $2 }' "$T/i$2")
+    [ "$got" = "$want" ] || fail "$a: $got intervals stored, it reported $want"
+  done
+}
 pid_of () { echo "${APID[$1]}"; }
 
 # --- kill -9 one agent mid-step ---------------------------------------------
@@ -47,13 +60,7 @@ jq -e '.steps[0] as $s | ($s.agents[] | select(.agent == "agent-2")) as $a
 "$I" report "$run" >"$T/r1.txt"
 grep -Eq "agent-2 .*INCOMPLETE: missing intervals? " "$T/r1.txt" || fail "text report lacks the INCOMPLETE line"
 grep -q "agent-2 .*GAP lost, intervals" "$T/r1.txt" || fail "text report lacks the GAP line"
-intervals "$run" >"$T/i1"
-awk -F'|' '$3 != 0 { exit 1 }' "$T/i1" || fail "duplicate rows: $(cat "$T/i1")"
-for a in agent-1 agent-3; do
-  want=$(jq --arg a "$a" '.steps[0].agents[] | select(.agent == $a) | .snapshots_reported' "$T/r1.json")
-  got=$(awk -F'|' -v a="$a" '$1 == a { print $2 }' "$T/i1")
-  [ "$got" = "$want" ] || fail "$a: $got intervals stored, it reported $want"
-done
+others_stored "$run" 1
 ok "kill -9 agent-2 mid-step: run partial; agent-1 and agent-3 complete ($(awk -F'|' '{printf "%s %s; ", $1, $2}' "$T/i1")0 duplicates); report names agent-2 missing $(jq -c '.steps[0].agents[] | select(.agent == "agent-2") | .missing_intervals' "$T/r1.json")"
 
 
@@ -87,13 +94,7 @@ jq -e --arg m "agent restarted during the step (pid $old, then $new): its worklo
   || fail "restarted agent: $(jq -c '.steps[0] | {status, inc: .incomplete_agents, a: [.agents[] | {agent, status, message, snapshots, intervals_expected, incomplete, missing_intervals}]}' "$T/r2.json")"
 grep -qF "agent restarted during the step (pid $old, then $new)" "$T/r2.txt" || fail "the text report does not name the restart: $(grep agent-2 "$T/r2.txt")"
 grep -Eq "agent-2 .*INCOMPLETE: missing intervals? " "$T/r2.txt" || fail "text report lacks the INCOMPLETE line"
-intervals "$run" >"$T/i2"
-awk -F'|' '$3 != 0 { exit 1 }' "$T/i2" || fail "duplicate rows: $(cat "$T/i2")"
-for a in agent-1 agent-3; do
-  want=$(jq --arg a "$a" '.steps[0].agents[] | select(.agent == $a) | .snapshots_reported' "$T/r2.json")
-  got=$(awk -F'|' -v a="$a" '$1 == a { print $2 }' "$T/i2")
-  [ "$got" = "$want" ] || fail "$a: $got intervals stored, it reported $want"
-done
+others_stored "$run" 2
 # What the old process measured, its spool resent: no hole before the kill.
 seqs=$(sqlite3 "$T/iofleet.db" "SELECT MIN(s.seq), MAX(s.seq), COUNT(DISTINCT s.seq) FROM snapshots s JOIN agents a ON a.id = s.agent_id
   WHERE s.run_id = $run AND a.name = 'agent-2'")

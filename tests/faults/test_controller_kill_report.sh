@@ -29,16 +29,6 @@ st=$(wait_run "$run")
 "$I" report "$run" --format html -o "$T/before.html" || fail "report html"
 stored=$(nothing_lost "$run" "$T/before.json")
 
-# connected PID: until process PID holds a socket (its admin connection),
-# then a little more for the handshake and the request.
-connected () {
-  for _ in $(seq 300); do
-    ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'socket:' && { sleep 0.5; return 0; }
-    kill -0 "$1" 2>/dev/null || fail "pid $1 exited before it connected"
-    sleep 0.05
-  done
-  fail "pid $1 did not connect"
-}
 h=$T/hold
 touch "$h"
 for _ in 1 2; do
